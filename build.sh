@@ -1,0 +1,68 @@
+#!/bin/sh
+# build.sh - set up, build and run or test amc on Debian 12.
+#   ./build.sh run     install what is missing, build, open amc on the simulated phone
+#   ./build.sh check   install what is missing, build, run the whole test suite
+#   ./build.sh build   only set up and build
+# Environment: BUILD_DIR (default: build), CONFIGURE_FLAGS (extra ./configure flags),
+# MAKEFLAGS as usual (default -j with the number of cores).
+set -eu
+
+cd "$(dirname "$0")"
+top=$(pwd)
+build_dir=${BUILD_DIR:-build}
+what=${1:-build}
+
+# Debian packages amc needs to build and test. Keep in step with configure.ac and README.
+packages="build-essential autoconf automake pkg-config
+  libncurses-dev libsqlite3-dev libcurl4-openssl-dev libcjson-dev
+  libchafa-dev libglib2.0-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
+  libpng-dev libxml2-dev libyaml-dev libpcre2-dev libfreetype-dev fonts-dejavu-core
+  clang tmux"
+
+missing=""
+for p in $packages; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
+		missing="$missing $p"
+	fi
+done
+if [ -n "$missing" ]; then
+	echo "build.sh: installing missing Debian packages:$missing"
+	sudo=""
+	if [ "$(id -u)" != 0 ]; then
+		command -v sudo >/dev/null 2>&1 || { echo "build.sh: need root (or sudo) to install:$missing" >&2; exit 3; }
+		sudo=sudo
+	fi
+	# Only refresh the package lists when something is missing.
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	# shellcheck disable=SC2086
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+fi
+
+if [ ! -x configure ] || [ configure.ac -nt configure ] || [ ! -f build-aux/tap-driver.sh ]; then
+	autoreconf -fi
+fi
+
+mkdir -p "$build_dir"
+cd "$build_dir"
+if [ ! -f Makefile ] || [ "$top/configure" -nt Makefile ]; then
+	# shellcheck disable=SC2086
+	"$top/configure" ${CONFIGURE_FLAGS:-}
+fi
+jobs=$(nproc 2>/dev/null || echo 2)
+make -j"$jobs"
+
+case "$what" in
+run)
+	shift || true
+	exec ./amc demo "$@"
+	;;
+check)
+	make -j"$jobs" check || { find . -name 'test-suite.log' -exec cat {} \; ; exit 1; }
+	;;
+build)
+	;;
+*)
+	echo "usage: ./build.sh [run|check|build]" >&2
+	exit 2
+	;;
+esac

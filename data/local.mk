@@ -1,0 +1,1 @@
+dist_flows_DATA += data/flows/add-contact.yaml data/flows/wifi-off-on.yaml data/flows/create-note.yaml

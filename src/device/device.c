@@ -1,0 +1,106 @@
+#include "device/device.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "device/sim/sim.h"
+#include "util/lockfile.h"
+#include "util/sanitize.h"
+
+int amc_key_parse(const char *s, amc_key *out)
+{
+	if (!strcasecmp(s, "back"))
+		*out = AMC_KEY_BACK;
+	else if (!strcasecmp(s, "home"))
+		*out = AMC_KEY_HOME;
+	else if (!strcasecmp(s, "enter"))
+		*out = AMC_KEY_ENTER;
+	else
+		return -1;
+	return 0;
+}
+
+const char *amc_key_name(amc_key k)
+{
+	switch (k) {
+	case AMC_KEY_BACK: return "back";
+	case AMC_KEY_HOME: return "home";
+	case AMC_KEY_ENTER: return "enter";
+	}
+	return "?";
+}
+
+int amc_device_id_normalize(const char *in, char *out, size_t n, amc_err *e)
+{
+	if (!strcmp(in, "sim")) {
+		snprintf(out, n, "sim:0");
+		return 0;
+	}
+	if (!strncmp(in, "sim:", 4)) {
+		const char *d = in + 4;
+		size_t len = strlen(d);
+		if (len > 0 && len <= 4 && strspn(d, "0123456789") == len) {
+			snprintf(out, n, "sim:%d", atoi(d));
+			return 0;
+		}
+	}
+	char *s = amc_sanitize_dup(in);
+	amc_err_set(e, AMC_EUSAGE, "unknown device '%s': use 'sim' or 'sim:N' (N from 0 to 9999)", s);
+	free(s);
+	return -1;
+}
+
+int amc_device_open(const char *id, const char *home, const amc_config *cfg, amc_device **out, amc_err *e)
+{
+	char canon[128];
+	if (amc_device_id_normalize(id, canon, sizeof canon, e) != 0)
+		return -1;
+	if (!strncmp(canon, "sim:", 4))
+		return amc_sim_open(home, atoi(canon + 4), cfg, out, e);
+	return amc_err_set(e, AMC_EUSAGE, "unknown device '%s'", canon);
+}
+
+void amc_device_close(amc_device *d)
+{
+	if (d && d->ops && d->ops->close)
+		d->ops->close(d);
+}
+
+void amc_device_lock_name(const char *device_id, char *out, size_t n)
+{
+	snprintf(out, n, "device-%s", device_id);
+}
+
+int amc_device_lock(const char *home, const char *device_id, const char *task_id,
+		    amc_device_lock **out, amc_err *e)
+{
+	char name[200], note[128], holder[256];
+	amc_device_lock_name(device_id, name, sizeof name);
+	snprintf(note, sizeof note, "%s pid %ld", task_id ? task_id : "-", (long)getpid());
+	int rc = amc_lock_try(home, name, note, out, holder, sizeof holder, e);
+	if (rc == 1) {
+		char task[64] = "", *sp;
+		long pid = 0;
+		snprintf(task, sizeof task, "%s", holder);
+		if ((sp = strchr(task, ' ')))
+			*sp = '\0';
+		if ((sp = strstr(holder, " pid ")))
+			pid = atol(sp + 5);
+		char *t = amc_sanitize_dup(task);
+		if (t[0] && strcmp(t, "-"))
+			amc_err_set(e, AMC_EENV, "device %s is busy with task %s (pid %ld); wait for it or cancel it", device_id, t, pid);
+		else
+			amc_err_set(e, AMC_EENV, "device %s is busy (held by pid %ld); try again in a moment", device_id, pid);
+		free(t);
+		return -1;
+	}
+	return rc;
+}
+
+void amc_device_unlock(amc_device_lock *l)
+{
+	amc_lock_release(l);
+}

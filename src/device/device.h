@@ -1,0 +1,75 @@
+/* device.h - the driver vtable every device implements (sim, later adb and appium).
+ *
+ * Calls are synchronous and bounded in time; a failure fills the amc_err with a
+ * message that says what to do (AMC_EENV for an unavailable device). A device
+ * handle is used by one thread at a time. Returned buffers are malloc'd and owned
+ * by the caller. */
+#ifndef AMC_DEVICE_H
+#define AMC_DEVICE_H
+
+#include <stddef.h>
+#include "util/config.h"
+#include "util/err.h"
+
+typedef enum amc_key {
+	AMC_KEY_BACK,
+	AMC_KEY_HOME,
+	AMC_KEY_ENTER
+} amc_key;
+
+/* "back", "home", "enter" (case-insensitive, Maestro's "Back"/"Home"/"Enter" too). */
+int amc_key_parse(const char *s, amc_key *out);
+const char *amc_key_name(amc_key k);
+
+typedef struct amc_device_info {
+	char id[128];       /* canonical id: "sim:0" */
+	char kind[16];      /* "sim" */
+	char model[64];     /* "amc sim" */
+	int width, height;  /* screen size in pixels */
+	int status_bar_px;  /* height of the status bar, ignored when comparing frames */
+} amc_device_info;
+
+typedef struct amc_device amc_device;
+
+typedef struct amc_device_ops {
+	const char *kind;
+	int (*info)(amc_device *d, amc_device_info *out, amc_err *e);
+	int (*screenshot)(amc_device *d, unsigned char **png, size_t *len, amc_err *e);
+	int (*ui_tree)(amc_device *d, char **xml, size_t *len, amc_err *e);
+	int (*tap)(amc_device *d, int x, int y, amc_err *e);
+	int (*long_press)(amc_device *d, int x, int y, int ms, amc_err *e);
+	int (*swipe)(amc_device *d, int x1, int y1, int x2, int y2, int ms, amc_err *e);
+	int (*type_text)(amc_device *d, const char *utf8, amc_err *e);
+	int (*key)(amc_device *d, amc_key k, amc_err *e);
+	int (*launch_app)(amc_device *d, const char *app_id, amc_err *e);
+	/* Let `ms` of device time pass (the sim advances its clock; real devices sleep). */
+	int (*wait)(amc_device *d, int ms, amc_err *e);
+	/* 0 when the device answers. */
+	int (*health)(amc_device *d, amc_err *e);
+	void (*close)(amc_device *d);
+} amc_device_ops;
+
+struct amc_device {
+	const amc_device_ops *ops;
+	void *impl;
+	char id[128];
+};
+
+/* Canonical form of a device id: "sim" -> "sim:0", "sim:3" -> "sim:3".
+ * Unknown kinds or malformed ids are AMC_EUSAGE errors that list the valid forms. */
+int amc_device_id_normalize(const char *in, char *out, size_t n, amc_err *e);
+/* Open a device by id; `home` is $AMC_HOME (the sim keeps its state there). */
+int amc_device_open(const char *id, const char *home, const amc_config *cfg, amc_device **out, amc_err *e);
+void amc_device_close(amc_device *d);
+
+/* Hold a device for a task: a flock named after the device, released by the
+ * kernel if the process dies. 0: taken; AMC_EENV error naming the holding task
+ * ("device sim:0 is busy with task 01j... (pid 123)") when someone else has it. */
+typedef struct amc_lock amc_device_lock;
+int amc_device_lock(const char *home, const char *device_id, const char *task_id,
+		    amc_device_lock **out, amc_err *e);
+void amc_device_unlock(amc_device_lock *l);
+/* The lock name used for a device (stored with a running task). */
+void amc_device_lock_name(const char *device_id, char *out, size_t n);
+
+#endif

@@ -1,0 +1,34 @@
+/* sim.h - the embedded simulated phone (the default device).
+ *
+ * A 1080x2400 (configurable) Android-like phone with a launcher and Settings,
+ * Contacts and Notes apps, rendered in-process with FreeType (DejaVu Sans) into
+ * RGBA and served as PNG, with a UI tree in `adb shell uiautomator dump` format.
+ * Deterministic for a given seed: sim time advances only with device calls.
+ * State persists in $AMC_HOME/sim/N/state.json (written atomically after every
+ * change) so the phone keeps its contacts, notes and toggles between runs.
+ *
+ * Fault injection: config sim.faults (env AMC_SIM_FAULTS), e.g.
+ * "screenshot:0.2,ui_tree:0.1,latency:200": probability that a screenshot/UI dump
+ * fails, and extra milliseconds per call (sim time and real time). */
+#ifndef AMC_SIM_H
+#define AMC_SIM_H
+
+#include "device/device.h"
+#include "image/image.h"
+
+/* Open sim N. Creates the factory state on first use. */
+int amc_sim_open(const char *home, int index, const amc_config *cfg, amc_device **out, amc_err *e);
+/* Restore factory state of sim N (contacts, notes, toggles, screen, clock). */
+int amc_sim_reset(const char *home, int index, const amc_config *cfg, amc_err *e);
+/* The current state as JSON: {"app","screen","sim_time_ms","wifi","bluetooth",
+ * "contacts":[{"name","phone"}],"notes":[{"title","body"}], ...}. Caller frees. */
+int amc_sim_state_json(amc_device *d, char **out, amc_err *e);
+/* Render the current frame as raw RGBA (faster than PNG for tests and settling). */
+int amc_sim_render(amc_device *d, amc_image *out, amc_err *e);
+
+/* Text the sim drew on the current frame, one entry per drawn string, with its
+ * box; lets tests and the OCR benchmark know the ground truth. Caller frees the
+ * JSON string: [{"text","x1","y1","x2","y2","in_tree":bool}]. */
+int amc_sim_drawn_text_json(amc_device *d, char **out, amc_err *e);
+
+#endif

@@ -1,0 +1,4 @@
+libamc_a_SOURCES += \
+	src/flow/flow.c src/flow/flow.h \
+	src/flow/selector.c src/flow/selector.h \
+	src/flow/flow_planner.c src/flow/flow_planner.h

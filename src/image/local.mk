@@ -1,0 +1,3 @@
+libamc_a_SOURCES += \
+	src/image/image.c src/image/image.h \
+	src/image/png.c src/image/png.h

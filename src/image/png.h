@@ -1,0 +1,24 @@
+/* png.h - PNG decode/encode with libpng, hardened for untrusted input.
+ *
+ * Decoding refuses input over AMC_PNG_MAX_BYTES before touching it, refuses
+ * images over the amc_image limits from the header before allocating, and turns
+ * every libpng error (corrupt data, bad CRC, truncation) into an amc_err with
+ * code AMC_EUSAGE; libpng never prints and never aborts the process. */
+#ifndef AMC_PNG_H
+#define AMC_PNG_H
+
+#include <stddef.h>
+#include "image/image.h"
+
+#define AMC_PNG_MAX_BYTES (64u * 1024u * 1024u)
+
+/* Read width and height from the header only. */
+int amc_png_info(const void *buf, size_t len, int *w, int *h, amc_err *e);
+/* Decode any PNG (palette, grey, 16-bit, interlaced, with or without alpha) to RGBA8. */
+int amc_png_decode(const void *buf, size_t len, amc_image *out, amc_err *e);
+int amc_png_decode_file(const char *path, amc_image *out, amc_err *e);
+/* Encode RGBA8 (alpha kept) at zlib `level` (0-9; 1 is a good speed/size choice for
+ * screenshots). *out is malloc'd, owned by the caller. */
+int amc_png_encode(const amc_image *img, int level, unsigned char **out, size_t *len, amc_err *e);
+
+#endif

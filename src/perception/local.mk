@@ -1,0 +1,3 @@
+libamc_a_SOURCES += \
+	src/perception/uitree.c src/perception/uitree.h \
+	src/perception/scene.c src/perception/scene.h

@@ -1,0 +1,74 @@
+/* uitree.h - UI trees from devices, normalized to one node type.
+ *
+ * Parses `adb shell uiautomator dump` XML (the trailing "UI hierchary dumped to"
+ * line tolerated, entities decoded, unknown attributes ignored). Parsed with
+ * libxml2 using XML_PARSE_NONET and never NOENT/DTDLOAD/HUGE; a DOCTYPE is
+ * refused; limits on bytes, depth and node count; libxml2 errors are captured,
+ * never printed. */
+#ifndef AMC_UITREE_H
+#define AMC_UITREE_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+#include "util/err.h"
+
+#define AMC_UITREE_MAX_BYTES (16u * 1024u * 1024u)
+#define AMC_UITREE_MAX_DEPTH 256
+#define AMC_UITREE_MAX_NODES 100000
+
+typedef struct amc_bounds {
+	int x1, y1, x2, y2;
+} amc_bounds;
+
+enum {
+	AMC_NODE_CHECKABLE = 1u << 0,
+	AMC_NODE_CHECKED = 1u << 1,
+	AMC_NODE_CLICKABLE = 1u << 2,
+	AMC_NODE_ENABLED = 1u << 3,
+	AMC_NODE_FOCUSABLE = 1u << 4,
+	AMC_NODE_FOCUSED = 1u << 5,
+	AMC_NODE_SCROLLABLE = 1u << 6,
+	AMC_NODE_LONG_CLICKABLE = 1u << 7,
+	AMC_NODE_PASSWORD = 1u << 8,
+	AMC_NODE_SELECTED = 1u << 9,
+	AMC_NODE_DISPLAYED = 1u << 10, /* not [0,0][0,0] and not displayed="false" */
+	AMC_NODE_NAF = 1u << 11
+};
+
+/* Nodes are stored flat in document (pre-)order; parent/child links are indexes. */
+typedef struct amc_ui_node {
+	int index;          /* the "index" attribute (position among siblings) */
+	int parent;         /* -1 for a root */
+	int depth;          /* 0 for a root */
+	int first_child;    /* -1 if none */
+	int next_sibling;   /* -1 if none */
+	int child_count;
+	char *text;         /* never NULL ("" when absent); UTF-8 */
+	char *resource_id;
+	char *class_name;
+	char *package;
+	char *content_desc;
+	char *hint;
+	amc_bounds bounds;
+	unsigned flags;     /* AMC_NODE_* */
+} amc_ui_node;
+
+typedef struct amc_ui_tree {
+	amc_ui_node *nodes;
+	size_t count;
+	char format[32];    /* "uiautomator" */
+	int rotation;
+} amc_ui_tree;
+
+/* Parse; on error the tree is left empty. AMC_EUSAGE for malformed/hostile input. */
+int amc_uitree_parse(const char *xml, size_t len, amc_ui_tree *out, amc_err *e);
+void amc_uitree_free(amc_ui_tree *t);
+/* Nested JSON: {"format","nodes":[{"class","text","resource_id","content_desc","hint",
+ * "bounds":[x1,y1,x2,y2],"flags":[...],"children":[...]}]}. Caller owns. */
+cJSON *amc_uitree_to_json(const amc_ui_tree *t);
+/* The inverse, for reading stored trees back (TUI, show). */
+int amc_uitree_from_json(const cJSON *j, amc_ui_tree *out, amc_err *e);
+/* Names of the flags set on a node, comma-separated, into `out`. */
+void amc_uitree_flag_names(unsigned flags, char *out, size_t n);
+
+#endif

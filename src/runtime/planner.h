@@ -1,0 +1,78 @@
+/* planner.h - the planner interface. The runner asks a planner for the next
+ * action given the latest observation; flow/ (Maestro flows) and later agent/
+ * (an LLM) implement it. The runtime includes neither. */
+#ifndef AMC_PLANNER_H
+#define AMC_PLANNER_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+#include "image/image.h"
+#include "perception/scene.h"
+#include "perception/uitree.h"
+#include "runtime/task.h"
+#include "util/err.h"
+
+/* One capture of the device: pixels, tree and scene. Owned by the runner; a
+ * planner may read it during next() only. */
+typedef struct amc_observation {
+	unsigned char *png;
+	size_t png_len;
+	amc_image img;
+	char *xml;
+	amc_ui_tree tree;
+	amc_scene scene;
+	int width, height;
+	long long captured_ms;
+	char *png_path;       /* artifact path (relative to $AMC_HOME) once stored, else NULL */
+	char *tree_path;      /* artifact with the normalized tree JSON, else NULL */
+} amc_observation;
+
+/* What the planner wants done. `tool` names a registry tool (tools.h). A planner
+ * may also decide a step itself without touching the device (an assertion, a
+ * selector that matched nothing): then `decided` is 1 and `decided_ok` /
+ * `decided_error` / `decided_result` hold the outcome that is recorded. */
+typedef struct amc_action {
+	char tool[32];
+	cJSON *args;          /* owned; tool arguments */
+	char *description;    /* owned; one line for people ("tapOn 'Add contact'") */
+	char *reasoning;      /* owned; why (planner reasoning), may be NULL */
+	int decided;
+	int decided_ok;
+	char *decided_error;  /* owned */
+	cJSON *decided_result; /* owned, may be NULL */
+} amc_action;
+
+void amc_action_clear(amc_action *a);
+
+typedef enum amc_plan_rc {
+	AMC_PLAN_ACT,        /* run `out` as the next step */
+	AMC_PLAN_DONE,       /* goal reached; `out->description` may hold a summary */
+	AMC_PLAN_REOBSERVE,  /* nothing to do on this screen yet: wait a bit, capture again, ask again */
+	AMC_PLAN_FAIL        /* the planner cannot go on; err says why (no step recorded) */
+} amc_plan_rc;
+
+typedef struct amc_plan_ctx {
+	const amc_task *task;
+	int step;                    /* index of the step being planned (1-based) */
+	const amc_observation *obs;  /* current screen */
+	const char *last_tool;       /* previous step, NULL on the first */
+	int last_ok;
+	const char *last_error;
+	long long waited_ms;         /* time spent re-observing for this decision so far */
+} amc_plan_ctx;
+
+typedef struct amc_planner amc_planner;
+typedef struct amc_planner_ops {
+	const char *name;            /* "flow" */
+	amc_plan_rc (*next)(amc_planner *p, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+	void (*destroy)(amc_planner *p);
+} amc_planner_ops;
+
+struct amc_planner {
+	const amc_planner_ops *ops;
+	void *impl;
+};
+
+void amc_planner_free(amc_planner *p);
+
+#endif

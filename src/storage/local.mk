@@ -1,0 +1,7 @@
+libamc_a_SOURCES += \
+	src/storage/store.c src/storage/store.h \
+	src/storage/migrate.c src/storage/migrate.h \
+	src/storage/tasks.c \
+	src/storage/timeline.c \
+	src/storage/artifacts.c \
+	src/storage/retention.c

@@ -1,0 +1,128 @@
+/* store.h - amc's history: one SQLite file ($AMC_HOME/amc.db, WAL) plus
+ * artifacts under $AMC_HOME/artifacts/<task-id>/.
+ *
+ * One amc_store is one connection: use it from one thread at a time (each runner
+ * thread opens its own). Strings in rows are malloc'd and owned by the row; free
+ * rows with the matching _free function.
+ *
+ * Invariants (tests/unit/test_store.c checks each):
+ *  - create_task is idempotent: a second call with the same id is a no-op.
+ *  - schema versions via PRAGMA user_version; older databases migrate on open and
+ *    legacy timeline records (only screenshot_path, which is the after image) stay
+ *    readable.
+ *  - artifacts are written to a temp name and renamed; rows never point at
+ *    incomplete files. Paths in rows are relative to $AMC_HOME.
+ *  - retention removes tasks, their timeline records and artifacts together, by
+ *    count and age, never a task that is running; a file is deleted only when no
+ *    remaining record references it.
+ *  - opening the store marks tasks whose owner died (their device lock is free)
+ *    `interrupted`, keeping their finished steps. */
+#ifndef AMC_STORE_H
+#define AMC_STORE_H
+
+#include <stddef.h>
+#include "util/err.h"
+
+#define AMC_STORE_SCHEMA_VERSION 2
+
+typedef struct amc_store amc_store;
+
+typedef struct amc_task_row {
+	char *id;
+	char *kind;            /* "flow" or "goal" */
+	char *goal;            /* free goal text, or NULL */
+	char *flow_path;       /* flow file, or NULL */
+	char *flow_name;       /* display name of the flow, or NULL */
+	char *device;          /* "sim:0" */
+	char *planner;         /* "flow", later "llm" */
+	char *status;          /* queued running succeeded failed cancelled interrupted waiting_user */
+	long long created_ms, started_ms, finished_ms; /* 0 = not yet */
+	int steps;
+	int max_steps;
+	char *summary;
+	char *error;
+	long long input_tokens, output_tokens; /* -1 = unknown */
+	double cost_usd;                       /* < 0 = unknown */
+	char *source_task_id;  /* generic correlation, NULL when none */
+	int source_attempt;    /* -1 when none */
+	long owner_pid;        /* process running it */
+	char *lock_name;       /* device lock held while running */
+} amc_task_row;
+
+typedef struct amc_step_row {
+	char *task_id;
+	int step;              /* 1-based */
+	char *tool;
+	char *args;            /* JSON text */
+	char *description;
+	char *status;          /* "ok", "failed" */
+	char *result;          /* JSON text or NULL */
+	char *error;
+	char *before_screenshot;  /* relative artifact path or NULL */
+	char *after_screenshot;
+	char *screenshot_path;    /* legacy: = after */
+	char *ocr;                /* JSON text, "[]" when none */
+	char *ui_tree;            /* normalized tree JSON: only for get_ui_tree/ui_tree records */
+	char *ui_tree_path;       /* artifact with the normalized tree of the after observation */
+	char *scene;              /* JSON or NULL */
+	char *semantic_scene;     /* JSON or NULL */
+	char *reasoning;
+	char *timings;            /* JSON {"observe_ms":..,"plan_ms":..,...} */
+	long long started_ms, finished_ms;
+} amc_step_row;
+
+typedef struct amc_task_filter {
+	const char *status;    /* NULL = any */
+	const char *search;    /* substring of goal/flow name/id, NULL = none */
+	int limit;             /* <= 0: 50 */
+	int offset;
+} amc_task_filter;
+
+int amc_store_open(const char *home, amc_store **out, amc_err *e);
+void amc_store_close(amc_store *s);
+const char *amc_store_home(const amc_store *s);
+/* Tasks that were `running`/`waiting_user` and whose device lock is free now
+ * become `interrupted`. Called by amc_store_open; returns how many. */
+int amc_store_recover(amc_store *s, amc_err *e);
+
+int amc_store_create_task(amc_store *s, const amc_task_row *t, amc_err *e);
+/* Write the mutable fields (status, times, steps, summary, error, usage, owner). */
+int amc_store_update_task(amc_store *s, const amc_task_row *t, amc_err *e);
+/* Exact id or unique prefix; unknown -> AMC_EUSAGE "no task ...", ambiguous -> AMC_EUSAGE listing. */
+int amc_store_get_task(amc_store *s, const char *id_or_prefix, amc_task_row *out, amc_err *e);
+/* Newest first. *out is an array of n rows; free with amc_task_rows_free. */
+int amc_store_list_tasks(amc_store *s, const amc_task_filter *f, amc_task_row **out, size_t *n, amc_err *e);
+long amc_store_count_tasks(amc_store *s, const amc_task_filter *f, amc_err *e);
+void amc_task_row_free(amc_task_row *t);
+void amc_task_rows_free(amc_task_row *rows, size_t n);
+
+int amc_store_add_step(amc_store *s, const amc_step_row *r, amc_err *e);
+/* Steps of a task in order; legacy rows get after_screenshot filled from screenshot_path. */
+int amc_store_get_steps(amc_store *s, const char *task_id, amc_step_row **out, size_t *n, amc_err *e);
+void amc_step_row_free(amc_step_row *r);
+void amc_step_rows_free(amc_step_row *rows, size_t n);
+
+/* Write an artifact atomically as artifacts/<task_id>/<name> (0600, folders 0700).
+ * `relpath` receives the path relative to $AMC_HOME. */
+int amc_store_put_artifact(amc_store *s, const char *task_id, const char *name,
+			   const void *data, size_t len, char *relpath, size_t relpath_n, amc_err *e);
+/* Absolute path of a relative artifact path, refusing anything outside $AMC_HOME/artifacts. */
+int amc_store_artifact_abspath(const amc_store *s, const char *relpath, char *out, size_t n, amc_err *e);
+
+typedef struct amc_retention_opts {
+	long keep;          /* newest N tasks kept */
+	long max_age_days;  /* older removed */
+	int dry_run;
+} amc_retention_opts;
+
+typedef struct amc_retention_report {
+	long tasks, steps, files;
+	long long bytes;
+} amc_retention_report;
+
+int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention_report *r, amc_err *e);
+
+/* Raw handle for tests and the bench tool. */
+struct sqlite3 *amc_store_db(amc_store *s);
+
+#endif

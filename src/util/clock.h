@@ -1,0 +1,15 @@
+/* clock.h - wall and monotonic time in milliseconds. */
+#ifndef AMC_CLOCK_H
+#define AMC_CLOCK_H
+
+#include <stddef.h>
+
+long long amc_now_ms(void);   /* wall clock, ms since the epoch */
+long long amc_mono_ms(void);  /* monotonic, for durations and timeouts */
+void amc_sleep_ms(long ms);
+/* "2026-12-02 14:51:37" in local time; "-" for 0. */
+void amc_format_time(long long ms, char *out, size_t n);
+/* "1.2s", "340ms", "2m05s" */
+void amc_format_duration(long long ms, char *out, size_t n);
+
+#endif

@@ -1,0 +1,363 @@
+#include "util/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/fsutil.h"
+#include "util/paths.h"
+#include "util/sanitize.h"
+#include "util/strbuf.h"
+
+enum ktype { K_STR, K_INT, K_DOUBLE, K_BOOL, K_ENUM };
+
+typedef struct keydef {
+	const char *section;
+	const char *key;
+	enum ktype type;
+	const char *def;
+	double min, max;      /* K_INT, K_DOUBLE */
+	const char *choices;  /* K_ENUM: "a|b|c" */
+	const char *help;
+} keydef;
+
+/* The one list of settings. `amc config` prints it, the README documents it. */
+static const keydef KEYS[] = {
+	{ "core", "log_level", K_ENUM, "info", 0, 0, "error|warn|info|debug",
+	  "what goes into $AMC_HOME/amc.log" },
+	{ "device", "default", K_STR, "sim", 0, 0, NULL,
+	  "device used when --device is not given (sim, sim:N)" },
+	{ "runner", "max_steps", K_INT, "50", 1, 10000, NULL,
+	  "a task fails when it reaches this many steps" },
+	{ "runner", "settle_timeout_ms", K_INT, "3000", 0, 60000, NULL,
+	  "how long to wait after an action for the screen to stop changing" },
+	{ "runner", "settle_interval_ms", K_INT, "100", 10, 5000, NULL,
+	  "pause between two captures while settling" },
+	{ "runner", "settle_tolerance", K_DOUBLE, "0.001", 0, 1, NULL,
+	  "fraction of pixels (outside the status bar) that may differ between two frames that count as equal" },
+	{ "runner", "capture_retries", K_INT, "3", 0, 20, NULL,
+	  "how often a failed screenshot or UI dump is retried before the step fails" },
+	{ "runner", "device_timeout_ms", K_INT, "20000", 100, 600000, NULL,
+	  "wall-clock limit for one device call" },
+	{ "flow", "wait_timeout_ms", K_INT, "5000", 0, 600000, NULL,
+	  "how long tapOn/assertVisible wait for their element to appear (Maestro waits too)" },
+	{ "retention", "keep", K_INT, "1000", 1, 100000000, NULL,
+	  "newest tasks kept; older ones are removed with their steps and artifacts" },
+	{ "retention", "max_age_days", K_INT, "30", 1, 36500, NULL,
+	  "tasks older than this many days are removed" },
+	{ "sim", "seed", K_INT, "-1", -1, 2147483647, NULL,
+	  "seed of the simulated phone sim:N (-1: N itself)" },
+	{ "sim", "faults", K_STR, "", 0, 0, NULL,
+	  "fault injection, e.g. screenshot:0.2,ui_tree:0.1,latency:200 (latency in ms)" },
+	{ "sim", "width", K_INT, "1080", 240, 4096, NULL, "screen width of a new sim, in pixels" },
+	{ "sim", "height", K_INT, "2400", 320, 8192, NULL, "screen height of a new sim, in pixels" },
+};
+#define NKEYS (sizeof KEYS / sizeof KEYS[0])
+
+struct amc_config {
+	char *value[NKEYS];
+	char *origin[NKEYS];
+	char path[PATH_MAX];
+};
+
+static int find_key(const char *section, const char *key)
+{
+	for (size_t i = 0; i < NKEYS; i++)
+		if (!strcmp(KEYS[i].section, section) && !strcmp(KEYS[i].key, key))
+			return (int)i;
+	return -1;
+}
+
+static int section_known(const char *section)
+{
+	for (size_t i = 0; i < NKEYS; i++)
+		if (!strcmp(KEYS[i].section, section))
+			return 1;
+	return 0;
+}
+
+amc_config *amc_config_new(void)
+{
+	amc_config *c = amc_xcalloc(1, sizeof *c);
+	for (size_t i = 0; i < NKEYS; i++) {
+		c->value[i] = amc_xstrdup(KEYS[i].def);
+		c->origin[i] = amc_xstrdup("default");
+	}
+	return c;
+}
+
+void amc_config_free(amc_config *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < NKEYS; i++) {
+		free(c->value[i]);
+		free(c->origin[i]);
+	}
+	free(c);
+}
+
+static int validate(const keydef *k, const char *v, char *why, size_t n)
+{
+	char *end;
+	switch (k->type) {
+	case K_STR:
+		for (const char *p = v; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+				snprintf(why, n, "control characters are not allowed");
+				return -1;
+			}
+		if (strlen(v) > 4096) {
+			snprintf(why, n, "value longer than 4096 bytes");
+			return -1;
+		}
+		return 0;
+	case K_INT: {
+		errno = 0;
+		long long x = strtoll(v, &end, 10);
+		if (!*v || *end || errno) {
+			snprintf(why, n, "'%.60s' is not a whole number", v);
+			return -1;
+		}
+		if (x < k->min || x > k->max) {
+			snprintf(why, n, "%lld is out of range (%.0f to %.0f)", x, k->min, k->max);
+			return -1;
+		}
+		return 0;
+	}
+	case K_DOUBLE: {
+		errno = 0;
+		double x = strtod(v, &end);
+		if (!*v || *end || errno || !isfinite(x)) {
+			snprintf(why, n, "'%.60s' is not a number", v);
+			return -1;
+		}
+		if (x < k->min || x > k->max) {
+			snprintf(why, n, "%g is out of range (%g to %g)", x, k->min, k->max);
+			return -1;
+		}
+		return 0;
+	}
+	case K_BOOL:
+		if (!strcmp(v, "true") || !strcmp(v, "false") || !strcmp(v, "on") || !strcmp(v, "off") ||
+		    !strcmp(v, "yes") || !strcmp(v, "no") || !strcmp(v, "1") || !strcmp(v, "0"))
+			return 0;
+		snprintf(why, n, "'%.60s' is not a boolean (true/false)", v);
+		return -1;
+	case K_ENUM: {
+		size_t len = strlen(v);
+		const char *p = k->choices;
+		while (p && *p) {
+			const char *bar = strchr(p, '|');
+			size_t l = bar ? (size_t)(bar - p) : strlen(p);
+			if (l == len && !strncmp(p, v, l))
+				return 0;
+			p = bar ? bar + 1 : NULL;
+		}
+		snprintf(why, n, "'%.60s' is not one of %s", v, k->choices);
+		return -1;
+	}
+	}
+	return -1;
+}
+
+int amc_config_set(amc_config *c, const char *section, const char *key, const char *value,
+		   const char *origin, amc_err *e)
+{
+	int i = find_key(section, key);
+	if (i < 0) {
+		char *s = amc_sanitize_dup(section), *k = amc_sanitize_dup(key);
+		amc_err_set(e, AMC_EUSAGE, "unknown setting '%s.%s' (see `amc config` for the list)", s, k);
+		free(s);
+		free(k);
+		return -1;
+	}
+	char why[200];
+	if (validate(&KEYS[i], value, why, sizeof why) != 0) {
+		char *s = amc_sanitize_dup(why);
+		amc_err_set(e, AMC_EUSAGE, "bad value for %s.%s: %s", section, key, s);
+		free(s);
+		return -1;
+	}
+	free(c->value[i]);
+	free(c->origin[i]);
+	c->value[i] = amc_xstrdup(value);
+	c->origin[i] = amc_xstrdup(origin);
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
+
+int amc_config_parse(amc_config *c, const char *buf, size_t len, const char *name, amc_err *e)
+{
+	if (len > AMC_CONFIG_MAX_BYTES)
+		return amc_err_set(e, AMC_EUSAGE, "%s: larger than %u bytes", name, AMC_CONFIG_MAX_BYTES);
+	if (memchr(buf, '\0', len))
+		return amc_err_set(e, AMC_EUSAGE, "%s: contains a NUL byte; a config file is plain text", name);
+	char *copy = amc_xstrndup(buf, len);
+	char section[64] = "";
+	int lineno = 0, rc = 0;
+	char *save = NULL;
+	char *p = copy;
+	for (;;) {
+		char *nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		char *line = trim(p);
+		if (*line == '\0' || *line == '#' || *line == ';') {
+			/* comment or blank */
+		} else if (*line == '[') {
+			char *close = strchr(line, ']');
+			if (!close || *trim(close + 1) != '\0') {
+				rc = amc_err_set(e, AMC_EUSAGE, "%s:%d: a section header looks like [name]", name, lineno);
+				break;
+			}
+			*close = '\0';
+			char *sec = trim(line + 1);
+			if (!section_known(sec) || strlen(sec) >= sizeof section) {
+				char *s = amc_sanitize_dup(sec);
+				rc = amc_err_set(e, AMC_EUSAGE, "%s:%d: unknown section [%s]", name, lineno, s);
+				free(s);
+				break;
+			}
+			strcpy(section, sec);
+		} else {
+			char *eq = strchr(line, '=');
+			if (!eq) {
+				rc = amc_err_set(e, AMC_EUSAGE, "%s:%d: expected 'key = value'", name, lineno);
+				break;
+			}
+			if (!section[0]) {
+				rc = amc_err_set(e, AMC_EUSAGE, "%s:%d: a setting must follow a [section] header", name, lineno);
+				break;
+			}
+			*eq = '\0';
+			char *key = trim(line), *val = trim(eq + 1);
+			size_t vl = strlen(val);
+			/* Optional double quotes keep leading/trailing spaces. */
+			if (vl >= 2 && val[0] == '"' && val[vl - 1] == '"') {
+				val[vl - 1] = '\0';
+				val++;
+			}
+			char origin[PATH_MAX + 32];
+			snprintf(origin, sizeof origin, "%s:%d", name, lineno);
+			if (amc_config_set(c, section, key, val, origin, e) != 0) {
+				amc_err_prefix(e, "%s:%d", name, lineno);
+				rc = -1;
+				break;
+			}
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	(void)save;
+	free(copy);
+	return rc;
+}
+
+int amc_config_load_file(amc_config *c, const char *path, amc_err *e)
+{
+	char *buf;
+	size_t len;
+	snprintf(c->path, sizeof c->path, "%s", path);
+	if (!amc_file_exists(path))
+		return 0;
+	if (amc_read_file(path, AMC_CONFIG_MAX_BYTES, &buf, &len, e) != 0)
+		return amc_err_prefix(e, "config file");
+	int rc = amc_config_parse(c, buf, len, path, e);
+	free(buf);
+	return rc;
+}
+
+int amc_config_load_env(amc_config *c, amc_err *e)
+{
+	for (size_t i = 0; i < NKEYS; i++) {
+		char var[128];
+		int n = snprintf(var, sizeof var, "AMC_%s_%s", KEYS[i].section, KEYS[i].key);
+		for (int j = 0; j < n; j++)
+			var[j] = (char)toupper((unsigned char)var[j]);
+		const char *v = getenv(var);
+		if (!v)
+			continue;
+		char origin[160];
+		snprintf(origin, sizeof origin, "env:%s", var);
+		if (amc_config_set(c, KEYS[i].section, KEYS[i].key, v, origin, e) != 0)
+			return amc_err_prefix(e, "environment variable %s", var);
+	}
+	return 0;
+}
+
+int amc_config_load(amc_config **out, amc_err *e)
+{
+	amc_config *c = amc_config_new();
+	char path[PATH_MAX];
+	if (amc_paths_config_file(path, sizeof path, e) != 0 ||
+	    amc_config_load_file(c, path, e) != 0 || amc_config_load_env(c, e) != 0) {
+		amc_config_free(c);
+		return -1;
+	}
+	*out = c;
+	return 0;
+}
+
+static int must_find(const char *section, const char *key)
+{
+	int i = find_key(section, key);
+	if (i < 0) {
+		fprintf(stderr, "amc: internal error: undeclared setting %s.%s\n", section, key);
+		abort();
+	}
+	return i;
+}
+
+const char *amc_config_str(const amc_config *c, const char *section, const char *key)
+{
+	return c->value[must_find(section, key)];
+}
+
+long amc_config_int(const amc_config *c, const char *section, const char *key)
+{
+	return strtol(c->value[must_find(section, key)], NULL, 10);
+}
+
+double amc_config_double(const amc_config *c, const char *section, const char *key)
+{
+	return strtod(c->value[must_find(section, key)], NULL);
+}
+
+int amc_config_bool(const amc_config *c, const char *section, const char *key)
+{
+	const char *v = c->value[must_find(section, key)];
+	return !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "yes") || !strcmp(v, "1");
+}
+
+size_t amc_config_count(const amc_config *c)
+{
+	(void)c;
+	return NKEYS;
+}
+
+amc_config_item amc_config_item_at(const amc_config *c, size_t i)
+{
+	amc_config_item it = { KEYS[i].section, KEYS[i].key, c->value[i], c->origin[i], KEYS[i].help };
+	return it;
+}
+
+const char *amc_config_file_path(const amc_config *c)
+{
+	return c->path;
+}

@@ -1,0 +1,12 @@
+libamc_a_SOURCES += \
+	src/util/err.c src/util/err.h \
+	src/util/strbuf.c src/util/strbuf.h \
+	src/util/fsutil.c src/util/fsutil.h \
+	src/util/paths.c src/util/paths.h \
+	src/util/ids.c src/util/ids.h \
+	src/util/clock.c src/util/clock.h \
+	src/util/log.c src/util/log.h \
+	src/util/sanitize.c src/util/sanitize.h \
+	src/util/lockfile.c src/util/lockfile.h \
+	src/util/config.c src/util/config.h \
+	src/util/jsonutil.c src/util/jsonutil.h

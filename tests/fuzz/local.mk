@@ -1,0 +1,45 @@
+# Fuzz targets: one per parser of outside input. Each builds twice:
+#  - with the normal compiler as tests/fuzz/replay_NAME, run by `make check` over the
+#    committed corpus in tests/fuzz/corpus/NAME/;
+#  - with clang's libFuzzer (+ASan/UBSan) by `make fuzz` (FUZZ_SECONDS each).
+FUZZ_TARGETS = flow config png uitree
+FUZZ_SECONDS = 30
+
+check_PROGRAMS += tests/fuzz/replay_flow tests/fuzz/replay_config tests/fuzz/replay_png tests/fuzz/replay_uitree
+TESTS += tests/fuzz/replay_flow tests/fuzz/replay_config tests/fuzz/replay_png tests/fuzz/replay_uitree
+
+tests_fuzz_replay_flow_SOURCES = tests/fuzz/fuzz_flow.c tests/fuzz/replay.c
+tests_fuzz_replay_flow_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"flow"'
+tests_fuzz_replay_flow_LDADD = $(TEST_LDADD)
+tests_fuzz_replay_config_SOURCES = tests/fuzz/fuzz_config.c tests/fuzz/replay.c
+tests_fuzz_replay_config_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"config"'
+tests_fuzz_replay_config_LDADD = $(TEST_LDADD)
+tests_fuzz_replay_png_SOURCES = tests/fuzz/fuzz_png.c tests/fuzz/replay.c
+tests_fuzz_replay_png_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"png"'
+tests_fuzz_replay_png_LDADD = $(TEST_LDADD)
+tests_fuzz_replay_uitree_SOURCES = tests/fuzz/fuzz_uitree.c tests/fuzz/replay.c
+tests_fuzz_replay_uitree_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"uitree"'
+tests_fuzz_replay_uitree_LDADD = $(TEST_LDADD)
+
+EXTRA_DIST += tests/fuzz/corpus
+
+FUZZ_LIB_SOURCES = $(addprefix $(top_srcdir)/,$(filter %.c,$(libamc_a_SOURCES)))
+
+fuzz:
+	@test -n "$(CLANG)" || { echo "make fuzz needs clang (apt-get install clang)"; exit 2; }
+	@$(MKDIR_P) fuzz-out
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  echo "  FUZZ     $$t ($(FUZZ_SECONDS) s)"; \
+	  $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(DEFS) $(AM_CPPFLAGS) $(CPPFLAGS) \
+	    -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+	    $(top_srcdir)/tests/fuzz/fuzz_$$t.c $(FUZZ_LIB_SOURCES) $(AMC_LIBS) $(LIBS) -o fuzz-out/fuzz_$$t; \
+	  rm -rf fuzz-out/corpus_$$t; mkdir -p fuzz-out/corpus_$$t; \
+	  cp $(top_srcdir)/tests/fuzz/corpus/$$t/* fuzz-out/corpus_$$t/; \
+	  ./fuzz-out/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=262144 \
+	    -artifact_prefix=fuzz-out/crash_$$t- fuzz-out/corpus_$$t; \
+	done
+
+clean-local: clean-fuzz
+clean-fuzz:
+	rm -rf fuzz-out
+.PHONY: fuzz clean-fuzz

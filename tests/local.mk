@@ -1,0 +1,10 @@
+# Each area keeps its tests in its own fragment.
+include tests/unit/util.mk
+include tests/unit/image.mk
+include tests/unit/sim.mk
+include tests/unit/perception.mk
+include tests/unit/storage.mk
+include tests/unit/runtime.mk
+include tests/unit/flow.mk
+include tests/integration/local.mk
+include tests/fuzz/local.mk

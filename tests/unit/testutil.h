@@ -1,0 +1,53 @@
+/* testutil.h - shared helpers for amc's C tests: a private AMC_HOME per test and
+ * paths to the source tree. */
+#ifndef AMC_TESTUTIL_H
+#define AMC_TESTUTIL_H
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/fsutil.h"
+
+/* Make a fresh AMC_HOME under /tmp, export it, and return it (static buffer).
+ * Removed at exit unless AMC_TEST_KEEP is set. */
+static char test_home_buf[PATH_MAX];
+static void test_home_cleanup(void)
+{
+	if (test_home_buf[0] && !getenv("AMC_TEST_KEEP"))
+		amc_rm_rf(test_home_buf);
+}
+static inline const char *test_home(const char *name)
+{
+	char tmpl[PATH_MAX];
+	const char *tmp = getenv("TMPDIR");
+	snprintf(tmpl, sizeof tmpl, "%s/amc-test-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
+	if (!mkdtemp(tmpl)) {
+		perror("mkdtemp");
+		exit(99);
+	}
+	snprintf(test_home_buf, sizeof test_home_buf, "%s", tmpl);
+	setenv("AMC_HOME", test_home_buf, 1);
+	/* Keep the user's config out of tests. */
+	char cfg[PATH_MAX];
+	snprintf(cfg, sizeof cfg, "%s/config", test_home_buf);
+	setenv("XDG_CONFIG_HOME", cfg, 1);
+	unsetenv("AMC_SIM_FAULTS");
+	atexit(test_home_cleanup);
+	return test_home_buf;
+}
+
+/* Path of a file in the source tree (AMC_TEST_SRCDIR, set by the test harness). */
+static inline const char *test_src(const char *rel)
+{
+	static char buf[4][PATH_MAX];
+	static int k;
+	const char *src = getenv("AMC_TEST_SRCDIR");
+	char *b = buf[k++ & 3];
+	snprintf(b, PATH_MAX, "%s/%s", src && *src ? src : ".", rel);
+	return b;
+}
+
+#endif
