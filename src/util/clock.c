@@ -45,8 +45,10 @@ void amc_format_duration(long long ms, char *out, size_t n)
 		snprintf(out, n, "-");
 	else if (ms < 1000)
 		snprintf(out, n, "%lldms", ms);
-	else if (ms < 60000)
+	else if (ms < 59950) /* from 59950 on, "%.1f" would round up to "60.0s" */
 		snprintf(out, n, "%.1fs", ms / 1000.0);
+	else if (ms < 60000)
+		snprintf(out, n, "1m00s");
 	else
 		snprintf(out, n, "%lldm%02llds", ms / 60000, (ms / 1000) % 60);
 }

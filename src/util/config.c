@@ -165,6 +165,18 @@ static int validate(const keydef *k, const char *v, char *why, size_t n)
 	return -1;
 }
 
+/* Strength of a value's source: command line > environment > file > default. */
+static int origin_rank(const char *origin)
+{
+	if (!origin || !strcmp(origin, "command line"))
+		return 3;
+	if (!strncmp(origin, "env:", 4))
+		return 2;
+	if (!strcmp(origin, "default"))
+		return 0;
+	return 1; /* "FILE:LINE" */
+}
+
 int amc_config_set(amc_config *c, const char *section, const char *key, const char *value,
 		   const char *origin, amc_err *e)
 {
@@ -183,10 +195,14 @@ int amc_config_set(amc_config *c, const char *section, const char *key, const ch
 		free(s);
 		return -1;
 	}
+	/* Precedence does not depend on the order of the calls: a value from a
+	 * weaker source never replaces one from a stronger source. */
+	if (origin_rank(origin) < origin_rank(c->origin[i]))
+		return 0;
 	free(c->value[i]);
 	free(c->origin[i]);
 	c->value[i] = amc_xstrdup(value);
-	c->origin[i] = amc_xstrdup(origin);
+	c->origin[i] = amc_xstrdup(origin ? origin : "command line");
 	return 0;
 }
 
@@ -200,12 +216,25 @@ static char *trim(char *s)
 	return s;
 }
 
+/* 1-based line number of byte `off`. */
+static int line_at(const char *buf, size_t off)
+{
+	int line = 1;
+	for (size_t i = 0; i < off; i++)
+		if (buf[i] == '\n' && line < INT_MAX)
+			line++;
+	return line;
+}
+
 int amc_config_parse(amc_config *c, const char *buf, size_t len, const char *name, amc_err *e)
 {
 	if (len > AMC_CONFIG_MAX_BYTES)
-		return amc_err_set(e, AMC_EUSAGE, "%s: larger than %u bytes", name, AMC_CONFIG_MAX_BYTES);
-	if (memchr(buf, '\0', len))
-		return amc_err_set(e, AMC_EUSAGE, "%s: contains a NUL byte; a config file is plain text", name);
+		return amc_err_set(e, AMC_EUSAGE, "%s:%d: the file is larger than the limit of %u bytes",
+				   name, line_at(buf, AMC_CONFIG_MAX_BYTES), AMC_CONFIG_MAX_BYTES);
+	const char *nul = memchr(buf, '\0', len);
+	if (nul)
+		return amc_err_set(e, AMC_EUSAGE, "%s:%d: contains a NUL byte; a config file is plain text",
+				   name, line_at(buf, (size_t)(nul - buf)));
 	char *copy = amc_xstrndup(buf, len);
 	char section[64] = "";
 	int lineno = 0, rc = 0;

@@ -17,7 +17,8 @@ int amc_mkdir_p(const char *path, mode_t mode, amc_err *e)
 	char buf[PATH_MAX];
 	size_t n = strlen(path);
 	if (n == 0 || n >= sizeof buf)
-		return amc_err_set(e, AMC_EENV, "cannot create folder '%s': path too long", path);
+		return amc_err_set(e, AMC_EENV, "cannot create folder '%.200s%s': path %s",
+				   path, n > 200 ? "..." : "", n ? "too long" : "empty");
 	memcpy(buf, path, n + 1);
 	for (char *p = buf + 1; *p; p++) {
 		if (*p != '/')
@@ -45,7 +46,7 @@ int amc_write_atomic(const char *path, const void *data, size_t len, mode_t mode
 		return amc_err_set(e, AMC_EENV, "path too long: %s", path);
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
 	if (fd < 0)
-		return amc_err_set(e, AMC_EENV, "cannot write '%s': %s", tmp, strerror(errno));
+		return amc_err_set(e, AMC_EENV, "cannot write '%s': %s", path, strerror(errno));
 	/* The umask may have narrowed the mode; amc wants exactly `mode`. */
 	(void)fchmod(fd, mode);
 	const char *p = data;
@@ -58,20 +59,43 @@ int amc_write_atomic(const char *path, const void *data, size_t len, mode_t mode
 			int err = errno;
 			close(fd);
 			unlink(tmp);
-			return amc_err_set(e, AMC_EENV, "cannot write '%s': %s", tmp, strerror(err));
+			return amc_err_set(e, AMC_EENV, "cannot write '%s': %s", path, strerror(err));
 		}
 		p += w;
 		left -= (size_t)w;
 	}
+	/* The data must be on disk before the rename makes it visible, or a crash can
+	 * leave an empty or partial file under the final name. */
+	if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+		int err = errno;
+		close(fd);
+		unlink(tmp);
+		return amc_err_set(e, AMC_EENV, "cannot write '%s': %s", path, strerror(err));
+	}
 	if (close(fd) != 0) {
 		int err = errno;
 		unlink(tmp);
-		return amc_err_set(e, AMC_EENV, "cannot write '%s': %s", tmp, strerror(err));
+		return amc_err_set(e, AMC_EENV, "cannot write '%s': %s", path, strerror(err));
 	}
 	if (rename(tmp, path) != 0) {
 		int err = errno;
 		unlink(tmp);
 		return amc_err_set(e, AMC_EENV, "cannot rename '%s' to '%s': %s", tmp, path, strerror(err));
+	}
+	/* Best effort: make the rename itself durable. */
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash == dir)
+		dir[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof dir, ".");
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		(void)fsync(dfd);
+		close(dfd);
 	}
 	return 0;
 }
@@ -105,7 +129,9 @@ int amc_read_fd(int fd, size_t max, const char *what, char **out, size_t *len, a
 
 int amc_read_file(const char *path, size_t max, char **out, size_t *len, amc_err *e)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer
+	 * before the regular-file check below could refuse it. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return amc_err_set(e, AMC_EUSAGE, "cannot open '%s': %s", path, strerror(errno));
 	struct stat st;
@@ -113,6 +139,9 @@ int amc_read_file(const char *path, size_t max, char **out, size_t *len, amc_err
 		close(fd);
 		return amc_err_set(e, AMC_EUSAGE, "'%s' is not a regular file", path);
 	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	if ((unsigned long long)st.st_size > max) {
 		close(fd);
 		return amc_err_set(e, AMC_EUSAGE, "'%s' is %lld bytes, over the limit of %zu bytes",

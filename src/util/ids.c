@@ -17,7 +17,7 @@ void amc_id_new(char out[AMC_ID_SIZE])
 	static long long last_ms;
 	static unsigned seq;
 	long long ms = amc_now_ms();
-	unsigned char rnd[7];
+	unsigned char rnd[AMC_ID_LEN - 11];
 	if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
 		unsigned long long x = (unsigned long long)ms ^ ((unsigned long long)getpid() << 20);
 		for (size_t i = 0; i < sizeof rnd; i++) {
@@ -27,9 +27,15 @@ void amc_id_new(char out[AMC_ID_SIZE])
 	}
 	/* Keep ids made in the same millisecond by one process in creation order. */
 	pthread_mutex_lock(&mu);
+	/* Characters 9 and 10 hold a 10-bit sequence number within the millisecond;
+	 * past 1023 ids in one millisecond (or when the clock steps back), the
+	 * timestamp is advanced instead, so ids from one process always increase. */
 	if (ms <= last_ms) {
 		ms = last_ms;
-		seq++;
+		if (++seq > 1023) {
+			ms++;
+			seq = 0;
+		}
 	} else {
 		seq = 0;
 	}
@@ -41,7 +47,7 @@ void amc_id_new(char out[AMC_ID_SIZE])
 		ms >>= 5;
 	}
 	out[9] = B32[(s >> 5) & 31];
-	out[10] = B32[(s + rnd[6]) & 31];
+	out[10] = B32[s & 31];
 	for (int i = 11; i < AMC_ID_LEN; i++)
 		out[i] = B32[rnd[i - 11] & 31];
 	out[AMC_ID_LEN] = '\0';

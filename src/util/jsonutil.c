@@ -27,6 +27,17 @@ cJSON *amc_json_parse(const char *text, size_t len, size_t max, amc_err *e)
 	if (!j) {
 		size_t off = end ? (size_t)(end - text) : 0;
 		amc_err_set(e, AMC_EUSAGE, "invalid JSON near byte %zu", off);
+		return NULL;
+	}
+	/* cJSON stops after the first value: anything but whitespace after it means
+	 * the document is not one JSON value. */
+	size_t off = end ? (size_t)(end - text) : len;
+	while (off < len && (text[off] == ' ' || text[off] == '\t' || text[off] == '\n' || text[off] == '\r'))
+		off++;
+	if (off < len && text[off] != '\0') { /* a NUL ends a C string document */
+		cJSON_Delete(j);
+		amc_err_set(e, AMC_EUSAGE, "invalid JSON near byte %zu: unexpected data after the value", off);
+		return NULL;
 	}
 	return j;
 }

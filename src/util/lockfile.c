@@ -18,10 +18,14 @@ struct amc_lock {
 
 void amc_lock_file_name(const char *name, char *out, size_t n)
 {
+	if (n == 0)
+		return;
+	/* Escaping is one-to-one ('%' itself is escaped), so two names never share
+	 * a file. A leading '.' is escaped too: no hidden file, never "." or "..". */
 	size_t o = 0;
 	for (const unsigned char *p = (const unsigned char *)name; *p && o + 4 < n; p++) {
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    *p == '-' || *p == '.' || *p == '_') {
+		    *p == '-' || *p == '_' || (*p == '.' && o > 0)) {
 			out[o++] = (char)*p;
 		} else {
 			snprintf(out + o, n - o, "%%%02X", *p);
@@ -29,18 +33,26 @@ void amc_lock_file_name(const char *name, char *out, size_t n)
 		}
 	}
 	out[o] = '\0';
-	if (o == 0 || out[0] == '.')
-		snprintf(out, n, "_%s", name[0] ? "dot" : "empty");
+	if (o == 0) /* the empty name: "%00" cannot come from any other name */
+		snprintf(out, n, "%%00");
 }
 
 static int lock_path(const char *home, const char *name, char *out, size_t n, amc_err *e)
 {
-	char dir[PATH_MAX], file[256];
+	char dir[PATH_MAX], file[1024];
+	if (!name)
+		name = "";
+	/* A name whose escaped form would be cut must not silently share a file
+	 * with another long name: refuse it. */
+	if (strlen(name) > 200)
+		return amc_err_set(e, AMC_EUSAGE, "lock name too long (%zu bytes)", strlen(name));
 	if (amc_path_join(dir, sizeof dir, home, "locks") != 0)
 		return amc_err_set(e, AMC_EENV, "path too long");
 	if (amc_mkdir_p(dir, 0700, e) != 0)
 		return -1;
 	amc_lock_file_name(name, file, sizeof file);
+	if (strlen(file) + 5 > 255)
+		return amc_err_set(e, AMC_EUSAGE, "lock name too long once escaped");
 	int w = snprintf(out, n, "%s/%s.lock", dir, file);
 	if (w < 0 || (size_t)w >= n)
 		return amc_err_set(e, AMC_EENV, "lock path too long under %s", dir);

@@ -47,6 +47,10 @@ static const char *names[] = { "error", "warn", "info", "debug" };
 
 void amc_log(int level, const char *fmt, ...)
 {
+	if (level < AMC_LOG_ERROR)
+		level = AMC_LOG_ERROR;
+	if (level > AMC_LOG_DEBUG)
+		level = AMC_LOG_DEBUG;
 	if (level > log_level && level > stderr_level)
 		return;
 	amc_sb raw, line;

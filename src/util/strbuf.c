@@ -1,5 +1,6 @@
 #include "util/strbuf.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,17 @@ static void grow(amc_sb *sb, size_t extra)
 
 void amc_sb_append(amc_sb *sb, const void *data, size_t len)
 {
+	/* `data` may point into the buffer itself (appending a copy of part of it):
+	 * growing moves the buffer, so remember the offset. */
+	if (len && sb->buf && (uintptr_t)data >= (uintptr_t)sb->buf &&
+	    (uintptr_t)data < (uintptr_t)sb->buf + sb->cap) {
+		size_t off = (size_t)((uintptr_t)data - (uintptr_t)sb->buf);
+		grow(sb, len);
+		memmove(sb->buf + sb->len, sb->buf + off, len);
+		sb->len += len;
+		sb->buf[sb->len] = '\0';
+		return;
+	}
 	grow(sb, len);
 	if (len)
 		memcpy(sb->buf + sb->len, data, len);
@@ -115,9 +127,13 @@ void amc_sb_vprintf(amc_sb *sb, const char *fmt, va_list ap)
 		amc_sb_append(sb, small, (size_t)n);
 		return;
 	}
-	grow(sb, (size_t)n);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
-	sb->len += (size_t)n;
+	/* Format into a separate buffer: an argument may point into sb->buf, which
+	 * growing would move. */
+	char *tmp = amc_xmalloc((size_t)n + 1);
+	int m = vsnprintf(tmp, (size_t)n + 1, fmt, ap);
+	if (m > 0)
+		amc_sb_append(sb, tmp, (size_t)m < (size_t)n ? (size_t)m : (size_t)n);
+	free(tmp);
 }
 
 void amc_sb_printf(amc_sb *sb, const char *fmt, ...)

@@ -1,0 +1,49 @@
+/* cli.h - the command-line front end: one file per subcommand (cmd_*.c), each
+ * exporting one amc_cmd. main.c holds the table, global options and start-up. */
+#ifndef AMC_CLI_H
+#define AMC_CLI_H
+
+#include <limits.h>
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "storage/store.h"
+#include "util/config.h"
+#include "util/err.h"
+
+typedef struct amc_cli {
+	amc_config *cfg;
+	char home[PATH_MAX];
+	amc_store *store;    /* opened on first use by amc_cli_store() */
+	const char *argv0;
+} amc_cli;
+
+typedef struct amc_cmd {
+	const char *name;
+	const char *usage;    /* "run --flow FILE [--device ID] ..." */
+	const char *summary;  /* one line for `amc --help` */
+	const char *help;     /* the options, for `amc CMD --help` */
+	int (*run)(amc_cli *cli, int argc, char **argv);
+} amc_cmd;
+
+extern const amc_cmd amc_cmd_run, amc_cmd_tasks, amc_cmd_show, amc_cmd_devices,
+	amc_cmd_sim, amc_cmd_retention, amc_cmd_config;
+
+/* Open the store once: creates $AMC_HOME, migrates, marks dead tasks
+ * interrupted and applies the configured retention. */
+int amc_cli_store(amc_cli *cli, amc_store **out, amc_err *e);
+/* Print "amc: MESSAGE" (terminal-safe) on stderr and return the exit status. */
+int amc_cli_fail(const amc_err *e);
+/* Print a usage error for `cmd` and return 2. */
+int amc_cli_usage(const amc_cmd *cmd, const char *fmt, ...) AMC_PRINTF(2, 3);
+/* Print the command's help on stdout; returns 0. */
+int amc_cli_help(const amc_cmd *cmd);
+/* JSON on stdout, with C1 and bidi controls escaped as \uXXXX so the output is
+ * safe on a terminal and still exact data. Takes ownership of j. */
+void amc_cli_print_json(cJSON *j);
+/* Print untrusted text as one terminal-safe line (no newline added). */
+void amc_cli_put_safe(FILE *f, const char *s);
+/* Parse an integer option value within [min,max]; -1 with a usage error. */
+int amc_cli_int(const char *opt, const char *val, long min, long max, long *out, amc_err *e);
+
+#endif

@@ -1,0 +1,315 @@
+/* amc show - one task and its timeline: every step's action, result, screenshots. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "util/clock.h"
+#include "util/jsonutil.h"
+#include "util/sanitize.h"
+#include "util/strbuf.h"
+
+const char *amc_cli_status_symbol(const char *s);
+cJSON *amc_cli_task_json(const amc_task_row *t);
+
+/* Stored JSON text as a JSON value (null when absent, a string when unparsable). */
+static cJSON *json_field(const char *text)
+{
+	if (!text)
+		return cJSON_CreateNull();
+	cJSON *j = cJSON_Parse(text);
+	return j ? j : cJSON_CreateString(text);
+}
+
+static void add_path(amc_store *store, cJSON *j, const char *key, const char *rel)
+{
+	char abs[PATH_MAX];
+	if (rel && amc_store_artifact_abspath(store, rel, abs, sizeof abs, NULL) == 0)
+		cJSON_AddStringToObject(j, key, abs);
+	else
+		cJSON_AddNullToObject(j, key);
+}
+
+static cJSON *step_json(amc_store *store, const amc_step_row *r)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "step", r->step);
+	amc_json_add_str(j, "tool", r->tool);
+	cJSON_AddItemToObject(j, "args", json_field(r->args));
+	amc_json_add_str(j, "description", r->description);
+	amc_json_add_str(j, "status", r->status);
+	cJSON_AddItemToObject(j, "result", json_field(r->result));
+	amc_json_add_str(j, "error", r->error);
+	add_path(store, j, "before_screenshot", r->before_screenshot);
+	add_path(store, j, "after_screenshot", r->after_screenshot);
+	add_path(store, j, "screenshot_path", r->screenshot_path);
+	cJSON_AddItemToObject(j, "ocr", json_field(r->ocr ? r->ocr : "[]"));
+	cJSON_AddItemToObject(j, "ui_tree", json_field(r->ui_tree));
+	add_path(store, j, "ui_tree_path", r->ui_tree_path);
+	cJSON_AddItemToObject(j, "scene", json_field(r->scene));
+	cJSON_AddItemToObject(j, "semantic_scene", json_field(r->semantic_scene));
+	amc_json_add_str(j, "reasoning", r->reasoning);
+	cJSON_AddItemToObject(j, "timings", json_field(r->timings));
+	cJSON_AddNumberToObject(j, "started_ms", (double)r->started_ms);
+	cJSON_AddNumberToObject(j, "finished_ms", (double)r->finished_ms);
+	return j;
+}
+
+static void print_path(amc_store *store, const char *label, const char *rel)
+{
+	char abs[PATH_MAX];
+	printf("     %-7s ", label);
+	if (!rel)
+		printf("(not recorded)\n");
+	else if (amc_store_artifact_abspath(store, rel, abs, sizeof abs, NULL) == 0) {
+		amc_cli_put_safe(stdout, abs);
+		printf("\n");
+	} else {
+		printf("(invalid path) ");
+		amc_cli_put_safe(stdout, rel);
+		printf("\n");
+	}
+}
+
+/* Compact JSON, cut to `max` characters for the overview. */
+static void print_json_short(const char *label, const char *text, size_t max)
+{
+	if (!text)
+		return;
+	cJSON *j = cJSON_Parse(text);
+	char *s = j ? amc_json_print(j) : amc_xstrdup(text);
+	cJSON_Delete(j);
+	if (strlen(s) > max)
+		strcpy(s + max - 3, "...");
+	printf("     %-7s ", label);
+	amc_cli_put_safe(stdout, s);
+	printf("\n");
+	free(s);
+}
+
+static void print_json_full(const char *label, const char *text)
+{
+	if (!text)
+		return;
+	cJSON *j = cJSON_Parse(text);
+	char *s = j ? cJSON_Print(j) : amc_xstrdup(text);
+	cJSON_Delete(j);
+	printf("%s:\n", label);
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sanitize_text(s, strlen(s), &sb);
+	printf("%s\n", amc_sb_str(&sb));
+	amc_sb_free(&sb);
+	free(s);
+}
+
+static void print_scene(const char *text)
+{
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+	const cJSON *els = cJSON_GetObjectItemCaseSensitive(j, "elements");
+	if (!cJSON_IsArray(els)) {
+		cJSON_Delete(j);
+		return;
+	}
+	printf("scene (%d elements, what the planner saw before acting):\n", cJSON_GetArraySize(els));
+	const cJSON *el;
+	cJSON_ArrayForEach(el, els) {
+		const cJSON *b = cJSON_GetObjectItemCaseSensitive(el, "bounds");
+		int x1 = 0, y1 = 0, x2 = 0, y2 = 0;
+		if (cJSON_GetArraySize(b) == 4) {
+			x1 = cJSON_GetArrayItem(b, 0)->valueint;
+			y1 = cJSON_GetArrayItem(b, 1)->valueint;
+			x2 = cJSON_GetArrayItem(b, 2)->valueint;
+			y2 = cJSON_GetArrayItem(b, 3)->valueint;
+		}
+		const char *id = amc_json_str(el, "id"), *type = amc_json_str(el, "type"), *t = amc_json_str(el, "text");
+		printf("  %-10s %-10s [%d,%d][%d,%d] ", id ? id : "?", type ? type : "?", x1, y1, x2, y2);
+		if (t && *t) {
+			printf("\"");
+			amc_cli_put_safe(stdout, t);
+			printf("\"");
+		}
+		printf("\n");
+	}
+	cJSON_Delete(j);
+}
+
+static void print_task(const amc_task_row *t, amc_store *store)
+{
+	char when[32], dur[32];
+	printf("%s task %s  %s\n", amc_cli_status_symbol(t->status), t->id, t->status);
+	if (t->flow_path || t->flow_name) {
+		printf("  flow      ");
+		amc_cli_put_safe(stdout, t->flow_name ? t->flow_name : "");
+		if (t->flow_path) {
+			printf(" (");
+			amc_cli_put_safe(stdout, t->flow_path);
+			printf(")");
+		}
+		printf("\n");
+	}
+	if (t->goal) {
+		printf("  goal      ");
+		amc_cli_put_safe(stdout, t->goal);
+		printf("\n");
+	}
+	printf("  device    %s   planner %s\n", t->device ? t->device : "-", t->planner ? t->planner : "-");
+	amc_format_time(t->started_ms ? t->started_ms : t->created_ms, when, sizeof when);
+	if (t->started_ms && t->finished_ms)
+		amc_format_duration(t->finished_ms - t->started_ms, dur, sizeof dur);
+	else
+		snprintf(dur, sizeof dur, "-");
+	printf("  started   %s   took %s   steps %d (limit %d)\n", when, dur, t->steps, t->max_steps);
+	if (t->source_task_id) {
+		printf("  source    ");
+		amc_cli_put_safe(stdout, t->source_task_id);
+		if (t->source_attempt >= 0)
+			printf(" attempt %d", t->source_attempt);
+		printf("\n");
+	}
+	if (t->summary) {
+		printf("  summary   ");
+		amc_cli_put_safe(stdout, t->summary);
+		printf("\n");
+	}
+	if (t->error) {
+		printf("  error     ");
+		amc_cli_put_safe(stdout, t->error);
+		printf("\n");
+	}
+	printf("  usage     tokens in %s, out %s, cost %s\n", t->input_tokens >= 0 ? "known" : "n/a",
+	       t->output_tokens >= 0 ? "known" : "n/a", t->cost_usd >= 0 ? "known" : "n/a");
+	(void)store;
+}
+
+static int run(amc_cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "step", required_argument, 0, 's' },
+		{ "json", no_argument, 0, 'j' },
+		{ 0, 0, 0, 0 },
+	};
+	long step = 0;
+	int json = 0, c;
+	amc_err e;
+	while ((c = getopt_long(argc, argv, "+s:j", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (amc_cli_int("--step", optarg, 1, 1000000, &step, &e) != 0)
+				return amc_cli_usage(&amc_cmd_show, "%s", e.msg);
+			break;
+		case 'j': json = 1; break;
+		default: return amc_cli_usage(&amc_cmd_show, "unknown option");
+		}
+	}
+	if (optind >= argc)
+		return amc_cli_usage(&amc_cmd_show, "which task? give its id or a unique prefix (see `amc tasks`)");
+	if (optind + 1 < argc)
+		return amc_cli_usage(&amc_cmd_show, "one task at a time");
+	amc_store *store;
+	if (amc_cli_store(cli, &store, &e) != 0)
+		return amc_cli_fail(&e);
+	amc_task_row t;
+	if (amc_store_get_task(store, argv[optind], &t, &e) != 0)
+		return amc_cli_fail(&e);
+	amc_step_row *steps = NULL;
+	size_t n = 0;
+	if (amc_store_get_steps(store, t.id, &steps, &n, &e) != 0) {
+		amc_task_row_free(&t);
+		return amc_cli_fail(&e);
+	}
+	int rc = 0;
+	const amc_step_row *one = NULL;
+	if (step) {
+		for (size_t i = 0; i < n; i++)
+			if (steps[i].step == step)
+				one = &steps[i];
+		if (!one) {
+			amc_err_set(&e, AMC_EUSAGE, "task %s has no step %ld (it has %zu)", t.id, step, n);
+			rc = amc_cli_fail(&e);
+			goto out;
+		}
+	}
+	if (json) {
+		if (one) {
+			amc_cli_print_json(step_json(store, one));
+		} else {
+			cJSON *j = amc_cli_task_json(&t);
+			cJSON *arr = cJSON_AddArrayToObject(j, "steps");
+			for (size_t i = 0; i < n; i++)
+				cJSON_AddItemToArray(arr, step_json(store, &steps[i]));
+			amc_cli_print_json(j);
+		}
+		goto out;
+	}
+	if (one) {
+		char dur[32];
+		amc_format_duration(one->finished_ms - one->started_ms, dur, sizeof dur);
+		printf("step %d of task %s: %s  %s  (%s)\n", one->step, t.id, one->tool, one->status, dur);
+		if (one->description) {
+			printf("  action  ");
+			amc_cli_put_safe(stdout, one->description);
+			printf("\n");
+		}
+		if (one->error) {
+			printf("  error   ");
+			amc_cli_put_safe(stdout, one->error);
+			printf("\n");
+		}
+		if (one->reasoning) {
+			printf("  reason  ");
+			amc_cli_put_safe(stdout, one->reasoning);
+			printf("\n");
+		}
+		print_path(store, "before", one->before_screenshot);
+		print_path(store, "after", one->after_screenshot);
+		print_path(store, "tree", one->ui_tree_path);
+		print_json_full("args", one->args);
+		print_json_full("result", one->result);
+		print_json_full("timings", one->timings);
+		print_json_full("ocr", one->ocr);
+		if (one->ui_tree)
+			print_json_full("ui tree", one->ui_tree);
+		if (one->semantic_scene)
+			print_json_full("semantic scene", one->semantic_scene);
+		print_scene(one->scene);
+		goto out;
+	}
+	print_task(&t, store);
+	printf("\nsteps:\n");
+	if (n == 0)
+		printf("  (none recorded)\n");
+	for (size_t i = 0; i < n; i++) {
+		const amc_step_row *r = &steps[i];
+		char dur[32];
+		amc_format_duration(r->finished_ms - r->started_ms, dur, sizeof dur);
+		printf("  %3d %-14s %-6s %6s  ", r->step, r->tool ? r->tool : "?", r->status ? r->status : "?", dur);
+		amc_cli_put_safe(stdout, r->description ? r->description : "");
+		printf("\n");
+		print_json_short("args", r->args, 100);
+		print_json_short("result", r->result, 100);
+		if (r->error) {
+			printf("     error   ");
+			amc_cli_put_safe(stdout, r->error);
+			printf("\n");
+		}
+		print_path(store, "before", r->before_screenshot);
+		print_path(store, "after", r->after_screenshot);
+	}
+	printf("\n`amc show %.8s --step N` shows a step's result, timings, scene and tree.\n", t.id);
+out:
+	amc_step_rows_free(steps, n);
+	amc_task_row_free(&t);
+	return rc;
+}
+
+const amc_cmd amc_cmd_show = {
+	"show",
+	"show TASK [--step N] [--json]",
+	"show a task's timeline: each step's action, result and before/after screenshots",
+	"  TASK             a task id or a unique prefix of one (see `amc tasks`)\n"
+	"  -s, --step N     everything recorded for step N (args, result, timings, scene, tree)\n"
+	"  -j, --json       JSON on stdout (artifact paths are absolute)\n",
+	run,
+};

@@ -1,0 +1,152 @@
+/* amc tasks - list tasks, newest first. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "runtime/task.h"
+#include "util/clock.h"
+#include "util/ids.h"
+#include "util/jsonutil.h"
+#include "util/sanitize.h"
+
+static const char *STATUSES[] = { "queued", "running", "succeeded", "failed", "cancelled",
+				  "interrupted", "waiting_user" };
+
+/* A symbol per status so the list reads without colour. */
+const char *amc_cli_status_symbol(const char *s);
+const char *amc_cli_status_symbol(const char *s)
+{
+	if (!strcmp(s, "succeeded")) return "✓";
+	if (!strcmp(s, "failed")) return "✗";
+	if (!strcmp(s, "running")) return "▶";
+	if (!strcmp(s, "queued")) return "…";
+	if (!strcmp(s, "cancelled")) return "⊘";
+	if (!strcmp(s, "interrupted")) return "!";
+	if (!strcmp(s, "waiting_user")) return "?";
+	return " ";
+}
+
+cJSON *amc_cli_task_json(const amc_task_row *t);
+cJSON *amc_cli_task_json(const amc_task_row *t)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "id", t->id);
+	cJSON_AddStringToObject(j, "status", t->status);
+	amc_json_add_str(j, "kind", t->kind);
+	amc_json_add_str(j, "goal", t->goal);
+	amc_json_add_str(j, "flow", t->flow_path);
+	amc_json_add_str(j, "flow_name", t->flow_name);
+	amc_json_add_str(j, "device", t->device);
+	amc_json_add_str(j, "planner", t->planner);
+	cJSON_AddNumberToObject(j, "steps", t->steps);
+	cJSON_AddNumberToObject(j, "max_steps", t->max_steps);
+	cJSON_AddNumberToObject(j, "created_ms", (double)t->created_ms);
+	if (t->started_ms) cJSON_AddNumberToObject(j, "started_ms", (double)t->started_ms);
+	else cJSON_AddNullToObject(j, "started_ms");
+	if (t->finished_ms) cJSON_AddNumberToObject(j, "finished_ms", (double)t->finished_ms);
+	else cJSON_AddNullToObject(j, "finished_ms");
+	amc_json_add_str(j, "summary", t->summary);
+	amc_json_add_str(j, "error", t->error);
+	if (t->input_tokens >= 0) cJSON_AddNumberToObject(j, "input_tokens", (double)t->input_tokens);
+	else cJSON_AddNullToObject(j, "input_tokens");
+	if (t->output_tokens >= 0) cJSON_AddNumberToObject(j, "output_tokens", (double)t->output_tokens);
+	else cJSON_AddNullToObject(j, "output_tokens");
+	if (t->cost_usd >= 0) cJSON_AddNumberToObject(j, "cost_usd", t->cost_usd);
+	else cJSON_AddNullToObject(j, "cost_usd");
+	amc_json_add_str(j, "source_task_id", t->source_task_id);
+	if (t->source_attempt >= 0) cJSON_AddNumberToObject(j, "source_attempt", t->source_attempt);
+	else cJSON_AddNullToObject(j, "source_attempt");
+	return j;
+}
+
+static int run(amc_cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "status", required_argument, 0, 's' },
+		{ "limit", required_argument, 0, 'n' },
+		{ "search", required_argument, 0, 'q' },
+		{ "json", no_argument, 0, 'j' },
+		{ 0, 0, 0, 0 },
+	};
+	const char *status = NULL, *search = NULL;
+	long limit = 20;
+	int json = 0, c;
+	amc_err e;
+	while ((c = getopt_long(argc, argv, "+s:n:q:j", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': status = optarg; break;
+		case 'n':
+			if (amc_cli_int("--limit", optarg, 1, 100000, &limit, &e) != 0)
+				return amc_cli_usage(&amc_cmd_tasks, "%s", e.msg);
+			break;
+		case 'q': search = optarg; break;
+		case 'j': json = 1; break;
+		default: return amc_cli_usage(&amc_cmd_tasks, "unknown option");
+		}
+	}
+	if (optind < argc)
+		return amc_cli_usage(&amc_cmd_tasks, "unexpected argument '%s'", argv[optind]);
+	if (status) {
+		int known = 0;
+		for (size_t i = 0; i < sizeof STATUSES / sizeof *STATUSES; i++)
+			known |= !strcmp(status, STATUSES[i]);
+		if (!known)
+			return amc_cli_usage(&amc_cmd_tasks, "unknown status '%s' (queued, running, succeeded, failed, "
+					     "cancelled, interrupted, waiting_user)", status);
+	}
+	amc_store *store;
+	if (amc_cli_store(cli, &store, &e) != 0)
+		return amc_cli_fail(&e);
+	amc_task_filter f = { status, search, (int)limit, 0 };
+	amc_task_row *rows;
+	size_t n;
+	if (amc_store_list_tasks(store, &f, &rows, &n, &e) != 0)
+		return amc_cli_fail(&e);
+	if (json) {
+		cJSON *arr = cJSON_CreateArray();
+		for (size_t i = 0; i < n; i++)
+			cJSON_AddItemToArray(arr, amc_cli_task_json(&rows[i]));
+		amc_cli_print_json(arr);
+	} else if (n == 0) {
+		printf("no tasks%s yet. Try: amc run --flow add-contact\n", status ? " with that status" : "");
+	} else {
+		printf("  %-8s %-12s %-8s %5s %8s  %-19s  %s\n", "ID", "STATUS", "DEVICE", "STEPS", "TIME", "STARTED", "TASK");
+		for (size_t i = 0; i < n; i++) {
+			amc_task_row *t = &rows[i];
+			char dur[32], when[32];
+			long long end = t->finished_ms ? t->finished_ms : 0;
+			if (t->started_ms && end)
+				amc_format_duration(end - t->started_ms, dur, sizeof dur);
+			else
+				snprintf(dur, sizeof dur, "-");
+			amc_format_time(t->started_ms ? t->started_ms : t->created_ms, when, sizeof when);
+			printf("%s %-8.8s %-12s %-8s %5d %8s  %-19s  ", amc_cli_status_symbol(t->status), t->id,
+			       t->status, t->device ? t->device : "-", t->steps, dur, when);
+			amc_cli_put_safe(stdout, t->goal ? t->goal : t->flow_name ? t->flow_name : t->flow_path);
+			if (t->source_task_id) {
+				printf("  (from ");
+				amc_cli_put_safe(stdout, t->source_task_id);
+				if (t->source_attempt >= 0)
+					printf(" #%d", t->source_attempt);
+				printf(")");
+			}
+			printf("\n");
+		}
+	}
+	amc_task_rows_free(rows, n);
+	return 0;
+}
+
+const amc_cmd amc_cmd_tasks = {
+	"tasks",
+	"tasks [--status S] [--search TEXT] [--limit N] [--json]",
+	"list recorded tasks, newest first",
+	"  -s, --status S      only tasks in this state: queued, running, succeeded, failed,\n"
+	"                      cancelled, interrupted, waiting_user\n"
+	"  -q, --search TEXT   only tasks whose id, goal or flow name contains TEXT\n"
+	"  -n, --limit N       at most N tasks (default 20)\n"
+	"  -j, --json          JSON array on stdout\n",
+	run,
+};

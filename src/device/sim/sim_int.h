@@ -1,0 +1,266 @@
+/* sim_int.h - internals shared by the simulated phone's files (not a public API).
+ *
+ * The sim keeps one state (sim_state, persisted as JSON). Every frame is a view
+ * tree built from that state (ui.c): the same nodes are painted (render.c) and
+ * dumped as uiautomator XML (dump.c), and taps hit-test them, so what a flow
+ * reads in the tree is exactly what is drawn where its bounds say. */
+#ifndef AMC_SIM_INT_H
+#define AMC_SIM_INT_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "device/sim/sim.h"
+#include "util/strbuf.h"
+
+#define SIM_MAX_STACK 16
+#define SIM_MAX_CONTACTS 1000
+#define SIM_MAX_NOTES 1000
+#define SIM_FIELD_MAX 1024      /* bytes in a one-line field (name, phone, title) */
+#define SIM_BODY_MAX 16384      /* bytes in a note body */
+#define SIM_TYPE_MAX 4096       /* bytes one type_text call accepts */
+#define SIM_TRANSITION_MS 300
+
+enum sim_screen {
+	SCR_LAUNCHER,
+	SCR_SETTINGS,
+	SCR_WIFI,
+	SCR_WIFI_NET,
+	SCR_BLUETOOTH,
+	SCR_NETWORK,
+	SCR_CONNECTED,
+	SCR_APPS,
+	SCR_NOTIFICATIONS,
+	SCR_BATTERY,
+	SCR_STORAGE,
+	SCR_SOUND,
+	SCR_DISPLAY,
+	SCR_WALLPAPER,
+	SCR_ACCESSIBILITY,
+	SCR_SECURITY,
+	SCR_LOCATION,
+	SCR_ACCOUNTS,
+	SCR_WELLBEING,
+	SCR_SYSTEM,
+	SCR_DATETIME,
+	SCR_ABOUT,
+	SCR_CONTACTS,
+	SCR_CONTACT_EDIT,
+	SCR_CONTACT_DETAIL,
+	SCR_NOTES,
+	SCR_NOTE_EDIT,
+	SCR_COUNT
+};
+
+enum sim_toggle {
+	TG_WIFI,
+	TG_BLUETOOTH,
+	TG_DARK,
+	TG_AIRPLANE,
+	TG_ADAPTIVE_BRIGHTNESS,
+	TG_BATTERY_PCT,
+	TG_BATTERY_SAVER,
+	TG_ADAPTIVE_BATTERY,
+	TG_DND,
+	TG_VIBRATE,
+	TG_LOCATION,
+	TG_AUTO_TIME,
+	TG_NFC,
+	TG_LOCK_NOTIF,
+	TG_TALKBACK,
+	TG_WELLBEING_BEDTIME,
+	TG_COUNT
+};
+
+enum sim_field { F_NONE, F_NAME, F_PHONE, F_TITLE, F_BODY };
+enum sim_dialog { DLG_NONE, DLG_DELETE_CONTACT, DLG_DELETE_NOTE };
+enum sim_trans { TR_NONE, TR_SLIDE_FWD, TR_SLIDE_BACK, TR_FADE };
+
+typedef struct sim_entry {
+	int screen;
+	int arg;     /* contact/note/network index, -1 for "new" */
+	int scroll;  /* px scrolled in the screen's list */
+} sim_entry;
+
+/* What one frame shows: a screen plus the overlays that belong to it. */
+typedef struct sim_view {
+	sim_entry e;
+	int dialog, dialog_arg;
+	int focus;   /* enum sim_field */
+	int kb;      /* soft keyboard shown */
+} sim_view;
+
+typedef struct sim_contact {
+	char *name, *phone;
+} sim_contact;
+
+typedef struct sim_note {
+	char *title, *body;
+} sim_note;
+
+typedef struct sim_state {
+	long long seed;
+	long long time_ms;   /* sim time since 2026-01-15 09:41:00 */
+	uint64_t rng;        /* fault-injection PRNG state */
+	sim_entry stack[SIM_MAX_STACK];
+	int depth;
+	int dialog, dialog_arg;
+	int focus;
+	int kb_hidden;       /* focused field but keyboard dismissed with back */
+	amc_sb f_name, f_phone, f_title, f_body;
+	int form_error;      /* "Name is required" shown */
+	int toggles[TG_COUNT];
+	int wifi_connected;  /* network index, -1 none */
+	int battery_start;
+	sim_contact *contacts;
+	int ncontacts;
+	sim_note *notes;
+	int nnotes;
+	/* Screen change in progress: the old view and when it started. */
+	int tr_kind;
+	long long tr_start;
+	sim_view tr_from;
+} sim_state;
+
+/* ---- view tree (ui.c) ---- */
+enum {
+	VF_CLICKABLE = 1u << 0,
+	VF_CHECKABLE = 1u << 1,
+	VF_CHECKED = 1u << 2,
+	VF_FOCUSABLE = 1u << 3,
+	VF_FOCUSED = 1u << 4,
+	VF_SCROLLABLE = 1u << 5,
+	VF_LONGCLICK = 1u << 6,
+	VF_PASSWORD = 1u << 7,
+	VF_SELECTED = 1u << 8,
+	VF_DISABLED = 1u << 9,
+	VF_NOTREE = 1u << 10,   /* painted only (status bar, keyboard, decoration) */
+	VF_BOLD = 1u << 11,
+	VF_CENTER = 1u << 12,   /* paint text centred in the bounds */
+	VF_NOCLIP = 1u << 13    /* children are not clipped to this node (decoration) */
+};
+
+enum paint_kind {
+	P_NONE,
+	P_RECT,      /* fill, corner radius `radius` */
+	P_CIRCLE,    /* filled circle inscribed in the bounds */
+	P_TEXT,      /* one line of `ptext`, ellipsized to the bounds' width */
+	P_BLOCK,     /* wrapped multi-line `ptext` (note body), caret when focused */
+	P_SWITCH,
+	P_FIELD,     /* outlined text field: hint, text, caret */
+	P_WIFI,      /* status-bar Wi-Fi fan */
+	P_BATTERY,
+	P_SCRIM,     /* dims everything painted so far */
+	P_LINE_ICON  /* simple icons drawn with shapes: see ui.c */
+};
+
+enum sim_action {
+	A_NONE,
+	A_ABSORB,        /* modal surface: eats taps */
+	A_BACK,
+	A_OPEN,          /* a1 = screen, a2 = arg */
+	A_LAUNCH,        /* a1 = screen of the app's main page */
+	A_TOGGLE,        /* a1 = toggle */
+	A_FOCUS,         /* a1 = field */
+	A_SAVE_CONTACT,
+	A_EDIT_CONTACT,
+	A_ASK_DELETE,    /* a1 = dialog kind, a2 = index */
+	A_DLG_CANCEL,
+	A_DLG_CONFIRM,
+	A_WIFI_CONNECT,  /* a1 = network */
+	A_WIFI_FORGET,
+	A_KEY_CHAR,      /* a1 = code point */
+	A_KEY_BKSP,
+	A_KEY_ENTER,
+	A_KEY_HIDE
+};
+
+typedef struct vnode {
+	int parent, first, last, next;
+	int x1, y1, x2, y2;          /* layout bounds, screen coordinates */
+	const char *cls;
+	char *text;                   /* text attribute (malloc'd, may be NULL) */
+	const char *rid;
+	char *desc;                   /* content-desc (malloc'd, may be NULL) */
+	unsigned flags;
+	int act, a1, a2;
+	int paint;
+	uint32_t fg, bg;              /* 0xRRGGBBAA */
+	int radius, font_px;
+	char *ptext;                  /* what is painted (malloc'd, may be NULL) */
+	int icon;                     /* P_LINE_ICON kind */
+} vnode;
+
+typedef struct vtree {
+	vnode *n;
+	int count, cap;
+	const char *pkg;
+	int scroll_node;   /* index of the scrollable list or -1 */
+	int scroll_max;    /* how far it can scroll */
+} vtree;
+
+typedef struct sim_font sim_font;
+typedef struct drawn_text {
+	char *text;
+	int x1, y1, x2, y2;
+	int in_tree;
+} drawn_text;
+
+typedef struct sim {
+	amc_device dev;
+	int index;
+	int w, h;
+	double dp;            /* px per dp: w / 411.43, as a 1080 px wide 420 dpi phone */
+	char dir[PATH_MAX];
+	char path[PATH_MAX];
+	double fault_screenshot, fault_ui_tree;
+	int latency_ms;
+	sim_state st;
+	struct stat seen;     /* state.json as we last wrote or read it */
+	sim_font *font;
+	drawn_text *drawn;
+	int ndrawn, capdrawn;
+} sim;
+
+/* state.c */
+void sim_state_factory(sim_state *st, long long seed);
+void sim_state_free(sim_state *st);
+char *sim_state_to_json(const sim *s);            /* caller frees */
+int sim_state_from_json(sim *s, const char *text, size_t len, amc_err *e);
+int sim_state_load(sim *s, amc_err *e);           /* 1: no file yet */
+int sim_state_save(sim *s, amc_err *e);
+const char *sim_screen_name(int screen);
+const char *sim_screen_package(int screen);
+const char *sim_toggle_name(int t);
+void sim_contacts_sort(sim_state *st);
+
+/* ui.c */
+void vtree_free(vtree *t);
+void sim_current_view(const sim *s, sim_view *v);
+void sim_build(const sim *s, const sim_view *v, vtree *t);
+/* Topmost node with an action containing (x, y); -1 when none. */
+int vtree_hit(const vtree *t, int x, int y);
+int vtree_scroll_hit(const vtree *t, int x, int y);
+/* Visible (clipped) bounds of node i; 0 when nothing of it is on screen. */
+int vtree_visible(const vtree *t, int i, int w, int h, int *x1, int *y1, int *x2, int *y2);
+int sim_tap_at(sim *s, int x, int y, int long_press);
+void sim_key(sim *s, int key);
+int sim_type(sim *s, const char *utf8);
+void sim_swipe(sim *s, int x1, int y1, int x2, int y2);
+int sim_launch(sim *s, int screen);
+int sim_network_count(void);
+const char *sim_network_name(int i);
+int sim_battery(const sim *s);
+
+/* render.c */
+int sim_font_open(sim_font **out, amc_err *e);
+void sim_font_close(sim_font *f);
+int sim_text_width(sim_font *f, int px, int bold, const char *s, size_t len);
+int sim_render_frame(sim *s, amc_image *img, amc_err *e);
+
+/* dump.c */
+char *sim_dump_xml(const sim *s, size_t *len);
+void sim_xml_attr(amc_sb *sb, const char *name, const char *value);
+
+#endif

@@ -1,0 +1,130 @@
+#include "runtime/observe.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "image/png.h"
+#include "util/clock.h"
+#include "util/strbuf.h"
+
+void amc_observation_free(amc_observation *o)
+{
+	if (!o)
+		return;
+	free(o->png);
+	amc_image_free(&o->img);
+	free(o->xml);
+	amc_uitree_free(&o->tree);
+	amc_scene_free(&o->scene);
+	free(o->png_path);
+	free(o->tree_path);
+	memset(o, 0, sizeof *o);
+}
+
+/* One screenshot, decoded. Retries on device errors only: a PNG that does not
+ * decode is bad input from the device and is reported as such. */
+static int capture_frame(amc_device *dev, int retries, unsigned char **png, size_t *len,
+			 amc_image *img, amc_err *e)
+{
+	for (int attempt = 0;; attempt++) {
+		amc_err le;
+		amc_err_clear(&le);
+		if (dev->ops->screenshot(dev, png, len, &le) == 0) {
+			if (amc_png_decode(*png, *len, img, e) != 0) {
+				free(*png);
+				*png = NULL;
+				return amc_err_prefix(e, "%s sent a screenshot that is not a valid PNG", dev->id);
+			}
+			return 0;
+		}
+		if (attempt >= retries || le.code == AMC_EUSAGE) {
+			if (e)
+				*e = le;
+			return amc_err_prefix(e, "screenshot failed after %d tries", attempt + 1);
+		}
+		dev->ops->wait(dev, 100, NULL);
+	}
+}
+
+static int capture_tree(amc_device *dev, int retries, amc_observation *o, amc_err *e)
+{
+	for (int attempt = 0;; attempt++) {
+		amc_err le;
+		amc_err_clear(&le);
+		size_t len = 0;
+		if (dev->ops->ui_tree(dev, &o->xml, &len, &le) == 0) {
+			if (amc_uitree_parse(o->xml, len, &o->tree, e) != 0)
+				return amc_err_prefix(e, "%s sent a UI tree that could not be read", dev->id);
+			return 0;
+		}
+		if (attempt >= retries || le.code == AMC_EUSAGE) {
+			if (e)
+				*e = le;
+			return amc_err_prefix(e, "UI dump failed after %d tries", attempt + 1);
+		}
+		dev->ops->wait(dev, 100, NULL);
+	}
+}
+
+static int finish(amc_device *dev, int retries, amc_observation *o, amc_err *e)
+{
+	if (capture_tree(dev, retries, o, e) != 0)
+		return -1;
+	o->width = o->img.w;
+	o->height = o->img.h;
+	if (amc_scene_from_tree(&o->tree, o->width, o->height, &o->scene, e) != 0)
+		return -1;
+	o->captured_ms = amc_now_ms();
+	return 0;
+}
+
+int amc_observe(amc_device *dev, int retries, amc_observation *out, amc_err *e)
+{
+	memset(out, 0, sizeof *out);
+	if (capture_frame(dev, retries, &out->png, &out->png_len, &out->img, e) != 0 ||
+	    finish(dev, retries, out, e) != 0) {
+		amc_observation_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+int amc_settle(amc_device *dev, const amc_settle_opts *o, amc_observation *out,
+	       int *frames, int *settled, amc_err *e)
+{
+	memset(out, 0, sizeof *out);
+	*frames = 0;
+	*settled = 0;
+	if (capture_frame(dev, o->retries, &out->png, &out->png_len, &out->img, e) != 0)
+		goto fail;
+	(*frames)++;
+	long waited = 0;
+	while (waited < o->timeout_ms) {
+		int step = o->interval_ms;
+		if (dev->ops->wait(dev, step, e) != 0)
+			goto fail;
+		waited += step;
+		unsigned char *png = NULL;
+		size_t len = 0;
+		amc_image img = { 0 };
+		if (capture_frame(dev, o->retries, &png, &len, &img, e) != 0)
+			goto fail;
+		(*frames)++;
+		double d = amc_image_diff_fraction(&out->img, &img, o->status_bar_px, AMC_SETTLE_PIXEL_TOLERANCE);
+		free(out->png);
+		amc_image_free(&out->img);
+		out->png = png;
+		out->png_len = len;
+		out->img = img;
+		if (d <= o->tolerance) {
+			*settled = 1;
+			break;
+		}
+	}
+	if (finish(dev, o->retries, out, e) != 0)
+		goto fail;
+	return 0;
+fail:
+	amc_observation_free(out);
+	return -1;
+}

@@ -1,0 +1,644 @@
+#include "runtime/runner.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/observe.h"
+#include "runtime/tools.h"
+#include "util/clock.h"
+#include "util/jsonutil.h"
+#include "util/log.h"
+#include "util/strbuf.h"
+
+/* How long a planner may keep asking to look again (REOBSERVE) before the runner
+ * ends the step itself; planners normally give up much earlier. */
+#define AMC_REOBSERVE_LIMIT_MS 600000
+/* Device time between two looks when the planner asked to look again. */
+#define AMC_REOBSERVE_INTERVAL_MS 250
+
+void amc_runner_opts_from_config(amc_runner_opts *o, const amc_config *c)
+{
+	o->max_steps = (int)amc_config_int(c, "runner", "max_steps");
+	o->settle_timeout_ms = (int)amc_config_int(c, "runner", "settle_timeout_ms");
+	o->settle_interval_ms = (int)amc_config_int(c, "runner", "settle_interval_ms");
+	o->settle_tolerance = amc_config_double(c, "runner", "settle_tolerance");
+	o->capture_retries = (int)amc_config_int(c, "runner", "capture_retries");
+}
+
+/* ---- one task ---------------------------------------------------------- */
+
+typedef struct run_state {
+	amc_store *store;
+	amc_bus *bus;
+	amc_device *dev;
+	amc_task *task;
+	amc_task_row row;
+	int obs_seq; /* observations stored so far, names obs-NNNN.* */
+} run_state;
+
+static void publish(run_state *rs, amc_event_type type, int step, const char *status,
+		    const char *phase, const char *tool, const char *text, long long dur)
+{
+	amc_event ev = { type, rs->task->id, rs->task->device, step, status, phase, tool, text, dur };
+	amc_bus_publish(rs->bus, &ev);
+}
+
+static void set_status(run_state *rs, const char *status)
+{
+	rs->row.status = (char *)status;
+	amc_err e;
+	if (amc_store_update_task(rs->store, &rs->row, &e) != 0)
+		amc_log_error("task %s: cannot record status %s: %s", rs->task->id, status, e.msg);
+	publish(rs, AMC_EV_TASK_STATUS, 0, status, NULL, NULL,
+		rs->row.error ? rs->row.error : rs->row.summary, 0);
+}
+
+/* Store an observation's screenshot and normalized tree once; later records that
+ * reuse the observation point at the same files. */
+static int store_observation(run_state *rs, amc_observation *o, amc_err *e)
+{
+	if (o->png_path)
+		return 0;
+	char name[64], rel[512];
+	int seq = ++rs->obs_seq;
+	snprintf(name, sizeof name, "obs-%04d.png", seq);
+	if (amc_store_put_artifact(rs->store, rs->task->id, name, o->png, o->png_len, rel, sizeof rel, e) != 0)
+		return -1;
+	o->png_path = amc_xstrdup(rel);
+	cJSON *tj = amc_uitree_to_json(&o->tree);
+	char *ts = amc_json_print(tj);
+	cJSON_Delete(tj);
+	snprintf(name, sizeof name, "obs-%04d-tree.json", seq);
+	int rc = amc_store_put_artifact(rs->store, rs->task->id, name, ts, strlen(ts), rel, sizeof rel, e);
+	free(ts);
+	if (rc != 0)
+		return -1;
+	o->tree_path = amc_xstrdup(rel);
+	return 0;
+}
+
+static void finish_task(run_state *rs, const char *status, const char *error, const char *summary)
+{
+	free(rs->row.error);
+	free(rs->row.summary);
+	rs->row.error = error ? amc_xstrdup(error) : NULL;
+	rs->row.summary = summary ? amc_xstrdup(summary) : NULL;
+	rs->row.finished_ms = amc_now_ms();
+	set_status(rs, status);
+}
+
+static void outcome_from(amc_task_outcome *out, const run_state *rs)
+{
+	snprintf(out->status, sizeof out->status, "%s", rs->row.status);
+	out->steps = rs->row.steps;
+	snprintf(out->error, sizeof out->error, "%s", rs->row.error ? rs->row.error : "");
+	snprintf(out->summary, sizeof out->summary, "%s", rs->row.summary ? rs->row.summary : "");
+}
+
+static int cancelled(atomic_int *cancel)
+{
+	return cancel && atomic_load(cancel);
+}
+
+static char *timings_json(long long observe, long long plan, long long act, long long settle,
+			  int frames, int settled, long long record, int reobserved)
+{
+	cJSON *t = cJSON_CreateObject();
+	cJSON_AddNumberToObject(t, "observe_ms", (double)observe);
+	cJSON_AddNumberToObject(t, "plan_ms", (double)plan);
+	cJSON_AddNumberToObject(t, "act_ms", (double)act);
+	cJSON_AddNumberToObject(t, "settle_ms", (double)settle);
+	cJSON_AddNumberToObject(t, "settle_frames", frames);
+	cJSON_AddBoolToObject(t, "settled", settled);
+	cJSON_AddNumberToObject(t, "record_ms", (double)record);
+	cJSON_AddNumberToObject(t, "reobserved", reobserved);
+	char *s = amc_json_print(t);
+	cJSON_Delete(t);
+	return s;
+}
+
+int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *planner,
+		 amc_task *task, const amc_runner_opts *opts, atomic_int *cancel,
+		 amc_task_outcome *out, amc_err *e)
+{
+	memset(out, 0, sizeof *out);
+	amc_device_info info;
+	if (dev->ops->info(dev, &info, e) != 0)
+		return -1;
+
+	/* The device lock is the task's ownership: the kernel releases it if this
+	 * process dies, and the next amc command then marks the task interrupted. */
+	amc_device_lock *lock = NULL;
+	if (amc_device_lock(amc_store_home(store), task->device, task->id, &lock, e) != 0)
+		return -1;
+
+	run_state rs = { 0 };
+	rs.store = store;
+	rs.bus = bus;
+	rs.dev = dev;
+	rs.task = task;
+	char lock_name[200];
+	amc_device_lock_name(task->device, lock_name, sizeof lock_name);
+	amc_task_row *r = &rs.row;
+	r->id = task->id;
+	r->kind = (char *)task->kind;
+	r->goal = task->goal;
+	r->flow_path = task->flow_path;
+	r->flow_name = task->flow_name;
+	r->device = task->device;
+	r->planner = (char *)planner->ops->name;
+	r->status = AMC_ST_QUEUED;
+	r->created_ms = amc_now_ms();
+	r->max_steps = task->max_steps > 0 ? task->max_steps : opts->max_steps;
+	r->input_tokens = r->output_tokens = -1;
+	r->cost_usd = -1;
+	r->source_task_id = task->source_task_id;
+	r->source_attempt = task->source_attempt;
+	r->owner_pid = (long)getpid();
+	r->lock_name = lock_name;
+
+	/* Seed 000 D1: the row exists before the first running update, whoever called. */
+	if (amc_store_create_task(store, r, e) != 0) {
+		amc_device_unlock(lock);
+		return -1;
+	}
+	publish(&rs, AMC_EV_TASK_CREATED, 0, AMC_ST_QUEUED, NULL, NULL, task->goal ? task->goal : task->flow_name, 0);
+	r->started_ms = amc_now_ms();
+	set_status(&rs, AMC_ST_RUNNING);
+
+	amc_settle_opts so = { opts->settle_timeout_ms, opts->settle_interval_ms, opts->settle_tolerance,
+			       info.status_bar_px, opts->capture_retries };
+	amc_observation obs = { 0 };
+	amc_err le;
+	long long t0 = amc_mono_ms();
+	if (amc_observe(dev, opts->capture_retries, &obs, &le) != 0) {
+		finish_task(&rs, AMC_ST_FAILED, le.msg, NULL);
+		goto done;
+	}
+	long long observe_ms = amc_mono_ms() - t0;
+	const char *last_tool = NULL;
+	char last_tool_buf[32] = "";
+	int last_ok = 1;
+
+	for (int step = 1;; step++) {
+		if (cancelled(cancel)) {
+			finish_task(&rs, AMC_ST_CANCELLED, "cancelled by the operator", NULL);
+			break;
+		}
+		if (step > r->max_steps) {
+			char msg[160];
+			snprintf(msg, sizeof msg, "reached the step limit (%d) before the task finished; raise --max-steps", r->max_steps);
+			finish_task(&rs, AMC_ST_FAILED, msg, NULL);
+			break;
+		}
+
+		/* plan, looking again while the planner waits for the screen */
+		amc_action act = { 0 };
+		amc_plan_rc prc;
+		long long plan_ms = 0, waited = 0;
+		int reobserved = 0, stop = 0;
+		for (;;) {
+			amc_plan_ctx ctx = { task, step, &obs, last_tool, last_ok, NULL, waited };
+			amc_err pe;
+			amc_err_clear(&pe);
+			long long p0 = amc_mono_ms();
+			prc = planner->ops->next(planner, &ctx, &act, &pe);
+			plan_ms += amc_mono_ms() - p0;
+			if (prc == AMC_PLAN_FAIL) {
+				finish_task(&rs, AMC_ST_FAILED, pe.msg[0] ? pe.msg : "the planner failed", NULL);
+				stop = 1;
+			} else if (prc == AMC_PLAN_DONE) {
+				finish_task(&rs, AMC_ST_SUCCEEDED, NULL, act.description);
+				stop = 1;
+			} else if (prc == AMC_PLAN_REOBSERVE) {
+				amc_action_clear(&act);
+				if (cancelled(cancel)) {
+					finish_task(&rs, AMC_ST_CANCELLED, "cancelled by the operator", NULL);
+					stop = 1;
+				} else if (waited >= AMC_REOBSERVE_LIMIT_MS) {
+					finish_task(&rs, AMC_ST_FAILED, "the planner waited too long for the screen", NULL);
+					stop = 1;
+				} else {
+					long long o0 = amc_mono_ms();
+					amc_observation next;
+					if (dev->ops->wait(dev, AMC_REOBSERVE_INTERVAL_MS, &le) != 0 ||
+					    amc_observe(dev, opts->capture_retries, &next, &le) != 0) {
+						finish_task(&rs, AMC_ST_FAILED, le.msg, NULL);
+						stop = 1;
+					} else {
+						amc_observation_free(&obs);
+						obs = next;
+						waited += AMC_REOBSERVE_INTERVAL_MS;
+						reobserved++;
+						observe_ms += amc_mono_ms() - o0;
+						continue;
+					}
+				}
+			}
+			break;
+		}
+		if (stop) {
+			amc_action_clear(&act);
+			break;
+		}
+
+		/* act */
+		publish(&rs, AMC_EV_STEP_STARTED, step, NULL, NULL, act.tool, act.description, 0);
+		amc_step_row rec = { 0 };
+		char *result_s = NULL, *args_s = NULL, *scene_s = NULL, *tree_s = NULL, *timings_s = NULL;
+		const char *step_status = "ok";
+		char step_error[AMC_ERR_MSG_MAX] = "";
+		long long act_ms = 0, settle_ms = 0;
+		int frames = 0, settled = 1;
+		amc_observation after = { 0 };
+		int have_after = 0;
+		long long step_started = amc_now_ms() - observe_ms - plan_ms;
+
+		if (store_observation(&rs, &obs, &le) != 0) {
+			finish_task(&rs, AMC_ST_FAILED, le.msg, NULL);
+			amc_action_clear(&act);
+			break;
+		}
+		cJSON *result = NULL;
+		if (act.decided) {
+			if (!act.decided_ok) {
+				step_status = "failed";
+				snprintf(step_error, sizeof step_error, "%s", act.decided_error ? act.decided_error : "check failed");
+			}
+			result = act.decided_result;
+			act.decided_result = NULL;
+		} else {
+			const amc_tool *tool = amc_tools_find(act.tool);
+			publish(&rs, AMC_EV_STEP_PHASE, step, NULL, "act", act.tool, NULL, 0);
+			long long a0 = amc_mono_ms();
+			amc_err te;
+			amc_err_clear(&te);
+			if (!tool) {
+				amc_err_set(&te, AMC_EUSAGE, "unknown tool '%s'", act.tool);
+			} else {
+				amc_tool_ctx tc = { dev, &obs };
+				if (tool->run(&tc, act.args, &result, &te) == 0)
+					te.code = AMC_OK;
+				else if (te.code == AMC_OK)
+					te.code = AMC_EFAIL;
+			}
+			act_ms = amc_mono_ms() - a0;
+			if (te.code != AMC_OK) {
+				step_status = "failed";
+				snprintf(step_error, sizeof step_error, "%s", te.msg);
+			}
+			/* Look at the screen after every action that can change it, even a
+			 * failed one: what the device shows then is evidence too. */
+			if (tool && tool->acts && !cancelled(cancel)) {
+				publish(&rs, AMC_EV_STEP_PHASE, step, NULL, "settle", act.tool, NULL, 0);
+				long long s0 = amc_mono_ms();
+				amc_err se;
+				if (amc_settle(dev, &so, &after, &frames, &settled, &se) == 0) {
+					have_after = 1;
+				} else if (!strcmp(step_status, "ok")) {
+					step_status = "failed";
+					snprintf(step_error, sizeof step_error, "%s", se.msg);
+				}
+				settle_ms = amc_mono_ms() - s0;
+			}
+		}
+
+		publish(&rs, AMC_EV_STEP_PHASE, step, NULL, "record", act.tool, NULL, 0);
+		long long r0 = amc_mono_ms();
+		amc_err re;
+		if (have_after && store_observation(&rs, &after, &re) != 0) {
+			finish_task(&rs, AMC_ST_FAILED, re.msg, NULL);
+			amc_observation_free(&after);
+			cJSON_Delete(result);
+			amc_action_clear(&act);
+			break;
+		}
+		const amc_observation *post = have_after ? &after : &obs;
+		args_s = act.args ? amc_json_print(act.args) : amc_xstrdup("{}");
+		result_s = result ? amc_json_print(result) : NULL;
+		cJSON *sj = amc_scene_to_json(&obs.scene);
+		scene_s = amc_json_print(sj);
+		cJSON_Delete(sj);
+		/* Seed 000 D4: a get_ui_tree record carries the normalized tree itself. */
+		if (!strcmp(act.tool, "get_ui_tree") && result)
+			tree_s = amc_json_print(result);
+		rec.task_id = task->id;
+		rec.step = step;
+		rec.tool = act.tool;
+		rec.args = args_s;
+		rec.description = act.description;
+		rec.status = (char *)step_status;
+		rec.result = result_s;
+		rec.error = step_error[0] ? step_error : NULL;
+		rec.before_screenshot = obs.png_path;
+		rec.after_screenshot = post->png_path;
+		rec.screenshot_path = post->png_path;
+		rec.ocr = "[]";
+		rec.ui_tree = tree_s;
+		rec.ui_tree_path = post->tree_path;
+		rec.scene = scene_s;
+		rec.reasoning = act.reasoning;
+		rec.started_ms = step_started;
+		rec.finished_ms = amc_now_ms();
+		long long record_ms = amc_mono_ms() - r0;
+		timings_s = timings_json(observe_ms, plan_ms, act_ms, settle_ms, frames, settled, record_ms, reobserved);
+		rec.timings = timings_s;
+		int rec_rc = amc_store_add_step(store, &rec, &re);
+		if (rec_rc == 0) {
+			r->steps = step;
+			amc_err ue;
+			if (amc_store_update_task(store, r, &ue) != 0)
+				amc_log_warn("task %s: cannot update step count: %s", task->id, ue.msg);
+		}
+		publish(&rs, AMC_EV_STEP_FINISHED, step, step_status, NULL, act.tool,
+			step_error[0] ? step_error : act.description, rec.finished_ms - rec.started_ms);
+		snprintf(last_tool_buf, sizeof last_tool_buf, "%s", act.tool);
+		last_tool = last_tool_buf;
+		last_ok = !strcmp(step_status, "ok");
+		free(args_s);
+		free(result_s);
+		free(scene_s);
+		free(tree_s);
+		free(timings_s);
+		cJSON_Delete(result);
+		amc_action_clear(&act);
+
+		if (rec_rc != 0) {
+			amc_observation_free(&after);
+			finish_task(&rs, AMC_ST_FAILED, re.msg, NULL);
+			break;
+		}
+		/* The post-action observation is the next step's pre-action observation. */
+		if (have_after) {
+			amc_observation_free(&obs);
+			obs = after;
+		}
+		observe_ms = 0;
+		if (!last_ok) {
+			if (cancelled(cancel))
+				finish_task(&rs, AMC_ST_CANCELLED, "cancelled by the operator", NULL);
+			else {
+				char msg[AMC_ERR_MSG_MAX + 32];
+				snprintf(msg, sizeof msg, "step %d: %s", step, step_error);
+				finish_task(&rs, AMC_ST_FAILED, msg, NULL);
+			}
+			break;
+		}
+	}
+	amc_observation_free(&obs);
+done:
+	outcome_from(out, &rs);
+	free(rs.row.error);
+	free(rs.row.summary);
+	amc_device_unlock(lock);
+	return 0;
+}
+
+/* ---- the per-device thread -------------------------------------------- */
+
+typedef struct job {
+	amc_task *task;
+	amc_planner *planner;
+	atomic_int cancel;
+	struct job *next;
+} job;
+
+struct amc_runner {
+	char home[4096];
+	char device[128];
+	amc_runner_opts opts;
+	amc_bus *bus;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	job *head, *tail;
+	job *current;
+	int stopping;
+	int stop_cancel;
+	const amc_config *cfg;
+};
+
+/* A task that never ran (cancelled while queued, or its device could not be
+ * opened) still gets its row, so every submitted task is in the history. */
+static void record_unrun(amc_runner *r, amc_store *store, job *j, const char *status, const char *error)
+{
+	if (!store)
+		return;
+	char lock_name[200];
+	amc_device_lock_name(j->task->device, lock_name, sizeof lock_name);
+	amc_task_row row = { 0 };
+	row.id = j->task->id;
+	row.kind = (char *)j->task->kind;
+	row.goal = j->task->goal;
+	row.flow_path = j->task->flow_path;
+	row.flow_name = j->task->flow_name;
+	row.device = j->task->device;
+	row.planner = (char *)j->planner->ops->name;
+	row.status = (char *)status;
+	row.created_ms = row.finished_ms = amc_now_ms();
+	row.max_steps = j->task->max_steps > 0 ? j->task->max_steps : r->opts.max_steps;
+	row.error = (char *)error;
+	row.input_tokens = row.output_tokens = -1;
+	row.cost_usd = -1;
+	row.source_task_id = j->task->source_task_id;
+	row.source_attempt = j->task->source_attempt;
+	row.owner_pid = (long)getpid();
+	row.lock_name = lock_name;
+	amc_err e;
+	if (amc_store_create_task(store, &row, &e) != 0 || amc_store_update_task(store, &row, &e) != 0)
+		amc_log_error("task %s: cannot record: %s", j->task->id, e.msg);
+	amc_event ev = { AMC_EV_TASK_STATUS, j->task->id, j->task->device, 0, status, NULL, NULL, error, 0 };
+	amc_bus_publish(r->bus, &ev);
+}
+
+static void free_job(job *j)
+{
+	amc_task_free(j->task);
+	amc_planner_free(j->planner);
+	free(j);
+}
+
+static void *runner_main(void *arg)
+{
+	amc_runner *r = arg;
+	amc_store *store = NULL;
+	amc_device *dev = NULL;
+	amc_err e;
+	char store_error[AMC_ERR_MSG_MAX] = "";
+	if (amc_store_open(r->home, &store, &e) != 0) {
+		snprintf(store_error, sizeof store_error, "%s", e.msg);
+		amc_log_error("runner %s: %s", r->device, e.msg);
+	}
+	for (;;) {
+		pthread_mutex_lock(&r->mu);
+		while (!r->head && !r->stopping)
+			pthread_cond_wait(&r->cv, &r->mu);
+		job *j = r->head;
+		if (!j) {
+			pthread_mutex_unlock(&r->mu);
+			break;
+		}
+		r->head = j->next;
+		if (!r->head)
+			r->tail = NULL;
+		r->current = j;
+		pthread_mutex_unlock(&r->mu);
+
+		if (atomic_load(&j->cancel)) {
+			record_unrun(r, store, j, AMC_ST_CANCELLED, "cancelled before it started");
+		} else if (!store) {
+			amc_log_error("task %s not run: %s", j->task->id, store_error);
+		} else {
+			if (!dev && amc_device_open(r->device, r->home, r->cfg, &dev, &e) != 0) {
+				dev = NULL;
+				record_unrun(r, store, j, AMC_ST_FAILED, e.msg);
+			}
+			if (dev) {
+				amc_task_outcome out;
+				if (amc_task_run(store, r->bus, dev, j->planner, j->task, &r->opts, &j->cancel, &out, &e) != 0)
+					record_unrun(r, store, j, AMC_ST_FAILED, e.msg);
+			}
+		}
+		pthread_mutex_lock(&r->mu);
+		r->current = NULL;
+		pthread_cond_broadcast(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+		free_job(j);
+	}
+	amc_device_close(dev);
+	amc_store_close(store);
+	return NULL;
+}
+
+int amc_runner_start(const char *home, const char *device_id, const amc_config *cfg,
+		     amc_bus *bus, amc_runner **out, amc_err *e)
+{
+	amc_runner *r = amc_xcalloc(1, sizeof *r);
+	snprintf(r->home, sizeof r->home, "%s", home);
+	if (amc_device_id_normalize(device_id, r->device, sizeof r->device, e) != 0) {
+		free(r);
+		return -1;
+	}
+	r->cfg = cfg;
+	amc_runner_opts_from_config(&r->opts, cfg);
+	r->bus = bus;
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	if (pthread_create(&r->thread, NULL, runner_main, r) != 0) {
+		pthread_mutex_destroy(&r->mu);
+		pthread_cond_destroy(&r->cv);
+		free(r);
+		return amc_err_set(e, AMC_EENV, "cannot start the runner thread for %s", device_id);
+	}
+	*out = r;
+	return 0;
+}
+
+int amc_runner_submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_err *e)
+{
+	job *j = amc_xcalloc(1, sizeof *j);
+	j->task = task;
+	j->planner = planner;
+	atomic_init(&j->cancel, 0);
+	snprintf(task->device, sizeof task->device, "%s", r->device);
+	pthread_mutex_lock(&r->mu);
+	if (r->stopping) {
+		pthread_mutex_unlock(&r->mu);
+		free_job(j);
+		return amc_err_set(e, AMC_EENV, "the runner for %s is stopping", r->device);
+	}
+	if (r->tail)
+		r->tail->next = j;
+	else
+		r->head = j;
+	r->tail = j;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	return 0;
+}
+
+int amc_runner_cancel(amc_runner *r, const char *task_id)
+{
+	int found = -1;
+	pthread_mutex_lock(&r->mu);
+	if (r->current && !strcmp(r->current->task->id, task_id)) {
+		atomic_store(&r->current->cancel, 1);
+		found = 0;
+	}
+	for (job *j = r->head; j; j = j->next)
+		if (!strcmp(j->task->id, task_id)) {
+			atomic_store(&j->cancel, 1);
+			found = 0;
+		}
+	pthread_mutex_unlock(&r->mu);
+	return found;
+}
+
+void amc_runner_cancel_all(amc_runner *r)
+{
+	pthread_mutex_lock(&r->mu);
+	if (r->current)
+		atomic_store(&r->current->cancel, 1);
+	for (job *j = r->head; j; j = j->next)
+		atomic_store(&j->cancel, 1);
+	pthread_mutex_unlock(&r->mu);
+}
+
+int amc_runner_busy(amc_runner *r)
+{
+	pthread_mutex_lock(&r->mu);
+	int n = r->current ? 1 : 0;
+	for (job *j = r->head; j; j = j->next)
+		n++;
+	pthread_mutex_unlock(&r->mu);
+	return n;
+}
+
+int amc_runner_wait_idle(amc_runner *r, long ms)
+{
+	long long deadline = ms >= 0 ? amc_mono_ms() + ms : 0;
+	pthread_mutex_lock(&r->mu);
+	while (r->current || r->head) {
+		if (ms < 0) {
+			pthread_cond_wait(&r->cv, &r->mu);
+		} else {
+			long long left = deadline - amc_mono_ms();
+			if (left <= 0)
+				break;
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			long long ns = ts.tv_nsec + (left % 1000) * 1000000LL;
+			ts.tv_sec += left / 1000 + ns / 1000000000LL;
+			ts.tv_nsec = ns % 1000000000LL;
+			pthread_cond_timedwait(&r->cv, &r->mu, &ts);
+		}
+	}
+	int idle = !r->current && !r->head;
+	pthread_mutex_unlock(&r->mu);
+	return idle ? 0 : -1;
+}
+
+void amc_runner_stop(amc_runner *r, int cancel)
+{
+	if (!r)
+		return;
+	if (cancel)
+		amc_runner_cancel_all(r);
+	pthread_mutex_lock(&r->mu);
+	r->stopping = 1;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	pthread_join(r->thread, NULL);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->cv);
+	free(r);
+}
+
+const char *amc_runner_device(const amc_runner *r)
+{
+	return r->device;
+}

@@ -1,0 +1,34 @@
+#include "runtime/task.h"
+
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+amc_task *amc_task_new(const char *kind, const char *device)
+{
+	amc_task *t = amc_xcalloc(1, sizeof *t);
+	amc_id_new(t->id);
+	snprintf(t->device, sizeof t->device, "%s", device ? device : "");
+	t->kind = (kind && !strcmp(kind, "goal")) ? "goal" : "flow";
+	t->source_attempt = -1;
+	return t;
+}
+
+void amc_task_free(amc_task *t)
+{
+	if (!t)
+		return;
+	free(t->goal);
+	free(t->flow_path);
+	free(t->flow_name);
+	free(t->source_task_id);
+	free(t);
+}
+
+int amc_status_is_terminal(const char *s)
+{
+	return s && (!strcmp(s, AMC_ST_SUCCEEDED) || !strcmp(s, AMC_ST_FAILED) ||
+		     !strcmp(s, AMC_ST_CANCELLED) || !strcmp(s, AMC_ST_INTERRUPTED));
+}

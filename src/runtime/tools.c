@@ -1,0 +1,205 @@
+#include "runtime/tools.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/jsonutil.h"
+#include "util/sanitize.h"
+
+/* Argument readers: a missing or mistyped argument is the planner's error (usage). */
+static int arg_int(const cJSON *args, const char *key, int def, int required, int *out, amc_err *e)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, key);
+	if (!v) {
+		if (required)
+			return amc_err_set(e, AMC_EUSAGE, "missing argument '%s'", key);
+		*out = def;
+		return 0;
+	}
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < INT_MIN ||
+	    v->valuedouble > INT_MAX || v->valuedouble != floor(v->valuedouble))
+		return amc_err_set(e, AMC_EUSAGE, "argument '%s' must be a whole number", key);
+	*out = (int)v->valuedouble;
+	return 0;
+}
+
+static int arg_str(const cJSON *args, const char *key, const char **out, amc_err *e)
+{
+	const char *s = amc_json_str(args, key);
+	if (!s)
+		return amc_err_set(e, AMC_EUSAGE, "missing string argument '%s'", key);
+	*out = s;
+	return 0;
+}
+
+static int t_describe_screen(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	(void)args;
+	(void)e;
+	*res = amc_scene_to_json(&c->obs->scene);
+	return 0;
+}
+
+static int t_get_ui_tree(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	(void)args;
+	(void)e;
+	*res = amc_uitree_to_json(&c->obs->tree);
+	return 0;
+}
+
+static int t_screenshot(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	(void)args;
+	(void)e;
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddNumberToObject(r, "width", c->obs->width);
+	cJSON_AddNumberToObject(r, "height", c->obs->height);
+	cJSON_AddNumberToObject(r, "png_bytes", (double)c->obs->png_len);
+	*res = r;
+	return 0;
+}
+
+static cJSON *point_result(int x, int y)
+{
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddNumberToObject(r, "x", x);
+	cJSON_AddNumberToObject(r, "y", y);
+	return r;
+}
+
+static int t_tap(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	int x, y;
+	if (arg_int(args, "x", 0, 1, &x, e) || arg_int(args, "y", 0, 1, &y, e))
+		return -1;
+	if (c->dev->ops->tap(c->dev, x, y, e) != 0)
+		return -1;
+	*res = point_result(x, y);
+	return 0;
+}
+
+static int t_long_press(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	int x, y, ms;
+	if (arg_int(args, "x", 0, 1, &x, e) || arg_int(args, "y", 0, 1, &y, e) ||
+	    arg_int(args, "ms", 800, 0, &ms, e))
+		return -1;
+	if (ms < 1 || ms > 60000)
+		return amc_err_set(e, AMC_EUSAGE, "long_press 'ms' must be 1..60000");
+	if (c->dev->ops->long_press(c->dev, x, y, ms, e) != 0)
+		return -1;
+	*res = point_result(x, y);
+	return 0;
+}
+
+static int t_swipe(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	int x1, y1, x2, y2, ms;
+	if (arg_int(args, "x1", 0, 1, &x1, e) || arg_int(args, "y1", 0, 1, &y1, e) ||
+	    arg_int(args, "x2", 0, 1, &x2, e) || arg_int(args, "y2", 0, 1, &y2, e) ||
+	    arg_int(args, "ms", 300, 0, &ms, e))
+		return -1;
+	if (ms < 1 || ms > 60000)
+		return amc_err_set(e, AMC_EUSAGE, "swipe 'ms' must be 1..60000");
+	if (c->dev->ops->swipe(c->dev, x1, y1, x2, y2, ms, e) != 0)
+		return -1;
+	*res = cJSON_CreateObject();
+	return 0;
+}
+
+static int t_type_text(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	const char *text;
+	if (arg_str(args, "text", &text, e) != 0)
+		return -1;
+	if (c->dev->ops->type_text(c->dev, text, e) != 0)
+		return -1;
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddNumberToObject(r, "bytes", (double)strlen(text));
+	*res = r;
+	return 0;
+}
+
+static int t_press_key(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	const char *name;
+	amc_key k;
+	if (arg_str(args, "key", &name, e) != 0)
+		return -1;
+	if (amc_key_parse(name, &k) != 0) {
+		char *s = amc_sanitize_dup(name);
+		amc_err_set(e, AMC_EUSAGE, "unknown key '%s' (back, home, enter)", s);
+		free(s);
+		return -1;
+	}
+	if (c->dev->ops->key(c->dev, k, e) != 0)
+		return -1;
+	*res = cJSON_CreateObject();
+	return 0;
+}
+
+static int t_launch_app(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	const char *app;
+	if (arg_str(args, "app_id", &app, e) != 0)
+		return -1;
+	if (c->dev->ops->launch_app(c->dev, app, e) != 0)
+		return -1;
+	*res = cJSON_CreateObject();
+	return 0;
+}
+
+static int t_wait(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	int ms;
+	if (arg_int(args, "ms", 0, 1, &ms, e) != 0)
+		return -1;
+	if (ms < 0 || ms > 600000)
+		return amc_err_set(e, AMC_EUSAGE, "wait 'ms' must be 0..600000");
+	if (c->dev->ops->wait(c->dev, ms, e) != 0)
+		return -1;
+	*res = cJSON_CreateObject();
+	return 0;
+}
+
+#define XY "\"x\":{\"type\":\"integer\",\"minimum\":0},\"y\":{\"type\":\"integer\",\"minimum\":0}"
+
+static const amc_tool TOOLS[] = {
+	{ "describe_screen", "the current screen as a Scene (elements with ids, types, bounds, text)",
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen },
+	{ "get_ui_tree", "the current UI tree, normalized",
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_get_ui_tree },
+	{ "screenshot", "capture the screen",
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_screenshot },
+	{ "tap", "tap at x,y (pixels)",
+	  "{\"type\":\"object\",\"properties\":{" XY "},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_tap },
+	{ "long_press", "press at x,y for ms milliseconds",
+	  "{\"type\":\"object\",\"properties\":{" XY ",\"ms\":{\"type\":\"integer\"}},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_long_press },
+	{ "swipe", "swipe from x1,y1 to x2,y2 over ms milliseconds",
+	  "{\"type\":\"object\",\"properties\":{\"x1\":{\"type\":\"integer\"},\"y1\":{\"type\":\"integer\"},\"x2\":{\"type\":\"integer\"},\"y2\":{\"type\":\"integer\"},\"ms\":{\"type\":\"integer\"}},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}", 1, t_swipe },
+	{ "type_text", "type text into the focused field",
+	  "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"],\"additionalProperties\":false}", 1, t_type_text },
+	{ "press_key", "press back, home or enter",
+	  "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\",\"enum\":[\"back\",\"home\",\"enter\"]}},\"required\":[\"key\"],\"additionalProperties\":false}", 1, t_press_key },
+	{ "launch_app", "start an app by its id (package)",
+	  "{\"type\":\"object\",\"properties\":{\"app_id\":{\"type\":\"string\"}},\"required\":[\"app_id\"],\"additionalProperties\":false}", 1, t_launch_app },
+	{ "wait", "let ms milliseconds pass",
+	  "{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"ms\"],\"additionalProperties\":false}", 1, t_wait },
+};
+
+const amc_tool *amc_tools_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof TOOLS / sizeof TOOLS[0]; i++)
+		if (!strcmp(TOOLS[i].name, name))
+			return &TOOLS[i];
+	return NULL;
+}
+
+const amc_tool *amc_tools_all(size_t *n)
+{
+	*n = sizeof TOOLS / sizeof TOOLS[0];
+	return TOOLS;
+}

@@ -1,0 +1,81 @@
+/* artifacts.c - files beside the database: $AMC_HOME/artifacts/<task-id>/<name>.
+ * Written complete-or-absent (temp name + rename), files 0600, folders 0700.
+ * Rows store the path relative to $AMC_HOME; a reused observation is one file
+ * whose one path string appears in two rows. */
+#include "storage/store.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "storage/store_int.h"
+#include "util/fsutil.h"
+#include "util/sanitize.h"
+
+#define NAME_MAX_LEN 128
+
+/* A file name we made (e.g. "0001-after.png"): no folders, no hidden files,
+ * nothing a shell or a terminal would read specially. */
+static int name_ok(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	if (n == 0 || n > NAME_MAX_LEN || name[0] == '.')
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '.' || c == '-' || c == '_'))
+			return 0;
+	}
+	return 1;
+}
+
+int amc_store_put_artifact(amc_store *s, const char *task_id, const char *name,
+			   const void *data, size_t len, char *relpath, size_t relpath_n, amc_err *e)
+{
+	if (!amc_store_id_ok(task_id)) {
+		char *safe = amc_sanitize_dup(task_id ? task_id : "");
+		amc_err_set(e, AMC_EUSAGE, "cannot store an artifact for '%s': not a task id", safe);
+		free(safe);
+		return -1;
+	}
+	if (!name_ok(name)) {
+		char *safe = amc_sanitize_dup(name ? name : "");
+		amc_err_set(e, AMC_EUSAGE, "bad artifact name '%s': use up to %d of [A-Za-z0-9._-], "
+			    "not starting with '.'", safe, NAME_MAX_LEN);
+		free(safe);
+		return -1;
+	}
+	if (!data && len > 0)
+		return amc_err_set(e, AMC_EUSAGE, "artifact %s of task %s has no data", name, task_id);
+	char rel[PATH_MAX], dir[PATH_MAX], abs[PATH_MAX];
+	int rl = snprintf(rel, sizeof rel, "artifacts/%s/%s", task_id, name);
+	if (rl < 0 || (size_t)rl >= sizeof rel || !relpath || (size_t)rl >= relpath_n)
+		return amc_err_set(e, AMC_EUSAGE, "no room for the artifact path artifacts/%s/%s",
+				   task_id, name);
+	int w = snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, task_id);
+	if (w < 0 || (size_t)w >= sizeof dir || amc_path_join(abs, sizeof abs, s->home, rel) != 0)
+		return amc_err_set(e, AMC_EENV, "artifact path too long under %s", s->home);
+	if (amc_mkdir_p(dir, 0700, e) != 0)
+		return -1;
+	if (amc_write_atomic(abs, data ? data : "", len, 0600, e) != 0)
+		return -1;
+	memcpy(relpath, rel, (size_t)rl + 1);
+	return 0;
+}
+
+int amc_store_artifact_abspath(const amc_store *s, const char *relpath, char *out, size_t n,
+			       amc_err *e)
+{
+	if (!amc_store_relpath_ok(relpath)) {
+		char *safe = amc_sanitize_dup(relpath ? relpath : "");
+		amc_err_set(e, AMC_EUSAGE, "refusing artifact path '%s': it must stay inside "
+			    "artifacts/ under the amc home", safe);
+		free(safe);
+		return -1;
+	}
+	if (amc_path_join(out, n, s->home, relpath) != 0)
+		return amc_err_set(e, AMC_EUSAGE, "artifact path too long: %s/%s", s->home, relpath);
+	return 0;
+}

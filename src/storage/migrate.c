@@ -1,0 +1,197 @@
+/* migrate.c - schema versions, one row of MIGRATIONS each.
+ *
+ * Rules for a new version: append a row (never edit a shipped one), only add
+ * (nullable columns, tables, indexes) so older rows stay readable, and bump
+ * AMC_STORE_SCHEMA_VERSION in store.h; the static assertion below keeps the two
+ * in step. */
+#include "storage/migrate.h"
+
+#include <stdio.h>
+
+#include "storage/store.h"
+#include "storage/store_int.h"
+
+typedef struct amc_migration {
+	int version;
+	const char *what;
+	const char *sql;
+} amc_migration;
+
+static const amc_migration MIGRATIONS[] = {
+	{1, "create the tasks and timeline tables",
+	 "CREATE TABLE tasks ("
+	 " id TEXT PRIMARY KEY NOT NULL,"
+	 " kind TEXT NOT NULL,"
+	 " goal TEXT,"
+	 " flow_path TEXT,"
+	 " flow_name TEXT,"
+	 " device TEXT,"
+	 " planner TEXT,"
+	 " status TEXT NOT NULL,"
+	 " created_ms INTEGER NOT NULL,"
+	 " started_ms INTEGER,"
+	 " finished_ms INTEGER,"
+	 " steps INTEGER NOT NULL DEFAULT 0,"
+	 " max_steps INTEGER,"
+	 " summary TEXT,"
+	 " error TEXT,"
+	 " owner_pid INTEGER,"
+	 " lock_name TEXT);"
+	 "CREATE TABLE timeline ("
+	 " task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,"
+	 " step INTEGER NOT NULL,"
+	 " tool TEXT,"
+	 " args TEXT,"
+	 " description TEXT,"
+	 " status TEXT,"
+	 " result TEXT,"
+	 " error TEXT,"
+	 " screenshot_path TEXT,"
+	 " created_ms INTEGER,"
+	 " PRIMARY KEY (task_id, step));"},
+
+	/* Seed 000 D2/D4: generic correlation, usage, and complete per-step
+	 * evidence (distinct before/after, OCR, UI tree, scene, timings). All
+	 * nullable so version-1 rows read as "unknown". */
+	{2, "add correlation, usage and per-step evidence columns",
+	 "ALTER TABLE tasks ADD COLUMN source_task_id TEXT;"
+	 "ALTER TABLE tasks ADD COLUMN source_attempt INTEGER;"
+	 "ALTER TABLE tasks ADD COLUMN input_tokens INTEGER;"
+	 "ALTER TABLE tasks ADD COLUMN output_tokens INTEGER;"
+	 "ALTER TABLE tasks ADD COLUMN cost_usd REAL;"
+	 "ALTER TABLE timeline ADD COLUMN before_screenshot TEXT;"
+	 "ALTER TABLE timeline ADD COLUMN after_screenshot TEXT;"
+	 "ALTER TABLE timeline ADD COLUMN ocr TEXT DEFAULT '[]';"
+	 "ALTER TABLE timeline ADD COLUMN ui_tree TEXT;"
+	 "ALTER TABLE timeline ADD COLUMN ui_tree_path TEXT;"
+	 "ALTER TABLE timeline ADD COLUMN scene TEXT;"
+	 "ALTER TABLE timeline ADD COLUMN semantic_scene TEXT;"
+	 "ALTER TABLE timeline ADD COLUMN reasoning TEXT;"
+	 "ALTER TABLE timeline ADD COLUMN timings TEXT;"
+	 "ALTER TABLE timeline ADD COLUMN started_ms INTEGER;"
+	 "ALTER TABLE timeline ADD COLUMN finished_ms INTEGER;"
+	 "CREATE INDEX tasks_created_idx ON tasks(created_ms);"
+	 /* status first: serves `amc tasks --status S`, newest first. */
+	 "CREATE INDEX tasks_status_idx ON tasks(status, created_ms);"},
+};
+
+#define N_MIGRATIONS ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))
+_Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == AMC_STORE_SCHEMA_VERSION,
+	       "MIGRATIONS must end at AMC_STORE_SCHEMA_VERSION");
+
+int amc_migrate_latest(void)
+{
+	return N_MIGRATIONS;
+}
+
+static int read_int(sqlite3 *db, const char *path, const char *sql, const char *what,
+		    int *out, amc_err *e)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return amc_store_db_error(db, path, rc, e, what);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		amc_store_db_error(db, path, rc, e, what);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	*out = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int amc_migrate_version(sqlite3 *db, const char *path, int *version, amc_err *e)
+{
+	return read_int(db, path, "PRAGMA user_version", "read the schema version", version, e);
+}
+
+static int run_sql(sqlite3 *db, const char *path, const char *sql, const char *what, amc_err *e)
+{
+	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	return rc == SQLITE_OK ? 0 : amc_store_db_error(db, path, rc, e, what);
+}
+
+static int too_new(const char *path, int v, amc_err *e)
+{
+	return amc_err_set(e, AMC_EENV,
+			   "database %s has schema version %d, newer than this amc understands "
+			   "(up to %d): upgrade amc, or point AMC_HOME at another folder",
+			   path, v, N_MIGRATIONS);
+}
+
+/* One step inside its own write transaction. Returns 1 when the database is
+ * at the latest version, 0 after applying a step, -1 on error. */
+static int step_once(sqlite3 *db, const char *path, int *from, amc_err *e)
+{
+	if (run_sql(db, path, "BEGIN IMMEDIATE", "start a schema migration", e) != 0)
+		return -1;
+	int v;
+	/* Re-read under the write lock: another process may have migrated meanwhile. */
+	if (amc_migrate_version(db, path, &v, e) != 0)
+		goto fail;
+	if (from && *from < 0)
+		*from = v;
+	if (v > N_MIGRATIONS) {
+		too_new(path, v, e);
+		goto fail;
+	}
+	if (v == N_MIGRATIONS) {
+		if (run_sql(db, path, "COMMIT", "finish the schema check", e) != 0)
+			goto fail;
+		return 1;
+	}
+	if (v == 0) {
+		/* Version 0 with tables is somebody else's SQLite file, not a new one. */
+		int n;
+		if (read_int(db, path, "SELECT count(*) FROM sqlite_master", "read the schema", &n, e) != 0)
+			goto fail;
+		if (n > 0) {
+			amc_err_set(e, AMC_EENV,
+				    "%s is a SQLite database but not amc's (it has %d schema objects and no "
+				    "amc version): move it aside (mv %s %s.other) or point AMC_HOME elsewhere",
+				    path, n, path, path);
+			goto fail;
+		}
+	}
+	const amc_migration *m = &MIGRATIONS[v];
+	char what[160], pragma[64];
+	snprintf(what, sizeof what, "migrate the database to version %d (%s)", m->version, m->what);
+	if (run_sql(db, path, m->sql, what, e) != 0)
+		goto fail;
+	/* PRAGMA takes no bound parameters; the value is our own integer. */
+	snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", m->version);
+	if (run_sql(db, path, pragma, what, e) != 0)
+		goto fail;
+	if (run_sql(db, path, "COMMIT", what, e) != 0)
+		goto fail;
+	return 0;
+fail:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int amc_migrate_run(sqlite3 *db, const char *path, int *from, amc_err *e)
+{
+	int v;
+	if (from)
+		*from = -1;
+	/* Cheap path without the write lock: the usual open finds nothing to do. */
+	if (amc_migrate_version(db, path, &v, e) != 0)
+		return -1;
+	if (v > N_MIGRATIONS)
+		return too_new(path, v, e);
+	if (v == N_MIGRATIONS) {
+		if (from)
+			*from = v;
+		return 0;
+	}
+	for (;;) {
+		int rc = step_once(db, path, from, e);
+		if (rc < 0)
+			return -1;
+		if (rc == 1)
+			return 0;
+	}
+}

@@ -1,0 +1,260 @@
+/* retention.c - bounded history (seed 000 D5): tasks beyond the newest `keep`
+ * or older than `max_age_days` go, with their timeline records and the
+ * artifacts nothing else references. Never a task that may still run.
+ *
+ * Order matters for "rows never point at missing files": rows are deleted and
+ * the set of still-referenced paths computed in one write transaction; files
+ * are unlinked only after it commits. A crash in between leaves files that no
+ * row names (wasted space), never a row that names a missing file. */
+#include "storage/store.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "storage/store_int.h"
+#include "util/clock.h"
+#include "util/strbuf.h"
+
+#define DAY_MS (24LL * 60 * 60 * 1000)
+
+typedef struct strlist {
+	char **v;
+	size_t n, cap;
+} strlist;
+
+static void strlist_add(strlist *l, char *s)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 32;
+		l->v = amc_xrealloc(l->v, l->cap * sizeof *l->v);
+	}
+	l->v[l->n++] = s;
+}
+
+static void strlist_free(strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+/* Text column 0 of every row of a parameterless query. */
+static int query_strings(amc_store *s, const char *sql, const char *what, strlist *out, amc_err *e)
+{
+	sqlite3_stmt *st;
+	if (amc_store_prepare(s, sql, &st, e) != 0)
+		return -1;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char *v = amc_store_col_dup(st, 0);
+		if (v)
+			strlist_add(out, v);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : amc_store_sql_error_rc(s, rc, e, what);
+}
+
+static int add_candidate(amc_store *s, sqlite3_stmt *ins, const char *rel, amc_err *e)
+{
+	int rc = SQLITE_OK;
+	sqlite3_reset(ins);
+	amc_store_bind_text(ins, 1, rel, &rc);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(ins);
+	return rc == SQLITE_DONE ? 0 : amc_store_sql_error_rc(s, rc, e, "note an artifact for retention");
+}
+
+/* Every file in a removed task's folder is a candidate too: that catches
+ * files no row names (thumbnails, temp files of a crashed write). */
+static int scan_folder(amc_store *s, sqlite3_stmt *ins, const char *id, amc_err *e)
+{
+	char dir[PATH_MAX];
+	if (!amc_store_id_ok(id) || snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, id) >= (int)sizeof dir)
+		return 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0; /* no artifacts, or nothing we could remove anyway */
+	struct dirent *de;
+	int rc = 0;
+	while (rc == 0 && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char rel[PATH_MAX], abs[PATH_MAX * 2];
+		struct stat st;
+		if (snprintf(rel, sizeof rel, "artifacts/%s/%s", id, de->d_name) >= (int)sizeof rel ||
+		    !amc_store_relpath_ok(rel))
+			continue;
+		snprintf(abs, sizeof abs, "%s/%s", s->home, rel);
+		if (lstat(abs, &st) != 0 || S_ISDIR(st.st_mode))
+			continue;
+		rc = add_candidate(s, ins, rel, e);
+	}
+	closedir(d);
+	return rc;
+}
+
+static long long exec_changes(amc_store *s, const char *sql, const char *what, amc_err *e)
+{
+	if (amc_store_exec(s, sql, what, e) != 0)
+		return -1;
+	return (long long)sqlite3_changes(s->db);
+}
+
+static int select_victims(amc_store *s, const amc_retention_opts *o, amc_err *e)
+{
+	amc_sb sql;
+	amc_sb_init(&sql);
+	amc_sb_puts(&sql, "INSERT INTO temp.amc_ret_victims (id) SELECT id FROM tasks "
+			  "WHERE status NOT IN " AMC_STORE_ACTIVE_SQL " AND (0");
+	if (o->keep > 0)
+		amc_sb_puts(&sql, " OR id IN (SELECT id FROM tasks ORDER BY created_ms DESC, id DESC "
+				  "LIMIT -1 OFFSET ?1)");
+	if (o->max_age_days > 0)
+		amc_sb_puts(&sql, " OR created_ms < ?2");
+	amc_sb_puts(&sql, ")");
+	sqlite3_stmt *st;
+	int prc = amc_store_prepare(s, amc_sb_str(&sql), &st, e);
+	amc_sb_free(&sql);
+	if (prc != 0)
+		return -1;
+	int rc = SQLITE_OK;
+	if (o->keep > 0)
+		amc_store_bind_i64(st, 1, o->keep, &rc);
+	if (o->max_age_days > 0) {
+		long long days = o->max_age_days > 1000000 ? 1000000 : o->max_age_days;
+		amc_store_bind_i64(st, 2, amc_now_ms() - days * DAY_MS, &rc);
+	}
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : amc_store_sql_error_rc(s, rc, e, "choose tasks to remove");
+}
+
+/* Inside the transaction: pick victims, note candidate files, delete rows and
+ * list the candidates no remaining row references. */
+static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report *r,
+		strlist *victims, strlist *doomed, amc_err *e)
+{
+	if (amc_store_exec(s, "CREATE TEMP TABLE IF NOT EXISTS amc_ret_victims (id TEXT PRIMARY KEY)",
+			   "prepare retention", e) != 0 ||
+	    amc_store_exec(s, "CREATE TEMP TABLE IF NOT EXISTS amc_ret_files (path TEXT PRIMARY KEY)",
+			   "prepare retention", e) != 0 ||
+	    amc_store_exec(s, "DELETE FROM temp.amc_ret_victims", "prepare retention", e) != 0 ||
+	    amc_store_exec(s, "DELETE FROM temp.amc_ret_files", "prepare retention", e) != 0)
+		return -1;
+	if (select_victims(s, o, e) != 0)
+		return -1;
+	if (query_strings(s, "SELECT id FROM temp.amc_ret_victims", "list tasks to remove", victims, e) != 0)
+		return -1;
+	r->tasks = (long)victims->n;
+	if (victims->n == 0)
+		return 0;
+	/* Files the removed rows name, wherever they are. */
+	if (amc_store_exec(s,
+			   "INSERT OR IGNORE INTO temp.amc_ret_files (path) SELECT p FROM ("
+			   " SELECT before_screenshot AS p FROM timeline WHERE task_id IN temp.amc_ret_victims"
+			   " UNION ALL SELECT after_screenshot FROM timeline WHERE task_id IN temp.amc_ret_victims"
+			   " UNION ALL SELECT screenshot_path FROM timeline WHERE task_id IN temp.amc_ret_victims"
+			   " UNION ALL SELECT ui_tree_path FROM timeline WHERE task_id IN temp.amc_ret_victims"
+			   ") WHERE p IS NOT NULL",
+			   "list the artifacts of removed tasks", e) != 0)
+		return -1;
+	sqlite3_stmt *ins;
+	if (amc_store_prepare(s, "INSERT OR IGNORE INTO temp.amc_ret_files (path) VALUES (?1)", &ins, e) != 0)
+		return -1;
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < victims->n; i++)
+		rc = scan_folder(s, ins, victims->v[i], e);
+	sqlite3_finalize(ins);
+	if (rc != 0)
+		return -1;
+	long long steps = exec_changes(s, "DELETE FROM timeline WHERE task_id IN temp.amc_ret_victims",
+				       "remove timeline records", e);
+	if (steps < 0 || exec_changes(s, "DELETE FROM tasks WHERE id IN temp.amc_ret_victims",
+				      "remove tasks", e) < 0)
+		return -1;
+	r->steps = (long)steps;
+	/* A reused observation may be named by a kept row (shared artifact): only
+	 * what no remaining row names may go. One pass over the timeline. */
+	return query_strings(s,
+			     "SELECT path FROM temp.amc_ret_files EXCEPT SELECT p FROM ("
+			     " SELECT before_screenshot AS p FROM timeline"
+			     " UNION ALL SELECT after_screenshot FROM timeline"
+			     " UNION ALL SELECT screenshot_path FROM timeline"
+			     " UNION ALL SELECT ui_tree_path FROM timeline)",
+			     "find unreferenced artifacts", doomed, e);
+}
+
+static void drop_temp(amc_store *s)
+{
+	sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.amc_ret_victims", NULL, NULL, NULL);
+	sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.amc_ret_files", NULL, NULL, NULL);
+}
+
+int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention_report *r, amc_err *e)
+{
+	amc_retention_report local;
+	if (!r)
+		r = &local;
+	memset(r, 0, sizeof *r);
+	if (!o || (o->keep <= 0 && o->max_age_days <= 0))
+		return 0; /* no limit set: keep everything */
+	strlist victims = {0}, doomed = {0};
+	if (amc_store_begin(s, e) != 0)
+		return -1;
+	if (plan(s, o, r, &victims, &doomed, e) != 0) {
+		amc_store_rollback(s);
+		drop_temp(s);
+		strlist_free(&victims);
+		strlist_free(&doomed);
+		return -1;
+	}
+	/* Sizes before anything is removed, so a dry run reports the same. */
+	char **abs = amc_xcalloc(doomed.n ? doomed.n : 1, sizeof *abs);
+	for (size_t i = 0; i < doomed.n; i++) {
+		char p[PATH_MAX];
+		struct stat st;
+		if (amc_store_artifact_abspath(s, doomed.v[i], p, sizeof p, NULL) != 0 ||
+		    lstat(p, &st) != 0 || S_ISDIR(st.st_mode))
+			continue; /* never escapes artifacts/; already gone is fine */
+		abs[i] = amc_xstrdup(p);
+		r->files++;
+		if (S_ISREG(st.st_mode))
+			r->bytes += (long long)st.st_size;
+	}
+	int result = 0;
+	if (o->dry_run) {
+		amc_store_rollback(s);
+	} else if (amc_store_commit(s, e) != 0) {
+		memset(r, 0, sizeof *r);
+		result = -1;
+	} else {
+		for (size_t i = 0; i < doomed.n; i++) {
+			if (abs[i] && unlink(abs[i]) != 0 && errno != ENOENT && result == 0)
+				result = amc_err_set(e, AMC_EENV, "removed the rows but cannot delete %s: %s",
+						     abs[i], strerror(errno));
+		}
+		/* Folders of removed tasks go when nothing in them is still needed
+		 * (a shared file a kept row names stays, and so does its folder). */
+		for (size_t i = 0; i < victims.n; i++) {
+			char dir[PATH_MAX];
+			if (amc_store_id_ok(victims.v[i]) &&
+			    snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, victims.v[i]) < (int)sizeof dir)
+				(void)rmdir(dir);
+		}
+	}
+	drop_temp(s);
+	for (size_t i = 0; i < doomed.n; i++)
+		free(abs[i]);
+	free(abs);
+	strlist_free(&victims);
+	strlist_free(&doomed);
+	return result;
+}

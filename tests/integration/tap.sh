@@ -1,0 +1,64 @@
+# tap.sh - TAP helpers for amc's shell tests. Source it, then use ok/is/like/done_testing.
+# Every test gets its own AMC_HOME and config folder, removed at exit.
+set -u
+T_N=0
+T_FAILED=0
+AMC=${AMC_BIN:?AMC_BIN must point at the amc binary}
+T_HOME=$(mktemp -d "${TMPDIR:-/tmp}/amc-it-XXXXXX")
+export AMC_HOME="$T_HOME/home"
+export XDG_CONFIG_HOME="$T_HOME/config"
+unset AMC_SIM_FAULTS HOST_AGENT_RUNTIME_SUPERVISED HOST_AGENT_RUNTIME_HOST HOST_AGENT_RUNTIME_PORT
+cleanup() {
+	# Stop anything a test left running, then remove its files.
+	jobs -p | xargs -r kill -9 2>/dev/null
+	[ -n "${AMC_TEST_KEEP:-}" ] || rm -rf "$T_HOME"
+}
+trap cleanup EXIT
+
+ok() { # ok COND_STATUS NAME
+	T_N=$((T_N + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $T_N - $2"
+	else
+		T_FAILED=$((T_FAILED + 1))
+		echo "not ok $T_N - $2"
+	fi
+}
+is() { # is GOT WANT NAME
+	T_N=$((T_N + 1))
+	if [ "$1" = "$2" ]; then
+		echo "ok $T_N - $3"
+	else
+		T_FAILED=$((T_FAILED + 1))
+		echo "not ok $T_N - $3"
+		echo "#   got '$1', want '$2'"
+	fi
+}
+like() { # like TEXT PATTERN NAME  (grep -E)
+	T_N=$((T_N + 1))
+	if printf '%s' "$1" | grep -Eq -- "$2"; then
+		echo "ok $T_N - $3"
+	else
+		T_FAILED=$((T_FAILED + 1))
+		echo "not ok $T_N - $3"
+		printf '%s\n' "$1" | head -n 20 | sed 's/^/#   /'
+		echo "#   does not match /$2/"
+	fi
+}
+diag() { echo "# $*"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+done_testing() {
+	echo "1..$T_N"
+	[ "$T_FAILED" -eq 0 ]
+}
+# Wait until COMMAND succeeds, up to SECONDS (polling every 0.1 s).
+wait_for() { # wait_for SECONDS COMMAND...
+	_limit=$(( $1 * 10 )); shift
+	_i=0
+	while [ $_i -lt $_limit ]; do
+		if "$@" >/dev/null 2>&1; then return 0; fi
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
