@@ -20,11 +20,11 @@ static int run(amc_cli *cli, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+k:a:nj", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
-			if (amc_cli_int("--keep", optarg, 0, 100000000, &keep, &e) != 0)
+			if (amc_cli_int("--keep", optarg, 1, 100000000, &keep, &e) != 0)
 				return amc_cli_usage(&amc_cmd_retention, "%s", e.msg);
 			break;
 		case 'a':
-			if (amc_cli_int("--max-age", optarg, 0, 36500, &age, &e) != 0)
+			if (amc_cli_int("--max-age", optarg, 1, 36500, &age, &e) != 0)
 				return amc_cli_usage(&amc_cmd_retention, "%s", e.msg);
 			break;
 		case 'n': dry = 1; break;

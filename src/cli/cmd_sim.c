@@ -131,7 +131,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 	 * screenshot advances sim time), so it waits for no task: a running task owns
 	 * the device and the action is refused with the task's id. */
 	int readonly = !strcmp(a->name, "state");
-	amc_device_lock *lock = NULL;
+	amc_lock *lock = NULL;
 	if (!readonly && amc_device_lock(cli->home, id, NULL, &lock, &e) != 0)
 		return amc_cli_fail(&e);
 	int rc = 0;

@@ -75,7 +75,7 @@ void amc_device_lock_name(const char *device_id, char *out, size_t n)
 }
 
 int amc_device_lock(const char *home, const char *device_id, const char *task_id,
-		    amc_device_lock **out, amc_err *e)
+		    amc_lock **out, amc_err *e)
 {
 	char name[200], note[128], holder[256];
 	amc_device_lock_name(device_id, name, sizeof name);
@@ -100,7 +100,7 @@ int amc_device_lock(const char *home, const char *device_id, const char *task_id
 	return rc;
 }
 
-void amc_device_unlock(amc_device_lock *l)
+void amc_device_unlock(amc_lock *l)
 {
 	amc_lock_release(l);
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include "util/config.h"
 #include "util/err.h"
+#include "util/lockfile.h"
 
 typedef enum amc_key {
 	AMC_KEY_BACK,
@@ -65,10 +66,9 @@ void amc_device_close(amc_device *d);
 /* Hold a device for a task: a flock named after the device, released by the
  * kernel if the process dies. 0: taken; AMC_EENV error naming the holding task
  * ("device sim:0 is busy with task 01j... (pid 123)") when someone else has it. */
-typedef struct amc_lock amc_device_lock;
 int amc_device_lock(const char *home, const char *device_id, const char *task_id,
-		    amc_device_lock **out, amc_err *e);
-void amc_device_unlock(amc_device_lock *l);
+		    amc_lock **out, amc_err *e);
+void amc_device_unlock(amc_lock *l);
 /* The lock name used for a device (stored with a running task). */
 void amc_device_lock_name(const char *device_id, char *out, size_t n);
 

@@ -907,7 +907,7 @@ static int yaml_problem(pctx *p, const yaml_parser_t *ps)
 		return amc_err_set(p->e, AMC_EUSAGE, "%s: out of memory reading YAML", p->where);
 	const char *problem = ps->problem ? ps->problem : "unknown problem";
 	if (ps->context)
-		return amc_err_set(p->e, AMC_EUSAGE, "%s:%zu:%zu: malformed YAML: %s %s (line %zu)", p->where,
+		return amc_err_set(p->e, AMC_EUSAGE, "%s:%zu:%zu: malformed YAML: %s (%s started at line %zu)", p->where,
 				   ps->problem_mark.line + 1, ps->problem_mark.column + 1, problem,
 				   ps->context, ps->context_mark.line + 1);
 	return amc_err_set(p->e, AMC_EUSAGE, "%s:%zu:%zu: malformed YAML: %s", p->where,

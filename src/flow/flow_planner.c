@@ -215,7 +215,11 @@ static void skip_optional(flow_planner *fp, const amc_flow_cmd *c, amc_action *o
 	begin(fp, c, tool, out);
 	add_selector(c, out);
 	add_line(c, out);
+	/* The description ends in " (optional)" for selectors; say it was skipped there. */
 	char *d = out->description;
+	size_t dl = strlen(d), ol = strlen(" (optional)");
+	if (dl >= ol && !strcmp(d + dl - ol, " (optional)"))
+		d[dl - ol] = '\0';
 	amc_sb sb;
 	amc_sb_init(&sb);
 	amc_sb_printf(&sb, "%s (optional, skipped)", d);

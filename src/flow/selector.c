@@ -18,15 +18,17 @@
 #include "util/sanitize.h"
 #include "util/strbuf.h"
 
-#define SEL_MATCH_LIMIT 200000u
+#define SEL_MATCH_LIMIT 100000u
 #define SEL_DEPTH_LIMIT 5000u
 #define SEL_HEAP_LIMIT_KIB 20000u
+#define SEL_MAX_LIMIT_HITS 3
 
 typedef struct matcher {
 	const char *pattern;
 	pcre2_code *re;          /* NULL: literal comparison only */
 	pcre2_match_data *md;
 	pcre2_match_context *mc;
+	int limit_hits;          /* after a few, the pattern is treated as pathological */
 } matcher;
 
 static void matcher_init(matcher *m, const char *pattern)
@@ -67,17 +69,21 @@ static void matcher_free(matcher *m)
 	memset(m, 0, sizeof *m);
 }
 
-static int regex_full(const matcher *m, const char *s, size_t len)
+static int regex_full(matcher *m, const char *s, size_t len)
 {
-	if (!m->re)
+	if (!m->re || m->limit_hits >= SEL_MAX_LIMIT_HITS)
 		return 0;
 	/* ANCHORED + ENDANCHORED at compile time: a match spans the whole subject.
-	 * Errors (match limit hit, bad UTF) count as no match. */
+	 * Errors (match limit hit, bad UTF) count as no match; a pattern that keeps
+	 * hitting the limits is only compared literally for the rest of the tree, so
+	 * one call costs a few limits' worth of work, not one per node. */
 	int rc = pcre2_match(m->re, (PCRE2_SPTR)s, len, 0, 0, m->md, m->mc);
+	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT)
+		m->limit_hits++;
 	return rc >= 0;
 }
 
-static int value_matches(const matcher *m, const char *v)
+static int value_matches(matcher *m, const char *v)
 {
 	if (!v || !*v)
 		return 0;
@@ -95,7 +101,7 @@ static int value_matches(const matcher *m, const char *v)
 	return hit;
 }
 
-static int id_matches(const matcher *m, const char *rid)
+static int id_matches(matcher *m, const char *rid)
 {
 	if (!rid || !*rid)
 		return 0;
@@ -105,7 +111,7 @@ static int id_matches(const matcher *m, const char *rid)
 	return slash && value_matches(m, slash + 1);
 }
 
-static int node_matches(const matcher *text, const matcher *id, const amc_ui_node *n)
+static int node_matches(matcher *text, matcher *id, const amc_ui_node *n)
 {
 	if (!(n->flags & AMC_NODE_DISPLAYED))
 		return 0;

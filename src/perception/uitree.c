@@ -407,6 +407,18 @@ static void xml_on_error(void *data, xmlErrorPtr err)
 			*p = ' ';
 }
 
+/* SAX hook: a DOCTYPE reached the parser even though the bytes did not show one
+ * (an encoding such as UTF-7 can spell "<!" differently). libxml2 calls this
+ * before it reads the internal subset, so stopping here means no entity is
+ * ever declared. */
+static void xml_on_doctype(void *ctx, const xmlChar *name, const xmlChar *ext_id, const xmlChar *sys_id)
+{
+	(void)name;
+	(void)ext_id;
+	(void)sys_id;
+	xmlStopParser((xmlParserCtxtPtr)ctx);
+}
+
 /* memmem() is a GNU extension; this stays within POSIX. */
 static const char *memstr(const char *h, size_t hl, const char *n)
 {
@@ -530,6 +542,13 @@ int amc_uitree_parse(const char *xml, size_t len, amc_ui_tree *out, amc_err *e)
 			"UI tree XML has a DOCTYPE or ENTITY declaration; refusing it (device dumps never "
 			"have one, and entities can expand without bound or read local files)");
 
+	/* Device dumps are UTF-8; NUL bytes mean UTF-16/32 or binary, which would
+	 * also defeat the byte checks above. */
+	if (memchr(doc_text, '\0', doc_len))
+		return amc_err_set(e, AMC_EUSAGE,
+			"UI tree XML contains NUL bytes; expected UTF-8 text (a UTF-16 file? "
+			"re-capture it with `adb exec-out uiautomator dump /dev/tty`)");
+
 	pthread_once(&xml_once, xml_init);
 	xml_errs xe = {0};
 	/* Thread-local in libxml2 2.9: another thread's parse is not affected.
@@ -548,7 +567,13 @@ int amc_uitree_parse(const char *xml, size_t len, amc_ui_tree *out, amc_err *e)
 	/* Never NOENT, DTDLOAD or HUGE: no substitution, no external subset, and
 	 * libxml2's own depth and text-size limits stay on. */
 	int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
+	ctxt->sax->internalSubset = xml_on_doctype;
 	doc = xmlCtxtReadMemory(ctxt, doc_text, (int)doc_len, "uitree.xml", NULL, opts);
+	if (ctxt->errNo == XML_ERR_USER_STOP || (doc && (doc->intSubset || doc->extSubset))) {
+		amc_err_set(e, AMC_EUSAGE, "UI tree XML has a DOCTYPE; refusing it (device dumps never "
+			"have one, and entities can expand without bound or read local files)");
+		goto done;
+	}
 	if (!doc || !ctxt->wellFormed) {
 		if (xe.have && strstr(xe.msg, "Excessive depth"))
 			amc_err_set(e, AMC_EUSAGE,
@@ -566,10 +591,6 @@ int amc_uitree_parse(const char *xml, size_t len, amc_ui_tree *out, amc_err *e)
 		} else {
 			amc_err_set(e, AMC_EUSAGE, "malformed UI tree XML (re-capture the dump)");
 		}
-		goto done;
-	}
-	if (doc->intSubset || doc->extSubset) {
-		amc_err_set(e, AMC_EUSAGE, "UI tree XML has a DOCTYPE; refusing it");
 		goto done;
 	}
 	xmlNode *root = xmlDocGetRootElement(doc);

@@ -132,7 +132,7 @@ int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *p
 
 	/* The device lock is the task's ownership: the kernel releases it if this
 	 * process dies, and the next amc command then marks the task interrupted. */
-	amc_device_lock *lock = NULL;
+	amc_lock *lock = NULL;
 	if (amc_device_lock(amc_store_home(store), task->device, task->id, &lock, e) != 0)
 		return -1;
 

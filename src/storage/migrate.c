@@ -121,6 +121,23 @@ static int too_new(const char *path, int v, amc_err *e)
 			   path, v, N_MIGRATIONS);
 }
 
+static int not_ours(const char *path, int objects, amc_err *e)
+{
+	return amc_err_set(e, AMC_EENV,
+			   "%s is a SQLite database but not amc's (it has %d schema objects and no "
+			   "amc version): move it aside (mv %s %s.other) or point AMC_HOME elsewhere",
+			   path, objects, path, path);
+}
+
+/* Version 0 with tables is somebody else's SQLite file, not a new one. */
+static int foreign(sqlite3 *db, const char *path, amc_err *e)
+{
+	int n;
+	if (read_int(db, path, "SELECT count(*) FROM sqlite_master", "read the schema", &n, e) != 0)
+		return -1;
+	return n > 0 ? not_ours(path, n, e) : 0;
+}
+
 /* One step inside its own write transaction. Returns 1 when the database is
  * at the latest version, 0 after applying a step, -1 on error. */
 static int step_once(sqlite3 *db, const char *path, int *from, amc_err *e)
@@ -142,19 +159,8 @@ static int step_once(sqlite3 *db, const char *path, int *from, amc_err *e)
 			goto fail;
 		return 1;
 	}
-	if (v == 0) {
-		/* Version 0 with tables is somebody else's SQLite file, not a new one. */
-		int n;
-		if (read_int(db, path, "SELECT count(*) FROM sqlite_master", "read the schema", &n, e) != 0)
-			goto fail;
-		if (n > 0) {
-			amc_err_set(e, AMC_EENV,
-				    "%s is a SQLite database but not amc's (it has %d schema objects and no "
-				    "amc version): move it aside (mv %s %s.other) or point AMC_HOME elsewhere",
-				    path, n, path, path);
-			goto fail;
-		}
-	}
+	if (v == 0 && foreign(db, path, e) != 0)
+		goto fail;
 	const amc_migration *m = &MIGRATIONS[v];
 	char what[160], pragma[64];
 	snprintf(what, sizeof what, "migrate the database to version %d (%s)", m->version, m->what);
@@ -170,6 +176,34 @@ static int step_once(sqlite3 *db, const char *path, int *from, amc_err *e)
 fail:
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
+}
+
+int amc_migrate_check(sqlite3 *db, const char *path, amc_err *e)
+{
+	/* One statement, so one snapshot: read separately, another process could
+	 * create the tables between the two reads and a new database would look
+	 * like somebody else's. */
+	sqlite3_stmt *st = NULL;
+	const char *what = "read the schema version";
+	int rc = sqlite3_prepare_v2(db,
+				    "SELECT (SELECT user_version FROM pragma_user_version), "
+				    "(SELECT count(*) FROM sqlite_master)",
+				    -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return amc_store_db_error(db, path, rc, e, what);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		amc_store_db_error(db, path, rc, e, what);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	int v = sqlite3_column_int(st, 0), objects = sqlite3_column_int(st, 1);
+	sqlite3_finalize(st);
+	if (v > N_MIGRATIONS)
+		return too_new(path, v, e);
+	if (v == 0 && objects > 0)
+		return not_ours(path, objects, e);
+	return 0;
 }
 
 int amc_migrate_run(sqlite3 *db, const char *path, int *from, amc_err *e)

@@ -107,18 +107,30 @@ static long long exec_changes(amc_store *s, const char *sql, const char *what, a
 	return (long long)sqlite3_changes(s->db);
 }
 
-static int select_victims(amc_store *s, const amc_retention_opts *o, amc_err *e)
+/* The tasks to remove, as a WHERE clause from fixed fragments (an absent limit
+ * adds nothing); ?1 is keep, ?2 the age cutoff. */
+static void victim_where(const amc_retention_opts *o, amc_sb *sql)
+{
+	amc_sb_puts(sql, " WHERE status NOT IN " AMC_STORE_ACTIVE_SQL " AND (0");
+	if (o->keep > 0)
+		amc_sb_puts(sql, " OR id IN (SELECT id FROM tasks ORDER BY created_ms DESC, id DESC "
+				 "LIMIT -1 OFFSET ?1)");
+	if (o->max_age_days > 0)
+		amc_sb_puts(sql, " OR created_ms < ?2");
+	amc_sb_puts(sql, ")");
+}
+
+/* Run "PREFIX FROM tasks WHERE <victims> SUFFIX" with the limits bound; a
+ * row's first column goes to *first (may be NULL). */
+static int run_victims(amc_store *s, const amc_retention_opts *o, const char *prefix,
+		       const char *suffix, long long *first, const char *what, amc_err *e)
 {
 	amc_sb sql;
 	amc_sb_init(&sql);
-	amc_sb_puts(&sql, "INSERT INTO temp.amc_ret_victims (id) SELECT id FROM tasks "
-			  "WHERE status NOT IN " AMC_STORE_ACTIVE_SQL " AND (0");
-	if (o->keep > 0)
-		amc_sb_puts(&sql, " OR id IN (SELECT id FROM tasks ORDER BY created_ms DESC, id DESC "
-				  "LIMIT -1 OFFSET ?1)");
-	if (o->max_age_days > 0)
-		amc_sb_puts(&sql, " OR created_ms < ?2");
-	amc_sb_puts(&sql, ")");
+	amc_sb_puts(&sql, prefix);
+	amc_sb_puts(&sql, " FROM tasks");
+	victim_where(o, &sql);
+	amc_sb_puts(&sql, suffix);
 	sqlite3_stmt *st;
 	int prc = amc_store_prepare(s, amc_sb_str(&sql), &st, e);
 	amc_sb_free(&sql);
@@ -133,8 +145,19 @@ static int select_victims(amc_store *s, const amc_retention_opts *o, amc_err *e)
 	}
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		if (first)
+			*first = (long long)sqlite3_column_int64(st, 0);
+		rc = SQLITE_DONE;
+	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : amc_store_sql_error_rc(s, rc, e, "choose tasks to remove");
+	return rc == SQLITE_DONE ? 0 : amc_store_sql_error_rc(s, rc, e, what);
+}
+
+static int select_victims(amc_store *s, const amc_retention_opts *o, amc_err *e)
+{
+	return run_victims(s, o, "INSERT INTO temp.amc_ret_victims (id) SELECT id", "", NULL,
+			   "choose tasks to remove", e);
 }
 
 /* Inside the transaction: pick victims, note candidate files, delete rows and
@@ -206,6 +229,13 @@ int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention
 	memset(r, 0, sizeof *r);
 	if (!o || (o->keep <= 0 && o->max_age_days <= 0))
 		return 0; /* no limit set: keep everything */
+	/* Runs at every start-up: when nothing is due, a read answers it without
+	 * taking the write lock. */
+	long long due = 0;
+	if (run_victims(s, o, "SELECT EXISTS (SELECT 1", ")", &due, "check for old tasks", e) != 0)
+		return -1;
+	if (!due)
+		return 0;
 	strlist victims = {0}, doomed = {0};
 	if (amc_store_begin(s, e) != 0)
 		return -1;

@@ -12,8 +12,8 @@
 
 #include "storage/migrate.h"
 #include "storage/store_int.h"
+#include "util/clock.h"
 #include "util/fsutil.h"
-#include "util/sanitize.h"
 #include "util/strbuf.h"
 
 #define BUSY_TIMEOUT_MS 5000
@@ -241,19 +241,32 @@ static int tighten_modes(const amc_store *s, amc_err *e)
 	return 0;
 }
 
+/* PRAGMA journal_mode = WAL on a new file needs an exclusive lock, and SQLite
+ * answers SQLITE_BUSY at once, without the busy handler, when another process
+ * opening the same new file holds a shared lock (deadlock avoidance). So
+ * retry here, within the same budget as busy_timeout. */
+static int step_journal_mode(amc_store *s, sqlite3_stmt **st, amc_err *e)
+{
+	long long deadline = amc_mono_ms() + BUSY_TIMEOUT_MS;
+	for (;;) {
+		int rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, st, NULL);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(*st);
+		if (rc == SQLITE_ROW)
+			return 0;
+		sqlite3_finalize(*st);
+		*st = NULL;
+		if ((rc & 0xff) != SQLITE_BUSY || amc_mono_ms() >= deadline)
+			return amc_store_sql_error_rc(s, rc, e, "switch the database to WAL mode");
+		amc_sleep_ms(10);
+	}
+}
+
 static int set_pragmas(amc_store *s, amc_err *e)
 {
 	sqlite3_stmt *st;
-	/* The first statement reads page 1: a damaged or foreign file fails here
-	 * with a message that says to move it aside. */
-	if (amc_store_prepare(s, "PRAGMA journal_mode = WAL", &st, e) != 0)
+	if (step_journal_mode(s, &st, e) != 0)
 		return -1;
-	int rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		amc_store_sql_error_rc(s, rc, e, "switch the database to WAL mode");
-		sqlite3_finalize(st);
-		return -1;
-	}
 	const char *mode = (const char *)sqlite3_column_text(st, 0);
 	int wal = mode && !strcmp(mode, "wal");
 	char got[32];
@@ -302,7 +315,9 @@ int amc_store_open(const char *home, amc_store **out, amc_err *e)
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
-	if (set_pragmas(s, e) != 0 || amc_migrate_run(s->db, s->path, NULL, e) != 0 ||
+	/* Check before set_pragmas writes (WAL) to a file that may not be ours. */
+	if (amc_migrate_check(s->db, s->path, e) != 0 || set_pragmas(s, e) != 0 ||
+	    amc_migrate_run(s->db, s->path, NULL, e) != 0 ||
 	    tighten_modes(s, e) != 0 || amc_store_recover(s, e) < 0)
 		goto fail;
 	*out = s;

@@ -73,7 +73,7 @@ typedef struct amc_step_row {
 
 typedef struct amc_task_filter {
 	const char *status;    /* NULL = any */
-	const char *search;    /* substring of goal/flow name/id, NULL = none */
+	const char *search;    /* substring of goal/flow name/id (ASCII case-insensitive, % and _ literal), NULL = none */
 	int limit;             /* <= 0: 50 */
 	int offset;
 } amc_task_filter;
@@ -82,7 +82,9 @@ int amc_store_open(const char *home, amc_store **out, amc_err *e);
 void amc_store_close(amc_store *s);
 const char *amc_store_home(const amc_store *s);
 /* Tasks that were `running`/`waiting_user` and whose device lock is free now
- * become `interrupted`. Called by amc_store_open; returns how many. */
+ * (or held for another task: its note names a different task id) become
+ * `interrupted`, as do `queued` rows whose owner pid is gone (ESRCH). Finished
+ * steps are kept. Called by amc_store_open; returns how many. */
 int amc_store_recover(amc_store *s, amc_err *e);
 
 int amc_store_create_task(amc_store *s, const amc_task_row *t, amc_err *e);
@@ -110,8 +112,8 @@ int amc_store_put_artifact(amc_store *s, const char *task_id, const char *name,
 int amc_store_artifact_abspath(const amc_store *s, const char *relpath, char *out, size_t n, amc_err *e);
 
 typedef struct amc_retention_opts {
-	long keep;          /* newest N tasks kept */
-	long max_age_days;  /* older removed */
+	long keep;          /* newest N tasks kept; <= 0: no count limit */
+	long max_age_days;  /* older removed; <= 0: no age limit */
 	int dry_run;
 } amc_retention_opts;
 

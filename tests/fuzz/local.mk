@@ -23,7 +23,7 @@ tests_fuzz_replay_uitree_LDADD = $(TEST_LDADD)
 
 EXTRA_DIST += tests/fuzz/corpus
 
-FUZZ_LIB_SOURCES = $(addprefix $(top_srcdir)/,$(filter %.c,$(libamc_a_SOURCES)))
+AMC_FUZZ_SRCS = $(addprefix $(top_srcdir)/,$(filter %.c,$(libamc_a_SOURCES)))
 
 fuzz:
 	@test -n "$(CLANG)" || { echo "make fuzz needs clang (apt-get install clang)"; exit 2; }
@@ -32,7 +32,7 @@ fuzz:
 	  echo "  FUZZ     $$t ($(FUZZ_SECONDS) s)"; \
 	  $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(DEFS) $(AM_CPPFLAGS) $(CPPFLAGS) \
 	    -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	    $(top_srcdir)/tests/fuzz/fuzz_$$t.c $(FUZZ_LIB_SOURCES) $(AMC_LIBS) $(LIBS) -o fuzz-out/fuzz_$$t; \
+	    $(top_srcdir)/tests/fuzz/fuzz_$$t.c $(AMC_FUZZ_SRCS) $(AMC_LIBS) $(LIBS) -o fuzz-out/fuzz_$$t; \
 	  rm -rf fuzz-out/corpus_$$t; mkdir -p fuzz-out/corpus_$$t; \
 	  cp $(top_srcdir)/tests/fuzz/corpus/$$t/* fuzz-out/corpus_$$t/; \
 	  ./fuzz-out/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=262144 \

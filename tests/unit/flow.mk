@@ -1,1 +1,10 @@
 # tests for this area
+check_PROGRAMS += tests/unit/test_flow tests/unit/test_selector tests/unit/test_flow_planner
+TESTS += tests/unit/test_flow tests/unit/test_selector tests/unit/test_flow_planner
+tests_unit_test_flow_SOURCES = tests/unit/test_flow.c
+tests_unit_test_flow_LDADD = $(TEST_LDADD)
+tests_unit_test_selector_SOURCES = tests/unit/test_selector.c
+tests_unit_test_selector_LDADD = $(TEST_LDADD)
+tests_unit_test_flow_planner_SOURCES = tests/unit/test_flow_planner.c
+tests_unit_test_flow_planner_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/data/flows

@@ -1,1 +1,30 @@
 # tests for this area
+check_PROGRAMS += tests/unit/test_store
+TESTS += tests/unit/test_store
+tests_unit_test_store_SOURCES = tests/unit/test_store.c
+tests_unit_test_store_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/unit/test_migrate
+TESTS += tests/unit/test_migrate
+tests_unit_test_migrate_SOURCES = tests/unit/test_migrate.c
+tests_unit_test_migrate_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/unit/test_tasks
+TESTS += tests/unit/test_tasks
+tests_unit_test_tasks_SOURCES = tests/unit/test_tasks.c
+tests_unit_test_tasks_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/unit/test_timeline
+TESTS += tests/unit/test_timeline
+tests_unit_test_timeline_SOURCES = tests/unit/test_timeline.c
+tests_unit_test_timeline_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/unit/test_artifacts
+TESTS += tests/unit/test_artifacts
+tests_unit_test_artifacts_SOURCES = tests/unit/test_artifacts.c
+tests_unit_test_artifacts_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/unit/test_retention
+TESTS += tests/unit/test_retention
+tests_unit_test_retention_SOURCES = tests/unit/test_retention.c
+tests_unit_test_retention_LDADD = $(TEST_LDADD)

@@ -15,6 +15,7 @@
 #include "util/config.h"
 #include "util/ids.h"
 #include "util/jsonutil.h"
+#include "util/strbuf.h"
 
 /* A planner that plays a fixed list of (tool, args JSON) and then finishes. */
 typedef struct script {
@@ -234,7 +235,7 @@ int main(void)
 	amc_task_free(t);
 
 	/* 8. a busy device: no row, an environment error naming the holder */
-	amc_device_lock *held;
+	amc_lock *held;
 	ok(amc_device_lock(home, "sim:0", "0123456789abcdef", &held, &e) == 0, "someone holds sim:0");
 	script sc8 = { s1, 1, 0, 0, NULL, 0 };
 	pl = planner_for(&sc8);

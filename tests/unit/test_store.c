@@ -272,6 +272,43 @@ static void test_recover(const char *base)
 	amc_store_close(s);
 }
 
+/* Several processes opening a new home at once: one creates and migrates the
+ * schema, the others wait (busy_timeout) and find it done. */
+static void test_concurrent_open(const char *base)
+{
+	char home[PATH_MAX];
+	snprintf(home, sizeof home, "%s/race", base);
+	enum { N = 6 };
+	pid_t kids[N];
+	for (int i = 0; i < N; i++) {
+		kids[i] = fork();
+		if (kids[i] == 0) {
+			amc_store *s = NULL;
+			amc_err e = {0};
+			char id[32];
+			snprintf(id, sizeof id, "00000000000000%02d", i);
+			amc_task_row t = {.id = id, .kind = "flow", .status = "succeeded"};
+			int rc = amc_store_open(home, &s, &e) != 0 || amc_store_create_task(s, &t, &e) != 0;
+			if (rc)
+				fprintf(stderr, "child %d: %s\n", i, e.msg);
+			amc_store_close(s);
+			_exit(rc);
+		}
+	}
+	int failed = 0;
+	for (int i = 0; i < N; i++) {
+		int st = 0;
+		waitpid(kids[i], &st, 0);
+		failed += !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	is_int(failed, 0, "%d processes open a new home at once", N);
+	amc_store *s = NULL;
+	amc_err e = {0};
+	ok(amc_store_open(home, &s, &e) == 0, "then it opens: %s", e.msg);
+	is_int(amc_store_count_tasks(s, NULL, &e), N, "with every process's row");
+	amc_store_close(s);
+}
+
 int main(void)
 {
 	const char *base = test_home("store");
@@ -279,5 +316,6 @@ int main(void)
 	test_bad_homes(base);
 	test_corrupt(base);
 	test_recover(base);
+	test_concurrent_open(base);
 	return done_testing();
 }

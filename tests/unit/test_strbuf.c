@@ -80,8 +80,9 @@ int main(void)
 	is_int(sb.len, 3000 * 5, "3000 printfs: length");
 	ok(!strncmp(sb.buf, "0000,0001,", 10) && !strcmp(sb.buf + sb.len - 5, "2999,"), "3000 printfs: content");
 
-	/* Appending a piece of the buffer to itself, with growth. */
-	amc_sb_reset(&sb);
+	/* Appending a piece of the buffer to itself, with growth (fresh buffer, so
+	 * every doubling reallocates). */
+	amc_sb_free(&sb);
 	amc_sb_puts(&sb, "abc");
 	for (int i = 0; i < 12; i++)
 		amc_sb_append(&sb, sb.buf, sb.len);
@@ -91,8 +92,9 @@ int main(void)
 		if (sb.buf[i] != "abc"[i % 3])
 			self_ok = 0;
 	ok(self_ok, "self-append content is intact");
-	amc_sb_reset(&sb);
+	amc_sb_free(&sb);
 	amc_sb_printf(&sb, "%.300s", big);
+	ok(sb.cap < 602, "buffer must grow for the next printf");
 	amc_sb_printf(&sb, "[%s]", sb.buf);
 	is_int(sb.len, 602, "printf of the buffer's own text");
 	ok(sb.buf[300] == '[' && sb.buf[601] == ']' && sb.buf[599] == 'q', "printf of own text: content");

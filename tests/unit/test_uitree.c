@@ -1,6 +1,7 @@
 /* test_uitree.c - the uiautomator dump parser on the real sample, on the shapes
  * devices print, and on malformed, oversized and hostile XML. */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,6 +279,28 @@ static void test_hostile(void)
 	REFUSE("<!DOCTYPE h [<!ENTITY x \"boom\">]><hierarchy><node text=\"&x;\"/></hierarchy>",
 	       "", "DOCTYPE ahead of <hierarchy>");
 
+	/* An encoding can hide "<!DOCTYPE" from the byte check (UTF-7 spells '<' as
+	 * "+ADw-"); the parser hook still stops it before any entity is declared. */
+	{
+		amc_sb u7;
+		amc_sb_init(&u7);
+		amc_sb_puts(&u7, "<?xml version=\"1.0\" encoding=\"UTF-7\"?>+ADw-!DOCTYPE h [+ADw-!ENTITY l0 \"lol\">");
+		for (int i = 1; i < 10; i++) {
+			amc_sb_printf(&u7, "+ADw-!ENTITY l%d \"", i);
+			for (int k = 0; k < 10; k++)
+				amc_sb_printf(&u7, "&l%d;", i - 1);
+			amc_sb_puts(&u7, "\">");
+		}
+		amc_sb_puts(&u7, "]><hierarchy><node text=\"&l9;\" bounds=\"[0,0][1,1]\"/></hierarchy>");
+		REFUSE(u7.buf, "DOCTYPE", "billion laughs hidden by UTF-7");
+		amc_sb_free(&u7);
+	}
+	{
+		/* UTF-16: refused for its NUL bytes. */
+		static const char u16[] = "\xff\xfe<\0h\0i\0e\0r\0a\0r\0c\0h\0y\0/\0>\0";
+		expect_refused(u16, sizeof u16 - 1, "NUL bytes", "UTF-16 input");
+	}
+
 	/* Size: refused before parsing. */
 	size_t big = (size_t)AMC_UITREE_MAX_BYTES + 1;
 	char *buf = malloc(big);
@@ -366,6 +389,42 @@ static void test_silence(void)
 	is_int(caller_handler_calls, 0, "errors went to amc's handler, not the caller's");
 	ok(xmlStructuredError == caller_handler, "caller's structured error handler restored");
 	xmlSetStructuredErrorFunc(NULL, NULL);
+}
+
+/* Each thread's errors reach its own parse: the handler is per call and thread. */
+struct thread_case {
+	const char *xml;
+	const char *needle;
+	int good;
+};
+
+static void *thread_main(void *arg)
+{
+	struct thread_case *c = arg;
+	for (int i = 0; i < 300; i++) {
+		amc_ui_tree t;
+		amc_err e;
+		if (parse_str(c->xml, &t, &e) == 0 || !strstr(e.msg, c->needle))
+			return NULL;
+		amc_uitree_free(&t);
+	}
+	c->good = 1;
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	struct thread_case cases[] = {
+		{"<hierarchy><node></hierarchy>", "tag mismatch", 0},
+		{"<hierarchy><node text=\"&bogus;\"/></hierarchy>", "Entity 'bogus'", 0},
+		{"<hierarchy><node a=\"1\" a=\"2\"/></hierarchy>", "redefined", 0},
+	};
+	pthread_t th[3];
+	for (int i = 0; i < 3; i++)
+		pthread_create(&th[i], NULL, thread_main, &cases[i]);
+	for (int i = 0; i < 3; i++)
+		pthread_join(th[i], NULL);
+	ok(cases[0].good && cases[1].good && cases[2].good, "concurrent parses each get their own error");
 }
 
 static void test_json(void)
@@ -494,6 +553,7 @@ int main(void)
 	test_malformed();
 	test_hostile();
 	test_silence();
+	test_threads();
 	test_json();
 	test_flag_names();
 	return done_testing();

@@ -31,7 +31,7 @@ static inline const char *test_home(const char *name)
 	snprintf(test_home_buf, sizeof test_home_buf, "%s", tmpl);
 	setenv("AMC_HOME", test_home_buf, 1);
 	/* Keep the user's config out of tests. */
-	char cfg[PATH_MAX];
+	char cfg[PATH_MAX + 16];
 	snprintf(cfg, sizeof cfg, "%s/config", test_home_buf);
 	setenv("XDG_CONFIG_HOME", cfg, 1);
 	unsetenv("AMC_SIM_FAULTS");

@@ -163,16 +163,8 @@ int sim_text_width(sim_font *f, int px, int bold, const char *s, size_t len)
 	return w;
 }
 
-/* Line metrics of DejaVu Sans: ascender 0.928 em, line height 1.164 em. */
-static int ascent(int px)
-{
-	return (int)(px * 0.93 + 0.5);
-}
-
-static int line_height(int px)
-{
-	return (int)(px * 1.17 + 0.5);
-}
+#define ascent sim_ascent
+#define line_height sim_line_height
 
 /* ---- canvas ---- */
 
@@ -185,7 +177,8 @@ typedef struct painter {
 	sim *s;
 	amc_image *img;
 	int dx;
-	int record; /* add drawn strings to s->drawn */
+	int record;                    /* add drawn strings to s->drawn */
+	const unsigned char *dumped;   /* per node: in the UI dump (NULL: none is) */
 } painter;
 
 static inline void blend_px(unsigned char *p, uint32_t c, unsigned a)
@@ -481,7 +474,7 @@ static int D(const sim *s, double v)
 	return (int)lround(v * s->dp);
 }
 
-static void shape_icon(painter *p, const cv *c, const vnode *n, int x1, int y1, int x2, int y2)
+static void shape_icon(const cv *c, const vnode *n, int x1, int y1, int x2, int y2)
 {
 	double cx = (x1 + x2) / 2.0, cy = (y1 + y2) / 2.0, r = (x2 - x1) / 2.0;
 	uint32_t col = n->fg;
@@ -524,7 +517,10 @@ static void paint_node(painter *p, const vtree *t, int i, cv clip)
 	const vnode *n = &t->n[i];
 	sim *s = p->s;
 	int x1 = n->x1 + p->dx, x2 = n->x2 + p->dx, y1 = n->y1, y2 = n->y2;
-	int in_tree = !(n->flags & VF_NOTREE);
+	/* A string counts as "in the tree" when the dump shows the node holding it. */
+	int holder = (n->flags & VF_PARENT_TEXT) ? n->parent : i;
+	int in_tree = p->dumped && holder >= 0 && p->dumped[holder];
+	const vnode *hn = holder >= 0 ? &t->n[holder] : n;
 	cv c = clip;
 	switch (n->paint) {
 	case P_RECT:
@@ -539,7 +535,7 @@ static void paint_node(painter *p, const vtree *t, int i, cv clip)
 		if (n->ptext) {
 			int lh = line_height(n->font_px);
 			int top = y1 + ((y2 - y1) - lh) / 2;
-			int it = in_tree && ((n->text && !strcmp(n->text, n->ptext)) || (n->desc && !strcmp(n->desc, n->ptext)));
+			int it = in_tree && ((hn->text && !strcmp(hn->text, n->ptext)) || (hn->desc && !strcmp(hn->desc, n->ptext)));
 			text_line(p, &c, x1, x2, top, n->font_px, !!(n->flags & VF_BOLD), n->fg, n->ptext,
 				  strlen(n->ptext), !!(n->flags & VF_CENTER), it);
 		}
@@ -549,7 +545,7 @@ static void paint_node(painter *p, const vtree *t, int i, cv clip)
 		text_block(p, &c, x1 + D(s, 16), x2 - D(s, 16), y1 + D(s, 8), n->font_px, n->fg,
 			   n->ptext ? n->ptext : "", &cxp, &cyp);
 		if (n->flags & VF_FOCUSED)
-			fill_rect(&c, cxp + 1, cyp, cxp + 1 + D(s, 2), cyp + line_height(n->font_px), n->bg);
+			fill_rect(&c, cxp + 1, cyp, cxp + 1 + D(s, 2), cyp + line_height(n->font_px), n->accent);
 		break;
 	}
 	case P_SWITCH: {
@@ -557,49 +553,45 @@ static void paint_node(painter *p, const vtree *t, int i, cv clip)
 		int h = y2 - y1, rr = h / 2;
 		if (on) {
 			fill_rrect(&c, x1, y1, x2, y2, rr, n->fg);
-			fill_circle(&c, x2 - rr, y1 + rr, rr * 0.75, 0xFFFFFFFF);
+			fill_circle(&c, x2 - rr, y1 + rr, rr * 0.75, n->accent);
 		} else {
-			fill_rrect(&c, x1, y1, x2, y2, rr, 0x79747EFF);
+			fill_rrect(&c, x1, y1, x2, y2, rr, n->fg2);
 			fill_rrect(&c, x1 + D(s, 2), y1 + D(s, 2), x2 - D(s, 2), y2 - D(s, 2), rr - D(s, 2), n->bg);
-			fill_circle(&c, x1 + rr, y1 + rr, rr * 0.5, 0x79747EFF);
+			fill_circle(&c, x1 + rr, y1 + rr, rr * 0.5, n->fg2);
 		}
 		break;
 	}
 	case P_FIELD: {
+		/* Material outlined text field: fg text, fg2 outline and hint, accent focus. */
 		int focused = !!(n->flags & VF_FOCUSED);
 		int stroke = focused ? D(s, 2) : D(s, 1);
 		if (stroke < 1)
 			stroke = 1;
-		uint32_t line = focused ? n->fg : 0x79747EFF;
+		uint32_t line = focused ? n->accent : n->fg2;
 		int r = D(s, 4);
 		fill_rrect(&c, x1, y1, x2, y2, r, line);
 		fill_rrect(&c, x1 + stroke, y1 + stroke, x2 - stroke, y2 - stroke, r - stroke, n->bg);
 		int px = n->font_px, lh = line_height(px);
 		int tx = x1 + D(s, 16), top = y1 + ((y2 - y1) - lh) / 2;
-		const char *hint = n->desc ? n->desc : "";
+		const char *hint = n->hint ? n->hint : "";
 		const char *val = n->ptext ? n->ptext : "";
+		int hint_in_tree = in_tree && n->text && !strcmp(n->text, hint) && !*val;
 		int caret_x = tx;
-		if (*val) {
-			/* Material's floating label sits on the outline, over a gap. */
-			int lpx = px * 3 / 4;
-			int lw = sim_text_width(s->font, lpx, 0, hint, strlen(hint));
-			fill_rect(&c, tx - D(s, 4), y1, tx + lw + D(s, 4), y1 + stroke, n->bg);
-			text_line(p, &c, tx, x2 - D(s, 16), y1 - line_height(lpx) / 2, lpx, 0, line, hint, strlen(hint), 0, 0);
-			int w = text_line(p, &c, tx, x2 - D(s, 16), top, px, 0, (n->flags & VF_BOLD) ? 0xB3261EFF : 0x1C1B1FFF,
-					  val, strlen(val), 0, in_tree && n->text && !strcmp(n->text, val));
-			caret_x = tx + w;
-		} else if (!focused) {
-			text_line(p, &c, tx, x2 - D(s, 16), top, px, 0, 0x49454FFF, hint, strlen(hint), 0,
-				  in_tree && n->text && !strcmp(n->text, hint));
-		} else {
+		if (*val || focused) {
+			/* The label floats onto the outline, over a gap in it. */
 			int lpx = px * 3 / 4;
 			int lw = sim_text_width(s->font, lpx, 0, hint, strlen(hint));
 			fill_rect(&c, tx - D(s, 4), y1, tx + lw + D(s, 4), y1 + stroke, n->bg);
 			text_line(p, &c, tx, x2 - D(s, 16), y1 - line_height(lpx) / 2, lpx, 0, line, hint, strlen(hint), 0,
-				  in_tree && n->text && !strcmp(n->text, hint));
+				  hint_in_tree);
+		} else {
+			text_line(p, &c, tx, x2 - D(s, 16), top, px, 0, n->fg2, hint, strlen(hint), 0, hint_in_tree);
 		}
+		if (*val)
+			caret_x = tx + text_line(p, &c, tx, x2 - D(s, 16), top, px, 0, n->fg, val, strlen(val), 0,
+						 in_tree && n->text && !strcmp(n->text, val));
 		if (focused)
-			fill_rect(&c, caret_x + 1, top, caret_x + 1 + D(s, 2), top + lh, n->fg);
+			fill_rect(&c, caret_x + 1, top, caret_x + 1 + D(s, 2), top + lh, n->accent);
 		break;
 	}
 	case P_WIFI:
@@ -620,11 +612,22 @@ static void paint_node(painter *p, const vtree *t, int i, cv clip)
 		fill_rect(&c, bx2, y1 + (y2 - y1) / 3, x2, y2 - (y2 - y1) / 3, n->fg);
 		break;
 	}
+	case P_GRADIENT:
+		for (int y = y1 < c.y1 ? c.y1 : y1; y < y2 && y < c.y2; y++) {
+			double k = (double)(y - y1) / (y2 - y1 > 1 ? y2 - y1 - 1 : 1);
+			uint32_t col = 255;
+			for (int sh = 8; sh <= 24; sh += 8) {
+				double a = (n->bg >> sh) & 255, z = (n->fg >> sh) & 255;
+				col |= (uint32_t)(a + (z - a) * k + 0.5) << sh;
+			}
+			fill_rect(&c, x1, y, x2, y + 1, col);
+		}
+		break;
 	case P_SCRIM:
 		fill_rect(&c, c.x1, c.y1, c.x2, c.y2, n->bg);
 		break;
 	case P_LINE_ICON:
-		shape_icon(p, &c, n, x1, y1, x2, y2);
+		shape_icon(&c, n, x1, y1, x2, y2);
 		break;
 	default:
 		break;
@@ -686,7 +689,7 @@ static void paint_system(painter *p, int light)
 	bat.x2 = right;
 	bat.y1 = (sb - bh) / 2;
 	bat.y2 = bat.y1 + bh;
-	vtree one = {&bat, 1, 1, NULL, -1, 0};
+	vtree one = {&bat, 1, 1, NULL, -1, 0, 0};
 	bat.parent = bat.first = bat.last = bat.next = -1;
 	paint_tree(p, &one);
 	right -= bw + D(s, 8);
@@ -730,7 +733,11 @@ int sim_render_frame(sim *s, amc_image *img, amc_err *e)
 	sim_current_view(s, &cur);
 	vtree t;
 	sim_build(s, &cur, &t);
-	painter p = {s, img, 0, 1};
+	unsigned char *dumped = amc_xmalloc((size_t)t.count + 1);
+	int *vis = amc_xmalloc(((size_t)t.count + 1) * 4 * sizeof *vis);
+	vtree_dumped(&t, s->w, s->h, dumped, vis);
+	free(vis);
+	painter p = {s, img, 0, 1, NULL};
 	long long el = s->st.time_ms - s->st.tr_start;
 	if (s->st.tr_kind != TR_NONE && el >= 0 && el < SIM_TRANSITION_MS) {
 		double k = ease_out((double)el / SIM_TRANSITION_MS);
@@ -741,12 +748,15 @@ int sim_render_frame(sim *s, amc_image *img, amc_err *e)
 			p.dx = -(int)(s->w * 0.25 * k);
 			paint_tree(&p, &o);
 			p.dx = s->w - (int)(s->w * k);
+			p.dumped = dumped;
 			paint_tree(&p, &t);
 			break;
 		case TR_SLIDE_BACK:
 			p.dx = -(int)(s->w * 0.25 * (1.0 - k));
+			p.dumped = dumped;
 			paint_tree(&p, &t);
 			p.dx = (int)(s->w * k);
+			p.dumped = NULL;
 			paint_tree(&p, &o);
 			break;
 		default: {
@@ -755,10 +765,12 @@ int sim_render_frame(sim *s, amc_image *img, amc_err *e)
 			if (amc_image_alloc(&top, s->w, s->h, e) != 0) {
 				vtree_free(&o);
 				vtree_free(&t);
+				free(dumped);
 				amc_image_free(img);
 				return -1;
 			}
 			p.img = &top;
+			p.dumped = dumped;
 			paint_tree(&p, &t);
 			unsigned a = (unsigned)(k * 255 + 0.5);
 			size_t npx = (size_t)s->w * s->h;
@@ -775,9 +787,12 @@ int sim_render_frame(sim *s, amc_image *img, amc_err *e)
 		}
 		vtree_free(&o);
 	} else {
+		p.dumped = dumped;
 		paint_tree(&p, &t);
 	}
+	p.dumped = NULL;
 	paint_system(&p, light_status(s, &cur));
 	vtree_free(&t);
+	free(dumped);
 	return 0;
 }

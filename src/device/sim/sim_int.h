@@ -138,7 +138,8 @@ enum {
 	VF_NOTREE = 1u << 10,   /* painted only (status bar, keyboard, decoration) */
 	VF_BOLD = 1u << 11,
 	VF_CENTER = 1u << 12,   /* paint text centred in the bounds */
-	VF_NOCLIP = 1u << 13    /* children are not clipped to this node (decoration) */
+	VF_NOCLIP = 1u << 13,   /* children are not clipped to this node (decoration) */
+	VF_PARENT_TEXT = 1u << 14 /* painted string is the parent's text (launcher label) */
 };
 
 enum paint_kind {
@@ -152,7 +153,8 @@ enum paint_kind {
 	P_WIFI,      /* status-bar Wi-Fi fan */
 	P_BATTERY,
 	P_SCRIM,     /* dims everything painted so far */
-	P_LINE_ICON  /* simple icons drawn with shapes: see ui.c */
+	P_LINE_ICON, /* simple icons drawn with shapes (icon: 1 person, 2 plus, 3 search, 4 note, 5 wifi) */
+	P_GRADIENT   /* vertical gradient from bg (top) to fg (bottom) */
 };
 
 enum sim_action {
@@ -187,6 +189,8 @@ typedef struct vnode {
 	int act, a1, a2;
 	int paint;
 	uint32_t fg, bg;              /* 0xRRGGBBAA */
+	uint32_t fg2, accent;         /* secondary text/outline, focus colour */
+	const char *hint;             /* hint of a text field (painted, not dumped) */
 	int radius, font_px;
 	char *ptext;                  /* what is painted (malloc'd, may be NULL) */
 	int icon;                     /* P_LINE_ICON kind */
@@ -198,7 +202,19 @@ typedef struct vtree {
 	const char *pkg;
 	int scroll_node;   /* index of the scrollable list or -1 */
 	int scroll_max;    /* how far it can scroll */
+	int dump_root;     /* node the UI dump starts at (a dialog's window), 0 otherwise */
 } vtree;
+
+/* DejaVu Sans line metrics: ascender 0.928 em, line height 1.164 em. */
+static inline int sim_ascent(int px)
+{
+	return (int)(px * 0.93 + 0.5);
+}
+
+static inline int sim_line_height(int px)
+{
+	return (int)(px * 1.17 + 0.5);
+}
 
 typedef struct sim_font sim_font;
 typedef struct drawn_text {
@@ -242,8 +258,10 @@ void sim_build(const sim *s, const sim_view *v, vtree *t);
 /* Topmost node with an action containing (x, y); -1 when none. */
 int vtree_hit(const vtree *t, int x, int y);
 int vtree_scroll_hit(const vtree *t, int x, int y);
-/* Visible (clipped) bounds of node i; 0 when nothing of it is on screen. */
-int vtree_visible(const vtree *t, int i, int w, int h, int *x1, int *y1, int *x2, int *y2);
+/* Which nodes the UI dump shows (1 each) with their clipped bounds: a node is
+ * dumped when it is under dump_root, not VF_NOTREE, and something of it is
+ * visible inside its parents and the screen. `vis` holds 4 ints per node. */
+void vtree_dumped(const vtree *t, int w, int h, unsigned char *dumped, int *vis);
 int sim_tap_at(sim *s, int x, int y, int long_press);
 void sim_key(sim *s, int key);
 int sim_type(sim *s, const char *utf8);
@@ -261,6 +279,7 @@ int sim_render_frame(sim *s, amc_image *img, amc_err *e);
 
 /* dump.c */
 char *sim_dump_xml(const sim *s, size_t *len);
+/* Append ` name="value"` escaped as Android's dumper writes it. */
 void sim_xml_attr(amc_sb *sb, const char *name, const char *value);
 
 #endif

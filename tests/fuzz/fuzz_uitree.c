@@ -1,0 +1,51 @@
+/* Fuzz target: the UI tree parser (perception/uitree.c) and everything built on
+ * its output: the Scene, both JSON forms and the stored-tree reader, which must
+ * give back exactly what was written. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perception/scene.h"
+#include "perception/uitree.h"
+#include "util/jsonutil.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	amc_ui_tree t, back;
+	amc_scene s;
+	amc_err e;
+	if (amc_uitree_parse((const char *)data, size, &t, &e) != 0) {
+		/* A refused input leaves nothing behind. */
+		if (t.count || t.nodes || e.code != AMC_EUSAGE)
+			abort();
+		return 0;
+	}
+	if (amc_scene_from_tree(&t, 0, 0, &s, &e) == 0) {
+		for (size_t i = 0; i < s.count; i++)
+			if (amc_scene_find(&s, s.elements[i].id) != &s.elements[i])
+				abort(); /* ids must be unique */
+		cJSON *sj = amc_scene_to_json(&s);
+		free(amc_json_print(sj));
+		cJSON_Delete(sj);
+		amc_scene_free(&s);
+	}
+	cJSON *j = amc_uitree_to_json(&t);
+	char *a = amc_json_print(j);
+	if (amc_uitree_from_json(j, &back, &e) != 0)
+		abort();
+	cJSON *j2 = amc_uitree_to_json(&back);
+	char *b = amc_json_print(j2);
+	if (strcmp(a, b) != 0)
+		abort(); /* the round trip must be exact */
+	char names[256];
+	for (size_t i = 0; i < t.count; i++)
+		amc_uitree_flag_names(t.nodes[i].flags, names, sizeof names);
+	free(a);
+	free(b);
+	cJSON_Delete(j);
+	cJSON_Delete(j2);
+	amc_uitree_free(&back);
+	amc_uitree_free(&t);
+	return 0;
+}

@@ -1,0 +1,252 @@
+/* test_retention.c - bounded history (seed 000 D5): by count and by age, never
+ * an active task, rows and records and artifacts together, a file deleted only
+ * when no remaining record names it, and a dry run that deletes nothing. */
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "storage/store.h"
+#include "tap.h"
+#include "testutil.h"
+#include "util/clock.h"
+#include "util/fsutil.h"
+
+#define DAY (24LL * 3600 * 1000)
+
+static amc_store *open_in(const char *base, const char *name)
+{
+	char home[PATH_MAX];
+	snprintf(home, sizeof home, "%s/%s", base, name);
+	amc_store *s = NULL;
+	amc_err e = {0};
+	if (amc_store_open(home, &s, &e) != 0) {
+		printf("Bail out! %s\n", e.msg);
+		exit(1);
+	}
+	return s;
+}
+
+static void mk(amc_store *s, const char *id, const char *status, long long created_ms)
+{
+	amc_err e = {0};
+	amc_task_row t = {.id = (char *)id, .kind = "flow", .status = (char *)status,
+			  .created_ms = created_ms, .input_tokens = -1, .output_tokens = -1,
+			  .cost_usd = -1, .source_attempt = -1};
+	if (amc_store_create_task(s, &t, &e) != 0)
+		diag("create %s: %s", id, e.msg);
+}
+
+/* Write an artifact of `size` bytes; returns its relpath (static rotation). */
+static const char *put(amc_store *s, const char *id, const char *name, size_t size)
+{
+	static char bufs[16][128];
+	static int k;
+	char *rel = bufs[k++ & 15];
+	char *data = calloc(1, size ? size : 1);
+	amc_err e = {0};
+	if (amc_store_put_artifact(s, id, name, data, size, rel, 128, &e) != 0)
+		diag("put %s/%s: %s", id, name, e.msg);
+	free(data);
+	return rel;
+}
+
+static void step(amc_store *s, const char *id, int n, const char *before, const char *after, const char *tree)
+{
+	amc_err e = {0};
+	amc_step_row r = {.task_id = (char *)id, .step = n, .tool = "tap", .status = "ok",
+			  .before_screenshot = (char *)before, .after_screenshot = (char *)after,
+			  .ui_tree_path = (char *)tree};
+	if (amc_store_add_step(s, &r, &e) != 0)
+		diag("step %s/%d: %s", id, n, e.msg);
+}
+
+static int exists(amc_store *s, const char *rel)
+{
+	char p[PATH_MAX];
+	if (amc_store_artifact_abspath(s, rel, p, sizeof p, NULL) != 0)
+		return 0;
+	return amc_file_exists(p);
+}
+
+static int dir_exists(amc_store *s, const char *id)
+{
+	char p[PATH_MAX + 32];
+	snprintf(p, sizeof p, "%s/artifacts/%s", amc_store_home(s), id);
+	return amc_file_exists(p);
+}
+
+static long long q(amc_store *s, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long v = -1;
+	if (sqlite3_prepare_v2(amc_store_db(s), sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int has_task(amc_store *s, const char *id)
+{
+	amc_task_row t;
+	if (amc_store_get_task(s, id, &t, NULL) != 0)
+		return 0;
+	amc_task_row_free(&t);
+	return 1;
+}
+
+static const char T1[] = "8000000000000001", T2[] = "8000000000000002", T3[] = "8000000000000003",
+		  T4[] = "8000000000000004", T5[] = "8000000000000005", T6[] = "8000000000000006";
+
+static void test_by_count(const char *base)
+{
+	amc_store *s = open_in(base, "count");
+	amc_err e = {0};
+	long long now = amc_now_ms();
+	/* T1 is the oldest and still running; keep=3 keeps T4..T6; T2, T3 go. */
+	mk(s, T1, "running", now - 6000);
+	mk(s, T2, "succeeded", now - 5000);
+	mk(s, T3, "failed", now - 4000);
+	mk(s, T4, "succeeded", now - 3000);
+	mk(s, T5, "cancelled", now - 2000);
+	mk(s, T6, "interrupted", now - 1000);
+
+	const char *t1after = put(s, T1, "0001-after.png", 10);
+	step(s, T1, 1, NULL, t1after, NULL);
+
+	/* T2: step 1's after is step 2's before (a reused observation). */
+	const char *t2before = put(s, T2, "0001-before.png", 100);
+	const char *t2after = put(s, T2, "0001-after.png", 200);
+	step(s, T2, 1, t2before, t2after, NULL);
+	step(s, T2, 2, t2after, NULL, NULL);
+	put(s, T2, "0003-after.png.tmp.123.1", 7); /* left by a crashed write */
+
+	/* T3: files that kept rows still name must survive. */
+	const char *shared = put(s, T3, "0001-after.png", 1000);
+	const char *tree = put(s, T3, "0001.tree.json", 2000);
+	const char *legacy = put(s, T3, "legacy.png", 3000);
+	const char *t3own = put(s, T3, "0002-after.png", 400);
+	const char *thumb = put(s, T3, "0002-after.thumb.png", 50); /* named by no row */
+	step(s, T3, 1, NULL, shared, tree);
+	step(s, T3, 2, shared, t3own, NULL);
+	/* T4 (kept) starts from T3's last-but-one screen and its tree. */
+	step(s, T4, 1, shared, put(s, T4, "0001-after.png", 10), tree);
+	/* T5 (kept) has a legacy record naming a T3 file only by screenshot_path. */
+	char sql[256];
+	snprintf(sql, sizeof sql, "INSERT INTO timeline (task_id, step, tool, screenshot_path) VALUES ('%s', 1, 'tap', '%s')",
+		 T5, legacy);
+	ok(sqlite3_exec(amc_store_db(s), sql, NULL, NULL, NULL) == SQLITE_OK, "a legacy record in a kept task");
+
+	amc_retention_opts o = {.keep = 3, .max_age_days = 0, .dry_run = 1};
+	amc_retention_report r = {0};
+	ok(amc_store_retention(s, &o, &r, &e) == 0, "dry run: %s", e.msg);
+	is_int(r.tasks, 2, "dry run: two tasks would go");
+	is_int(r.steps, 4, "dry run: with four records");
+	is_int(r.files, 5, "dry run: and five files");
+	is_int(r.bytes, 100 + 200 + 7 + 400 + 50, "dry run: bytes");
+	is_int(q(s, "SELECT count(*) FROM tasks"), 6, "dry run: no task row removed");
+	is_int(q(s, "SELECT count(*) FROM timeline"), 7, "dry run: no record removed");
+	ok(exists(s, t2before) && exists(s, t2after) && exists(s, t3own) && exists(s, thumb), "dry run: no file removed");
+
+	amc_retention_report r2 = {0};
+	o.dry_run = 0;
+	ok(amc_store_retention(s, &o, &r2, &e) == 0, "retention keep=3: %s", e.msg);
+	ok(!memcmp(&r, &r2, sizeof r), "the dry run reported exactly what the real run did");
+	ok(!has_task(s, T2) && !has_task(s, T3), "T2 and T3 are gone");
+	ok(has_task(s, T4) && has_task(s, T5) && has_task(s, T6), "the newest three stay");
+	ok(has_task(s, T1), "the old running task is never removed");
+	ok(exists(s, t1after), "nor its artifact");
+	is_int(q(s, "SELECT count(*) FROM timeline WHERE task_id IN ('8000000000000002', '8000000000000003')"), 0,
+	       "their records are gone");
+	ok(!exists(s, t2before) && !exists(s, t2after), "T2's files are deleted");
+	ok(!dir_exists(s, T2), "and its empty folder");
+	ok(!exists(s, t3own), "T3's unshared screenshot is deleted");
+	ok(!exists(s, thumb), "and a file in its folder that no record names");
+	ok(exists(s, shared), "a file a kept record names as before_screenshot survives");
+	ok(exists(s, tree), "a file a kept record names as ui_tree_path survives");
+	ok(exists(s, legacy), "a file a kept legacy record names as screenshot_path survives");
+	ok(dir_exists(s, T3), "so T3's folder stays");
+
+	amc_step_row *rows;
+	size_t n;
+	ok(amc_store_get_steps(s, T4, &rows, &n, &e) == 0 && n == 1, "T4's record reads");
+	if (n == 1)
+		ok(exists(s, rows[0].before_screenshot), "and its before image is there");
+	amc_step_rows_free(rows, n);
+
+	amc_retention_report r3 = {0};
+	ok(amc_store_retention(s, &o, &r3, &e) == 0, "a second pass");
+	ok(r3.tasks == 0 && r3.steps == 0 && r3.files == 0 && r3.bytes == 0, "finds nothing to do");
+	amc_store_close(s);
+}
+
+static void test_by_age(const char *base)
+{
+	amc_store *s = open_in(base, "age");
+	amc_err e = {0};
+	long long now = amc_now_ms();
+	const char *O1 = "9000000000000001", *O2 = "9000000000000002", *O3 = "9000000000000003",
+		   *O4 = "9000000000000004", *N1 = "9000000000000005", *N2 = "9000000000000006";
+	mk(s, O1, "succeeded", now - 40 * DAY);
+	mk(s, O2, "failed", now - 31 * DAY);
+	mk(s, O3, "queued", now - 100 * DAY);
+	mk(s, O4, "waiting_user", now - 100 * DAY);
+	mk(s, N1, "succeeded", now - 29 * DAY);
+	mk(s, N2, "succeeded", now);
+	const char *o1 = put(s, O1, "0001-after.png", 64);
+	step(s, O1, 1, NULL, o1, NULL);
+	const char *o3 = put(s, O3, "0001-after.png", 64);
+	step(s, O3, 1, NULL, o3, NULL);
+
+	amc_retention_opts o = {.keep = 0, .max_age_days = 30};
+	amc_retention_report r = {0};
+	ok(amc_store_retention(s, &o, &r, &e) == 0, "retention max_age=30 days: %s", e.msg);
+	is_int(r.tasks, 2, "two old finished tasks removed");
+	is_int(r.steps, 1, "with their one record");
+	is_int(r.files, 1, "and one file");
+	is_int(r.bytes, 64, "of 64 bytes");
+	ok(!has_task(s, O1) && !has_task(s, O2), "O1 and O2 are gone");
+	ok(!exists(s, o1) && !dir_exists(s, O1), "with O1's artifacts");
+	ok(has_task(s, O3) && exists(s, o3), "an old queued task stays, with its files");
+	ok(has_task(s, O4), "an old waiting_user task stays");
+	ok(has_task(s, N1) && has_task(s, N2), "tasks younger than 30 days stay");
+
+	o = (amc_retention_opts){.keep = 1};
+	ok(amc_store_retention(s, &o, &r, &e) == 0, "then keep=1");
+	is_int(r.tasks, 1, "removes N1 only: the active ones are not counted out");
+	ok(has_task(s, N2) && !has_task(s, N1), "the newest stays");
+
+	/* Retention runs at every start-up: with nothing due it must not write, or
+	 * every amc command would wake every open TUI (data_version). */
+	char path[PATH_MAX + 16];
+	snprintf(path, sizeof path, "%s/amc.db", amc_store_home(s));
+	sqlite3 *other;
+	sqlite3_open(path, &other);
+	sqlite3_stmt *dv;
+	sqlite3_prepare_v2(other, "PRAGMA data_version", -1, &dv, NULL);
+	sqlite3_step(dv);
+	long long v1 = sqlite3_column_int64(dv, 0);
+	sqlite3_reset(dv);
+	o = (amc_retention_opts){.keep = 1000, .max_age_days = 30};
+	ok(amc_store_retention(s, &o, &r, &e) == 0 && r.tasks == 0, "defaults with nothing due: nothing removed");
+	sqlite3_step(dv);
+	is_int(sqlite3_column_int64(dv, 0), v1, "and nothing written (data_version unchanged)");
+	sqlite3_finalize(dv);
+	sqlite3_close(other);
+
+	o = (amc_retention_opts){0};
+	ok(amc_store_retention(s, &o, &r, &e) == 0 && r.tasks == 0, "no limits: nothing removed");
+	ok(amc_store_retention(s, NULL, NULL, &e) == 0, "NULL options and report are fine");
+	is_int(q(s, "SELECT count(*) FROM tasks"), 3, "three tasks remain");
+	amc_store_close(s);
+}
+
+int main(void)
+{
+	const char *base = test_home("retention");
+	test_by_count(base);
+	test_by_age(base);
+	return done_testing();
+}

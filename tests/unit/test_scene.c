@@ -1,0 +1,337 @@
+/* test_scene.c - the Scene built from a UI tree: which nodes become elements,
+ * their types, texts and ids (stable across observations), and the JSON shape. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perception/scene.h"
+#include "util/fsutil.h"
+#include "util/jsonutil.h"
+#include "util/strbuf.h"
+#include "tap.h"
+#include "testutil.h"
+
+#define SAMPLE "tests/data/uitree/adb-uiautomator-dump_nexuslauncher.xml"
+
+static char *slurp(const char *rel, size_t *len)
+{
+	char *buf = NULL;
+	amc_err e;
+	if (amc_read_file(test_src(rel), 1u << 20, &buf, len, &e) != 0) {
+		printf("Bail out! cannot read %s: %s\n", rel, e.msg);
+		exit(1);
+	}
+	return buf;
+}
+
+/* Parse `xml` and build its scene at 1080x1920; bails out on a parse error. */
+static void scene_of(const char *xml, amc_ui_tree *t, amc_scene *s)
+{
+	amc_err e;
+	if (amc_uitree_parse(xml, strlen(xml), t, &e) != 0) {
+		printf("Bail out! test XML does not parse: %s\n", e.msg);
+		exit(1);
+	}
+	if (amc_scene_from_tree(t, 1080, 1920, s, &e) != 0) {
+		printf("Bail out! scene: %s\n", e.msg);
+		exit(1);
+	}
+}
+
+static const amc_element *by_text(const amc_scene *s, const char *text)
+{
+	for (size_t i = 0; i < s->count; i++)
+		if (!strcmp(s->elements[i].text, text))
+			return &s->elements[i];
+	return NULL;
+}
+
+static const amc_element *by_node(const amc_scene *s, int node)
+{
+	for (size_t i = 0; i < s->count; i++)
+		if (s->elements[i].node == node)
+			return &s->elements[i];
+	return NULL;
+}
+
+static int id_well_formed(const char *id)
+{
+	if (id[0] != 'e' || strlen(id) != 9)
+		return 0;
+	for (int i = 1; i < 9; i++)
+		if (!isxdigit((unsigned char)id[i]) || isupper((unsigned char)id[i]))
+			return 0;
+	return 1;
+}
+
+static void test_sample(void)
+{
+	size_t len;
+	char *xml = slurp(SAMPLE, &len);
+	amc_ui_tree t;
+	amc_scene s;
+	amc_err e;
+	is_int(amc_uitree_parse(xml, len, &t, &e), 0, "sample parses");
+	is_int(amc_scene_from_tree(&t, 1080, 1794, &s, &e), 0, "scene builds");
+	is_int(s.width, 1080, "width");
+	is_int(s.height, 1794, "height");
+	/* workspace, ViewPager, clickable card, clock, Home, Messages, Chrome,
+	 * Search, Voice search; the plain layouts and the bare G icon are left out. */
+	is_int(s.count, 9, "9 elements");
+	int want_nodes[] = {6, 11, 12, 14, 15, 19, 20, 21, 24};
+	int order_ok = s.count == 9;
+	for (size_t i = 0; order_ok && i < 9; i++)
+		order_ok = s.elements[i].node == want_nodes[i];
+	ok(order_ok, "elements in document order from the expected nodes");
+	for (int n = 0; n <= 5; n++)
+		ok(!by_node(&s, n), "layout container node %d skipped", n);
+	ok(!by_node(&s, 22), "text-less, non-clickable G icon skipped");
+	ok(!by_node(&s, 23), "plain LinearLayout around the mic skipped");
+
+	const amc_element *el;
+	el = by_text(&s, "Fri, Apr 21");
+	ok(el && !strcmp(el->type, "text"), "clock is text");
+	ok(el && el->bounds.x1 == 77 && el->bounds.y1 == 123 && el->bounds.x2 == 1045 && el->bounds.y2 == 180,
+	   "clock bounds");
+	ok(el && !strcmp(el->resource_id, "com.google.android.apps.nexuslauncher:id/clock"), "clock resource id");
+	ok(el && el->confidence == 1.0 && !strcmp(el->source, "uitree"), "confidence 1, source uitree");
+	el = by_text(&s, "Messages");
+	ok(el && !strcmp(el->type, "button"), "clickable Messages TextView is a button");
+	el = by_text(&s, "Search");
+	ok(el && !strcmp(el->type, "button"), "clickable FrameLayout with a description is a button");
+	el = by_text(&s, "Voice search");
+	ok(el && !strcmp(el->type, "button"), "clickable ImageView with a description is a button");
+	el = by_text(&s, "Home");
+	ok(el && !strcmp(el->type, "view"), "described View is a view");
+	el = by_node(&s, 6);
+	ok(el && !strcmp(el->type, "list") && !strcmp(el->text, ""), "scrollable workspace is a list");
+	el = by_node(&s, 12);
+	ok(el && !strcmp(el->type, "container"), "clickable LinearLayout without label is a container");
+
+	int ids_ok = 1;
+	for (size_t i = 0; i < s.count; i++) {
+		ids_ok &= id_well_formed(s.elements[i].id);
+		for (size_t k = 0; k < i; k++)
+			ids_ok &= strcmp(s.elements[i].id, s.elements[k].id) != 0;
+	}
+	ok(ids_ok, "ids are e + 8 lower-case hex and unique");
+	ok(s.count && amc_scene_find(&s, s.elements[3].id) == &s.elements[3], "find by id");
+	ok(!amc_scene_find(&s, "e00000000x"), "find misses an unknown id");
+	ok(!amc_scene_find(&s, NULL), "find(NULL)");
+
+	/* A second observation of the same screen (the dump printed again, with its
+	 * trailer) gives the same ids. */
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_append(&sb, xml, len);
+	amc_sb_puts(&sb, "UI hierchary dumped to: /dev/tty\n");
+	amc_ui_tree t2;
+	amc_scene s2;
+	amc_uitree_parse(sb.buf, sb.len, &t2, &e);
+	amc_scene_from_tree(&t2, 1080, 1794, &s2, &e);
+	int same = s.count == s2.count;
+	for (size_t i = 0; same && i < s.count; i++)
+		same = !strcmp(s.elements[i].id, s2.elements[i].id);
+	ok(same, "ids stable across two observations");
+
+	/* Ids survive the stored-tree round trip too. */
+	cJSON *tj = amc_uitree_to_json(&t);
+	amc_ui_tree t3;
+	amc_scene s3;
+	amc_uitree_from_json(tj, &t3, &e);
+	cJSON_Delete(tj);
+	amc_scene_from_tree(&t3, 1080, 1794, &s3, &e);
+	same = s.count == s3.count;
+	for (size_t i = 0; same && i < s.count; i++)
+		same = !strcmp(s.elements[i].id, s3.elements[i].id);
+	ok(same, "ids stable through the stored JSON tree");
+
+	/* Any change to a hashed field changes that element's id, and only its. */
+	free(t2.nodes[19].text);
+	t2.nodes[19].text = amc_xstrdup("Messages (2)");
+	amc_scene_free(&s2);
+	amc_scene_from_tree(&t2, 1080, 1794, &s2, &e);
+	int changed = 0;
+	for (size_t i = 0; i < s.count && i < s2.count; i++)
+		changed += strcmp(s.elements[i].id, s2.elements[i].id) != 0;
+	is_int(changed, 1, "a new text changes exactly one id");
+
+	/* Width/height 0: taken from the tree. */
+	amc_scene s4;
+	amc_scene_from_tree(&t, 0, 0, &s4, &e);
+	ok(s4.width == 1080 && s4.height == 1794 && s4.count == 9, "screen size from the root bounds");
+	amc_scene_free(&s4);
+
+	/* JSON shape (seed 002 plus a few fields). */
+	cJSON *j = amc_scene_to_json(&s);
+	is_int(amc_json_int(j, "width", -1), 1080, "JSON width");
+	is_int(amc_json_int(j, "height", -1), 1794, "JSON height");
+	cJSON *els = cJSON_GetObjectItemCaseSensitive(j, "elements");
+	is_int(cJSON_GetArraySize(els), 9, "JSON elements");
+	cJSON *clock = cJSON_GetArrayItem(els, 3);
+	is_str(amc_json_str(clock, "id"), s.elements[3].id, "JSON id");
+	is_str(amc_json_str(clock, "type"), "text", "JSON type");
+	is_str(amc_json_str(clock, "text"), "Fri, Apr 21", "JSON text");
+	is_str(amc_json_str(clock, "source"), "uitree", "JSON source");
+	is_str(amc_json_str(clock, "resource_id"), "com.google.android.apps.nexuslauncher:id/clock", "JSON resource_id");
+	cJSON *conf = cJSON_GetObjectItemCaseSensitive(clock, "confidence");
+	ok(cJSON_IsNumber(conf) && conf->valuedouble == 1.0, "JSON confidence 1");
+	ok(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(clock, "clickable")), "JSON clickable false");
+	cJSON *b = cJSON_GetObjectItemCaseSensitive(clock, "bounds");
+	ok(cJSON_GetArraySize(b) == 4 && cJSON_GetArrayItem(b, 0)->valueint == 77 &&
+	   cJSON_GetArrayItem(b, 3)->valueint == 180, "JSON bounds [x1,y1,x2,y2]");
+	cJSON *msg = cJSON_GetArrayItem(els, 5);
+	ok(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "clickable")), "Messages clickable in JSON");
+	ok(!cJSON_GetObjectItemCaseSensitive(msg, "resource_id"), "empty resource_id omitted");
+	char *txt = amc_json_print(j);
+	diag("%.300s", txt);
+	free(txt);
+	cJSON_Delete(j);
+
+	amc_scene_free(&s);
+	amc_scene_free(&s2);
+	amc_scene_free(&s3);
+	ok(s.count == 0 && !s.elements, "free empties the scene");
+	amc_uitree_free(&t);
+	amc_uitree_free(&t2);
+	amc_uitree_free(&t3);
+	amc_sb_free(&sb);
+	free(xml);
+}
+
+#define N(attrs) "<node enabled=\"true\" " attrs "/>"
+
+static void test_types(void)
+{
+	const char *xml =
+		"<hierarchy rotation=\"0\"><node class=\"android.widget.FrameLayout\" bounds=\"[0,0][1080,1920]\">"
+		N("class=\"android.widget.EditText\" text=\"\" hint=\"Name\" focusable=\"true\" bounds=\"[0,0][500,100]\"")           /* 1 */
+		N("class=\"androidx.appcompat.widget.AppCompatEditText\" bounds=\"[0,100][500,200]\" focusable=\"true\"")           /* 2 */
+		N("class=\"android.view.View\" hint=\"Search\" focusable=\"true\" bounds=\"[0,200][500,300]\"")                      /* 3 */
+		N("class=\"android.widget.Switch\" text=\"Wi-Fi\" checkable=\"true\" checked=\"true\" clickable=\"true\" bounds=\"[0,300][500,400]\"") /* 4 */
+		N("class=\"android.widget.CheckBox\" text=\"\" clickable=\"true\" bounds=\"[0,400][50,450]\"")                         /* 5 */
+		N("class=\"android.view.View\" checkable=\"true\" bounds=\"[0,450][50,500]\"")                                       /* 6 */
+		N("class=\"android.widget.Button\" text=\"OK\" clickable=\"true\" bounds=\"[0,500][200,600]\"")                         /* 7 */
+		N("class=\"android.widget.ImageButton\" content-desc=\"Back\" clickable=\"true\" bounds=\"[0,600][100,700]\"")         /* 8 */
+		N("class=\"com.google.android.material.floatingactionbutton.FloatingActionButton\" clickable=\"true\" bounds=\"[900,1700][1000,1800]\"") /* 9 */
+		N("class=\"android.widget.ImageView\" content-desc=\"Avatar\" bounds=\"[0,700][100,800]\"")                            /* 10 */
+		N("class=\"android.widget.TextView\" text=\"Hello\" bounds=\"[0,800][500,850]\"")                                      /* 11 */
+		"<node class=\"androidx.recyclerview.widget.RecyclerView\" scrollable=\"true\" bounds=\"[0,900][1080,1600]\">"          /* 12 */
+		"<node class=\"android.widget.LinearLayout\" clickable=\"true\" bounds=\"[0,900][1080,1000]\">"                          /* 13 */
+		N("class=\"android.widget.TextView\" text=\"Alice\" bounds=\"[10,910][500,990]\"")                                     /* 14 */
+		"</node>"
+		N("class=\"android.widget.TextView\" text=\"Bob\" clickable=\"true\" bounds=\"[0,1000][1080,1100]\"")                   /* 15 */
+		N("class=\"android.widget.LinearLayout\" bounds=\"[0,1100][1080,1200]\"")                                              /* 16 */
+		"</node>"
+		N("class=\"android.widget.FrameLayout\" bounds=\"[0,1600][1080,1700]\"")                                                /* 17 */
+		N("class=\"android.widget.TextView\" text=\"Hidden\" bounds=\"[0,0][0,0]\"")                                           /* 18 */
+		N("class=\"android.widget.TextView\" text=\"Offscreen\" bounds=\"[2000,0][2100,50]\"")                                 /* 19 */
+		N("class=\"android.widget.EditText\" password=\"true\" text=\"\" bounds=\"[0,1700][500,1800]\"")                       /* 20 */
+		N("class=\"android.widget.ImageView\" bounds=\"[600,1700][700,1800]\"")                                                /* 21 */
+		N("class=\"android.widget.ImageView\" clickable=\"true\" bounds=\"[700,1700][800,1800]\"")                              /* 22 */
+		N("class=\"android.widget.ScrollView\" scrollable=\"true\" bounds=\"[0,0][10,10]\"")                                   /* 23 */
+		"<node class=\"android.widget.TextView\" text=\"Off\" enabled=\"false\" bounds=\"[0,1800][100,1900]\"/>"       /* 24 */
+		N("class=\"android.widget.TextView\" content-desc=\"Described\" hint=\"Hinted\" bounds=\"[100,1800][200,1900]\"")      /* 25 */
+		"</node></hierarchy>";
+	amc_ui_tree t;
+	amc_scene s;
+	scene_of(xml, &t, &s);
+	static const struct {
+		int node;
+		const char *type;
+		const char *text;
+	} want[] = {
+		{1, "input", "Name"},  {2, "input", ""},         {3, "input", "Search"}, {4, "toggle", "Wi-Fi"},
+		{5, "toggle", ""},     {6, "toggle", ""},        {7, "button", "OK"},    {8, "button", "Back"},
+		{9, "button", ""},     {10, "image", "Avatar"},  {11, "text", "Hello"},  {12, "list", ""},
+		{13, "list_item", ""}, {14, "text", "Alice"},    {15, "list_item", "Bob"}, {20, "input", ""},
+		{22, "image", ""},     {23, "list", ""},         {24, "text", "Off"},    {25, "text", "Described"},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const amc_element *el = by_node(&s, want[i].node);
+		ok(el && !strcmp(el->type, want[i].type), "node %d is a %s (got %s)", want[i].node, want[i].type,
+		   el ? el->type : "no element");
+		ok(el && !strcmp(el->text, want[i].text), "node %d text '%s'", want[i].node, want[i].text);
+	}
+	is_int(s.count, sizeof want / sizeof want[0], "only the expected nodes are elements");
+	ok(!by_node(&s, 0), "root FrameLayout skipped");
+	ok(!by_node(&s, 16), "plain layout inside a list skipped");
+	ok(!by_node(&s, 17), "plain FrameLayout skipped");
+	ok(!by_node(&s, 18), "[0,0][0,0] node skipped");
+	ok(!by_node(&s, 19), "off-screen node skipped");
+	ok(!by_node(&s, 21), "bare ImageView skipped");
+
+	cJSON *j = amc_scene_to_json(&s);
+	cJSON *els = cJSON_GetObjectItemCaseSensitive(j, "elements");
+	cJSON *sw = NULL, *off = NULL, *c;
+	cJSON_ArrayForEach(c, els) {
+		const char *tx = amc_json_str(c, "text");
+		if (tx && !strcmp(tx, "Wi-Fi"))
+			sw = c;
+		if (tx && !strcmp(tx, "Off"))
+			off = c;
+	}
+	ok(sw && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sw, "checked")), "toggle state in JSON");
+	ok(off && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(off, "enabled")), "disabled shown in JSON");
+	ok(sw && !cJSON_GetObjectItemCaseSensitive(sw, "enabled"), "enabled=true left out");
+	cJSON_Delete(j);
+	amc_scene_free(&s);
+	amc_uitree_free(&t);
+}
+
+static void test_collisions(void)
+{
+	/* Twin nodes (same class, id, text, description and bounds) still get
+	 * distinct ids, the same ones on every parse. */
+	const char *xml =
+		"<hierarchy><node class=\"android.widget.FrameLayout\" bounds=\"[0,0][100,100]\">"
+		N("class=\"android.widget.TextView\" text=\"Same\" bounds=\"[0,0][50,50]\"")
+		N("class=\"android.widget.TextView\" text=\"Same\" bounds=\"[0,0][50,50]\"")
+		N("class=\"android.widget.TextView\" text=\"Same\" bounds=\"[0,0][50,50]\"")
+		"</node></hierarchy>";
+	amc_ui_tree t1, t2;
+	amc_scene s1, s2;
+	scene_of(xml, &t1, &s1);
+	scene_of(xml, &t2, &s2);
+	is_int(s1.count, 3, "three twins");
+	if (s1.count == 3 && s2.count == 3) {
+		ok(strcmp(s1.elements[0].id, s1.elements[1].id) && strcmp(s1.elements[1].id, s1.elements[2].id) &&
+		   strcmp(s1.elements[0].id, s1.elements[2].id), "twins get distinct ids");
+		ok(id_well_formed(s1.elements[1].id) && id_well_formed(s1.elements[2].id), "twin ids well formed");
+		ok(!strcmp(s1.elements[0].id, s2.elements[0].id) && !strcmp(s1.elements[1].id, s2.elements[1].id) &&
+		   !strcmp(s1.elements[2].id, s2.elements[2].id), "twin ids deterministic");
+	}
+	amc_scene_free(&s1);
+	amc_scene_free(&s2);
+	amc_uitree_free(&t1);
+	amc_uitree_free(&t2);
+}
+
+static void test_edges(void)
+{
+	amc_ui_tree t;
+	amc_scene s;
+	amc_err e;
+	scene_of("<hierarchy rotation=\"0\"/>", &t, &s);
+	is_int(s.count, 0, "empty tree: no elements");
+	cJSON *j = amc_scene_to_json(&s);
+	char *txt = amc_json_print(j);
+	is_str(txt, "{\"width\":1080,\"height\":1920,\"elements\":[]}", "empty scene JSON");
+	free(txt);
+	cJSON_Delete(j);
+	amc_scene_free(&s);
+	amc_uitree_free(&t);
+	amc_err_clear(&e);
+	is_int(amc_scene_from_tree(NULL, 1, 1, &s, &e), -1, "NULL tree refused");
+	is_int(s.count, 0, "scene empty after an error");
+}
+
+int main(void)
+{
+	test_sample();
+	test_types();
+	test_collisions();
+	test_edges();
+	return done_testing();
+}

@@ -1,0 +1,272 @@
+/* test_selector.c - Maestro selector semantics over hand-built UI trees (so the
+ * tests do not depend on the uiautomator parser). */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "flow/selector.h"
+#include "tap.h"
+#include "util/strbuf.h"
+
+/* A tiny tree builder: nodes in pre-order, each with a parent index. */
+typedef struct tb {
+	amc_ui_tree t;
+	size_t cap;
+} tb;
+
+static int node(tb *b, int parent, const char *text, const char *rid, const char *desc, const char *hint,
+		int x1, int y1, int x2, int y2, int displayed)
+{
+	if (b->t.count == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 16;
+		b->t.nodes = amc_xrealloc(b->t.nodes, b->cap * sizeof *b->t.nodes);
+	}
+	int i = (int)b->t.count++;
+	amc_ui_node *n = &b->t.nodes[i];
+	memset(n, 0, sizeof *n);
+	n->parent = parent;
+	n->first_child = -1;
+	n->next_sibling = -1;
+	n->depth = parent < 0 ? 0 : b->t.nodes[parent].depth + 1;
+	n->text = amc_xstrdup(text ? text : "");
+	n->resource_id = amc_xstrdup(rid ? rid : "");
+	n->class_name = amc_xstrdup("android.widget.TextView");
+	n->package = amc_xstrdup("com.example");
+	n->content_desc = amc_xstrdup(desc ? desc : "");
+	n->hint = amc_xstrdup(hint ? hint : "");
+	n->bounds = (amc_bounds){ x1, y1, x2, y2 };
+	n->flags = AMC_NODE_ENABLED | (displayed ? AMC_NODE_DISPLAYED : 0);
+	if (parent >= 0) {
+		amc_ui_node *p = &b->t.nodes[parent];
+		p->child_count++;
+		if (p->first_child < 0) {
+			p->first_child = i;
+		} else {
+			int c = p->first_child;
+			while (b->t.nodes[c].next_sibling >= 0)
+				c = b->t.nodes[c].next_sibling;
+			b->t.nodes[c].next_sibling = i;
+		}
+	}
+	return i;
+}
+
+static void tb_free(tb *b)
+{
+	for (size_t i = 0; i < b->t.count; i++) {
+		amc_ui_node *n = &b->t.nodes[i];
+		free(n->text);
+		free(n->resource_id);
+		free(n->class_name);
+		free(n->package);
+		free(n->content_desc);
+		free(n->hint);
+	}
+	free(b->t.nodes);
+	memset(b, 0, sizeof *b);
+}
+
+static amc_selector text_sel(const char *text)
+{
+	amc_selector s;
+	memset(&s, 0, sizeof s);
+	s.text = (char *)text;
+	return s;
+}
+
+static amc_selector id_sel(const char *id)
+{
+	amc_selector s;
+	memset(&s, 0, sizeof s);
+	s.id = (char *)id;
+	return s;
+}
+
+/* A contacts-like screen. */
+static int R, TITLE, ROW_B, ROW_A, ROW_C, FAB, HIDDEN, FIELD, MULTI;
+static void contacts(tb *b)
+{
+	memset(b, 0, sizeof *b);
+	R = node(b, -1, NULL, NULL, NULL, NULL, 0, 0, 1080, 2400, 1);
+	TITLE = node(b, R, "Contacts", "com.android.contacts:id/title", NULL, NULL, 40, 100, 600, 200, 1);
+	/* rows deliberately out of document order relative to position */
+	ROW_B = node(b, R, "Bob", "com.android.contacts:id/name", NULL, NULL, 40, 500, 1040, 600, 1);
+	ROW_A = node(b, R, "Ada Lovelace", "com.android.contacts:id/name", NULL, NULL, 40, 300, 1040, 400, 1);
+	ROW_C = node(b, R, "Carol", "com.android.contacts:id/name", NULL, NULL, 40, 700, 1040, 800, 1);
+	FAB = node(b, R, "", "com.android.contacts:id/fab_add", "Add contact", NULL, 900, 2100, 1040, 2240, 1);
+	HIDDEN = node(b, R, "Secret", "com.android.contacts:id/hidden", NULL, NULL, 0, 0, 0, 0, 0);
+	FIELD = node(b, R, "", "com.android.contacts:id/phone", NULL, "Phone", 40, 900, 1040, 1000, 1);
+	MULTI = node(b, R, "Line one\nLine two", "note", NULL, NULL, 40, 1100, 1040, 1200, 1);
+}
+
+static void test_text(void)
+{
+	tb b;
+	contacts(&b);
+	amc_selector s = text_sel("Contacts");
+	is_int(amc_selector_find(&s, &b.t), TITLE, "exact text");
+	s = text_sel("Contact");
+	is_int(amc_selector_find(&s, &b.t), -1, "partial text does not match (full match)");
+	s = text_sel("ontacts");
+	is_int(amc_selector_find(&s, &b.t), -1, "suffix does not match");
+	s = text_sel("Ada.*");
+	is_int(amc_selector_find(&s, &b.t), ROW_A, "regex");
+	s = text_sel("contacts");
+	is_int(amc_selector_find(&s, &b.t), TITLE, "case-insensitive, as Maestro");
+	s = text_sel("(Bob|Carol)");
+	is_int(amc_selector_count(&s, &b.t), 2, "alternation counts two");
+	s = text_sel("Add contact");
+	is_int(amc_selector_find(&s, &b.t), FAB, "content-desc matches text");
+	s = text_sel("Phone");
+	is_int(amc_selector_find(&s, &b.t), FIELD, "hint matches text");
+	s = text_sel("Secret");
+	is_int(amc_selector_find(&s, &b.t), -1, "nodes not displayed are ignored");
+	s = text_sel("Line one Line two");
+	is_int(amc_selector_find(&s, &b.t), MULTI, "newlines match as spaces");
+	s = text_sel("Line one.Line two");
+	is_int(amc_selector_find(&s, &b.t), MULTI, "dot matches a newline");
+	s = text_sel(".*");
+	ok(amc_selector_count(&s, &b.t) >= 6, "'.*' matches every displayed node with text");
+	ok(amc_selector_find(&s, &b.t) != R, "empty root text never matches");
+	tb_free(&b);
+}
+
+static void test_literal_fallback(void)
+{
+	tb b;
+	memset(&b, 0, sizeof b);
+	int r = node(&b, -1, NULL, NULL, NULL, NULL, 0, 0, 1080, 2400, 1);
+	int paren = node(&b, r, "Total (", NULL, NULL, NULL, 0, 100, 100, 200, 1);
+	int price = node(&b, r, "$5.00 (tax)", NULL, NULL, NULL, 0, 300, 100, 400, 1);
+	int plus = node(&b, r, "C++", NULL, NULL, NULL, 0, 500, 100, 600, 1);
+	amc_selector s = text_sel("Total (");
+	is_int(amc_selector_find(&s, &b.t), paren, "invalid regex falls back to literal equality");
+	s = text_sel("$5.00 (tax)");
+	is_int(amc_selector_find(&s, &b.t), price, "valid regex that does not match itself: literal equality");
+	s = text_sel("C++");
+	is_int(amc_selector_find(&s, &b.t), plus, "'C++' found literally");
+	s = text_sel("Total");
+	is_int(amc_selector_find(&s, &b.t), -1, "literal fallback is full, not partial");
+	tb_free(&b);
+}
+
+static void test_id(void)
+{
+	tb b;
+	contacts(&b);
+	amc_selector s = id_sel("fab_add");
+	is_int(amc_selector_find(&s, &b.t), FAB, "id without package prefix");
+	s = id_sel("com.android.contacts:id/fab_add");
+	is_int(amc_selector_find(&s, &b.t), FAB, "id with package prefix");
+	s = id_sel("fab");
+	is_int(amc_selector_find(&s, &b.t), -1, "partial id does not match");
+	s = id_sel(".*:id/ph.*");
+	is_int(amc_selector_find(&s, &b.t), FIELD, "id regex over the full string");
+	s = id_sel("name");
+	is_int(amc_selector_count(&s, &b.t), 3, "three rows share an id");
+	is_int(amc_selector_find(&s, &b.t), ROW_A, "index 0 is the topmost, not the first in the document");
+	s.index = 1;
+	is_int(amc_selector_find(&s, &b.t), ROW_B, "index 1");
+	s.index = 2;
+	is_int(amc_selector_find(&s, &b.t), ROW_C, "index 2");
+	s.index = 3;
+	is_int(amc_selector_find(&s, &b.t), -1, "index past the end");
+	s = id_sel("name");
+	s.text = "Bob";
+	is_int(amc_selector_find(&s, &b.t), ROW_B, "text and id together");
+	s.text = "Contacts";
+	is_int(amc_selector_find(&s, &b.t), -1, "text and id must both match");
+	s = id_sel("hidden");
+	is_int(amc_selector_find(&s, &b.t), -1, "hidden id ignored");
+	tb_free(&b);
+}
+
+static void test_order_and_depth(void)
+{
+	tb b;
+	memset(&b, 0, sizeof b);
+	int r = node(&b, -1, NULL, NULL, NULL, NULL, 0, 0, 1080, 2400, 1);
+	int right = node(&b, r, "Item", NULL, NULL, NULL, 600, 100, 900, 200, 1);
+	int left = node(&b, r, "Item", NULL, NULL, NULL, 100, 100, 400, 200, 1);
+	int below = node(&b, r, "Item", NULL, NULL, NULL, 0, 150, 100, 250, 1);
+	/* A container whose content-desc equals its child's text: the child wins. */
+	int box = node(&b, r, "", NULL, "Wrapped", NULL, 0, 1000, 1080, 1400, 1);
+	int inner = node(&b, box, "Wrapped", NULL, NULL, NULL, 100, 1100, 500, 1200, 1);
+	amc_selector s = text_sel("Item");
+	is_int(amc_selector_find(&s, &b.t), left, "same row: left first");
+	s.index = 1;
+	is_int(amc_selector_find(&s, &b.t), right, "then right");
+	s.index = 2;
+	is_int(amc_selector_find(&s, &b.t), below, "then the lower one");
+	s = text_sel("Wrapped");
+	is_int(amc_selector_find(&s, &b.t), inner, "deepest match wins over its container");
+	is_int(amc_selector_count(&s, &b.t), 1, "container not counted");
+	(void)box;
+	tb_free(&b);
+
+	amc_ui_tree empty;
+	memset(&empty, 0, sizeof empty);
+	s = text_sel("x");
+	is_int(amc_selector_find(&s, &empty), -1, "empty tree");
+	amc_selector none;
+	memset(&none, 0, sizeof none);
+	contacts(&b);
+	is_int(amc_selector_find(&none, &b.t), -1, "a selector with neither text nor id matches nothing");
+	tb_free(&b);
+}
+
+static void test_pathological(void)
+{
+	tb b;
+	memset(&b, 0, sizeof b);
+	int r = node(&b, -1, NULL, NULL, NULL, NULL, 0, 0, 1080, 2400, 1);
+	char text[64];
+	memset(text, 'a', 40);
+	text[40] = '!';
+	text[41] = '\0';
+	for (int i = 0; i < 50; i++)
+		node(&b, r, text, NULL, NULL, NULL, 0, i * 10, 100, i * 10 + 10, 1);
+	amc_selector s = text_sel("(a|aa)+\\W\\W");
+	clock_t t0 = clock();
+	int found = amc_selector_find(&s, &b.t);
+	double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	is_int(found, -1, "catastrophic backtracking pattern: no match");
+	ok(secs < 5.0, "and bounded in time (%.3f s for 50 nodes)", secs);
+	diag("pathological pattern over 50 nodes: %.3f s", secs);
+	/* Invalid UTF-8 in a node does not break matching of the others. */
+	int bad = node(&b, r, "\xff\xfe", NULL, NULL, NULL, 0, 2000, 100, 2100, 1);
+	int good = node(&b, r, "caf\xc3\xa9", NULL, NULL, NULL, 0, 2100, 100, 2200, 1);
+	s = text_sel("CAF\xc3\x89");
+	is_int(amc_selector_find(&s, &b.t), good, "non-ASCII case-insensitive match");
+	s = text_sel(".*\xc3\xa9");
+	is_int(amc_selector_find(&s, &b.t), good, "regex over UTF-8");
+	(void)bad;
+	tb_free(&b);
+}
+
+static void test_describe(void)
+{
+	amc_selector s;
+	memset(&s, 0, sizeof s);
+	s.text = "Add contact";
+	s.id = "save";
+	s.index = 1;
+	char *d = amc_selector_describe(&s);
+	is_str(d, "text=\"Add contact\" id=\"save\" index=1", "describe");
+	free(d);
+	s = text_sel("\x1b[31mred");
+	d = amc_selector_describe(&s);
+	ok(d && !strchr(d, 0x1b), "describe sanitizes");
+	free(d);
+}
+
+int main(void)
+{
+	test_text();
+	test_literal_fallback();
+	test_id();
+	test_order_and_depth();
+	test_pathological();
+	test_describe();
+	return done_testing();
+}
