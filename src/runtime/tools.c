@@ -112,7 +112,7 @@ static int t_swipe(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_er
 
 static int t_type_text(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
 {
-	const char *text;
+	const char *text = NULL;
 	if (arg_str(args, "text", &text, e) != 0)
 		return -1;
 	if (c->dev->ops->type_text(c->dev, text, e) != 0)
@@ -125,7 +125,7 @@ static int t_type_text(const amc_tool_ctx *c, const cJSON *args, cJSON **res, am
 
 static int t_press_key(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
 {
-	const char *name;
+	const char *name = NULL;
 	amc_key k;
 	if (arg_str(args, "key", &name, e) != 0)
 		return -1;
@@ -143,7 +143,7 @@ static int t_press_key(const amc_tool_ctx *c, const cJSON *args, cJSON **res, am
 
 static int t_launch_app(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
 {
-	const char *app;
+	const char *app = NULL;
 	if (arg_str(args, "app_id", &app, e) != 0)
 		return -1;
 	if (c->dev->ops->launch_app(c->dev, app, e) != 0)

@@ -1,1 +1,7 @@
 # tests for this area
+check_PROGRAMS += tests/unit/test_image tests/unit/test_png
+TESTS += tests/unit/test_image tests/unit/test_png
+tests_unit_test_image_SOURCES = tests/unit/test_image.c
+tests_unit_test_image_LDADD = $(TEST_LDADD)
+tests_unit_test_png_SOURCES = tests/unit/test_png.c
+tests_unit_test_png_LDADD = $(TEST_LDADD)

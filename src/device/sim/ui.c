@@ -1073,18 +1073,11 @@ static void build_launcher(B *b, int content)
 
 static void build_dialog(B *b, const sim_view *v)
 {
-	const sim *s = b->s;
 	const pal *c = b->c;
 	int scrim = deco(b, 0, 0, 0, b->W, b->H, P_SCRIM, 0x00000099, 0);
 	N(b, scrim)->act = A_DLG_CANCEL;
 	const char *title = v->dialog == DLG_DELETE_CONTACT ? "Delete this contact?" : "Delete this note?";
-	char msg[SIM_FIELD_MAX + 64];
-	const char *who = "";
-	if (v->dialog == DLG_DELETE_CONTACT && v->dialog_arg >= 0 && v->dialog_arg < s->st.ncontacts)
-		who = s->st.contacts[v->dialog_arg].name;
-	if (v->dialog == DLG_DELETE_NOTE && v->dialog_arg >= 0 && v->dialog_arg < s->st.nnotes)
-		who = s->st.notes[v->dialog_arg].title;
-	snprintf(msg, sizeof msg, "%s will be removed from this phone.", who);
+	const char *msg = "This can't be undone.";
 	int w = D(b, 312);
 	if (w > b->W - D(b, 48))
 		w = b->W - D(b, 48);
@@ -1477,7 +1470,8 @@ static void push(sim *s, int screen, int arg)
 
 int sim_launch(sim *s, int screen)
 {
-	begin_transition(s, TR_FADE);
+	/* Apps slide in over the launcher; home slides the app away. */
+	begin_transition(s, screen == SCR_LAUNCHER ? TR_SLIDE_BACK : TR_SLIDE_FWD);
 	leave_top(s);
 	s->st.depth = 1;
 	s->st.stack[0].screen = SCR_LAUNCHER;
@@ -1497,8 +1491,7 @@ static void pop(sim *s)
 {
 	if (s->st.depth <= 1)
 		return;
-	int to_launcher = s->st.depth == 2;
-	begin_transition(s, to_launcher ? TR_FADE : TR_SLIDE_BACK);
+	begin_transition(s, TR_SLIDE_BACK);
 	leave_top(s);
 	s->st.depth--;
 	s->st.focus = F_NONE;
@@ -1601,6 +1594,9 @@ static void confirm_dialog(sim *s)
 	int arg = s->st.dialog_arg;
 	if (s->st.dialog == DLG_DELETE_CONTACT && arg >= 0 && arg < s->st.ncontacts) {
 		begin_transition(s, TR_SLIDE_BACK);
+		/* The page sliding away must not show whoever takes the deleted index. */
+		s->st.tr_from.e.arg = -1;
+		s->st.tr_from.dialog = DLG_NONE;
 		free(s->st.contacts[arg].name);
 		free(s->st.contacts[arg].phone);
 		memmove(s->st.contacts + arg, s->st.contacts + arg + 1,

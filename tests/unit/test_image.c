@@ -1,0 +1,101 @@
+/* test_image.c - RGBA image operations. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "image/image.h"
+
+static void px(amc_image *img, int x, int y, uint32_t rgba)
+{
+	unsigned char *p = img->px + ((size_t)y * img->w + x) * 4;
+	p[0] = (unsigned char)(rgba >> 24);
+	p[1] = (unsigned char)(rgba >> 16);
+	p[2] = (unsigned char)(rgba >> 8);
+	p[3] = (unsigned char)rgba;
+}
+
+static uint32_t get(const amc_image *img, int x, int y)
+{
+	const unsigned char *p = img->px + ((size_t)y * img->w + x) * 4;
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+int main(void)
+{
+	amc_err e;
+	amc_image a, b, c;
+
+	ok(amc_image_alloc(&a, 4, 3, &e) == 0, "alloc");
+	is_int(a.w, 4, "width");
+	is_int(a.h, 3, "height");
+	is_int(get(&a, 3, 2), 0, "zeroed");
+	ok(amc_image_alloc(&b, 0, 3, &e) == -1 && e.code == AMC_EUSAGE, "empty size refused");
+	ok(b.px == NULL, "no pixels on failure");
+	ok(amc_image_alloc(&b, AMC_IMAGE_MAX_SIDE + 1, 1, &e) == -1 && strstr(e.msg, "too large"), "over-wide refused");
+	ok(amc_image_alloc(&b, 16384, 16384, &e) == -1, "over 64 Mpx refused");
+
+	px(&a, 1, 1, 0x112233FF);
+	ok(amc_image_copy(&a, &b, &e) == 0 && get(&b, 1, 1) == 0x112233FF, "copy");
+	ok(amc_image_diff_fraction(&a, &b, 0, 0) == 0.0, "copies do not differ");
+	px(&b, 0, 0, 0x000010FF);
+	ok(amc_image_diff_fraction(&a, &b, 0, 0) > 0.08 && amc_image_diff_fraction(&a, &b, 0, 0) < 0.09, "one pixel in 12");
+	ok(amc_image_diff_fraction(&a, &b, 0, 255) == 0.0, "within tolerance");
+	ok(amc_image_diff_fraction(&a, &b, 1, 0) == 0.0, "rows above y0 ignored");
+	ok(amc_image_diff_fraction(&a, &b, 99, 0) == 0.0, "y0 past the end");
+	ok(amc_image_hash(&a, 0) != amc_image_hash(&b, 0), "hash sees the change");
+	ok(amc_image_hash(&a, 1) == amc_image_hash(&b, 1), "hash from y0 ignores it");
+
+	ok(amc_image_alloc(&c, 5, 3, &e) == 0, "other size");
+	ok(amc_image_diff_fraction(&a, &c, 0, 0) == 1.0, "different sizes differ completely");
+	ok(amc_image_hash(&a, 0) != amc_image_hash(&c, 0), "size is part of the hash");
+	amc_image_free(&c);
+
+	amc_image big, small;
+	amc_image_alloc(&big, 100, 50, &e);
+	for (int y = 0; y < 50; y++)
+		for (int x = 0; x < 100; x++)
+			px(&big, x, y, x < 50 ? 0xFF0000FF : 0x0000FFFF);
+	ok(amc_image_scale_fit(&big, 10, 10, &small, &e) == 0, "scale to fit");
+	is_int(small.w, 10, "scaled width");
+	is_int(small.h, 5, "aspect kept");
+	is_int(get(&small, 0, 0), 0xFF0000FF, "left stays red");
+	is_int(get(&small, 9, 4), 0x0000FFFF, "right stays blue");
+	amc_image_free(&small);
+	ok(amc_image_scale_fit(&big, 1000, 1000, &small, &e) == 0 && small.w == 100 && small.h == 50, "never upscales");
+	amc_image_free(&small);
+	ok(amc_image_scale_fit(&big, 0, 10, &small, &e) == -1, "empty target refused");
+	amc_image_alloc(&c, 4, 4, &e);
+	px(&c, 0, 0, 0xFFFFFFFF);
+	px(&c, 1, 0, 0x000000FF);
+	px(&c, 0, 1, 0xFFFFFFFF);
+	px(&c, 1, 1, 0x000000FF);
+	amc_image half;
+	ok(amc_image_scale_fit(&c, 2, 2, &half, &e) == 0, "box filter");
+	is_int(get(&half, 0, 0), 0x808080FF, "2x2 box averaged (rounded)");
+	amc_image_free(&half);
+	amc_image_free(&c);
+
+	ok(amc_image_crop(&big, 45, 10, 10, 5, &c, &e) == 0, "crop");
+	is_int(get(&c, 4, 0), 0xFF0000FF, "crop left");
+	is_int(get(&c, 5, 4), 0x0000FFFF, "crop right");
+	amc_image_free(&c);
+	ok(amc_image_crop(&big, 95, 0, 10, 5, &c, &e) == -1 && e.code == AMC_EUSAGE, "crop outside refused");
+	ok(amc_image_crop(&big, -1, 0, 10, 5, &c, &e) == -1, "negative crop refused");
+
+	amc_image_rect(&big, 10, 10, 20, 20, 2, 0x00FF00FF);
+	is_int(get(&big, 10, 10), 0x00FF00FF, "rect corner");
+	is_int(get(&big, 11, 15), 0x00FF00FF, "rect thickness");
+	is_int(get(&big, 15, 15), 0xFF0000FF, "rect inside untouched");
+	is_int(get(&big, 19, 19), 0x00FF00FF, "rect drawn inside its bounds");
+	amc_image_rect(&big, -100000, -5, 2000000000, 3, 1, 0x010203FF);
+	is_int(get(&big, 0, 2), 0x010203FF, "clipped rect");
+	amc_image_rect(&big, 5, 5, 1, 1, 1, 0x111111FF);
+	is_int(get(&big, 1, 1), 0x111111FF, "swapped corners");
+
+	amc_image_free(&big);
+	amc_image_free(&a);
+	amc_image_free(&b);
+	amc_image_free(&a); /* double free of an emptied image is safe */
+	return done_testing();
+}
