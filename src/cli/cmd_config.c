@@ -12,7 +12,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = { { "json", no_argument, 0, 'j' }, { 0, 0, 0, 0 } };
 	int json = 0, c;
-	while ((c = getopt_long(argc, argv, "+j", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
 		if (c == 'j')
 			json = 1;
 		else

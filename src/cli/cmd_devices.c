@@ -16,7 +16,8 @@ static int list_sims(const char *home, int *ids, int max)
 	int n = 0;
 	ids[n++] = 0;
 	char dir[PATH_MAX];
-	snprintf(dir, sizeof dir, "%s/sim", home);
+	if ((size_t)snprintf(dir, sizeof dir, "%s/sim", home) >= sizeof dir)
+		return n;
 	DIR *d = opendir(dir);
 	if (!d)
 		return n;
@@ -43,7 +44,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = { { "json", no_argument, 0, 'j' }, { 0, 0, 0, 0 } };
 	int json = 0, c;
-	while ((c = getopt_long(argc, argv, "+j", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
 		if (c == 'j')
 			json = 1;
 		else

@@ -17,7 +17,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 	long age = amc_config_int(cli->cfg, "retention", "max_age_days");
 	int dry = 0, json = 0, c;
 	amc_err e;
-	while ((c = getopt_long(argc, argv, "+k:a:nj", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "k:a:nj", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
 			if (amc_cli_int("--keep", optarg, 1, 100000000, &keep, &e) != 0)

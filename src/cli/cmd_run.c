@@ -117,7 +117,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 	int json = 0, c;
 	amc_err e;
 	amc_err_clear(&e);
-	while ((c = getopt_long(argc, argv, "+f:d:m:j", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:d:m:j", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f': flow_arg = optarg; break;
 		case 'd': device_arg = optarg; break;

@@ -178,9 +178,24 @@ static void print_task(const amc_task_row *t, amc_store *store)
 		amc_cli_put_safe(stdout, t->error);
 		printf("\n");
 	}
-	printf("  usage     tokens in %s, out %s, cost %s\n", t->input_tokens >= 0 ? "known" : "n/a",
-	       t->output_tokens >= 0 ? "known" : "n/a", t->cost_usd >= 0 ? "known" : "n/a");
-	(void)store;
+	/* Model usage exists only for planned tasks; unknown stays unknown (not 0). */
+	if (t->input_tokens >= 0 || t->output_tokens >= 0 || t->cost_usd >= 0) {
+		printf("  usage     ");
+		if (t->input_tokens >= 0)
+			printf("%lld tokens in  ", t->input_tokens);
+		if (t->output_tokens >= 0)
+			printf("%lld tokens out  ", t->output_tokens);
+		if (t->cost_usd >= 0)
+			printf("$%.4f", t->cost_usd);
+		printf("\n");
+	}
+	char dir[PATH_MAX], rel[64];
+	snprintf(rel, sizeof rel, "artifacts/%s", t->id);
+	if (amc_store_artifact_abspath(store, rel, dir, sizeof dir, NULL) == 0) {
+		printf("  artifacts ");
+		amc_cli_put_safe(stdout, dir);
+		printf("/\n");
+	}
 }
 
 static int run(amc_cli *cli, int argc, char **argv)
@@ -193,7 +208,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 	long step = 0;
 	int json = 0, c;
 	amc_err e;
-	while ((c = getopt_long(argc, argv, "+s:j", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:j", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (amc_cli_int("--step", optarg, 1, 1000000, &step, &e) != 0)

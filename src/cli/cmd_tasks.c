@@ -74,7 +74,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 	long limit = 20;
 	int json = 0, c;
 	amc_err e;
-	while ((c = getopt_long(argc, argv, "+s:n:q:j", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:n:q:j", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': status = optarg; break;
 		case 'n':

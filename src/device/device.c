@@ -84,7 +84,11 @@ int amc_device_lock(const char *home, const char *device_id, const char *task_id
 	if (rc == 1) {
 		char task[64] = "", *sp;
 		long pid = 0;
-		snprintf(task, sizeof task, "%s", holder);
+		size_t tl = strcspn(holder, " ");
+		if (tl >= sizeof task)
+			tl = sizeof task - 1;
+		memcpy(task, holder, tl);
+		task[tl] = '\0';
 		if ((sp = strchr(task, ' ')))
 			*sp = '\0';
 		if ((sp = strstr(holder, " pid ")))
