@@ -22,6 +22,7 @@
 #include "util/fsutil.h"
 #include "util/jsonutil.h"
 #include "util/paths.h"
+#include "util/strbuf.h"
 
 #define MAX_SAMPLES 4096
 static const char *PHASES[] = { "observe_ms", "plan_ms", "act_ms", "settle_ms", "record_ms" };
@@ -124,7 +125,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench: no flows in %s\n", dir);
 		return 3;
 	}
-	printf("per-step phase timings in ms (median / p90), %d rounds per flow, sim 1080x2400, one core busy\n", rounds);
+	printf("per-step phase timings in ms (median / p90), %d rounds per flow, sim 1080x2400\n"
+	       "observe: extra captures while the planner waited for the screen (the post-action capture\n"
+	       "is the next step's observation and is counted in settle)\n", rounds);
 	printf("%-28s %5s %13s %13s %13s %13s %13s %13s %9s\n", "flow", "steps", "observe", "plan", "act", "settle",
 	       "record", "step total", "flow wall");
 	struct dirent *de;
@@ -138,7 +141,7 @@ int main(int argc, char **argv)
 		samples *s = calloc(1, sizeof *s);
 		long long wall_sum = 0;
 		for (int r = 0; r < rounds; r++) {
-			long long wall;
+			long long wall = 0;
 			if (run_flow(tmpl, cfg, path, s, &wall) != 0)
 				failed = 1;
 			wall_sum += wall;

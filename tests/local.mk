@@ -6,5 +6,6 @@ include tests/unit/perception.mk
 include tests/unit/storage.mk
 include tests/unit/runtime.mk
 include tests/unit/flow.mk
+include tests/unit/llm.mk
 include tests/integration/local.mk
 include tests/fuzz/local.mk

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "cli/cli.h"
@@ -17,7 +18,7 @@
 
 static const amc_cmd *const COMMANDS[] = {
 	&amc_cmd_run, &amc_cmd_tasks, &amc_cmd_show, &amc_cmd_devices,
-	&amc_cmd_sim, &amc_cmd_retention, &amc_cmd_config,
+	&amc_cmd_sim, &amc_cmd_retention, &amc_cmd_config, &amc_cmd_scene,
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
@@ -144,8 +145,35 @@ static int check_retired_settings(amc_err *e)
 	return 0;
 }
 
+/* OpenMP inside tesseract made OCR 5-7x slower on these machines, and it reads
+ * OMP_THREAD_LIMIT only once, when the library loads (a constructor of libgomp),
+ * so setenv() here would be too late. When it is missing, amc sets it, marks
+ * that it did (AMC_OMP_SET=1) and re-executes itself: same pid, so signals,
+ * kill -9 recovery and MCP stdio are unaffected. The re-executed amc removes
+ * both variables again at once (libgomp has read the limit by then), so the
+ * programs amc starts later (adb, tesseract, an editor) get the user's
+ * environment unchanged. A limit the user set is kept and inherited. */
+static void ensure_omp_thread_limit(char **argv)
+{
+	const char *mark = getenv("AMC_OMP_SET"), *lim = getenv("OMP_THREAD_LIMIT");
+	if (mark && !strcmp(mark, "1") && lim && !strcmp(lim, "1")) {
+		unsetenv("OMP_THREAD_LIMIT");
+		unsetenv("AMC_OMP_SET");
+		return;
+	}
+	if (lim)
+		return;
+	if (setenv("OMP_THREAD_LIMIT", "1", 1) != 0 || setenv("AMC_OMP_SET", "1", 1) != 0)
+		return;
+	execv("/proc/self/exe", argv);
+	/* No /proc or exec refused: run on without the limit (OCR is slower). */
+	unsetenv("OMP_THREAD_LIMIT");
+	unsetenv("AMC_OMP_SET");
+}
+
 int main(int argc, char **argv)
 {
+	ensure_omp_thread_limit(argv);
 	setlocale(LC_ALL, "");
 	amc_err e;
 	amc_err_clear(&e);

@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "device/adb.h"
 #include "device/sim/sim.h"
 #include "util/lockfile.h"
 #include "util/sanitize.h"
@@ -33,6 +34,21 @@ const char *amc_key_name(amc_key k)
 	return "?";
 }
 
+/* http(s)://HOST[:PORT][/PATH]: printable ASCII, no spaces, at most 100 bytes. */
+static int valid_url(const char *u)
+{
+	size_t n = strlen(u);
+	if (n > 100 || (strncmp(u, "http://", 7) && strncmp(u, "https://", 8)))
+		return 0;
+	const char *host = u + (u[4] == 's' ? 8 : 7);
+	if (!*host || *host == '/' || *host == ':')
+		return 0;
+	for (const char *p = u; *p; p++)
+		if (*p <= 0x20 || *p >= 0x7f || *p == '"' || *p == '\\' || *p == '<' || *p == '>')
+			return 0;
+	return 1;
+}
+
 int amc_device_id_normalize(const char *in, char *out, size_t n, amc_err *e)
 {
 	if (!strcmp(in, "sim")) {
@@ -47,8 +63,22 @@ int amc_device_id_normalize(const char *in, char *out, size_t n, amc_err *e)
 			return 0;
 		}
 	}
+	if (!strncmp(in, "adb:", 4) && amc_adb_serial_valid(in + 4) == 0) {
+		snprintf(out, n, "%s", in);
+		return 0;
+	}
+	if (!strncmp(in, "appium:", 7) && valid_url(in + 7) && strlen(in) < n) {
+		/* One spelling per server: no trailing slash. */
+		snprintf(out, n, "%s", in);
+		size_t len = strlen(out);
+		while (len > 0 && out[len - 1] == '/')
+			out[--len] = '\0';
+		return 0;
+	}
 	char *s = amc_sanitize_dup(in);
-	amc_err_set(e, AMC_EUSAGE, "unknown device '%s': use 'sim' or 'sim:N' (N from 0 to 9999)", s);
+	amc_err_set(e, AMC_EUSAGE,
+		    "unknown device '%.200s': use 'sim', 'sim:N' (N from 0 to 9999), 'adb:SERIAL' (as `adb devices` "
+		    "prints it) or 'appium:URL' (http://HOST:PORT of an Appium server)", s);
 	free(s);
 	return -1;
 }
@@ -60,6 +90,8 @@ int amc_device_open(const char *id, const char *home, const amc_config *cfg, amc
 		return -1;
 	if (!strncmp(canon, "sim:", 4))
 		return amc_sim_open(home, atoi(canon + 4), cfg, out, e);
+	if (!strncmp(canon, "adb:", 4))
+		return amc_adb_open(canon + 4, cfg, out, e);
 	return amc_err_set(e, AMC_EUSAGE, "unknown device '%s'", canon);
 }
 

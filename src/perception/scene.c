@@ -1,5 +1,4 @@
-/* scene.c - the Scene of seed 002, built from the UI tree alone (OCR fusion
- * comes later). An element is a visible node that means something to a user or a
+/* scene.c - the Scene of seed 002, built from the UI tree and fused with OCR. An element is a visible node that means something to a user or a
  * planner: it carries text, a description or a hint, or it can be interacted with.
  * Pure layout containers are left out so the Scene stays small. */
 #include "perception/scene.h"
@@ -270,6 +269,209 @@ int amc_scene_from_tree(const amc_ui_tree *t, int width, int height, amc_scene *
 	}
 	free(ids.slot);
 	free(ids.used);
+	return 0;
+}
+
+/* ---- fusion ------------------------------------------------------------- */
+
+static long long area(const amc_bounds *b)
+{
+	if (b->x2 <= b->x1 || b->y2 <= b->y1)
+		return 0;
+	return (long long)(b->x2 - b->x1) * (long long)(b->y2 - b->y1);
+}
+
+static long long inter_area(const amc_bounds *a, const amc_bounds *b)
+{
+	amc_bounds i = { a->x1 > b->x1 ? a->x1 : b->x1, a->y1 > b->y1 ? a->y1 : b->y1,
+			 a->x2 < b->x2 ? a->x2 : b->x2, a->y2 < b->y2 ? a->y2 : b->y2 };
+	return area(&i);
+}
+
+double amc_bounds_iou(const amc_bounds *a, const amc_bounds *b)
+{
+	long long i = inter_area(a, b), u = area(a) + area(b) - i;
+	return u > 0 ? (double)i / (double)u : 0.0;
+}
+
+double amc_bounds_containment(const amc_bounds *inner, const amc_bounds *outer)
+{
+	long long a = area(inner);
+	return a > 0 ? (double)inter_area(inner, outer) / (double)a : 0.0;
+}
+
+static int lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+/* Case-insensitive (ASCII) substring test, for "does the tree text hold this
+ * OCR word". The word's surrounding punctuation is ignored. */
+static int text_has_word(const char *text, const char *word)
+{
+	const char *w = word;
+	size_t n = strlen(w);
+	while (n && !((unsigned char)*w >= 0x80 || (lower(*w) >= 'a' && lower(*w) <= 'z') || (*w >= '0' && *w <= '9')))
+		w++, n--;
+	while (n && !((unsigned char)w[n - 1] >= 0x80 || (lower(w[n - 1]) >= 'a' && lower(w[n - 1]) <= 'z') ||
+		      (w[n - 1] >= '0' && w[n - 1] <= '9')))
+		n--;
+	if (!n)
+		return 1;
+	for (const char *p = text; *p; p++) {
+		size_t k = 0;
+		while (k < n && p[k] && lower((unsigned char)p[k]) == lower((unsigned char)w[k]))
+			k++;
+		if (k == n)
+			return 1;
+	}
+	return 0;
+}
+
+/* The most specific element the word belongs to, or -1. */
+static long match_element(const amc_scene *s, size_t tree_count, const amc_bounds *w)
+{
+	long best = -1;
+	long long best_area = 0;
+	for (size_t i = 0; i < tree_count; i++) {
+		const amc_element *el = &s->elements[i];
+		const amc_bounds *b = &el->bounds;
+		/* A list or container is not where words belong: pixel text inside
+		 * one (a canvas in a scroll view) is an element of its own. */
+		if (!(el->text && el->text[0]) && (!strcmp(el->type, "list") || !strcmp(el->type, "container")))
+			continue;
+		if (amc_bounds_containment(w, b) >= AMC_FUSE_MIN_CONTAINMENT || amc_bounds_iou(w, b) >= AMC_FUSE_MIN_IOU) {
+			long long a = area(b);
+			if (best < 0 || a < best_area) {
+				best = (long)i;
+				best_area = a;
+			}
+		}
+	}
+	return best;
+}
+
+static void push_element(amc_scene *s, size_t *cap)
+{
+	if (s->count == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		s->elements = amc_xrealloc(s->elements, *cap * sizeof *s->elements);
+	}
+	memset(&s->elements[s->count], 0, sizeof s->elements[s->count]);
+	s->count++;
+}
+
+static int cmp_word_pos(const void *a, const void *b)
+{
+	const amc_ocr_word *x = *(const amc_ocr_word *const *)a, *y = *(const amc_ocr_word *const *)b;
+	int xc = (x->box.y1 + x->box.y2) / 2, yc = (y->box.y1 + y->box.y2) / 2;
+	int h = x->box.y2 - x->box.y1;
+	/* Same line when the centres are within half a word height. */
+	if (xc - yc > h / 2 || yc - xc > h / 2)
+		return xc < yc ? -1 : 1;
+	return x->box.x1 < y->box.x1 ? -1 : x->box.x1 > y->box.x1;
+}
+
+int amc_scene_fuse(amc_scene *s, const amc_ocr_result *ocr, amc_err *e)
+{
+	if (!s)
+		return amc_err_set(e, AMC_EUSAGE, "internal: no scene to fuse into");
+	if (!ocr || !ocr->count)
+		return 0;
+	size_t tree_count = s->count, cap = s->count;
+	/* Per tree element: confidence sum and count of the words it absorbed. */
+	double *csum = amc_xcalloc(tree_count + 1, sizeof *csum);
+	int *cnum = amc_xcalloc(tree_count + 1, sizeof *cnum);
+	char *had_text = amc_xcalloc(tree_count + 1, 1);
+	for (size_t i = 0; i < tree_count; i++)
+		had_text[i] = s->elements[i].text && s->elements[i].text[0];
+	const amc_ocr_word **loose = amc_xcalloc(ocr->count, sizeof *loose);
+	size_t nloose = 0;
+
+	for (size_t k = 0; k < ocr->count; k++) {
+		const amc_ocr_word *w = &ocr->words[k];
+		long m = match_element(s, tree_count, &w->box);
+		if (m >= 0 && had_text[m] && text_has_word(s->elements[m].text, w->text)) {
+			s->elements[m].source = "fused";
+			continue;
+		}
+		if (m >= 0 && !had_text[m]) {
+			amc_element *el = &s->elements[m];
+			amc_sb sb;
+			amc_sb_init(&sb);
+			amc_sb_printf(&sb, "%s%s%s", el->text ? el->text : "", el->text && el->text[0] ? " " : "", w->text);
+			free(el->text);
+			el->text = amc_sb_detach(&sb);
+			el->source = "fused";
+			csum[m] += w->confidence;
+			cnum[m]++;
+			continue;
+		}
+		/* A word inside a node whose tree text does not hold it is an OCR
+		 * misreading of that text: the tree wins (the raw word stays in the
+		 * record's OCR observations). */
+		if (m < 0)
+			loose[nloose++] = w;
+	}
+	/* Text OCR supplied is only as sure as the engine was. */
+	for (size_t i = 0; i < tree_count; i++)
+		if (cnum[i])
+			s->elements[i].confidence = csum[i] / cnum[i] / 100.0;
+
+	/* Words with no node: one element per run of words on a line. */
+	qsort(loose, nloose, sizeof *loose, cmp_word_pos);
+	for (size_t k = 0; k < nloose;) {
+		amc_bounds b = loose[k]->box;
+		double conf = loose[k]->confidence;
+		amc_sb sb;
+		amc_sb_init(&sb);
+		amc_sb_puts(&sb, loose[k]->text);
+		size_t j = k + 1;
+		for (; j < nloose; j++) {
+			const amc_bounds *n = &loose[j]->box;
+			int h = b.y2 - b.y1;
+			int cy = (n->y1 + n->y2) / 2;
+			if (cy < b.y1 || cy > b.y2 || n->x1 < b.x2 - h / 2 || n->x1 - b.x2 > AMC_FUSE_WORD_GAP * h)
+				break;
+			amc_sb_printf(&sb, " %s", loose[j]->text);
+			if (n->x2 > b.x2)
+				b.x2 = n->x2;
+			if (n->y1 < b.y1)
+				b.y1 = n->y1;
+			if (n->y2 > b.y2)
+				b.y2 = n->y2;
+			conf += loose[j]->confidence;
+		}
+		push_element(s, &cap);
+		amc_element *el = &s->elements[s->count - 1];
+		el->text = amc_sb_detach(&sb);
+		el->bounds = b;
+		el->type = "text";
+		el->confidence = conf / (double)(j - k) / 100.0;
+		el->source = "ocr";
+		el->node = -1;
+		el->resource_id = amc_xstrdup("");
+		/* Positions quantized to 16 px so a one-pixel wobble in the engine's
+		 * box does not change the id; twins get "#n" as tree elements do. */
+		char pos[64];
+		snprintf(pos, sizeof pos, "%d,%d", b.x1 / 16, b.y1 / 16);
+		uint32_t h = hash_str(hash_str(hash_str(2166136261u, "ocr"), el->text), pos);
+		for (unsigned dup = 2;; dup++) {
+			char id[AMC_ELEMENT_ID_SIZE];
+			snprintf(id, sizeof id, "e%08x", (unsigned)h);
+			if (!amc_scene_find(s, id)) {
+				memcpy(el->id, id, sizeof el->id);
+				break;
+			}
+			snprintf(pos, sizeof pos, "#%u", dup);
+			h = hash_str(h, pos);
+		}
+		k = j;
+	}
+	free(loose);
+	free(csum);
+	free(cnum);
+	free(had_text);
 	return 0;
 }
 

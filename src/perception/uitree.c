@@ -7,9 +7,9 @@
  * or HUGE (whose built-in depth limit of 256 stays on), and its errors go to a
  * handler set for this call on this thread instead of the terminal.
  *
- * Formats are detected from the parsed document. Only the adb uiautomator dump is
- * read today; Appium UiAutomator2 and XCUITest sources are recognized and refused
- * with a clear message until their walkers are added to `formats[]`. */
+ * Formats are detected from the parsed document and read by the walkers in
+ * `formats[]`: adb uiautomator dumps, Appium UiAutomator2 page sources (tag =
+ * class) and Appium XCUITest sources (points scaled to screenshot pixels). */
 #include "perception/uitree.h"
 
 #include <errno.h>
@@ -222,6 +222,7 @@ typedef struct walk {
 	builder b;
 	xmlDocPtr doc;
 	amc_err *e;
+	int screen_width;   /* screenshot width for XCUITest scaling; 0: unknown */
 } walk;
 
 static int name_is(const xmlNode *n, const char *name)
@@ -327,6 +328,210 @@ static int walk_uiautomator(walk *w, xmlNode *root)
 	return walk_uiautomator_children(w, root, -1, 1);
 }
 
+/* ---- Appium UiAutomator2 ------------------------------------------------ */
+
+/* Same attributes as uiautomator (empty ones omitted, `displayed` added), but
+ * every element is named after its class. */
+static int walk_uia2_children(walk *w, xmlNode *el, int parent, int edepth)
+{
+	if (edepth > AMC_UITREE_MAX_DEPTH)
+		return amc_err_set(w->e, AMC_EUSAGE,
+			"UI tree nests deeper than %d levels; refusing it (check that the input "
+				"is a UI dump)", AMC_UITREE_MAX_DEPTH);
+	for (xmlNode *c = el->children; c; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE || !c->name)
+			continue;
+		int id = builder_add(&w->b, parent, w->e);
+		if (id < 0)
+			return -1;
+		amc_ui_node *n = &w->b.t->nodes[id];
+		read_uiautomator_attrs(w, n, c);
+		if (!n->class_name[0])
+			set_str(&n->class_name, (const char *)c->name);
+		if (walk_uia2_children(w, c, id, edepth + 1) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int walk_uia2(walk *w, xmlNode *root)
+{
+	for (xmlAttrPtr a = root->properties; a; a = a->next) {
+		if (a->name && !strcmp((const char *)a->name, "rotation")) {
+			char *v = attr_value(w->doc, a);
+			const char *end;
+			int r;
+			if (parse_int_span(v, &end, &r) == 0 && !*end)
+				w->b.t->rotation = r;
+			free(v);
+		}
+	}
+	return walk_uia2_children(w, root, -1, 1);
+}
+
+/* ---- Appium XCUITest ------------------------------------------------------ */
+
+static char *attr_of(walk *w, xmlNode *el, const char *name)
+{
+	for (xmlAttrPtr a = el->properties; a; a = a->next)
+		if (a->name && !strcmp((const char *)a->name, name))
+			return attr_value(w->doc, a);
+	return NULL;
+}
+
+/* XCUITest geometry is in points, possibly fractional ("12.5"). */
+static int parse_points(const char *v, double *out)
+{
+	if (!v || !*v)
+		return -1;
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	if (end == v || *end || errno == ERANGE || !(d > -1e7 && d < 1e7))
+		return -1;
+	*out = d;
+	return 0;
+}
+
+static int type_ends(const char *type, const char *suffix)
+{
+	size_t a = strlen(type), b = strlen(suffix);
+	return a >= b && !strcmp(type + a - b, suffix);
+}
+
+static void read_xcui_attrs(walk *w, amc_ui_node *n, xmlNode *el, double scale)
+{
+	char *type = attr_of(w, el, "type");
+	if (!type || !*type) {
+		free(type);
+		type = amc_xstrdup((const char *)el->name);
+	}
+	char *name = attr_of(w, el, "name"), *label = attr_of(w, el, "label");
+	char *value = attr_of(w, el, "value"), *ph = attr_of(w, el, "placeholderValue");
+	set_str(&n->class_name, type);
+	set_str(&n->resource_id, name);
+	int field = type_ends(type, "TextField") || type_ends(type, "SearchField") ||
+		    type_ends(type, "TextView");
+	int toggle = type_ends(type, "Switch") || type_ends(type, "CheckBox") || type_ends(type, "Toggle");
+	/* A field's label names it; what it holds is its value. A switch's value
+	 * is its state ("1"/"0"), never text. */
+	const char *text = field ? (value && (!ph || strcmp(value, ph)) ? value : "")
+			 : (label && *label ? label : (!toggle && value) ? value : "");
+	set_str(&n->text, text);
+	if (name && *name && strcmp(name, text))
+		set_str(&n->content_desc, name);
+	else if (field && label && *label)
+		set_str(&n->content_desc, label);
+	set_str(&n->hint, ph);
+	if (toggle) {
+		n->flags |= AMC_NODE_CHECKABLE;
+		if (value && (!strcmp(value, "1") || !strcmp(value, "true")))
+			n->flags |= AMC_NODE_CHECKED;
+	}
+	if (field) {
+		n->flags |= AMC_NODE_FOCUSABLE;
+		if (type_ends(type, "SecureTextField"))
+			n->flags |= AMC_NODE_PASSWORD;
+	}
+	/* XCUITest has no "clickable": controls people tap are known by type. */
+	if (toggle || field || type_ends(type, "Button") || type_ends(type, "Cell") ||
+	    type_ends(type, "Link") || type_ends(type, "Tab") || type_ends(type, "MenuItem"))
+		n->flags |= AMC_NODE_CLICKABLE;
+	if (type_ends(type, "Table") || type_ends(type, "CollectionView") || type_ends(type, "ScrollView"))
+		n->flags |= AMC_NODE_SCROLLABLE;
+	static const char *const boolattrs[][2] = { { "enabled", NULL }, { "selected", NULL },
+						     { "focused", NULL } };
+	for (size_t i = 0; i < sizeof boolattrs / sizeof boolattrs[0]; i++) {
+		char *v = attr_of(w, el, boolattrs[i][0]);
+		if (is_true(v))
+			n->flags |= !strcmp(boolattrs[i][0], "enabled") ? AMC_NODE_ENABLED :
+				    !strcmp(boolattrs[i][0], "selected") ? AMC_NODE_SELECTED : AMC_NODE_FOCUSED;
+		free(v);
+	}
+	char *vis = attr_of(w, el, "visible");
+	char *xs = attr_of(w, el, "x"), *ys = attr_of(w, el, "y");
+	char *ws = attr_of(w, el, "width"), *hs = attr_of(w, el, "height");
+	double x, y, wd, ht;
+	if (parse_points(xs, &x) == 0 && parse_points(ys, &y) == 0 && parse_points(ws, &wd) == 0 &&
+	    parse_points(hs, &ht) == 0 && wd >= 0 && ht >= 0) {
+		/* Rounded outward so a box never shrinks below what was drawn. */
+		double x1 = x * scale, y1 = y * scale, x2 = (x + wd) * scale, y2 = (y + ht) * scale;
+		n->bounds = (amc_bounds){ (int)(x1 + 0.5), (int)(y1 + 0.5), (int)(x2 + 0.5), (int)(y2 + 0.5) };
+		if ((!vis || strcmp(vis, "false")) && n->bounds.x2 > n->bounds.x1 && n->bounds.y2 > n->bounds.y1)
+			n->flags |= AMC_NODE_DISPLAYED;
+	}
+	free(vis);
+	free(xs);
+	free(ys);
+	free(ws);
+	free(hs);
+	free(type);
+	free(name);
+	free(label);
+	free(value);
+	free(ph);
+}
+
+static int walk_xcui_children(walk *w, xmlNode *el, int parent, int edepth, double scale)
+{
+	if (edepth > AMC_UITREE_MAX_DEPTH)
+		return amc_err_set(w->e, AMC_EUSAGE,
+			"UI tree nests deeper than %d levels; refusing it (check that the input "
+				"is a UI dump)", AMC_UITREE_MAX_DEPTH);
+	for (xmlNode *c = el->children; c; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE || !c->name)
+			continue;
+		if (strncmp((const char *)c->name, "XCUIElementType", 15)) {
+			/* Not an element (a wrapper): look through it. */
+			if (walk_xcui_children(w, c, parent, edepth + 1, scale) != 0)
+				return -1;
+			continue;
+		}
+		int id = builder_add(&w->b, parent, w->e);
+		if (id < 0)
+			return -1;
+		read_xcui_attrs(w, &w->b.t->nodes[id], c, scale);
+		if (walk_xcui_children(w, c, id, edepth + 1, scale) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The first XCUIElementType* element: its width in points sets the scale. */
+static xmlNode *xcui_first(xmlNode *el, int limit)
+{
+	if (el->name && !strncmp((const char *)el->name, "XCUIElementType", 15))
+		return el;
+	for (xmlNode *c = el->children; c && limit > 0; c = c->next)
+		if (c->type == XML_ELEMENT_NODE) {
+			xmlNode *f = xcui_first(c, limit - 1);
+			if (f)
+				return f;
+		}
+	return NULL;
+}
+
+static int walk_xcui(walk *w, xmlNode *root)
+{
+	double scale = 1.0;
+	xmlNode *app = xcui_first(root, 3);
+	if (app && w->screen_width > 0) {
+		char *ws = attr_of(w, app, "width");
+		double pw;
+		if (parse_points(ws, &pw) == 0 && pw >= 1)
+			scale = (double)w->screen_width / pw;
+		free(ws);
+	}
+	if (!strncmp((const char *)root->name, "XCUIElementType", 15)) {
+		int id = builder_add(&w->b, -1, w->e);
+		if (id < 0)
+			return -1;
+		read_xcui_attrs(w, &w->b.t->nodes[id], root, scale);
+		return walk_xcui_children(w, root, id, 1, scale);
+	}
+	return walk_xcui_children(w, root, -1, 1, scale);
+}
+
 /* ---- format detection -------------------------------------------------- */
 
 /* The first element below `el`, looking through the multi-window wrappers. */
@@ -370,8 +575,8 @@ static const struct format {
 	const char *what;
 } formats[] = {
 	{FMT_UIAUTOMATOR, "uiautomator", walk_uiautomator, "adb uiautomator dump"},
-	{FMT_UIAUTOMATOR2, "uiautomator2", NULL, "Appium UiAutomator2 page source"},
-	{FMT_XCUITEST, "xcuitest", NULL, "Appium XCUITest page source"},
+	{FMT_UIAUTOMATOR2, "uiautomator2", walk_uia2, "Appium UiAutomator2 page source"},
+	{FMT_XCUITEST, "xcuitest", walk_xcui, "Appium XCUITest page source"},
 };
 
 /* ---- libxml2 plumbing -------------------------------------------------- */
@@ -519,6 +724,11 @@ static int cut_document(const char *xml, size_t len, size_t *start, size_t *end,
 
 int amc_uitree_parse(const char *xml, size_t len, amc_ui_tree *out, amc_err *e)
 {
+	return amc_uitree_parse_scaled(xml, len, 0, out, e);
+}
+
+int amc_uitree_parse_scaled(const char *xml, size_t len, int screen_width, amc_ui_tree *out, amc_err *e)
+{
 	if (!out)
 		return amc_err_set(e, AMC_EUSAGE, "internal: no tree to parse into");
 	memset(out, 0, sizeof *out);
@@ -622,7 +832,7 @@ int amc_uitree_parse(const char *xml, size_t len, amc_ui_tree *out, amc_err *e)
 		goto done;
 	}
 
-	walk w = {.b = {.t = out, .last_root = -1}, .doc = doc, .e = e};
+	walk w = {.b = {.t = out, .last_root = -1}, .doc = doc, .e = e, .screen_width = screen_width};
 	int wrc = fm->walk(&w, root);
 	builder_done(&w.b);
 	if (wrc != 0) {

@@ -1,7 +1,12 @@
 /* uitree.h - UI trees from devices, normalized to one node type.
  *
- * Parses `adb shell uiautomator dump` XML (the trailing "UI hierchary dumped to"
- * line tolerated, entities decoded, unknown attributes ignored). Parsed with
+ * Reads three formats, detected from the content: `adb shell uiautomator dump`
+ * XML (the trailing "UI hierchary dumped to" line tolerated, the <displays>
+ * multi-window shape, entities decoded, unknown attributes ignored), Appium
+ * UiAutomator2 page source (tag = class, empty attributes omitted, `displayed`)
+ * and Appium XCUITest source (type/name/label/value, geometry in points scaled
+ * to pixels; name -> resource_id, label (value for fields) -> text,
+ * placeholderValue -> hint, visible -> displayed). Parsed with
  * libxml2 using XML_PARSE_NONET and never NOENT/DTDLOAD/HUGE; a DOCTYPE is
  * refused; limits on bytes, depth and node count; libxml2 errors are captured,
  * never printed. */
@@ -56,12 +61,15 @@ typedef struct amc_ui_node {
 typedef struct amc_ui_tree {
 	amc_ui_node *nodes;
 	size_t count;
-	char format[32];    /* "uiautomator" */
+	char format[32];    /* "uiautomator", "uiautomator2" or "xcuitest" */
 	int rotation;
 } amc_ui_tree;
 
 /* Parse; on error the tree is left empty. AMC_EUSAGE for malformed/hostile input. */
 int amc_uitree_parse(const char *xml, size_t len, amc_ui_tree *out, amc_err *e);
+/* The same, with the width of the matching screenshot: XCUITest points are
+ * multiplied by screen_width / (root element width); 0 keeps points. */
+int amc_uitree_parse_scaled(const char *xml, size_t len, int screen_width, amc_ui_tree *out, amc_err *e);
 void amc_uitree_free(amc_ui_tree *t);
 /* Nested JSON: {"format","nodes":[{"class","text","resource_id","content_desc","hint",
  * "bounds":[x1,y1,x2,y2],"flags":[...],"children":[...]}]}. Caller owns. */

@@ -12,6 +12,7 @@ void amc_action_clear(amc_action *a)
 	free(a->reasoning);
 	free(a->decided_error);
 	cJSON_Delete(a->decided_result);
+	cJSON_Delete(a->decision);
 	memset(a, 0, sizeof *a);
 }
 

@@ -40,6 +40,13 @@ typedef struct amc_action {
 	int decided_ok;
 	char *decided_error;  /* owned */
 	cJSON *decided_result; /* owned, may be NULL */
+	/* Model usage of this decision (LLM planners); -1 = unknown / no model call. */
+	long long input_tokens, output_tokens;
+	double cost_usd;      /* < 0: unknown */
+	/* Seed 000 D7: what the planner sent and got (prompt text, tool call, args,
+	 * usage; never image bytes). Owned; the runner stores it in the planner
+	 * decisions table with the task id and step, also for DONE/FAIL answers. */
+	cJSON *decision;
 } amc_action;
 
 void amc_action_clear(amc_action *a);
@@ -59,6 +66,7 @@ typedef struct amc_plan_ctx {
 	int last_ok;
 	const char *last_error;
 	long long waited_ms;         /* time spent re-observing for this decision so far */
+	const cJSON *last_result;    /* result of the previous step (ask_user: {"answer"}), may be NULL */
 } amc_plan_ctx;
 
 typedef struct amc_planner amc_planner;
@@ -71,6 +79,12 @@ typedef struct amc_planner_ops {
 struct amc_planner {
 	const amc_planner_ops *ops;
 	void *impl;
+	/* 1: a failed step is reported to the planner (ctx->last_ok/last_error) and
+	 * the task goes on; 0 (flows): a failed step fails the task. */
+	int keep_going;
+	/* 1: taps on irreversible-looking elements need the operator's yes
+	 * (runner opts confirm_words); flows set it only with --confirm. */
+	int gated;
 };
 
 void amc_planner_free(amc_planner *p);

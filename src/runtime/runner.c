@@ -27,6 +27,9 @@ void amc_runner_opts_from_config(amc_runner_opts *o, const amc_config *c)
 	o->settle_interval_ms = (int)amc_config_int(c, "runner", "settle_interval_ms");
 	o->settle_tolerance = amc_config_double(c, "runner", "settle_tolerance");
 	o->capture_retries = (int)amc_config_int(c, "runner", "capture_retries");
+	o->op = NULL;
+	o->confirm_words = NULL;
+	o->assume_yes = 0;
 }
 
 /* ---- one task ---------------------------------------------------------- */
@@ -121,6 +124,118 @@ static char *timings_json(long long observe, long long plan, long long act, long
 	return s;
 }
 
+/* Seed 000 D7: store what an LLM planner sent and got for this step, and add
+ * its usage to the task's (unknown stays unknown: -1 / NULL). */
+static void record_decision(run_state *rs, amc_planner *planner, int step, amc_action *act, const char *outcome)
+{
+	if (!act->decision)
+		return;
+	amc_task_row *r = &rs->row;
+	if (act->input_tokens >= 0)
+		r->input_tokens = (r->input_tokens < 0 ? 0 : r->input_tokens) + act->input_tokens;
+	if (act->output_tokens >= 0)
+		r->output_tokens = (r->output_tokens < 0 ? 0 : r->output_tokens) + act->output_tokens;
+	if (act->cost_usd >= 0)
+		r->cost_usd = (r->cost_usd < 0 ? 0 : r->cost_usd) + act->cost_usd;
+	const cJSON *d = act->decision;
+	amc_decision_row dr = { 0 };
+	dr.task_id = rs->task->id;
+	dr.step = step;
+	dr.attempt = rs->task->source_attempt;
+	dr.created_ms = amc_now_ms();
+	dr.planner = (char *)planner->ops->name;
+	dr.model = (char *)amc_json_str(d, "model");
+	dr.system_prompt = (char *)amc_json_str(d, "system");
+	dr.user_prompt = (char *)amc_json_str(d, "user");
+	dr.tool = (char *)amc_json_str(d, "tool");
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(d, "args");
+	char *args_s = args ? amc_json_print(args) : NULL;
+	const cJSON *detail = cJSON_GetObjectItemCaseSensitive(d, "detail");
+	char *detail_s = detail ? amc_json_print(detail) : NULL;
+	dr.args = args_s;
+	dr.outcome = (char *)outcome;
+	dr.input_tokens = act->input_tokens;
+	dr.output_tokens = act->output_tokens;
+	dr.cost_usd = act->cost_usd;
+	dr.detail = detail_s;
+	amc_err e;
+	if (amc_store_add_decision(rs->store, &dr, &e) != 0)
+		amc_log_warn("task %s: cannot record the planner decision of step %d: %s", rs->task->id, step, e.msg);
+	free(args_s);
+	free(detail_s);
+}
+
+/* ask_user: the task waits for the operator; the answer is the step's result. */
+static int run_ask_user(run_state *rs, const amc_runner_opts *opts, const amc_action *act, cJSON **result,
+			char *err, size_t errn)
+{
+	const char *q = amc_json_str(act->args, "question");
+	if (!q || !*q) {
+		snprintf(err, errn, "ask_user needs a question");
+		return -1;
+	}
+	if (!opts->op || !opts->op->ops->ask) {
+		snprintf(err, errn, "the agent asked the operator a question, but nobody can answer here "
+			 "(no terminal; run it from a terminal or the TUI)");
+		return -1;
+	}
+	set_status(rs, AMC_ST_WAITING_USER);
+	char *answer = NULL;
+	amc_err ae;
+	amc_err_clear(&ae);
+	int rc = opts->op->ops->ask(opts->op, rs->task->id, q, &answer, &ae);
+	set_status(rs, AMC_ST_RUNNING);
+	if (rc != 0) {
+		snprintf(err, errn, "no answer from the operator: %s", ae.msg[0] ? ae.msg : "none given");
+		free(answer);
+		return -1;
+	}
+	*result = cJSON_CreateObject();
+	cJSON_AddStringToObject(*result, "answer", answer ? answer : "");
+	free(answer);
+	return 0;
+}
+
+/* The irreversible-action gate: 1 when the action may run, 0 when the operator
+ * refused (or nobody could be asked); *result then says so for the planner. */
+static int confirm_gate(run_state *rs, const amc_runner_opts *opts, amc_planner *planner,
+			const amc_observation *obs, const amc_action *act, cJSON **result, char *err, size_t errn)
+{
+	if (!planner->gated || !opts->confirm_words || opts->assume_yes)
+		return 1;
+	if (strcmp(act->tool, "tap") && strcmp(act->tool, "long_press"))
+		return 1;
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(act->args, "x");
+	const cJSON *y = cJSON_GetObjectItemCaseSensitive(act->args, "y");
+	if (!cJSON_IsNumber(x) || !cJSON_IsNumber(y))
+		return 1;
+	const amc_element *el = amc_scene_element_at(&obs->scene, x->valueint, y->valueint);
+	const char *word = el ? amc_words_match(opts->confirm_words, el->text) : NULL;
+	if (!word && el && el->resource_id)
+		word = amc_words_match(opts->confirm_words, el->resource_id);
+	if (!word)
+		return 1;
+	char what[96];
+	snprintf(what, sizeof what, "%s at %d,%d", act->tool, x->valueint, y->valueint);
+	int yes = -1;
+	amc_err ce;
+	amc_err_clear(&ce);
+	if (opts->op && opts->op->ops->confirm)
+		yes = opts->op->ops->confirm(opts->op, rs->task->id, what, el->text, word, &ce);
+	if (yes == 1)
+		return 1;
+	*result = cJSON_CreateObject();
+	cJSON_AddBoolToObject(*result, "refused", 1);
+	cJSON_AddStringToObject(*result, "matched", word);
+	if (yes == 0)
+		snprintf(err, errn, "the operator refused this irreversible action ('%s'); do not retry it, "
+			 "finish or ask_user instead", word);
+	else
+		snprintf(err, errn, "irreversible action ('%s') not confirmed: nobody could be asked%s%s "
+			 "(rerun with --yes to allow it)", word, ce.msg[0] ? ": " : "", ce.msg);
+	return 0;
+}
+
 int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *planner,
 		 amc_task *task, const amc_runner_opts *opts, atomic_int *cancel,
 		 amc_task_outcome *out, amc_err *e)
@@ -183,6 +298,8 @@ int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *p
 	const char *last_tool = NULL;
 	char last_tool_buf[32] = "";
 	int last_ok = 1;
+	char last_error[AMC_ERR_MSG_MAX] = "";
+	cJSON *last_result = NULL;
 
 	for (int step = 1;; step++) {
 		if (cancelled(cancel)) {
@@ -202,12 +319,15 @@ int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *p
 		long long plan_ms = 0, waited = 0;
 		int reobserved = 0, stop = 0;
 		for (;;) {
-			amc_plan_ctx ctx = { task, step, &obs, last_tool, last_ok, NULL, waited };
+			amc_plan_ctx ctx = { task, step, &obs, last_tool, last_ok,
+					     last_error[0] ? last_error : NULL, waited, last_result };
 			amc_err pe;
 			amc_err_clear(&pe);
 			long long p0 = amc_mono_ms();
 			prc = planner->ops->next(planner, &ctx, &act, &pe);
 			plan_ms += amc_mono_ms() - p0;
+			record_decision(&rs, planner, step, &act,
+					prc == AMC_PLAN_FAIL ? "fail" : prc == AMC_PLAN_DONE ? "done" : "act");
 			if (prc == AMC_PLAN_FAIL) {
 				finish_task(&rs, AMC_ST_FAILED, pe.msg[0] ? pe.msg : "the planner failed", NULL);
 				stop = 1;
@@ -271,6 +391,13 @@ int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *p
 			}
 			result = act.decided_result;
 			act.decided_result = NULL;
+		} else if (!strcmp(act.tool, "ask_user")) {
+			long long a0 = amc_mono_ms();
+			if (run_ask_user(&rs, opts, &act, &result, step_error, sizeof step_error) != 0)
+				step_status = "failed";
+			act_ms = amc_mono_ms() - a0;
+		} else if (!confirm_gate(&rs, opts, planner, &obs, &act, &result, step_error, sizeof step_error)) {
+			step_status = "refused";
 		} else {
 			const amc_tool *tool = amc_tools_find(act.tool);
 			publish(&rs, AMC_EV_STEP_PHASE, step, NULL, "act", act.tool, NULL, 0);
@@ -420,7 +547,19 @@ struct amc_runner {
 	int stopping;
 	int stop_cancel;
 	const amc_config *cfg;
+	int online; /* -1 unknown (nothing run yet), 0 offline, 1 online; under mu */
+	char offline_reason[AMC_ERR_MSG_MAX];
 };
+
+static void set_online(amc_runner *r, int online, const char *reason)
+{
+	pthread_mutex_lock(&r->mu);
+	r->online = online;
+	snprintf(r->offline_reason, sizeof r->offline_reason, "%s", online ? "" : reason);
+	pthread_mutex_unlock(&r->mu);
+	if (!online)
+		amc_log_warn("runner %s: device offline: %s", r->device, reason);
+}
 
 /* A task that never ran (cancelled while queued, or its device could not be
  * opened) still gets its row, so every submitted task is in the history. */
@@ -496,11 +635,23 @@ static void *runner_main(void *arg)
 			if (!dev && amc_device_open(r->device, r->home, r->cfg, &dev, &e) != 0) {
 				dev = NULL;
 				record_unrun(r, store, j, AMC_ST_FAILED, e.msg);
+				if (e.code == AMC_EENV)
+					set_online(r, 0, e.msg);
+			} else if (dev) {
+				set_online(r, 1, NULL);
 			}
 			if (dev) {
 				amc_task_outcome out;
 				if (amc_task_run(store, r->bus, dev, j->planner, j->task, &r->opts, &j->cancel, &out, &e) != 0)
 					record_unrun(r, store, j, AMC_ST_FAILED, e.msg);
+				/* A device that went away mid-task: the task has ended (failed);
+				 * this thread stays, reports the device offline and opens it
+				 * afresh for the next task. */
+				else if (strcmp(out.status, AMC_ST_SUCCEEDED) && dev->ops->health(dev, &e) != 0) {
+					set_online(r, 0, e.msg);
+					amc_device_close(dev);
+					dev = NULL;
+				}
 			}
 		}
 		pthread_mutex_lock(&r->mu);
@@ -524,6 +675,7 @@ int amc_runner_start(const char *home, const char *device_id, const amc_config *
 		return -1;
 	}
 	r->cfg = cfg;
+	r->online = -1;
 	amc_runner_opts_from_config(&r->opts, cfg);
 	r->bus = bus;
 	pthread_mutex_init(&r->mu, NULL);
@@ -636,6 +788,16 @@ void amc_runner_stop(amc_runner *r, int cancel)
 	pthread_mutex_destroy(&r->mu);
 	pthread_cond_destroy(&r->cv);
 	free(r);
+}
+
+int amc_runner_online(amc_runner *r, char *reason, size_t n)
+{
+	pthread_mutex_lock(&r->mu);
+	int online = r->online;
+	if (reason && n)
+		snprintf(reason, n, "%s", r->offline_reason);
+	pthread_mutex_unlock(&r->mu);
+	return online;
 }
 
 const char *amc_runner_device(const amc_runner *r)

@@ -13,7 +13,9 @@
 #include <stdatomic.h>
 #include "device/device.h"
 #include "runtime/events.h"
+#include "runtime/operator.h"
 #include "runtime/planner.h"
+#include "runtime/safety.h"
 #include "runtime/task.h"
 #include "storage/store.h"
 #include "util/config.h"
@@ -24,6 +26,10 @@ typedef struct amc_runner_opts {
 	int settle_interval_ms;
 	double settle_tolerance;
 	int capture_retries;
+	/* Set to NULL/0 by amc_runner_opts_from_config; a front end fills them. */
+	amc_operator *op;               /* answers ask_user and confirmations; NULL: nobody */
+	const amc_words *confirm_words; /* irreversible-action words; NULL: no gate */
+	int assume_yes;                 /* --yes: confirmations pass without asking */
 } amc_runner_opts;
 
 void amc_runner_opts_from_config(amc_runner_opts *o, const amc_config *c);
@@ -60,5 +66,10 @@ int amc_runner_wait_idle(amc_runner *r, long ms);
 /* Finish the running task (or cancel, if `cancel`), drop the queue, join, free. */
 void amc_runner_stop(amc_runner *r, int cancel);
 const char *amc_runner_device(const amc_runner *r);
+/* Whether the runner's device answered: 1 online, 0 offline (a task failed and
+ * the device's health check failed too, or it could not be opened; reason gets
+ * why), -1 not known yet (no task run). The runner keeps running either way
+ * and tries the device again for its next task. */
+int amc_runner_online(amc_runner *r, char *reason, size_t n);
 
 #endif

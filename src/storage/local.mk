@@ -4,4 +4,5 @@ libamc_a_SOURCES += \
 	src/storage/tasks.c \
 	src/storage/timeline.c \
 	src/storage/artifacts.c \
-	src/storage/retention.c
+	src/storage/retention.c \
+	src/storage/decisions.c

@@ -73,6 +73,29 @@ static const amc_migration MIGRATIONS[] = {
 	 "CREATE INDEX tasks_created_idx ON tasks(created_ms);"
 	 /* status first: serves `amc tasks --status S`, newest first. */
 	 "CREATE INDEX tasks_status_idx ON tasks(status, created_ms);"},
+
+	/* Seed 000 D7: planner decisions (prompt text, tool call, arguments,
+	 * usage and cost per model call), removed with their task and bounded by
+	 * amc_store_prune_decisions. Never image bytes. */
+	{3, "add the planner decisions table",
+	 "CREATE TABLE planner_decisions ("
+	 " id INTEGER PRIMARY KEY,"
+	 " task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,"
+	 " step INTEGER NOT NULL,"
+	 " attempt INTEGER,"
+	 " created_ms INTEGER NOT NULL,"
+	 " planner TEXT,"
+	 " model TEXT,"
+	 " system_prompt TEXT,"
+	 " user_prompt TEXT,"
+	 " tool TEXT,"
+	 " args TEXT,"
+	 " outcome TEXT,"
+	 " input_tokens INTEGER,"
+	 " output_tokens INTEGER,"
+	 " cost_usd REAL,"
+	 " detail TEXT);"
+	 "CREATE INDEX planner_decisions_task_idx ON planner_decisions(task_id, step);"},
 };
 
 #define N_MIGRATIONS ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include "util/err.h"
 
-#define AMC_STORE_SCHEMA_VERSION 2
+#define AMC_STORE_SCHEMA_VERSION 3
 
 typedef struct amc_store amc_store;
 
@@ -123,6 +123,34 @@ typedef struct amc_retention_report {
 } amc_retention_report;
 
 int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention_report *r, amc_err *e);
+
+/* Planner decisions (seed 000 D7, storage/decisions.c): one row per model call
+ * of a planner. Strings owned by the row. */
+typedef struct amc_decision_row {
+	long long id;
+	char *task_id;
+	int step;               /* the task step being planned (1-based) */
+	int attempt;            /* task source_attempt, -1 when none */
+	long long created_ms;
+	char *planner, *model;
+	char *system_prompt;    /* the stable prefix as sent */
+	char *user_prompt;      /* the step's user text as sent (images as artifact references) */
+	char *tool;             /* tool called, or NULL */
+	char *args;             /* JSON text, or NULL */
+	char *outcome;          /* "act", "done", "fail" */
+	long long input_tokens, output_tokens; /* -1 unknown */
+	double cost_usd;        /* < 0 unknown */
+	char *detail;           /* JSON: stop_reason, request_id, attempts, cache tokens, error */
+} amc_decision_row;
+
+int amc_store_add_decision(amc_store *s, const amc_decision_row *d, amc_err *e);
+/* In step order. */
+int amc_store_get_decisions(amc_store *s, const char *task_id, amc_decision_row **out, size_t *n, amc_err *e);
+void amc_decision_rows_free(amc_decision_row *rows, size_t n);
+/* Keep the decisions of the newest `keep_tasks` tasks that have any; delete the
+ * rest (bounded retention, beside the task retention that removes them with
+ * their task). Returns rows deleted, -1 on error. */
+long amc_store_prune_decisions(amc_store *s, long keep_tasks, amc_err *e);
 
 /* Raw handle for tests and the bench tool. */
 struct sqlite3 *amc_store_db(amc_store *s);

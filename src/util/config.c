@@ -55,6 +55,18 @@ static const keydef KEYS[] = {
 	  "fault injection, e.g. screenshot:0.2,ui_tree:0.1,latency:200 (latency in ms)" },
 	{ "sim", "width", K_INT, "1080", 240, 4096, NULL, "screen width of a new sim, in pixels" },
 	{ "sim", "height", K_INT, "2400", 320, 8192, NULL, "screen height of a new sim, in pixels" },
+	{ "ocr", "policy", K_ENUM, "gaps", 0, 0, "gaps|full|off",
+	  "OCR of screenshots: gaps (only where the UI tree has no text), full (whole frame) or off" },
+	{ "adb", "path", K_STR, "adb", 0, 0, NULL,
+	  "the adb program (a name looked up in PATH, or a path); Debian package 'adb'" },
+	{ "adb", "timeout_ms", K_INT, "20000", 500, 600000, NULL,
+	  "wall-clock limit for one adb call (uiautomator dump takes 1-3 s on real phones)" },
+	{ "appium", "endpoints", K_STR, "", 0, 0, NULL,
+	  "Appium servers listed by `amc devices`, comma-separated URLs (device id appium:URL)" },
+	{ "appium", "capabilities", K_STR, "", 0, 0, NULL,
+	  "JSON object of W3C alwaysMatch capabilities for new Appium sessions (or a JSON file named by AMC_APPIUM_CAPS)" },
+	{ "appium", "timeout_ms", K_INT, "30000", 500, 600000, NULL,
+	  "wall-clock limit for one Appium HTTP request" },
 };
 #define NKEYS (sizeof KEYS / sizeof KEYS[0])
 

@@ -106,7 +106,9 @@ static void test_v1_upgrade(const char *base)
 	amc_err e = {0};
 	ok(amc_store_open(home, &s, &e) == 0, "the store opens it: %s", e.msg);
 	sqlite3 *db = amc_store_db(s);
-	is_int(one_int(db, "PRAGMA user_version"), 2, "user_version is now 2");
+	is_int(one_int(db, "PRAGMA user_version"), AMC_STORE_SCHEMA_VERSION, "user_version is now the latest");
+	is_int(one_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'planner_decisions'"), 1,
+	       "version 3 added the planner decisions table");
 	like(columns(db, "tasks"), "source_task_id,source_attempt,input_tokens,output_tokens,cost_usd",
 	     "tasks gained the correlation and usage columns");
 	like(columns(db, "timeline"),
@@ -156,7 +158,7 @@ static void test_v1_upgrade(const char *base)
 	amc_store_close(s);
 
 	ok(amc_store_open(home, &s, &e) == 0, "reopening is a no-op: %s", e.msg);
-	is_int(one_int(amc_store_db(s), "PRAGMA user_version"), 2, "still version 2");
+	is_int(one_int(amc_store_db(s), "PRAGMA user_version"), AMC_STORE_SCHEMA_VERSION, "still the latest version");
 	is_int(one_int(amc_store_db(s), "SELECT count(*) FROM timeline"), 3, "three records");
 	amc_store_close(s);
 }

@@ -1,0 +1,718 @@
+/* adb.c - the adb driver: argv arrays through amc_proc_run, output parsed
+ * defensively (every byte from the phone is untrusted). */
+#include "device/adb.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/proc.h"
+#include "util/sanitize.h"
+#include "util/strbuf.h"
+
+#define ADB_MAX_PNG (64u * 1024u * 1024u)
+#define ADB_MAX_TEXT (4u * 1024u * 1024u)
+#define ADB_MAX_ERR (64u * 1024u)
+/* Bytes of text per `input text` call (the device's command line is limited). */
+#define ADB_TEXT_CHUNK 400
+#define ADB_IME "com.android.adbkeyboard/.AdbIME"
+#define ADB_MAX_WAIT_MS 3600000
+
+typedef struct adb {
+	amc_device dev;
+	char serial[128];
+	char prog[PATH_MAX];
+	long timeout_ms;
+	int w, h;
+	char model[64];
+} adb;
+
+static adb *A(amc_device *d)
+{
+	return d->impl;
+}
+
+/* First line of a program's message, bounded and terminal-safe, into out. */
+static void first_line(const char *s, char *out, size_t n)
+{
+	while (s && (*s == '\n' || *s == '\r' || *s == ' '))
+		s++;
+	size_t len = s ? strcspn(s, "\r\n") : 0;
+	if (len > 200)
+		len = 200;
+	char tmp[256];
+	memcpy(tmp, s ? s : "", len);
+	tmp[len] = '\0';
+	char *safe = amc_sanitize_dup(tmp);
+	snprintf(out, n, "%s", safe);
+	free(safe);
+}
+
+/* adb's words for a phone that is not there (or not usable) any more. */
+static int gone(adb *a, const amc_proc_result *r, amc_err *e)
+{
+	const char *marks[] = { "not found", "no devices", "device offline", "unauthorized", "error: closed",
+				"no permissions" };
+	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+		if (strstr(r->err, marks[i]) || (r->out_len < 512 && strstr((const char *)r->out, marks[i]))) {
+			char line[256];
+			first_line(strstr(r->err, marks[i]) ? r->err : (const char *)r->out, line, sizeof line);
+			if (!strcmp(marks[i], "unauthorized"))
+				return amc_err_set(e, AMC_EENV,
+						   "adb device %s is unauthorized: unlock the phone and accept the "
+						   "'Allow USB debugging' prompt (adb: %s)", a->serial, line);
+			if (!strcmp(marks[i], "no permissions"))
+				return amc_err_set(e, AMC_EENV,
+						   "no permission to use adb device %s: add a udev rule or join the "
+						   "plugdev group (adb: %s)", a->serial, line);
+			return amc_err_set(e, AMC_EENV,
+					   "adb device %s is not connected any more (adb: %s); reconnect it and check "
+					   "`adb devices`", a->serial, line);
+		}
+	return 0;
+}
+
+/* Run `adb -s SERIAL args...`. 0 when adb ran and the phone is there (the exit
+ * code is the caller's to judge); -1 with AMC_EENV otherwise. */
+static int adb_run(adb *a, const char *const *args, size_t max_out, amc_proc_result *r, amc_err *e)
+{
+	const char *argv[32];
+	size_t n = 0;
+	argv[n++] = a->prog;
+	argv[n++] = "-s";
+	argv[n++] = a->serial;
+	for (size_t i = 0; args[i] && n < 31; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	if (amc_proc_run(argv, a->timeout_ms, max_out, ADB_MAX_ERR, r, e) != 0)
+		return amc_err_prefix(e, "adb (install the Debian package 'adb' or set [adb] path)");
+	if (r->timed_out) {
+		amc_proc_result_free(r);
+		return amc_err_set(e, AMC_EENV,
+				   "adb -s %s %s %s: no answer within %ld ms; is the phone connected and awake? "
+				   "(`adb devices`, [adb] timeout_ms)",
+				   a->serial, args[0], args[1] ? args[1] : "", a->timeout_ms);
+	}
+	if (r->exit_code != 0 && gone(a, r, e) != 0) {
+		amc_proc_result_free(r);
+		return -1;
+	}
+	return 0;
+}
+
+/* `adb shell WORDS...`; the words are already safe for the device's shell.
+ * Fails (AMC_EFAIL) when the command exits non-zero. *out (optional) gets stdout. */
+static int adb_shell(adb *a, const char *const *words, char **out, amc_err *e)
+{
+	const char *args[24];
+	size_t n = 0;
+	args[n++] = "shell";
+	for (size_t i = 0; words[i] && n < 23; i++)
+		args[n++] = words[i];
+	args[n] = NULL;
+	amc_proc_result r;
+	if (adb_run(a, args, ADB_MAX_TEXT, &r, e) != 0)
+		return -1;
+	if (r.exit_code != 0) {
+		char line[256];
+		first_line(r.err_len ? r.err : (const char *)r.out, line, sizeof line);
+		amc_err_set(e, AMC_EFAIL, "adb %s: `%s %s` failed (exit %d): %s", a->serial, words[0],
+			    words[1] ? words[1] : "", r.exit_code, line[0] ? line : "no message");
+		amc_proc_result_free(&r);
+		return -1;
+	}
+	if (out)
+		*out = (char *)r.out;
+	else
+		free(r.out);
+	free(r.err);
+	return 0;
+}
+
+/* ---- info ---- */
+
+static int parse_size(const char *s, const char *label, int *w, int *h)
+{
+	const char *p = strstr(s, label);
+	if (!p)
+		return -1;
+	int x, y;
+	if (sscanf(p + strlen(label), " %dx%d", &x, &y) != 2 || x < 1 || y < 1 || x > 100000 || y > 100000)
+		return -1;
+	*w = x;
+	*h = y;
+	return 0;
+}
+
+static int load_info(adb *a, amc_err *e)
+{
+	if (a->w > 0)
+		return 0;
+	char *out = NULL;
+	const char *size[] = { "wm", "size", NULL };
+	if (adb_shell(a, size, &out, e) != 0)
+		return -1;
+	int w = 0, h = 0;
+	if (parse_size(out, "Override size:", &w, &h) != 0 && parse_size(out, "Physical size:", &w, &h) != 0) {
+		char line[256];
+		first_line(out, line, sizeof line);
+		free(out);
+		return amc_err_set(e, AMC_EENV, "adb %s: cannot read the screen size from `wm size`: %s", a->serial, line);
+	}
+	free(out);
+	const char *model[] = { "getprop", "ro.product.model", NULL };
+	if (adb_shell(a, model, &out, e) != 0)
+		return -1;
+	first_line(out, a->model, sizeof a->model);
+	free(out);
+	a->w = w;
+	a->h = h;
+	return 0;
+}
+
+static int op_info(amc_device *d, amc_device_info *out, amc_err *e)
+{
+	adb *a = A(d);
+	memset(out, 0, sizeof *out);
+	if (load_info(a, e) != 0)
+		return -1;
+	snprintf(out->id, sizeof out->id, "%s", d->id);
+	snprintf(out->kind, sizeof out->kind, "adb");
+	snprintf(out->model, sizeof out->model, "%s", a->model[0] ? a->model : "Android");
+	out->width = a->w;
+	out->height = a->h;
+	/* Android's status bar is 24 dp; about 3.5% of a phone's height. */
+	out->status_bar_px = (int)lround(a->h * 0.035);
+	return 0;
+}
+
+/* ---- captures ---- */
+
+static int op_screenshot(amc_device *d, unsigned char **png, size_t *len, amc_err *e)
+{
+	adb *a = A(d);
+	*png = NULL;
+	*len = 0;
+	const char *args[] = { "exec-out", "screencap", "-p", NULL };
+	amc_proc_result r;
+	if (adb_run(a, args, ADB_MAX_PNG, &r, e) != 0)
+		return -1;
+	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	size_t off = 0;
+	while (off + 8 <= r.out_len && off < 1024 && memcmp(r.out + off, sig, 8))
+		off++;
+	if (r.out_truncated || off + 8 > r.out_len || memcmp(r.out + off, sig, 8)) {
+		char line[256];
+		first_line(r.err_len ? r.err : "", line, sizeof line);
+		amc_err_set(e, AMC_EENV, "adb %s: screencap gave no PNG (exit %d%s%s)", a->serial, r.exit_code,
+			    line[0] ? ": " : "", line);
+		amc_proc_result_free(&r);
+		return -1;
+	}
+	*len = r.out_len - off;
+	memmove(r.out, r.out + off, *len);
+	*png = r.out;
+	free(r.err);
+	return 0;
+}
+
+/* The XML inside a dump's output: from "<?xml" (or "<hierarchy") to the end of
+ * the last "</hierarchy>"; what adb prints around it (the misspelled "UI
+ * hierchary dumped to" line) is dropped. NULL when there is no tree. */
+static char *cut_xml(const char *s, size_t len, size_t *out_len)
+{
+	const char *start = NULL, *end = NULL;
+	for (size_t i = 0; i + 5 <= len; i++)
+		if (!memcmp(s + i, "<?xml", 5) || (i + 10 <= len && !memcmp(s + i, "<hierarchy", 10))) {
+			start = s + i;
+			break;
+		}
+	for (size_t i = len; start && i >= 12 && s + i - 12 >= start; i--)
+		if (!memcmp(s + i - 12, "</hierarchy>", 12)) {
+			end = s + i;
+			break;
+		}
+	if (!start || !end)
+		return NULL;
+	*out_len = (size_t)(end - start);
+	char *x = malloc(*out_len + 1);
+	if (!x)
+		return NULL;
+	memcpy(x, start, *out_len);
+	x[*out_len] = '\0';
+	return x;
+}
+
+static int op_ui_tree(amc_device *d, char **xml, size_t *len, amc_err *e)
+{
+	adb *a = A(d);
+	*xml = NULL;
+	*len = 0;
+	const char *tty[] = { "exec-out", "uiautomator", "dump", "/dev/tty", NULL };
+	amc_proc_result r;
+	if (adb_run(a, tty, ADB_MAX_TEXT, &r, e) != 0)
+		return -1;
+	char why[256] = "";
+	if (!r.out_truncated && (*xml = cut_xml((const char *)r.out, r.out_len, len))) {
+		amc_proc_result_free(&r);
+		return 0;
+	}
+	first_line(strstr((const char *)r.out, "ERROR") ? strstr((const char *)r.out, "ERROR") : r.err, why, sizeof why);
+	amc_proc_result_free(&r);
+	/* Fallback: dump to a file on the phone and read it back. */
+	const char *file[] = { "uiautomator", "dump", "/sdcard/window_dump.xml", NULL };
+	char *out = NULL;
+	if (adb_shell(a, file, &out, e) == 0) {
+		free(out);
+		const char *cat[] = { "exec-out", "cat", "/sdcard/window_dump.xml", NULL };
+		if (adb_run(a, cat, ADB_MAX_TEXT, &r, e) != 0)
+			return -1;
+		if (!r.out_truncated && r.exit_code == 0 && (*xml = cut_xml((const char *)r.out, r.out_len, len))) {
+			amc_proc_result_free(&r);
+			return 0;
+		}
+		amc_proc_result_free(&r);
+	} else if (e && e->code == AMC_EENV) {
+		return -1;
+	}
+	return amc_err_set(e, AMC_EENV, "adb %s: uiautomator dump failed (%s)%s", a->serial,
+			   why[0] ? why : "no tree in its output",
+			   strstr(why, "already registered") ? "; an Appium UiAutomator2 session holds uiautomator: end it"
+			   : "; the screen may be animating, try again");
+}
+
+/* ---- input ---- */
+
+static int check_xy(adb *a, const char *what, int x, int y, amc_err *e)
+{
+	if (load_info(a, e) != 0)
+		return -1;
+	if (x < 0 || y < 0 || x >= a->w || y >= a->h)
+		return amc_err_set(e, AMC_EUSAGE, "%s at %d,%d is off the %dx%d screen of %s", what, x, y, a->w, a->h,
+				   a->serial);
+	return 0;
+}
+
+static int shell_input(adb *a, const char *const *words, amc_err *e)
+{
+	char *out = NULL;
+	if (adb_shell(a, words, &out, e) != 0)
+		return -1;
+	/* `input` reports bad arguments on stdout with exit 0 on old Androids. */
+	int bad = out && (strstr(out, "Exception") || strstr(out, "Error:"));
+	if (bad) {
+		char line[256];
+		first_line(out, line, sizeof line);
+		free(out);
+		return amc_err_set(e, AMC_EFAIL, "adb %s: input %s failed: %s", a->serial, words[1], line);
+	}
+	free(out);
+	return 0;
+}
+
+static int op_tap(amc_device *d, int x, int y, amc_err *e)
+{
+	adb *a = A(d);
+	if (check_xy(a, "tap", x, y, e) != 0)
+		return -1;
+	char sx[16], sy[16];
+	snprintf(sx, sizeof sx, "%d", x);
+	snprintf(sy, sizeof sy, "%d", y);
+	const char *w[] = { "input", "tap", sx, sy, NULL };
+	return shell_input(a, w, e);
+}
+
+static int swipe(adb *a, int x1, int y1, int x2, int y2, int ms, amc_err *e)
+{
+	if (ms < 1 || ms > 60000)
+		return amc_err_set(e, AMC_EUSAGE, "gesture duration %d ms is out of range (1-60000)", ms);
+	char v[5][16];
+	snprintf(v[0], 16, "%d", x1);
+	snprintf(v[1], 16, "%d", y1);
+	snprintf(v[2], 16, "%d", x2);
+	snprintf(v[3], 16, "%d", y2);
+	snprintf(v[4], 16, "%d", ms);
+	const char *w[] = { "input", "swipe", v[0], v[1], v[2], v[3], v[4], NULL };
+	return shell_input(a, w, e);
+}
+
+static int op_long_press(amc_device *d, int x, int y, int ms, amc_err *e)
+{
+	adb *a = A(d);
+	if (check_xy(a, "long press", x, y, e) != 0)
+		return -1;
+	return swipe(a, x, y, x, y, ms, e);
+}
+
+static int op_swipe(amc_device *d, int x1, int y1, int x2, int y2, int ms, amc_err *e)
+{
+	adb *a = A(d);
+	if (check_xy(a, "swipe start", x1, y1, e) != 0 || check_xy(a, "swipe end", x2, y2, e) != 0)
+		return -1;
+	return swipe(a, x1, y1, x2, y2, ms, e);
+}
+
+static int op_key(amc_device *d, amc_key k, amc_err *e)
+{
+	const char *code = k == AMC_KEY_BACK ? "KEYCODE_BACK" : k == AMC_KEY_HOME ? "KEYCODE_HOME"
+			   : k == AMC_KEY_ENTER ? "KEYCODE_ENTER" : NULL;
+	if (!code)
+		return amc_err_set(e, AMC_EUSAGE, "unknown key %d: use back, home or enter", (int)k);
+	const char *w[] = { "input", "keyevent", code, NULL };
+	return shell_input(A(d), w, e);
+}
+
+char *amc_adb_quote_input_text(const char *text)
+{
+	if (!text || strstr(text, "%s"))
+		return NULL;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_putc(&sb, '\'');
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p >= 0x80 || (*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f) {
+			amc_sb_free(&sb);
+			return NULL;
+		}
+		if (*p == ' ')
+			amc_sb_puts(&sb, "%s");
+		else if (*p == '\'')
+			amc_sb_puts(&sb, "'\\''");
+		else
+			amc_sb_putc(&sb, (char)*p);
+	}
+	amc_sb_putc(&sb, '\'');
+	return amc_sb_detach(&sb);
+}
+
+static char *base64(const unsigned char *in, size_t n)
+{
+	static const char T[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char *out = malloc((n + 2) / 3 * 4 + 1), *o = out;
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
+		*o++ = T[v >> 18 & 63];
+		*o++ = T[v >> 12 & 63];
+		*o++ = i + 1 < n ? T[v >> 6 & 63] : '=';
+		*o++ = i + 2 < n ? T[v & 63] : '=';
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Text `input text` cannot type: through the ADBKeyBoard IME, when it is the
+ * current keyboard. */
+static int type_with_ime(adb *a, const char *text, amc_err *e)
+{
+	char *out = NULL;
+	const char *q[] = { "settings", "get", "secure", "default_input_method", NULL };
+	if (adb_shell(a, q, &out, e) != 0)
+		return -1;
+	int have = strstr(out, ADB_IME) != NULL;
+	free(out);
+	if (!have)
+		return amc_err_set(e, AMC_EFAIL,
+				   "adb %s: `input text` cannot type this text (non-ASCII characters, control bytes or "
+				   "a literal %%s) and the ADBKeyBoard IME is not the current keyboard; install it "
+				   "(https://github.com/senzhk/ADBKeyBoard): adb -s %s install ADBKeyboard.apk && "
+				   "adb -s %s shell ime enable " ADB_IME " && adb -s %s shell ime set " ADB_IME,
+				   a->serial, a->serial, a->serial, a->serial);
+	char *b64 = base64((const unsigned char *)text, strlen(text));
+	if (!b64)
+		return amc_err_set(e, AMC_EENV, "out of memory");
+	const char *w[] = { "am", "broadcast", "-a", "ADB_INPUT_B64", "--es", "msg", b64, NULL };
+	int rc = adb_shell(a, w, &out, e);
+	free(b64);
+	if (rc != 0)
+		return -1;
+	int okay = strstr(out, "Broadcast completed") != NULL;
+	free(out);
+	if (!okay)
+		return amc_err_set(e, AMC_EFAIL, "adb %s: the ADBKeyBoard broadcast was not delivered", a->serial);
+	return 0;
+}
+
+static int op_type_text(amc_device *d, const char *utf8, amc_err *e)
+{
+	adb *a = A(d);
+	if (!utf8)
+		return amc_err_set(e, AMC_EUSAGE, "no text given to type");
+	size_t len = strlen(utf8);
+	if (len > 65536)
+		return amc_err_set(e, AMC_EUSAGE, "text of %zu bytes is too long to type (65536 at most)", len);
+	char *all = amc_adb_quote_input_text(utf8);
+	if (!all)
+		return type_with_ime(a, utf8, e);
+	free(all);
+	/* ASCII only from here: chunks can be cut anywhere. */
+	for (size_t off = 0; off < len || len == 0;) {
+		size_t n = len - off > ADB_TEXT_CHUNK ? ADB_TEXT_CHUNK : len - off;
+		char part[ADB_TEXT_CHUNK + 1];
+		memcpy(part, utf8 + off, n);
+		part[n] = '\0';
+		char *q = amc_adb_quote_input_text(part);
+		const char *w[] = { "input", "text", q, NULL };
+		int rc = shell_input(a, w, e);
+		free(q);
+		if (rc != 0)
+			return -1;
+		off += n;
+		if (len == 0)
+			break;
+	}
+	return 0;
+}
+
+static int valid_app_id(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	if (n == 0 || n > 255 || s[0] == '-')
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/$") == n;
+}
+
+static int op_launch_app(amc_device *d, const char *app_id, amc_err *e)
+{
+	adb *a = A(d);
+	if (!valid_app_id(app_id)) {
+		char *s = amc_sanitize_dup(app_id ? app_id : "");
+		amc_err_set(e, AMC_EUSAGE, "'%.200s' is not an Android package (com.example.app) or component "
+			    "(com.example.app/.MainActivity)", s);
+		free(s);
+		return -1;
+	}
+	char *out = NULL;
+	if (strchr(app_id, '/')) {
+		const char *w[] = { "am", "start", "-n", app_id, NULL };
+		if (adb_shell(a, w, &out, e) != 0)
+			return -1;
+	} else {
+		const char *w[] = { "monkey", "-p", app_id, "-c", "android.intent.category.LAUNCHER", "1", NULL };
+		if (adb_shell(a, w, &out, e) != 0)
+			return -1;
+	}
+	/* Both may exit 0 on failure: their output tells. */
+	const char *bad = strstr(out, "No activities found");
+	if (!bad)
+		bad = strstr(out, "monkey aborted");
+	if (!bad)
+		bad = strstr(out, "Error");
+	if (bad) {
+		char line[256];
+		first_line(bad, line, sizeof line);
+		free(out);
+		return amc_err_set(e, AMC_EFAIL, "app '%s' could not be started on %s (%s); is it installed? "
+			    "(`adb -s %s shell pm list packages`)", app_id, a->serial, line, a->serial);
+	}
+	free(out);
+	return 0;
+}
+
+static int op_wait(amc_device *d, int ms, amc_err *e)
+{
+	(void)d;
+	if (ms < 0 || ms > ADB_MAX_WAIT_MS)
+		return amc_err_set(e, AMC_EUSAGE, "wait of %d ms is out of range (0-%d)", ms, ADB_MAX_WAIT_MS);
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) != 0)
+		;
+	return 0;
+}
+
+static int op_health(amc_device *d, amc_err *e)
+{
+	adb *a = A(d);
+	const char *args[] = { "get-state", NULL };
+	amc_proc_result r;
+	if (adb_run(a, args, 4096, &r, e) != 0)
+		return -1;
+	int okay = r.exit_code == 0 && !strncmp((const char *)r.out, "device", 6);
+	char line[256];
+	first_line(okay ? "" : r.err_len ? r.err : (const char *)r.out, line, sizeof line);
+	amc_proc_result_free(&r);
+	if (!okay)
+		return amc_err_set(e, AMC_EENV, "adb device %s is not ready (%s); check `adb devices`", a->serial,
+				   line[0] ? line : "unknown state");
+	return 0;
+}
+
+static void op_close(amc_device *d)
+{
+	free(A(d));
+}
+
+static const amc_device_ops ADB_OPS = {
+	.kind = "adb",
+	.info = op_info,
+	.screenshot = op_screenshot,
+	.ui_tree = op_ui_tree,
+	.tap = op_tap,
+	.long_press = op_long_press,
+	.swipe = op_swipe,
+	.type_text = op_type_text,
+	.key = op_key,
+	.launch_app = op_launch_app,
+	.wait = op_wait,
+	.health = op_health,
+	.close = op_close,
+};
+
+int amc_adb_serial_valid(const char *serial)
+{
+	size_t n = serial ? strlen(serial) : 0;
+	if (n == 0 || n >= 120 || serial[0] == '-' ||
+	    strspn(serial, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:-") != n)
+		return -1;
+	return 0;
+}
+
+int amc_adb_open(const char *serial, const amc_config *cfg, amc_device **out, amc_err *e)
+{
+	*out = NULL;
+	if (amc_adb_serial_valid(serial) != 0) {
+		char *s = amc_sanitize_dup(serial ? serial : "");
+		amc_err_set(e, AMC_EUSAGE, "'%.100s' is not an adb serial (letters, digits, '.', '_', ':', '-')", s);
+		free(s);
+		return -1;
+	}
+	adb *a = calloc(1, sizeof *a);
+	if (!a)
+		return amc_err_set(e, AMC_EENV, "out of memory");
+	snprintf(a->serial, sizeof a->serial, "%s", serial);
+	snprintf(a->prog, sizeof a->prog, "%s", cfg ? amc_config_str(cfg, "adb", "path") : "adb");
+	a->timeout_ms = cfg ? amc_config_int(cfg, "adb", "timeout_ms") : 20000;
+	a->dev.ops = &ADB_OPS;
+	a->dev.impl = a;
+	snprintf(a->dev.id, sizeof a->dev.id, "adb:%s", serial);
+	if (op_health(&a->dev, e) != 0) {
+		free(a);
+		return -1;
+	}
+	*out = &a->dev;
+	return 0;
+}
+
+int amc_adb_foreground_app(amc_device *d, char **pkg, amc_err *e)
+{
+	*pkg = NULL;
+	if (d->ops != &ADB_OPS)
+		return amc_err_set(e, AMC_EUSAGE, "%s is not an adb device", d->id);
+	adb *a = A(d);
+	char *out = NULL;
+	const char *w[] = { "dumpsys", "window", NULL };
+	if (adb_shell(a, w, &out, e) != 0)
+		return -1;
+	const char *keys[] = { "mCurrentFocus=", "mFocusedApp=" };
+	for (size_t k = 0; k < 2; k++) {
+		for (const char *p = strstr(out, keys[k]); p; p = strstr(p + 1, keys[k])) {
+			/* ... Window{1a2b u0 com.pkg/com.pkg.Main} or ActivityRecord{... u0 com.pkg/.Main t12} */
+			const char *end = p + strcspn(p, "\n");
+			for (const char *s = p; s < end; s++) {
+				if (*s != ' ')
+					continue;
+				const char *t = s + 1;
+				size_t tl = strcspn(t, " /}\n");
+				if (t + tl < end && t[tl] == '/' && tl > 0 && tl < 256 && memchr(t, '.', tl)) {
+					char buf[256];
+					memcpy(buf, t, tl);
+					buf[tl] = '\0';
+					if (valid_app_id(buf)) {
+						*pkg = amc_xstrdup(buf);
+						free(out);
+						return 0;
+					}
+				}
+			}
+		}
+	}
+	free(out);
+	return amc_err_set(e, AMC_EFAIL, "adb %s: no focused app in `dumpsys window`", a->serial);
+}
+
+int amc_adb_parse_devices(const char *text, amc_adb_entry **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	const char *p = strstr(text, "List of devices attached");
+	if (!p)
+		return -1;
+	p += strcspn(p, "\n");
+	size_t cap = 0;
+	while (*p) {
+		if (*p == '\n') {
+			p++;
+			continue;
+		}
+		size_t ll = strcspn(p, "\n");
+		char line[1024];
+		if (ll >= sizeof line)
+			ll = sizeof line - 1;
+		memcpy(line, p, ll);
+		line[ll] = '\0';
+		p += strcspn(p, "\n");
+		char *q = line;
+		if (*q == '*' || !*q) /* "* daemon started successfully" */
+			continue;
+		amc_adb_entry en;
+		memset(&en, 0, sizeof en);
+		size_t sl = strcspn(q, " \t");
+		if (sl == 0 || sl >= sizeof en.serial)
+			continue;
+		memcpy(en.serial, q, sl);
+		q += sl;
+		q += strspn(q, " \t");
+		if (!strncmp(q, "no permissions", 14))
+			snprintf(en.state, sizeof en.state, "no permissions");
+		else
+			snprintf(en.state, sizeof en.state, "%.*s", (int)strcspn(q, " \t"), q);
+		char *m = strstr(q, "model:");
+		if (m)
+			snprintf(en.model, sizeof en.model, "%.*s", (int)strcspn(m + 6, " \t"), m + 6);
+		char *s1 = amc_sanitize_dup(en.serial), *s2 = amc_sanitize_dup(en.state), *s3 = amc_sanitize_dup(en.model);
+		snprintf(en.serial, sizeof en.serial, "%s", s1);
+		snprintf(en.state, sizeof en.state, "%s", s2);
+		snprintf(en.model, sizeof en.model, "%s", s3);
+		free(s1);
+		free(s2);
+		free(s3);
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			amc_adb_entry *nb = realloc(*out, cap * sizeof *nb);
+			if (!nb)
+				return -1;
+			*out = nb;
+		}
+		(*out)[(*n)++] = en;
+	}
+	return 0;
+}
+
+int amc_adb_list(const amc_config *cfg, amc_adb_entry **out, size_t *n, amc_err *e)
+{
+	*out = NULL;
+	*n = 0;
+	const char *prog = cfg ? amc_config_str(cfg, "adb", "path") : "adb";
+	const char *argv[] = { prog, "devices", "-l", NULL };
+	amc_proc_result r;
+	if (amc_proc_run(argv, cfg ? amc_config_int(cfg, "adb", "timeout_ms") : 20000, ADB_MAX_TEXT, ADB_MAX_ERR, &r,
+			 e) != 0)
+		return amc_err_prefix(e, "adb (install the Debian package 'adb' or set [adb] path)");
+	if (r.timed_out || r.exit_code != 0 || amc_adb_parse_devices((const char *)r.out, out, n) != 0) {
+		char line[256];
+		first_line(r.err_len ? r.err : (const char *)r.out, line, sizeof line);
+		amc_err_set(e, AMC_EENV, "`adb devices -l` failed (%s%s)", r.timed_out ? "timed out" : "exit status ",
+			    r.timed_out ? "" : line);
+		amc_proc_result_free(&r);
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	amc_proc_result_free(&r);
+	return 0;
+}

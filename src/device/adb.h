@@ -1,0 +1,50 @@
+/* adb.h - Android phones over the `adb` program.
+ *
+ * Every call runs `adb -s SERIAL ...` through amc_proc_run (argv array, own
+ * process group, stdin /dev/null, wall-clock limit [adb] timeout_ms, stdout and
+ * stderr apart). Never a host shell. Screenshots come from `exec-out screencap
+ * -p`, UI trees from `exec-out uiautomator dump /dev/tty` (falling back to a
+ * dump into /sdcard/window_dump.xml read with `exec-out cat`).
+ *
+ * Text goes through `shell input text` as one single-quoted argument for the
+ * device's shell, spaces sent as %s. Text that `input text` cannot type
+ * (non-ASCII, a literal "%s", control bytes other than newline and tab) goes
+ * through the ADBKeyBoard IME broadcast when that IME is installed; otherwise the
+ * call fails saying so. A device that is gone (adb: "device not found", "no
+ * devices", "offline") is an AMC_EENV error naming the serial. */
+#ifndef AMC_ADB_H
+#define AMC_ADB_H
+
+#include <stddef.h>
+#include "device/device.h"
+
+/* Open the phone with this serial (as `adb devices` prints it). Checks that it
+ * is connected and authorized (AMC_EENV with the fix otherwise). */
+int amc_adb_open(const char *serial, const amc_config *cfg, amc_device **out, amc_err *e);
+
+/* 0 when `serial` looks like an adb serial (letters, digits, . _ : -; emulator-5554,
+ * 192.168.1.20:5555, R58M123ABC). */
+int amc_adb_serial_valid(const char *serial);
+
+/* The foreground app's package ("com.android.settings"), from `dumpsys window`
+ * (mCurrentFocus, else mFocusedApp). Caller frees. */
+int amc_adb_foreground_app(amc_device *d, char **pkg, amc_err *e);
+
+/* Quote `text` as one argument for the device shell's `input text`: spaces as
+ * %s, the whole in single quotes with ' written as '\''. NULL when input text
+ * cannot type it (see above). Caller frees. */
+char *amc_adb_quote_input_text(const char *text);
+
+typedef struct amc_adb_entry {
+	char serial[128];
+	char state[32];   /* "device", "unauthorized", "offline", "no permissions", ... */
+	char model[64];   /* from model:..., "" when absent */
+} amc_adb_entry;
+
+/* `adb devices -l`. *out (caller frees) holds *n entries. AMC_EENV when adb is
+ * missing or fails. */
+int amc_adb_list(const amc_config *cfg, amc_adb_entry **out, size_t *n, amc_err *e);
+/* Parse the text `adb devices -l` prints (exposed for tests). */
+int amc_adb_parse_devices(const char *text, amc_adb_entry **out, size_t *n);
+
+#endif

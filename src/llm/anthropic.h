@@ -1,0 +1,53 @@
+/* anthropic.h - the Anthropic Messages API client (POST /v1/messages).
+ *
+ * Configuration as Claude Code reads it: ANTHROPIC_API_KEY (or the 0600 file
+ * named by llm.anthropic_key_file), ANTHROPIC_BASE_URL (default
+ * https://api.anthropic.com). Requests go through llm/http.c with its retry rules;
+ * the caller builds the request body (model, system, messages, tools, ...). */
+#ifndef AMC_ANTHROPIC_H
+#define AMC_ANTHROPIC_H
+
+#include <cjson/cJSON.h>
+#include "llm/http.h"
+#include "llm/llm.h"
+#include "util/err.h"
+
+#define AMC_ANTHROPIC_VERSION "2023-06-01"
+#define AMC_ANTHROPIC_DEFAULT_URL "https://api.anthropic.com"
+
+typedef struct amc_anthropic {
+	char base_url[512];
+	char *key;                  /* owned; never printed */
+	amc_http_hooks hooks;       /* zero: real clock and sleep */
+	long connect_timeout_ms;    /* 0: 10000 */
+	long attempt_timeout_ms;    /* 0: 90000 */
+	int max_attempts;           /* 0: 3 */
+} amc_anthropic;
+
+/* From the environment (and key_file, may be NULL). Without a key: AMC_EENV
+ * "set ANTHROPIC_API_KEY ...". Free with amc_anthropic_free. */
+int amc_anthropic_new(const char *key_file, amc_anthropic **out, amc_err *e);
+void amc_anthropic_free(amc_anthropic *c);
+
+/* What came back from one call, owned by the caller (amc_anthropic_result_free). */
+typedef struct amc_anthropic_result {
+	cJSON *msg;                 /* the whole response object */
+	const cJSON *content;       /* msg.content, an array */
+	char stop_reason[32];       /* "end_turn", "tool_use", "max_tokens", "refusal", ... */
+	amc_llm_usage usage;
+	char model[96];
+	int attempts;
+	char request_id[128];
+} amc_anthropic_result;
+
+/* Send `request` (not consumed). deadline_ms: monotonic end of this call's budget
+ * (0: none). 0 on a 2xx with a well-formed message; -1 otherwise (AMC_EFAIL,
+ * message without the key). usage is filled even on failure when known. */
+int amc_anthropic_messages(amc_anthropic *c, const cJSON *request, long long deadline_ms,
+			   amc_anthropic_result *out, amc_err *e);
+void amc_anthropic_result_free(amc_anthropic_result *r);
+
+/* Read usage from a response object. */
+void amc_anthropic_usage(const cJSON *msg, amc_llm_usage *u);
+
+#endif

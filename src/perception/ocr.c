@@ -1,0 +1,659 @@
+/* ocr.c - tesseract C API: one engine per thread, region planning for the
+ * gaps/full policies, token filtering and a hash-keyed result cache.
+ * See ocr.h for the measured choices. */
+#include "perception/ocr.h"
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <tesseract/capi.h>
+
+#include "util/log.h"
+#include "util/strbuf.h"
+
+/* ---- policy ------------------------------------------------------------ */
+
+int amc_ocr_policy_parse(const char *s, amc_ocr_policy *out, amc_err *e)
+{
+	if (s && !strcmp(s, "off"))
+		*out = AMC_OCR_OFF;
+	else if (s && !strcmp(s, "gaps"))
+		*out = AMC_OCR_GAPS;
+	else if (s && !strcmp(s, "full"))
+		*out = AMC_OCR_FULL;
+	else
+		return amc_err_set(e, AMC_EUSAGE, "OCR policy must be gaps, full or off");
+	return 0;
+}
+
+const char *amc_ocr_policy_name(amc_ocr_policy p)
+{
+	return p == AMC_OCR_FULL ? "full" : p == AMC_OCR_GAPS ? "gaps" : "off";
+}
+
+int amc_ocr_keep_token(const char *text, double confidence)
+{
+	if (!text || !(confidence >= AMC_OCR_MIN_CONFIDENCE))
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		if ((*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') || *p >= 0x80)
+			return 1;
+	return 0;
+}
+
+/* ---- engines: one per thread -------------------------------------------- */
+
+typedef struct engine {
+	TessBaseAPI *api;
+	int failed;
+} engine;
+
+static pthread_key_t eng_key;
+static pthread_once_t eng_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t warn_mu = PTHREAD_MUTEX_INITIALIZER;
+static int warned_missing;
+
+static void engine_destroy(void *p)
+{
+	engine *en = p;
+	if (!en)
+		return;
+	if (en->api) {
+		TessBaseAPIEnd(en->api);
+		TessBaseAPIDelete(en->api);
+	}
+	free(en);
+}
+
+static void eng_key_init(void)
+{
+	pthread_key_create(&eng_key, engine_destroy);
+}
+
+static int missing_data(amc_err *e)
+{
+	pthread_mutex_lock(&warn_mu);
+	int first = !warned_missing;
+	warned_missing = 1;
+	pthread_mutex_unlock(&warn_mu);
+	if (first)
+		amc_log_error("OCR unavailable: tesseract could not load its English language data "
+			      "(package tesseract-ocr-eng); continuing with OCR off");
+	return amc_err_set(e, AMC_EENV,
+		"OCR needs tesseract's English language data: install the Debian package "
+		"tesseract-ocr-eng (or point TESSDATA_PREFIX at a folder holding eng.traineddata), "
+		"or set [ocr] policy = off");
+}
+
+/* The engine of this thread, created on first use. A failed init is remembered
+ * so a thread does not pay for it (and log it) on every frame. */
+static TessBaseAPI *engine_get(amc_err *e)
+{
+	pthread_once(&eng_once, eng_key_init);
+	engine *en = pthread_getspecific(eng_key);
+	if (en && en->api)
+		return en->api;
+	if (en && en->failed) {
+		missing_data(e);
+		return NULL;
+	}
+	en = amc_xcalloc(1, sizeof *en);
+	pthread_setspecific(eng_key, en);
+	TessBaseAPI *api = TessBaseAPICreate();
+	if (!api) {
+		en->failed = 1;
+		amc_err_set(e, AMC_EENV, "cannot create a tesseract engine (out of memory?)");
+		return NULL;
+	}
+	/* Tesseract prints through tprintf; send it nowhere so nothing reaches the
+	 * terminal (the TUI owns it). Set before Init so init errors go too. */
+	TessBaseAPISetVariable(api, "debug_file", "/dev/null");
+	if (TessBaseAPIInit3(api, NULL, "eng") != 0) {
+		TessBaseAPIDelete(api);
+		en->failed = 1;
+		missing_data(e);
+		return NULL;
+	}
+	/* Screenshots carry no resolution; without this tesseract warns and guesses. */
+	TessBaseAPISetVariable(api, "user_defined_dpi", "300");
+	en->api = api;
+	return api;
+}
+
+int amc_ocr_check(amc_err *e)
+{
+	return engine_get(e) ? 0 : -1;
+}
+
+/* ---- cache -------------------------------------------------------------- */
+
+typedef struct cache_entry {
+	uint64_t key;
+	int used;
+	unsigned long tick;
+	amc_ocr_word *words;
+	size_t count;
+} cache_entry;
+
+static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
+static cache_entry cache[AMC_OCR_CACHE_ENTRIES];
+static unsigned long cache_tick;
+static int cache_on = 1;
+static int probe_threads;
+
+static void words_free(amc_ocr_word *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(w[i].text);
+	free(w);
+}
+
+void amc_ocr_cache_enable(int on)
+{
+	pthread_mutex_lock(&cache_mu);
+	cache_on = on;
+	pthread_mutex_unlock(&cache_mu);
+}
+
+void amc_ocr_cache_clear(void)
+{
+	pthread_mutex_lock(&cache_mu);
+	for (size_t i = 0; i < AMC_OCR_CACHE_ENTRIES; i++) {
+		words_free(cache[i].words, cache[i].count);
+		memset(&cache[i], 0, sizeof cache[i]);
+	}
+	pthread_mutex_unlock(&cache_mu);
+}
+
+void amc_ocr_probe_threads(int on)
+{
+	probe_threads = on;
+}
+
+typedef struct wordvec {
+	amc_ocr_word *v;
+	size_t n, cap;
+} wordvec;
+
+static void wv_push(wordvec *wv, amc_bounds b, const char *text, double conf, int line)
+{
+	if (wv->n == wv->cap) {
+		wv->cap = wv->cap ? wv->cap * 2 : 32;
+		wv->v = amc_xrealloc(wv->v, wv->cap * sizeof *wv->v);
+	}
+	wv->v[wv->n++] = (amc_ocr_word){ b, amc_xstrdup(text), conf, line };
+}
+
+/* Copies the cached words for `key` into `wv`; 1 on a hit. */
+static int cache_get(uint64_t key, wordvec *wv)
+{
+	int hit = 0;
+	pthread_mutex_lock(&cache_mu);
+	if (cache_on)
+		for (size_t i = 0; i < AMC_OCR_CACHE_ENTRIES; i++)
+			if (cache[i].used && cache[i].key == key) {
+				cache[i].tick = ++cache_tick;
+				for (size_t k = 0; k < cache[i].count; k++) {
+					const amc_ocr_word *w = &cache[i].words[k];
+					wv_push(wv, w->box, w->text, w->confidence, w->line);
+				}
+				hit = 1;
+				break;
+			}
+	pthread_mutex_unlock(&cache_mu);
+	return hit;
+}
+
+/* Stores a copy of words [from, wv->n), replacing the least recently used entry. */
+static void cache_put(uint64_t key, const wordvec *wv, size_t from)
+{
+	pthread_mutex_lock(&cache_mu);
+	if (cache_on) {
+		size_t victim = 0;
+		for (size_t i = 0; i < AMC_OCR_CACHE_ENTRIES; i++) {
+			if (!cache[i].used) {
+				victim = i;
+				break;
+			}
+			if (cache[i].tick < cache[victim].tick)
+				victim = i;
+		}
+		cache_entry *c = &cache[victim];
+		words_free(c->words, c->count);
+		c->used = 1;
+		c->key = key;
+		c->tick = ++cache_tick;
+		c->count = wv->n - from;
+		c->words = c->count ? amc_xcalloc(c->count, sizeof *c->words) : NULL;
+		for (size_t k = 0; k < c->count; k++) {
+			c->words[k] = wv->v[from + k];
+			c->words[k].text = amc_xstrdup(wv->v[from + k].text);
+		}
+	}
+	pthread_mutex_unlock(&cache_mu);
+}
+
+/* ---- recognition -------------------------------------------------------- */
+
+typedef struct gray {
+	unsigned char *px;
+	int w, h;
+} gray;
+
+/* ITU-R BT.601 luma in integers; tesseract binarizes it itself (Otsu). */
+static void to_gray(const amc_image *img, gray *g)
+{
+	g->w = img->w;
+	g->h = img->h;
+	g->px = amc_xmalloc((size_t)img->w * (size_t)img->h);
+	const unsigned char *s = img->px;
+	size_t n = (size_t)img->w * (size_t)img->h;
+	for (size_t i = 0; i < n; i++, s += 4)
+		g->px[i] = (unsigned char)((s[0] * 77u + s[1] * 150u + s[2] * 29u) >> 8);
+}
+
+static uint64_t region_hash(const gray *g, const amc_bounds *r, int psm)
+{
+	uint64_t h = 1469598103934665603ull;
+	int hdr[6] = { r->x1, r->y1, r->x2, r->y2, psm, g->w };
+	const unsigned char *p = (const unsigned char *)hdr;
+	for (size_t i = 0; i < sizeof hdr; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	for (int y = r->y1; y < r->y2; y++) {
+		const unsigned char *row = g->px + (size_t)y * (size_t)g->w;
+		for (int x = r->x1; x < r->x2; x++)
+			h = (h ^ row[x]) * 1099511628211ull;
+	}
+	return h;
+}
+
+/* A region whose pixels barely vary holds no text: skip it without OCR. */
+#define BLANK_RANGE 24
+static int region_blank(const gray *g, const amc_bounds *r)
+{
+	int lo = 255, hi = 0;
+	for (int y = r->y1; y < r->y2; y += 2) {
+		const unsigned char *row = g->px + (size_t)y * (size_t)g->w;
+		for (int x = r->x1; x < r->x2; x += 2) {
+			if (row[x] < lo)
+				lo = row[x];
+			if (row[x] > hi)
+				hi = row[x];
+		}
+		if (hi - lo > BLANK_RANGE)
+			return 0;
+	}
+	return 1;
+}
+
+static int count_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+static int progress_max_threads;
+/* Called by tesseract while it recognizes: the OpenMP workers, if any, exist now. */
+static bool on_progress(ETEXT_DESC *m, int l, int r, int t, int b)
+{
+	(void)m, (void)l, (void)r, (void)t, (void)b;
+	int n = count_threads();
+	if (n > progress_max_threads)
+		progress_max_threads = n;
+	return false;
+}
+
+/* Recognize one rectangle of the gray image (already set on the engine) and
+ * append its kept words. */
+static int recognize(TessBaseAPI *api, const gray *g, const amc_bounds *r, int psm, int line,
+		     wordvec *wv, amc_ocr_result *res, amc_err *e)
+{
+	res->regions++;
+	uint64_t key = region_hash(g, r, psm);
+	if (cache_get(key, wv)) {
+		res->cache_hits++;
+		return 0;
+	}
+	size_t from = wv->n;
+	TessBaseAPISetPageSegMode(api, (TessPageSegMode)psm);
+	TessBaseAPISetRectangle(api, r->x1, r->y1, r->x2 - r->x1, r->y2 - r->y1);
+	double t0 = now_ms();
+	ETEXT_DESC *mon = NULL;
+	if (probe_threads) {
+		mon = TessMonitorCreate();
+		progress_max_threads = 0;
+		TessMonitorSetProgressFunc(mon, on_progress);
+	}
+	int rc = TessBaseAPIRecognize(api, mon);
+	if (mon) {
+		int n = count_threads();
+		if (progress_max_threads > n)
+			n = progress_max_threads;
+		if (n > res->max_threads)
+			res->max_threads = n;
+		TessMonitorDelete(mon);
+	}
+	if (rc != 0) {
+		res->recognize_ms += now_ms() - t0;
+		return amc_err_set(e, AMC_EFAIL, "tesseract could not recognize the screenshot");
+	}
+	TessResultIterator *it = TessBaseAPIGetIterator(api);
+	if (it) {
+		TessPageIterator *pit = TessResultIteratorGetPageIterator(it);
+		do {
+			char *txt = TessResultIteratorGetUTF8Text(it, RIL_WORD);
+			if (!txt)
+				continue;
+			float conf = TessResultIteratorConfidence(it, RIL_WORD);
+			int l, t, rr, b;
+			if (amc_ocr_keep_token(txt, conf) &&
+			    TessPageIteratorBoundingBox(pit, RIL_WORD, &l, &t, &rr, &b))
+				wv_push(wv, (amc_bounds){ l, t, rr, b }, txt, conf, line);
+			TessDeleteText(txt);
+		} while (TessResultIteratorNext(it, RIL_WORD));
+		TessResultIteratorDelete(it);
+	}
+	res->recognize_ms += now_ms() - t0;
+	cache_put(key, wv, from);
+	return 0;
+}
+
+/* ---- planning the regions ----------------------------------------------- */
+
+typedef struct region {
+	amc_bounds r;
+	int line;   /* 1: single line (PSM 7), 0: sparse (PSM 11) */
+} region;
+
+typedef struct regvec {
+	region *v;
+	size_t n, cap;
+} regvec;
+
+static void rv_push(regvec *rv, amc_bounds b, int line)
+{
+	if (rv->n == rv->cap) {
+		rv->cap = rv->cap ? rv->cap * 2 : 16;
+		rv->v = amc_xrealloc(rv->v, rv->cap * sizeof *rv->v);
+	}
+	rv->v[rv->n++] = (region){ b, line };
+}
+
+static amc_bounds clip(amc_bounds b, int w, int h)
+{
+	if (b.x1 < 0)
+		b.x1 = 0;
+	if (b.y1 < 0)
+		b.y1 = 0;
+	if (b.x2 > w)
+		b.x2 = w;
+	if (b.y2 > h)
+		b.y2 = h;
+	return b;
+}
+
+static int big_enough(const amc_bounds *b)
+{
+	return b->x2 - b->x1 >= AMC_OCR_MIN_REGION && b->y2 - b->y1 >= AMC_OCR_MIN_REGION;
+}
+
+static int node_has_text(const amc_ui_node *n)
+{
+	return n->text[0] || n->content_desc[0];
+}
+
+/* Grid cell (px) for finding areas no node covers. */
+#define GRID 24
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+/* Worth reading: a text-less node people tap (a button whose label is only
+ * pixels) or a large text-less box (a canvas, a web view, a banner image).
+ * Small decorative icons are skipped: they only yield noise. */
+static int worth_reading(const amc_ui_node *nd, const amc_bounds *b)
+{
+	if (nd->flags & (AMC_NODE_CLICKABLE | AMC_NODE_LONG_CLICKABLE))
+		return 1;
+	if (ends_with(nd->class_name, "Button"))
+		return 1;
+	return b->x2 - b->x1 >= AMC_OCR_LARGE_BOX_MIN_WIDTH;
+}
+
+/* The text-less boxes (topmost nodes whose subtree carries no text) and, for
+ * gaps, the areas that no text-bearing node or text-less box covers. */
+static void plan_regions(const amc_ui_tree *t, int w, int h, int with_gaps, int lines_only, regvec *rv)
+{
+	size_t n = t ? t->count : 0;
+	unsigned char *txt = n ? amc_xcalloc(n, 1) : NULL;
+	for (size_t k = n; k-- > 0;) {
+		const amc_ui_node *nd = &t->nodes[k];
+		if (!(nd->flags & AMC_NODE_DISPLAYED))
+			continue;
+		if (node_has_text(nd))
+			txt[k] = 1;
+		if (txt[k] && nd->parent >= 0)
+			txt[nd->parent] = 1;
+	}
+	int gw = (w + GRID - 1) / GRID, gh = (h + GRID - 1) / GRID;
+	unsigned char *cov = with_gaps ? amc_xcalloc((size_t)gw * (size_t)gh, 1) : NULL;
+	for (size_t k = 0; k < n; k++) {
+		const amc_ui_node *nd = &t->nodes[k];
+		if (!(nd->flags & AMC_NODE_DISPLAYED))
+			continue;
+		amc_bounds b = clip(nd->bounds, w, h);
+		if (b.x2 <= b.x1 || b.y2 <= b.y1)
+			continue;
+		int top_textless = !txt[k] && nd->parent >= 0 && txt[nd->parent];
+		int read = top_textless && big_enough(&b) && worth_reading(nd, &b);
+		if (read) {
+			int line = b.y2 - b.y1 <= AMC_OCR_LINE_MAX_HEIGHT;
+			amc_bounds r = b;
+			if (line && b.x2 - b.x1 > 4 * AMC_OCR_BORDER_SHRINK &&
+			    b.y2 - b.y1 > 4 * AMC_OCR_BORDER_SHRINK) {
+				r.x1 += AMC_OCR_BORDER_SHRINK;
+				r.y1 += AMC_OCR_BORDER_SHRINK;
+				r.x2 -= AMC_OCR_BORDER_SHRINK;
+				r.y2 -= AMC_OCR_BORDER_SHRINK;
+			}
+			/* In full mode the whole-frame pass reads tall boxes already. */
+			if (line || !lines_only)
+				rv_push(rv, r, line);
+		}
+		/* Covered: nodes that carry text themselves, text-less boxes read
+		 * above and small text-less leaves (icons); containers only through
+		 * their children. */
+		if (cov && (node_has_text(nd) || read || (top_textless && nd->first_child < 0))) {
+			for (int gy = b.y1 / GRID; gy < gh && gy * GRID < b.y2; gy++)
+				for (int gx = b.x1 / GRID; gx < gw && gx * GRID < b.x2; gx++)
+					cov[(size_t)gy * (size_t)gw + (size_t)gx] = 1;
+		}
+	}
+	if (cov) {
+		/* Uncovered areas as rectangles that hold no covered cell: runs of
+		 * free cells per grid row, stacked while the next row has the same
+		 * run. A line of pixel-only text between nodes becomes one band. */
+		typedef struct open_rect { int x1, x2, y1; } open_rect;
+		open_rect *open = amc_xcalloc((size_t)gw + 1, sizeof *open), *next = amc_xcalloc((size_t)gw + 1, sizeof *next);
+		int nopen = 0;
+		for (int gy = 0; gy <= gh; gy++) {
+			int nnext = 0;
+			for (int gx = 0; gy < gh && gx < gw;) {
+				if (cov[(size_t)gy * (size_t)gw + (size_t)gx]) {
+					gx++;
+					continue;
+				}
+				int x1 = gx;
+				while (gx < gw && !cov[(size_t)gy * (size_t)gw + (size_t)gx])
+					gx++;
+				next[nnext++] = (open_rect){ x1, gx, gy };
+			}
+			/* Runs that continue keep their start row; the others close. */
+			for (int i = 0; i < nopen; i++) {
+				int kept = 0;
+				for (int j = 0; j < nnext; j++)
+					if (next[j].x1 == open[i].x1 && next[j].x2 == open[i].x2) {
+						next[j].y1 = open[i].y1;
+						kept = 1;
+					}
+				if (!kept) {
+					amc_bounds b = clip((amc_bounds){ open[i].x1 * GRID, open[i].y1 * GRID,
+									 open[i].x2 * GRID, gy * GRID }, w, h);
+					if (b.y2 - b.y1 >= AMC_OCR_MIN_GAP_HEIGHT && big_enough(&b))
+						rv_push(rv, b, 0);
+				}
+			}
+			open_rect *tmp = open;
+			open = next;
+			next = tmp;
+			nopen = nnext;
+		}
+		free(open);
+		free(next);
+	}
+	free(cov);
+	free(txt);
+}
+
+/* ---- the public call ---------------------------------------------------- */
+
+static int inside_line_region(const regvec *rv, const amc_bounds *b)
+{
+	int cx = (b->x1 + b->x2) / 2, cy = (b->y1 + b->y2) / 2;
+	for (size_t i = 0; i < rv->n; i++)
+		if (rv->v[i].line && cx >= rv->v[i].r.x1 && cx < rv->v[i].r.x2 && cy >= rv->v[i].r.y1 &&
+		    cy < rv->v[i].r.y2)
+			return 1;
+	return 0;
+}
+
+int amc_ocr_run(const amc_image *img, const amc_ui_tree *tree, amc_ocr_policy policy,
+		amc_ocr_result *out, amc_err *e)
+{
+	if (!out)
+		return amc_err_set(e, AMC_EUSAGE, "internal: no OCR result to fill");
+	memset(out, 0, sizeof *out);
+	if (policy == AMC_OCR_OFF)
+		return 0;
+	if (!img || !img->px || img->w <= 0 || img->h <= 0)
+		return amc_err_set(e, AMC_EUSAGE, "internal: no image to recognize");
+	TessBaseAPI *api = engine_get(e);
+	if (!api)
+		return -1;
+
+	gray g;
+	to_gray(img, &g);
+	regvec rv = { 0 };
+	wordvec wv = { 0 };
+	int rc = 0;
+	amc_bounds whole = { 0, 0, g.w, g.h };
+	int have_tree = tree && tree->count;
+	plan_regions(have_tree ? tree : NULL, g.w, g.h, policy == AMC_OCR_GAPS && have_tree,
+		     policy == AMC_OCR_FULL, &rv);
+	if (policy == AMC_OCR_FULL || !have_tree)
+		rv_push(&rv, whole, 0);
+
+	TessBaseAPISetImage(api, g.px, g.w, g.h, 1, g.w);
+	for (size_t i = 0; i < rv.n && rc == 0; i++) {
+		amc_bounds r = rv.v[i].r;
+		if (!big_enough(&r) || region_blank(&g, &r))
+			continue;
+		size_t before = wv.n;
+		rc = recognize(api, &g, &r, rv.v[i].line ? PSM_SINGLE_LINE : PSM_SPARSE_TEXT,
+			       rv.v[i].line, &wv, out, e);
+		/* The whole-frame pass repeats what single-line reads already found. */
+		if (rc == 0 && r.x1 == 0 && r.y1 == 0 && r.x2 == g.w && r.y2 == g.h) {
+			size_t k = before;
+			for (size_t j = before; j < wv.n; j++) {
+				if (inside_line_region(&rv, &wv.v[j].box)) {
+					free(wv.v[j].text);
+					continue;
+				}
+				wv.v[k++] = wv.v[j];
+			}
+			wv.n = k;
+		}
+	}
+	/* Drop the engine's copy of the image: it is as large as the frame. */
+	TessBaseAPIClear(api);
+	free(g.px);
+	free(rv.v);
+	if (rc != 0) {
+		words_free(wv.v, wv.n);
+		memset(out, 0, sizeof *out);
+		return -1;
+	}
+	out->words = wv.v;
+	out->count = wv.n;
+	return 0;
+}
+
+void amc_ocr_result_free(amc_ocr_result *r)
+{
+	if (!r)
+		return;
+	words_free(r->words, r->count);
+	memset(r, 0, sizeof *r);
+}
+
+cJSON *amc_ocr_to_json(const amc_ocr_result *r)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; r && i < r->count; i++) {
+		const amc_ocr_word *w = &r->words[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "text", w->text);
+		int b[4] = { w->box.x1, w->box.y1, w->box.x2, w->box.y2 };
+		cJSON_AddItemToObject(o, "bounds", cJSON_CreateIntArray(b, 4));
+		/* Two decimals: the engine's confidence has no more meaning than that. */
+		cJSON_AddNumberToObject(o, "confidence", (double)(long)(w->confidence * 100.0 + 0.5) / 100.0);
+		if (w->line)
+			cJSON_AddTrueToObject(o, "line");
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+double amc_ocr_bare_recognize_ms(const amc_image *img, amc_err *e)
+{
+	TessBaseAPI *api = engine_get(e);
+	if (!api)
+		return -1;
+	gray g;
+	to_gray(img, &g);
+	TessBaseAPISetImage(api, g.px, g.w, g.h, 1, g.w);
+	TessBaseAPISetPageSegMode(api, PSM_SPARSE_TEXT);
+	double t0 = now_ms();
+	int rc = TessBaseAPIRecognize(api, NULL);
+	double ms = now_ms() - t0;
+	TessBaseAPIClear(api);
+	free(g.px);
+	if (rc != 0) {
+		amc_err_set(e, AMC_EFAIL, "tesseract could not recognize the screenshot");
+		return -1;
+	}
+	return ms;
+}

@@ -1,0 +1,295 @@
+#include "util/proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/sanitize.h"
+
+extern char **environ;
+
+/* Variables that must not reach children: the OCR engine's thread settings. */
+static const char *const STRIP_ENV[] = { "OMP_THREAD_LIMIT=", "AMC_OMP_SET=" };
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int amc_proc_which(const char *name, char *out, size_t n)
+{
+	if (!name || !*name)
+		return -1;
+	if (strchr(name, '/')) {
+		if (access(name, X_OK) != 0)
+			return -1;
+		snprintf(out, n, "%s", name);
+		return 0;
+	}
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t len = strcspn(path, ":");
+		char cand[PATH_MAX];
+		int w = snprintf(cand, sizeof cand, "%.*s/%s", (int)(len ? len : 1), len ? path : ".", name);
+		struct stat st;
+		if (w > 0 && (size_t)w < sizeof cand && stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(cand, X_OK) == 0) {
+			snprintf(out, n, "%s", cand);
+			return 0;
+		}
+		path += len;
+		if (*path == ':')
+			path++;
+	}
+	return -1;
+}
+
+static char **child_env(void)
+{
+	size_t n = 0;
+	for (char **p = environ; p && *p; p++)
+		n++;
+	char **env = calloc(n + 1, sizeof *env);
+	if (!env)
+		return NULL;
+	size_t k = 0;
+	for (char **p = environ; p && *p; p++) {
+		int skip = 0;
+		for (size_t i = 0; i < sizeof STRIP_ENV / sizeof STRIP_ENV[0]; i++)
+			if (!strncmp(*p, STRIP_ENV[i], strlen(STRIP_ENV[i])))
+				skip = 1;
+		if (!skip)
+			env[k++] = *p;
+	}
+	env[k] = NULL;
+	return env;
+}
+
+typedef struct sink {
+	unsigned char *buf;
+	size_t len, cap, max;
+	int truncated;
+	int fd;
+} sink;
+
+/* Read what is there; 1 on EOF or error, 0 otherwise. */
+static int drain(sink *s)
+{
+	for (;;) {
+		unsigned char tmp[65536];
+		ssize_t got = read(s->fd, tmp, sizeof tmp);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : 1;
+		if (got == 0)
+			return 1;
+		size_t keep = (size_t)got;
+		if (s->len + keep > s->max) {
+			keep = s->max - s->len;
+			s->truncated = 1;
+		}
+		if (keep) {
+			if (s->len + keep + 1 > s->cap) {
+				size_t cap = s->cap ? s->cap : 8192;
+				while (cap < s->len + keep + 1)
+					cap *= 2;
+				unsigned char *nb = realloc(s->buf, cap);
+				if (!nb) {
+					s->truncated = 1;
+					continue;
+				}
+				s->buf = nb;
+				s->cap = cap;
+			}
+			memcpy(s->buf + s->len, tmp, keep);
+			s->len += keep;
+		}
+	}
+}
+
+/* pipe(2) with both ends close-on-exec (POSIX; pipe2 is not everywhere). */
+static int cloexec_pipe(int p[2])
+{
+	if (pipe(p) != 0)
+		return -1;
+	fcntl(p[0], F_SETFD, FD_CLOEXEC);
+	fcntl(p[1], F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+int amc_proc_run(const char *const argv[], long timeout_ms, size_t max_out, size_t max_err,
+		 amc_proc_result *r, amc_err *e)
+{
+	memset(r, 0, sizeof *r);
+	r->exit_code = -1;
+	if (!argv || !argv[0])
+		return amc_err_set(e, AMC_EUSAGE, "no program to run");
+	char prog[PATH_MAX];
+	if (amc_proc_which(argv[0], prog, sizeof prog) != 0) {
+		char *s = amc_sanitize_dup(argv[0]);
+		amc_err_set(e, AMC_EENV, "program '%s' not found or not executable%s", s,
+			    strchr(argv[0], '/') ? "" : " (searched PATH)");
+		free(s);
+		return -1;
+	}
+	char **env = child_env();
+	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, px[2] = { -1, -1 };
+	if (!env || cloexec_pipe(po) != 0 || cloexec_pipe(pe) != 0 || cloexec_pipe(px) != 0) {
+		int err = errno;
+		free(env);
+		close_fd(&po[0]), close_fd(&po[1]), close_fd(&pe[0]), close_fd(&pe[1]), close_fd(&px[0]), close_fd(&px[1]);
+		return amc_err_set(e, AMC_EENV, "cannot create pipes to run %s: %s", argv[0], strerror(err));
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		int err = errno;
+		free(env);
+		close_fd(&po[0]), close_fd(&po[1]), close_fd(&pe[0]), close_fd(&pe[1]), close_fd(&px[0]), close_fd(&px[1]);
+		return amc_err_set(e, AMC_EENV, "cannot start %s: %s", argv[0], strerror(err));
+	}
+	if (pid == 0) {
+		/* Child: only async-signal-safe calls from here on. */
+		setpgid(0, 0);
+		for (int s = 1; s < NSIG; s++)
+			if (s != SIGKILL && s != SIGSTOP)
+				signal(s, SIG_DFL);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		int nul = open("/dev/null", O_RDONLY);
+		if (nul < 0 || dup2(nul, 0) < 0 || dup2(po[1], 1) < 0 || dup2(pe[1], 2) < 0) {
+			int err = errno;
+			ssize_t w = write(px[1], &err, sizeof err);
+			(void)w;
+			_exit(127);
+		}
+		execve(prog, (char *const *)argv, env);
+		int err = errno;
+		ssize_t w = write(px[1], &err, sizeof err);
+		(void)w;
+		_exit(127);
+	}
+	/* Parent. Also set the group here so a kill right after fork reaches it. */
+	setpgid(pid, pid);
+	free(env);
+	close_fd(&po[1]);
+	close_fd(&pe[1]);
+	close_fd(&px[1]);
+	int exec_err = 0;
+	ssize_t got;
+	do
+		got = read(px[0], &exec_err, sizeof exec_err);
+	while (got < 0 && errno == EINTR);
+	close_fd(&px[0]);
+	if (got == (ssize_t)sizeof exec_err) {
+		close_fd(&po[0]);
+		close_fd(&pe[0]);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		char *s = amc_sanitize_dup(argv[0]);
+		amc_err_set(e, AMC_EENV, "cannot run %s: %s", s, strerror(exec_err));
+		free(s);
+		return -1;
+	}
+	fcntl(po[0], F_SETFL, fcntl(po[0], F_GETFL) | O_NONBLOCK);
+	fcntl(pe[0], F_SETFL, fcntl(pe[0], F_GETFL) | O_NONBLOCK);
+	sink so = { NULL, 0, 0, max_out, 0, po[0] }, se = { NULL, 0, 0, max_err, 0, pe[0] };
+	long long deadline = mono_ms() + (timeout_ms > 0 ? timeout_ms : 1);
+	int status = 0, exited = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid) {
+			exited = 1;
+			/* What the program wrote is in the pipes now; a grandchild that
+			 * keeps them open (a daemon) must not hold us. */
+			if (so.fd >= 0)
+				drain(&so);
+			if (se.fd >= 0)
+				drain(&se);
+			break;
+		}
+		long long left = deadline - mono_ms();
+		if (left <= 0)
+			break;
+		struct pollfd pfd[2];
+		int np = 0;
+		if (so.fd >= 0)
+			pfd[np++] = (struct pollfd){ so.fd, POLLIN, 0 };
+		if (se.fd >= 0)
+			pfd[np++] = (struct pollfd){ se.fd, POLLIN, 0 };
+		int wait_ms = left < 20 ? (int)left : 20;
+		if (np == 0) {
+			struct timespec ts = { 0, (long)wait_ms * 1000000L };
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		if (poll(pfd, (nfds_t)np, wait_ms) < 0 && errno != EINTR)
+			break;
+		if (so.fd >= 0 && drain(&so))
+			close_fd(&so.fd);
+		if (se.fd >= 0 && drain(&se))
+			close_fd(&se.fd);
+	}
+	if (!exited) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		r->timed_out = 1;
+		r->exit_code = -1;
+	} else if (WIFEXITED(status)) {
+		r->exit_code = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		r->exit_code = 128 + WTERMSIG(status);
+	}
+	close_fd(&so.fd);
+	close_fd(&se.fd);
+	if (!so.buf)
+		so.buf = calloc(1, 1);
+	else
+		so.buf[so.len] = '\0';
+	if (!se.buf)
+		se.buf = calloc(1, 1);
+	else
+		se.buf[se.len] = '\0';
+	r->out = so.buf;
+	r->out_len = so.len;
+	r->out_truncated = so.truncated;
+	r->err = (char *)se.buf;
+	r->err_len = se.len;
+	r->err_truncated = se.truncated;
+	return 0;
+}
+
+void amc_proc_result_free(amc_proc_result *r)
+{
+	if (!r)
+		return;
+	free(r->out);
+	free(r->err);
+	r->out = NULL;
+	r->err = NULL;
+	r->out_len = r->err_len = 0;
+}

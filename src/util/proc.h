@@ -1,0 +1,39 @@
+/* proc.h - run a program as a bounded subprocess (adb and other helpers).
+ *
+ * Never through a shell: `argv` is passed to execve as is (argv[0] is looked up
+ * in PATH when it has no '/'). The child runs in its own process group with
+ * stdin from /dev/null, stdout and stderr captured separately through pipes,
+ * OMP_THREAD_LIMIT and AMC_OMP_SET removed from its environment, and a
+ * wall-clock limit: on timeout the whole group gets SIGKILL. Output beyond the
+ * caps is discarded (and flagged), never grown without bound. Safe to call from
+ * several threads at once. */
+#ifndef AMC_PROC_H
+#define AMC_PROC_H
+
+#include <stddef.h>
+#include "util/err.h"
+
+typedef struct amc_proc_result {
+	int exit_code;          /* 0-255 when the program exited; 128+N when killed by signal N; -1 on timeout */
+	int timed_out;          /* 1 when the wall-clock limit killed it */
+	unsigned char *out;     /* stdout, NUL-terminated (the NUL is not counted); owned, free with amc_proc_result_free */
+	size_t out_len;
+	int out_truncated;
+	char *err;              /* stderr, NUL-terminated; owned */
+	size_t err_len;
+	int err_truncated;
+} amc_proc_result;
+
+/* Run argv (NULL-terminated) for at most timeout_ms, keeping at most max_out
+ * bytes of stdout and max_err bytes of stderr. 0 when the program ran (whatever
+ * its exit code, or a timeout: see r); -1 with AMC_EENV when it could not be
+ * started (not found, not executable), the message naming the program. */
+int amc_proc_run(const char *const argv[], long timeout_ms, size_t max_out, size_t max_err,
+		 amc_proc_result *r, amc_err *e);
+void amc_proc_result_free(amc_proc_result *r);
+
+/* Find an executable: a name with '/' is checked as is, otherwise each PATH
+ * entry is tried. 0 and the path in out; -1 when not found. */
+int amc_proc_which(const char *name, char *out, size_t n);
+
+#endif

@@ -1,0 +1,669 @@
+/* adb_standin.c - a stand-in for the `adb` program, serving amc's simulated
+ * phone, so the adb driver's real code runs against realistic bytes without a
+ * phone. Tests put it first on PATH under the name `adb`.
+ *
+ * It answers the command lines the driver uses: devices -l, get-state,
+ * exec-out screencap -p, exec-out uiautomator dump /dev/tty, exec-out cat FILE,
+ * and `shell ...`. For `shell` it does what adb and a phone do: the arguments
+ * are joined with spaces and the string is parsed again POSIX-shell-style
+ * (quotes, backslashes, ; & | and newlines between commands, $(...), `...`
+ * and $VAR expanded to nothing: nothing is ever executed), then the known
+ * commands run against the sim (input text applies its %s rule). Every parsed
+ * command and every would-be substitution is appended to
+ * $AMC_HOME/adb-standin/log.
+ *
+ * Environment:
+ *   AMC_HOME                         where the sims live (required)
+ *   AMC_ADB_STANDIN_SERIALS          comma-separated serials (default emulator-5554); the Nth is sim:N
+ *   AMC_ADB_STANDIN_UNAUTHORIZED     a serial listed as "unauthorized"
+ *   AMC_ADB_STANDIN_IME=1            ADBKeyBoard is the current keyboard
+ *   AMC_ADB_STANDIN_TTY_DUMP=fail    `uiautomator dump /dev/tty` fails as on a busy phone
+ *   AMC_ADB_STANDIN_VANISH_AFTER=N   after N more calls every serial is gone
+ *                                    (counted in $AMC_HOME/adb-standin/calls)
+ * A file $AMC_HOME/adb-standin/vanished-SERIAL makes that phone gone. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "device/sim/sim.h"
+#include "util/config.h"
+#include "util/fsutil.h"
+#include "util/strbuf.h"
+
+static const char *home;
+static char dir[PATH_MAX];
+static amc_config *cfg;
+
+static void logf_(const char *fmt, const char *a, const char *b)
+{
+	char path[PATH_MAX + 8];
+	snprintf(path, sizeof path, "%s/log", dir);
+	FILE *f = fopen(path, "a");
+	if (!f)
+		return;
+	fprintf(f, fmt, a, b ? b : "");
+	fclose(f);
+}
+
+/* ---- serials ---- */
+
+static int serial_index(const char *serial)
+{
+	const char *list = getenv("AMC_ADB_STANDIN_SERIALS");
+	if (!list || !*list)
+		list = "emulator-5554";
+	int i = 0;
+	size_t sl = strlen(serial);
+	for (const char *p = list; *p; i++) {
+		size_t n = strcspn(p, ",");
+		if (n == sl && !strncmp(p, serial, n))
+			return i;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return -1;
+}
+
+static int vanished(const char *serial)
+{
+	char path[PATH_MAX + 160];
+	snprintf(path, sizeof path, "%s/vanished-%s", dir, serial);
+	return access(path, F_OK) == 0;
+}
+
+static void vanish_all(void)
+{
+	const char *list = getenv("AMC_ADB_STANDIN_SERIALS");
+	if (!list || !*list)
+		list = "emulator-5554";
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		char path[PATH_MAX + 160];
+		snprintf(path, sizeof path, "%s/vanished-%.*s", dir, (int)n, p);
+		FILE *f = fopen(path, "w");
+		if (f)
+			fclose(f);
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+}
+
+/* Count this call; vanish when the budget is spent. */
+static void count_call(void)
+{
+	const char *after = getenv("AMC_ADB_STANDIN_VANISH_AFTER");
+	if (!after || !*after)
+		return;
+	char path[PATH_MAX + 8];
+	snprintf(path, sizeof path, "%s/calls", dir);
+	long n = 0;
+	FILE *f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	n++;
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%ld\n", n);
+		fclose(f);
+	}
+	if (n > atol(after))
+		vanish_all();
+}
+
+/* ---- the sim ---- */
+
+static amc_device *open_sim(int index)
+{
+	amc_device *d = NULL;
+	amc_err e;
+	if (amc_sim_open(home, index, cfg, &d, &e) != 0) {
+		fprintf(stderr, "adb stand-in: %s\n", e.msg);
+		return NULL;
+	}
+	return d;
+}
+
+static cJSON *sim_state(amc_device *d)
+{
+	char *s = NULL;
+	amc_err e;
+	if (amc_sim_state_json(d, &s, &e) != 0)
+		return NULL;
+	cJSON *j = cJSON_Parse(s);
+	free(s);
+	return j;
+}
+
+/* ---- the device's shell: parse without executing ---- */
+
+typedef struct cmd {
+	char **argv;
+	int argc, cap;
+} cmd;
+
+typedef struct parse {
+	cmd *cmds;
+	int n, cap;
+	amc_sb word;
+	int in_word;
+	int error;
+} parse;
+
+static void push_word(parse *ps)
+{
+	if (!ps->in_word)
+		return;
+	if (ps->n == 0) {
+		ps->cmds = calloc(1, sizeof *ps->cmds);
+		ps->n = ps->cap = 1;
+	}
+	cmd *c = &ps->cmds[ps->n - 1];
+	if (c->argc + 2 > c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 8;
+		c->argv = realloc(c->argv, (size_t)c->cap * sizeof *c->argv);
+	}
+	c->argv[c->argc++] = amc_xstrdup(amc_sb_str(&ps->word));
+	c->argv[c->argc] = NULL;
+	amc_sb_reset(&ps->word);
+	ps->in_word = 0;
+}
+
+static void end_cmd(parse *ps)
+{
+	push_word(ps);
+	if (ps->n == 0 || ps->cmds[ps->n - 1].argc == 0)
+		return;
+	if (ps->n == ps->cap) {
+		ps->cap *= 2;
+		ps->cmds = realloc(ps->cmds, (size_t)ps->cap * sizeof *ps->cmds);
+	}
+	memset(&ps->cmds[ps->n++], 0, sizeof *ps->cmds);
+}
+
+/* $(...) or `...`: the text is logged and expands to nothing. Returns the index
+ * after the substitution. */
+static size_t substitution(const char *s, size_t i, size_t len)
+{
+	size_t start = i;
+	if (s[i] == '`') {
+		i++;
+		while (i < len && s[i] != '`')
+			i += s[i] == '\\' && i + 1 < len ? 2 : 1;
+		i = i < len ? i + 1 : len;
+	} else { /* "$(" */
+		int depth = 0;
+		for (; i < len; i++) {
+			if (s[i] == '(')
+				depth++;
+			else if (s[i] == ')' && --depth == 0) {
+				i++;
+				break;
+			}
+		}
+	}
+	char *t = amc_xstrndup(s + start, i - start);
+	logf_("SUBSTITUTION %s%s\n", t, NULL);
+	free(t);
+	return i;
+}
+
+/* $NAME, ${...}, $? ...: expands to nothing (the phone's shell has no such
+ * variables for us). Returns the index after it. */
+static size_t parameter(const char *s, size_t i, size_t len)
+{
+	size_t start = i++;
+	if (i < len && s[i] == '{') {
+		while (i < len && s[i] != '}')
+			i++;
+		i = i < len ? i + 1 : len;
+	} else if (i < len && strchr("?$!#@*-0123456789", s[i])) {
+		i++;
+	} else {
+		while (i < len && (s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+				   (s[i] >= '0' && s[i] <= '9')))
+			i++;
+	}
+	if (i == start + 1) /* a lone '$' is itself */
+		return start;
+	char *t = amc_xstrndup(s + start, i - start);
+	logf_("EXPANSION %s%s\n", t, NULL);
+	free(t);
+	return i;
+}
+
+static void parse_shell(const char *s, parse *ps)
+{
+	size_t len = strlen(s);
+	amc_sb_init(&ps->word);
+	for (size_t i = 0; i < len && !ps->error;) {
+		char c = s[i];
+		if (c == ' ' || c == '\t') {
+			push_word(ps);
+			i++;
+		} else if (c == '\n' || c == ';' || c == '&' || c == '|') {
+			end_cmd(ps);
+			i++;
+		} else if (c == '<' || c == '>') {
+			logf_("REDIRECTION %c%s\n", c == '<' ? "<" : ">", NULL);
+			end_cmd(ps);
+			/* the redirection target word is consumed */
+			i++;
+			while (i < len && (s[i] == ' ' || s[i] == '>'))
+				i++;
+			while (i < len && !strchr(" \t\n;&|", s[i]))
+				i++;
+		} else if (c == '#' && !ps->in_word) {
+			while (i < len && s[i] != '\n')
+				i++;
+		} else if (c == '\\') {
+			if (i + 1 < len && s[i + 1] == '\n') {
+				i += 2;
+			} else if (i + 1 < len) {
+				amc_sb_putc(&ps->word, s[i + 1]);
+				ps->in_word = 1;
+				i += 2;
+			} else {
+				i++;
+			}
+		} else if (c == '\'') {
+			const char *end = strchr(s + i + 1, '\'');
+			if (!end) {
+				ps->error = 1;
+				fprintf(stderr, "/system/bin/sh: syntax error: unterminated quoted string\n");
+				break;
+			}
+			amc_sb_append(&ps->word, s + i + 1, (size_t)(end - s - i - 1));
+			ps->in_word = 1;
+			i = (size_t)(end - s) + 1;
+		} else if (c == '"') {
+			ps->in_word = 1;
+			i++;
+			for (;;) {
+				if (i >= len) {
+					ps->error = 1;
+					fprintf(stderr, "/system/bin/sh: syntax error: unterminated quoted string\n");
+					break;
+				}
+				if (s[i] == '"') {
+					i++;
+					break;
+				}
+				if (s[i] == '\\' && i + 1 < len && strchr("$`\"\\\n", s[i + 1])) {
+					if (s[i + 1] != '\n')
+						amc_sb_putc(&ps->word, s[i + 1]);
+					i += 2;
+				} else if (s[i] == '`' || (s[i] == '$' && i + 1 < len && s[i + 1] == '(')) {
+					i = substitution(s, i, len);
+				} else if (s[i] == '$' && parameter(s, i, len) != i) {
+					i = parameter(s, i, len);
+				} else {
+					amc_sb_putc(&ps->word, s[i++]);
+				}
+			}
+		} else if (c == '`' || (c == '$' && i + 1 < len && s[i + 1] == '(')) {
+			i = substitution(s, i, len);
+			ps->in_word = 1;
+		} else if (c == '$' && parameter(s, i, len) != i) {
+			i = parameter(s, i, len);
+			ps->in_word = 1;
+		} else {
+			amc_sb_putc(&ps->word, c);
+			ps->in_word = 1;
+			i++;
+		}
+	}
+	end_cmd(ps);
+	amc_sb_free(&ps->word);
+}
+
+/* ---- shell commands ---- */
+
+static int keycode(const char *k, amc_key *out)
+{
+	if (!strcmp(k, "KEYCODE_BACK") || !strcmp(k, "4"))
+		*out = AMC_KEY_BACK;
+	else if (!strcmp(k, "KEYCODE_HOME") || !strcmp(k, "3"))
+		*out = AMC_KEY_HOME;
+	else if (!strcmp(k, "KEYCODE_ENTER") || !strcmp(k, "66"))
+		*out = AMC_KEY_ENTER;
+	else
+		return -1;
+	return 0;
+}
+
+static int type_into(amc_device *d, const char *text)
+{
+	amc_err e;
+	if (d->ops->type_text(d, text, &e) != 0) {
+		fprintf(stderr, "Exception occurred while executing 'text': %s\n", e.msg);
+		return 1;
+	}
+	return 0;
+}
+
+static int b64val(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+static char *unbase64(const char *in)
+{
+	size_t n = strlen(in);
+	char *out = malloc(n + 1), *o = out;
+	unsigned acc = 0;
+	int bits = 0;
+	for (size_t i = 0; i < n && in[i] != '='; i++) {
+		int v = b64val((unsigned char)in[i]);
+		if (v < 0) {
+			free(out);
+			return NULL;
+		}
+		acc = acc << 6 | (unsigned)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			*o++ = (char)(acc >> bits & 0xff);
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+static int run_cmd(amc_device *d, int argc, char **argv)
+{
+	amc_err e;
+	const char *c = argv[0];
+	if (!strcmp(c, "input") && argc >= 2) {
+		if (!strcmp(argv[1], "text") && argc >= 3) {
+			/* input's own rule: %s is a space. */
+			amc_sb t;
+			amc_sb_init(&t);
+			for (const char *p = argv[2]; *p; p++) {
+				if (p[0] == '%' && p[1] == 's') {
+					amc_sb_putc(&t, ' ');
+					p++;
+				} else {
+					amc_sb_putc(&t, *p);
+				}
+			}
+			int rc = type_into(d, amc_sb_str(&t));
+			amc_sb_free(&t);
+			return rc;
+		}
+		if (!strcmp(argv[1], "tap") && argc == 4)
+			return d->ops->tap(d, atoi(argv[2]), atoi(argv[3]), &e) ? (fprintf(stderr, "%s\n", e.msg), 1) : 0;
+		if (!strcmp(argv[1], "swipe") && (argc == 6 || argc == 7)) {
+			int x1 = atoi(argv[2]), y1 = atoi(argv[3]), x2 = atoi(argv[4]), y2 = atoi(argv[5]);
+			int ms = argc == 7 ? atoi(argv[6]) : 300;
+			int rc = x1 == x2 && y1 == y2 && ms >= 400 ? d->ops->long_press(d, x1, y1, ms, &e)
+				 : d->ops->swipe(d, x1, y1, x2, y2, ms, &e);
+			return rc ? (fprintf(stderr, "%s\n", e.msg), 1) : 0;
+		}
+		if (!strcmp(argv[1], "keyevent") && argc == 3) {
+			amc_key k;
+			if (keycode(argv[2], &k) != 0) {
+				printf("Error: unknown keycode %s\n", argv[2]);
+				return 0;
+			}
+			return d->ops->key(d, k, &e) ? (fprintf(stderr, "%s\n", e.msg), 1) : 0;
+		}
+		printf("Error: Unknown command: %s\n", argv[1]);
+		return 1;
+	}
+	if (!strcmp(c, "wm") && argc == 2 && !strcmp(argv[1], "size")) {
+		amc_device_info info;
+		d->ops->info(d, &info, &e);
+		printf("Physical size: %dx%d\n", info.width, info.height);
+		return 0;
+	}
+	if (!strcmp(c, "getprop") && argc == 2 && !strcmp(argv[1], "ro.product.model")) {
+		printf("amc sim (adb stand-in)\n");
+		return 0;
+	}
+	if (!strcmp(c, "settings") && argc == 4 && !strcmp(argv[3], "default_input_method")) {
+		const char *ime = getenv("AMC_ADB_STANDIN_IME");
+		printf("%s\n", ime && !strcmp(ime, "1") ? "com.android.adbkeyboard/.AdbIME"
+			       : "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME");
+		return 0;
+	}
+	if (!strcmp(c, "am") && argc >= 2 && !strcmp(argv[1], "broadcast")) {
+		const char *ime = getenv("AMC_ADB_STANDIN_IME");
+		printf("Broadcasting: Intent { act=%s flg=0x400000 (has extras) }\n", argc > 3 ? argv[3] : "?");
+		if (ime && !strcmp(ime, "1") && argc == 7 && !strcmp(argv[3], "ADB_INPUT_B64") && !strcmp(argv[5], "msg")) {
+			char *t = unbase64(argv[6]);
+			int rc = t ? type_into(d, t) : 1;
+			free(t);
+			if (rc)
+				return 0;
+		}
+		printf("Broadcast completed: result=0\n");
+		return 0;
+	}
+	if (!strcmp(c, "am") && argc == 4 && !strcmp(argv[1], "start") && !strcmp(argv[2], "-n")) {
+		char pkg[256];
+		snprintf(pkg, sizeof pkg, "%.*s", (int)strcspn(argv[3], "/"), argv[3]);
+		printf("Starting: Intent { cmp=%s }\n", argv[3]);
+		if (d->ops->launch_app(d, pkg, &e) != 0) {
+			printf("Error type 3\nError: Activity class {%s} does not exist.\n", argv[3]);
+			return 0;
+		}
+		return 0;
+	}
+	if (!strcmp(c, "monkey") && argc == 6 && !strcmp(argv[1], "-p")) {
+		if (d->ops->launch_app(d, argv[2], &e) != 0) {
+			printf("  bash arg: -p\n  bash arg: %s\n** No activities found to run, monkey aborted.\n", argv[2]);
+			return 0; /* as on phones: success status, failure in the text */
+		}
+		printf("  bash arg: -p\n  bash arg: %s\nEvents injected: 1\n## Network stats: elapsed time=10ms\n", argv[2]);
+		return 0;
+	}
+	if (!strcmp(c, "dumpsys") && argc == 2 && !strcmp(argv[1], "window")) {
+		cJSON *st = sim_state(d);
+		const cJSON *app = st ? cJSON_GetObjectItemCaseSensitive(st, "app") : NULL;
+		const char *pkg = cJSON_IsString(app) ? app->valuestring : "com.android.launcher3";
+		printf("WINDOW MANAGER WINDOWS (dumpsys window windows)\n  mCurrentFocus=Window{1f2e3d u0 %s/%s.MainActivity}\n"
+		       "  mFocusedApp=ActivityRecord{9a8b7c u0 %s/.MainActivity t42}\n", pkg, pkg, pkg);
+		cJSON_Delete(st);
+		return 0;
+	}
+	if (!strcmp(c, "uiautomator") && argc == 3 && !strcmp(argv[1], "dump")) {
+		char *xml = NULL;
+		size_t len;
+		if (d->ops->ui_tree(d, &xml, &len, &e) != 0) {
+			printf("ERROR: null root node returned by UiTestAutomationBridge.\n");
+			return 0;
+		}
+		char path[PATH_MAX + 64];
+		snprintf(path, sizeof path, "%s/window_dump.xml", dir);
+		FILE *f = fopen(path, "w");
+		if (f) {
+			fwrite(xml, 1, len, f);
+			fclose(f);
+		}
+		free(xml);
+		printf("UI hierchary dumped to: %s\n", argv[2]);
+		return 0;
+	}
+	fprintf(stderr, "/system/bin/sh: %s: inaccessible or not found\n", c);
+	return 127;
+}
+
+static int do_shell(amc_device *d, int argc, char **argv)
+{
+	amc_sb joined;
+	amc_sb_init(&joined);
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			amc_sb_putc(&joined, ' ');
+		amc_sb_puts(&joined, argv[i]);
+	}
+	parse ps = { 0 };
+	parse_shell(amc_sb_str(&joined), &ps);
+	amc_sb_free(&joined);
+	int rc = ps.error ? 2 : 0;
+	for (int i = 0; i < ps.n; i++) {
+		cmd *c = &ps.cmds[i];
+		if (c->argc == 0)
+			continue;
+		for (int k = 0; k < c->argc; k++)
+			logf_(k ? " [%s]%s" : "COMMAND [%s]%s", c->argv[k], NULL);
+		logf_("\n%s%s", "", NULL);
+		if (!ps.error)
+			rc = run_cmd(d, c->argc, c->argv);
+		for (int k = 0; k < c->argc; k++)
+			free(c->argv[k]);
+		free(c->argv);
+	}
+	free(ps.cmds);
+	return rc;
+}
+
+static int devices(void)
+{
+	const char *list = getenv("AMC_ADB_STANDIN_SERIALS");
+	const char *unauth = getenv("AMC_ADB_STANDIN_UNAUTHORIZED");
+	if (!list || !*list)
+		list = "emulator-5554";
+	printf("List of devices attached\n");
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		char serial[128];
+		snprintf(serial, sizeof serial, "%.*s", (int)n, p);
+		if (!vanished(serial))
+			printf("%-22s device product:sdk_gphone64_x86_64 model:amc_sim_adb device:emu64xa transport_id:%d\n",
+			       serial, serial_index(serial) + 1);
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	if (unauth && *unauth)
+		printf("%-22s unauthorized transport_id:9\n", unauth);
+	printf("\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	home = getenv("AMC_HOME");
+	if (!home || !*home) {
+		fprintf(stderr, "adb stand-in: AMC_HOME is not set\n");
+		return 1;
+	}
+	snprintf(dir, sizeof dir, "%s/adb-standin", home);
+	if (amc_mkdir_p(dir, 0700, NULL) != 0)
+		return 1;
+	count_call();
+	amc_err e;
+	if (amc_config_load(&cfg, &e) != 0) {
+		fprintf(stderr, "adb stand-in: %s\n", e.msg);
+		return 1;
+	}
+	int i = 1;
+	const char *serial = NULL;
+	if (i + 1 < argc && !strcmp(argv[i], "-s")) {
+		serial = argv[i + 1];
+		i += 2;
+	}
+	if (i >= argc) {
+		fprintf(stderr, "adb stand-in: no command\n");
+		return 1;
+	}
+	if (!strcmp(argv[i], "devices"))
+		return devices();
+	if (!serial) {
+		const char *list = getenv("AMC_ADB_STANDIN_SERIALS");
+		serial = list && *list ? list : "emulator-5554";
+		if (strchr(serial, ',')) {
+			fprintf(stderr, "adb: error: more than one device/emulator\n");
+			return 1;
+		}
+	}
+	const char *unauth = getenv("AMC_ADB_STANDIN_UNAUTHORIZED");
+	if (unauth && !strcmp(unauth, serial)) {
+		fprintf(stderr, "adb: device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\n");
+		return 1;
+	}
+	int idx = serial_index(serial);
+	if (idx < 0 || vanished(serial)) {
+		fprintf(stderr, "adb: error: device '%s' not found\n", serial);
+		return 1;
+	}
+	const char *what = argv[i];
+	if (!strcmp(what, "get-state")) {
+		printf("device\n");
+		return 0;
+	}
+	amc_device *d = open_sim(idx);
+	if (!d)
+		return 1;
+	int rc = 1;
+	if (!strcmp(what, "exec-out") && argc - i == 3 && !strcmp(argv[i + 1], "screencap") &&
+	    !strcmp(argv[i + 2], "-p")) {
+		unsigned char *png = NULL;
+		size_t len = 0;
+		if (d->ops->screenshot(d, &png, &len, &e) == 0) {
+			rc = fwrite(png, 1, len, stdout) == len ? 0 : 1;
+			free(png);
+		} else {
+			fprintf(stderr, "%s\n", e.msg);
+		}
+	} else if (!strcmp(what, "exec-out") && argc - i == 4 && !strcmp(argv[i + 1], "uiautomator") &&
+		   !strcmp(argv[i + 2], "dump") && !strcmp(argv[i + 3], "/dev/tty")) {
+		const char *mode = getenv("AMC_ADB_STANDIN_TTY_DUMP");
+		char *xml = NULL;
+		size_t len = 0;
+		if (mode && !strcmp(mode, "fail")) {
+			printf("ERROR: could not get idle state.\n");
+			rc = 0;
+		} else if (d->ops->ui_tree(d, &xml, &len, &e) == 0) {
+			fwrite(xml, 1, len, stdout);
+			free(xml);
+			rc = 0;
+		} else {
+			printf("ERROR: null root node returned by UiTestAutomationBridge.\n");
+			rc = 0;
+		}
+		printf("UI hierchary dumped to: /dev/tty\n");
+	} else if (!strcmp(what, "exec-out") && argc - i == 3 && !strcmp(argv[i + 1], "cat")) {
+		char path[PATH_MAX + 64];
+		snprintf(path, sizeof path, "%s/window_dump.xml", dir);
+		if (strcmp(argv[i + 2], "/sdcard/window_dump.xml")) {
+			printf("cat: %s: No such file or directory\n", argv[i + 2]);
+		} else {
+			FILE *f = fopen(path, "r");
+			if (f) {
+				char buf[65536];
+				size_t n;
+				while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+					fwrite(buf, 1, n, stdout);
+				fclose(f);
+				rc = 0;
+			} else {
+				printf("cat: /sdcard/window_dump.xml: No such file or directory\n");
+			}
+		}
+	} else if (!strcmp(what, "shell") && argc - i >= 2) {
+		rc = do_shell(d, argc - i - 1, argv + i + 1);
+	} else {
+		fprintf(stderr, "adb stand-in: unsupported command line (%s ...)\n", what);
+	}
+	amc_device_close(d);
+	amc_config_free(cfg);
+	return rc;
+}

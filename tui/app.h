@@ -1,0 +1,109 @@
+/* app.h - the TUI's core: the application state shared by views and dialogs,
+ * the view ops table, and the loop (app.c).
+ *
+ * Threads: everything here runs on the main thread. Runner threads only touch
+ * the event queue (through the bus callback) and the wake pipe. */
+#ifndef AMC_TUI_APP_H
+#define AMC_TUI_APP_H
+
+#include <curses.h>
+#include <pthread.h>
+#include "runtime/runner.h"
+#include "storage/store.h"
+#include "tui/keymap.h"
+#include "tui/theme.h"
+#include "util/config.h"
+
+typedef struct amc_tui_app amc_tui_app;
+typedef struct amc_tui_view amc_tui_view;
+
+/* One view (tig's view_ops): a file in tui/ fills one of these. */
+typedef struct amc_tui_view_ops {
+	const char *name;
+	unsigned mask;   /* AMC_VIEW_* bit: which keymap rows apply */
+	/* Paint the area rows y..y+h-1 of stdscr. */
+	void (*draw)(amc_tui_app *a, amc_tui_view *v, int y, int h, int w);
+	/* 1 when the request was handled. */
+	int (*request)(amc_tui_app *a, amc_tui_view *v, amc_tui_req req);
+	/* The database changed (or an event arrived): re-read what is shown. */
+	void (*reload)(amc_tui_app *a, amc_tui_view *v);
+	/* 1 while a running task is on screen (allows the slow safety tick). */
+	int (*live)(amc_tui_app *a, amc_tui_view *v);
+	/* The task the view is about (for `c`), or NULL. */
+	const char *(*task)(amc_tui_app *a, amc_tui_view *v);
+	void (*free)(amc_tui_view *v);
+} amc_tui_view_ops;
+
+struct amc_tui_view {
+	const amc_tui_view_ops *ops;
+	void *data;
+	amc_tui_view *prev;  /* the view below on the stack */
+};
+
+/* A modal dialog on top of the views; keys go to it raw. */
+typedef struct amc_tui_dialog amc_tui_dialog;
+struct amc_tui_dialog {
+	void (*draw)(amc_tui_app *a, amc_tui_dialog *d);
+	/* 1 when the dialog is finished (the app frees it). */
+	int (*key)(amc_tui_app *a, amc_tui_dialog *d, int key);
+	void (*free)(amc_tui_dialog *d);
+	amc_tui_dialog *next;  /* a dialog may open another after it closes */
+};
+
+#define AMC_TUI_MAX_RUNNERS 8
+#define AMC_TUI_MAX_OWN 64
+
+struct amc_tui_app {
+	const amc_config *cfg;
+	char home[4096];
+	amc_store *store;          /* main-thread connection */
+	amc_bus *bus;
+	amc_runner *runners[AMC_TUI_MAX_RUNNERS];
+	int nrunners;
+	char own[AMC_TUI_MAX_OWN][32]; /* tasks launched from this TUI */
+	int nown;
+	/* live phase of running tasks, from STEP_PHASE events */
+	struct { char task[32]; int step; char phase[16]; } phase[16];
+	amc_tui_view *view;        /* top of the stack */
+	amc_tui_dialog *dialog;
+	int rows, cols;
+	int quit;
+	int dirty;
+	int paused;                /* Z: live updates paused */
+	int script;                /* script mode: fixed clock, no tty */
+	long long fixed_now;       /* AMC_TUI_NOW, 0 = real clock */
+	char message[512];         /* one-line message on the status bar */
+	int message_error;
+	int follow;                /* open the next task launched here */
+	char follow_id[32];
+	const char *graphics;      /* "symbols" or "none" */
+};
+
+long long amc_tui_now(const amc_tui_app *a);
+void amc_tui_push(amc_tui_app *a, const amc_tui_view_ops *ops, void *data);
+void amc_tui_pop(amc_tui_app *a);
+void amc_tui_open_dialog(amc_tui_app *a, amc_tui_dialog *d);
+void amc_tui_message(amc_tui_app *a, int error, const char *fmt, ...) AMC_PRINTF(3, 4);
+/* Queue a task on the device's runner (started on first use). Takes task and
+ * planner. The task is remembered as launched here. */
+int amc_tui_launch(amc_tui_app *a, amc_task *task, amc_planner *planner, amc_err *e);
+/* Cancel a running or queued task: through its runner when launched here,
+ * else -1 with a message (another process owns it). */
+int amc_tui_cancel(amc_tui_app *a, const char *task_id, amc_err *e);
+int amc_tui_own_running(amc_tui_app *a);
+const char *amc_tui_phase(const amc_tui_app *a, const char *task_id, int *step);
+/* Frame helpers */
+void amc_tui_box(int y, int x, int h, int w, const char *title, int focused);
+
+/* Views and dialogs (one file each). */
+extern const amc_tui_view_ops amc_tui_view_tasks, amc_tui_view_task, amc_tui_view_help;
+void *amc_tui_tasks_new(amc_tui_app *a);
+void *amc_tui_task_new(amc_tui_app *a, const char *task_id);
+void *amc_tui_help_new(amc_tui_app *a, unsigned view);
+amc_tui_dialog *amc_tui_confirm_new(const char *question, void (*yes)(amc_tui_app *, void *), void *ud,
+				    void (*ud_free)(void *));
+amc_tui_dialog *amc_tui_input_new(const char *prompt, const char *initial,
+				  void (*done)(amc_tui_app *, const char *text, void *), void *ud);
+amc_tui_dialog *amc_tui_launch_new(amc_tui_app *a);
+
+#endif

@@ -1,0 +1,228 @@
+/* keymap.c - the request table (see keymap.h). Adding a key is adding a row
+ * here; the help screen and amc(1) follow. */
+#include <ctype.h>
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "tui/keymap.h"
+#include "util/strbuf.h"
+
+#define CTRL(c) ((c) & 0x1f)
+#define NAV (AMC_VIEW_TASKS | AMC_VIEW_TASK | AMC_VIEW_DEVICES | AMC_VIEW_HELP)
+#define MAIN (AMC_VIEW_TASKS | AMC_VIEW_TASK | AMC_VIEW_DEVICES)
+
+static const amc_tui_binding TABLE[] = {
+	{ 'q', "q", NAV, AMC_REQ_QUIT, "quit (asks first while tasks launched here are running)" },
+	{ '?', "?", MAIN, AMC_REQ_HELP, "show the keys of this view" },
+	{ KEY_F(1), "F1", MAIN, AMC_REQ_HELP, "show the keys of this view" },
+	{ 27, "Esc", NAV, AMC_REQ_BACK, "back to the previous view; leaves a zoomed pane" },
+	{ '\n', "Enter", AMC_VIEW_TASKS | AMC_VIEW_DEVICES, AMC_REQ_ENTER, "open the selected task" },
+	{ KEY_ENTER, "Enter", AMC_VIEW_TASKS | AMC_VIEW_DEVICES, AMC_REQ_ENTER, "open the selected task" },
+	{ 'j', "j", NAV, AMC_REQ_DOWN, "next row" },
+	{ KEY_DOWN, "Down", NAV, AMC_REQ_DOWN, "next row" },
+	{ 'k', "k", NAV, AMC_REQ_UP, "previous row" },
+	{ KEY_UP, "Up", NAV, AMC_REQ_UP, "previous row" },
+	{ KEY_NPAGE, "PgDn", NAV, AMC_REQ_PAGE_DOWN, "one page down" },
+	{ CTRL('f'), "C-f", NAV, AMC_REQ_PAGE_DOWN, "one page down" },
+	{ KEY_PPAGE, "PgUp", NAV, AMC_REQ_PAGE_UP, "one page up" },
+	{ CTRL('b'), "C-b", NAV, AMC_REQ_PAGE_UP, "one page up" },
+	{ 'g', "g", NAV, AMC_REQ_TOP, "first row" },
+	{ KEY_HOME, "Home", NAV, AMC_REQ_TOP, "first row" },
+	{ 'G', "G", NAV, AMC_REQ_BOTTOM, "last row" },
+	{ KEY_END, "End", NAV, AMC_REQ_BOTTOM, "last row" },
+	{ '\t', "Tab", AMC_VIEW_TASK, AMC_REQ_NEXT_PANE, "focus the next pane" },
+	{ KEY_BTAB, "S-Tab", AMC_VIEW_TASK, AMC_REQ_PREV_PANE, "focus the previous pane" },
+	{ 'z', "z", AMC_VIEW_TASK | AMC_VIEW_DEVICES, AMC_REQ_ZOOM, "zoom the focused pane to the full screen (again: back)" },
+	{ '/', "/", AMC_VIEW_TASKS, AMC_REQ_SEARCH, "search goals, flow names and ids" },
+	{ 'f', "f", AMC_VIEW_TASKS, AMC_REQ_FILTER, "filter by status (cycles: all, running, succeeded, failed, ...)" },
+	{ 'n', "n", MAIN, AMC_REQ_LAUNCH, "launch a task: device, flow, max steps" },
+	{ 'c', "c", AMC_VIEW_TASKS | AMC_VIEW_TASK, AMC_REQ_CANCEL, "cancel the selected running task (asks first)" },
+	{ CTRL('l'), "C-l", MAIN, AMC_REQ_REFRESH, "redraw the screen and reload from the database" },
+	{ 'Z', "Z", MAIN, AMC_REQ_PAUSE, "pause or resume live updates" },
+	{ 'y', "y", AMC_VIEW_DIALOG, AMC_REQ_YES, "yes (in a question)" },
+	{ 'n', "n", AMC_VIEW_DIALOG, AMC_REQ_NO, "no (in a question)" },
+	{ '\n', "Enter", AMC_VIEW_DIALOG, AMC_REQ_ENTER, "accept the field or the choice" },
+	{ 27, "Esc", AMC_VIEW_DIALOG, AMC_REQ_BACK, "close the dialog without doing anything" },
+	{ KEY_DOWN, "Down", AMC_VIEW_DIALOG, AMC_REQ_DOWN, "next choice" },
+	{ KEY_UP, "Up", AMC_VIEW_DIALOG, AMC_REQ_UP, "previous choice" },
+};
+#define NTABLE (sizeof TABLE / sizeof TABLE[0])
+
+amc_tui_req amc_tui_keymap_lookup(int key, unsigned view)
+{
+	for (size_t i = 0; i < NTABLE; i++)
+		if (TABLE[i].key == key && (TABLE[i].views & view))
+			return TABLE[i].req;
+	return AMC_REQ_NONE;
+}
+
+const amc_tui_binding *amc_tui_keymap_at(size_t i)
+{
+	return i < NTABLE ? &TABLE[i] : NULL;
+}
+
+const char *amc_tui_keymap_view_name(unsigned view)
+{
+	switch (view) {
+	case AMC_VIEW_TASKS: return "Tasks";
+	case AMC_VIEW_TASK: return "Task";
+	case AMC_VIEW_DEVICES: return "Devices";
+	case AMC_VIEW_HELP: return "Help";
+	case AMC_VIEW_DIALOG: return "Dialogs";
+	case AMC_VIEW_TREE: return "UI tree";
+	default: return "?";
+	}
+}
+
+/* Rows of `view`, one per request, with every key for it joined. */
+static void collect(unsigned view, void (*fn)(const char *keys, const amc_tui_binding *b, void *ud), void *ud)
+{
+	int seen[AMC_REQ__COUNT] = { 0 };
+	for (size_t i = 0; i < NTABLE; i++) {
+		if (!(TABLE[i].views & view) || seen[TABLE[i].req])
+			continue;
+		seen[TABLE[i].req] = 1;
+		amc_sb keys;
+		amc_sb_init(&keys);
+		for (size_t j = i; j < NTABLE; j++) {
+			if (!(TABLE[j].views & view) || TABLE[j].req != TABLE[i].req)
+				continue;
+			/* "Enter" is bound twice (\n and KEY_ENTER): show it once. */
+			if (keys.len && strstr(amc_sb_str(&keys), TABLE[j].keyname))
+				continue;
+			if (keys.len)
+				amc_sb_puts(&keys, ", ");
+			amc_sb_puts(&keys, TABLE[j].keyname);
+		}
+		fn(amc_sb_str(&keys), &TABLE[i], ud);
+		amc_sb_free(&keys);
+	}
+}
+
+typedef struct lines_acc {
+	char **v;
+	size_t n;
+} lines_acc;
+
+static void add_line(const char *keys, const amc_tui_binding *b, void *ud)
+{
+	lines_acc *a = ud;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "%-16s %s", keys, b->help);
+	a->v = amc_xrealloc(a->v, (a->n + 1) * sizeof *a->v);
+	a->v[a->n++] = amc_sb_detach(&sb);
+}
+
+char **amc_tui_keymap_lines(unsigned view, size_t *n)
+{
+	lines_acc a = { NULL, 0 };
+	collect(view, add_line, &a);
+	*n = a.n;
+	return a.v;
+}
+
+void amc_tui_keymap_lines_free(char **lines, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+}
+
+/* roff-escape: a leading '.' or '\'' and every backslash and '-'. */
+static void roff(FILE *f, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", f);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", f);
+		else if (*s == '-')
+			fputs("\\-", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void man_row(const char *keys, const amc_tui_binding *b, void *ud)
+{
+	FILE *f = ud;
+	fputs(".TP\n.B ", f);
+	roff(f, keys);
+	fputc('\n', f);
+	roff(f, b->help);
+	fputc('\n', f);
+}
+
+void amc_tui_keymap_write_man(FILE *f)
+{
+	static const struct {
+		unsigned view;
+		const char *what;
+	} views[] = {
+		{ AMC_VIEW_TASKS, "every task, newest first, read page by page from the database: status "
+				  "(a symbol and a colour), short id, goal or flow, device, steps, duration, start time "
+				  "and the source task when there is one. New tasks and status changes, also those "
+				  "written by another amc process, appear without a key press." },
+		{ AMC_VIEW_TASK, "one task: the timeline (a row per step) beside the selected step's detail: the "
+				 "before and after screenshots (the action's target marked on the before image) and "
+				 "the operation (tool, arguments, result, error, reasoning, timings, OCR). A running "
+				 "task's steps stream in as they finish, with the current phase." },
+		{ AMC_VIEW_HELP, "the keys of the view it was opened from." },
+		{ AMC_VIEW_DIALOG, "launch (device, flow, max steps), search, and yes/no questions." },
+	};
+	fputs(".\\\" Generated by `amc tui --man` from the keymap table in tui/keymap.c: do not edit.\n"
+	      ".TH AMC 1 \"\" \"amc\" \"User Commands\"\n"
+	      ".SH NAME\namc \\- agentic mobile control: run tasks on phones and inspect every step\n"
+	      ".SH SYNOPSIS\n.B amc\n.br\n.B amc tui\n[\\fB\\-\\-graphics\\fR=\\fIMODE\\fR] [\\fB\\-\\-theme\\fR=\\fINAME\\fR]\n"
+	      ".br\n.B amc\n.I COMMAND\n[\\fIARGS\\fR]\n"
+	      ".SH DESCRIPTION\n"
+	      "With no arguments, amc opens its terminal interface: the history of tasks, each task's timeline "
+	      "with screenshots, and a dialog to launch flows on a device (the simulated phone by default). "
+	      "Tasks launched here run in this process, one thread per device. "
+	      "`amc \\-\\-help' lists the headless commands.\n"
+	      ".SH VIEWS\n", f);
+	for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
+		fprintf(f, ".TP\n.B %s\n", amc_tui_keymap_view_name(views[i].view));
+		roff(f, views[i].what);
+		fputc('\n', f);
+	}
+	fputs(".SH KEYS\n", f);
+	for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
+		fprintf(f, ".SS %s\n", amc_tui_keymap_view_name(views[i].view));
+		collect(views[i].view, man_row, f);
+	}
+	fputs(".SH ENVIRONMENT\n"
+	      ".TP\n.B AMC_HOME\nthe database and artifacts (default $XDG_DATA_HOME/amc); the log is amc.log there, "
+	      "and while the interface runs, standard error goes to it too.\n"
+	      ".TP\n.B NO_COLOR\nwhen set (to anything), the monochrome theme is used.\n"
+	      ".TP\n.B AMC_TUI_THEME, AMC_TUI_GRAPHICS\nthe [tui] settings theme and graphics.\n"
+	      ".SH FILES\n"
+	      ".TP\n.I $XDG_CONFIG_HOME/amc/config\nsettings; [tui] theme = NAME, graphics = auto|symbols|none.\n"
+	      ".TP\n.I $XDG_CONFIG_HOME/amc/themes/NAME.theme\nuser themes; bundled: default, light, high-contrast, "
+	      "monochrome. A bad line is reported with its number and the default theme is used.\n"
+	      ".SH SEE ALSO\n.BR tmux (1)\n", f);
+}
+
+int amc_tui_keymap_parse_key(const char *name)
+{
+	static const struct {
+		const char *name;
+		int key;
+	} names[] = {
+		{ "Enter", '\n' }, { "Esc", 27 }, { "Tab", '\t' }, { "S-Tab", KEY_BTAB }, { "Space", ' ' },
+		{ "Up", KEY_UP }, { "Down", KEY_DOWN }, { "Left", KEY_LEFT }, { "Right", KEY_RIGHT },
+		{ "PgUp", KEY_PPAGE }, { "PgDn", KEY_NPAGE }, { "Home", KEY_HOME }, { "End", KEY_END },
+		{ "Backspace", KEY_BACKSPACE }, { "F1", KEY_F(1) },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcmp(names[i].name, name))
+			return names[i].key;
+	if (!strncmp(name, "C-", 2) && name[2] && !name[3] && isalpha((unsigned char)name[2]))
+		return CTRL(name[2]);
+	if (name[0] && !name[1])
+		return (unsigned char)name[0];
+	return -1;
+}

@@ -1,0 +1,103 @@
+/* text.c - width-correct, terminal-safe text drawing (see text.h). */
+#define _XOPEN_SOURCE 700
+#include <langinfo.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <wchar.h>
+
+#include "tui/text.h"
+#include "util/sanitize.h"
+#include "util/strbuf.h"
+
+static int utf8_locale = -1;
+
+void amc_tui_text_init(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	utf8_locale = cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
+}
+
+int amc_tui_utf8(void)
+{
+	if (utf8_locale < 0)
+		amc_tui_text_init();
+	return utf8_locale;
+}
+
+/* Next displayable character of sanitized UTF-8 and its width: zero-width and
+ * unprintable characters become '?' (width 1) so every cell is accounted for. */
+static size_t next_char(const unsigned char *p, size_t len, wchar_t *wc, int *wd)
+{
+	unsigned cp;
+	size_t n = amc_utf8_decode(p, len, &cp);
+	if (!amc_tui_utf8() && cp >= 0x80)
+		cp = '?';
+	int w = cp < 0x80 ? (cp >= 0x20 && cp != 0x7f) : wcwidth((wchar_t)cp);
+	if (w <= 0 || w > 2) {
+		cp = '?';
+		w = 1;
+	}
+	*wc = (wchar_t)cp;
+	*wd = w;
+	return n;
+}
+
+int amc_tui_width(const char *s)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sanitize_line(s ? s : "", s ? strlen(s) : 0, &sb);
+	const unsigned char *p = (const unsigned char *)amc_sb_str(&sb);
+	size_t len = sb.len;
+	int total = 0;
+	for (size_t i = 0; i < len;) {
+		wchar_t wc;
+		int wd;
+		i += next_char(p + i, len - i, &wc, &wd);
+		total += wd;
+	}
+	amc_sb_free(&sb);
+	return total;
+}
+
+int amc_tui_put(WINDOW *w, int y, int x, int width, const char *s, attr_t attr, int pad)
+{
+	if (width <= 0)
+		return 0;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sanitize_line(s ? s : "", s ? strlen(s) : 0, &sb);
+	const unsigned char *p = (const unsigned char *)amc_sb_str(&sb);
+	size_t len = sb.len;
+	int total = amc_tui_width(s);
+	int room = total > width ? width - 1 : width; /* leave a cell for the ellipsis */
+	int col = 0;
+	wmove(w, y, x);
+	for (size_t i = 0; i < len;) {
+		wchar_t wc[2] = { 0, 0 };
+		int wd;
+		i += next_char(p + i, len - i, &wc[0], &wd);
+		if (col + wd > room)
+			break;
+		cchar_t cc;
+		setcchar(&cc, wc, attr, PAIR_NUMBER(attr), NULL);
+		mvwadd_wch(w, y, x + col, &cc);
+		col += wd;
+	}
+	if (total > width) {
+		wchar_t el[2] = { amc_tui_utf8() ? 0x2026 : '~', 0 };
+		cchar_t cc;
+		setcchar(&cc, el, attr, PAIR_NUMBER(attr), NULL);
+		mvwadd_wch(w, y, x + col, &cc);
+		col++;
+	}
+	if (pad) {
+		wattrset(w, attr);
+		for (; col < width; col++)
+			mvwaddch(w, y, x + col, ' ');
+		wattrset(w, A_NORMAL);
+	}
+	amc_sb_free(&sb);
+	return col;
+}

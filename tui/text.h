@@ -1,0 +1,19 @@
+/* text.h - drawing untrusted text: every string is made terminal-safe
+ * (util/sanitize.h) and cut by display width (wcwidth), so a wide character is
+ * never split and nothing past the given width is touched. */
+#ifndef AMC_TUI_TEXT_H
+#define AMC_TUI_TEXT_H
+
+#include <curses.h>
+
+/* Draw `s` (UTF-8, any bytes) at y,x in at most `width` columns with `attr`
+ * (pair included), padding the rest with spaces when `pad`. A cut string ends
+ * in "…" ("~" without UTF-8). Returns the columns drawn. */
+int amc_tui_put(WINDOW *w, int y, int x, int width, const char *s, attr_t attr, int pad);
+/* Display width of the sanitized form of `s`. */
+int amc_tui_width(const char *s);
+/* 1 when the locale's codeset is UTF-8 (set once at start-up). */
+int amc_tui_utf8(void);
+void amc_tui_text_init(void);
+
+#endif

@@ -1,0 +1,68 @@
+/* view_help.c - the Help view: the keys of the view it was opened from,
+ * generated from the keymap table. */
+#include <stdlib.h>
+
+#include "tui/app.h"
+#include "tui/text.h"
+#include "util/strbuf.h"
+
+typedef struct help_view {
+	unsigned of;
+	char **lines;
+	size_t n;
+	long top;
+	int page;
+} help_view;
+
+void *amc_tui_help_new(amc_tui_app *a, unsigned view)
+{
+	(void)a;
+	help_view *h = amc_xcalloc(1, sizeof *h);
+	h->of = view;
+	h->lines = amc_tui_keymap_lines(view, &h->n);
+	return h;
+}
+
+static void draw(amc_tui_app *a, amc_tui_view *v, int y, int hgt, int w)
+{
+	(void)a;
+	help_view *h = v->data;
+	char title[128];
+	snprintf(title, sizeof title, "Keys of the %s view (Esc: back)", amc_tui_keymap_view_name(h->of));
+	amc_tui_put(stdscr, y, 1, w - 2, title, amc_tui_attr(AMC_EL_TITLE), 1);
+	h->page = hgt - 2;
+	for (int i = 0; i < h->page && (size_t)(h->top + i) < h->n; i++)
+		amc_tui_put(stdscr, y + 2 + i, 2, w - 4, h->lines[h->top + i], amc_tui_attr(AMC_EL_NORMAL), 0);
+}
+
+static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
+{
+	(void)a;
+	help_view *h = v->data;
+	long max = (long)h->n - h->page > 0 ? (long)h->n - h->page : 0;
+	switch (req) {
+	case AMC_REQ_DOWN: h->top++; break;
+	case AMC_REQ_UP: h->top--; break;
+	case AMC_REQ_PAGE_DOWN: h->top += h->page; break;
+	case AMC_REQ_PAGE_UP: h->top -= h->page; break;
+	case AMC_REQ_TOP: h->top = 0; break;
+	case AMC_REQ_BOTTOM: h->top = max; break;
+	default: return 0;
+	}
+	if (h->top > max)
+		h->top = max;
+	if (h->top < 0)
+		h->top = 0;
+	return 1;
+}
+
+static void vfree(amc_tui_view *v)
+{
+	help_view *h = v->data;
+	amc_tui_keymap_lines_free(h->lines, h->n);
+	free(h);
+}
+
+const amc_tui_view_ops amc_tui_view_help = {
+	"Help", AMC_VIEW_HELP, draw, request, NULL, NULL, NULL, vfree,
+};

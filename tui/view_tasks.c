@@ -1,0 +1,252 @@
+/* view_tasks.c - the Tasks view: every task, newest first, read one screen
+ * page at a time from SQLite (never the whole table). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/app.h"
+#include "tui/text.h"
+#include "util/clock.h"
+#include "util/strbuf.h"
+
+static const char *const FILTERS[] = { NULL, "running", "succeeded", "failed", "cancelled", "interrupted", "queued" };
+#define NFILTERS (sizeof FILTERS / sizeof FILTERS[0])
+
+typedef struct tasks_view {
+	amc_task_row *rows;
+	size_t nrows;
+	long total;
+	long top, sel;        /* indices into the filtered list */
+	int page;             /* rows that fit */
+	int filter;
+	char *search;
+} tasks_view;
+
+static void load(amc_tui_app *a, tasks_view *t)
+{
+	amc_task_rows_free(t->rows, t->nrows);
+	t->rows = NULL;
+	t->nrows = 0;
+	amc_task_filter f = { FILTERS[t->filter], t->search, t->page > 0 ? t->page : 50, 0 };
+	amc_err e;
+	t->total = amc_store_count_tasks(a->store, &f, &e);
+	if (t->total < 0) {
+		t->total = 0;
+		amc_tui_message(a, 1, "%s", e.msg);
+		return;
+	}
+	if (t->sel >= t->total)
+		t->sel = t->total > 0 ? t->total - 1 : 0;
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (t->page > 0 && t->sel >= t->top + t->page)
+		t->top = t->sel - t->page + 1;
+	f.offset = (int)t->top;
+	if (amc_store_list_tasks(a->store, &f, &t->rows, &t->nrows, &e) != 0)
+		amc_tui_message(a, 1, "%s", e.msg);
+}
+
+void *amc_tui_tasks_new(amc_tui_app *a)
+{
+	tasks_view *t = amc_xcalloc(1, sizeof *t);
+	t->page = 20;
+	load(a, t);
+	return t;
+}
+
+static void reload(amc_tui_app *a, amc_tui_view *v)
+{
+	load(a, v->data);
+}
+
+static void fmt_duration(amc_tui_app *a, const amc_task_row *r, char *out, size_t n)
+{
+	if (!r->started_ms) {
+		snprintf(out, n, "-");
+		return;
+	}
+	long long end = r->finished_ms ? r->finished_ms : amc_tui_now(a);
+	amc_format_duration(end > r->started_ms ? end - r->started_ms : 0, out, n);
+}
+
+static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
+{
+	tasks_view *t = v->data;
+	int page = h - 1;
+	if (page != t->page) {
+		t->page = page > 1 ? page : 1;
+		load(a, t);
+	}
+	/* Columns: the goal takes what the fixed ones leave. */
+	int wide = w >= 110, mid = w >= 80;
+	int fixed = 2 + 12 + 9 + 7 + 6 + 8 + (mid ? 20 : 0) + (wide ? 18 : 0);
+	int gw = w - fixed > 10 ? w - fixed : 10;
+	char head[512];
+	snprintf(head, sizeof head, "  %-11s %-8s %-*s %-6s %5s %7s %s%s", "STATUS", "ID", gw, "GOAL / FLOW", "DEVICE",
+		 "STEPS", "TIME", mid ? "STARTED             " : "", wide ? "SOURCE" : "");
+	amc_tui_put(stdscr, y, 0, w, head, amc_tui_attr(AMC_EL_TITLE), 1);
+	for (size_t i = 0; i < t->nrows && (int)i < page; i++) {
+		amc_task_row *r = &t->rows[i];
+		int row = y + 1 + (int)i;
+		int sel = (long)i + t->top == t->sel;
+		attr_t base = sel ? amc_tui_attr(AMC_EL_SELECTED) : amc_tui_attr(AMC_EL_NORMAL);
+		amc_tui_put(stdscr, row, 0, w, "", base, 1);
+		attr_t st = sel ? base : amc_tui_attr(amc_tui_status_el(r->status));
+		char s[64];
+		snprintf(s, sizeof s, "%s %s", amc_tui_status_symbol(r->status), r->status);
+		int x = 0;
+		amc_tui_put(stdscr, row, x, 2, "", base, 1);
+		x += 2;
+		amc_tui_put(stdscr, row, x, 11, s, st, 1);
+		x += 12;
+		char id[9];
+		snprintf(id, sizeof id, "%.8s", r->id);
+		amc_tui_put(stdscr, row, x, 8, id, base, 1);
+		x += 9;
+		amc_sb g;
+		amc_sb_init(&g);
+		if (r->goal)
+			amc_sb_puts(&g, r->goal);
+		else
+			amc_sb_printf(&g, "flow %s", r->flow_name ? r->flow_name : r->flow_path ? r->flow_path : "?");
+		if (!strcmp(r->status, "running")) {
+			int step;
+			const char *ph = amc_tui_phase(a, r->id, &step);
+			if (ph)
+				amc_sb_printf(&g, "  [step %d: %s]", step, ph);
+		} else if (r->error && *r->error) {
+			amc_sb_printf(&g, "  (%s)", r->error);
+		}
+		amc_tui_put(stdscr, row, x, gw, amc_sb_str(&g), base, 1);
+		amc_sb_free(&g);
+		x += gw + 1;
+		amc_tui_put(stdscr, row, x, 6, r->device, base, 1);
+		x += 7;
+		char num[32];
+		snprintf(num, sizeof num, "%5d", r->steps);
+		amc_tui_put(stdscr, row, x, 5, num, base, 1);
+		x += 6;
+		char dur[32], dd[32];
+		fmt_duration(a, r, dd, sizeof dd);
+		snprintf(dur, sizeof dur, "%7s", dd);
+		amc_tui_put(stdscr, row, x, 7, dur, base, 1);
+		x += 8;
+		if (mid) {
+			char tm[32];
+			amc_format_time(r->started_ms ? r->started_ms : r->created_ms, tm, sizeof tm);
+			amc_tui_put(stdscr, row, x, 19, tm, base, 1);
+			x += 20;
+		}
+		if (wide && r->source_task_id) {
+			char src[64];
+			if (r->source_attempt >= 0)
+				snprintf(src, sizeof src, "%.12s#%d", r->source_task_id, r->source_attempt);
+			else
+				snprintf(src, sizeof src, "%.12s", r->source_task_id);
+			amc_tui_put(stdscr, row, x, w - x, src, base, 1);
+		}
+	}
+	if (t->total == 0) {
+		const char *msg = t->search || t->filter ? "no task matches (f: filter, /: search; empty search clears)"
+							: "no tasks yet: press n to launch a flow on the simulated phone";
+		amc_tui_put(stdscr, y + 2, 2, w - 4, msg, amc_tui_attr(AMC_EL_DIM), 0);
+	}
+	/* Position and filter, right-aligned on the title row. */
+	char pos[256];
+	snprintf(pos, sizeof pos, "%ld/%ld%s%s%s%s%s ", t->total ? t->sel + 1 : 0, t->total,
+		 t->filter ? "  status=" : "", t->filter ? FILTERS[t->filter] : "",
+		 t->search ? "  search=\"" : "", t->search ? t->search : "", t->search ? "\"" : "");
+	int pw = amc_tui_width(pos);
+	if (pw < w - 20)
+		amc_tui_put(stdscr, 0, w - pw, pw, pos, amc_tui_attr(AMC_EL_STATUS), 0);
+}
+
+static void set_search(amc_tui_app *a, const char *text, void *ud)
+{
+	tasks_view *t = ud;
+	free(t->search);
+	t->search = text && *text ? amc_xstrdup(text) : NULL;
+	t->sel = t->top = 0;
+	load(a, t);
+}
+
+static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
+{
+	tasks_view *t = v->data;
+	long old = t->sel;
+	switch (req) {
+	case AMC_REQ_DOWN: t->sel++; break;
+	case AMC_REQ_UP: t->sel--; break;
+	case AMC_REQ_PAGE_DOWN: t->sel += t->page; break;
+	case AMC_REQ_PAGE_UP: t->sel -= t->page; break;
+	case AMC_REQ_TOP: t->sel = 0; break;
+	case AMC_REQ_BOTTOM: t->sel = t->total - 1; break;
+	case AMC_REQ_ENTER: {
+		long i = t->sel - t->top;
+		if (i >= 0 && (size_t)i < t->nrows)
+			amc_tui_push(a, &amc_tui_view_task, amc_tui_task_new(a, t->rows[i].id));
+		return 1;
+	}
+	case AMC_REQ_FILTER:
+		t->filter = (t->filter + 1) % (int)NFILTERS;
+		t->sel = t->top = 0;
+		load(a, t);
+		return 1;
+	case AMC_REQ_SEARCH:
+		amc_tui_open_dialog(a, amc_tui_input_new("Search", t->search ? t->search : "", set_search, t));
+		return 1;
+	case AMC_REQ_BACK:
+		if (t->search || t->filter) { /* Esc clears the search and filter first */
+			free(t->search);
+			t->search = NULL;
+			t->filter = 0;
+			load(a, t);
+		}
+		return 1;
+	default:
+		return 0;
+	}
+	if (t->sel < 0)
+		t->sel = 0;
+	if (t->sel >= t->total)
+		t->sel = t->total > 0 ? t->total - 1 : 0;
+	if (t->sel != old && (t->sel < t->top || t->sel >= t->top + t->page)) {
+		if (t->sel < t->top)
+			t->top = t->sel;
+		else
+			t->top = t->sel - t->page + 1;
+		load(a, t);
+	}
+	return 1;
+}
+
+static int live(amc_tui_app *a, amc_tui_view *v)
+{
+	(void)a;
+	tasks_view *t = v->data;
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!strcmp(t->rows[i].status, "running") || !strcmp(t->rows[i].status, "queued"))
+			return 1;
+	return 0;
+}
+
+static const char *task(amc_tui_app *a, amc_tui_view *v)
+{
+	(void)a;
+	tasks_view *t = v->data;
+	long i = t->sel - t->top;
+	if (i >= 0 && (size_t)i < t->nrows && !amc_status_is_terminal(t->rows[i].status))
+		return t->rows[i].id;
+	return NULL;
+}
+
+static void vfree(amc_tui_view *v)
+{
+	tasks_view *t = v->data;
+	amc_task_rows_free(t->rows, t->nrows);
+	free(t->search);
+	free(t);
+}
+
+const amc_tui_view_ops amc_tui_view_tasks = {
+	"Tasks", AMC_VIEW_TASKS, draw, request, reload, live, task, vfree,
+};
