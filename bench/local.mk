@@ -4,6 +4,14 @@ bench_bench_steps_SOURCES = bench/bench_steps.c
 bench_bench_steps_LDADD = $(TEST_LDADD)
 CLEANFILES += bench/bench_steps
 
-bench: bench/bench_steps$(EXEEXT)
+# bench_ocr: the OCR pipeline against `tesseract IMAGE - tsv` per screen. Built
+# for `make check` too, where tests/integration/test_bench_ocr.sh runs it with
+# --quick (two screens, one round) only to check that it runs.
+check_PROGRAMS += bench/bench_ocr
+bench_bench_ocr_SOURCES = bench/bench_ocr.c
+bench_bench_ocr_LDADD = $(TEST_LDADD)
+
+bench: bench/bench_steps$(EXEEXT) bench/bench_ocr$(EXEEXT)
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_steps$(EXEEXT) 3
+	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_ocr$(EXEEXT) 3
 .PHONY: bench

@@ -6,6 +6,7 @@ include tests/unit/perception.mk
 include tests/unit/storage.mk
 include tests/unit/runtime.mk
 include tests/unit/flow.mk
+include tests/unit/device.mk
 include tests/unit/llm.mk
 include tests/integration/local.mk
 include tests/fuzz/local.mk

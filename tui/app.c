@@ -15,15 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 #include <sqlite3.h>
 
 #include "tui/app.h"
 #include "tui/image.h"
+#include "tui/pixels.h"
 #include "tui/text.h"
 #include "tui/tui.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/sanitize.h"
 #include "util/strbuf.h"
 
 static volatile sig_atomic_t got_hup, got_term, got_winch;
@@ -218,14 +222,37 @@ void amc_tui_box(int y, int x, int h, int w, const char *title, int focused)
 		return;
 	attr_t at = amc_tui_attr(focused ? AMC_EL_FOCUS : AMC_EL_BORDER);
 	attron(at);
-	mvhline(y, x + 1, ACS_HLINE, w - 2);
-	mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
-	mvvline(y + 1, x, ACS_VLINE, h - 2);
-	mvvline(y + 1, x + w - 1, ACS_VLINE, h - 2);
-	mvaddch(y, x, ACS_ULCORNER);
-	mvaddch(y, x + w - 1, ACS_URCORNER);
-	mvaddch(y + h - 1, x, ACS_LLCORNER);
-	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+	/* Wide-character line drawing (U+2500...) where the locale is UTF-8, so a
+	 * dumped screen reads as it looks; ACS otherwise. */
+	cchar_t hl, vl, ul, ur, ll, lr;
+	if (amc_tui_utf8()) {
+		wchar_t c[2] = { 0, 0 };
+		short pair = (short)PAIR_NUMBER(at);
+		attr_t ab = at & ~A_COLOR;
+		c[0] = 0x2500; setcchar(&hl, c, ab, pair, NULL);
+		c[0] = 0x2502; setcchar(&vl, c, ab, pair, NULL);
+		c[0] = 0x250C; setcchar(&ul, c, ab, pair, NULL);
+		c[0] = 0x2510; setcchar(&ur, c, ab, pair, NULL);
+		c[0] = 0x2514; setcchar(&ll, c, ab, pair, NULL);
+		c[0] = 0x2518; setcchar(&lr, c, ab, pair, NULL);
+		mvhline_set(y, x + 1, &hl, w - 2);
+		mvhline_set(y + h - 1, x + 1, &hl, w - 2);
+		mvvline_set(y + 1, x, &vl, h - 2);
+		mvvline_set(y + 1, x + w - 1, &vl, h - 2);
+		mvadd_wch(y, x, &ul);
+		mvadd_wch(y, x + w - 1, &ur);
+		mvadd_wch(y + h - 1, x, &ll);
+		mvadd_wch(y + h - 1, x + w - 1, &lr);
+	} else {
+		mvhline(y, x + 1, ACS_HLINE, w - 2);
+		mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
+		mvvline(y + 1, x, ACS_VLINE, h - 2);
+		mvvline(y + 1, x + w - 1, ACS_VLINE, h - 2);
+		mvaddch(y, x, ACS_ULCORNER);
+		mvaddch(y, x + w - 1, ACS_URCORNER);
+		mvaddch(y + h - 1, x, ACS_LLCORNER);
+		mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+	}
 	attroff(at);
 	if (title && w > 6) {
 		char t[256];
@@ -239,6 +266,9 @@ void amc_tui_box(int y, int x, int h, int w, const char *title, int focused)
 static void draw(amc_tui_app *a)
 {
 	getmaxyx(stdscr, a->rows, a->cols);
+	if (a->dialog)
+		amc_tui_pixels_hide(); /* images would cover the overlay */
+	amc_tui_pixels_begin(a->dialog == NULL);
 	erase();
 	if (a->rows < 6 || a->cols < 30) {
 		amc_tui_put(stdscr, 0, 0, a->cols, "amc: the terminal is too small", A_NORMAL, 0);
@@ -266,6 +296,7 @@ static void draw(amc_tui_app *a)
 	}
 	wnoutrefresh(stdscr);
 	doupdate();
+	amc_tui_pixels_flush();
 	a->dirty = 0;
 }
 
@@ -347,10 +378,36 @@ static void cancel_yes(amc_tui_app *a, void *ud)
 		amc_tui_message(a, 0, "cancelling task %.8s", (char *)ud);
 }
 
+/* The wheel scrolls like j/k; a click selects or focuses (view ops). */
+static void mouse(amc_tui_app *a, int y, int x, mmask_t b)
+{
+	amc_tui_view *v = a->view;
+	if (a->dialog)
+		return;
+	if (b & BUTTON4_PRESSED)
+		for (int i = 0; i < 3; i++)
+			v->ops->request(a, v, AMC_REQ_UP);
+	else if (b & BUTTON5_PRESSED)
+		for (int i = 0; i < 3; i++)
+			v->ops->request(a, v, AMC_REQ_DOWN);
+	else if ((b & (BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_PRESSED)) && v->ops->click)
+		v->ops->click(a, v, y, x, (b & BUTTON1_DOUBLE_CLICKED) != 0);
+	a->dirty = 1;
+}
+
 static void handle_key(amc_tui_app *a, int key)
 {
 	if (key == KEY_RESIZE) {
+		/* Forget images (their cells moved), lay out again, repaint all. */
+		amc_tui_pixels_hide();
+		clearok(curscr, TRUE);
 		a->dirty = 1;
+		return;
+	}
+	if (key == KEY_MOUSE) {
+		MEVENT m;
+		if (getmouse(&m) == OK)
+			mouse(a, m.y, m.x, m.bstate);
 		return;
 	}
 	if (a->dialog) {
@@ -363,7 +420,8 @@ static void handle_key(amc_tui_app *a, int key)
 		return;
 	}
 	amc_tui_view *v = a->view;
-	amc_tui_req req = amc_tui_keymap_lookup(key, v->ops->mask);
+	unsigned mask = v->ops->mask | (v->ops->keymask ? v->ops->keymask(a, v) : 0);
+	amc_tui_req req = amc_tui_keymap_lookup(key, mask);
 	if (req == AMC_REQ_NONE)
 		return;
 	a->message[0] = 0;
@@ -402,6 +460,13 @@ static void handle_key(amc_tui_app *a, int key)
 		amc_tui_open_dialog(a, amc_tui_confirm_new(q, cancel_yes, amc_xstrdup(id), free));
 		break;
 	}
+	case AMC_REQ_DEVICES:
+	case AMC_REQ_TASKS:
+		while (a->view->prev)
+			amc_tui_pop(a);
+		if (req == AMC_REQ_DEVICES)
+			amc_tui_push(a, &amc_tui_view_devices, amc_tui_devices_new(a));
+		break;
 	case AMC_REQ_PAUSE:
 		a->paused = !a->paused;
 		if (!a->paused)
@@ -418,9 +483,39 @@ static void handle_key(amc_tui_app *a, int key)
 
 /* ---- script mode ---- */
 
+/* Timing for `make bench` (AMC_TUI_TIMING=FILE, script mode): the first
+ * frame, then per key the time from handling it to the frame being out,
+ * grouped by `:mark NAME` lines; image renders come from image.c. */
+typedef struct timing {
+	FILE *f;
+	long long t0;
+	char series[64];
+	long long *v;
+	size_t n;
+} timing;
+static timing tm;
+
+static long long mono_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static void timing_flush(void)
+{
+	if (!tm.f || !tm.n)
+		return;
+	fprintf(tm.f, "keys %s", tm.series);
+	for (size_t i = 0; i < tm.n; i++)
+		fprintf(tm.f, " %lld", tm.v[i]);
+	fputc('\n', tm.f);
+	tm.n = 0;
+}
+
 static void dump_screen(amc_tui_app *a, const char *dir, const char *name)
 {
-	char path[4200];
+	char path[8400];
 	snprintf(path, sizeof path, "%s/%s.txt", dir, name);
 	FILE *f = fopen(path, "w");
 	if (!f) {
@@ -464,11 +559,16 @@ static int run_script(amc_tui_app *a, const amc_tui_opts *o, amc_err *e)
 	long long dv = data_version(a);
 	int rc = 0;
 	draw(a);
+	if (tm.f)
+		fprintf(tm.f, "first_frame_us %lld\n", mono_us() - tm.t0);
 	while (!a->quit && fgets(line, sizeof line, f)) {
 		line[strcspn(line, "\r\n")] = 0;
 		if (!line[0] || line[0] == '#')
 			continue;
-		if (!strncmp(line, ":dump ", 6)) {
+		if (!strncmp(line, ":mark ", 6)) {
+			timing_flush();
+			snprintf(tm.series, sizeof tm.series, "%.60s", line + 6);
+		} else if (!strncmp(line, ":dump ", 6)) {
 			draw(a);
 			dump_screen(a, o->dump_dir ? o->dump_dir : ".", line + 6);
 		} else if (!strncmp(line, ":resize ", 8)) {
@@ -478,8 +578,20 @@ static int run_script(amc_tui_app *a, const amc_tui_opts *o, amc_err *e)
 				amc_tui_image_forget();
 				a->dirty = 1;
 			}
+		} else if (!strncmp(line, ":click ", 7) || !strncmp(line, ":dclick ", 8) || !strncmp(line, ":wheel ", 7)) {
+			/* Mouse events at row,col: what getmouse() would report. */
+			int y, x;
+			char what[16];
+			if (sscanf(line + 1, "%15s %d,%d", what, &y, &x) == 3)
+				mouse(a, y, x, !strcmp(what, "click") ? BUTTON1_CLICKED :
+					       !strcmp(what, "dclick") ? BUTTON1_DOUBLE_CLICKED :
+					       y < 0 ? BUTTON4_PRESSED : BUTTON5_PRESSED);
 		} else if (!strcmp(line, ":wait")) {
 			script_wait(a, &dv);
+		} else if (!strcmp(line, ":drain")) {
+			struct pollfd p = { ev_pipe[0], POLLIN, 0 };
+			if (poll(&p, 1, 10000) > 0 && drain_events(a))
+				reload(a);
 		} else if (!strcmp(line, ":changes")) {
 			/* What the loop does after an inotify wake: compare data_version. */
 			long long nv = data_version(a);
@@ -498,11 +610,18 @@ static int run_script(amc_tui_app *a, const amc_tui_opts *o, amc_err *e)
 					rc = amc_err_set(e, AMC_EUSAGE, "script %s: unknown key '%s'", o->script, tok);
 					break;
 				}
+				long long k0 = tm.f ? mono_us() : 0;
 				handle_key(a, k);
 				if (drain_events(a))
 					reload(a);
 				if (a->quit)
 					break;
+				if (tm.f) {
+					if (a->dirty)
+						draw(a);
+					tm.v = amc_xrealloc(tm.v, (tm.n + 1) * sizeof *tm.v);
+					tm.v[tm.n++] = mono_us() - k0;
+				}
 			}
 			if (rc)
 				break;
@@ -597,8 +716,17 @@ static void loop(amc_tui_app *a)
 		int check = 0;
 		if (r > 0 && (p[0].revents & POLLIN)) {
 			int k;
-			while ((k = getch()) != ERR)
+			while ((k = getch()) != ERR) {
+				if (k == 27) {
+					/* ESC with a key right behind it is Alt/Meta+key. */
+					int k2 = getch();
+					if (k2 != ERR && k2 < 0x100 && k2 != 27)
+						k = AMC_KEY_META(k2);
+					else if (k2 != ERR)
+						ungetch(k2);
+				}
 				handle_key(a, k);
+			}
 		}
 		if (r > 0 && (p[0].revents & (POLLHUP | POLLERR))) {
 			got_hup = 1;
@@ -644,18 +772,21 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 	amc_tui_app app;
 	amc_tui_app *a = &app;
 	memset(a, 0, sizeof *a);
+	const char *tpath = o->script ? getenv("AMC_TUI_TIMING") : NULL;
+	if (tpath) {
+		tm.f = fopen(tpath, "w");
+		tm.t0 = mono_us();
+		amc_tui_image_timing(tm.f);
+	}
 	a->cfg = o->cfg;
 	snprintf(a->home, sizeof a->home, "%s", o->home);
 	a->script = o->script != NULL;
 	const char *now = getenv("AMC_TUI_NOW");
 	if (now)
 		a->fixed_now = strtoll(now, NULL, 10);
-	a->graphics = o->graphics ? o->graphics : amc_config_str(o->cfg, "tui", "graphics");
-	if (!strcmp(a->graphics, "auto") || !strcmp(a->graphics, "sixel") || !strcmp(a->graphics, "kitty") ||
-	    !strcmp(a->graphics, "iterm")) {
-		/* Pixel protocols are not implemented yet: symbols work everywhere. */
-		a->graphics = "symbols";
-	}
+	const char *gsetting = o->graphics ? o->graphics : amc_config_str(o->cfg, "tui", "graphics");
+	/* Symbols are drawn wherever pixels are not (and under dialogs). */
+	a->graphics = !strcmp(gsetting, "none") ? "none" : "symbols";
 	if (amc_store_open(a->home, &a->store, e) != 0)
 		return -1;
 	if (pipe(ev_pipe) != 0) {
@@ -673,7 +804,7 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 	SCREEN *scr = NULL;
 	if (a->script) {
 		vin = fopen("/dev/null", "r");
-		vout = fopen("/dev/null", "w");
+		vout = fopen(o->tty_output ? o->tty_output : "/dev/null", "w");
 		const char *term = getenv("TERM");
 		if (o->cols > 0 && o->rows > 0) {
 			char c[16], r[16];
@@ -684,7 +815,7 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 		}
 		scr = vin && vout ? newterm(term && *term ? term : "xterm-256color", vout, vin) : NULL;
 	} else {
-		char logp[4200];
+		char logp[8192];
 		snprintf(logp, sizeof logp, "%s/amc.log", a->home);
 		int lfd = open(logp, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 		if (lfd >= 0) {
@@ -720,6 +851,18 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
+	if (!a->script) {
+		mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+		mouseinterval(200);
+	}
+	/* Pixel graphics: only on a real terminal, after newterm() put it in
+	 * cbreak/noecho mode so a query's reply is not echoed. */
+	amc_tui_pix pix = AMC_PIX_NONE;
+	if (!a->script) {
+		pix = amc_tui_pixels_detect(gsetting, STDIN_FILENO, STDOUT_FILENO, 200);
+		amc_log_info("tui: graphics %s -> %s", gsetting, amc_tui_pixels_name(pix));
+	}
+	amc_tui_pixels_init(pix, STDOUT_FILENO);
 	amc_tui_theme theme;
 	amc_err te;
 	const char *tname = o->theme ? o->theme : amc_config_str(o->cfg, "tui", "theme");
@@ -741,10 +884,21 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 		rc = run_script(a, o, e);
 	else
 		loop(a);
+	if (tm.f) {
+		timing_flush();
+		struct rusage ru;
+		getrusage(RUSAGE_SELF, &ru);
+		fprintf(tm.f, "maxrss_kb %ld\n", ru.ru_maxrss);
+		amc_tui_image_timing(NULL);
+		fclose(tm.f);
+		free(tm.v);
+		memset(&tm, 0, sizeof tm);
+	}
 
 	if (got_hup) {
 		finish_on_hup(a);
 	} else {
+		amc_tui_pixels_hide();
 		if (!a->script || got_term)
 			for (int i = 0; i < a->nrunners; i++)
 				amc_runner_cancel_all(a->runners[i]);

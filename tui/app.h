@@ -32,6 +32,12 @@ typedef struct amc_tui_view_ops {
 	/* The task the view is about (for `c`), or NULL. */
 	const char *(*task)(amc_tui_app *a, amc_tui_view *v);
 	void (*free)(amc_tui_view *v);
+	/* Extra keymap bits for the current state (the Task view adds
+	 * AMC_VIEW_TREE while its tree pane has focus); NULL: none. */
+	unsigned (*keymask)(amc_tui_app *a, amc_tui_view *v);
+	/* A mouse click at screen row y, column x (button 1); `twice` for a
+	 * double click. NULL: clicks are ignored. */
+	void (*click)(amc_tui_app *a, amc_tui_view *v, int y, int x, int twice);
 } amc_tui_view_ops;
 
 struct amc_tui_view {
@@ -96,7 +102,8 @@ const char *amc_tui_phase(const amc_tui_app *a, const char *task_id, int *step);
 void amc_tui_box(int y, int x, int h, int w, const char *title, int focused);
 
 /* Views and dialogs (one file each). */
-extern const amc_tui_view_ops amc_tui_view_tasks, amc_tui_view_task, amc_tui_view_help;
+extern const amc_tui_view_ops amc_tui_view_tasks, amc_tui_view_task, amc_tui_view_help, amc_tui_view_devices;
+void *amc_tui_devices_new(amc_tui_app *a);
 void *amc_tui_tasks_new(amc_tui_app *a);
 void *amc_tui_task_new(amc_tui_app *a, const char *task_id);
 void *amc_tui_help_new(amc_tui_app *a, unsigned view);

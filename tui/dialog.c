@@ -164,7 +164,7 @@ typedef struct launch {
 	int dev, flow;
 	char path[1024];
 	char steps[16];
-	char error[256];
+	char error[AMC_ERR_MSG_MAX];
 } launch;
 
 static int cmp(const void *x, const void *y)
@@ -175,7 +175,7 @@ static int cmp(const void *x, const void *y)
 static void launch_draw(amc_tui_app *a, amc_tui_dialog *d)
 {
 	launch *l = (launch *)d;
-	int w = 64, h = 12 + (int)l->nflows, y, x;
+	int w = 64, h = 9 + l->ndevices + (int)l->nflows, y, x;
 	frame(a, h, w, "Launch a task", &y, &x);
 	int row = y + 1;
 	attr_t lab = amc_tui_attr(AMC_EL_TITLE), sel = amc_tui_attr(AMC_EL_SELECTED), nor = amc_tui_attr(AMC_EL_NORMAL);
@@ -199,13 +199,13 @@ static void launch_draw(amc_tui_app *a, amc_tui_dialog *d)
 	row++;
 	if (l->error[0])
 		amc_tui_put(stdscr, row, x + 2, w - 4, l->error, amc_tui_attr(AMC_EL_ERROR), 0);
-	amc_tui_put(stdscr, y + h - 2, x + 2, w - 4, "Tab/Down: next field  j/k: choose  Enter: launch  Esc: cancel",
+	amc_tui_put(stdscr, y + h - 2, x + 2, w - 4, "Tab: next field  j/k: choose  Enter: launch  Esc: cancel",
 		    amc_tui_attr(AMC_EL_DIM), 0);
 }
 
 static int do_launch(amc_tui_app *a, launch *l)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX + 1100];
 	amc_err e;
 	int other = l->flow == (int)l->nflows - 1;
 	if (other) {
@@ -276,7 +276,7 @@ static int launch_key(amc_tui_app *a, amc_tui_dialog *d, int key)
 		return 1;
 	if (key == '\n' || key == '\r' || key == KEY_ENTER)
 		return do_launch(a, l);
-	if (key == '\t' || key == KEY_DOWN && l->field >= 2) {
+	if (key == '\t' || (key == KEY_DOWN && l->field >= 2)) {
 		l->field = (l->field + 1) % 4;
 		if (l->field == 2 && !other)
 			l->field = 3;

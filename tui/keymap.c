@@ -14,12 +14,27 @@
 #define MAIN (AMC_VIEW_TASKS | AMC_VIEW_TASK | AMC_VIEW_DEVICES)
 
 static const amc_tui_binding TABLE[] = {
+	/* The UI-tree pane of the Task view (tmux mode-tree keys); these rows win
+	 * over the Task view's while that pane has focus. */
+	{ 'h', "h", AMC_VIEW_TREE, AMC_REQ_COLLAPSE, "collapse the node (on a leaf: go to its parent)" },
+	{ KEY_LEFT, "Left", AMC_VIEW_TREE, AMC_REQ_COLLAPSE, "collapse the node (on a leaf: go to its parent)" },
+	{ '-', "-", AMC_VIEW_TREE, AMC_REQ_COLLAPSE, "collapse the node (on a leaf: go to its parent)" },
+	{ 'l', "l", AMC_VIEW_TREE, AMC_REQ_EXPAND, "expand the node" },
+	{ KEY_RIGHT, "Right", AMC_VIEW_TREE, AMC_REQ_EXPAND, "expand the node" },
+	{ '+', "+", AMC_VIEW_TREE, AMC_REQ_EXPAND, "expand the node" },
+	{ AMC_KEY_META('-'), "M--", AMC_VIEW_TREE, AMC_REQ_COLLAPSE_ALL, "collapse every node" },
+	{ AMC_KEY_META('+'), "M-+", AMC_VIEW_TREE, AMC_REQ_EXPAND_ALL, "expand every node" },
+	{ '/', "/", AMC_VIEW_TREE, AMC_REQ_SEARCH, "search text, ids, descriptions and classes" },
+	{ 'n', "n", AMC_VIEW_TREE, AMC_REQ_SEARCH_NEXT, "next match" },
+	{ 'N', "N", AMC_VIEW_TREE, AMC_REQ_SEARCH_PREV, "previous match" },
+	{ 'J', "J", AMC_VIEW_TREE, AMC_REQ_JSON, "show the tree as JSON, or as a tree again" },
 	{ 'q', "q", NAV, AMC_REQ_QUIT, "quit (asks first while tasks launched here are running)" },
 	{ '?', "?", MAIN, AMC_REQ_HELP, "show the keys of this view" },
 	{ KEY_F(1), "F1", MAIN, AMC_REQ_HELP, "show the keys of this view" },
 	{ 27, "Esc", NAV, AMC_REQ_BACK, "back to the previous view; leaves a zoomed pane" },
-	{ '\n', "Enter", AMC_VIEW_TASKS | AMC_VIEW_DEVICES, AMC_REQ_ENTER, "open the selected task" },
-	{ KEY_ENTER, "Enter", AMC_VIEW_TASKS | AMC_VIEW_DEVICES, AMC_REQ_ENTER, "open the selected task" },
+	{ '\n', "Enter", AMC_VIEW_TASKS, AMC_REQ_ENTER, "open the selected task" },
+	{ '\r', "Enter", AMC_VIEW_TASKS, AMC_REQ_ENTER, "open the selected task" },
+	{ KEY_ENTER, "Enter", AMC_VIEW_TASKS, AMC_REQ_ENTER, "open the selected task" },
 	{ 'j', "j", NAV, AMC_REQ_DOWN, "next row" },
 	{ KEY_DOWN, "Down", NAV, AMC_REQ_DOWN, "next row" },
 	{ 'k', "k", NAV, AMC_REQ_UP, "previous row" },
@@ -39,11 +54,15 @@ static const amc_tui_binding TABLE[] = {
 	{ 'f', "f", AMC_VIEW_TASKS, AMC_REQ_FILTER, "filter by status (cycles: all, running, succeeded, failed, ...)" },
 	{ 'n', "n", MAIN, AMC_REQ_LAUNCH, "launch a task: device, flow, max steps" },
 	{ 'c', "c", AMC_VIEW_TASKS | AMC_VIEW_TASK, AMC_REQ_CANCEL, "cancel the selected running task (asks first)" },
+	{ 'D', "D", MAIN, AMC_REQ_DEVICES, "the Devices view" },
+	{ 'T', "T", MAIN, AMC_REQ_TASKS, "the Tasks view" },
+	{ 'r', "r", AMC_VIEW_DEVICES, AMC_REQ_REFRESH, "list the devices again and capture the selected one's screen now" },
 	{ CTRL('l'), "C-l", MAIN, AMC_REQ_REFRESH, "redraw the screen and reload from the database" },
 	{ 'Z', "Z", MAIN, AMC_REQ_PAUSE, "pause or resume live updates" },
 	{ 'y', "y", AMC_VIEW_DIALOG, AMC_REQ_YES, "yes (in a question)" },
 	{ 'n', "n", AMC_VIEW_DIALOG, AMC_REQ_NO, "no (in a question)" },
 	{ '\n', "Enter", AMC_VIEW_DIALOG, AMC_REQ_ENTER, "accept the field or the choice" },
+	{ '\r', "Enter", AMC_VIEW_DIALOG, AMC_REQ_ENTER, "accept the field or the choice" },
 	{ 27, "Esc", AMC_VIEW_DIALOG, AMC_REQ_BACK, "close the dialog without doing anything" },
 	{ KEY_DOWN, "Down", AMC_VIEW_DIALOG, AMC_REQ_DOWN, "next choice" },
 	{ KEY_UP, "Up", AMC_VIEW_DIALOG, AMC_REQ_UP, "previous choice" },
@@ -52,6 +71,10 @@ static const amc_tui_binding TABLE[] = {
 
 amc_tui_req amc_tui_keymap_lookup(int key, unsigned view)
 {
+	if (view & AMC_VIEW_TREE)
+		for (size_t i = 0; i < NTABLE; i++)
+			if (TABLE[i].key == key && (TABLE[i].views & AMC_VIEW_TREE))
+				return TABLE[i].req;
 	for (size_t i = 0; i < NTABLE; i++)
 		if (TABLE[i].key == key && (TABLE[i].views & view))
 			return TABLE[i].req;
@@ -168,9 +191,15 @@ void amc_tui_keymap_write_man(FILE *f)
 				  "written by another amc process, appear without a key press." },
 		{ AMC_VIEW_TASK, "one task: the timeline (a row per step) beside the selected step's detail: the "
 				 "before and after screenshots (the action's target marked on the before image) and "
-				 "the operation (tool, arguments, result, error, reasoning, timings, OCR). A running "
+				 "the operation (tool, arguments, result, error, reasoning, timings, OCR) and the UI tree. A running "
 				 "task's steps stream in as they finish, with the current phase." },
+		{ AMC_VIEW_DEVICES, "each device with its status and the task holding it, beside the selected "
+				    "device's screen: its latest recorded observation (following a running task step by "
+				    "step), or a fresh capture on r when the device is free." },
 		{ AMC_VIEW_HELP, "the keys of the view it was opened from." },
+		{ AMC_VIEW_TREE, "the UI-tree pane of the Task view (Tab to it): the step's UI tree, collapsible "
+				 "like tmux's choose-tree, searchable, with a JSON view. The Task view's other keys "
+				 "work there too." },
 		{ AMC_VIEW_DIALOG, "launch (device, flow, max steps), search, and yes/no questions." },
 	};
 	fputs(".\\\" Generated by `amc tui --man` from the keymap table in tui/keymap.c: do not edit.\n"
@@ -194,13 +223,17 @@ void amc_tui_keymap_write_man(FILE *f)
 		fprintf(f, ".SS %s\n", amc_tui_keymap_view_name(views[i].view));
 		collect(views[i].view, man_row, f);
 	}
+	fputs(".SH MOUSE\n"
+	      "The wheel scrolls the focused list. In the Tasks view a click selects a task and a second click "
+	      "(or a double click) opens it; in the Task view a click focuses a pane (and in the timeline selects "
+	      "the step), a double click zooms it.\n", f);
 	fputs(".SH ENVIRONMENT\n"
 	      ".TP\n.B AMC_HOME\nthe database and artifacts (default $XDG_DATA_HOME/amc); the log is amc.log there, "
 	      "and while the interface runs, standard error goes to it too.\n"
 	      ".TP\n.B NO_COLOR\nwhen set (to anything), the monochrome theme is used.\n"
 	      ".TP\n.B AMC_TUI_THEME, AMC_TUI_GRAPHICS\nthe [tui] settings theme and graphics.\n"
 	      ".SH FILES\n"
-	      ".TP\n.I $XDG_CONFIG_HOME/amc/config\nsettings; [tui] theme = NAME, graphics = auto|symbols|none.\n"
+	      ".TP\n.I $XDG_CONFIG_HOME/amc/config\nsettings; [tui] theme = NAME, graphics = auto|symbols|sixel|kitty|iterm|none (auto: sixel or kitty pixels where the environment suggests them and the terminal confirms a query within 200 ms, never inside tmux; symbols otherwise).\n"
 	      ".TP\n.I $XDG_CONFIG_HOME/amc/themes/NAME.theme\nuser themes; bundled: default, light, high-contrast, "
 	      "monochrome. A bad line is reported with its number and the default theme is used.\n"
 	      ".SH SEE ALSO\n.BR tmux (1)\n", f);
@@ -220,6 +253,8 @@ int amc_tui_keymap_parse_key(const char *name)
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (!strcmp(names[i].name, name))
 			return names[i].key;
+	if (!strncmp(name, "M-", 2) && name[2] && !name[3])
+		return AMC_KEY_META((unsigned char)name[2]);
 	if (!strncmp(name, "C-", 2) && name[2] && !name[3] && isalpha((unsigned char)name[2]))
 		return CTRL(name[2]);
 	if (name[0] && !name[1])

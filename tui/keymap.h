@@ -12,7 +12,8 @@ typedef enum amc_tui_req {
 	AMC_REQ_DOWN, AMC_REQ_UP, AMC_REQ_PAGE_DOWN, AMC_REQ_PAGE_UP, AMC_REQ_TOP, AMC_REQ_BOTTOM,
 	AMC_REQ_NEXT_PANE, AMC_REQ_PREV_PANE, AMC_REQ_ZOOM,
 	AMC_REQ_SEARCH, AMC_REQ_SEARCH_NEXT, AMC_REQ_SEARCH_PREV, AMC_REQ_FILTER,
-	AMC_REQ_LAUNCH, AMC_REQ_CANCEL, AMC_REQ_REFRESH, AMC_REQ_PAUSE,
+	AMC_REQ_LAUNCH, AMC_REQ_CANCEL, AMC_REQ_DEVICES, AMC_REQ_TASKS, AMC_REQ_REFRESH, AMC_REQ_PAUSE,
+	AMC_REQ_COLLAPSE, AMC_REQ_EXPAND, AMC_REQ_COLLAPSE_ALL, AMC_REQ_EXPAND_ALL, AMC_REQ_JSON,
 	AMC_REQ_YES, AMC_REQ_NO,
 	AMC_REQ__COUNT
 } amc_tui_req;
@@ -28,6 +29,9 @@ enum {
 	AMC_VIEW_ALL = 0xff
 };
 
+/* Alt/Meta+key (ESC followed at once by the key), as tmux's M-- and M-+. */
+#define AMC_KEY_META(c) (0x10000 | (c))
+
 typedef struct amc_tui_binding {
 	int key;               /* ncurses key code or character */
 	const char *keyname;   /* as shown in help and the man page */
@@ -36,8 +40,9 @@ typedef struct amc_tui_binding {
 	const char *help;      /* one line */
 } amc_tui_binding;
 
-/* The request for `key` in `view` (the most specific row wins: a row for the
- * tree pane before one for the whole Task view); AMC_REQ_NONE if unbound. */
+/* The request for `key` in `view` (the most specific row wins: with the
+ * AMC_VIEW_TREE bit set, rows for the tree pane come before the Task view's);
+ * AMC_REQ_NONE if unbound. */
 amc_tui_req amc_tui_keymap_lookup(int key, unsigned view);
 /* Row i of the table, NULL past the end. */
 const amc_tui_binding *amc_tui_keymap_at(size_t i);
@@ -51,7 +56,7 @@ void amc_tui_keymap_lines_free(char **lines, size_t n);
 /* The whole amc(1) man page (roff), its VIEWS and KEYS sections from the table. */
 void amc_tui_keymap_write_man(FILE *f);
 /* Parse a key name as used in script files ("j", "Enter", "Esc", "Down",
- * "C-c", "PgDn", "S-Tab", "F1", "Space"); -1 if unknown. */
+ * "C-c", "M--", "PgDn", "S-Tab", "F1", "Space"); -1 if unknown. */
 int amc_tui_keymap_parse_key(const char *name);
 
 #endif

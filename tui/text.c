@@ -1,5 +1,4 @@
 /* text.c - width-correct, terminal-safe text drawing (see text.h). */
-#define _XOPEN_SOURCE 700
 #include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>

@@ -174,9 +174,9 @@ static int load_file(amc_tui_theme *t, const char *name, amc_err *e)
 		/* Bundled themes sit beside the bundled data: $(pkgdatadir)/themes, or
 		 * the source tree's themes/ when running from the build folder. */
 		if (amc_paths_data_dir(data, sizeof data, &ign) == 0) {
-			snprintf(path, sizeof path, "%s/../themes/%s.theme", data, name);
+			snprintf(path, sizeof path, "%s/themes/%s.theme", data, name);
 			if (!amc_file_exists(path))
-				snprintf(path, sizeof path, "%s/themes/%s.theme", data, name);
+				snprintf(path, sizeof path, "%s/../themes/%s.theme", data, name);
 			if (amc_file_exists(path))
 				builtin = path;
 		}
@@ -216,11 +216,14 @@ int amc_tui_theme_load(amc_tui_theme *t, const char *name, amc_err *e)
 
 void amc_tui_theme_apply(const amc_tui_theme *t)
 {
-	int colour = has_colors() && COLORS >= 8;
-	if (colour) {
+	/* COLORS is known only after start_color(). NO_COLOR: colours are never
+	 * started, so nothing (screenshots included) is drawn in colour. */
+	int nocolour = getenv("NO_COLOR") != NULL;
+	if (has_colors() && !nocolour) {
 		start_color();
 		use_default_colors();
 	}
+	int colour = !nocolour && has_colors() && COLORS >= 8;
 	for (int i = 0; i < AMC_EL__COUNT; i++) {
 		current[i] = t->attr[i];
 		if (colour && t->has_colour[i] && t->fg[i] < COLORS && t->bg[i] < COLORS) {

@@ -13,9 +13,16 @@ typedef struct amc_tui_opts {
 	const char *graphics;    /* NULL: [tui] graphics */
 	/* Script mode (tests): keys from `script`, the screen goes to a virtual
 	 * terminal of cols x rows (TERM from the environment, xterm-256color when
-	 * unset) and `:dump NAME` lines write NAME.txt into dump_dir. */
+	 * unset) and `:dump NAME` lines write NAME.txt into dump_dir. Other script
+	 * lines: keys by name separated by spaces ("j j Enter", "C-l", "S-Tab"),
+	 * `:type TEXT`, `:resize COLSxROWS`, `:wait` (runners idle, then their
+	 * events), `:drain` (wait up to 10 s for the next event), `:changes` (what
+	 * an inotify wake does: compare PRAGMA data_version and reload),
+	 * `:click ROW,COL`, `:dclick ROW,COL`, `:wheel ROW,COL` (a negative ROW
+	 * scrolls up). */
 	const char *script;
 	const char *dump_dir;
+	const char *tty_output;  /* script mode: where terminal bytes go (default /dev/null) */
 	int cols, rows;
 } amc_tui_opts;
 

@@ -1,6 +1,7 @@
 /* view_help.c - the Help view: the keys of the view it was opened from,
  * generated from the keymap table. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "tui/app.h"
 #include "tui/text.h"
@@ -20,6 +21,17 @@ void *amc_tui_help_new(amc_tui_app *a, unsigned view)
 	help_view *h = amc_xcalloc(1, sizeof *h);
 	h->of = view;
 	h->lines = amc_tui_keymap_lines(view, &h->n);
+	if (view & AMC_VIEW_TASK) {
+		/* The tree pane's own keys, under a heading. */
+		size_t n;
+		char **tl = amc_tui_keymap_lines(AMC_VIEW_TREE, &n);
+		h->lines = amc_xrealloc(h->lines, (h->n + n + 2) * sizeof *h->lines);
+		h->lines[h->n++] = amc_xstrdup("");
+		h->lines[h->n++] = amc_xstrdup("In the UI tree pane:");
+		memcpy(h->lines + h->n, tl, n * sizeof *tl);
+		h->n += n;
+		free(tl);
+	}
 	return h;
 }
 
@@ -64,5 +76,5 @@ static void vfree(amc_tui_view *v)
 }
 
 const amc_tui_view_ops amc_tui_view_help = {
-	"Help", AMC_VIEW_HELP, draw, request, NULL, NULL, NULL, vfree,
+	"Help", AMC_VIEW_HELP, draw, request, NULL, NULL, NULL, vfree, NULL, NULL,
 };

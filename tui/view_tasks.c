@@ -19,7 +19,17 @@ typedef struct tasks_view {
 	int page;             /* rows that fit */
 	int filter;
 	char *search;
+	char sel_id[32];      /* the selected task, followed across live updates */
 } tasks_view;
+
+static void remember(tasks_view *t)
+{
+	long i = t->sel - t->top;
+	if (i >= 0 && (size_t)i < t->nrows)
+		snprintf(t->sel_id, sizeof t->sel_id, "%s", t->rows[i].id);
+	else
+		t->sel_id[0] = 0;
+}
 
 static void load(amc_tui_app *a, tasks_view *t)
 {
@@ -43,6 +53,17 @@ static void load(amc_tui_app *a, tasks_view *t)
 	f.offset = (int)t->top;
 	if (amc_store_list_tasks(a->store, &f, &t->rows, &t->nrows, &e) != 0)
 		amc_tui_message(a, 1, "%s", e.msg);
+	/* Live updates insert rows above: keep the selection on the same task
+	 * when it is still on the page. */
+	if (t->sel_id[0] && t->sel >= t->top && t->sel < t->top + (long)t->nrows &&
+	    strcmp(t->rows[t->sel - t->top].id, t->sel_id) != 0) {
+		for (size_t i = 0; i < t->nrows; i++)
+			if (!strcmp(t->rows[i].id, t->sel_id)) {
+				t->sel = t->top + (long)i;
+				break;
+			}
+	}
+	remember(t);
 }
 
 void *amc_tui_tasks_new(amc_tui_app *a)
@@ -78,10 +99,10 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	}
 	/* Columns: the goal takes what the fixed ones leave. */
 	int wide = w >= 110, mid = w >= 80;
-	int fixed = 2 + 12 + 9 + 7 + 6 + 8 + (mid ? 20 : 0) + (wide ? 18 : 0);
+	int fixed = 2 + 14 + 9 + 7 + 6 + 8 + (mid ? 20 : 0) + (wide ? 18 : 0);
 	int gw = w - fixed > 10 ? w - fixed : 10;
 	char head[512];
-	snprintf(head, sizeof head, "  %-11s %-8s %-*s %-6s %5s %7s %s%s", "STATUS", "ID", gw, "GOAL / FLOW", "DEVICE",
+	snprintf(head, sizeof head, "  %-13s %-8s %-*s %-6s %5s %7s %s%s", "STATUS", "ID", gw, "GOAL / FLOW", "DEVICE",
 		 "STEPS", "TIME", mid ? "STARTED             " : "", wide ? "SOURCE" : "");
 	amc_tui_put(stdscr, y, 0, w, head, amc_tui_attr(AMC_EL_TITLE), 1);
 	for (size_t i = 0; i < t->nrows && (int)i < page; i++) {
@@ -94,10 +115,10 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 		char s[64];
 		snprintf(s, sizeof s, "%s %s", amc_tui_status_symbol(r->status), r->status);
 		int x = 0;
-		amc_tui_put(stdscr, row, x, 2, "", base, 1);
+		amc_tui_put(stdscr, row, x, 2, sel ? ">" : "", base, 1);
 		x += 2;
-		amc_tui_put(stdscr, row, x, 11, s, st, 1);
-		x += 12;
+		amc_tui_put(stdscr, row, x, 13, s, st, 1);
+		x += 14;
 		char id[9];
 		snprintf(id, sizeof id, "%.8s", r->id);
 		amc_tui_put(stdscr, row, x, 8, id, base, 1);
@@ -166,6 +187,7 @@ static void set_search(amc_tui_app *a, const char *text, void *ud)
 	free(t->search);
 	t->search = text && *text ? amc_xstrdup(text) : NULL;
 	t->sel = t->top = 0;
+	t->sel_id[0] = 0;
 	load(a, t);
 }
 
@@ -189,6 +211,7 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 	case AMC_REQ_FILTER:
 		t->filter = (t->filter + 1) % (int)NFILTERS;
 		t->sel = t->top = 0;
+		t->sel_id[0] = 0;
 		load(a, t);
 		return 1;
 	case AMC_REQ_SEARCH:
@@ -199,6 +222,7 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 			free(t->search);
 			t->search = NULL;
 			t->filter = 0;
+			t->sel_id[0] = 0;
 			load(a, t);
 		}
 		return 1;
@@ -214,9 +238,28 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 			t->top = t->sel;
 		else
 			t->top = t->sel - t->page + 1;
+		t->sel_id[0] = 0;
 		load(a, t);
 	}
+	remember(t);
 	return 1;
+}
+
+/* Rows start on screen row 2 (title bar, column heads); a click selects, a
+ * second click on the selected row or a double click opens it. */
+static void click(amc_tui_app *a, amc_tui_view *v, int y, int x, int twice)
+{
+	(void)x;
+	tasks_view *t = v->data;
+	long i = y - 2;
+	if (i < 0 || (size_t)i >= t->nrows)
+		return;
+	if (twice || t->top + i == t->sel) {
+		amc_tui_push(a, &amc_tui_view_task, amc_tui_task_new(a, t->rows[i].id));
+		return;
+	}
+	t->sel = t->top + i;
+	remember(t);
 }
 
 static int live(amc_tui_app *a, amc_tui_view *v)
@@ -248,5 +291,5 @@ static void vfree(amc_tui_view *v)
 }
 
 const amc_tui_view_ops amc_tui_view_tasks = {
-	"Tasks", AMC_VIEW_TASKS, draw, request, reload, live, task, vfree,
+	"Tasks", AMC_VIEW_TASKS, draw, request, reload, live, task, vfree, NULL, click,
 };

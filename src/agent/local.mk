@@ -1,1 +1,4 @@
-# the LLM planner (agent/)
+# the LLM planner (agent/) and its front-end helpers
+libamc_a_SOURCES += \
+	src/agent/llm_planner.c src/agent/llm_planner.h \
+	src/agent/tty_operator.c src/agent/tty_operator.h

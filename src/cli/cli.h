@@ -27,7 +27,10 @@ typedef struct amc_cmd {
 } amc_cmd;
 
 extern const amc_cmd amc_cmd_run, amc_cmd_tasks, amc_cmd_show, amc_cmd_devices,
-	amc_cmd_sim, amc_cmd_retention, amc_cmd_config, amc_cmd_scene;
+	amc_cmd_sim, amc_cmd_retention, amc_cmd_config, amc_cmd_scene,
+	amc_cmd_tui;
+extern const amc_cmd amc_cmd_doctor;
+extern const amc_cmd amc_cmd_providers;
 
 /* Open the store once: creates $AMC_HOME, migrates, marks dead tasks
  * interrupted and applies the configured retention. */

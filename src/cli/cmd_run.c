@@ -1,4 +1,4 @@
-/* amc run - run a task headless: a flow now, a free goal once a planner for goals exists. */
+/* amc run - run a task headless: a Maestro flow, or a free goal planned by the LLM planner. */
 #include <getopt.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent/llm_planner.h"
+#include "agent/tty_operator.h"
 #include "cli/cli.h"
 #include "device/device.h"
 #include "flow/flow.h"
@@ -31,6 +33,7 @@ typedef struct progress {
 	int tty;
 	int max_steps;
 	char line[512];
+	char reason[300];  /* the planner's reasoning for the running step */
 } progress;
 
 static void progress_line(progress *p, const char *tail)
@@ -57,7 +60,11 @@ static void on_event(const amc_event *ev, void *ud)
 		break;
 	}
 	case AMC_EV_STEP_PHASE:
-		if (p->tty) {
+		if (ev->phase && !strcmp(ev->phase, "reason")) {
+			char *r = amc_sanitize_dup(ev->text ? ev->text : "");
+			snprintf(p->reason, sizeof p->reason, "%s", r);
+			free(r);
+		} else if (p->tty) {
 			char tail[64];
 			snprintf(tail, sizeof tail, " ... %s", ev->phase);
 			progress_line(p, tail);
@@ -69,6 +76,10 @@ static void on_event(const amc_event *ev, void *ud)
 		if (p->tty)
 			fprintf(stderr, "\r\033[K");
 		fprintf(stderr, "%s %s %6s\n", p->line, ok ? "ok    " : "FAILED", dur);
+		if (p->reason[0]) {
+			fprintf(stderr, "        why: %s\n", p->reason);
+			p->reason[0] = 0;
+		}
 		if (!ok && ev->text) {
 			char *t = amc_sanitize_dup(ev->text);
 			fprintf(stderr, "        %s\n", t);
@@ -103,6 +114,66 @@ static int resolve_flow(const char *arg, char *out, size_t n, amc_err *e)
 	return 0;
 }
 
+#define GOAL_MAX 4000
+
+/* The goal is the remaining words, joined by spaces. */
+static int join_goal(int n, char **w, char **out, amc_err *e)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			amc_sb_putc(&sb, ' ');
+		amc_sb_puts(&sb, w[i]);
+	}
+	const char *s = amc_sb_str(&sb);
+	size_t sp = strspn(s, " \t\r\n");
+	if (!s[sp] || sb.len > GOAL_MAX) {
+		amc_sb_free(&sb);
+		return amc_err_set(e, AMC_EUSAGE, sp == sb.len ? "the goal is empty" : "the goal is longer than %d bytes", GOAL_MAX);
+	}
+	*out = amc_sb_detach(&sb);
+	return 0;
+}
+
+/* The LLM planner from the configuration; a missing key is AMC_EENV saying what to set. */
+static int goal_planner(amc_cli *cli, amc_planner **out, amc_err *e)
+{
+	amc_anthropic *client = NULL;
+	if (amc_anthropic_new(amc_config_str(cli->cfg, "llm", "anthropic_key_file"), &client, e) != 0)
+		return -1;
+	amc_prices *prices = NULL;
+	amc_err pe;
+	if (amc_prices_load(amc_config_str(cli->cfg, "llm", "price_file"), &prices, &pe) != 0) {
+		fputs("amc: warning: ", stderr);
+		amc_cli_put_safe(stderr, pe.msg);
+		fputs("; costs are unknown\n", stderr);
+		prices = NULL;
+	}
+	amc_llm_planner_opts o;
+	amc_llm_planner_opts_from_config(&o, cli->cfg);
+	return amc_llm_planner_new(client, prices, &o, out, e);
+}
+
+/* "     12345 tokens in, 678 out, $0.0123" from the task row; unknown stays unknown. */
+static void usage_line(amc_store *store, const char *id)
+{
+	amc_task_row row;
+	amc_err e;
+	if (amc_store_get_task(store, id, &row, &e) != 0)
+		return;
+	fputs("\n     usage: ", stderr);
+	if (row.input_tokens >= 0)
+		fprintf(stderr, "%lld tokens in, %lld out", row.input_tokens, row.output_tokens < 0 ? 0 : row.output_tokens);
+	else
+		fputs("tokens unknown", stderr);
+	if (row.cost_usd >= 0)
+		fprintf(stderr, ", $%.4f", row.cost_usd);
+	else
+		fputs(", cost unknown", stderr);
+	amc_task_row_free(&row);
+}
+
 static int run(amc_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -110,15 +181,19 @@ static int run(amc_cli *cli, int argc, char **argv)
 		{ "device", required_argument, 0, 'd' },
 		{ "max-steps", required_argument, 0, 'm' },
 		{ "json", no_argument, 0, 'j' },
+		{ "yes", no_argument, 0, 'y' },
+		{ "confirm", no_argument, 0, 'c' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *flow_arg = NULL, *device_arg = NULL;
 	long max_steps = 0;
-	int json = 0, c;
+	int json = 0, c, assume_yes = 0, confirm = 0;
 	amc_err e;
 	amc_err_clear(&e);
-	while ((c = getopt_long(argc, argv, "f:d:m:j", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:d:m:jy", opts, NULL)) != -1) {
 		switch (c) {
+		case 'y': assume_yes = 1; break;
+		case 'c': confirm = 1; break;
 		case 'f': flow_arg = optarg; break;
 		case 'd': device_arg = optarg; break;
 		case 'm':
@@ -131,47 +206,102 @@ static int run(amc_cli *cli, int argc, char **argv)
 	}
 	if (optind < argc && flow_arg)
 		return amc_cli_usage(&amc_cmd_run, "give either --flow FILE or a goal, not both");
-	if (optind < argc)
-		return amc_cli_usage(&amc_cmd_run, "free goals need an LLM planner, which this build does not have yet; "
-				     "run a Maestro flow with --flow FILE (bundled: add-contact, wifi-off-on, create-note)");
-	if (!flow_arg)
-		return amc_cli_usage(&amc_cmd_run, "nothing to run: give --flow FILE");
+	if (optind >= argc && !flow_arg)
+		return amc_cli_usage(&amc_cmd_run, "nothing to run: give a goal (amc run \"GOAL\") or --flow FILE");
+	char *goal = NULL;
+	if (optind < argc && join_goal(argc - optind, argv + optind, &goal, &e) != 0)
+		return amc_cli_usage(&amc_cmd_run, "%s", e.msg);
 
 	char device[128];
 	if (amc_device_id_normalize(device_arg ? device_arg : amc_config_str(cli->cfg, "device", "default"),
-				    device, sizeof device, &e) != 0)
+				    device, sizeof device, &e) != 0) {
+		free(goal);
 		return amc_cli_fail(&e);
+	}
 
 	char path[PATH_MAX];
 	amc_flow flow;
-	if (resolve_flow(flow_arg, path, sizeof path, &e) != 0 || amc_flow_load(path, &flow, &e) != 0)
+	if (!goal && (resolve_flow(flow_arg, path, sizeof path, &e) != 0 || amc_flow_load(path, &flow, &e) != 0))
 		return amc_cli_fail(&e);
+
+	/* A goal needs a key before anything is recorded: say exactly what to set. */
+	amc_planner *planner = NULL;
+	if (goal && goal_planner(cli, &planner, &e) != 0) {
+		free(goal);
+		return amc_cli_fail(&e);
+	}
 
 	amc_store *store;
 	if (amc_cli_store(cli, &store, &e) != 0) {
-		amc_flow_free(&flow);
+		if (goal) {
+			amc_planner_free(planner);
+			free(goal);
+		} else {
+			amc_flow_free(&flow);
+		}
 		return amc_cli_fail(&e);
 	}
-	amc_task *task = amc_task_new("flow", device);
-	task->flow_path = amc_xstrdup(path);
-	task->flow_name = amc_xstrdup(flow.name);
+	amc_task *task;
+	if (goal) {
+		task = amc_task_new("goal", device);
+		task->goal = goal;
+		amc_err pe;
+		if (amc_store_prune_decisions(store, amc_config_int(cli->cfg, "planner", "decisions_keep"), &pe) < 0)
+			amc_cli_fail(&pe);
+	} else {
+		task = amc_task_new("flow", device);
+		task->flow_path = amc_xstrdup(path);
+		task->flow_name = amc_xstrdup(flow.name);
+	}
 	task->max_steps = (int)max_steps;
 
-	amc_planner *planner = NULL;
-	if (amc_flow_planner_new(&flow, amc_config_int(cli->cfg, "flow", "wait_timeout_ms"), &planner, &e) != 0) {
+	if (!goal && amc_flow_planner_new(&flow, amc_config_int(cli->cfg, "flow", "wait_timeout_ms"), &planner, &e) != 0) {
 		amc_flow_free(&flow);
 		amc_task_free(task);
 		return amc_cli_fail(&e);
 	}
-	amc_device *dev = NULL;
-	if (amc_device_open(device, cli->home, cli->cfg, &dev, &e) != 0) {
+	/* Flows are not gated unless --confirm; goals always are (unless --yes). */
+	if (!goal)
+		planner->gated = confirm;
+	amc_words words = { 0 };
+	amc_operator *op = NULL;
+	if (planner->gated &&
+	    amc_words_load(amc_config_str(cli->cfg, "safety", "irreversible_words_file"), &words, &e) != 0) {
 		amc_planner_free(planner);
 		amc_task_free(task);
 		return amc_cli_fail(&e);
 	}
+	/* {{secret:NAME}} in the goal or the flow file: resolved now, typed on the device only */
+	amc_secrets *secrets = NULL;
+	{
+		char *src = NULL;
+		size_t srclen = 0;
+		if (!goal && amc_read_file(path, 4u << 20, &src, &srclen, &e) != 0)
+			src = NULL;
+		if (amc_secrets_resolve(goal ? goal : src, amc_config_str(cli->cfg, "secrets", "file"), &secrets, &e) != 0) {
+			free(src);
+			amc_planner_free(planner);
+			amc_task_free(task);
+			amc_words_free(&words);
+			return amc_cli_fail(&e);
+		}
+		free(src);
+	}
+	amc_err oe;
+	if (amc_tty_operator_open(&op, &oe) != 0)
+		op = NULL; /* no terminal: ask_user fails clearly, gated actions are refused */
+	amc_device *dev = NULL;
+	if (amc_device_open(device, cli->home, cli->cfg, &dev, &e) != 0) {
+		amc_planner_free(planner);
+		amc_task_free(task);
+		amc_words_free(&words);
+		amc_tty_operator_close(op);
+		amc_secrets_free(secrets);
+		return amc_cli_fail(&e);
+	}
 
 	amc_bus *bus = amc_bus_new();
-	progress pr = { isatty(STDERR_FILENO), 0, "" };
+	progress pr = { isatty(STDERR_FILENO), 0, "", "" };
 	int sub = -1;
 	if (!json || pr.tty)
 		sub = amc_bus_subscribe(bus, on_event, &pr);
@@ -184,6 +314,19 @@ static int run(amc_cli *cli, int argc, char **argv)
 
 	amc_runner_opts ro;
 	amc_runner_opts_from_config(&ro, cli->cfg);
+	ro.op = op;
+	ro.confirm_words = planner->gated ? &words : NULL;
+	ro.assume_yes = assume_yes;
+	ro.secrets = secrets;
+	amc_enricher *enricher = NULL;
+	amc_err ee;
+	if (amc_enricher_from_config(cli->cfg, &enricher, &ee) != 0) {
+		/* enrichment never fails a run: say why and go on with raw Scenes */
+		fputs("amc: warning: ", stderr);
+		amc_cli_put_safe(stderr, ee.msg);
+		fputs("; going on without SemanticScenes\n", stderr);
+	}
+	ro.enricher = enricher;
 	amc_task_outcome out;
 	int rc;
 	if (amc_task_run(store, bus, dev, planner, task, &ro, &cancel_flag, &out, &e) != 0) {
@@ -205,6 +348,25 @@ static int run(amc_cli *cli, int argc, char **argv)
 				cJSON_AddNumberToObject(j, "steps", row.steps);
 				if (row.flow_path)
 					cJSON_AddStringToObject(j, "flow", row.flow_path);
+				if (row.goal)
+					cJSON_AddStringToObject(j, "goal", row.goal);
+				if (row.summary)
+					cJSON_AddStringToObject(j, "summary", row.summary);
+				else
+					cJSON_AddNullToObject(j, "summary");
+				/* unknown usage stays null */
+				if (row.input_tokens >= 0)
+					cJSON_AddNumberToObject(j, "input_tokens", (double)row.input_tokens);
+				else
+					cJSON_AddNullToObject(j, "input_tokens");
+				if (row.output_tokens >= 0)
+					cJSON_AddNumberToObject(j, "output_tokens", (double)row.output_tokens);
+				else
+					cJSON_AddNullToObject(j, "output_tokens");
+				if (row.cost_usd >= 0)
+					cJSON_AddNumberToObject(j, "cost_usd", row.cost_usd);
+				else
+					cJSON_AddNullToObject(j, "cost_usd");
 				if (row.error)
 					cJSON_AddStringToObject(j, "error", row.error);
 				else
@@ -221,6 +383,12 @@ static int run(amc_cli *cli, int argc, char **argv)
 				fputs(": ", stderr);
 				amc_cli_put_safe(stderr, out.error);
 			}
+			if (out.summary[0]) {
+				fputs("\n     ", stderr);
+				amc_cli_put_safe(stderr, out.summary);
+			}
+			if (goal)
+				usage_line(store, task->id);
 			fprintf(stderr, "\n     `amc show %.8s` shows every step\n", task->id);
 		}
 	}
@@ -232,18 +400,29 @@ static int run(amc_cli *cli, int argc, char **argv)
 	amc_device_close(dev);
 	amc_planner_free(planner);
 	amc_task_free(task);
+	amc_words_free(&words);
+	amc_tty_operator_close(op);
+	amc_secrets_free(secrets);
+	amc_enricher_free(enricher);
 	return rc;
 }
 
 const amc_cmd amc_cmd_run = {
 	"run",
-	"run --flow FILE [--device ID] [--max-steps N] [--json]",
-	"run a task (a Maestro flow) on a device and record every step",
+	"run \"GOAL\" | --flow FILE [--device ID] [--max-steps N] [--yes] [--confirm] [--json]",
+	"run a task (a goal for the LLM planner, or a Maestro flow) on a device and record every step",
+	"  GOAL                what to do, in words: the LLM planner plans each step\n"
+	"                      (needs ANTHROPIC_API_KEY or llm.anthropic_key_file)\n"
 	"  -f, --flow FILE     a Maestro flow file, or the name of a bundled flow\n"
 	"                      (add-contact, wifi-off-on, create-note)\n"
 	"  -d, --device ID     sim, sim:N (default: config device.default)\n"
 	"  -m, --max-steps N   fail the task after N steps (default: config runner.max_steps)\n"
+	"  -y, --yes           allow irreversible-looking taps (send, pay, delete, ...) without asking\n"
+	"      --confirm       ask before irreversible-looking taps in flows too\n"
 	"  -j, --json          print the finished task as JSON on stdout\n\n"
+	"Questions of the agent (ask_user) and confirmations are asked on the terminal; with\n"
+	"no terminal a question fails the task and an irreversible tap is refused.\n"
+	"Budgets: planner.max_input_tokens, max_output_tokens, max_cost_usd (amc config).\n"
 	"Progress is shown on stderr when it is a terminal. Ctrl-C cancels the task cleanly.\n"
 	"Exit status: 0 succeeded, 1 failed, 2 bad usage or input, 3 device unavailable or busy,\n"
 	"130 cancelled.\n",

@@ -198,18 +198,135 @@ static void print_task(const amc_task_row *t, amc_store *store)
 	}
 }
 
+/* Tokens and cost of the model calls that planned step `step`. */
+static void print_step_usage(const amc_decision_row *d, size_t n, int step)
+{
+	long long in = -1, out = -1;
+	double cost = -1;
+	int calls = 0, unknown_cost = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (d[i].step != step)
+			continue;
+		calls++;
+		if (d[i].input_tokens >= 0)
+			in = (in < 0 ? 0 : in) + d[i].input_tokens;
+		if (d[i].output_tokens >= 0)
+			out = (out < 0 ? 0 : out) + d[i].output_tokens;
+		if (d[i].cost_usd >= 0)
+			cost = (cost < 0 ? 0 : cost) + d[i].cost_usd;
+		else
+			unknown_cost = 1;
+	}
+	if (!calls)
+		return;
+	printf("     usage   ");
+	if (in >= 0)
+		printf("%lld tokens in, %lld out", in, out < 0 ? 0 : out);
+	else
+		printf("tokens unknown");
+	if (cost >= 0 && !unknown_cost)
+		printf(", $%.4f", cost);
+	else
+		printf(", cost unknown");
+	printf("\n");
+}
+
+static cJSON *decision_json(const amc_decision_row *d)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "step", d->step);
+	if (d->attempt >= 0)
+		cJSON_AddNumberToObject(j, "attempt", d->attempt);
+	else
+		cJSON_AddNullToObject(j, "attempt");
+	cJSON_AddNumberToObject(j, "created_ms", (double)d->created_ms);
+	amc_json_add_str(j, "planner", d->planner);
+	amc_json_add_str(j, "model", d->model);
+	amc_json_add_str(j, "outcome", d->outcome);
+	amc_json_add_str(j, "tool", d->tool);
+	cJSON *a = d->args ? cJSON_Parse(d->args) : NULL;
+	cJSON_AddItemToObject(j, "args", a ? a : cJSON_CreateNull());
+	if (d->input_tokens >= 0)
+		cJSON_AddNumberToObject(j, "input_tokens", (double)d->input_tokens);
+	else
+		cJSON_AddNullToObject(j, "input_tokens");
+	if (d->output_tokens >= 0)
+		cJSON_AddNumberToObject(j, "output_tokens", (double)d->output_tokens);
+	else
+		cJSON_AddNullToObject(j, "output_tokens");
+	if (d->cost_usd >= 0)
+		cJSON_AddNumberToObject(j, "cost_usd", d->cost_usd);
+	else
+		cJSON_AddNullToObject(j, "cost_usd");
+	amc_json_add_str(j, "system_prompt", d->system_prompt);
+	amc_json_add_str(j, "user_prompt", d->user_prompt);
+	cJSON *det = d->detail ? cJSON_Parse(d->detail) : NULL;
+	cJSON_AddItemToObject(j, "detail", det ? det : cJSON_CreateNull());
+	return j;
+}
+
+static void print_decisions(const amc_task_row *t, const amc_decision_row *d, size_t n, int json)
+{
+	if (json) {
+		cJSON *j = cJSON_CreateObject();
+		cJSON_AddStringToObject(j, "task_id", t->id);
+		cJSON *arr = cJSON_AddArrayToObject(j, "decisions");
+		for (size_t i = 0; i < n; i++)
+			cJSON_AddItemToArray(arr, decision_json(&d[i]));
+		amc_cli_print_json(j);
+		return;
+	}
+	printf("planner decisions of task %s: %zu\n", t->id, n);
+	if (!n)
+		printf("  (none: a flow, or kept only for the newest planner.decisions_keep tasks)\n");
+	for (size_t i = 0; i < n; i++) {
+		printf("\nstep %d  %s  ", d[i].step, d[i].outcome ? d[i].outcome : "?");
+		amc_cli_put_safe(stdout, d[i].model ? d[i].model : "");
+		printf("\n");
+		print_step_usage(&d[i], 1, d[i].step);
+		if (d[i].tool) {
+			printf("  call    ");
+			amc_cli_put_safe(stdout, d[i].tool);
+			printf(" ");
+			amc_cli_put_safe(stdout, d[i].args ? d[i].args : "{}");
+			printf("\n");
+		}
+		if (d[i].detail) {
+			printf("  detail  ");
+			amc_cli_put_safe(stdout, d[i].detail);
+			printf("\n");
+		}
+		printf("  prompt\n");
+		/* the step's user text, line by line; the system prefix is the same every step */
+		const char *p = d[i].user_prompt ? d[i].user_prompt : "";
+		while (*p) {
+			size_t l = strcspn(p, "\n");
+			char *line = amc_xstrndup(p, l);
+			printf("    ");
+			amc_cli_put_safe(stdout, line);
+			printf("\n");
+			free(line);
+			p += l + (p[l] == '\n');
+		}
+	}
+	if (n)
+		printf("\n`amc show %.8s --decisions --json` includes the system prompt.\n", t->id);
+}
+
 static int run(amc_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "step", required_argument, 0, 's' },
 		{ "json", no_argument, 0, 'j' },
+		{ "decisions", no_argument, 0, 'D' },
 		{ 0, 0, 0, 0 },
 	};
 	long step = 0;
-	int json = 0, c;
+	int json = 0, c, decisions = 0;
 	amc_err e;
-	while ((c = getopt_long(argc, argv, "s:j", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:jD", opts, NULL)) != -1) {
 		switch (c) {
+		case 'D': decisions = 1; break;
 		case 's':
 			if (amc_cli_int("--step", optarg, 1, 1000000, &step, &e) != 0)
 				return amc_cli_usage(&amc_cmd_show, "%s", e.msg);
@@ -236,6 +353,16 @@ static int run(amc_cli *cli, int argc, char **argv)
 	}
 	int rc = 0;
 	const amc_step_row *one = NULL;
+	amc_decision_row *dec = NULL;
+	size_t ndec = 0;
+	if (amc_store_get_decisions(store, t.id, &dec, &ndec, &e) != 0) {
+		rc = amc_cli_fail(&e);
+		goto out;
+	}
+	if (decisions) {
+		print_decisions(&t, dec, ndec, json);
+		goto out;
+	}
 	if (step) {
 		for (size_t i = 0; i < n; i++)
 			if (steps[i].step == step)
@@ -302,6 +429,12 @@ static int run(amc_cli *cli, int argc, char **argv)
 		printf("  %3d %-14s %-6s %6s  ", r->step, r->tool ? r->tool : "?", r->status ? r->status : "?", dur);
 		amc_cli_put_safe(stdout, r->description ? r->description : "");
 		printf("\n");
+		if (r->reasoning && *r->reasoning) {
+			printf("     reason  ");
+			amc_cli_put_safe(stdout, r->reasoning);
+			printf("\n");
+		}
+		print_step_usage(dec, ndec, r->step);
 		print_json_short("args", r->args, 100);
 		print_json_short("result", r->result, 100);
 		if (r->error) {
@@ -314,6 +447,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 	}
 	printf("\n`amc show %.8s --step N` shows a step's result, timings, scene and tree.\n", t.id);
 out:
+	amc_decision_rows_free(dec, ndec);
 	amc_step_rows_free(steps, n);
 	amc_task_row_free(&t);
 	return rc;
@@ -321,10 +455,12 @@ out:
 
 const amc_cmd amc_cmd_show = {
 	"show",
-	"show TASK [--step N] [--json]",
+	"show TASK [--step N | --decisions] [--json]",
 	"show a task's timeline: each step's action, result and before/after screenshots",
 	"  TASK             a task id or a unique prefix of one (see `amc tasks`)\n"
 	"  -s, --step N     everything recorded for step N (args, result, timings, scene, tree)\n"
+	"  -D, --decisions  the planner's decisions: prompt text, tool call, arguments, usage\n"
+	"                   and cost of each model call (kept for planner.decisions_keep tasks)\n"
 	"  -j, --json       JSON on stdout (artifact paths are absolute)\n",
 	run,
 };

@@ -19,6 +19,7 @@
 static const amc_cmd *const COMMANDS[] = {
 	&amc_cmd_run, &amc_cmd_tasks, &amc_cmd_show, &amc_cmd_devices,
 	&amc_cmd_sim, &amc_cmd_retention, &amc_cmd_config, &amc_cmd_scene,
+	&amc_cmd_tui, &amc_cmd_doctor, &amc_cmd_providers,
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
@@ -178,9 +179,12 @@ int main(int argc, char **argv)
 	amc_err e;
 	amc_err_clear(&e);
 
+	static char tui_name[] = "tui";
+	char *tui_argv[] = { argv[0], tui_name, NULL };
 	if (argc < 2) {
-		usage(stdout);
-		return 0;
+		/* `amc` alone opens the terminal interface. */
+		argc = 2;
+		argv = tui_argv;
 	}
 	const char *name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "device/adb.h"
+#include "device/appium.h"
 #include "device/sim/sim.h"
 #include "util/lockfile.h"
 #include "util/sanitize.h"
@@ -92,6 +93,8 @@ int amc_device_open(const char *id, const char *home, const amc_config *cfg, amc
 		return amc_sim_open(home, atoi(canon + 4), cfg, out, e);
 	if (!strncmp(canon, "adb:", 4))
 		return amc_adb_open(canon + 4, cfg, out, e);
+	if (!strncmp(canon, "appium:", 7))
+		return amc_appium_open(canon + 7, cfg, out, e);
 	return amc_err_set(e, AMC_EUSAGE, "unknown device '%s'", canon);
 }
 

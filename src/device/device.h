@@ -32,6 +32,14 @@ typedef struct amc_device_info {
 
 typedef struct amc_device amc_device;
 
+/* An element as a flow names it: by resource id / accessibility id, or by its
+ * exact text (label, value, content-desc); the index-th match (0-based). */
+typedef struct amc_element_ref {
+	const char *id;    /* may be NULL */
+	const char *text;  /* may be NULL; at least one of id, text is set */
+	int index;
+} amc_element_ref;
+
 typedef struct amc_device_ops {
 	const char *kind;
 	int (*info)(amc_device *d, amc_device_info *out, amc_err *e);
@@ -48,6 +56,11 @@ typedef struct amc_device_ops {
 	/* 0 when the device answers. */
 	int (*health)(amc_device *d, amc_err *e);
 	void (*close)(amc_device *d);
+	/* Element operations, for drivers that can address elements themselves
+	 * (Appium); NULL where the driver has none, and callers then use
+	 * coordinates. AMC_EFAIL "no element matches ..." when nothing matches. */
+	int (*tap_element)(amc_device *d, const amc_element_ref *el, amc_err *e);
+	int (*set_value)(amc_device *d, const amc_element_ref *el, const char *utf8, amc_err *e);
 } amc_device_ops;
 
 struct amc_device {

@@ -126,3 +126,44 @@ void amc_anthropic_result_free(amc_anthropic_result *r)
 	memset(r, 0, sizeof *r);
 	amc_llm_usage_unknown(&r->usage);
 }
+
+int amc_anthropic_models(amc_anthropic *c, cJSON **ids, amc_err *e)
+{
+	*ids = NULL;
+	char url[600], keyh[1024];
+	snprintf(url, sizeof url, "%s/v1/models?limit=100", c->base_url);
+	if ((size_t)snprintf(keyh, sizeof keyh, "x-api-key: %s", c->key) >= sizeof keyh)
+		return amc_err_set(e, AMC_EENV, "the API key is implausibly long");
+	const char *headers[] = { keyh, "anthropic-version: " AMC_ANTHROPIC_VERSION, "accept: application/json", NULL };
+	amc_http_req rq = { 0 };
+	rq.url = url;
+	rq.headers = headers;
+	rq.get = 1;
+	rq.connect_timeout_ms = c->connect_timeout_ms;
+	rq.attempt_timeout_ms = c->attempt_timeout_ms > 0 ? c->attempt_timeout_ms : 20000;
+	rq.max_attempts = c->max_attempts;
+	rq.secret = c->key;
+	amc_http_resp rs;
+	int rc = amc_http_post(&rq, &c->hooks, &rs, e);
+	memset(keyh, 0, sizeof keyh);
+	if (rc != 0) {
+		amc_http_resp_free(&rs);
+		return amc_err_prefix(e, "Anthropic API");
+	}
+	cJSON *j = cJSON_ParseWithLength(rs.body ? rs.body : "", rs.len);
+	amc_http_resp_free(&rs);
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(j, "data"), *d;
+	if (!cJSON_IsArray(data)) {
+		cJSON_Delete(j);
+		return amc_err_set(e, AMC_EFAIL, "Anthropic API: /v1/models answered without a data array");
+	}
+	cJSON *out = cJSON_CreateArray();
+	cJSON_ArrayForEach(d, data) {
+		const char *id = amc_json_str(d, "id");
+		if (id && cJSON_GetArraySize(out) < 500)
+			cJSON_AddItemToArray(out, cJSON_CreateString(id));
+	}
+	cJSON_Delete(j);
+	*ids = out;
+	return 0;
+}

@@ -47,6 +47,9 @@ int amc_anthropic_messages(amc_anthropic *c, const cJSON *request, long long dea
 			   amc_anthropic_result *out, amc_err *e);
 void amc_anthropic_result_free(amc_anthropic_result *r);
 
+/* GET /v1/models: the model ids (caller owns the array); no model call. */
+int amc_anthropic_models(amc_anthropic *c, cJSON **ids, amc_err *e);
+
 /* Read usage from a response object. */
 void amc_anthropic_usage(const cJSON *msg, amc_llm_usage *u);
 

@@ -207,9 +207,13 @@ int amc_http_post(const amc_http_req *req, const amc_http_hooks *hooks, amc_http
 		hdrs h = { -1, -1, "" };
 		curl_easy_reset(c);
 		curl_easy_setopt(c, CURLOPT_URL, req->url);
-		curl_easy_setopt(c, CURLOPT_POST, 1L);
-		curl_easy_setopt(c, CURLOPT_POSTFIELDS, req->body);
-		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_len);
+		if (req->get) {
+			curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+		} else {
+			curl_easy_setopt(c, CURLOPT_POST, 1L);
+			curl_easy_setopt(c, CURLOPT_POSTFIELDS, req->body ? req->body : "");
+			curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_len);
+		}
 		curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
 		curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
 		curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, attempt_ms);

@@ -35,6 +35,7 @@ typedef struct amc_http_req {
 	int max_attempts;             /* <= 0: 3 */
 	long long deadline_ms;        /* monotonic ms (hooks' clock) the call must end by; 0: none */
 	const char *secret;           /* scrubbed from every error message (the API key), may be NULL */
+	int get;                      /* 1: GET (body ignored), e.g. a model catalog */
 } amc_http_req;
 
 typedef struct amc_http_resp {

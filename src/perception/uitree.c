@@ -393,6 +393,17 @@ static int parse_points(const char *v, double *out)
 	return 0;
 }
 
+/* Points x scale to the nearest pixel, clamped so that no input can overflow
+ * an int (points are bounded by parse_points, the scale by the screen width). */
+static int px_round(double v)
+{
+	if (v > 1e9)
+		return 1000000000;
+	if (v < -1e9)
+		return -1000000000;
+	return (int)(v < 0 ? v - 0.5 : v + 0.5);
+}
+
 static int type_ends(const char *type, const char *suffix)
 {
 	size_t a = strlen(type), b = strlen(suffix);
@@ -454,9 +465,8 @@ static void read_xcui_attrs(walk *w, amc_ui_node *n, xmlNode *el, double scale)
 	double x, y, wd, ht;
 	if (parse_points(xs, &x) == 0 && parse_points(ys, &y) == 0 && parse_points(ws, &wd) == 0 &&
 	    parse_points(hs, &ht) == 0 && wd >= 0 && ht >= 0) {
-		/* Rounded outward so a box never shrinks below what was drawn. */
 		double x1 = x * scale, y1 = y * scale, x2 = (x + wd) * scale, y2 = (y + ht) * scale;
-		n->bounds = (amc_bounds){ (int)(x1 + 0.5), (int)(y1 + 0.5), (int)(x2 + 0.5), (int)(y2 + 0.5) };
+		n->bounds = (amc_bounds){ px_round(x1), px_round(y1), px_round(x2), px_round(y2) };
 		if ((!vis || strcmp(vis, "false")) && n->bounds.x2 > n->bounds.x1 && n->bounds.y2 > n->bounds.y1)
 			n->flags |= AMC_NODE_DISPLAYED;
 	}
@@ -532,6 +542,93 @@ static int walk_xcui(walk *w, xmlNode *root)
 	return walk_xcui_children(w, root, -1, 1, scale);
 }
 
+/* ---- the Appium fake driver's app (tests) ----------------------------- */
+
+/* <AppiumAUT><app width height> with elements of any tag carrying id, text,
+ * hint, value, visible, enabled and left top width height (pixels). The fake
+ * driver is what amc's Appium tests drive; reading its source lets flows run
+ * against it. Text: the text attribute, else value (MockInputField), else the
+ * element's own character data. */
+static void read_fake_attrs(walk *w, amc_ui_node *n, xmlNode *el)
+{
+	set_str(&n->class_name, (const char *)el->name);
+	char *id = attr_of(w, el, "id"), *text = attr_of(w, el, "text"), *value = attr_of(w, el, "value");
+	char *hint = attr_of(w, el, "hint"), *desc = attr_of(w, el, "content-desc");
+	set_str(&n->resource_id, id);
+	set_str(&n->hint, hint);
+	set_str(&n->content_desc, desc);
+	if (text && *text) {
+		set_str(&n->text, text);
+	} else if (value && *value) {
+		set_str(&n->text, value);
+	} else {
+		amc_sb sb;
+		amc_sb_init(&sb);
+		for (xmlNode *c = el->children; c && sb.len < 4096; c = c->next)
+			if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content)
+				amc_sb_puts(&sb, (const char *)c->content);
+		/* trim */
+		const char *s = amc_sb_str(&sb);
+		size_t a = strspn(s, " \t\r\n"), b = strlen(s);
+		while (b > a && strchr(" \t\r\n", s[b - 1]))
+			b--;
+		char *t = amc_xstrndup(s + a, b - a);
+		set_str(&n->text, t);
+		free(t);
+		amc_sb_free(&sb);
+	}
+	char *vis = attr_of(w, el, "visible"), *en = attr_of(w, el, "enabled");
+	if (!en || strcmp(en, "false"))
+		n->flags |= AMC_NODE_ENABLED;
+	if (strcmp((const char *)el->name, "app"))
+		n->flags |= AMC_NODE_CLICKABLE;
+	if (!strcmp((const char *)el->name, "MockInputField"))
+		n->flags |= AMC_NODE_FOCUSABLE;
+	char *ls = attr_of(w, el, "left"), *ts = attr_of(w, el, "top");
+	char *ws = attr_of(w, el, "width"), *hs = attr_of(w, el, "height");
+	double x = 0, y = 0, wd, ht;
+	if ((!ls || parse_points(ls, &x) == 0) && (!ts || parse_points(ts, &y) == 0) && parse_points(ws, &wd) == 0 &&
+	    parse_points(hs, &ht) == 0 && wd >= 0 && ht >= 0) {
+		n->bounds = (amc_bounds){ px_round(x), px_round(y), px_round(x + wd), px_round(y + ht) };
+		if ((!vis || strcmp(vis, "false")) && n->bounds.x2 > n->bounds.x1 && n->bounds.y2 > n->bounds.y1)
+			n->flags |= AMC_NODE_DISPLAYED;
+	}
+	free(id);
+	free(text);
+	free(value);
+	free(hint);
+	free(desc);
+	free(vis);
+	free(en);
+	free(ls);
+	free(ts);
+	free(ws);
+	free(hs);
+}
+
+static int walk_fake_children(walk *w, xmlNode *el, int parent, int edepth)
+{
+	if (edepth > AMC_UITREE_MAX_DEPTH)
+		return amc_err_set(w->e, AMC_EUSAGE, "UI tree nests deeper than %d levels; refusing it (check that the input "
+				   "is a UI dump)", AMC_UITREE_MAX_DEPTH);
+	for (xmlNode *c = el->children; c; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE || !c->name)
+			continue;
+		int id = builder_add(&w->b, parent, w->e);
+		if (id < 0)
+			return -1;
+		read_fake_attrs(w, &w->b.t->nodes[id], c);
+		if (walk_fake_children(w, c, id, edepth + 1) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int walk_fake(walk *w, xmlNode *root)
+{
+	return walk_fake_children(w, root, -1, 1);
+}
+
 /* ---- format detection -------------------------------------------------- */
 
 /* The first element below `el`, looking through the multi-window wrappers. */
@@ -551,11 +648,14 @@ static xmlNode *first_content_element(xmlNode *el, int limit)
 	return NULL;
 }
 
-enum fmt { FMT_UIAUTOMATOR, FMT_UIAUTOMATOR2, FMT_XCUITEST, FMT_UNKNOWN };
+enum fmt { FMT_UIAUTOMATOR, FMT_UIAUTOMATOR2, FMT_XCUITEST, FMT_APPIUM_FAKE, FMT_UNKNOWN };
 
 static enum fmt detect_format(xmlNode *root)
 {
 	const char *rn = (const char *)root->name;
+	/* The Appium fake driver wraps its <app> in AppiumAUT as XCUITest does. */
+	if (!strcmp(rn, "AppiumAUT") && name_is(first_content_element(root, 0), "app"))
+		return FMT_APPIUM_FAKE;
 	if (!strcmp(rn, "AppiumAUT") || !strncmp(rn, "XCUIElementType", 15))
 		return FMT_XCUITEST;
 	if (strcmp(rn, "hierarchy"))
@@ -577,6 +677,7 @@ static const struct format {
 	{FMT_UIAUTOMATOR, "uiautomator", walk_uiautomator, "adb uiautomator dump"},
 	{FMT_UIAUTOMATOR2, "uiautomator2", walk_uia2, "Appium UiAutomator2 page source"},
 	{FMT_XCUITEST, "xcuitest", walk_xcui, "Appium XCUITest page source"},
+	{FMT_APPIUM_FAKE, "appium-fake", walk_fake, "Appium fake driver app"},
 };
 
 /* ---- libxml2 plumbing -------------------------------------------------- */

@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "image/png.h"
+#include "perception/ocr.h"
 #include "util/clock.h"
+#include "util/log.h"
 #include "util/strbuf.h"
 
 void amc_observation_free(amc_observation *o)
@@ -18,6 +20,8 @@ void amc_observation_free(amc_observation *o)
 	amc_scene_free(&o->scene);
 	free(o->png_path);
 	free(o->tree_path);
+	free(o->ocr_json);
+	cJSON_Delete(o->semantic);
 	memset(o, 0, sizeof *o);
 }
 
@@ -53,7 +57,8 @@ static int capture_tree(amc_device *dev, int retries, amc_observation *o, amc_er
 		amc_err_clear(&le);
 		size_t len = 0;
 		if (dev->ops->ui_tree(dev, &o->xml, &len, &le) == 0) {
-			if (amc_uitree_parse(o->xml, len, &o->tree, e) != 0)
+			/* The frame is captured first: its width scales XCUITest points. */
+			if (amc_uitree_parse_scaled(o->xml, len, o->img.w, &o->tree, e) != 0)
 				return amc_err_prefix(e, "%s sent a UI tree that could not be read", dev->id);
 			return 0;
 		}
@@ -66,6 +71,47 @@ static int capture_tree(amc_device *dev, int retries, amc_observation *o, amc_er
 	}
 }
 
+/* The OCR policy of every observation in this process; the runner sets it from
+ * [ocr] policy. Off until set, so library users and tests pay for OCR only
+ * when they ask. */
+static _Atomic int ocr_policy = AMC_OCR_OFF;
+
+void amc_observe_set_ocr(amc_ocr_policy p)
+{
+	ocr_policy = (int)p;
+}
+
+amc_ocr_policy amc_observe_ocr(void)
+{
+	return (amc_ocr_policy)ocr_policy;
+}
+
+/* OCR never fails an observation: missing language data turns it off for the
+ * rest of the process (ocr.c logs that once, naming the package); any other
+ * failure leaves this observation without OCR words. */
+static void ocr_observation(amc_observation *o)
+{
+	amc_ocr_policy p = (amc_ocr_policy)ocr_policy;
+	amc_ocr_result r;
+	amc_err oe;
+	amc_err_clear(&oe);
+	if (p != AMC_OCR_OFF && amc_ocr_run(&o->img, &o->tree, p, &r, &oe) == 0) {
+		if (amc_scene_fuse(&o->scene, &r, &oe) != 0)
+			amc_log_warn("OCR fusion failed: %s", oe.msg);
+		cJSON *j = amc_ocr_to_json(&r);
+		o->ocr_json = cJSON_PrintUnformatted(j);
+		cJSON_Delete(j);
+		amc_ocr_result_free(&r);
+	} else if (p != AMC_OCR_OFF) {
+		if (oe.code == AMC_EENV)
+			ocr_policy = AMC_OCR_OFF;
+		else
+			amc_log_warn("OCR failed, this observation has none: %s", oe.msg);
+	}
+	if (!o->ocr_json)
+		o->ocr_json = amc_xstrdup("[]");
+}
+
 static int finish(amc_device *dev, int retries, amc_observation *o, amc_err *e)
 {
 	if (capture_tree(dev, retries, o, e) != 0)
@@ -74,6 +120,7 @@ static int finish(amc_device *dev, int retries, amc_observation *o, amc_err *e)
 	o->height = o->img.h;
 	if (amc_scene_from_tree(&o->tree, o->width, o->height, &o->scene, e) != 0)
 		return -1;
+	ocr_observation(o);
 	o->captured_ms = amc_now_ms();
 	return 0;
 }

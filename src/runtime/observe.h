@@ -4,6 +4,7 @@
 #define AMC_OBSERVE_H
 
 #include "device/device.h"
+#include "perception/ocr.h"
 #include "runtime/planner.h"
 
 typedef struct amc_settle_opts {
@@ -27,5 +28,12 @@ int amc_observe(amc_device *dev, int retries, amc_observation *out, amc_err *e);
 int amc_settle(amc_device *dev, const amc_settle_opts *o, amc_observation *out,
 	       int *frames, int *settled, amc_err *e);
 void amc_observation_free(amc_observation *o);
+
+/* OCR of every observation in this process (default off; the runner sets it
+ * from [ocr] policy). OCR words are fused into the scene and kept as JSON in
+ * o->ocr_json. When tesseract's language data is missing the policy falls back
+ * to off (logged once) and observations go on without OCR. */
+void amc_observe_set_ocr(amc_ocr_policy p);
+amc_ocr_policy amc_observe_ocr(void);
 
 #endif

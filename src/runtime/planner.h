@@ -25,6 +25,8 @@ typedef struct amc_observation {
 	long long captured_ms;
 	char *png_path;       /* artifact path (relative to $AMC_HOME) once stored, else NULL */
 	char *tree_path;      /* artifact with the normalized tree JSON, else NULL */
+	char *ocr_json;       /* raw OCR words as JSON ("[]" when OCR is off), owned */
+	cJSON *semantic;      /* SemanticScene (seed 002) when enrichment is on and worked, else NULL; owned */
 } amc_observation;
 
 /* What the planner wants done. `tool` names a registry tool (tools.h). A planner

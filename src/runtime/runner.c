@@ -27,9 +27,12 @@ void amc_runner_opts_from_config(amc_runner_opts *o, const amc_config *c)
 	o->settle_interval_ms = (int)amc_config_int(c, "runner", "settle_interval_ms");
 	o->settle_tolerance = amc_config_double(c, "runner", "settle_tolerance");
 	o->capture_retries = (int)amc_config_int(c, "runner", "capture_retries");
+	amc_ocr_policy_parse(amc_config_str(c, "ocr", "policy"), &o->ocr_policy, NULL);
 	o->op = NULL;
 	o->confirm_words = NULL;
 	o->assume_yes = 0;
+	o->secrets = NULL;
+	o->enricher = NULL;
 }
 
 /* ---- one task ---------------------------------------------------------- */
@@ -41,7 +44,47 @@ typedef struct run_state {
 	amc_task *task;
 	amc_task_row row;
 	int obs_seq; /* observations stored so far, names obs-NNNN.* */
+	const amc_secrets *secrets;             /* opts->secrets */
+	amc_enricher *enricher;                 /* opts->enricher */
+	amc_bounds secret_fields[16];           /* fields a secret was typed into */
+	size_t nsecret_fields;
 } run_state;
+
+/* Secrets never leave the device: mask every observation before anyone sees it. */
+static void mask_obs(run_state *rs, amc_observation *o)
+{
+	if (rs->secrets)
+		amc_secrets_mask_observation(rs->secrets, o, rs->secret_fields, rs->nsecret_fields);
+	/* Seed 002: with enrichment on, the observe phase is describe_screen_semantic,
+	 * once per observation; a failure leaves NULL and the raw Scene. */
+	if (rs->enricher && !o->semantic)
+		o->semantic = amc_enrich_scene(rs->enricher, &o->scene, rs->task->goal);
+}
+
+/* type_text with {{secret:NAME}}: the device gets the value, the record keeps
+ * the placeholder, and the focused field's bounds are blacked out from now on.
+ * Returns the args to run (owned) or NULL to run act->args as they are. */
+static cJSON *expand_secrets(run_state *rs, const amc_observation *obs, const amc_action *act, amc_err *e, int *failed)
+{
+	*failed = 0;
+	const char *text = amc_json_str(act->args, "text");
+	if (strcmp(act->tool, "type_text") || !text || !strstr(text, "{{secret:"))
+		return NULL;
+	char *v = amc_secrets_expand(rs->secrets, text, e);
+	if (!v) {
+		*failed = 1;
+		return NULL;
+	}
+	cJSON *a = cJSON_Duplicate(act->args, 1);
+	cJSON_ReplaceItemInObjectCaseSensitive(a, "text", cJSON_CreateString(v));
+	memset(v, 0, strlen(v));
+	free(v);
+	for (size_t i = 0; i < obs->tree.count; i++)
+		if ((obs->tree.nodes[i].flags & AMC_NODE_FOCUSED) &&
+		    rs->nsecret_fields < sizeof rs->secret_fields / sizeof rs->secret_fields[0])
+			rs->secret_fields[rs->nsecret_fields++] = obs->tree.nodes[i].bounds;
+	return a;
+}
 
 static void publish(run_state *rs, amc_event_type type, int step, const char *status,
 		    const char *phase, const char *tool, const char *text, long long dur)
@@ -186,7 +229,7 @@ static int run_ask_user(run_state *rs, const amc_runner_opts *opts, const amc_ac
 	int rc = opts->op->ops->ask(opts->op, rs->task->id, q, &answer, &ae);
 	set_status(rs, AMC_ST_RUNNING);
 	if (rc != 0) {
-		snprintf(err, errn, "no answer from the operator: %s", ae.msg[0] ? ae.msg : "none given");
+		snprintf(err, errn, "no answer from the operator: %.400s", ae.msg[0] ? ae.msg : "none given");
 		free(answer);
 		return -1;
 	}
@@ -231,7 +274,7 @@ static int confirm_gate(run_state *rs, const amc_runner_opts *opts, amc_planner 
 		snprintf(err, errn, "the operator refused this irreversible action ('%s'); do not retry it, "
 			 "finish or ask_user instead", word);
 	else
-		snprintf(err, errn, "irreversible action ('%s') not confirmed: nobody could be asked%s%s "
+		snprintf(err, errn, "irreversible action ('%s') not confirmed: nobody could be asked%s%.300s "
 			 "(rerun with --yes to allow it)", word, ce.msg[0] ? ": " : "", ce.msg);
 	return 0;
 }
@@ -256,6 +299,8 @@ int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *p
 	rs.bus = bus;
 	rs.dev = dev;
 	rs.task = task;
+	rs.secrets = opts->secrets;
+	rs.enricher = opts->enricher;
 	char lock_name[200];
 	amc_device_lock_name(task->device, lock_name, sizeof lock_name);
 	amc_task_row *r = &rs.row;
@@ -289,11 +334,13 @@ int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *p
 			       info.status_bar_px, opts->capture_retries };
 	amc_observation obs = { 0 };
 	amc_err le;
+	amc_observe_set_ocr(opts->ocr_policy);
 	long long t0 = amc_mono_ms();
 	if (amc_observe(dev, opts->capture_retries, &obs, &le) != 0) {
 		finish_task(&rs, AMC_ST_FAILED, le.msg, NULL);
 		goto done;
 	}
+	mask_obs(&rs, &obs);
 	long long observe_ms = amc_mono_ms() - t0;
 	const char *last_tool = NULL;
 	char last_tool_buf[32] = "";
@@ -352,6 +399,7 @@ int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *p
 					} else {
 						amc_observation_free(&obs);
 						obs = next;
+						mask_obs(&rs, &obs);
 						waited += AMC_REOBSERVE_INTERVAL_MS;
 						reobserved++;
 						observe_ms += amc_mono_ms() - o0;
@@ -368,6 +416,9 @@ int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *p
 
 		/* act */
 		publish(&rs, AMC_EV_STEP_STARTED, step, NULL, NULL, act.tool, act.description, 0);
+		/* the planner's reasoning, for live views (untrusted model text) */
+		if (act.reasoning && *act.reasoning)
+			publish(&rs, AMC_EV_STEP_PHASE, step, NULL, "reason", act.tool, act.reasoning, 0);
 		amc_step_row rec = { 0 };
 		char *result_s = NULL, *args_s = NULL, *scene_s = NULL, *tree_s = NULL, *timings_s = NULL;
 		const char *step_status = "ok";
@@ -408,10 +459,22 @@ int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *p
 				amc_err_set(&te, AMC_EUSAGE, "unknown tool '%s'", act.tool);
 			} else {
 				amc_tool_ctx tc = { dev, &obs };
-				if (tool->run(&tc, act.args, &result, &te) == 0)
+				int sfail = 0;
+				cJSON *dev_args = rs.secrets ? expand_secrets(&rs, &obs, &act, &te, &sfail) : NULL;
+				if (sfail)
+					; /* te says which secret */
+				else if (tool->run(&tc, dev_args ? dev_args : act.args, &result, &te) == 0)
 					te.code = AMC_OK;
 				else if (te.code == AMC_OK)
 					te.code = AMC_EFAIL;
+				int secret_typed = dev_args != NULL;
+				cJSON_Delete(dev_args);
+				if (result && secret_typed) {
+					/* the tool's result may echo what was typed */
+					cJSON_Delete(result);
+					result = cJSON_CreateObject();
+					cJSON_AddBoolToObject(result, "secret", 1);
+				}
 			}
 			act_ms = amc_mono_ms() - a0;
 			if (te.code != AMC_OK) {
@@ -426,6 +489,7 @@ int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *p
 				amc_err se;
 				if (amc_settle(dev, &so, &after, &frames, &settled, &se) == 0) {
 					have_after = 1;
+					mask_obs(&rs, &after);
 				} else if (!strcmp(step_status, "ok")) {
 					step_status = "failed";
 					snprintf(step_error, sizeof step_error, "%s", se.msg);
@@ -464,10 +528,12 @@ int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *p
 		rec.before_screenshot = obs.png_path;
 		rec.after_screenshot = post->png_path;
 		rec.screenshot_path = post->png_path;
-		rec.ocr = "[]";
+		rec.ocr = obs.ocr_json ? obs.ocr_json : "[]"; /* the words behind the recorded scene */
 		rec.ui_tree = tree_s;
 		rec.ui_tree_path = post->tree_path;
 		rec.scene = scene_s;
+		char *sem_s = obs.semantic ? amc_json_print(obs.semantic) : NULL;
+		rec.semantic_scene = sem_s; /* the SemanticScene the planner saw, or NULL */
 		rec.reasoning = act.reasoning;
 		rec.started_ms = step_started;
 		rec.finished_ms = amc_now_ms();
@@ -486,12 +552,17 @@ int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *p
 		snprintf(last_tool_buf, sizeof last_tool_buf, "%s", act.tool);
 		last_tool = last_tool_buf;
 		last_ok = !strcmp(step_status, "ok");
+		snprintf(last_error, sizeof last_error, "%s", step_error);
+		/* An unanswered ask_user ends the task whatever the planner's policy. */
+		int must_stop = !last_ok && !strcmp(act.tool, "ask_user");
 		free(args_s);
 		free(result_s);
 		free(scene_s);
+		free(sem_s);
 		free(tree_s);
 		free(timings_s);
-		cJSON_Delete(result);
+		cJSON_Delete(last_result);
+		last_result = result;
 		amc_action_clear(&act);
 
 		if (rec_rc != 0) {
@@ -505,7 +576,7 @@ int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *p
 			obs = after;
 		}
 		observe_ms = 0;
-		if (!last_ok) {
+		if (!last_ok && (!planner->keep_going || must_stop || cancelled(cancel))) {
 			if (cancelled(cancel))
 				finish_task(&rs, AMC_ST_CANCELLED, "cancelled by the operator", NULL);
 			else {
@@ -517,6 +588,7 @@ int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *p
 		}
 	}
 	amc_observation_free(&obs);
+	cJSON_Delete(last_result);
 done:
 	outcome_from(out, &rs);
 	free(rs.row.error);

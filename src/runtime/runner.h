@@ -12,10 +12,13 @@
 
 #include <stdatomic.h>
 #include "device/device.h"
+#include "perception/ocr.h"
 #include "runtime/events.h"
 #include "runtime/operator.h"
 #include "runtime/planner.h"
 #include "runtime/safety.h"
+#include "runtime/secrets.h"
+#include "semantic/enrich.h"
 #include "runtime/task.h"
 #include "storage/store.h"
 #include "util/config.h"
@@ -26,10 +29,13 @@ typedef struct amc_runner_opts {
 	int settle_interval_ms;
 	double settle_tolerance;
 	int capture_retries;
+	amc_ocr_policy ocr_policy;      /* [ocr] policy; 0 (off) when not set */
 	/* Set to NULL/0 by amc_runner_opts_from_config; a front end fills them. */
 	amc_operator *op;               /* answers ask_user and confirmations; NULL: nobody */
 	const amc_words *confirm_words; /* irreversible-action words; NULL: no gate */
 	int assume_yes;                 /* --yes: confirmations pass without asking */
+	const amc_secrets *secrets;     /* {{secret:NAME}} values of this task; NULL: none */
+	amc_enricher *enricher;         /* semantic.enrich = on: one SemanticScene per observation; NULL: off */
 } amc_runner_opts;
 
 void amc_runner_opts_from_config(amc_runner_opts *o, const amc_config *c);

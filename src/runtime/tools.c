@@ -42,6 +42,21 @@ static int t_describe_screen(const amc_tool_ctx *c, const cJSON *args, cJSON **r
 	return 0;
 }
 
+/* Seed 002: describe_screen, untouched, plus the observation's SemanticScene
+ * (computed once per observation by the runner when semantic.enrich is on;
+ * null when off or when enrichment failed). */
+static int t_describe_screen_semantic(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	cJSON *scene = NULL;
+	if (t_describe_screen(c, args, &scene, e) != 0)
+		return -1;
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddItemToObject(r, "scene", scene);
+	cJSON_AddItemToObject(r, "semantic_scene", c->obs->semantic ? cJSON_Duplicate(c->obs->semantic, 1) : cJSON_CreateNull());
+	*res = r;
+	return 0;
+}
+
 static int t_get_ui_tree(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
 {
 	(void)args;
@@ -70,11 +85,48 @@ static cJSON *point_result(int x, int y)
 	return r;
 }
 
+/* For drivers with element operations (Appium): the element under x,y in the
+ * observed tree - the last displayed node in document order (the topmost)
+ * containing the point that has a resource id, else a text - and its index
+ * among the nodes with the same id (or text). 0 when there is one. */
+static int element_at(const amc_ui_tree *t, int x, int y, amc_element_ref *ref)
+{
+	int best = -1;
+	for (size_t i = 0; t && i < t->count; i++) {
+		const amc_ui_node *n = &t->nodes[i];
+		if ((n->flags & AMC_NODE_DISPLAYED) && x >= n->bounds.x1 && x < n->bounds.x2 && y >= n->bounds.y1 &&
+		    y < n->bounds.y2 && (n->resource_id[0] || n->text[0]))
+			best = (int)i;
+	}
+	if (best < 0)
+		return -1;
+	const amc_ui_node *b = &t->nodes[best];
+	memset(ref, 0, sizeof *ref);
+	if (b->resource_id[0])
+		ref->id = b->resource_id;
+	else
+		ref->text = b->text;
+	for (int i = 0; i < best; i++)
+		if (ref->id ? !strcmp(t->nodes[i].resource_id, ref->id) : !strcmp(t->nodes[i].text, ref->text))
+			ref->index++;
+	return 0;
+}
+
 static int t_tap(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
 {
 	int x, y;
 	if (arg_int(args, "x", 0, 1, &x, e) || arg_int(args, "y", 0, 1, &y, e))
 		return -1;
+	amc_element_ref ref;
+	if (c->dev->ops->tap_element && c->obs && element_at(&c->obs->tree, x, y, &ref) == 0) {
+		if (c->dev->ops->tap_element(c->dev, &ref, e) != 0)
+			return -1;
+		*res = point_result(x, y);
+		cJSON *el = cJSON_AddObjectToObject(*res, "element");
+		cJSON_AddStringToObject(el, ref.id ? "id" : "text", ref.id ? ref.id : ref.text);
+		cJSON_AddNumberToObject(el, "index", ref.index);
+		return 0;
+	}
 	if (c->dev->ops->tap(c->dev, x, y, e) != 0)
 		return -1;
 	*res = point_result(x, y);
@@ -170,6 +222,8 @@ static int t_wait(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err
 static const amc_tool TOOLS[] = {
 	{ "describe_screen", "the current screen as a Scene (elements with ids, types, bounds, text)",
 	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen },
+	{ "describe_screen_semantic", "describe_screen plus the SemanticScene {page, intents, widgets} (null when enrichment is off or failed)",
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen_semantic },
 	{ "get_ui_tree", "the current UI tree, normalized",
 	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_get_ui_tree },
 	{ "screenshot", "capture the screen",

@@ -1,6 +1,8 @@
-/* Fuzz target: the UI tree parser (perception/uitree.c) and everything built on
- * its output: the Scene, both JSON forms and the stored-tree reader, which must
- * give back exactly what was written. */
+/* Fuzz target: the UI tree parser (perception/uitree.c) for all three formats
+ * (adb uiautomator, Appium UiAutomator2, Appium XCUITest, the last also with
+ * point scaling) and everything built on its output: the Scene, OCR fusion,
+ * both JSON forms and the stored-tree reader, which must give back exactly
+ * what was written. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +17,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	amc_ui_tree t, back;
 	amc_scene s;
 	amc_err e;
+	/* The scaled parse (XCUITest points x screenshot width / root width) with a
+	 * width taken from the input, so odd scales are reached too. */
+	if (amc_uitree_parse_scaled((const char *)data, size, size ? 1 + data[0] * 13 : 0, &t, &e) == 0) {
+		if (amc_scene_from_tree(&t, 0, 0, &s, &e) == 0) {
+			/* Fuse one word per node box: every kind of match is exercised. */
+			amc_ocr_result r = { 0 };
+			r.count = t.count < 64 ? t.count : 64;
+			r.words = calloc(r.count + 1, sizeof *r.words);
+			for (size_t i = 0; i < r.count; i++)
+				r.words[i] = (amc_ocr_word){ t.nodes[i].bounds, (char *)(i % 2 ? t.nodes[i].text : "ocr"), 60.0, 0 };
+			if (amc_scene_fuse(&s, &r, &e) != 0)
+				abort();
+			for (size_t i = 0; i < s.count; i++)
+				if (amc_scene_find(&s, s.elements[i].id) != &s.elements[i])
+					abort(); /* ids stay unique after fusion */
+			free(r.words);
+			amc_scene_free(&s);
+		}
+		amc_uitree_free(&t);
+	} else if (t.count || t.nodes || e.code != AMC_EUSAGE) {
+		abort();
+	}
 	if (amc_uitree_parse((const char *)data, size, &t, &e) != 0) {
 		/* A refused input leaves nothing behind. */
 		if (t.count || t.nodes || e.code != AMC_EUSAGE)

@@ -33,8 +33,9 @@ like "$out" "unknown.yaml:4.*flyAway" "unknown command error names file, line an
 out=$("$AMC" run --flow add-contact --device phone:9 2>&1); is $? 2 "unknown device -> 2"
 like "$out" "unknown device 'phone:9'" "unknown device is named"
 out=$("$AMC" run --flow add-contact --max-steps zero 2>&1); is $? 2 "bad --max-steps -> 2"
-out=$("$AMC" run "Add a contact" 2>&1); is $? 2 "free goal without a planner -> 2"
-like "$out" "--flow" "free goal message says what to do"
+out=$(env -u ANTHROPIC_API_KEY "$AMC" run "Add a contact" 2>&1 </dev/null); is $? 3 "free goal without a key -> 3"
+like "$out" "set ANTHROPIC_API_KEY" "free goal message says what to set"
+out=$("$AMC" run 2>&1); is $? 2 "nothing to run -> 2"
 
 # show / tasks
 out=$("$AMC" show 0000nosuchtask 2>&1); is $? 2 "unknown task id -> 2"

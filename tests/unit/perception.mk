@@ -7,3 +7,7 @@ tests_unit_test_scene_SOURCES = tests/unit/test_scene.c
 tests_unit_test_scene_LDADD = $(TEST_LDADD)
 # Real device dumps (third-party data, origins in SOURCES.md).
 EXTRA_DIST += tests/data/uitree
+check_PROGRAMS += tests/unit/test_ocr
+TESTS += tests/unit/test_ocr
+tests_unit_test_ocr_SOURCES = tests/unit/test_ocr.c
+tests_unit_test_ocr_LDADD = $(TEST_LDADD)

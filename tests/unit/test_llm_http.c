@@ -12,6 +12,7 @@
 #include "../mock/mockhttp.h"
 #include "llm/anthropic.h"
 #include "llm/http.h"
+#include "llm/openai.h"
 #include "util/clock.h"
 
 typedef struct script {
@@ -294,6 +295,56 @@ int main(void)
 
 	cJSON_Delete(req);
 	amc_anthropic_free(ac);
+
+	/* ---- OpenAI-compatible client ---- */
+	unsetenv("AMC_OPENAI_BASE_URL");
+	amc_openai *oc = NULL;
+	is_int(amc_openai_new(&oc, &e), -1, "no AMC_OPENAI_BASE_URL: fails");
+	like(e.msg, "set AMC_OPENAI_BASE_URL", "and says what to set");
+	char ob[128];
+	snprintf(ob, sizeof ob, "http://127.0.0.1:%d/v1/", mock_port(m));
+	setenv("AMC_OPENAI_BASE_URL", ob, 1);
+	setenv("OPENAI_API_KEY", "sk-local-123456", 1);
+	is_int(amc_openai_new(&oc, &e), 0, "client from the environment");
+	oc->hooks = HOOKS;
+	cJSON *oreq = cJSON_CreateObject();
+	cJSON_AddStringToObject(oreq, "model", "qwen3");
+	cJSON_AddItemToObject(oreq, "response_format",
+			      amc_openai_json_schema_format("scene", cJSON_Parse("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}")));
+	char *rf = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(oreq, "response_format"));
+	like(rf, "{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"scene\",\"schema\":", "response_format in its nested form");
+	like(rf, "\"strict\":true", "strict");
+	free(rf);
+	memset(&s, 0, sizeof s);
+	set(&s, 0, 200, NULL, "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"{\\\"page\\\":\\\"x\\\"}\"},"
+	    "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":40,\"completion_tokens\":7}}");
+	amc_openai_result orr;
+	is_int(amc_openai_chat(oc, oreq, 0, &orr, &e), 0, "chat completion succeeds");
+	is_str(s.last_path, "/v1/chat/completions", "posts to {base}/chat/completions");
+	like(s.last_headers, "authorization: Bearer sk-local-123456", "bearer token from OPENAI_API_KEY");
+	is_str(orr.content, "{\"page\":\"x\"}", "message content read");
+	is_str(orr.finish_reason, "stop", "finish_reason read");
+	ok(orr.usage.input_tokens == 40 && orr.usage.output_tokens == 7, "usage read");
+	amc_openai_result_free(&orr);
+	cJSON_AddItemToObject(oreq, "tools", cJSON_CreateArray());
+	is_int(amc_openai_chat(oc, oreq, 0, &orr, &e), -1, "tools and a json_schema response together are refused");
+	cJSON_Delete(oreq);
+	memset(&s, 0, sizeof s);
+	set(&s, 0, 200, NULL, "{\"object\":\"list\",\"data\":[{\"id\":\"qwen3\"},{\"id\":\"gemma3\"}]}");
+	cJSON *ids = NULL;
+	is_int(amc_openai_models(oc, &ids, &e), 0, "GET /models");
+	is_str(s.last_path, "/v1/models", "at {base}/models");
+	is_int(cJSON_GetArraySize(ids), 2, "two models");
+	cJSON_Delete(ids);
+	memset(&s, 0, sizeof s);
+	set(&s, 0, 503, NULL, "{\"error\":\"loading model\"}");
+	oreq = cJSON_Parse("{\"model\":\"m\",\"messages\":[]}");
+	is_int(amc_openai_chat(oc, oreq, 0, &orr, &e), -1, "503 x3 fails");
+	is_int(s.n, 3, "503 retried like the Anthropic client");
+	like(e.msg, "HTTP 503: loading model", "llama.cpp-style string error read");
+	ok(!strstr(e.msg, "sk-local"), "no key in the message");
+	cJSON_Delete(oreq);
+	amc_openai_free(oc);
 	mock_stop(m);
 	return done_testing();
 }

@@ -327,11 +327,147 @@ static void test_edges(void)
 	is_int(s.count, 0, "scene empty after an error");
 }
 
+/* ---- fusion ---------------------------------------------------------------- */
+
+static const char FUSE_XML[] =
+	"<hierarchy><node class=\"android.widget.FrameLayout\" bounds=\"[0,0][1080,1920]\">"
+	"<node class=\"android.widget.TextView\" text=\"Hello world\" bounds=\"[100,100][500,160]\"/>"
+	"<node class=\"android.widget.Button\" text=\"\" clickable=\"true\" bounds=\"[100,300][500,400]\"/>"
+	"<node class=\"android.widget.TextView\" text=\"Other\" bounds=\"[100,600][300,660]\"/>"
+	"</node></hierarchy>";
+
+static amc_ocr_word W(const char *text, int x1, int y1, int x2, int y2, double conf)
+{
+	return (amc_ocr_word){ { x1, y1, x2, y2 }, (char *)text, conf, 0 };
+}
+
+/* Scene of FUSE_XML fused with the given words. */
+static void fuse(amc_ocr_word *w, size_t n, amc_ui_tree *t, amc_scene *s)
+{
+	amc_err e;
+	scene_of(FUSE_XML, t, s);
+	amc_ocr_result r = { 0 };
+	r.words = w;
+	r.count = n;
+	if (amc_scene_fuse(s, &r, &e) != 0) {
+		printf("Bail out! fuse: %s\n", e.msg);
+		exit(1);
+	}
+}
+
+static size_t count_source(const amc_scene *s, const char *src)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->count; i++)
+		n += !strcmp(s->elements[i].source, src);
+	return n;
+}
+
+static void test_geometry(void)
+{
+	amc_bounds a = { 0, 0, 100, 100 }, b = { 50, 0, 150, 100 }, c = { 200, 200, 300, 300 }, z = { 5, 5, 5, 9 };
+	ok(amc_bounds_iou(&a, &a) == 1.0, "IoU of a box with itself is 1");
+	ok(amc_bounds_iou(&a, &b) > 0.333 && amc_bounds_iou(&a, &b) < 0.334, "IoU of half-overlapping boxes is 1/3");
+	ok(amc_bounds_iou(&a, &c) == 0.0, "IoU of disjoint boxes is 0");
+	ok(amc_bounds_iou(&z, &a) == 0.0, "IoU with an empty box is 0");
+	ok(amc_bounds_containment(&b, &a) == 0.5, "containment: half of b lies in a");
+	ok(amc_bounds_containment(&z, &a) == 0.0, "containment of an empty box is 0");
+}
+
+static void test_fusion(void)
+{
+	amc_ui_tree t;
+	amc_scene s;
+
+	/* AMC_FUSE_MIN_CONTAINMENT: "world" with 75 % of its box inside the text
+	 * node confirms it; with 65 % inside it is a separate OCR element. */
+	ok(AMC_FUSE_MIN_CONTAINMENT > 0.65 && AMC_FUSE_MIN_CONTAINMENT <= 0.75, "containment threshold between the cases");
+	amc_ocr_word in75[] = { W("world", 425, 100, 525, 160, 90) };
+	fuse(in75, 1, &t, &s);
+	ok(!strcmp(by_text(&s, "Hello world")->source, "fused") && count_source(&s, "ocr") == 0,
+	   "75 %% inside: the tree text is confirmed (fused)");
+	amc_scene_free(&s);
+	amc_uitree_free(&t);
+	amc_ocr_word in65[] = { W("world", 435, 100, 535, 160, 90) };
+	fuse(in65, 1, &t, &s);
+	ok(!strcmp(by_text(&s, "Hello world")->source, "uitree") && by_text(&s, "world") &&
+	   !strcmp(by_text(&s, "world")->source, "ocr"), "65 %% inside: not the node's word; an ocr element");
+	amc_scene_free(&s);
+	amc_uitree_free(&t);
+
+	/* AMC_FUSE_MIN_IOU: a word box that spills around a tight node (containment
+	 * 0.61) matches by IoU 0.61; a much larger one (IoU 0.31) does not. */
+	ok(AMC_FUSE_MIN_IOU > 0.31 && AMC_FUSE_MIN_IOU <= 0.6, "IoU threshold between the cases");
+	amc_ocr_word iou61[] = { W("Other", 90, 590, 310, 680, 90) };
+	fuse(iou61, 1, &t, &s);
+	ok(!strcmp(by_text(&s, "Other")->source, "fused") && count_source(&s, "ocr") == 0, "IoU 0.61: fused");
+	amc_scene_free(&s);
+	amc_uitree_free(&t);
+	amc_ocr_word iou31[] = { W("Other", 60, 560, 340, 700, 90) };
+	fuse(iou31, 1, &t, &s);
+	ok(count_source(&s, "ocr") == 1 && count_source(&s, "fused") == 0, "IoU 0.31: an ocr element, the node stays uitree");
+	amc_scene_free(&s);
+	amc_uitree_free(&t);
+
+	/* A text-less button gets the text OCR read in it; a misreading of a
+	 * node's text is dropped (the tree wins); loose words on one line join
+	 * while the gap is under AMC_FUSE_WORD_GAP word heights. */
+	amc_ocr_word mix[] = {
+		W("Send", 200, 320, 300, 380, 90), W("Helo", 110, 105, 200, 155, 60),
+		W("Pixel", 100, 1000, 200, 1040, 80), W("only", 230, 1000, 300, 1040, 90),
+		W("far", 500, 1000, 560, 1040, 70),
+	};
+	fuse(mix, 5, &t, &s);
+	const amc_element *send = by_text(&s, "Send");
+	ok(send && !strcmp(send->source, "fused") && !strcmp(send->type, "button") && send->node >= 0,
+	   "text-less button: fused with the OCR text, still the tree's button");
+	ok(send && send->confidence > 0.89 && send->confidence < 0.91, "its confidence is the OCR's (0.9)");
+	ok(!by_text(&s, "Helo") && !strcmp(by_text(&s, "Hello world")->source, "uitree"), "a misreading of tree text is dropped");
+	const amc_element *po = by_text(&s, "Pixel only");
+	ok(po && !strcmp(po->source, "ocr") && !strcmp(po->type, "text") && po->node == -1, "gap 0.75 heights: one ocr element");
+	ok(po && po->bounds.x1 == 100 && po->bounds.x2 == 300, "its box spans both words");
+	ok(po && po->confidence > 0.84 && po->confidence < 0.86, "its confidence is the mean");
+	ok(by_text(&s, "far") != NULL, "gap 5 heights: a separate element");
+	is_int(s.count, 5, "three tree elements (the button among them) and two ocr elements");
+	char ids[8][AMC_ELEMENT_ID_SIZE];
+	size_t n = s.count < 8 ? s.count : 8;
+	for (size_t i = 0; i < n; i++)
+		memcpy(ids[i], s.elements[i].id, AMC_ELEMENT_ID_SIZE);
+	int wf = 1;
+	for (size_t i = 0; i < s.count; i++)
+		wf &= id_well_formed(s.elements[i].id) && amc_scene_find(&s, s.elements[i].id) == &s.elements[i];
+	ok(wf, "every id is well formed and unique");
+	cJSON *j = amc_scene_to_json(&s);
+	char *js = cJSON_PrintUnformatted(j);
+	like(js, "\"source\":\"ocr\"", "JSON carries ocr sources");
+	like(js, "\"source\":\"fused\"", "JSON carries fused sources");
+	free(js);
+	cJSON_Delete(j);
+	amc_scene_free(&s);
+	amc_uitree_free(&t);
+
+	/* The same screen observed again, the engine's boxes a pixel off: same ids. */
+	amc_ocr_word again[] = {
+		W("Send", 201, 321, 300, 380, 88), W("Helo", 110, 105, 200, 155, 60),
+		W("Pixel", 101, 1001, 200, 1040, 80), W("only", 230, 1000, 301, 1041, 90),
+		W("far", 501, 1000, 560, 1040, 70),
+	};
+	fuse(again, 5, &t, &s);
+	int same = s.count == n;
+	for (size_t i = 0; same && i < n; i++)
+		same = !strcmp(ids[i], s.elements[i].id);
+	ok(same, "element ids are stable across two observations of the same screen");
+	amc_scene_free(&s);
+	amc_uitree_free(&t);
+}
+
 int main(void)
 {
 	test_sample();
 	test_types();
 	test_collisions();
 	test_edges();
+	test_geometry();
+	test_fusion();
 	return done_testing();
 }

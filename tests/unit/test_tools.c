@@ -13,10 +13,10 @@ int main(void)
 	const char *home = test_home("tools");
 	size_t n;
 	const amc_tool *all = amc_tools_all(&n);
-	is_int(n, 10, "ten tools");
-	static const char *names[] = { "describe_screen", "get_ui_tree", "screenshot", "tap", "long_press",
-				       "swipe", "type_text", "press_key", "launch_app", "wait" };
-	for (size_t i = 0; i < 10; i++)
+	is_int(n, 11, "eleven tools");
+	static const char *names[] = { "describe_screen", "describe_screen_semantic", "get_ui_tree", "screenshot", "tap",
+				       "long_press", "swipe", "type_text", "press_key", "launch_app", "wait" };
+	for (size_t i = 0; i < 11; i++)
 		ok(amc_tools_find(names[i]) != NULL, "tool %s registered", names[i]);
 	ok(amc_tools_find("teleport") == NULL, "unknown tool not found");
 	for (size_t i = 0; i < n; i++) {

@@ -241,14 +241,140 @@ static void test_malformed(void)
 		parse_str("\x1b]0;title\x07 oops", &t, &e);
 		ok(!strchr(e.msg, 0x1b) && !strchr(e.msg, 0x07), "junk quoted without control characters");
 	}
+	REFUSE("<html><body/></html>", "unsupported UI tree format: root element <html>", "other XML");
+}
+
+#define UIA2_SAMPLE "tests/data/uitree/appium-uiautomator2-source_miui-settings.xml"
+
+static const amc_ui_node *find_text(const amc_ui_tree *t, const char *text)
+{
+	for (size_t i = 0; i < t->count; i++)
+		if (!strcmp(t->nodes[i].text, text))
+			return &t->nodes[i];
+	return NULL;
+}
+
+static void test_uiautomator2(void)
+{
+	size_t len;
+	char *x = slurp(UIA2_SAMPLE, &len);
+	amc_ui_tree t;
+	amc_err e;
+	amc_err_clear(&e);
+	is_int(amc_uitree_parse(x, len, &t, &e), 0, "public UiAutomator2 sample parses");
+	is_str(t.format, "uiautomator2", "UiAutomator2: format detected from the content");
+	is_int(t.count, 21, "UiAutomator2: one node per element");
+	if (t.count == 21) {
+		is_str(t.nodes[0].class_name, "android.widget.FrameLayout", "UiAutomator2: root class");
+		ok(bounds_are(&t.nodes[0], 0, 0, 1080, 2029), "UiAutomator2: root bounds");
+		const amc_ui_node *n = find_text(&t, "Rename phone");
+		ok(n && !strcmp(n->resource_id, "miui:id/action_bar_title"), "UiAutomator2: title text and id");
+		ok(n && bounds_are(n, 74, 252, 698, 369), "UiAutomator2: title bounds");
+		n = find_text(&t, "\xe5\xb0\x8f\xe9\xa3\x8e\xe7\x9a\x84MI 8 SE");
+		ok(n && !strcmp(n->hint, "Enter name") && (n->flags & AMC_NODE_FOCUSED), "UiAutomator2: UTF-8 text, hint, focused");
+		int cancel = 0;
+		for (size_t i = 0; i < t.count; i++)
+			if (!strcmp(t.nodes[i].content_desc, "Cancel") && (t.nodes[i].flags & AMC_NODE_CLICKABLE) &&
+			    (t.nodes[i].flags & AMC_NODE_DISPLAYED) && !strcmp(t.nodes[i].class_name, "android.widget.Button"))
+				cancel = 1;
+		ok(cancel, "UiAutomator2: Cancel button desc, clickable, displayed");
+	}
+	amc_uitree_free(&t);
+	free(x);
+	/* Omitted attributes: the class comes from the tag; displayed="false" hides. */
+	const char *min = "<hierarchy rotation=\"1\"><android.widget.TextView text=\"Hi\" bounds=\"[1,2][30,40]\"/>"
+			  "<android.widget.Button text=\"Go\" displayed=\"false\" bounds=\"[1,50][30,90]\"/></hierarchy>";
+	is_int(parse_str(min, &t, &e), 0, "minimal UiAutomator2 parses");
+	ok(t.count == 2 && !strcmp(t.nodes[0].class_name, "android.widget.TextView") && (t.nodes[0].flags & AMC_NODE_DISPLAYED),
+	   "class from the tag when the attribute is omitted");
+	ok(t.count == 2 && !(t.nodes[1].flags & AMC_NODE_DISPLAYED), "displayed=false is not displayed");
+	is_int(t.rotation, 1, "rotation read");
+	amc_uitree_free(&t);
+}
+
+static void test_xcuitest(void)
+{
 	size_t len;
 	char *x = slurp(XCUI_SAMPLE, &len);
-	expect_refused(x, len, "unsupported UI tree format: Appium XCUITest", "XCUITest sample (later issue)");
+	amc_ui_tree t;
+	amc_err e;
+	amc_err_clear(&e);
+	is_int(amc_uitree_parse(x, len, &t, &e), 0, "real XCUITest sample parses");
+	is_str(t.format, "xcuitest", "XCUITest: format detected");
+	is_int(t.count, 93, "XCUITest: one node per XCUIElementType element");
+	const amc_ui_node *n = find_text(&t, "General");
+	ok(n && !strcmp(n->class_name, "XCUIElementTypeCell") && (n->flags & AMC_NODE_CLICKABLE), "XCUITest: cell is clickable");
+	ok(n && bounds_are(n, 0, 248, 390, 293), "XCUITest: points kept without a screenshot");
+	amc_uitree_free(&t);
+	/* With the screenshot width (3x: 1170 px for 390 points). */
+	is_int(amc_uitree_parse_scaled(x, len, 1170, &t, &e), 0, "XCUITest sample parses scaled");
+	n = find_text(&t, "General");
+	ok(n && bounds_are(n, 0, 744, 1170, 879), "XCUITest: points x scale (screenshot width / root width)");
+	int hidden = 0;
+	for (size_t i = 0; i < t.count; i++)
+		if (!strcmp(t.nodes[i].class_name, "XCUIElementTypeImage") && !(t.nodes[i].flags & AMC_NODE_DISPLAYED))
+			hidden = 1;
+	ok(hidden, "XCUITest: visible=false is not displayed");
+	amc_uitree_free(&t);
 	free(x);
-	REFUSE("<hierarchy index=\"0\" class=\"hierarchy\" rotation=\"0\" width=\"1080\" height=\"1920\">"
-	       "<android.widget.FrameLayout index=\"0\" class=\"android.widget.FrameLayout\" bounds=\"[0,0][1080,1920]\" displayed=\"true\"/>"
-	       "</hierarchy>", "unsupported UI tree format: Appium UiAutomator2", "UiAutomator2 source (later issue)");
-	REFUSE("<html><body/></html>", "unsupported UI tree format: root element <html>", "other XML");
+}
+
+/* One screen (a title, a switch that is on, a field with a hint) written in the
+ * three formats must give the same nodes. */
+static void test_same_model(void)
+{
+	const char *adb =
+		"<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"
+		"<node index=\"0\" text=\"\" class=\"android.widget.FrameLayout\" checkable=\"false\" checked=\"false\" "
+		"clickable=\"false\" enabled=\"true\" bounds=\"[0,0][1080,2400]\">"
+		"<node index=\"0\" text=\"Wi-Fi\" resource-id=\"title\" class=\"android.widget.TextView\" enabled=\"true\" bounds=\"[30,90][330,150]\"/>"
+		"<node index=\"1\" text=\"\" resource-id=\"sw\" class=\"android.widget.Switch\" checkable=\"true\" checked=\"true\" "
+		"clickable=\"true\" enabled=\"true\" bounds=\"[900,90][1050,150]\"/>"
+		"<node index=\"2\" text=\"\" hint=\"Name\" resource-id=\"name\" class=\"android.widget.EditText\" clickable=\"true\" "
+		"focusable=\"true\" enabled=\"true\" bounds=\"[30,300][1050,420]\"/>"
+		"</node></hierarchy>\nUI hierchary dumped to: /dev/tty\n";
+	const char *uia2 =
+		"<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n"
+		"<hierarchy index=\"0\" class=\"hierarchy\" rotation=\"0\" width=\"1080\" height=\"2400\">\n"
+		"  <android.widget.FrameLayout index=\"0\" class=\"android.widget.FrameLayout\" enabled=\"true\" displayed=\"true\" bounds=\"[0,0][1080,2400]\">\n"
+		"    <android.widget.TextView index=\"0\" text=\"Wi-Fi\" resource-id=\"title\" enabled=\"true\" displayed=\"true\" bounds=\"[30,90][330,150]\"/>\n"
+		"    <android.widget.Switch index=\"1\" resource-id=\"sw\" checkable=\"true\" checked=\"true\" clickable=\"true\" enabled=\"true\" displayed=\"true\" bounds=\"[900,90][1050,150]\"/>\n"
+		"    <android.widget.EditText index=\"2\" hint=\"Name\" resource-id=\"name\" clickable=\"true\" focusable=\"true\" enabled=\"true\" displayed=\"true\" bounds=\"[30,300][1050,420]\"/>\n"
+		"  </android.widget.FrameLayout>\n</hierarchy>\n";
+	const char *xcui =
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<AppiumAUT>\n"
+		"<XCUIElementTypeApplication type=\"XCUIElementTypeApplication\" enabled=\"true\" visible=\"true\" x=\"0\" y=\"0\" width=\"360\" height=\"800\">\n"
+		"  <XCUIElementTypeStaticText type=\"XCUIElementTypeStaticText\" name=\"title\" label=\"Wi-Fi\" enabled=\"true\" visible=\"true\" x=\"10\" y=\"30\" width=\"100\" height=\"20\"/>\n"
+		"  <XCUIElementTypeSwitch type=\"XCUIElementTypeSwitch\" name=\"sw\" value=\"1\" enabled=\"true\" visible=\"true\" x=\"300\" y=\"30\" width=\"50\" height=\"20\"/>\n"
+		"  <XCUIElementTypeTextField type=\"XCUIElementTypeTextField\" name=\"name\" placeholderValue=\"Name\" value=\"Name\" enabled=\"true\" visible=\"true\" x=\"10\" y=\"100\" width=\"340\" height=\"40\"/>\n"
+		"</XCUIElementTypeApplication>\n</AppiumAUT>\n";
+	amc_ui_tree a, b, c;
+	amc_err e;
+	amc_err_clear(&e);
+	ok(amc_uitree_parse_scaled(adb, strlen(adb), 1080, &a, &e) == 0 &&
+	   amc_uitree_parse_scaled(uia2, strlen(uia2), 1080, &b, &e) == 0 &&
+	   amc_uitree_parse_scaled(xcui, strlen(xcui), 1080, &c, &e) == 0, "the same screen in three formats parses");
+	is_str(a.format, "uiautomator", "format 1");
+	is_str(b.format, "uiautomator2", "format 2");
+	is_str(c.format, "xcuitest", "format 3");
+	ok(a.count == 4 && b.count == 4 && c.count == 4, "four nodes each");
+	const amc_ui_tree *all[3] = { &a, &b, &c };
+	static const unsigned mask = AMC_NODE_DISPLAYED | AMC_NODE_CHECKABLE | AMC_NODE_CHECKED | AMC_NODE_CLICKABLE |
+				     AMC_NODE_ENABLED;
+	for (int k = 1; k < 3 && a.count == 4 && all[k]->count == 4; k++) {
+		for (size_t i = 0; i < 4; i++) {
+			const amc_ui_node *x = &a.nodes[i], *y = &all[k]->nodes[i];
+			char what[160];
+			snprintf(what, sizeof what, "%s node %zu: text, hint, id, bounds, flags, parent as in the adb dump",
+				 all[k]->format, i);
+			ok(!strcmp(x->text, y->text) && !strcmp(x->hint, y->hint) && !strcmp(x->resource_id, y->resource_id) &&
+			   bounds_are(y, x->bounds.x1, x->bounds.y1, x->bounds.x2, x->bounds.y2) &&
+			   (x->flags & mask) == (y->flags & mask) && x->parent == y->parent, what);
+		}
+	}
+	amc_uitree_free(&a);
+	amc_uitree_free(&b);
+	amc_uitree_free(&c);
 }
 
 static void test_hostile(void)
@@ -551,6 +677,9 @@ int main(void)
 	test_sample();
 	test_shapes();
 	test_malformed();
+	test_uiautomator2();
+	test_xcuitest();
+	test_same_model();
 	test_hostile();
 	test_silence();
 	test_threads();

@@ -1,0 +1,36 @@
+/* appium.h - any device an Appium server drives (Android UiAutomator2, iOS
+ * XCUITest, the fake driver), over W3C WebDriver with libcurl.
+ *
+ * The device id is appium:URL (URL = the server's base, http://HOST:PORT or
+ * with a path such as /wd/hub). A session is created on open with
+ * {"capabilities":{"alwaysMatch":CAPS,"firstMatch":[{}]}} where CAPS is the
+ * JSON object in the file named by AMC_APPIUM_CAPS, else [appium] capabilities;
+ * vendor capabilities need their prefix ("appium:automationName"). Every
+ * request has the wall-clock limit [appium] timeout_ms and is sent with
+ * Content-Type: application/json. Errors are read from value.error (never the
+ * HTTP status alone) and become messages naming the server and what to do; a
+ * session the server forgot (invalid session id) is created again once.
+ *
+ * tap/long_press/swipe are W3C pointer actions (touch); back is POST /back,
+ * falling back to the Android BACK key event when the driver answers unknown
+ * method/command. tap_element and set_value find the element (xpath over id,
+ * resource-id, name, accessibility id, text, label, value) and click it or
+ * send it the text. Sizes are the window rect (points on iOS). */
+#ifndef AMC_APPIUM_H
+#define AMC_APPIUM_H
+
+#include "device/device.h"
+
+/* Open a session on the server at `url`. AMC_EENV when the server does not
+ * answer or refuses the session; AMC_EUSAGE when no capabilities are set or
+ * they are not a JSON object. */
+int amc_appium_open(const char *url, const amc_config *cfg, amc_device **out, amc_err *e);
+
+/* 0 when the server at `url` answers GET /status with a WebDriver value
+ * (no session is created). AMC_EENV with the reason otherwise. */
+int amc_appium_status(const char *url, long timeout_ms, amc_err *e);
+
+/* The session id of an open Appium device ("" for other devices). */
+const char *amc_appium_session(amc_device *d);
+
+#endif

@@ -1,0 +1,46 @@
+/* openai.h - OpenAI-compatible chat completions for local servers (llama.cpp
+ * server, Ollama, vLLM): AMC_OPENAI_BASE_URL (e.g. http://127.0.0.1:8080/v1),
+ * optional OPENAI_API_KEY sent as a bearer token. Structured output uses the
+ * nested response_format {"type":"json_schema","json_schema":{name,schema,
+ * strict:true}} (llama.cpp silently ignores the flat form); a request never
+ * carries both tools and a json_schema response. Same HTTP layer and retry
+ * rules as the Anthropic client. */
+#ifndef AMC_OPENAI_H
+#define AMC_OPENAI_H
+
+#include <cjson/cJSON.h>
+#include "llm/http.h"
+#include "llm/llm.h"
+#include "util/err.h"
+
+typedef struct amc_openai {
+	char base_url[512];
+	char *key;                  /* owned, may be NULL (local servers often need none) */
+	amc_http_hooks hooks;
+	long connect_timeout_ms, attempt_timeout_ms;
+	int max_attempts;
+} amc_openai;
+
+/* From the environment; AMC_EENV "set AMC_OPENAI_BASE_URL ..." when unset. */
+int amc_openai_new(amc_openai **out, amc_err *e);
+void amc_openai_free(amc_openai *c);
+
+/* {"type":"json_schema","json_schema":{"name":name,"schema":schema,"strict":true}};
+ * takes ownership of schema. */
+cJSON *amc_openai_json_schema_format(const char *name, cJSON *schema);
+
+typedef struct amc_openai_result {
+	cJSON *msg;                 /* the whole response */
+	const char *content;        /* choices[0].message.content, may be NULL */
+	char finish_reason[32];     /* "stop", "length", ... */
+	amc_llm_usage usage;        /* prompt/completion tokens; -1 unknown */
+} amc_openai_result;
+
+/* POST {base}/chat/completions with `request` (not consumed). */
+int amc_openai_chat(amc_openai *c, const cJSON *request, long long deadline_ms, amc_openai_result *out, amc_err *e);
+void amc_openai_result_free(amc_openai_result *r);
+
+/* GET {base}/models: the model ids (caller owns the array). */
+int amc_openai_models(amc_openai *c, cJSON **ids, amc_err *e);
+
+#endif

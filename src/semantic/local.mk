@@ -1,0 +1,1 @@
+libamc_a_SOURCES += src/semantic/enrich.c src/semantic/enrich.h

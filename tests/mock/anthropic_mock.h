@@ -1,0 +1,49 @@
+/* anthropic_mock.h - a fake Anthropic Messages endpoint for tests: checks every
+ * request against the rules in shared/notes/protocols.md (headers, strict tools
+ * with additionalProperties:false and a required reason, tool_choice forcing one
+ * call, cache_control on the system prefix, no sampling parameters, no thinking,
+ * tool_result pairing, bounded context) and plays a scripted agent on the Scene
+ * it is sent.
+ *
+ * Script: one command a line ('#' comments):
+ *   launch APP | tap TEXT | tap_xy X Y | tap_id ID | type TEXT | key NAME | wait MS
+ *   ask QUESTION | finish true|false SUMMARY
+ *   http STATUS [RETRY_AFTER_S] [spend]   one error reply, then the next line
+ *   stop refusal|max_tokens              a reply with that stop_reason
+ *   malformed                            a 200 whose body is not JSON
+ *   slow MS                              the next reply comes MS late
+ *   expect TEXT                          the next request's tool_result must contain TEXT
+ *   usage IN OUT                         token counts of the following replies (default 1000 100)
+ * When the script runs out, the agent calls finish false "script exhausted".
+ * Structured-output requests (enrichment) get a SemanticScene naming the Scene's
+ * first element and an invented id, without using a script line. */
+#ifndef AMC_ANTHROPIC_MOCK_H
+#define AMC_ANTHROPIC_MOCK_H
+
+#include <stdio.h>
+#include "mockhttp.h"
+
+typedef struct amc_mock_agent {
+	char **lines;
+	int n, pos;
+	long in_tokens, out_tokens;
+	long slow_ms;
+	char expect[256];
+	int requests;
+	int violations;
+	char last_violation[512];
+	FILE *log;        /* every request body, one per line (may be NULL) */
+	FILE *vlog;       /* violations (may be NULL) */
+	int call_seq;
+	int semantic_calls;
+	int catalog_requests; /* GET /v1/models answered */   /* structured-output (enrichment) requests answered */
+} amc_mock_agent;
+
+int amc_mock_agent_load(amc_mock_agent *a, const char *script_text);
+void amc_mock_agent_free(amc_mock_agent *a);
+/* The handler for mock_start/mock_serve_forever; ud is the agent. */
+void amc_mock_agent_handle(void *ud, const mock_req *rq, mock_resp *rs);
+/* Check one request; 0 when it keeps every rule, else -1 with why. */
+int amc_mock_check_request(const mock_req *rq, char *why, size_t n);
+
+#endif

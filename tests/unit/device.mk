@@ -1,0 +1,29 @@
+# tests for the device drivers and the device manager; adb-standin serves the
+# sim under the name `adb` (the tests put it first on PATH)
+check_PROGRAMS += tests/tools/adb-standin tests/unit/test_adb tests/unit/test_proc tests/unit/test_manager \
+	tests/unit/test_uitree_fake
+tests_tools_adb_standin_SOURCES = tests/tools/adb_standin.c
+tests_tools_adb_standin_LDADD = $(TEST_LDADD)
+TESTS += tests/unit/test_adb tests/unit/test_proc tests/unit/test_manager tests/unit/test_uitree_fake
+tests_unit_test_uitree_fake_SOURCES = tests/unit/test_uitree_fake.c
+tests_unit_test_uitree_fake_LDADD = $(TEST_LDADD)
+tests_unit_test_adb_SOURCES = tests/unit/test_adb.c
+tests_unit_test_adb_LDADD = $(TEST_LDADD)
+tests_unit_test_proc_SOURCES = tests/unit/test_proc.c
+tests_unit_test_proc_LDADD = $(TEST_LDADD)
+tests_unit_test_manager_SOURCES = tests/unit/test_manager.c
+tests_unit_test_manager_LDADD = $(TEST_LDADD)
+TESTS += tests/integration/test_devices.sh
+EXTRA_DIST += tests/integration/test_devices.sh
+# Appium: a real Appium 3 server with its fake driver, installed by the test
+# with npm ci into tests/appium-env of the build directory
+check_PROGRAMS += tests/unit/test_appium
+tests_unit_test_appium_SOURCES = tests/unit/test_appium.c
+tests_unit_test_appium_LDADD = $(TEST_LDADD)
+TESTS += tests/integration/test_appium.sh
+EXTRA_DIST += tests/integration/test_appium.sh tests/appium/package.json tests/appium/package-lock.json \
+	tests/appium/app.xml tests/appium/sign-in.yaml
+clean-local: clean-appium-env
+clean-appium-env:
+	-rm -rf tests/appium-env
+.PHONY: clean-appium-env

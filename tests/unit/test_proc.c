@@ -1,0 +1,94 @@
+/* test_proc.c - bounded subprocesses: argv only, separate streams, stdin
+ * /dev/null, caps, timeout killing the whole group, environment stripped. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "util/clock.h"
+#include "util/proc.h"
+
+int main(void)
+{
+	amc_proc_result r;
+	amc_err e;
+
+	const char *echo[] = { "sh", "-c", "printf 'out;$(x)'; printf err >&2; exit 3", NULL };
+	ok(amc_proc_run(echo, 5000, 1024, 1024, &r, &e) == 0, "ran sh");
+	is_str((char *)r.out, "out;$(x)", "stdout apart");
+	is_str(r.err, "err", "stderr apart");
+	is_int(r.exit_code, 3, "exit code");
+	amc_proc_result_free(&r);
+
+	const char *lit[] = { "printf", "%s|", "a b; $(id) `id` '\"", NULL };
+	ok(amc_proc_run(lit, 5000, 1024, 1024, &r, &e) == 0, "argv element with shell bytes");
+	is_str((char *)r.out, "a b; $(id) `id` '\"|", "passed through as one argument, nothing expanded");
+	amc_proc_result_free(&r);
+
+	const char *in[] = { "cat", NULL };
+	long long t0 = amc_mono_ms();
+	ok(amc_proc_run(in, 5000, 1024, 1024, &r, &e) == 0 && r.out_len == 0 && r.exit_code == 0,
+	   "stdin is /dev/null (cat ends at once)");
+	ok(amc_mono_ms() - t0 < 3000, "quickly");
+	amc_proc_result_free(&r);
+
+	const char *big[] = { "head", "-c", "100000", "/dev/zero", NULL };
+	int rc = amc_proc_run(big, 5000, 1000, 1024, &r, &e);
+	ok(rc == 0 && r.out_len == 1000 && r.out_truncated, "stdout capped (%zu)", r.out_len);
+	amc_proc_result_free(&r);
+
+	/* A child that starts a grandchild and hangs: the timeout kills both. */
+	char pidfile[] = "/tmp/amc-test-proc-XXXXXX";
+	int fd = mkstemp(pidfile);
+	close(fd);
+	char script[512];
+	snprintf(script, sizeof script, "sleep 30 & echo $! > %s; wait", pidfile);
+	const char *hang[] = { "sh", "-c", script, NULL };
+	t0 = amc_mono_ms();
+	ok(amc_proc_run(hang, 300, 1024, 1024, &r, &e) == 0 && r.timed_out && r.exit_code == -1, "timed out");
+	long long took = amc_mono_ms() - t0;
+	ok(took >= 250 && took < 3000, "after about the limit (%lld ms)", took);
+	amc_proc_result_free(&r);
+	FILE *f = fopen(pidfile, "r");
+	long gpid = 0;
+	if (f) {
+		if (fscanf(f, "%ld", &gpid) != 1)
+			gpid = 0;
+		fclose(f);
+	}
+	unlink(pidfile);
+	usleep(100000);
+	/* Gone, or a zombie waiting for whoever adopted it. */
+	char stat[64], st[512] = "";
+	snprintf(stat, sizeof stat, "/proc/%ld/stat", gpid);
+	f = fopen(stat, "r");
+	if (f) {
+		if (!fgets(st, sizeof st, f))
+			st[0] = '\0';
+		fclose(f);
+	}
+	st[strcspn(st, "\n")] = '\0';
+	const char *state = strrchr(st, ')');
+	ok(gpid > 0 && (kill((pid_t)gpid, 0) != 0 || (state && state[1] == ' ' && state[2] == 'Z')),
+	   "the grandchild in its group was killed too (%s)", st[0] ? st : "gone");
+
+	setenv("OMP_THREAD_LIMIT", "1", 1);
+	setenv("AMC_OMP_SET", "1", 1);
+	setenv("AMC_TEST_KEEP_ME", "yes", 1);
+	const char *env[] = { "env", NULL };
+	ok(amc_proc_run(env, 5000, 1 << 20, 1024, &r, &e) == 0, "env ran");
+	ok(!strstr((char *)r.out, "OMP_THREAD_LIMIT=") && !strstr((char *)r.out, "AMC_OMP_SET="),
+	   "OCR thread settings stripped from the child's environment");
+	like((char *)r.out, "AMC_TEST_KEEP_ME=yes", "the rest is passed on");
+	amc_proc_result_free(&r);
+
+	const char *none[] = { "amc-no-such-program-xyz", NULL };
+	ok(amc_proc_run(none, 1000, 10, 10, &r, &e) == -1 && e.code == AMC_EENV && strstr(e.msg, "not found"),
+	   "missing program: %s", e.msg);
+	const char *sig[] = { "sh", "-c", "kill -TERM $$", NULL };
+	ok(amc_proc_run(sig, 5000, 10, 10, &r, &e) == 0 && r.exit_code == 128 + SIGTERM, "killed by a signal: 128+N");
+	amc_proc_result_free(&r);
+	return done_testing();
+}

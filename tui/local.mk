@@ -1,0 +1,15 @@
+# The terminal interface: one file per view or dialog, the app loop, keymap,
+# themes and images. Only src/cli/ includes tui/tui.h.
+amc_SOURCES += \
+	tui/tui.h tui/app.h tui/app.c tui/keymap.h tui/keymap.c tui/text.h tui/text.c \
+	tui/theme.h tui/theme.c tui/image.h tui/image.c tui/pixels.h tui/pixels.c tui/tree.h tui/tree.c \
+	tui/view_tasks.c tui/view_task.c tui/view_help.c tui/view_devices.c tui/dialog.c \
+	src/cli/cmd_tui.c
+amc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+
+themesdir = $(pkgdatadir)/themes
+dist_themes_DATA = themes/default.theme themes/light.theme themes/high-contrast.theme themes/monochrome.theme
+
+# amc(1) is generated from the keymap table by `amc tui --man`; the committed
+# copy is checked against it by tests/tui/test_man.sh.
+dist_man_MANS = doc/amc.1

@@ -1,0 +1,26 @@
+/* tree.h - the collapsible UI-tree pane (modelled on tmux's mode-tree): one
+ * row per visible node, h/l and -/+ to collapse and expand, M--/M-+ for all,
+ * / to search with n/N, J to toggle the raw JSON. Used by the Task view. */
+#ifndef AMC_TUI_TREE_H
+#define AMC_TUI_TREE_H
+
+#include "tui/keymap.h"
+#include "util/err.h"
+
+typedef struct amc_tui_tree amc_tui_tree;
+
+amc_tui_tree *amc_tui_tree_new(void);
+void amc_tui_tree_free(amc_tui_tree *t);
+/* Show the normalized tree in `json` (amc_uitree_to_json's form); NULL or
+ * unreadable JSON leaves the pane empty with the reason (returns -1). */
+int amc_tui_tree_load(amc_tui_tree *t, const char *json, amc_err *e);
+/* Draw into stdscr's area; `title` goes on the frame. */
+void amc_tui_tree_draw(amc_tui_tree *t, int y, int x, int h, int w, int focused);
+/* Navigation, collapse/expand, search next/previous, JSON toggle; 1 if handled. */
+int amc_tui_tree_request(amc_tui_tree *t, amc_tui_req req);
+/* Set the search text and jump to the first match from the selection. */
+void amc_tui_tree_search(amc_tui_tree *t, const char *text);
+/* Nodes in the loaded tree. */
+size_t amc_tui_tree_count(const amc_tui_tree *t);
+
+#endif

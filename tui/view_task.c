@@ -1,0 +1,456 @@
+/* view_task.c - the Task view: the timeline (one row per step) and the
+ * selected step's detail in panes: before and after screenshots (the action's
+ * target marked on the before image) and the operation (tool, arguments,
+ * result, error, reasoning, timings, OCR observations, the UI tree's artifact).
+ * Any pane can be zoomed to the full screen. */
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+
+#include "tui/app.h"
+#include "tui/image.h"
+#include "tui/text.h"
+#include "tui/tree.h"
+#include "util/fsutil.h"
+#include "util/clock.h"
+#include "util/strbuf.h"
+
+enum { P_TIMELINE, P_BEFORE, P_AFTER, P_OPERATION, P_TREE, NPANES };
+static const char *const PANE_NAMES[NPANES] = { "Timeline", "Before", "After", "Operation", "UI tree" };
+
+typedef struct task_view {
+	char id[32];
+	amc_task_row task;
+	int have_task;
+	amc_step_row *steps;
+	size_t nsteps;
+	long sel, top;
+	int focus;
+	int zoom;
+	long op_top;        /* scroll of the operation pane */
+	int tl_page, op_page;
+	int follow_tail;    /* keep the newest step selected while it runs */
+	amc_tui_tree *tree;
+	long tree_step;     /* step whose tree is loaded, -1 none */
+	struct { int y, x, h, w; } at[NPANES]; /* where each pane was drawn, for clicks */
+} task_view;
+
+static void load(amc_tui_app *a, task_view *t)
+{
+	amc_err e;
+	if (t->have_task)
+		amc_task_row_free(&t->task);
+	t->have_task = amc_store_get_task(a->store, t->id, &t->task, &e) == 0;
+	amc_step_rows_free(t->steps, t->nsteps);
+	t->steps = NULL;
+	t->nsteps = 0;
+	if (t->have_task && amc_store_get_steps(a->store, t->id, &t->steps, &t->nsteps, &e) != 0)
+		amc_tui_message(a, 1, "%s", e.msg);
+	if (t->follow_tail && t->nsteps)
+		t->sel = (long)t->nsteps - 1;
+	if (t->sel >= (long)t->nsteps)
+		t->sel = t->nsteps ? (long)t->nsteps - 1 : 0;
+}
+
+void *amc_tui_task_new(amc_tui_app *a, const char *id)
+{
+	task_view *t = amc_xcalloc(1, sizeof *t);
+	snprintf(t->id, sizeof t->id, "%s", id);
+	t->tree = amc_tui_tree_new();
+	t->tree_step = -1;
+	load(a, t);
+	t->follow_tail = t->have_task && !amc_status_is_terminal(t->task.status);
+	if (t->follow_tail && t->nsteps)
+		t->sel = (long)t->nsteps - 1;
+	return t;
+}
+
+static void reload(amc_tui_app *a, amc_tui_view *v)
+{
+	load(a, v->data);
+}
+
+/* The action's target in image pixels: the matched element's centre, or the
+ * x/y arguments of a coordinate tap. */
+static int target_of(const amc_step_row *s, int *x, int *y)
+{
+	int found = 0;
+	cJSON *r = s->result ? cJSON_Parse(s->result) : NULL;
+	cJSON *m = r ? cJSON_GetObjectItemCaseSensitive(r, "matched") : NULL;
+	cJSON *b = m ? cJSON_GetObjectItemCaseSensitive(m, "bounds") : NULL;
+	if (cJSON_IsArray(b) && cJSON_GetArraySize(b) == 4) {
+		*x = (cJSON_GetArrayItem(b, 0)->valueint + cJSON_GetArrayItem(b, 2)->valueint) / 2;
+		*y = (cJSON_GetArrayItem(b, 1)->valueint + cJSON_GetArrayItem(b, 3)->valueint) / 2;
+		found = 1;
+	}
+	cJSON_Delete(r);
+	if (!found && s->args) {
+		cJSON *aj = cJSON_Parse(s->args);
+		cJSON *jx = aj ? cJSON_GetObjectItemCaseSensitive(aj, "x") : NULL;
+		cJSON *jy = aj ? cJSON_GetObjectItemCaseSensitive(aj, "y") : NULL;
+		if (cJSON_IsNumber(jx) && cJSON_IsNumber(jy)) {
+			*x = jx->valueint;
+			*y = jy->valueint;
+			found = 1;
+		}
+		cJSON_Delete(aj);
+	}
+	return found;
+}
+
+/* Operation pane text, one entry per line (strings are raw: drawn sanitized). */
+typedef struct lines {
+	char **v;
+	size_t n;
+} lines;
+
+static void add(lines *l, const char *s)
+{
+	l->v = amc_xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+	l->v[l->n++] = amc_xstrdup(s);
+}
+
+static void add_multi(lines *l, const char *label, const char *text)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "%s:", label);
+	add(l, amc_sb_str(&sb));
+	amc_sb_free(&sb);
+	const char *p = text;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char *one = amc_xstrndup(p, n);
+		amc_sb_init(&sb);
+		amc_sb_printf(&sb, "  %s", one);
+		add(l, amc_sb_str(&sb));
+		amc_sb_free(&sb);
+		free(one);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+static void add_json(lines *l, const char *label, const char *json)
+{
+	cJSON *j = json ? cJSON_Parse(json) : NULL;
+	char *pretty = j ? cJSON_Print(j) : NULL;
+	add_multi(l, label, pretty ? pretty : json ? json : "null");
+	free(pretty);
+	cJSON_Delete(j);
+}
+
+static void build_op(const amc_step_row *s, lines *l)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "step %d  %s  %s", s->step, s->tool, s->status);
+	add(l, amc_sb_str(&sb));
+	amc_sb_reset(&sb);
+	if (s->description)
+		add(l, s->description);
+	if (s->error && *s->error)
+		add_multi(l, "error", s->error);
+	add_json(l, "arguments", s->args);
+	add_json(l, "result", s->result);
+	if (s->reasoning && *s->reasoning)
+		add_multi(l, "reasoning", s->reasoning);
+	add_json(l, "timings", s->timings);
+	cJSON *ocr = s->ocr ? cJSON_Parse(s->ocr) : NULL;
+	int n = cJSON_IsArray(ocr) ? cJSON_GetArraySize(ocr) : 0;
+	amc_sb_printf(&sb, "OCR: %d observation%s", n, n == 1 ? "" : "s");
+	add(l, amc_sb_str(&sb));
+	for (int i = 0; i < n; i++) {
+		cJSON *o = cJSON_GetArrayItem(ocr, i);
+		cJSON *tx = cJSON_GetObjectItemCaseSensitive(o, "text");
+		cJSON *cf = cJSON_GetObjectItemCaseSensitive(o, "confidence");
+		cJSON *bx = cJSON_GetObjectItemCaseSensitive(o, "bounds");
+		char *bs = bx ? cJSON_PrintUnformatted(bx) : NULL;
+		amc_sb_reset(&sb);
+		amc_sb_printf(&sb, "  %-30s %5.2f %s", cJSON_IsString(tx) ? tx->valuestring : "?",
+			      cJSON_IsNumber(cf) ? cf->valuedouble : 0.0, bs ? bs : "");
+		free(bs);
+		add(l, amc_sb_str(&sb));
+	}
+	cJSON_Delete(ocr);
+	if (s->ui_tree_path || s->ui_tree) {
+		amc_sb_reset(&sb);
+		amc_sb_printf(&sb, "UI tree: %s", s->ui_tree ? "in the record" : s->ui_tree_path);
+		add(l, amc_sb_str(&sb));
+	}
+	amc_sb_free(&sb);
+}
+
+static void free_lines(lines *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+static void draw_timeline(amc_tui_app *a, task_view *t, int y, int x, int h, int w)
+{
+	amc_tui_box(y, x, h, w, "Timeline", t->focus == P_TIMELINE);
+	t->tl_page = h - 2;
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (t->sel >= t->top + t->tl_page)
+		t->top = t->sel - t->tl_page + 1;
+	for (int i = 0; i < t->tl_page && t->top + i < (long)t->nsteps; i++) {
+		amc_step_row *s = &t->steps[t->top + i];
+		int sel = t->top + i == t->sel;
+		attr_t base = sel ? amc_tui_attr(AMC_EL_SELECTED) : amc_tui_attr(AMC_EL_NORMAL);
+		char dur[32], head[64];
+		amc_format_duration(s->finished_ms > s->started_ms ? s->finished_ms - s->started_ms : 0, dur, sizeof dur);
+		snprintf(head, sizeof head, "%s%3d %s ", sel ? ">" : " ", s->step, amc_tui_status_symbol(s->status));
+		int c = amc_tui_put(stdscr, y + 1 + i, x + 1, w - 2, head, sel ? base : amc_tui_attr(amc_tui_status_el(s->status)), 0);
+		int dw = (int)strlen(dur) + 1;
+		amc_tui_put(stdscr, y + 1 + i, x + 1 + c, w - 2 - c - dw, s->description ? s->description : s->tool, base, 1);
+		char d2[40];
+		snprintf(d2, sizeof d2, " %s", dur);
+		amc_tui_put(stdscr, y + 1 + i, x + w - 1 - dw, dw, d2, base, 1);
+	}
+	int row = (int)(t->nsteps - (size_t)t->top);
+	if (t->have_task && !amc_status_is_terminal(t->task.status) && row < t->tl_page) {
+		int step = 0;
+		const char *ph = amc_tui_phase(a, t->id, &step);
+		char s[96];
+		if (ph)
+			snprintf(s, sizeof s, " %3d %s %s ...", step, amc_tui_status_symbol("running"), ph);
+		else
+			snprintf(s, sizeof s, "     %s", t->task.status);
+		amc_tui_put(stdscr, y + 1 + row, x + 1, w - 2, s, amc_tui_attr(AMC_EL_RUNNING), 0);
+	}
+}
+
+static void draw_image(amc_tui_app *a, task_view *t, int pane, int y, int x, int h, int w)
+{
+	amc_tui_box(y, x, h, w, PANE_NAMES[pane], t->focus == pane);
+	if (!t->nsteps)
+		return;
+	amc_step_row *s = &t->steps[t->sel];
+	const char *rel = pane == P_BEFORE ? s->before_screenshot : s->after_screenshot;
+	if (!rel) {
+		amc_tui_put(stdscr, y + 1, x + 1, w - 2, "(no screenshot)", amc_tui_attr(AMC_EL_DIM), 0);
+		return;
+	}
+	char abs[4200];
+	amc_err e;
+	if (amc_store_artifact_abspath(a->store, rel, abs, sizeof abs, &e) != 0) {
+		amc_tui_put(stdscr, y + 1, x + 1, w - 2, e.msg, amc_tui_attr(AMC_EL_ERROR), 0);
+		return;
+	}
+	int tx = -1, ty = -1;
+	if (pane == P_BEFORE && !target_of(s, &tx, &ty))
+		tx = ty = -1;
+	amc_tui_image_draw(abs, y + 1, x + 1, h - 2, w - 2, tx, ty, a->graphics);
+}
+
+static void draw_operation(task_view *t, int y, int x, int h, int w)
+{
+	amc_tui_box(y, x, h, w, "Operation", t->focus == P_OPERATION);
+	t->op_page = h - 2;
+	if (!t->nsteps)
+		return;
+	lines l = { NULL, 0 };
+	build_op(&t->steps[t->sel], &l);
+	if (t->op_top > (long)l.n - 1)
+		t->op_top = l.n ? (long)l.n - 1 : 0;
+	for (int i = 0; i < t->op_page && t->op_top + i < (long)l.n; i++)
+		amc_tui_put(stdscr, y + 1 + i, x + 1, w - 2, l.v[t->op_top + i],
+			    i == 0 && t->op_top == 0 ? amc_tui_attr(AMC_EL_TITLE) : amc_tui_attr(AMC_EL_NORMAL), 1);
+	free_lines(&l);
+}
+
+/* Load the selected step's UI tree: kept in the record for get_ui_tree
+ * records, else the observation's tree artifact. */
+static void sync_tree(amc_tui_app *a, task_view *t)
+{
+	if (!t->nsteps || t->tree_step == t->steps[t->sel].step)
+		return;
+	amc_step_row *s = &t->steps[t->sel];
+	t->tree_step = s->step;
+	amc_err e;
+	if (s->ui_tree) {
+		amc_tui_tree_load(t->tree, s->ui_tree, &e);
+		return;
+	}
+	char abs[4200], *buf = NULL;
+	size_t len;
+	if (s->ui_tree_path && amc_store_artifact_abspath(a->store, s->ui_tree_path, abs, sizeof abs, &e) == 0 &&
+	    amc_read_file(abs, 64u * 1024 * 1024, &buf, &len, &e) == 0) {
+		amc_tui_tree_load(t->tree, buf, &e);
+		free(buf);
+	} else {
+		amc_tui_tree_load(t->tree, NULL, &e);
+	}
+}
+
+static void draw_pane(amc_tui_app *a, task_view *t, int pane, int y, int x, int h, int w)
+{
+	t->at[pane].y = y;
+	t->at[pane].x = x;
+	t->at[pane].h = h;
+	t->at[pane].w = w;
+	if (pane == P_TREE) {
+		sync_tree(a, t);
+		amc_tui_tree_draw(t->tree, y, x, h, w, t->focus == P_TREE);
+		return;
+	}
+	if (pane == P_TIMELINE)
+		draw_timeline(a, t, y, x, h, w);
+	else if (pane == P_OPERATION)
+		draw_operation(t, y, x, h, w);
+	else
+		draw_image(a, t, pane, y, x, h, w);
+}
+
+static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
+{
+	task_view *t = v->data;
+	if (!t->have_task) {
+		amc_tui_put(stdscr, y + 1, 2, w - 4, "this task is gone (retention?); Esc goes back", amc_tui_attr(AMC_EL_ERROR), 0);
+		return;
+	}
+	amc_task_row *r = &t->task;
+	char dur[32] = "-";
+	if (r->started_ms) {
+		long long end = r->finished_ms ? r->finished_ms : amc_tui_now(a);
+		amc_format_duration(end - r->started_ms, dur, sizeof dur);
+	}
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "%s %s  %.8s  %s  on %s  %d step%s  %s", amc_tui_status_symbol(r->status), r->status, r->id,
+		      r->goal ? r->goal : r->flow_name ? r->flow_name : "?", r->device, r->steps, r->steps == 1 ? "" : "s", dur);
+	amc_tui_put(stdscr, y, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(amc_tui_status_el(r->status)) | A_BOLD, 1);
+	amc_sb_reset(&sb);
+	if (r->error && *r->error)
+		amc_sb_printf(&sb, "error: %s", r->error);
+	else if (r->summary && *r->summary)
+		amc_sb_puts(&sb, r->summary);
+	amc_tui_put(stdscr, y + 1, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(r->error && *r->error ? AMC_EL_ERROR : AMC_EL_DIM), 1);
+	amc_sb_free(&sb);
+	y += 2;
+	h -= 2;
+	memset(t->at, 0, sizeof t->at);
+	if (t->zoom) {
+		draw_pane(a, t, t->focus, y, 0, h, w);
+		return;
+	}
+	int tw = w * 35 / 100;
+	if (tw < 30)
+		tw = 30;
+	if (tw > w - 20)
+		tw = w - 20;
+	int rw = w - tw, ih = h * 3 / 5;
+	draw_pane(a, t, P_TIMELINE, y, 0, h, tw);
+	draw_pane(a, t, P_BEFORE, y, tw, ih, rw / 2);
+	draw_pane(a, t, P_AFTER, y, tw + rw / 2, ih, rw - rw / 2);
+	draw_pane(a, t, P_OPERATION, y + ih, tw, h - ih, rw / 2);
+	draw_pane(a, t, P_TREE, y + ih, tw + rw / 2, h - ih, rw - rw / 2);
+}
+
+static void tree_search(amc_tui_app *a, const char *text, void *ud)
+{
+	(void)a;
+	task_view *t = ud;
+	amc_tui_tree_search(t->tree, text);
+}
+
+static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
+{
+	task_view *t = v->data;
+	long n = (long)t->nsteps;
+	if (t->focus == P_TREE && req == AMC_REQ_SEARCH) {
+		amc_tui_open_dialog(a, amc_tui_input_new("Search the UI tree", "", tree_search, t));
+		return 1;
+	}
+	if (t->focus == P_TREE && amc_tui_tree_request(t->tree, req))
+		return 1;
+	int op = t->focus == P_OPERATION;
+	long *pos = op ? &t->op_top : &t->sel;
+	long page = op ? t->op_page : t->tl_page;
+	switch (req) {
+	case AMC_REQ_DOWN: (*pos)++; break;
+	case AMC_REQ_UP: (*pos)--; break;
+	case AMC_REQ_PAGE_DOWN: *pos += page > 1 ? page : 1; break;
+	case AMC_REQ_PAGE_UP: *pos -= page > 1 ? page : 1; break;
+	case AMC_REQ_TOP: *pos = 0; break;
+	case AMC_REQ_BOTTOM: *pos = op ? 1L << 30 : n - 1; break;
+	case AMC_REQ_NEXT_PANE: t->focus = (t->focus + 1) % NPANES; return 1;
+	case AMC_REQ_PREV_PANE: t->focus = (t->focus + NPANES - 1) % NPANES; return 1;
+	case AMC_REQ_ZOOM: t->zoom = !t->zoom; return 1;
+	case AMC_REQ_BACK:
+		if (t->zoom) {
+			t->zoom = 0;
+			return 1;
+		}
+		return 0;
+	default: return 0;
+	}
+	if (*pos < 0)
+		*pos = 0;
+	if (!op) {
+		if (t->sel >= n)
+			t->sel = n > 0 ? n - 1 : 0;
+		t->op_top = 0;
+		/* Moving away from the newest step stops following it. */
+		t->follow_tail = t->sel == n - 1 && t->have_task && !amc_status_is_terminal(t->task.status);
+	}
+	return 1;
+}
+
+static int live(amc_tui_app *a, amc_tui_view *v)
+{
+	(void)a;
+	task_view *t = v->data;
+	return t->have_task && !amc_status_is_terminal(t->task.status);
+}
+
+static const char *task(amc_tui_app *a, amc_tui_view *v)
+{
+	return live(a, v) ? ((task_view *)v->data)->id : NULL;
+}
+
+static void vfree(amc_tui_view *v)
+{
+	task_view *t = v->data;
+	if (t->have_task)
+		amc_task_row_free(&t->task);
+	amc_step_rows_free(t->steps, t->nsteps);
+	amc_tui_tree_free(t->tree);
+	free(t);
+}
+
+/* A click focuses the pane under it; in the timeline it also selects the step. */
+static void click(amc_tui_app *a, amc_tui_view *v, int y, int x, int twice)
+{
+	(void)a;
+	task_view *t = v->data;
+	for (int p = 0; p < NPANES; p++) {
+		if (!t->at[p].w || y < t->at[p].y || y >= t->at[p].y + t->at[p].h || x < t->at[p].x ||
+		    x >= t->at[p].x + t->at[p].w)
+			continue;
+		t->focus = p;
+		if (p == P_TIMELINE) {
+			long row = t->top + (y - t->at[p].y - 1);
+			if (row >= 0 && row < (long)t->nsteps && y > t->at[p].y) {
+				t->sel = row;
+				t->op_top = 0;
+			}
+		}
+		if (twice)
+			t->zoom = !t->zoom;
+		return;
+	}
+}
+
+static unsigned keymask(amc_tui_app *a, amc_tui_view *v)
+{
+	(void)a;
+	return ((task_view *)v->data)->focus == P_TREE ? AMC_VIEW_TREE : 0;
+}
+
+const amc_tui_view_ops amc_tui_view_task = {
+	"Task", AMC_VIEW_TASK, draw, request, reload, live, task, vfree, keymask, click,
+};
