@@ -58,7 +58,11 @@ make -j"$jobs"
 case "$what" in
 run)
 	shift || true
-	# The bundled demo: a flow on the simulated phone, with live progress.
+	# The terminal interface on the simulated phone; `n` launches a bundled flow.
+	# Without a terminal (a script, CI) run the demo flow headless instead.
+	if [ -t 0 ] && [ -t 1 ]; then
+		exec ./amc "$@"
+	fi
 	exec ./amc run --flow add-contact "$@"
 	;;
 check)

@@ -11,7 +11,15 @@ check_PROGRAMS += bench/bench_ocr
 bench_bench_ocr_SOURCES = bench/bench_ocr.c
 bench_bench_ocr_LDADD = $(TEST_LDADD)
 
-bench: bench/bench_steps$(EXEEXT) bench/bench_ocr$(EXEEXT)
+# bench_tui: the TUI on 100k tasks / 1M steps (generated once into $TMPDIR,
+# a few GB, kept between runs); BENCH_TUI_ARGS="10000 10" for a smaller run.
+EXTRA_PROGRAMS += bench/bench_tui
+bench_bench_tui_SOURCES = bench/bench_tui.c
+bench_bench_tui_LDADD = $(TEST_LDADD)
+CLEANFILES += bench/bench_tui
+
+bench: bench/bench_steps$(EXEEXT) bench/bench_ocr$(EXEEXT) bench/bench_tui$(EXEEXT) amc$(EXEEXT)
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_steps$(EXEEXT) 3
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_ocr$(EXEEXT) 3
+	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_tui$(EXEEXT) $(abs_top_builddir)/amc$(EXEEXT) $(BENCH_TUI_ARGS)
 .PHONY: bench

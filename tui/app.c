@@ -720,6 +720,15 @@ static void loop(amc_tui_app *a)
 				if (k == 27) {
 					/* ESC with a key right behind it is Alt/Meta+key. */
 					int k2 = getch();
+					if (k2 == '[' || k2 == 'O') {
+						/* A sequence ncurses does not know (e.g. a
+						 * modified key): drop it, up to its final byte,
+						 * rather than reading it as Esc plus letters. */
+						int k3;
+						while ((k3 = getch()) != ERR && !(k3 >= 0x40 && k3 <= 0x7e))
+							;
+						continue;
+					}
 					if (k2 != ERR && k2 < 0x100 && k2 != 27)
 						k = AMC_KEY_META(k2);
 					else if (k2 != ERR)

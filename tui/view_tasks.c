@@ -31,14 +31,18 @@ static void remember(tasks_view *t)
 		t->sel_id[0] = 0;
 }
 
-static void load(amc_tui_app *a, tasks_view *t)
+/* Read the visible page. The count (a scan of the filtered table) is taken
+ * again only when the data, filter or search changed (`recount`), not when
+ * the selection merely moves to another page. */
+static void load_page(amc_tui_app *a, tasks_view *t, int recount)
 {
 	amc_task_rows_free(t->rows, t->nrows);
 	t->rows = NULL;
 	t->nrows = 0;
 	amc_task_filter f = { FILTERS[t->filter], t->search, t->page > 0 ? t->page : 50, 0 };
 	amc_err e;
-	t->total = amc_store_count_tasks(a->store, &f, &e);
+	if (recount || t->total < 0)
+		t->total = amc_store_count_tasks(a->store, &f, &e);
 	if (t->total < 0) {
 		t->total = 0;
 		amc_tui_message(a, 1, "%s", e.msg);
@@ -64,6 +68,11 @@ static void load(amc_tui_app *a, tasks_view *t)
 			}
 	}
 	remember(t);
+}
+
+static void load(amc_tui_app *a, tasks_view *t)
+{
+	load_page(a, t, 1);
 }
 
 void *amc_tui_tasks_new(amc_tui_app *a)
@@ -95,7 +104,7 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	int page = h - 1;
 	if (page != t->page) {
 		t->page = page > 1 ? page : 1;
-		load(a, t);
+		load_page(a, t, 0);
 	}
 	/* Columns: the goal takes what the fixed ones leave. */
 	int wide = w >= 110, mid = w >= 80;
@@ -239,7 +248,7 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 		else
 			t->top = t->sel - t->page + 1;
 		t->sel_id[0] = 0;
-		load(a, t);
+		load_page(a, t, 0);
 	}
 	remember(t);
 	return 1;

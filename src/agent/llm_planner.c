@@ -7,6 +7,7 @@
 
 #include "image/image.h"
 #include "image/png.h"
+#include "llm/openai.h"
 #include "runtime/tools.h"
 #include "util/clock.h"
 #include "util/jsonutil.h"
@@ -152,7 +153,8 @@ cJSON *amc_llm_planner_tools(void)
 /* ---- the planner ------------------------------------------------------- */
 
 typedef struct llm_planner {
-	amc_anthropic *client;
+	amc_anthropic *client;     /* one of client / oa */
+	amc_openai *oa;            /* OpenAI-compatible local server: json_schema answers, no tools */
 	amc_prices *prices;
 	amc_llm_planner_opts o;
 	cJSON *tools;
@@ -446,6 +448,120 @@ static amc_plan_rc map_call(llm_planner *lp, const amc_plan_ctx *ctx, const char
 	return AMC_PLAN_ACT;
 }
 
+/* The answer schema for servers without strict tools: one object per tool
+ * (its input schema plus "tool": the tool's name), anyOf. */
+static cJSON *action_schema(const cJSON *tools)
+{
+	cJSON *any = cJSON_CreateArray();
+	const cJSON *t;
+	cJSON_ArrayForEach(t, tools) {
+		cJSON *s = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(t, "input_schema"), 1);
+		cJSON *props = cJSON_GetObjectItemCaseSensitive(s, "properties");
+		cJSON *tp = cJSON_CreateObject();
+		cJSON_AddStringToObject(tp, "type", "string");
+		cJSON *en = cJSON_AddArrayToObject(tp, "enum");
+		cJSON_AddItemToArray(en, cJSON_CreateString(amc_json_str(t, "name")));
+		cJSON_AddStringToObject(tp, "description", amc_json_str(t, "description"));
+		cJSON_AddItemToObject(props, "tool", tp);
+		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s, "required"), cJSON_CreateString("tool"));
+		cJSON_AddItemToArray(any, s);
+	}
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddItemToObject(root, "anyOf", any);
+	return root;
+}
+
+static amc_plan_rc oa_next(llm_planner *lp, const amc_plan_ctx *ctx, amc_action *out, const char *user_text, amc_err *e)
+{
+	cJSON *req = cJSON_CreateObject();
+	cJSON_AddStringToObject(req, "model", lp->o.model);
+	cJSON_AddNumberToObject(req, "max_tokens", lp->o.max_tokens);
+	cJSON *msgs = cJSON_AddArrayToObject(req, "messages");
+	amc_sb sys;
+	amc_sb_init(&sys);
+	amc_sb_printf(&sys, "%s\nAnswer with one JSON object: \"tool\" (one of the tools below), \"reason\", and the "
+		      "tool's arguments.\nTools:\n", SYSTEM_PROMPT);
+	const cJSON *t;
+	cJSON_ArrayForEach(t, lp->tools) {
+		amc_sb_printf(&sys, "- %s: %s\n", amc_json_str(t, "name"), amc_json_str(t, "description"));
+	}
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "role", "system");
+	cJSON_AddStringToObject(m, "content", amc_sb_str(&sys));
+	cJSON_AddItemToArray(msgs, m);
+	m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "role", "user");
+	cJSON_AddStringToObject(m, "content", user_text);
+	cJSON_AddItemToArray(msgs, m);
+	cJSON_AddItemToObject(req, "response_format", amc_openai_json_schema_format("amc_action", action_schema(lp->tools)));
+
+	long long now = lp->oa->hooks.now_ms ? lp->oa->hooks.now_ms(lp->oa->hooks.ud) : amc_mono_ms();
+	amc_openai_result res;
+	amc_err ce;
+	amc_err_clear(&ce);
+	int rc = amc_openai_chat(lp->oa, req, now + lp->o.step_timeout_ms, &res, &ce);
+	cJSON_Delete(req);
+
+	cJSON *dec = cJSON_CreateObject();
+	cJSON_AddStringToObject(dec, "model", lp->o.model);
+	cJSON_AddStringToObject(dec, "system", amc_sb_str(&sys));
+	cJSON_AddStringToObject(dec, "user", user_text);
+	amc_sb_free(&sys);
+	cJSON *detail = cJSON_AddObjectToObject(dec, "detail");
+	cJSON_AddStringToObject(detail, "provider", "openai-compatible");
+	out->decision = dec;
+	if (rc != 0) {
+		cJSON_AddStringToObject(detail, "error", ce.msg);
+		amc_err_set(e, AMC_EFAIL, "%s", ce.msg);
+		return AMC_PLAN_FAIL;
+	}
+	cJSON_AddStringToObject(detail, "finish_reason", res.finish_reason);
+	amc_llm_usage_add(&lp->total, &res.usage);
+	out->input_tokens = res.usage.input_tokens;
+	out->output_tokens = res.usage.output_tokens;
+	double cost = lp->prices ? amc_prices_cost(lp->prices, lp->o.model, &res.usage) : -1;
+	out->cost_usd = cost;
+	if (cost >= 0 && lp->cost >= 0)
+		lp->cost += cost;
+	else if (cost < 0)
+		lp->cost = -1;
+
+	amc_plan_rc prc = AMC_PLAN_FAIL;
+	cJSON *in = res.content ? cJSON_Parse(res.content) : NULL;
+	const char *name = amc_json_str(in, "tool");
+	int known = 0;
+	cJSON_ArrayForEach(t, lp->tools) {
+		if (name && !strcmp(amc_json_str(t, "name"), name))
+			known = 1;
+	}
+	if (!strcmp(res.finish_reason, "length")) {
+		amc_err_set(e, AMC_EFAIL, "the model's answer was cut off at planner.max_tokens (%d)", lp->o.max_tokens);
+	} else if (!cJSON_IsObject(in) || !name) {
+		amc_err_set(e, AMC_EFAIL, "the model's answer is not a JSON action (finish_reason %.32s)", res.finish_reason);
+	} else if (!known) {
+		char *nb = bounded(name, 40);
+		amc_err_set(e, AMC_EFAIL, "the model chose an unknown tool '%s'", nb);
+		free(nb);
+	} else if (!amc_json_str(in, "reason")) {
+		amc_err_set(e, AMC_EFAIL, "the model's %s action has no reason", name);
+	} else {
+		char tool[32];
+		snprintf(tool, sizeof tool, "%s", name);
+		cJSON_DeleteItemFromObjectCaseSensitive(in, "tool");
+		cJSON_AddStringToObject(dec, "tool", tool);
+		cJSON_AddItemToObject(dec, "args", cJSON_Duplicate(in, 1));
+		prc = map_call(lp, ctx, tool, in, 1.0, out, e);
+		snprintf(lp->prev_id, sizeof lp->prev_id, "json");
+		snprintf(lp->prev_line, sizeof lp->prev_line, "step %d: %.300s", ctx->step,
+			 out->description ? out->description : tool);
+	}
+	if (prc == AMC_PLAN_FAIL)
+		cJSON_AddStringToObject(detail, "error", e->msg);
+	cJSON_Delete(in);
+	amc_openai_result_free(&res);
+	return prc;
+}
+
 static amc_plan_rc llm_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
 {
 	llm_planner *lp = p->impl;
@@ -545,6 +661,12 @@ static amc_plan_rc llm_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 	amc_sb_free(&intro);
 	amc_sb_free(&now);
 	amc_sb_free(&oc);
+	if (lp->oa) {
+		cJSON_Delete(msgs); /* holds img too */
+		amc_plan_rc r = oa_next(lp, ctx, out, user_text, e);
+		free(user_text);
+		return r;
+	}
 
 	cJSON *req = cJSON_CreateObject();
 	cJSON_AddStringToObject(req, "model", lp->o.model);
@@ -666,6 +788,7 @@ static void llm_destroy(amc_planner *p)
 	llm_planner *lp = p->impl;
 	if (lp) {
 		amc_anthropic_free(lp->client);
+		amc_openai_free(lp->oa);
 		amc_prices_free(lp->prices);
 		cJSON_Delete(lp->tools);
 		cJSON_Delete(lp->prev_content);
@@ -706,6 +829,29 @@ int amc_llm_planner_new(amc_anthropic *client, amc_prices *prices, const amc_llm
 	p->keep_going = 1;
 	p->gated = 1;
 	*out = p;
+	return 0;
+}
+
+int amc_llm_planner_new_openai(amc_openai *client, amc_prices *prices, const amc_llm_planner_opts *o,
+			       amc_planner **out, amc_err *e)
+{
+	*out = NULL;
+	if (!client) {
+		amc_prices_free(prices);
+		return amc_err_set(e, AMC_EUSAGE, "the LLM planner needs a client");
+	}
+	/* build as for Anthropic, then swap the backend */
+	amc_anthropic *dummy = amc_xcalloc(1, sizeof *dummy);
+	if (amc_llm_planner_new(dummy, prices, o, out, e) != 0) {
+		amc_openai_free(client);
+		return -1;
+	}
+	llm_planner *lp = (*out)->impl;
+	amc_anthropic_free(lp->client);
+	lp->client = NULL;
+	lp->oa = client;
+	/* images are not sent to local servers yet */
+	snprintf(lp->o.vision, sizeof lp->o.vision, "off");
 	return 0;
 }
 

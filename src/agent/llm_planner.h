@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 #include "llm/anthropic.h"
 #include "llm/llm.h"
+#include "llm/openai.h"
 #include "runtime/planner.h"
 #include "util/config.h"
 
@@ -46,6 +47,14 @@ void amc_llm_planner_opts_from_config(amc_llm_planner_opts *o, const amc_config 
 /* Takes ownership of client and prices (prices may be NULL: cost unknown). */
 int amc_llm_planner_new(amc_anthropic *client, amc_prices *prices, const amc_llm_planner_opts *o,
 			amc_planner **out, amc_err *e);
+
+/* The same planner on an OpenAI-compatible local server (llm/openai.h): each
+ * step is one chat completion whose answer is constrained by a json_schema
+ * response_format (anyOf one object per tool, with "tool" and "reason"), as the
+ * provider notes advise for local servers; no tools, no images (vision off).
+ * Takes ownership of client and prices. */
+int amc_llm_planner_new_openai(amc_openai *client, amc_prices *prices, const amc_llm_planner_opts *o,
+			       amc_planner **out, amc_err *e);
 
 /* The tools array as sent (caller owns it), and the system prompt text. */
 cJSON *amc_llm_planner_tools(void);

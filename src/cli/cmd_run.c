@@ -139,9 +139,22 @@ static int join_goal(int n, char **w, char **out, amc_err *e)
 /* The LLM planner from the configuration; a missing key is AMC_EENV saying what to set. */
 static int goal_planner(amc_cli *cli, amc_planner **out, amc_err *e)
 {
+	const char *prov = amc_config_str(cli->cfg, "planner", "provider");
 	amc_anthropic *client = NULL;
-	if (amc_anthropic_new(amc_config_str(cli->cfg, "llm", "anthropic_key_file"), &client, e) != 0)
-		return -1;
+	amc_openai *oa = NULL;
+	const char *ob = getenv("AMC_OPENAI_BASE_URL");
+	if (!strcmp(prov, "openai")) {
+		if (amc_openai_new(&oa, e) != 0)
+			return -1;
+	} else if (amc_anthropic_new(amc_config_str(cli->cfg, "llm", "anthropic_key_file"), &client, e) != 0) {
+		if (strcmp(prov, "auto") || !ob || !*ob) {
+			if (!strcmp(prov, "auto"))
+				amc_err_prefix(e, "no planner (a local server would do too: set AMC_OPENAI_BASE_URL)");
+			return -1;
+		}
+		if (amc_openai_new(&oa, e) != 0)
+			return -1;
+	}
 	amc_prices *prices = NULL;
 	amc_err pe;
 	if (amc_prices_load(amc_config_str(cli->cfg, "llm", "price_file"), &prices, &pe) != 0) {
@@ -152,6 +165,8 @@ static int goal_planner(amc_cli *cli, amc_planner **out, amc_err *e)
 	}
 	amc_llm_planner_opts o;
 	amc_llm_planner_opts_from_config(&o, cli->cfg);
+	if (oa)
+		return amc_llm_planner_new_openai(oa, prices, &o, out, e);
 	return amc_llm_planner_new(client, prices, &o, out, e);
 }
 

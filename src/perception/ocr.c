@@ -279,16 +279,25 @@ typedef struct gray {
 	int w, h;
 } gray;
 
-/* ITU-R BT.601 luma in integers; tesseract binarizes it itself (Otsu). */
+/* ITU-R BT.601 luma in integers; tesseract binarizes it itself (Otsu). Only
+ * the rectangle `r` is converted: under gaps most of the frame is never read. */
+static void to_gray_rect(const amc_image *img, gray *g, const amc_bounds *r)
+{
+	for (int y = r->y1; y < r->y2; y++) {
+		const unsigned char *s = img->px + ((size_t)y * (size_t)img->w + (size_t)r->x1) * 4;
+		unsigned char *d = g->px + (size_t)y * (size_t)img->w + (size_t)r->x1;
+		for (int x = r->x1; x < r->x2; x++, s += 4)
+			*d++ = (unsigned char)((s[0] * 77u + s[1] * 150u + s[2] * 29u) >> 8);
+	}
+}
+
 static void to_gray(const amc_image *img, gray *g)
 {
 	g->w = img->w;
 	g->h = img->h;
 	g->px = amc_xmalloc((size_t)img->w * (size_t)img->h);
-	const unsigned char *s = img->px;
-	size_t n = (size_t)img->w * (size_t)img->h;
-	for (size_t i = 0; i < n; i++, s += 4)
-		g->px[i] = (unsigned char)((s[0] * 77u + s[1] * 150u + s[2] * 29u) >> 8);
+	amc_bounds all = { 0, 0, img->w, img->h };
+	to_gray_rect(img, g, &all);
 }
 
 static uint64_t region_hash(const gray *g, const amc_bounds *r, int psm)
@@ -708,13 +717,16 @@ int amc_ocr_run(const amc_image *img, const amc_ui_tree *tree, amc_ocr_policy po
 	if (!api)
 		return -1;
 
-	gray g;
-	to_gray(img, &g);
+	gray g = { amc_xmalloc((size_t)img->w * (size_t)img->h), img->w, img->h };
 	regvec rv = { 0 };
 	wordvec wv = { 0 };
 	int rc = 0;
 	amc_bounds whole = { 0, 0, g.w, g.h };
 	int have_tree = tree && tree->count;
+	/* Full reads the whole frame anyway; gaps converts each region below. */
+	int all_gray = policy == AMC_OCR_FULL || !have_tree;
+	if (all_gray)
+		to_gray_rect(img, &g, &whole);
 	plan_regions(have_tree ? tree : NULL, g.w, g.h, policy == AMC_OCR_GAPS && have_tree,
 		     policy == AMC_OCR_FULL, &rv);
 	if (policy == AMC_OCR_FULL || !have_tree)
@@ -725,6 +737,8 @@ int amc_ocr_run(const amc_image *img, const amc_ui_tree *tree, amc_ocr_policy po
 		/* Single lines keep their box (the shrink already placed it); sparse
 		 * regions are cropped to their ink. The whole frame stays whole. */
 		int whole_frame = r.x1 == 0 && r.y1 == 0 && r.x2 == g.w && r.y2 == g.h;
+		if (!all_gray && big_enough(&r))
+			to_gray_rect(img, &g, &r);
 		if (!big_enough(&r) || region_blank(&g, &r) ||
 		    (!rv.v[i].line && !whole_frame && (!crop_to_ink(&g, &r) || !big_enough(&r))))
 			continue;

@@ -762,6 +762,17 @@ int amc_runner_start(const char *home, const char *device_id, const amc_config *
 	return 0;
 }
 
+void amc_runner_set_agent_opts(amc_runner *r, amc_operator *op, const amc_words *confirm_words,
+			       int assume_yes, amc_enricher *enricher)
+{
+	pthread_mutex_lock(&r->mu);
+	r->opts.op = op;
+	r->opts.confirm_words = confirm_words;
+	r->opts.assume_yes = assume_yes;
+	r->opts.enricher = enricher;
+	pthread_mutex_unlock(&r->mu);
+}
+
 int amc_runner_submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_err *e)
 {
 	job *j = amc_xcalloc(1, sizeof *j);

@@ -60,6 +60,11 @@ typedef struct amc_runner amc_runner;
 /* Start the thread for `device_id`; it opens its own store connection and device. */
 int amc_runner_start(const char *home, const char *device_id, const amc_config *cfg,
 		     amc_bus *bus, amc_runner **out, amc_err *e);
+/* The operator (ask_user, confirmations), irreversible-action words and the
+ * SemanticScene enricher for every task of this runner; none is owned. Call
+ * before the first amc_runner_submit. */
+void amc_runner_set_agent_opts(amc_runner *r, amc_operator *op, const amc_words *confirm_words,
+			       int assume_yes, amc_enricher *enricher);
 /* Queue a task; ownership of task and planner passes to the runner. */
 int amc_runner_submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_err *e);
 /* Cancel a queued or running task of this runner; 0 if found. */

@@ -59,8 +59,11 @@ static const keydef KEYS[] = {
 	  "a file (mode 0600) holding the Anthropic API key, used when ANTHROPIC_API_KEY is not set" },
 	{ "llm", "price_file", K_STR, "", 0, 0, NULL,
 	  "price table (USD per million tokens) replacing the bundled prices.json" },
+	{ "planner", "provider", K_ENUM, "auto", 0, 0, "auto|anthropic|openai",
+	  "who plans goals: anthropic, an OpenAI-compatible local server (AMC_OPENAI_BASE_URL), or auto "
+	  "(anthropic when a key is set, else the local server when AMC_OPENAI_BASE_URL is set)" },
 	{ "planner", "model", K_STR, "claude-sonnet-5", 0, 0, NULL,
-	  "model of the LLM planner (AMC_PLANNER_MODEL overrides)" },
+	  "model of the LLM planner (AMC_PLANNER_MODEL overrides; a local server needs its own model name)" },
 	{ "planner", "max_tokens", K_INT, "1024", 64, 64000, NULL, "longest answer of one planning call, in tokens" },
 	{ "planner", "max_input_tokens", K_INT, "2000000", 0, 1000000000, NULL,
 	  "a task fails once its planner used this many input tokens (0: no limit)" },

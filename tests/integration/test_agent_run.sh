@@ -182,7 +182,25 @@ stop_mock
 ok "$(grep -rq -- "$KEY" "$AMC_HOME/providers-cache.json"; echo $((1 - $?)))" "the cache holds no key"
 like "$(ANTHROPIC_API_KEY="$KEY" "$AMC" providers --offline)" "pay-as-you-go" "the text view says so too"
 
-# 10. the planted key is in no database row, artifact, log line or request body
+# 10. a local OpenAI-compatible server plans the same way (json_schema answers)
+: > "$LOGS/violations.txt"
+start_mock "launch com.android.contacts
+tap Add contact
+tap Name
+type Local Model
+tap Save
+finish true added by a local model"
+env -u ANTHROPIC_API_KEY AMC_OPENAI_BASE_URL="$ANTHROPIC_BASE_URL/v1" AMC_PLANNER_MODEL=qwen3-8b \
+	setsid -w "$AMC" run "Add a contact named Local Model" --json </dev/null >"$T_HOME/out" 2>"$T_HOME/err"; rc=$?
+stop_mock
+is "$rc" 0 "the local server's run succeeds"
+[ "$rc" -eq 0 ] || sed 's/^/#   /' "$T_HOME/err" "$T_HOME/out"
+like "$("$AMC" sim state)" '"name":[[:space:]]*"Local Model"' "the contact is on the device"
+ok "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every chat request kept the rules (nested json_schema, no tools)"
+is "$(field cost_usd)" "null" "a model without a price has an unknown cost"
+is "$(field input_tokens)" "6000" "usage from prompt_tokens (6 calls)"
+
+# 11. the planted key is in no database row, artifact, log line or request body
 hits=$(grep -rl "$KEY" "$AMC_HOME" "$LOGS" 2>/dev/null | wc -l)
 is "$hits" "0" "the API key appears nowhere under AMC_HOME or in the requests"
 grep -l "$KEY" "$T_HOME/err" >/dev/null 2>&1; is $? 1 "nor on stderr"

@@ -190,6 +190,45 @@ out:
 	return rc;
 }
 
+int amc_mock_check_chat(const mock_req *rq, char *why, size_t n)
+{
+	char h[256];
+	if (!mock_header(rq, "content-type", h, sizeof h) || strncmp(h, "application/json", 16))
+		return fail(why, n, "content-type must be application/json");
+	cJSON *b = cJSON_ParseWithLength(rq->body, rq->body_len);
+	int rc = -1;
+	const cJSON *rf = cJSON_GetObjectItemCaseSensitive(b, "response_format");
+	const cJSON *js = cJSON_GetObjectItemCaseSensitive(rf, "json_schema");
+	static const char *const banned[] = { "temperature", "top_p", "top_k", NULL };
+	for (int i = 0; banned[i]; i++)
+		if (cJSON_GetObjectItemCaseSensitive(b, banned[i])) {
+			fail(why, n, "'%s' must not be sent", banned[i]);
+			goto out;
+		}
+	if (!str(b, "model") || !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(b, "messages"))) {
+		fail(why, n, "model and messages are required");
+		goto out;
+	}
+	if (rf && (!str(rf, "type") || strcmp(str(rf, "type"), "json_schema") || !str(js, "name") ||
+		   !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(js, "schema")) ||
+		   !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(js, "strict")))) {
+		fail(why, n, "response_format must be the nested form {type:json_schema, json_schema:{name, schema, strict:true}}");
+		goto out;
+	}
+	if (rf && cJSON_GetObjectItemCaseSensitive(rf, "schema")) {
+		fail(why, n, "the flat json_schema form is ignored by llama.cpp");
+		goto out;
+	}
+	if (rf && cJSON_GetObjectItemCaseSensitive(b, "tools")) {
+		fail(why, n, "tools and a json_schema response in one request");
+		goto out;
+	}
+	rc = 0;
+out:
+	cJSON_Delete(b);
+	return rc;
+}
+
 int amc_mock_agent_load(amc_mock_agent *a, const char *text)
 {
 	memset(a, 0, sizeof *a);
@@ -225,6 +264,11 @@ static cJSON *last_scene(const cJSON *body)
 {
 	const cJSON *msgs = cJSON_GetObjectItemCaseSensitive(body, "messages");
 	const cJSON *m = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1), *b;
+	const char *whole = str(m, "content");
+	if (whole) {
+		const char *p = strstr(whole, "Current screen");
+		return p && (p = strchr(p, '{')) ? cJSON_Parse(p) : NULL;
+	}
 	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(m, "content")) {
 		const char *t = str(b, "text");
 		const char *p = t ? strstr(t, "Current screen") : NULL;
@@ -238,6 +282,9 @@ static const char *last_tool_result(const cJSON *body)
 {
 	const cJSON *msgs = cJSON_GetObjectItemCaseSensitive(body, "messages");
 	const cJSON *m = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
+	const char *whole = str(m, "content");
+	if (whole)
+		return strstr(whole, "[tool_result]");
 	const cJSON *b = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(m, "content"), 0);
 	if (!str(b, "type") || strcmp(str(b, "type"), "tool_result"))
 		return NULL;
@@ -288,6 +335,44 @@ static cJSON *use(amc_mock_agent *a, const char *name, cJSON *input)
 	return t;
 }
 
+/* An Anthropic-shaped reply as a chat completion whose content is the JSON
+ * action {"tool", "reason", ...}. */
+static void to_chat(mock_resp *rs)
+{
+	cJSON *m = rs->body ? cJSON_Parse(rs->body) : NULL;
+	if (!cJSON_IsObject(m) || !str(m, "stop_reason")) {
+		cJSON_Delete(m);
+		return; /* malformed on purpose */
+	}
+	const cJSON *b0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(m, "content"), 0);
+	const char *stop = str(m, "stop_reason");
+	char *content = NULL;
+	if (str(b0, "type") && !strcmp(str(b0, "type"), "tool_use")) {
+		cJSON *in = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(b0, "input"), 1);
+		cJSON_AddStringToObject(in, "tool", str(b0, "name"));
+		content = cJSON_PrintUnformatted(in);
+		cJSON_Delete(in);
+	} else {
+		content = strdup(str(b0, "text") ? str(b0, "text") : "");
+	}
+	cJSON *r = cJSON_CreateObject();
+	cJSON *ch = cJSON_CreateObject();
+	cJSON *msg = cJSON_AddObjectToObject(ch, "message");
+	cJSON_AddStringToObject(msg, "role", "assistant");
+	cJSON_AddStringToObject(msg, "content", content);
+	cJSON_AddStringToObject(ch, "finish_reason", !strcmp(stop, "max_tokens") ? "length" : "stop");
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "choices"), ch);
+	cJSON *u = cJSON_AddObjectToObject(r, "usage");
+	const cJSON *au = cJSON_GetObjectItemCaseSensitive(m, "usage");
+	cJSON_AddNumberToObject(u, "prompt_tokens", cJSON_GetObjectItemCaseSensitive(au, "input_tokens")->valuedouble);
+	cJSON_AddNumberToObject(u, "completion_tokens", cJSON_GetObjectItemCaseSensitive(au, "output_tokens")->valuedouble);
+	free(content);
+	free(rs->body);
+	rs->body = cJSON_PrintUnformatted(r);
+	cJSON_Delete(r);
+	cJSON_Delete(m);
+}
+
 static void violation(amc_mock_agent *a, mock_resp *rs, const char *why)
 {
 	a->violations++;
@@ -323,7 +408,8 @@ void amc_mock_agent_handle(void *ud, const mock_req *rq, mock_resp *rs)
 				  "{\"id\":\"claude-haiku-4-5\",\"type\":\"model\"}],\"has_more\":false}");
 		return;
 	}
-	if (amc_mock_check_request(rq, why, sizeof why) != 0) {
+	int chat = !strcmp(rq->path, "/v1/chat/completions");
+	if ((chat ? amc_mock_check_chat(rq, why, sizeof why) : amc_mock_check_request(rq, why, sizeof why)) != 0) {
 		violation(a, rs, why);
 		return;
 	}
@@ -459,4 +545,6 @@ void amc_mock_agent_handle(void *ud, const mock_req *rq, mock_resp *rs)
 		break;
 	}
 	cJSON_Delete(body);
+	if (chat && (!rs->status || rs->status == 200))
+		to_chat(rs);
 }

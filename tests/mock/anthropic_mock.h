@@ -16,7 +16,9 @@
  *   usage IN OUT                         token counts of the following replies (default 1000 100)
  * When the script runs out, the agent calls finish false "script exhausted".
  * Structured-output requests (enrichment) get a SemanticScene naming the Scene's
- * first element and an invented id, without using a script line. */
+ * first element and an invented id, without using a script line.
+ * POST /v1/chat/completions plays the same script as an OpenAI-compatible
+ * server whose json_schema answer is {"tool", "reason", ...args}. */
 #ifndef AMC_ANTHROPIC_MOCK_H
 #define AMC_ANTHROPIC_MOCK_H
 
@@ -43,6 +45,9 @@ int amc_mock_agent_load(amc_mock_agent *a, const char *script_text);
 void amc_mock_agent_free(amc_mock_agent *a);
 /* The handler for mock_start/mock_serve_forever; ud is the agent. */
 void amc_mock_agent_handle(void *ud, const mock_req *rq, mock_resp *rs);
+/* Check one chat completion (OpenAI-compatible): nested json_schema
+ * response_format, no tools beside it, no sampling parameters. */
+int amc_mock_check_chat(const mock_req *rq, char *why, size_t n);
 /* Check one request; 0 when it keeps every rule, else -1 with why. */
 int amc_mock_check_request(const mock_req *rq, char *why, size_t n);
 

@@ -282,6 +282,38 @@ int main(void)
 	is_str(out.status, "succeeded", "two 500s then success: the step goes on");
 	ok(fake_now == 1500, "backoff 0.5 s + 1 s (got %lld)", fake_now);
 
+	/* the per-device runner thread (the TUI's path) with the operator set */
+	{
+		amc_runner *r = NULL;
+		amc_device_close(v.dev); /* the runner opens its own */
+		v.dev = NULL;
+		ok(amc_runner_start(home, "sim", v.cfg, v.bus, &r, &e) == 0, "runner thread starts");
+		amc_runner_set_agent_opts(r, &v.op, &v.words, 0, NULL);
+		amc_mock_agent_free(&v.agent);
+		amc_mock_agent_load(&v.agent, "ask Which colour?\nexpect teal\nfinish true teal it is");
+		v.os.answer = "teal";
+		v.os.asked = 0;
+		amc_anthropic *client = NULL;
+		amc_anthropic_new(NULL, &client, &e);
+		amc_llm_planner_opts o;
+		amc_llm_planner_opts_from_config(&o, v.cfg);
+		amc_planner *p = NULL;
+		amc_llm_planner_new(client, NULL, &o, &p, &e);
+		amc_task *rt = amc_task_new("goal", "sim:0");
+		rt->goal = amc_xstrdup("Pick a colour");
+		char rid[64];
+		snprintf(rid, sizeof rid, "%s", rt->id);
+		ok(amc_runner_submit(r, rt, p, &e) == 0, "goal submitted to the runner");
+		ok(amc_runner_wait_idle(r, 30000) == 0, "runner finished");
+		amc_runner_stop(r, 0);
+		is_int(v.os.asked, 1, "the runner's operator answered ask_user");
+		amc_task_row row;
+		ok(amc_store_get_task(v.store, rid, &row, &e) == 0 && !strcmp(row.status, "succeeded"),
+		   "the task succeeded through the runner thread");
+		amc_task_row_free(&row);
+		is_int(v.agent.violations, 0, "its requests kept the rules");
+	}
+
 	/* decisions retention */
 	long removed = amc_store_prune_decisions(v.store, 2, &e);
 	ok(removed > 0, "pruning to the newest 2 tasks removes older decisions (%ld)", removed);
