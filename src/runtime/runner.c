@@ -699,6 +699,13 @@ static void *runner_main(void *arg)
 		r->current = j;
 		pthread_mutex_unlock(&r->mu);
 
+		/* A store that could not be opened (busy, full disk) is tried again for
+		 * each task rather than once: a transient failure must not lose tasks. */
+		if (!store && amc_store_open(r->home, &store, &e) != 0) {
+			store = NULL;
+			snprintf(store_error, sizeof store_error, "%s", e.msg);
+			amc_log_error("runner %s: %s", r->device, e.msg);
+		}
 		if (atomic_load(&j->cancel)) {
 			record_unrun(r, store, j, AMC_ST_CANCELLED, "cancelled before it started");
 		} else if (!store) {

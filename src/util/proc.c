@@ -18,7 +18,10 @@
 
 extern char **environ;
 
-/* Variables that must not reach children: the OCR engine's thread settings. */
+/* The OCR engine's thread limit reaches children only when the user set it:
+ * when amc set it for itself (marked by AMC_OMP_SET, see main.c) both go.
+ * main.c normally removes them after its re-exec already; this covers any
+ * other program built on libamc. */
 static const char *const STRIP_ENV[] = { "OMP_THREAD_LIMIT=", "AMC_OMP_SET=" };
 
 static long long mono_ms(void)
@@ -67,9 +70,10 @@ static char **child_env(void)
 	if (!env)
 		return NULL;
 	size_t k = 0;
+	int amc_set = getenv("AMC_OMP_SET") != NULL;
 	for (char **p = environ; p && *p; p++) {
 		int skip = 0;
-		for (size_t i = 0; i < sizeof STRIP_ENV / sizeof STRIP_ENV[0]; i++)
+		for (size_t i = amc_set ? 0 : 1; i < sizeof STRIP_ENV / sizeof STRIP_ENV[0]; i++)
 			if (!strncmp(*p, STRIP_ENV[i], strlen(STRIP_ENV[i])))
 				skip = 1;
 		if (!skip)

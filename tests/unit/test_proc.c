@@ -80,9 +80,15 @@ int main(void)
 	const char *env[] = { "env", NULL };
 	ok(amc_proc_run(env, 5000, 1 << 20, 1024, &r, &e) == 0, "env ran");
 	ok(!strstr((char *)r.out, "OMP_THREAD_LIMIT=") && !strstr((char *)r.out, "AMC_OMP_SET="),
-	   "OCR thread settings stripped from the child's environment");
+	   "OCR thread settings amc made itself are stripped from the child's environment");
 	like((char *)r.out, "AMC_TEST_KEEP_ME=yes", "the rest is passed on");
 	amc_proc_result_free(&r);
+	unsetenv("AMC_OMP_SET");
+	setenv("OMP_THREAD_LIMIT", "4", 1);
+	ok(amc_proc_run(env, 5000, 1 << 20, 1024, &r, &e) == 0, "env ran again");
+	like((char *)r.out, "OMP_THREAD_LIMIT=4", "a limit the user set is passed on");
+	amc_proc_result_free(&r);
+	unsetenv("OMP_THREAD_LIMIT");
 
 	const char *none[] = { "amc-no-such-program-xyz", NULL };
 	ok(amc_proc_run(none, 1000, 10, 10, &r, &e) == -1 && e.code == AMC_EENV && strstr(e.msg, "not found"),
