@@ -41,8 +41,6 @@ static const keydef KEYS[] = {
 	  "fraction of pixels (outside the status bar) that may differ between two frames that count as equal" },
 	{ "runner", "capture_retries", K_INT, "3", 0, 20, NULL,
 	  "how often a failed screenshot or UI dump is retried before the step fails" },
-	{ "runner", "device_timeout_ms", K_INT, "20000", 100, 600000, NULL,
-	  "wall-clock limit for one device call" },
 	{ "flow", "wait_timeout_ms", K_INT, "5000", 0, 600000, NULL,
 	  "how long tapOn/assertVisible wait for their element to appear (Maestro waits too)" },
 	{ "retention", "keep", K_INT, "1000", 1, 100000000, NULL,
