@@ -46,6 +46,9 @@ int amc_cli_help(const amc_cmd *cmd);
 void amc_cli_print_json(cJSON *j);
 /* Print untrusted text as one terminal-safe line (no newline added). */
 void amc_cli_put_safe(FILE *f, const char *s);
+/* Options of a command whose only flag is --json: 0 with *json set, or the
+ * exit status of a usage error (already printed). */
+int amc_cli_json_only(const amc_cmd *cmd, int argc, char **argv, int *json);
 /* Parse an integer option value within [min,max]; -1 with a usage error. */
 int amc_cli_int(const char *opt, const char *val, long min, long max, long *out, amc_err *e);
 

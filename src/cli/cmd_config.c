@@ -10,16 +10,9 @@
 
 static int run(amc_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = { { "json", no_argument, 0, 'j' }, { 0, 0, 0, 0 } };
-	int json = 0, c;
-	while ((c = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
-		if (c == 'j')
-			json = 1;
-		else
-			return amc_cli_usage(&amc_cmd_config, "unknown option");
-	}
-	if (optind < argc)
-		return amc_cli_usage(&amc_cmd_config, "unexpected argument '%s'", argv[optind]);
+	int json = 0, rc = amc_cli_json_only(&amc_cmd_config, argc, argv, &json);
+	if (rc != 0)
+		return rc;
 	const char *file = amc_config_file_path(cli->cfg);
 	char data[PATH_MAX] = "";
 	amc_paths_data_dir(data, sizeof data, NULL);

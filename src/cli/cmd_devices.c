@@ -10,16 +10,9 @@
 
 static int run(amc_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = { { "json", no_argument, 0, 'j' }, { 0, 0, 0, 0 } };
-	int json = 0, c;
-	while ((c = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
-		if (c == 'j')
-			json = 1;
-		else
-			return amc_cli_usage(&amc_cmd_devices, "unknown option");
-	}
-	if (optind < argc)
-		return amc_cli_usage(&amc_cmd_devices, "unexpected argument '%s'", argv[optind]);
+	int json = 0, rc = amc_cli_json_only(&amc_cmd_devices, argc, argv, &json);
+	if (rc != 0)
+		return rc;
 	amc_device_entry *v = NULL;
 	size_t n = 0;
 	char warn[AMC_ERR_MSG_MAX + 64];

@@ -342,16 +342,9 @@ static void check_keys(report *r, const amc_config *cfg)
 
 static int run(amc_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = { { "json", no_argument, 0, 'j' }, { 0, 0, 0, 0 } };
-	int json = 0, c;
-	while ((c = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
-		if (c == 'j')
-			json = 1;
-		else
-			return amc_cli_usage(&amc_cmd_doctor, "unknown option");
-	}
-	if (optind < argc)
-		return amc_cli_usage(&amc_cmd_doctor, "unexpected argument '%s'", argv[optind]);
+	int json = 0, rc = amc_cli_json_only(&amc_cmd_doctor, argc, argv, &json);
+	if (rc != 0)
+		return rc;
 	report *r = calloc(1, sizeof *r);
 	if (!r) {
 		amc_err e;

@@ -64,6 +64,21 @@ int amc_cli_help(const amc_cmd *cmd)
 	return 0;
 }
 
+int amc_cli_json_only(const amc_cmd *cmd, int argc, char **argv, int *json)
+{
+	static const struct option opts[] = { { "json", no_argument, 0, 'j' }, { 0, 0, 0, 0 } };
+	int c;
+	*json = 0;
+	while ((c = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
+		if (c != 'j')
+			return amc_cli_usage(cmd, "unknown option");
+		*json = 1;
+	}
+	if (optind < argc)
+		return amc_cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
 int amc_cli_int(const char *opt, const char *val, long min, long max, long *out, amc_err *e)
 {
 	char *end;
