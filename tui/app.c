@@ -142,6 +142,16 @@ static amc_runner *runner_for(amc_tui_app *a, const char *device, int create, am
 	amc_runner *r;
 	if (amc_runner_start(a->home, device, a->cfg, a->bus, &r, e) != 0)
 		return NULL;
+	/* Goals need the operator, the words and SemanticScenes; flows are not
+	 * gated, so the same settings serve them too. */
+	amc_enricher *en = NULL;
+	amc_err ee;
+	if (amc_enricher_from_config(a->cfg, &en, &ee) != 0) {
+		amc_tui_message(a, 1, "%s; going on without SemanticScenes", ee.msg);
+		en = NULL;
+	}
+	a->enrichers[a->nrunners] = en;
+	amc_runner_set_agent_opts(r, amc_tui_operator_base(a->op), &a->words, 0, en);
 	a->runners[a->nrunners++] = r;
 	return r;
 }
@@ -172,8 +182,10 @@ int amc_tui_launch(amc_tui_app *a, amc_task *task, amc_planner *planner, amc_err
 int amc_tui_cancel(amc_tui_app *a, const char *task_id, amc_err *e)
 {
 	for (int i = 0; i < a->nrunners; i++)
-		if (amc_runner_cancel(a->runners[i], task_id) == 0)
+		if (amc_runner_cancel(a->runners[i], task_id) == 0) {
+			amc_tui_operator_cancel(a->op, task_id); /* a question it waits on */
 			return 0;
+		}
 	return amc_err_set(e, AMC_EUSAGE, "task %.8s is not running in this amc (cancel it where it was started)", task_id);
 }
 
@@ -321,12 +333,46 @@ static void reload(amc_tui_app *a)
 	a->dirty = 1;
 }
 
+/* Drop the dialogs whose question went away (its task was cancelled). */
+static void sweep_dialogs(amc_tui_app *a)
+{
+	for (amc_tui_dialog **p = &a->dialog; *p;) {
+		amc_tui_dialog *d = *p;
+		if (d->stale && d->stale(a, d)) {
+			*p = d->next;
+			d->free(d);
+			a->dirty = 1;
+		} else {
+			p = &d->next;
+		}
+	}
+}
+
+/* Questions from runner threads open as dialogs. */
+static void take_questions(amc_tui_app *a)
+{
+	amc_tui_question q;
+	while (amc_tui_operator_take(a->op, &q))
+		amc_tui_open_dialog(a, amc_tui_question_new(a->op, &q));
+	sweep_dialogs(a);
+}
+
+/* Operator questions on screen or queued. */
+static int asking(amc_tui_app *a)
+{
+	int n = 0;
+	for (amc_tui_dialog *d = a->dialog; d; d = d->next)
+		n += d->stale != NULL;
+	return n;
+}
+
 /* Drain the event queue; returns 1 when something that changes rows arrived. */
 static int drain_events(amc_tui_app *a)
 {
 	char buf[256];
 	while (read(ev_pipe[0], buf, sizeof buf) > 0)
 		;
+	take_questions(a);
 	ev_copy local[256];
 	int n, lost;
 	pthread_mutex_lock(&ev_mu);
@@ -366,6 +412,7 @@ static void quit_yes(amc_tui_app *a, void *ud)
 	(void)ud;
 	for (int i = 0; i < a->nrunners; i++)
 		amc_runner_cancel_all(a->runners[i]);
+	amc_tui_operator_cancel(a->op, NULL);
 	a->quit = 1;
 }
 
@@ -416,6 +463,7 @@ static void handle_key(amc_tui_app *a, int key)
 			a->dialog = d->next;
 			d->free(d);
 		}
+		sweep_dialogs(a);
 		a->dirty = 1;
 		return;
 	}
@@ -588,6 +636,14 @@ static int run_script(amc_tui_app *a, const amc_tui_opts *o, amc_err *e)
 					       y < 0 ? BUTTON4_PRESSED : BUTTON5_PRESSED);
 		} else if (!strcmp(line, ":wait")) {
 			script_wait(a, &dv);
+		} else if (!strcmp(line, ":ask")) {
+			/* wait up to 10 s for an operator question to be on screen */
+			long long until = amc_mono_ms() + 10000;
+			while (!asking(a) && amc_mono_ms() < until) {
+				struct pollfd p = { ev_pipe[0], POLLIN, 0 };
+				if (poll(&p, 1, 200) > 0 && drain_events(a))
+					reload(a);
+			}
 		} else if (!strcmp(line, ":drain")) {
 			struct pollfd p = { ev_pipe[0], POLLIN, 0 };
 			if (poll(&p, 1, 10000) > 0 && drain_events(a))
@@ -674,6 +730,7 @@ static void finish_on_hup(amc_tui_app *a)
 	/* The terminal is gone: do not draw, let tasks finish within their own
 	 * budgets (max steps, timeouts), record their ends, then leave. */
 	amc_log_info("tui: terminal hung up; waiting for %d running task(s) to finish", amc_tui_own_running(a));
+	amc_tui_operator_shutdown(a->op); /* nobody is left to answer */
 	for (int i = 0; i < a->nrunners; i++)
 		amc_runner_stop(a->runners[i], 0);
 	a->nrunners = 0;
@@ -806,6 +863,7 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 	fcntl(ev_pipe[1], F_SETFL, O_NONBLOCK);
 	a->bus = amc_bus_new();
 	int sub = amc_bus_subscribe(a->bus, on_event, NULL);
+	a->op = amc_tui_operator_new(ev_pipe[1]);
 
 	/* While the TUI runs, stderr (tesseract, libxml2, ...) goes to the log. */
 	int saved_err = -1;
@@ -845,6 +903,7 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 			fclose(vout);
 		amc_bus_unsubscribe(a->bus, sub);
 		amc_bus_free(a->bus);
+		amc_tui_operator_free(a->op);
 		amc_store_close(a->store);
 		close(ev_pipe[0]);
 		close(ev_pipe[1]);
@@ -913,8 +972,11 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 				amc_runner_cancel_all(a->runners[i]);
 		endwin();
 	}
+	amc_tui_operator_shutdown(a->op); /* no runner thread stays blocked on a question */
 	for (int i = 0; i < a->nrunners; i++)
 		amc_runner_stop(a->runners[i], 0);
+	for (int i = 0; i < AMC_TUI_MAX_RUNNERS; i++)
+		amc_enricher_free(a->enrichers[i]);
 	while (a->dialog) {
 		amc_tui_dialog *d = a->dialog;
 		a->dialog = d->next;
@@ -943,6 +1005,9 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 	}
 	amc_bus_unsubscribe(a->bus, sub);
 	amc_bus_free(a->bus);
+	amc_tui_operator_free(a->op);
+	if (a->words_loaded)
+		amc_words_free(&a->words);
 	amc_store_close(a->store);
 	close(ev_pipe[0]);
 	close(ev_pipe[1]);

@@ -10,7 +10,10 @@
 #include <pthread.h>
 #include "runtime/runner.h"
 #include "storage/store.h"
+#include "runtime/safety.h"
+#include "semantic/enrich.h"
 #include "tui/keymap.h"
+#include "tui/operator.h"
 #include "tui/theme.h"
 #include "util/config.h"
 
@@ -54,6 +57,9 @@ struct amc_tui_dialog {
 	int (*key)(amc_tui_app *a, amc_tui_dialog *d, int key);
 	void (*free)(amc_tui_dialog *d);
 	amc_tui_dialog *next;  /* a dialog may open another after it closes */
+	/* 1 when the dialog has nothing left to ask (its task was cancelled):
+	 * the app drops it. NULL: never. */
+	int (*stale)(amc_tui_app *a, amc_tui_dialog *d);
 };
 
 #define AMC_TUI_MAX_RUNNERS 8
@@ -83,6 +89,11 @@ struct amc_tui_app {
 	int follow;                /* open the next task launched here */
 	char follow_id[32];
 	const char *graphics;      /* "symbols" or "none" */
+	/* for goals launched here (every runner gets them) */
+	amc_tui_operator *op;      /* ask_user and confirmations */
+	amc_words words;           /* irreversible-action words, loaded on the first goal */
+	int words_loaded;
+	amc_enricher *enrichers[AMC_TUI_MAX_RUNNERS]; /* one per runner; NULL: off */
 };
 
 long long amc_tui_now(const amc_tui_app *a);
@@ -112,5 +123,7 @@ amc_tui_dialog *amc_tui_confirm_new(const char *question, void (*yes)(amc_tui_ap
 amc_tui_dialog *amc_tui_input_new(const char *prompt, const char *initial,
 				  void (*done)(amc_tui_app *, const char *text, void *), void *ud);
 amc_tui_dialog *amc_tui_launch_new(amc_tui_app *a);
+/* A question from a runner thread (tui/operator.h); takes q's strings. */
+amc_tui_dialog *amc_tui_question_new(amc_tui_operator *op, amc_tui_question *q);
 
 #endif

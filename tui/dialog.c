@@ -1,15 +1,20 @@
 /* dialog.c - modal dialogs: a yes/no question, a one-line input, a list to
- * choose from, and the Launch dialog built from them (device, flow, max steps). */
+ * choose from, and the Launch dialog built from them (device, flow or a goal
+ * in words, max steps). */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/goal.h"
+#include "device/device.h"
+#include "device/manager.h"
 #include "flow/flow.h"
 #include "flow/flow_planner.h"
 #include "tui/app.h"
 #include "tui/text.h"
 #include "util/fsutil.h"
 #include "util/paths.h"
+#include "util/sanitize.h"
 #include "util/strbuf.h"
 
 static void frame(amc_tui_app *a, int h, int w, const char *title, int *y, int *x)
@@ -24,6 +29,8 @@ static void frame(amc_tui_app *a, int h, int w, const char *title, int *y, int *
 		amc_tui_put(stdscr, *y + i, *x, w, "", amc_tui_attr(AMC_EL_NORMAL), 1);
 	amc_tui_box(*y, *x, h, w, title, 1);
 }
+
+static int wrap(const char *s, int y, int x, int w, int max, attr_t at, int draw);
 
 /* ---- confirm ---- */
 
@@ -152,17 +159,20 @@ amc_tui_dialog *amc_tui_input_new(const char *prompt, const char *initial,
 	return &in->d;
 }
 
-/* ---- launch: one dialog with three fields ---- */
+/* ---- launch: device, flow (or a goal in words), max steps ---- */
+
+#define GOAL_MAX 4000
 
 typedef struct launch {
 	amc_tui_dialog d;
-	char **flows;       /* bundled flow names, then "other file..." */
+	char **flows;       /* bundled flow names, then "another flow file...", then the goal entry */
 	size_t nflows;
-	char *devices[4];
-	int ndevices;
-	int field;          /* 0 device, 1 flow, 2 path (when "file"), 3 max steps */
-	int dev, flow;
+	amc_device_entry *devs;  /* every device the manager knows */
+	size_t ndevs;
+	int field;          /* 0 device, 1 flow, 2 path or goal (text), 3 max steps */
+	int dev, flow;      /* dev: -1 when no device can take a task */
 	char path[1024];
+	char goal[GOAL_MAX + 1];
 	char steps[16];
 	char error[AMC_ERR_MSG_MAX];
 } launch;
@@ -172,18 +182,71 @@ static int cmp(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
+/* A device takes a task when it is online and nobody holds it. */
+static int dev_free(const amc_device_entry *de)
+{
+	return !strcmp(de->status, "online") && !de->task[0];
+}
+
+static int is_other(const launch *l)
+{
+	return l->flow == (int)l->nflows - 2;
+}
+
+static int is_goal(const launch *l)
+{
+	return l->flow == (int)l->nflows - 1;
+}
+
+/* Long text: the end that fits, so the cursor stays in sight. */
+static void put_field(int y, int x, int w, const char *label, const char *text, int focused, attr_t at)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "%s%s", text, focused ? "_" : "");
+	const char *s = amc_sb_str(&sb);
+	int lw = amc_tui_width(label);
+	while (*s && amc_tui_width(s) > w - lw) {
+		s++;
+		while (((unsigned char)*s & 0xC0) == 0x80)
+			s++;
+	}
+	amc_sb tmp;
+	amc_sb_init(&tmp);
+	amc_sb_printf(&tmp, "%s%s", label, s);
+	amc_tui_put(stdscr, y, x, w, amc_sb_str(&tmp), at, 1);
+	amc_sb_free(&tmp);
+	amc_sb_free(&sb);
+}
+
 static void launch_draw(amc_tui_app *a, amc_tui_dialog *d)
 {
 	launch *l = (launch *)d;
-	int w = 64, h = 9 + l->ndevices + (int)l->nflows, y, x;
+	int elines = l->error[0] ? wrap(l->error, 0, 0, 60, 4, 0, 0) : 1;
+	int w = 64, h = 8 + elines + (l->ndevs ? (int)l->ndevs : 1) + (int)l->nflows, y, x;
 	frame(a, h, w, "Launch a task", &y, &x);
 	int row = y + 1;
-	attr_t lab = amc_tui_attr(AMC_EL_TITLE), sel = amc_tui_attr(AMC_EL_SELECTED), nor = amc_tui_attr(AMC_EL_NORMAL);
+	attr_t lab = amc_tui_attr(AMC_EL_TITLE), sel = amc_tui_attr(AMC_EL_SELECTED), nor = amc_tui_attr(AMC_EL_NORMAL),
+	       dim = amc_tui_attr(AMC_EL_DIM);
 	amc_tui_put(stdscr, row++, x + 2, w - 4, "Device", lab | (l->field == 0 ? A_UNDERLINE : 0), 0);
-	for (int i = 0; i < l->ndevices; i++) {
-		char s[160];
-		snprintf(s, sizeof s, "%s %s", i == l->dev ? "(*)" : "( )", l->devices[i]);
-		amc_tui_put(stdscr, row++, x + 4, w - 8, s, l->field == 0 && i == l->dev ? sel : nor, 1);
+	if (!l->ndevs)
+		amc_tui_put(stdscr, row++, x + 4, w - 8, "no devices", dim, 0);
+	for (size_t i = 0; i < l->ndevs; i++) {
+		const amc_device_entry *de = &l->devs[i];
+		char s[600];
+		if (dev_free(de)) {
+			snprintf(s, sizeof s, "%s %-24s %-6s %s", (int)i == l->dev ? "(*)" : "( )", de->id, de->kind,
+				 de->status);
+			amc_tui_put(stdscr, row++, x + 4, w - 8, s, l->field == 0 && (int)i == l->dev ? sel : nor, 1);
+		} else {
+			/* shown, greyed, with the reason; not selectable */
+			if (de->task[0])
+				snprintf(s, sizeof s, " -  %-24s %-6s busy: task %.8s", de->id, de->kind, de->task);
+			else
+				snprintf(s, sizeof s, " -  %-24s %-6s %s%s%s", de->id, de->kind, de->status,
+					 de->note[0] ? ": " : "", de->note);
+			amc_tui_put(stdscr, row++, x + 4, w - 8, s, dim, 1);
+		}
 	}
 	amc_tui_put(stdscr, row++, x + 2, w - 4, "Flow", lab | (l->field == 1 ? A_UNDERLINE : 0), 0);
 	for (size_t i = 0; i < l->nflows; i++) {
@@ -191,24 +254,87 @@ static void launch_draw(amc_tui_app *a, amc_tui_dialog *d)
 		snprintf(s, sizeof s, "%s %s", (int)i == l->flow ? "(*)" : "( )", l->flows[i]);
 		amc_tui_put(stdscr, row++, x + 4, w - 8, s, l->field == 1 && (int)i == l->flow ? sel : nor, 1);
 	}
-	char s[1100];
-	snprintf(s, sizeof s, "File: %s%s", l->path, l->field == 2 ? "_" : "");
-	amc_tui_put(stdscr, row++, x + 4, w - 8, s, l->field == 2 ? sel : nor, 1);
+	if (is_goal(l))
+		put_field(row++, x + 4, w - 8, "Goal: ", l->goal, l->field == 2, l->field == 2 ? sel : nor);
+	else
+		put_field(row++, x + 4, w - 8, "File: ", l->path, l->field == 2, l->field == 2 ? sel : nor);
+	char s[64];
 	snprintf(s, sizeof s, "Max steps: %s%s", l->steps, l->field == 3 ? "_" : "");
 	amc_tui_put(stdscr, row++, x + 2, w - 4, s, l->field == 3 ? sel : lab, 1);
 	row++;
-	if (l->error[0])
-		amc_tui_put(stdscr, row, x + 2, w - 4, l->error, amc_tui_attr(AMC_EL_ERROR), 0);
-	amc_tui_put(stdscr, y + h - 2, x + 2, w - 4, "Tab: next field  j/k: choose  Enter: launch  Esc: cancel",
-		    amc_tui_attr(AMC_EL_DIM), 0);
+	if (l->error[0]) /* wrapped: a missing key's message says in full what to set */
+		wrap(l->error, row, x + 2, w - 4, 4, amc_tui_attr(AMC_EL_ERROR), 1);
+	amc_tui_put(stdscr, y + h - 2, x + 2, w - 4, "Tab: next field  j/k: choose  Enter: launch  Esc: cancel", dim, 0);
+}
+
+/* The irreversible-action words, loaded once: goals are always gated. */
+static int goal_words(amc_tui_app *a, amc_err *e)
+{
+	if (a->words_loaded)
+		return 0;
+	if (amc_words_load(amc_config_str(a->cfg, "safety", "irreversible_words_file"), &a->words, e) != 0)
+		return -1;
+	a->words_loaded = 1;
+	return 0;
 }
 
 static int do_launch(amc_tui_app *a, launch *l)
 {
 	char path[PATH_MAX + 1100];
 	amc_err e;
-	int other = l->flow == (int)l->nflows - 1;
-	if (other) {
+	if (l->dev < 0 || l->dev >= (int)l->ndevs || !dev_free(&l->devs[l->dev])) {
+		snprintf(l->error, sizeof l->error, "no device is free: every one is busy or offline (D lists them)");
+		return 0;
+	}
+	const char *device = l->devs[l->dev].id;
+	long steps = strtol(l->steps, NULL, 10);
+	if (steps < 1 || steps > 100000) {
+		snprintf(l->error, sizeof l->error, "max steps: a whole number from 1 to 100000");
+		l->field = 3;
+		return 0;
+	}
+	if (is_goal(l)) {
+		if (!l->goal[strspn(l->goal, " \t")]) {
+			snprintf(l->error, sizeof l->error, "write the goal: what to do, in words");
+			l->field = 2;
+			return 0;
+		}
+		if (strstr(l->goal, "{{secret:")) {
+			/* the runners here get no secrets file: never send the placeholder on */
+			snprintf(l->error, sizeof l->error, "{{secret:NAME}} in a goal: run it with amc run \"GOAL\" for now");
+			l->field = 2;
+			return 0;
+		}
+		amc_planner *p;
+		char warn[AMC_ERR_MSG_MAX + 32];
+		if (amc_goal_planner_new(a->cfg, warn, sizeof warn, &p, &e) != 0) {
+			char *m = amc_sanitize_dup(e.msg);
+			snprintf(l->error, sizeof l->error, "%s", m);
+			free(m);
+			return 0;
+		}
+		if (goal_words(a, &e) != 0) {
+			amc_planner_free(p);
+			char *m = amc_sanitize_dup(e.msg);
+			snprintf(l->error, sizeof l->error, "%s", m);
+			free(m);
+			return 0;
+		}
+		amc_err pe;
+		if (amc_store_prune_decisions(a->store, amc_config_int(a->cfg, "planner", "decisions_keep"), &pe) < 0)
+			amc_tui_message(a, 1, "%s", pe.msg);
+		amc_task *t = amc_task_new("goal", device);
+		t->goal = amc_xstrdup(l->goal);
+		t->max_steps = (int)steps;
+		if (amc_tui_launch(a, t, p, &e) != 0) {
+			snprintf(l->error, sizeof l->error, "%s", e.msg);
+			return 0;
+		}
+		if (warn[0])
+			amc_tui_message(a, 1, "%s", warn);
+		return 1;
+	}
+	if (is_other(l)) {
 		if (!l->path[0]) {
 			snprintf(l->error, sizeof l->error, "give a flow file");
 			l->field = 2;
@@ -223,18 +349,12 @@ static int do_launch(amc_tui_app *a, launch *l)
 		}
 		snprintf(path, sizeof path, "%s/flows/%s.yaml", data, l->flows[l->flow]);
 	}
-	long steps = strtol(l->steps, NULL, 10);
-	if (steps < 1 || steps > 100000) {
-		snprintf(l->error, sizeof l->error, "max steps: a whole number from 1 to 100000");
-		l->field = 3;
-		return 0;
-	}
 	amc_flow flow;
 	if (amc_flow_load(path, &flow, &e) != 0) {
 		snprintf(l->error, sizeof l->error, "%s", e.msg);
 		return 0;
 	}
-	amc_task *t = amc_task_new("flow", l->devices[l->dev]);
+	amc_task *t = amc_task_new("flow", device);
 	t->flow_path = amc_xstrdup(path);
 	t->flow_name = amc_xstrdup(flow.name);
 	t->max_steps = (int)steps;
@@ -267,10 +387,19 @@ static void edit(char *buf, size_t n, int key, int digits)
 	}
 }
 
+/* The next selectable device from `from` in direction `dir`; -1 none. */
+static int next_dev(const launch *l, int from, int dir)
+{
+	for (int i = from; i >= 0 && i < (int)l->ndevs; i += dir)
+		if (dev_free(&l->devs[i]))
+			return i;
+	return -1;
+}
+
 static int launch_key(amc_tui_app *a, amc_tui_dialog *d, int key)
 {
 	launch *l = (launch *)d;
-	int other = l->flow == (int)l->nflows - 1;
+	int text = is_other(l) || is_goal(l);
 	l->error[0] = 0;
 	if (key == 27)
 		return 1;
@@ -278,26 +407,36 @@ static int launch_key(amc_tui_app *a, amc_tui_dialog *d, int key)
 		return do_launch(a, l);
 	if (key == '\t' || (key == KEY_DOWN && l->field >= 2)) {
 		l->field = (l->field + 1) % 4;
-		if (l->field == 2 && !other)
+		if (l->field == 2 && !text)
 			l->field = 3;
 		return 0;
 	}
 	if (key == KEY_BTAB) {
 		l->field = (l->field + 3) % 4;
-		if (l->field == 2 && !other)
+		if (l->field == 2 && !text)
 			l->field = 1;
 		return 0;
 	}
-	if (l->field == 0 || l->field == 1) {
-		int *v = l->field == 0 ? &l->dev : &l->flow;
-		int n = l->field == 0 ? l->ndevices : (int)l->nflows;
+	if (l->field == 0) {
+		int n = -1;
 		if (key == 'j' || key == KEY_DOWN)
-			*v = *v + 1 < n ? *v + 1 : *v;
+			n = next_dev(l, l->dev + 1, 1);
 		else if (key == 'k' || key == KEY_UP)
-			*v = *v > 0 ? *v - 1 : 0;
+			n = next_dev(l, l->dev - 1, -1);
+		if (n >= 0)
+			l->dev = n;
 		return 0;
 	}
-	if (l->field == 2)
+	if (l->field == 1) {
+		if (key == 'j' || key == KEY_DOWN)
+			l->flow = l->flow + 1 < (int)l->nflows ? l->flow + 1 : l->flow;
+		else if (key == 'k' || key == KEY_UP)
+			l->flow = l->flow > 0 ? l->flow - 1 : 0;
+		return 0;
+	}
+	if (l->field == 2 && is_goal(l))
+		edit(l->goal, sizeof l->goal, key, 0);
+	else if (l->field == 2)
 		edit(l->path, sizeof l->path, key, 0);
 	else
 		edit(l->steps, sizeof l->steps, key, 1);
@@ -310,8 +449,7 @@ static void launch_free(amc_tui_dialog *d)
 	for (size_t i = 0; i < l->nflows; i++)
 		free(l->flows[i]);
 	free(l->flows);
-	for (int i = 0; i < l->ndevices; i++)
-		free(l->devices[i]);
+	free(l->devs);
 	free(l);
 }
 
@@ -322,11 +460,23 @@ amc_tui_dialog *amc_tui_launch_new(amc_tui_app *a)
 	l->d.key = launch_key;
 	l->d.free = launch_free;
 	l->field = 1;
-	/* Devices: the configured default first, then the second sim. */
-	const char *def = amc_config_str(a->cfg, "device", "default");
-	l->devices[l->ndevices++] = amc_xstrdup(!strcmp(def, "sim") ? "sim:0" : def);
-	if (strcmp(l->devices[0], "sim:1") != 0)
-		l->devices[l->ndevices++] = amc_xstrdup("sim:1");
+	/* Devices: every one the manager lists; the configured default is
+	 * selected when it is free, else the first free one. */
+	amc_err de;
+	char warn[256] = "";
+	if (amc_devices_list(a->home, a->cfg, &l->devs, &l->ndevs, warn, sizeof warn, &de) != 0) {
+		char *m = amc_sanitize_dup(de.msg);
+		snprintf(l->error, sizeof l->error, "%s", m);
+		free(m);
+	}
+	char def[128];
+	l->dev = -1;
+	if (amc_device_id_normalize(amc_config_str(a->cfg, "device", "default"), def, sizeof def, &de) == 0)
+		for (size_t i = 0; i < l->ndevs && l->dev < 0; i++)
+			if (!strcmp(l->devs[i].id, def) && dev_free(&l->devs[i]))
+				l->dev = (int)i;
+	if (l->dev < 0)
+		l->dev = next_dev(l, 0, 1);
 	char data[PATH_MAX], dir[PATH_MAX + 8];
 	amc_err e;
 	if (amc_paths_data_dir(data, sizeof data, &e) == 0) {
@@ -347,6 +497,167 @@ amc_tui_dialog *amc_tui_launch_new(amc_tui_app *a)
 		qsort(l->flows, l->nflows, sizeof *l->flows, cmp);
 	l->flows = amc_xrealloc(l->flows, (l->nflows + 1) * sizeof *l->flows);
 	l->flows[l->nflows++] = amc_xstrdup("another flow file...");
+	l->flows = amc_xrealloc(l->flows, (l->nflows + 1) * sizeof *l->flows);
+	l->flows[l->nflows++] = amc_xstrdup("a goal in words (LLM planner)...");
 	snprintf(l->steps, sizeof l->steps, "%ld", amc_config_int(a->cfg, "runner", "max_steps"));
 	return &l->d;
+}
+
+/* ---- the operator's questions (tui/operator.h) ---- */
+
+/* Split s into lines of at most w columns, breaking at spaces where it can;
+ * draws them from row y when draw is set. Returns the number of lines. */
+static int wrap(const char *s, int y, int x, int w, int max, attr_t at, int draw)
+{
+	int lines = 0;
+	if (w < 1)
+		return 0;
+	while (*s && lines < max) {
+		size_t n = strlen(s), take = 0, lastsp = 0;
+		int cols = 0;
+		while (take < n) {
+			size_t nx = take + 1;
+			while (nx < n && ((unsigned char)s[nx] & 0xC0) == 0x80)
+				nx++;
+			char ch[8];
+			snprintf(ch, sizeof ch, "%.*s", (int)(nx - take), s + take);
+			int cw = amc_tui_width(ch);
+			if (cols + cw > w)
+				break;
+			cols += cw;
+			take = nx;
+			if (s[take] == ' ')
+				lastsp = take;
+		}
+		if (take == 0)
+			take = 1;
+		if (lastsp > 0 && take < n)
+			take = lastsp;
+		if (draw) {
+			char part[AMC_ERR_MSG_MAX];
+			snprintf(part, sizeof part, "%.*s", (int)(take < sizeof part - 1 ? take : sizeof part - 1), s);
+			amc_tui_put(stdscr, y + lines, x, w, part, at, 1);
+		}
+		lines++;
+		s += take;
+		while (*s == ' ')
+			s++;
+	}
+	return lines;
+}
+
+typedef struct opq {
+	amc_tui_dialog d;
+	amc_tui_operator *op;
+	amc_tui_question q;
+	char body[8192];    /* what is asked, terminal-safe */
+	char buf[1024];     /* ask: the answer being typed */
+} opq;
+
+#define OPQ_MAX_LINES 12
+
+static void opq_draw(amc_tui_app *a, amc_tui_dialog *d)
+{
+	opq *o = (opq *)d;
+	int w = a->cols * 3 / 4 < 50 ? 50 : a->cols * 3 / 4, y, x;
+	if (w > 90)
+		w = 90;
+	if (w > a->cols - 2)
+		w = a->cols - 2;
+	int n = wrap(o->body, 0, 0, w - 4, OPQ_MAX_LINES, 0, 0);
+	char title[96];
+	snprintf(title, sizeof title, o->q.confirm ? "Task %.8s: allow this action?" : "Task %.8s asks", o->q.task);
+	frame(a, n + (o->q.confirm ? 4 : 6), w, title, &y, &x);
+	wrap(o->body, y + 1, x + 2, w - 4, OPQ_MAX_LINES, amc_tui_attr(AMC_EL_NORMAL), 1);
+	int row = y + 1 + n + 1;
+	if (o->q.confirm) {
+		amc_tui_put(stdscr, row, x + 2, w - 4, "y: allow   n or Esc: refuse   C-x: cancel the task", amc_tui_attr(AMC_EL_KEY), 0);
+		return;
+	}
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "> %s_", o->buf);
+	const char *s = amc_sb_str(&sb);
+	while (amc_tui_width(s) > w - 4 && *s) {
+		s++;
+		while (((unsigned char)*s & 0xC0) == 0x80)
+			s++;
+	}
+	amc_tui_put(stdscr, row, x + 2, w - 4, s, amc_tui_attr(AMC_EL_SELECTED), 1);
+	amc_sb_free(&sb);
+	amc_tui_put(stdscr, row + 2, x + 2, w - 4, "Enter: answer   Esc: no answer   C-x: cancel the task",
+		    amc_tui_attr(AMC_EL_DIM), 0);
+}
+
+static int opq_key(amc_tui_app *a, amc_tui_dialog *d, int key)
+{
+	opq *o = (opq *)d;
+	if (amc_tui_keymap_lookup(key, AMC_VIEW_DIALOG) == AMC_REQ_CANCEL) {
+		/* cancelling the task also unblocks its question (app.c) */
+		amc_err e;
+		if (amc_tui_cancel(a, o->q.task, &e) != 0) {
+			amc_tui_operator_answer(o->op, o->q.seq, 0, NULL);
+			amc_tui_message(a, 1, "%s", e.msg);
+		} else {
+			amc_tui_message(a, 0, "cancelling task %.8s", o->q.task);
+		}
+		return 1;
+	}
+	if (o->q.confirm) {
+		amc_tui_req r = amc_tui_keymap_lookup(key, AMC_VIEW_DIALOG);
+		if (r == AMC_REQ_YES || r == AMC_REQ_NO || r == AMC_REQ_BACK) {
+			amc_tui_operator_answer(o->op, o->q.seq, r == AMC_REQ_YES, NULL);
+			return 1;
+		}
+		return 0;
+	}
+	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+		amc_tui_operator_answer(o->op, o->q.seq, 1, o->buf);
+		return 1;
+	}
+	if (key == 27) {
+		amc_tui_operator_answer(o->op, o->q.seq, 0, NULL);
+		return 1;
+	}
+	edit(o->buf, sizeof o->buf, key, 0);
+	return 0;
+}
+
+static int opq_stale(amc_tui_app *a, amc_tui_dialog *d)
+{
+	(void)a;
+	opq *o = (opq *)d;
+	return !amc_tui_operator_waiting(o->op, o->q.seq);
+}
+
+static void opq_free(amc_tui_dialog *d)
+{
+	opq *o = (opq *)d;
+	amc_tui_question_free(&o->q);
+	free(o);
+}
+
+amc_tui_dialog *amc_tui_question_new(amc_tui_operator *op, amc_tui_question *q)
+{
+	opq *o = amc_xcalloc(1, sizeof *o);
+	o->d.draw = opq_draw;
+	o->d.key = opq_key;
+	o->d.free = opq_free;
+	o->d.stale = opq_stale;
+	o->op = op;
+	o->q = *q;
+	memset(q, 0, sizeof *q);
+	if (o->q.confirm) {
+		if (o->q.element[0] && o->q.word[0])
+			snprintf(o->body, sizeof o->body, "It wants to %s on \"%s\", which looks irreversible (\"%s\").",
+				 o->q.text, o->q.element, o->q.word);
+		else if (o->q.element[0])
+			snprintf(o->body, sizeof o->body, "It wants to %s on \"%s\", which looks irreversible.", o->q.text,
+				 o->q.element);
+		else
+			snprintf(o->body, sizeof o->body, "It wants to %s, which looks irreversible.", o->q.text);
+	} else {
+		snprintf(o->body, sizeof o->body, "%s", o->q.text);
+	}
+	return &o->d;
 }

@@ -24,6 +24,8 @@ typedef struct task_view {
 	int have_task;
 	amc_step_row *steps;
 	size_t nsteps;
+	amc_decision_row *dec;  /* the planner's model calls (goals), in step order */
+	size_t ndec;
 	long sel, top;
 	int focus;
 	int zoom;
@@ -46,6 +48,13 @@ static void load(amc_tui_app *a, task_view *t)
 	t->nsteps = 0;
 	if (t->have_task && amc_store_get_steps(a->store, t->id, &t->steps, &t->nsteps, &e) != 0)
 		amc_tui_message(a, 1, "%s", e.msg);
+	amc_decision_rows_free(t->dec, t->ndec);
+	t->dec = NULL;
+	t->ndec = 0;
+	if (t->have_task && t->task.goal && amc_store_get_decisions(a->store, t->id, &t->dec, &t->ndec, &e) != 0) {
+		t->dec = NULL;
+		t->ndec = 0;
+	}
 	if (t->follow_tail && t->nsteps)
 		t->sel = (long)t->nsteps - 1;
 	if (t->sel >= (long)t->nsteps)
@@ -140,7 +149,49 @@ static void add_json(lines *l, const char *label, const char *json)
 	cJSON_Delete(j);
 }
 
-static void build_op(const amc_step_row *s, lines *l)
+/* The model calls that planned step `step`: model, tokens and cost summed
+ * (unknown stays unknown). Nothing for flows. */
+static void add_usage(const task_view *t, int step, lines *l)
+{
+	long long in = 0, out = 0;
+	double cost = 0;
+	int calls = 0, in_unknown = 0, cost_unknown = 0;
+	const char *model = NULL;
+	for (size_t i = 0; i < t->ndec; i++) {
+		const amc_decision_row *d = &t->dec[i];
+		if (d->step != step)
+			continue;
+		calls++;
+		model = d->model;
+		if (d->input_tokens < 0)
+			in_unknown = 1;
+		else
+			in += d->input_tokens, out += d->output_tokens < 0 ? 0 : d->output_tokens;
+		if (d->cost_usd < 0)
+			cost_unknown = 1;
+		else
+			cost += d->cost_usd;
+	}
+	if (!calls)
+		return;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "usage: %d model call%s", calls, calls == 1 ? "" : "s");
+	if (model && *model)
+		amc_sb_printf(&sb, " (%s)", model);
+	if (in_unknown)
+		amc_sb_puts(&sb, ", tokens unknown");
+	else
+		amc_sb_printf(&sb, ", %lld tokens in, %lld out", in, out);
+	if (cost_unknown)
+		amc_sb_puts(&sb, ", cost unknown");
+	else
+		amc_sb_printf(&sb, ", $%.4f", cost);
+	add(l, amc_sb_str(&sb));
+	amc_sb_free(&sb);
+}
+
+static void build_op(const task_view *t, const amc_step_row *s, lines *l)
 {
 	amc_sb sb;
 	amc_sb_init(&sb);
@@ -155,6 +206,7 @@ static void build_op(const amc_step_row *s, lines *l)
 	add_json(l, "result", s->result);
 	if (s->reasoning && *s->reasoning)
 		add_multi(l, "reasoning", s->reasoning);
+	add_usage(t, s->step, l);
 	add_json(l, "timings", s->timings);
 	cJSON *ocr = s->ocr ? cJSON_Parse(s->ocr) : NULL;
 	int n = cJSON_IsArray(ocr) ? cJSON_GetArraySize(ocr) : 0;
@@ -178,6 +230,8 @@ static void build_op(const amc_step_row *s, lines *l)
 		amc_sb_printf(&sb, "UI tree: %s", s->ui_tree ? "in the record" : s->ui_tree_path);
 		add(l, amc_sb_str(&sb));
 	}
+	if (s->semantic_scene && *s->semantic_scene)
+		add_json(l, "SemanticScene", s->semantic_scene);
 	amc_sb_free(&sb);
 }
 
@@ -253,7 +307,7 @@ static void draw_operation(task_view *t, int y, int x, int h, int w)
 	if (!t->nsteps)
 		return;
 	lines l = { NULL, 0 };
-	build_op(&t->steps[t->sel], &l);
+	build_op(t, &t->steps[t->sel], &l);
 	if (t->op_top > (long)l.n - 1)
 		t->op_top = l.n ? (long)l.n - 1 : 0;
 	for (int i = 0; i < t->op_page && t->op_top + i < (long)l.n; i++)
@@ -418,6 +472,7 @@ static void vfree(amc_tui_view *v)
 	if (t->have_task)
 		amc_task_row_free(&t->task);
 	amc_step_rows_free(t->steps, t->nsteps);
+	amc_decision_rows_free(t->dec, t->ndec);
 	amc_tui_tree_free(t->tree);
 	free(t);
 }

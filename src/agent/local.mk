@@ -1,4 +1,5 @@
 # the LLM planner (agent/) and its front-end helpers
 libamc_a_SOURCES += \
+	src/agent/goal.c src/agent/goal.h \
 	src/agent/llm_planner.c src/agent/llm_planner.h \
 	src/agent/tty_operator.c src/agent/tty_operator.h

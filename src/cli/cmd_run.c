@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent/goal.h"
 #include "agent/llm_planner.h"
 #include "agent/tty_operator.h"
 #include "cli/cli.h"
@@ -136,38 +137,19 @@ static int join_goal(int n, char **w, char **out, amc_err *e)
 	return 0;
 }
 
-/* The LLM planner from the configuration; a missing key is AMC_EENV saying what to set. */
+/* The LLM planner from the configuration (agent/goal.h); a missing key is
+ * AMC_EENV saying what to set. */
 static int goal_planner(amc_cli *cli, amc_planner **out, amc_err *e)
 {
-	const char *prov = amc_config_str(cli->cfg, "planner", "provider");
-	amc_anthropic *client = NULL;
-	amc_openai *oa = NULL;
-	const char *ob = getenv("AMC_OPENAI_BASE_URL");
-	if (!strcmp(prov, "openai")) {
-		if (amc_openai_new(&oa, e) != 0)
-			return -1;
-	} else if (amc_anthropic_new(amc_config_str(cli->cfg, "llm", "anthropic_key_file"), &client, e) != 0) {
-		if (strcmp(prov, "auto") || !ob || !*ob) {
-			if (!strcmp(prov, "auto"))
-				amc_err_prefix(e, "no planner (a local server would do too: set AMC_OPENAI_BASE_URL)");
-			return -1;
-		}
-		if (amc_openai_new(&oa, e) != 0)
-			return -1;
-	}
-	amc_prices *prices = NULL;
-	amc_err pe;
-	if (amc_prices_load(amc_config_str(cli->cfg, "llm", "price_file"), &prices, &pe) != 0) {
+	char warn[AMC_ERR_MSG_MAX + 32];
+	if (amc_goal_planner_new(cli->cfg, warn, sizeof warn, out, e) != 0)
+		return -1;
+	if (warn[0]) {
 		fputs("amc: warning: ", stderr);
-		amc_cli_put_safe(stderr, pe.msg);
-		fputs("; costs are unknown\n", stderr);
-		prices = NULL;
+		amc_cli_put_safe(stderr, warn);
+		fputc('\n', stderr);
 	}
-	amc_llm_planner_opts o;
-	amc_llm_planner_opts_from_config(&o, cli->cfg);
-	if (oa)
-		return amc_llm_planner_new_openai(oa, prices, &o, out, e);
-	return amc_llm_planner_new(client, prices, &o, out, e);
+	return 0;
 }
 
 /* "     12345 tokens in, 678 out, $0.0123" from the task row; unknown stays unknown. */

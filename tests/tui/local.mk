@@ -5,7 +5,7 @@ tests_tui_mkfixture_SOURCES = tests/tui/mkfixture.c
 tests_tui_mkfixture_LDADD = $(TEST_LDADD)
 
 TUI_TESTS = tests/tui/test_man.sh tests/tui/test_screens.sh tests/tui/test_hostile.sh \
-	tests/tui/test_live.sh tests/tui/test_theme.sh
+	tests/tui/test_live.sh tests/tui/test_theme.sh tests/tui/test_agent.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/scripts tests/tui/golden
 

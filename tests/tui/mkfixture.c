@@ -1,11 +1,13 @@
 /* mkfixture - a small, fully fixed amc database for the TUI's golden-screen
  * tests: fixed ids, times and screenshots, so dumps are stable.
  *
- *   mkfixture HOME [--hostile]
+ *   mkfixture HOME [--hostile | --agent]
  *
  * 30 tasks (statuses cycle), the newest with 3 steps and before/after images.
  * --hostile puts raw terminal escapes, OSC 52, C1 (U+009B), bidi controls and
- * wide characters into goals, errors, descriptions, arguments and OCR text. */
+ * wide characters into goals, errors, descriptions, arguments and OCR text.
+ * --agent gives the goal task t028 one step planned by a model: its reasoning,
+ * a SemanticScene and the model calls (decisions) with usage and cost. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +169,45 @@ int main(int argc, char **argv)
 		r.finished_ms = r.started_ms + 300 + k * 10;
 		if (amc_store_add_step(s, &r, &e) != 0)
 			return die(&e);
+	}
+	if (argc > 2 && !strcmp(argv[2], "--agent")) {
+		const char *gid = "t028000000000000";
+		amc_step_row r = { 0 };
+		r.task_id = (char *)gid;
+		r.step = 1;
+		r.tool = "tap";
+		r.description = "tap 'Battery'";
+		r.args = "{\"x\":135,\"y\":330}";
+		r.status = "ok";
+		r.result = "{}";
+		r.reasoning = "The battery entry is on screen; opening it shows the level.";
+		r.semantic_scene = "{\"screen\":\"Settings\",\"purpose\":\"list of settings\","
+				   "\"actions\":[{\"label\":\"Battery\",\"does\":\"opens battery details\"}]}";
+		r.timings = "{\"observe_ms\":12,\"plan_ms\":900,\"act_ms\":40,\"settle_ms\":100}";
+		r.started_ms = T0 + 27 * 60000 + 100;
+		r.finished_ms = r.started_ms + 1100;
+		if (amc_store_add_step(s, &r, &e) != 0)
+			return die(&e);
+		for (int k = 0; k < 2; k++) {
+			amc_decision_row d = { 0 };
+			d.task_id = (char *)gid;
+			d.step = 1;
+			d.attempt = -1;
+			d.created_ms = T0 + 27 * 60000 + 100 + k * 400;
+			d.planner = "llm";
+			d.model = "claude-sonnet-5";
+			d.system_prompt = "system";
+			d.user_prompt = "Goal: open settings and check the battery";
+			d.tool = k ? "tap" : NULL;
+			d.args = k ? "{\"x\":135,\"y\":330}" : NULL;
+			d.outcome = k ? "act" : "fail";
+			d.input_tokens = 1200 + k * 34;
+			d.output_tokens = 50 + k * 6;
+			d.cost_usd = 0.0061 + k * 0.0002;
+			d.detail = "{}";
+			if (amc_store_add_decision(s, &d, &e) != 0)
+				return die(&e);
+		}
 	}
 	amc_store_close(s);
 	return 0;

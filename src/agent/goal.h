@@ -1,0 +1,19 @@
+/* goal.h - the planner for a free goal, built from the configuration the same
+ * way for every front end (`amc run "GOAL"`, the TUI's Launch dialog). */
+#ifndef AMC_GOAL_H
+#define AMC_GOAL_H
+
+#include <stddef.h>
+#include "runtime/planner.h"
+#include "util/config.h"
+#include "util/err.h"
+
+/* The LLM planner from [planner] provider, [llm] anthropic_key_file and
+ * price_file and the planner options. *out is the caller's (amc_planner_free).
+ * A missing key is AMC_EENV whose message says exactly what to set. A remark
+ * that does not fail the build (the price file is unreadable: costs are
+ * unknown) goes into warn (n bytes, optional; "" when none), not onto a
+ * terminal. */
+int amc_goal_planner_new(const amc_config *cfg, char *warn, size_t warn_n, amc_planner **out, amc_err *e);
+
+#endif

@@ -1,0 +1,161 @@
+#!/bin/sh
+# The TUI with the device manager and the LLM planner: the Launch dialog lists
+# every device (busy and offline ones greyed with the reason), a free goal
+# without a key says what to set, and a goal run against the fake Anthropic API
+# (tests/tools/mockllm) asks the operator (ask_user), then has an irreversible
+# tap refused in the confirmation dialog; a model-planned step shows its
+# reasoning, usage and cost, and SemanticScene. The dialogs are compared with golden
+# text (their box only: the screen behind holds live times).
+. "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
+MOCK="$AMC_TEST_BUILDDIR/tests/tools/mockllm"
+G=$AMC_TEST_SRCDIR/tests/tui/golden
+KEY="sk-ant-PLANTED-KEY-tui-4b1d"
+LOGS="$T_HOME/mock"
+out=$T_HOME/out
+mkdir -p "$LOGS" "$out" "$XDG_CONFIG_HOME/amc"
+export TZ=UTC TERM=xterm-256color LC_ALL=C.UTF-8 AMC_TUI_NOW=1767229200000
+export AMC_ADB_PATH=/nonexistent/adb
+unset NO_COLOR ANTHROPIC_BASE_URL ANTHROPIC_API_KEY AMC_OPENAI_BASE_URL AMC_PLANNER_MODEL
+
+golden() { # golden DUMP NAME: the dump (or the part given on stdin) equals golden/NAME.txt
+	[ -n "${AMC_TUI_UPDATE_GOLDEN:-}" ] && cp "$1" "$G/$2.txt"
+	diff -u "$G/$2.txt" "$1" >"$T_HOME/diff" 2>&1
+	ok $? "screen $2 matches golden/$2.txt"
+	[ -s "$T_HOME/diff" ] && sed 's/^/# /' "$T_HOME/diff" | head -60
+}
+# The dialog's box from a 100-column dump: the rows from its title to its
+# bottom edge, columns 13..87 (its width is 75), the task id masked.
+dialog_box() { # dialog_box DUMP TITLE
+	sed -n "/┌─ $2/,/^.\{12\}└/p" "$1" | sed -E 's/^.{12}(.{75}).*/\1/; s/Task [0-9a-z]{8}/Task ########/'
+}
+
+# 1. every device: sim:0 free, sim:1 busy with a task, an Appium server offline
+mkdir -p "$AMC_HOME/sim/1" "$AMC_HOME/locks"
+printf '[appium]\nendpoints = http://127.0.0.1:9\n' >"$XDG_CONFIG_HOME/amc/config"
+lock="$AMC_HOME/locks/device-sim%3A1.lock"
+printf 't0990000 pid 1\n' >"$lock"
+# the holder: a shell that takes the lock, then becomes `sleep` (killing it frees the lock)
+(exec 9>>"$lock"; flock 9; exec sleep 30) &
+holder=$!
+wait_for 5 sh -c "! flock -n '$lock' true"
+cat >"$T_HOME/devices.keys" <<'KEYS'
+n
+S-Tab
+j j
+:dump launch-devices
+Esc D
+:dump devices-all
+KEYS
+"$AMC" tui --script "$T_HOME/devices.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
+ok $? "devices script runs"
+golden "$out/launch-devices.txt" launch-devices
+golden "$out/devices-all.txt" devices-all
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+rm -f "$XDG_CONFIG_HOME/amc/config"
+
+# 2. a free goal without a key: the dialog stays open and says what to set
+cat >"$T_HOME/nokey.keys" <<'KEYS'
+n
+j j j j
+Tab
+:type Add a contact for Ada
+Enter
+:dump launch-goal-nokey
+:type  PIN {{secret:PIN}}
+Enter
+:dump launch-goal-secret
+KEYS
+"$AMC" tui --script "$T_HOME/nokey.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
+ok $? "no-key script runs"
+golden "$out/launch-goal-nokey.txt" launch-goal-nokey
+like "$(cat "$out/launch-goal-secret.txt")" "secret:NAME.. in a goal: run it with amc run" "a goal with a secret placeholder is refused here"
+is "$("$AMC" tasks --json | grep -c '"id"')" "0" "nothing was recorded"
+
+# 3. a goal that asks the operator, then meets a refused irreversible tap
+"$AMC" run --flow add-contact >/dev/null 2>&1
+ok $? "a contact to delete"
+printf '%s\n' "ask Which contact should I delete?" "launch com.android.contacts" "tap Ada Lovelace" \
+	"tap Delete" "expect irreversible" "finish false the operator did not allow deleting" >"$T_HOME/script"
+"$MOCK" "$T_HOME/script" "$T_HOME/port" "$LOGS" &
+mpid=$!
+wait_for 10 test -s "$T_HOME/port"
+ok $? "the fake Anthropic API runs"
+export ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T_HOME/port")"
+cat >"$T_HOME/agent.keys" <<'KEYS'
+n
+j j j j
+Tab
+:type Delete the contact the operator names
+Enter
+:ask
+:dump ask-user
+:type the one named Ada Lovelace, please
+Enter
+:ask
+:dump confirm-irreversible
+n
+:wait
+:resize 140x60
+:dump agent-finished
+k k k
+:dump agent-ask-step
+KEYS
+ANTHROPIC_API_KEY="$KEY" "$AMC" tui --script "$T_HOME/agent.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
+ok $? "agent script runs"
+kill "$mpid" 2>/dev/null
+wait "$mpid" 2>/dev/null
+dialog_box "$out/ask-user.txt" "Task" >"$out/ask-user-box.txt"
+golden "$out/ask-user-box.txt" ask-user
+dialog_box "$out/confirm-irreversible.txt" "Task" >"$out/confirm-box.txt"
+golden "$out/confirm-box.txt" confirm-irreversible
+grep -q "the one named Ada Lovelace, please" "$LOGS/requests.jsonl"
+ok $? "the operator's answer reached the model"
+ok "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every request kept the protocol rules (the refusal reached the model)"
+[ -s "$LOGS/violations.txt" ] && sed 's/^/#   /' "$LOGS/violations.txt"
+like "$(sed -n 2p "$out/agent-finished.txt")" "failed .*Delete the contact the operator names" "the task ends as the agent said"
+like "$(cat "$out/agent-finished.txt")" "refused" "the tap is recorded as refused"
+like "$(cat "$out/agent-finished.txt")" "usage: 1 model call" "the step shows its model call's usage"
+like "$("$AMC" sim state)" '"name":[[:space:]]*"Ada Lovelace"' "the contact was not deleted"
+like "$(cat "$out/agent-ask-step.txt")" "Which contact should I delete" "the ask_user step shows the question"
+if grep -q "$KEY" "$out"/*.txt "$AMC_HOME/amc.log" 2>/dev/null; then r=1; else r=0; fi
+ok $r "the key appears on no screen and in no log"
+# 4. C-x in a question cancels its task, which unblocks the runner thread
+: >"$LOGS/violations.txt"
+rm -f "$T_HOME/port"
+printf '%s\n' "ask Which one?" "finish true never reached" >"$T_HOME/script"
+"$MOCK" "$T_HOME/script" "$T_HOME/port" "$LOGS" &
+mpid=$!
+wait_for 10 test -s "$T_HOME/port"
+export ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T_HOME/port")"
+cat >"$T_HOME/cancel.keys" <<'KEYS'
+n
+j j j j
+Tab
+:type Ask and wait
+Enter
+:ask
+C-x
+:wait
+:dump ask-cancelled
+KEYS
+ANTHROPIC_API_KEY="$KEY" "$AMC" tui --script "$T_HOME/cancel.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
+ok $? "cancel script runs"
+kill "$mpid" 2>/dev/null
+wait "$mpid" 2>/dev/null
+like "$(sed -n 2p "$out/ask-cancelled.txt")" "cancelled .*Ask and wait" "the task waiting on its question ends cancelled"
+# 5. step detail of a model-planned step: reasoning, usage and cost, SemanticScene
+export AMC_HOME="$T_HOME/home-fixture"
+"$AMC_TEST_BUILDDIR/tests/tui/mkfixture" "$AMC_HOME" --agent
+ok $? "fixture with a model-planned step"
+cat >"$T_HOME/detail.keys" <<'KEYS'
+j j
+Enter
+Tab Tab Tab
+z
+:dump task-agent-detail
+KEYS
+"$AMC" tui --script "$T_HOME/detail.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
+ok $? "detail script runs"
+golden "$out/task-agent-detail.txt" task-agent-detail
+done_testing
