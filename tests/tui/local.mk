@@ -3,6 +3,11 @@
 check_PROGRAMS += tests/tui/mkfixture
 tests_tui_mkfixture_SOURCES = tests/tui/mkfixture.c
 tests_tui_mkfixture_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/tui/committer
+tests_tui_committer_SOURCES = tests/tui/committer.c
+tests_tui_committer_LDADD = $(TEST_LDADD)
+TESTS += tests/tui/test_xproc.sh
+EXTRA_DIST += tests/tui/test_xproc.sh
 
 TUI_TESTS = tests/tui/test_man.sh tests/tui/test_screens.sh tests/tui/test_hostile.sh \
 	tests/tui/test_live.sh tests/tui/test_theme.sh tests/tui/test_agent.sh
