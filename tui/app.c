@@ -370,8 +370,11 @@ static int asking(amc_tui_app *a)
 static int drain_events(amc_tui_app *a)
 {
 	char buf[256];
-	while (read(ev_pipe[0], buf, sizeof buf) > 0)
-		;
+	ssize_t got;
+	while ((got = read(ev_pipe[0], buf, sizeof buf)) > 0)
+		for (ssize_t i = 0; i < got; i++)
+			if (buf[i] == 3)
+				a->dirty = 1; /* a screenshot render is ready (image.c) */
 	take_questions(a);
 	ev_copy local[256];
 	int n, lost;
@@ -598,6 +601,17 @@ static void script_wait(amc_tui_app *a, long long *dv)
 	reload(a);
 }
 
+/* Draw, then wait for the screenshot renders that drawing asked for and draw
+ * again until none is left (script mode: dumps are deterministic). */
+static void settle_renders(amc_tui_app *a)
+{
+	draw(a);
+	while (amc_tui_image_settle()) {
+		drain_events(a);
+		draw(a);
+	}
+}
+
 static int run_script(amc_tui_app *a, const amc_tui_opts *o, amc_err *e)
 {
 	FILE *f = fopen(o->script, "r");
@@ -617,8 +631,11 @@ static int run_script(amc_tui_app *a, const amc_tui_opts *o, amc_err *e)
 			timing_flush();
 			snprintf(tm.series, sizeof tm.series, "%.60s", line + 6);
 		} else if (!strncmp(line, ":dump ", 6)) {
-			draw(a);
+			/* A dump shows the screen once the renders it asked for are in. */
+			settle_renders(a);
 			dump_screen(a, o->dump_dir ? o->dump_dir : ".", line + 6);
+		} else if (!strcmp(line, ":settle")) {
+			settle_renders(a);
 		} else if (!strncmp(line, ":resize ", 8)) {
 			int c, r;
 			if (sscanf(line + 8, "%dx%d", &c, &r) == 2) {
@@ -948,10 +965,14 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 	if (theme_bad)
 		amc_tui_message(a, 1, "theme: %s; using %s", te.msg, theme.name);
 	int rc = 0;
+	/* Screenshots decode and render off the key path; the worker wakes us. */
+	if (amc_tui_image_start(ev_pipe[1]) != 0)
+		amc_log_info("tui: no render thread; images render on the key path");
 	if (a->script)
 		rc = run_script(a, o, e);
 	else
 		loop(a);
+	amc_tui_image_stop(); /* before the timing file closes: the worker writes to it */
 	if (tm.f) {
 		timing_flush();
 		struct rusage ru;

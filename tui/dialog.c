@@ -299,12 +299,6 @@ static int do_launch(amc_tui_app *a, launch *l)
 			l->field = 2;
 			return 0;
 		}
-		if (strstr(l->goal, "{{secret:")) {
-			/* the runners here get no secrets file: never send the placeholder on */
-			snprintf(l->error, sizeof l->error, "{{secret:NAME}} in a goal: run it with amc run \"GOAL\" for now");
-			l->field = 2;
-			return 0;
-		}
 		amc_planner *p;
 		char warn[AMC_ERR_MSG_MAX + 32];
 		if (amc_goal_planner_new(a->cfg, warn, sizeof warn, &p, &e) != 0) {

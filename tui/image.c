@@ -2,14 +2,24 @@
  *
  * Chafa 1.12's INDEXED_240 canvas maps to terminal colours 16..255, which leaves
  * the 16 themeable colours alone; each cell's pens become a pair from
- * alloc_pair(), which ncurses recycles least-recently-used. */
+ * alloc_pair(), which ncurses recycles least-recently-used.
+ *
+ * Decoding and Chafa run on one worker thread, never on the key path: a draw
+ * that misses the cache queues a job (the newest first; the oldest beyond
+ * JOBS are dropped, they are no longer on screen), shows a placeholder, and
+ * the worker puts the result into the cache and writes a byte to the app's
+ * wake pipe, which redraws. Panes read the thumbnail written at capture time
+ * when there is one (store.h); the zoomed view reads the full capture. */
 #include <chafa.h>
 #include <curses.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "image/png.h"
+#include "storage/store.h"
 #include "tui/image.h"
 #include "tui/pixels.h"
 #include "tui/text.h"
@@ -23,10 +33,14 @@ typedef struct cell {
 
 typedef struct render {
 	char *path;
+	int thumb;           /* 1: the thumbnail was asked for (path is the full image's) */
 	int w, h;            /* pane size asked for */
+	int fw, fh;          /* the full image's size (target marks are in its pixels) */
 	int cw, ch;          /* canvas size in cells */
 	int iw, ih;          /* image size in pixels */
 	int mode;            /* 0 = 240 colours, 1 = 16, 2 = placeholder */
+	int bad;             /* the file could not be read or decoded */
+	int from_thumb;      /* the thumbnail was read */
 	cell *cells;
 	unsigned long used;
 } render;
@@ -48,21 +62,36 @@ static long long now_us(void)
 static render cache[CACHE];
 static unsigned long tick;
 
-void amc_tui_image_forget(void)
+
+/* The full image's size from its header: 24 bytes, no decode. */
+static int full_size(const char *path, int *w, int *h)
 {
-	for (int i = 0; i < CACHE; i++) {
-		free(cache[i].path);
-		free(cache[i].cells);
-		memset(&cache[i], 0, sizeof cache[i]);
-	}
+	unsigned char b[64];
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	size_t n = fread(b, 1, sizeof b, f);
+	fclose(f);
+	amc_err e;
+	return amc_png_info(b, n, w, h, &e);
 }
 
-static int do_render(render *r, const char *path, int w, int h, int mode)
+static int do_render(render *r, const char *path, int thumb, int w, int h, int mode)
 {
 	amc_image img;
 	amc_err e;
-	if (amc_png_decode_file(path, &img, &e) != 0)
-		return -1;
+	char tp[4200];
+	int got = -1;
+	if (thumb && amc_store_thumb_path(path, tp, sizeof tp) == 0 && access(tp, R_OK) == 0 &&
+	    full_size(path, &r->fw, &r->fh) == 0)
+		got = amc_png_decode_file(tp, &img, &e);
+	r->from_thumb = got == 0;
+	if (got != 0) {
+		if (amc_png_decode_file(path, &img, &e) != 0)
+			return -1;
+		r->fw = img.w;
+		r->fh = img.h;
+	}
 	r->iw = img.w;
 	r->ih = img.h;
 	r->mode = mode;
@@ -105,51 +134,200 @@ static int do_render(render *r, const char *path, int w, int h, int mode)
 	return 0;
 }
 
-static render *get(const char *path, int w, int h, int mode)
+/* ---- the cache (main thread and worker, under mu) and the worker ---- */
+
+typedef struct job {
+	char *path;
+	int thumb, w, h, mode;
+	unsigned long gen;
+} job;
+
+#define JOBS 4
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static pthread_t worker;
+static int started, stopping, busy, wake_fd = -1;
+static job jobs[JOBS]; /* jobs[0] is the newest */
+static int njobs;
+static unsigned long gen;
+
+static int same(const render *c, const char *path, int thumb, int w, int h, int mode)
 {
-	render *lru = &cache[0];
-	for (int i = 0; i < CACHE; i++) {
-		if (cache[i].path && cache[i].w == w && cache[i].h == h && cache[i].mode == mode &&
-		    !strcmp(cache[i].path, path)) {
+	return c->path && c->w == w && c->h == h && c->mode == mode && c->thumb == thumb && !strcmp(c->path, path);
+}
+
+static render *find(const char *path, int thumb, int w, int h, int mode)
+{
+	for (int i = 0; i < CACHE; i++)
+		if (same(&cache[i], path, thumb, w, h, mode)) {
 			cache[i].used = ++tick;
 			return &cache[i];
 		}
-		if (cache[i].used < lru->used)
-			lru = &cache[i];
-	}
-	free(lru->path);
-	free(lru->cells);
-	memset(lru, 0, sizeof *lru);
-	if (do_render(lru, path, w, h, mode) != 0) {
-		free(lru->cells);
-		memset(lru, 0, sizeof *lru);
-		return NULL;
-	}
-	lru->path = amc_xstrdup(path);
-	lru->w = w;
-	lru->h = h;
-	lru->used = ++tick;
-	return lru;
+	return NULL;
 }
 
-int amc_tui_image_draw(const char *abspath, int y, int x, int h, int w, int tx, int ty, const char *mode_name)
+/* Put a finished render into the least recently used slot (under mu). */
+static void insert(const render *r)
 {
-	if (h < 1 || w < 1)
+	render *lru = &cache[0];
+	for (int i = 0; i < CACHE; i++)
+		if (cache[i].used < lru->used)
+			lru = &cache[i];
+	free(lru->path);
+	free(lru->cells);
+	*lru = *r;
+	lru->used = ++tick;
+}
+
+/* Decode and render outside the lock; NULL cells + path on failure means
+ * "unreadable" (cached too, so a bad file is not retried on every frame). */
+static void render_job(const job *j, render *out)
+{
+	memset(out, 0, sizeof *out);
+	long long t0 = now_us();
+	if (do_render(out, j->path, j->thumb, j->w, j->h, j->mode) != 0) {
+		free(out->cells);
+		memset(out, 0, sizeof *out);
+		out->bad = 1;
+	} else if (timing_f) {
+		fprintf(timing_f, "render_cold_us %lld %dx%d %s\n", now_us() - t0, j->w, j->h,
+			out->from_thumb ? "thumbnail" : "full");
+	}
+	out->path = amc_xstrdup(j->path);
+	out->thumb = j->thumb;
+	out->w = j->w;
+	out->h = j->h;
+	out->mode = j->mode;
+}
+
+static void *work(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&mu);
+	for (;;) {
+		while (!njobs && !stopping)
+			pthread_cond_wait(&cv, &mu);
+		if (stopping)
+			break;
+		job j = jobs[0];
+		memmove(jobs, jobs + 1, sizeof jobs[0] * (size_t)--njobs);
+		busy = 1;
+		pthread_mutex_unlock(&mu);
+		render r;
+		render_job(&j, &r);
+		pthread_mutex_lock(&mu);
+		busy = 0;
+		if (j.gen == gen && !find(r.path, r.thumb, r.w, r.h, r.mode)) {
+			insert(&r);
+		} else {
+			free(r.path);
+			free(r.cells);
+		}
+		free(j.path);
+		pthread_cond_broadcast(&cv);
+		if (wake_fd >= 0) {
+			char b = 3; /* app.c: a render is ready */
+			ssize_t wr = write(wake_fd, &b, 1); /* nonblocking: a full pipe already wakes */
+			(void)wr;
+		}
+	}
+	pthread_mutex_unlock(&mu);
+	return NULL;
+}
+
+int amc_tui_image_start(int fd)
+{
+	if (started)
 		return 0;
-	/* Real pixels where the terminal has them (the cells stay blank; the
-	 * image is written after doupdate()). The target mark is symbols-only. */
-	if (strcmp(mode_name, "none") != 0 && amc_tui_pixels_place(abspath, y, x, h, w) == 0)
+	wake_fd = fd;
+	stopping = 0;
+	if (pthread_create(&worker, NULL, work, NULL) != 0)
+		return -1;
+	started = 1;
+	return 0;
+}
+
+void amc_tui_image_stop(void)
+{
+	if (!started)
+		return;
+	pthread_mutex_lock(&mu);
+	stopping = 1;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+	pthread_join(worker, NULL);
+	started = 0;
+	wake_fd = -1;
+	for (int i = 0; i < njobs; i++)
+		free(jobs[i].path);
+	njobs = 0;
+}
+
+int amc_tui_image_settle(void)
+{
+	if (!started)
 		return 0;
-	int mode = 2;
-	if (strcmp(mode_name, "none") != 0 && has_colors() && COLORS >= 16)
-		mode = COLORS >= 256 ? 0 : COLORS >= 16 ? 1 : 2;
-	long long t0 = timing_f ? now_us() : 0;
-	int fresh = 0;
-	for (int i = 0; i < CACHE && timing_f; i++)
-		if (cache[i].path && cache[i].w == w && cache[i].h == h && cache[i].mode == mode && !strcmp(cache[i].path, abspath))
-			fresh = 1;
-	render *r = get(abspath, w, h, mode);
-	if (!r) {
+	pthread_mutex_lock(&mu);
+	int waited = njobs || busy;
+	while (njobs || busy)
+		pthread_cond_wait(&cv, &mu);
+	pthread_mutex_unlock(&mu);
+	return waited;
+}
+
+/* Queue a render unless it is queued already (main thread, under mu). */
+static void enqueue(const char *path, int thumb, int w, int h, int mode)
+{
+	for (int i = 0; i < njobs; i++)
+		if (jobs[i].w == w && jobs[i].h == h && jobs[i].mode == mode && jobs[i].thumb == thumb &&
+		    !strcmp(jobs[i].path, path)) {
+			job j = jobs[i];
+			memmove(jobs + 1, jobs, sizeof jobs[0] * (size_t)i);
+			jobs[0] = j;
+			return;
+		}
+	if (njobs == JOBS)
+		free(jobs[--njobs].path);
+	memmove(jobs + 1, jobs, sizeof jobs[0] * (size_t)njobs);
+	jobs[0] = (job){ amc_xstrdup(path), thumb, w, h, mode, gen };
+	njobs++;
+	pthread_cond_signal(&cv);
+}
+
+void amc_tui_image_forget(void)
+{
+	pthread_mutex_lock(&mu);
+	gen++; /* a render under way now is for the old pixels or size */
+	for (int i = 0; i < njobs; i++)
+		free(jobs[i].path);
+	njobs = 0;
+	for (int i = 0; i < CACHE; i++) {
+		free(cache[i].path);
+		free(cache[i].cells);
+		memset(&cache[i], 0, sizeof cache[i]);
+	}
+	pthread_mutex_unlock(&mu);
+}
+
+/* The character of cell (xx, yy) on the outline of cells (bx1, by1)-(bx2, by2), or 0. */
+static wchar_t outline(int xx, int yy, const int b[4])
+{
+	int u = amc_tui_utf8();
+	int left = xx == b[0], right = xx == b[2], top = yy == b[1], bottom = yy == b[3];
+	if (xx < b[0] || xx > b[2] || yy < b[1] || yy > b[3] || !(left || right || top || bottom))
+		return 0;
+	if ((left && right) || (top && bottom))
+		return u ? (left && right && top && bottom ? 0x25A1 : (left && right) ? 0x2502 : 0x2500) /* □ │ ─ */
+			 : (left && right && top && bottom ? '#' : (left && right) ? '|' : '-');
+	if ((left || right) && (top || bottom))
+		return u ? (top ? (left ? 0x250C : 0x2510) : (left ? 0x2514 : 0x2518)) : '+'; /* ┌ ┐ └ ┘ */
+	return u ? (top || bottom ? 0x2500 : 0x2502) : (top || bottom ? '-' : '|');
+}
+
+static int draw_cells(const render *r, int y, int x, int h, int w, int tx, int ty, const int *box)
+{
+	(void)h;
+	if (r->bad) {
 		amc_tui_put(stdscr, y, x, w, "(screenshot missing or unreadable)", amc_tui_attr(AMC_EL_DIM), 0);
 		return -1;
 	}
@@ -162,9 +340,17 @@ int amc_tui_image_draw(const char *abspath, int y, int x, int h, int w, int tx, 
 	}
 	int ox = x + (w - r->cw) / 2, oy = y;
 	int mx = -1, my = -1;
-	if (tx >= 0 && ty >= 0 && r->iw > 0 && r->ih > 0) {
-		mx = (int)((long)tx * r->cw / r->iw);
-		my = (int)((long)ty * r->ch / r->ih);
+	if (tx >= 0 && ty >= 0 && r->fw > 0 && r->fh > 0) {
+		mx = (int)((long)tx * r->cw / r->fw);
+		my = (int)((long)ty * r->ch / r->fh);
+	}
+	int b[4] = { -1, -1, -2, -2 };
+	if (box && r->fw > 0 && r->fh > 0) {
+		for (int i = 0; i < 4; i++) {
+			long v = (long)box[i] * (i % 2 ? r->ch : r->cw) / (i % 2 ? r->fh : r->fw);
+			int lim = (i % 2 ? r->ch : r->cw) - 1;
+			b[i] = v < 0 ? 0 : v > lim ? lim : (int)v;
+		}
 	}
 	for (int yy = 0; yy < r->ch; yy++)
 		for (int xx = 0; xx < r->cw; xx++) {
@@ -172,7 +358,12 @@ int amc_tui_image_draw(const char *abspath, int y, int x, int h, int w, int tx, 
 			wchar_t wc[2] = { c->ch ? c->ch : L' ', 0 };
 			int pair = alloc_pair(c->fg >= 0 ? c->fg : -1, c->bg >= 0 ? c->bg : -1);
 			cchar_t cc;
-			if (xx == mx && yy == my) {
+			wchar_t ow = box ? outline(xx, yy, b) : 0;
+			if (ow && !(xx == mx && yy == my)) {
+				wc[0] = ow;
+				setcchar(&cc, wc, amc_tui_attr(AMC_EL_TARGET) & ~A_COLOR,
+					 (short)PAIR_NUMBER(amc_tui_attr(AMC_EL_TARGET)), NULL);
+			} else if (xx == mx && yy == my) {
 				wc[0] = amc_tui_utf8() ? 0x25CE : '@'; /* ◎ */
 				setcchar(&cc, wc, amc_tui_attr(AMC_EL_TARGET) & ~A_COLOR,
 					 (short)PAIR_NUMBER(amc_tui_attr(AMC_EL_TARGET)), NULL);
@@ -181,7 +372,49 @@ int amc_tui_image_draw(const char *abspath, int y, int x, int h, int w, int tx, 
 			}
 			mvadd_wch(oy + yy, ox + xx, &cc);
 		}
-	if (timing_f)
-		fprintf(timing_f, "%s %lld %dx%d\n", fresh ? "render_cached_us" : "render_cold_us", now_us() - t0, w, h);
 	return 0;
+}
+
+int amc_tui_image_draw(const char *abspath, int y, int x, int h, int w, int tx, int ty, const int *box, int full,
+		       const char *mode_name)
+{
+	if (h < 1 || w < 1)
+		return 0;
+	/* Real pixels where the terminal has them (the cells stay blank; the
+	 * image is written after doupdate()). The target mark is symbols-only. */
+	if (strcmp(mode_name, "none") != 0 && amc_tui_pixels_place(abspath, y, x, h, w) == 0)
+		return 0;
+	int mode = 2;
+	if (strcmp(mode_name, "none") != 0 && has_colors() && COLORS >= 16)
+		mode = COLORS >= 256 ? 0 : COLORS >= 16 ? 1 : 2;
+	int thumb = !full;
+	long long t0 = timing_f ? now_us() : 0;
+	/* mu is held while the cells are drawn: the worker's insert may
+	 * otherwise evict them under us (it waits a millisecond at most). */
+	pthread_mutex_lock(&mu);
+	render *r = find(abspath, thumb, w, h, mode);
+	int cold = 0;
+	if (!r && started) {
+		enqueue(abspath, thumb, w, h, mode);
+		pthread_mutex_unlock(&mu);
+		/* a placeholder until the worker has it (it wakes the loop) */
+		const char *s = "rendering...";
+		int sl = (int)strlen(s);
+		amc_tui_put(stdscr, y + h / 2, x + (w - sl > 0 ? (w - sl) / 2 : 0), w, s, amc_tui_attr(AMC_EL_DIM), 0);
+		return 0;
+	}
+	if (!r) {
+		/* no worker (not started): render here, as before */
+		job j = { (char *)abspath, thumb, w, h, mode, 0 };
+		render nr;
+		render_job(&j, &nr);
+		insert(&nr);
+		r = find(abspath, thumb, w, h, mode);
+		cold = 1;
+	}
+	int rc = r ? draw_cells(r, y, x, h, w, tx, ty, box) : -1;
+	pthread_mutex_unlock(&mu);
+	if (timing_f && !cold)
+		fprintf(timing_f, "render_cached_us %lld %dx%d\n", now_us() - t0, w, h);
+	return rc;
 }

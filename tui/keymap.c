@@ -52,6 +52,8 @@ static const amc_tui_binding TABLE[] = {
 	{ 'z', "z", AMC_VIEW_TASK | AMC_VIEW_DEVICES, AMC_REQ_ZOOM, "zoom the focused pane to the full screen (again: back)" },
 	{ '/', "/", AMC_VIEW_TASKS, AMC_REQ_SEARCH, "search goals, flow names and ids" },
 	{ 'f', "f", AMC_VIEW_TASKS, AMC_REQ_FILTER, "filter by status (cycles: all, running, succeeded, failed, ...)" },
+	{ 's', "s", AMC_VIEW_TASKS, AMC_REQ_SORT, "sort (cycles: newest first, oldest first, by status, longest first)" },
+	{ 'o', "o", AMC_VIEW_TASK, AMC_REQ_OCR_MARK, "mark the next OCR observation's box on the before image (after the last: none)" },
 	{ 'n', "n", MAIN, AMC_REQ_LAUNCH, "launch a task: device, flow or goal, max steps" },
 	{ 'c', "c", AMC_VIEW_TASKS | AMC_VIEW_TASK, AMC_REQ_CANCEL, "cancel the selected running task (asks first)" },
 	{ 'D', "D", MAIN, AMC_REQ_DEVICES, "the Devices view" },

@@ -43,7 +43,7 @@ static void latest(amc_tui_app *a, devices_view *d)
 	if (!d->n)
 		return;
 	const char *id = d->dev[d->sel].id;
-	amc_task_filter f = { NULL, NULL, 50, 0 };
+	amc_task_filter f = { NULL, NULL, 50, 0, AMC_SORT_NEWEST };
 	amc_task_row *rows = NULL;
 	size_t n = 0;
 	amc_err e;
@@ -150,7 +150,7 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	snprintf(title, sizeof title, "Screen%s%s", d->what[0] ? ": " : "", d->what);
 	amc_tui_box(y, lw, h, w - lw, title, 1);
 	if (d->shot[0])
-		amc_tui_image_draw(d->shot, y + 1, lw + 1, h - 2, w - lw - 2, -1, -1, a->graphics);
+		amc_tui_image_draw(d->shot, y + 1, lw + 1, h - 2, w - lw - 2, -1, -1, NULL, d->zoom, a->graphics);
 	else
 		amc_tui_put(stdscr, y + 1, lw + 1, w - lw - 2, "(nothing recorded yet: r captures the screen now)",
 			    amc_tui_attr(AMC_EL_DIM), 0);

@@ -1,6 +1,7 @@
 /* view_task.c - the Task view: the timeline (one row per step) and the
  * selected step's detail in panes: before and after screenshots (the action's
- * target marked on the before image) and the operation (tool, arguments,
+ * target marked on the before image, and on request an OCR observation's
+ * box) and the operation (tool, arguments,
  * result, error, reasoning, timings, OCR observations, the UI tree's artifact).
  * Any pane can be zoomed to the full screen. */
 #include <stdlib.h>
@@ -29,6 +30,7 @@ typedef struct task_view {
 	long sel, top;
 	int focus;
 	int zoom;
+	int ocr_mark;       /* 1-based OCR observation whose box is marked on the before image; 0: none */
 	long op_top;        /* scroll of the operation pane */
 	int tl_page, op_page;
 	int follow_tail;    /* keep the newest step selected while it runs */
@@ -105,6 +107,33 @@ static int target_of(const amc_step_row *s, int *x, int *y)
 		cJSON_Delete(aj);
 	}
 	return found;
+}
+
+/* The bounds [x1, y1, x2, y2] of the step's `k`-th (1-based) OCR observation. */
+static int ocr_box(const amc_step_row *s, int k, int box[4])
+{
+	int found = 0;
+	cJSON *ocr = s->ocr && k > 0 ? cJSON_Parse(s->ocr) : NULL;
+	cJSON *o = cJSON_IsArray(ocr) ? cJSON_GetArrayItem(ocr, k - 1) : NULL;
+	cJSON *b = o ? cJSON_GetObjectItemCaseSensitive(o, "bounds") : NULL;
+	if (cJSON_IsArray(b) && cJSON_GetArraySize(b) == 4) {
+		found = 1;
+		for (int i = 0; i < 4; i++) {
+			cJSON *v = cJSON_GetArrayItem(b, i);
+			found &= cJSON_IsNumber(v);
+			box[i] = cJSON_IsNumber(v) ? v->valueint : 0;
+		}
+	}
+	cJSON_Delete(ocr);
+	return found && box[2] >= box[0] && box[3] >= box[1];
+}
+
+static int ocr_count(const amc_step_row *s)
+{
+	cJSON *ocr = s->ocr ? cJSON_Parse(s->ocr) : NULL;
+	int n = cJSON_IsArray(ocr) ? cJSON_GetArraySize(ocr) : 0;
+	cJSON_Delete(ocr);
+	return n;
 }
 
 /* Operation pane text, one entry per line (strings are raw: drawn sanitized). */
@@ -219,7 +248,7 @@ static void build_op(const task_view *t, const amc_step_row *s, lines *l)
 		cJSON *bx = cJSON_GetObjectItemCaseSensitive(o, "bounds");
 		char *bs = bx ? cJSON_PrintUnformatted(bx) : NULL;
 		amc_sb_reset(&sb);
-		amc_sb_printf(&sb, "  %-30s %5.2f %s", cJSON_IsString(tx) ? tx->valuestring : "?",
+		amc_sb_printf(&sb, "%s %-30s %5.2f %s", i + 1 == t->ocr_mark ? ">" : " ", cJSON_IsString(tx) ? tx->valuestring : "?",
 			      cJSON_IsNumber(cf) ? cf->valuedouble : 0.0, bs ? bs : "");
 		free(bs);
 		add(l, amc_sb_str(&sb));
@@ -294,10 +323,11 @@ static void draw_image(amc_tui_app *a, task_view *t, int pane, int y, int x, int
 		amc_tui_put(stdscr, y + 1, x + 1, w - 2, e.msg, amc_tui_attr(AMC_EL_ERROR), 0);
 		return;
 	}
-	int tx = -1, ty = -1;
+	int tx = -1, ty = -1, box[4];
 	if (pane == P_BEFORE && !target_of(s, &tx, &ty))
 		tx = ty = -1;
-	amc_tui_image_draw(abs, y + 1, x + 1, h - 2, w - 2, tx, ty, a->graphics);
+	int marked = pane == P_BEFORE && t->ocr_mark > 0 && ocr_box(s, t->ocr_mark, box);
+	amc_tui_image_draw(abs, y + 1, x + 1, h - 2, w - 2, tx, ty, marked ? box : NULL, t->zoom, a->graphics);
 }
 
 static void draw_operation(task_view *t, int y, int x, int h, int w)
@@ -434,6 +464,14 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 	case AMC_REQ_NEXT_PANE: t->focus = (t->focus + 1) % NPANES; return 1;
 	case AMC_REQ_PREV_PANE: t->focus = (t->focus + NPANES - 1) % NPANES; return 1;
 	case AMC_REQ_ZOOM: t->zoom = !t->zoom; return 1;
+	case AMC_REQ_OCR_MARK:
+		/* the next observation of the step; after the last, none */
+		if (t->nsteps)
+			t->ocr_mark = t->ocr_mark < ocr_count(&t->steps[t->sel]) ? t->ocr_mark + 1 : 0;
+		if (!t->ocr_mark)
+			return 1;
+		amc_tui_message(a, 0, "OCR observation %d marked on the before image (o: next)", t->ocr_mark);
+		return 1;
 	case AMC_REQ_BACK:
 		if (t->zoom) {
 			t->zoom = 0;
@@ -448,6 +486,7 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 		if (t->sel >= n)
 			t->sel = n > 0 ? n - 1 : 0;
 		t->op_top = 0;
+		t->ocr_mark = 0;
 		/* Moving away from the newest step stops following it. */
 		t->follow_tail = t->sel == n - 1 && t->have_task && !amc_status_is_terminal(t->task.status);
 	}

@@ -1,5 +1,7 @@
-/* view_tasks.c - the Tasks view: every task, newest first, read one screen
- * page at a time from SQLite (never the whole table). */
+/* view_tasks.c - the Tasks view: every task, newest first (or oldest, by
+ * status, by duration: `s`), read one screen page at a time from SQLite
+ * (never the whole table), by keyset so that a page deep down costs what the
+ * first one does. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +20,7 @@ typedef struct tasks_view {
 	long top, sel;        /* indices into the filtered list */
 	int page;             /* rows that fit */
 	int filter;
+	amc_task_sort sort;
 	char *search;
 	char sel_id[32];      /* the selected task, followed across live updates */
 } tasks_view;
@@ -31,42 +34,143 @@ static void remember(tasks_view *t)
 		t->sel_id[0] = 0;
 }
 
-/* Read the visible page. The count (a scan of the filtered table) is taken
- * again only when the data, filter or search changed (`recount`), not when
- * the selection merely moves to another page. */
-static void load_page(amc_tui_app *a, tasks_view *t, int recount)
+/* The filter and order of the list, for a page of `limit` rows. */
+static amc_task_filter filter_of(const tasks_view *t, int limit)
+{
+	amc_task_filter f = { FILTERS[t->filter], t->search, limit > 0 ? limit : 1, 0, t->sort };
+	return f;
+}
+
+static void set_rows(tasks_view *t, amc_task_row *rows, size_t n)
 {
 	amc_task_rows_free(t->rows, t->nrows);
-	t->rows = NULL;
-	t->nrows = 0;
-	amc_task_filter f = { FILTERS[t->filter], t->search, t->page > 0 ? t->page : 50, 0 };
+	t->rows = rows;
+	t->nrows = n;
+}
+
+/* A row's sort key, copied so that it outlives the page it came from. */
+typedef struct key_copy {
+	amc_task_row row;
+	char id[64], status[32];
+} key_copy;
+
+static const amc_task_row *key_of(key_copy *k, const amc_task_row *r)
+{
+	memset(k, 0, sizeof *k);
+	snprintf(k->id, sizeof k->id, "%s", r->id);
+	snprintf(k->status, sizeof k->status, "%s", r->status);
+	k->row.id = k->id;
+	k->row.status = k->status;
+	k->row.created_ms = r->created_ms;
+	k->row.started_ms = r->started_ms;
+	k->row.finished_ms = r->finished_ms;
+	return &k->row;
+}
+
+/* Bring the page starting at index `top` on screen. Moving by up to a page
+ * reads only the rows next to the current page (keyset paging: O(page) at
+ * any depth); the start and the end of the list are anchored there; only a
+ * jump elsewhere (none of the keys does one) falls back to an offset. */
+static int go(amc_tui_app *a, tasks_view *t, long top)
+{
+	int page = t->page > 0 ? t->page : 50;
+	amc_task_row *rows = NULL;
+	size_t n = 0;
 	amc_err e;
-	if (recount || t->total < 0)
+	int rc;
+	long d = top - t->top;
+	if (top <= 0) {
+		amc_task_filter f = filter_of(t, page);
+		rc = amc_store_list_tasks_at(a->store, &f, NULL, 1, &rows, &n, &e);
+		top = 0;
+	} else if (top + page >= t->total) {
+		amc_task_filter f = filter_of(t, page);
+		rc = amc_store_list_tasks_at(a->store, &f, NULL, -1, &rows, &n, &e);
+		top = t->total - (long)n;
+	} else if (d > 0 && (size_t)d <= t->nrows) {
+		key_copy k;
+		amc_task_filter f = filter_of(t, page);
+		rc = amc_store_list_tasks_at(a->store, &f, key_of(&k, &t->rows[d - 1]), 1, &rows, &n, &e);
+	} else if (d < 0 && -d <= page && t->nrows > 0) {
+		key_copy k;
+		amc_task_filter f = filter_of(t, (int)-d);
+		rc = amc_store_list_tasks_at(a->store, &f, key_of(&k, &t->rows[0]), -1, &rows, &n, &e);
+		if (rc == 0) {
+			/* the rows read, then what stays of the current page */
+			size_t keep = t->nrows < (size_t)page - n ? t->nrows : (size_t)page - n;
+			rows = amc_xrealloc(rows, (n + keep ? n + keep : 1) * sizeof *rows);
+			memcpy(rows + n, t->rows, keep * sizeof *rows);
+			for (size_t i = keep; i < t->nrows; i++)
+				amc_task_row_free(&t->rows[i]);
+			free(t->rows);
+			t->rows = NULL;
+			t->nrows = 0;
+			n += keep;
+			top = t->top - (long)(n - keep);
+		}
+	} else {
+		amc_task_filter f = filter_of(t, page);
+		f.offset = (int)top;
+		rc = amc_store_list_tasks(a->store, &f, &rows, &n, &e);
+	}
+	if (rc != 0) {
+		amc_tui_message(a, 1, "%s", e.msg);
+		return -1;
+	}
+	set_rows(t, rows, n);
+	t->top = top < 0 ? 0 : top;
+	return 0;
+}
+
+/* Read the visible page again after the data, filter, search, order or page
+ * size changed: the count (a scan of the filtered table) only when `recount`;
+ * the page from its first row (which keeps its place in a live list). */
+static void load_page(amc_tui_app *a, tasks_view *t, int recount)
+{
+	amc_err e;
+	if (recount || t->total < 0) {
+		amc_task_filter f = filter_of(t, 0);
 		t->total = amc_store_count_tasks(a->store, &f, &e);
+	}
 	if (t->total < 0) {
 		t->total = 0;
+		set_rows(t, NULL, 0);
 		amc_tui_message(a, 1, "%s", e.msg);
 		return;
 	}
+	if (t->top > 0 && t->nrows > 0) {
+		key_copy k;
+		amc_task_filter f = filter_of(t, t->page);
+		amc_task_row *rows = NULL;
+		size_t n = 0;
+		const amc_task_row *anchor = key_of(&k, &t->rows[0]);
+		if (amc_store_list_tasks_at(a->store, &f, anchor, 0, &rows, &n, &e) == 0 && n > 0) {
+			long before = amc_store_count_tasks_before(a->store, &f, &rows[0], &e);
+			set_rows(t, rows, n);
+			t->top = before >= 0 ? before : t->top;
+		} else {
+			amc_task_rows_free(rows, n);
+			go(a, t, t->total); /* the page was the end of the list and is gone */
+		}
+	} else {
+		t->top = 0;
+		go(a, t, 0);
+	}
 	if (t->sel >= t->total)
 		t->sel = t->total > 0 ? t->total - 1 : 0;
-	if (t->sel < t->top)
-		t->top = t->sel;
-	if (t->page > 0 && t->sel >= t->top + t->page)
-		t->top = t->sel - t->page + 1;
-	f.offset = (int)t->top;
-	if (amc_store_list_tasks(a->store, &f, &t->rows, &t->nrows, &e) != 0)
-		amc_tui_message(a, 1, "%s", e.msg);
 	/* Live updates insert rows above: keep the selection on the same task
 	 * when it is still on the page. */
-	if (t->sel_id[0] && t->sel >= t->top && t->sel < t->top + (long)t->nrows &&
-	    strcmp(t->rows[t->sel - t->top].id, t->sel_id) != 0) {
+	if (t->sel_id[0]) {
 		for (size_t i = 0; i < t->nrows; i++)
 			if (!strcmp(t->rows[i].id, t->sel_id)) {
 				t->sel = t->top + (long)i;
 				break;
 			}
 	}
+	if (t->sel < t->top)
+		go(a, t, t->sel);
+	else if (t->page > 0 && t->sel >= t->top + t->page)
+		go(a, t, t->sel - t->page + 1);
 	remember(t);
 }
 
@@ -182,7 +286,8 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	}
 	/* Position and filter, right-aligned on the title row. */
 	char pos[256];
-	snprintf(pos, sizeof pos, "%ld/%ld%s%s%s%s%s ", t->total ? t->sel + 1 : 0, t->total,
+	snprintf(pos, sizeof pos, "%ld/%ld%s%s%s%s%s%s%s ", t->total ? t->sel + 1 : 0, t->total,
+		 t->sort ? "  sort=" : "", t->sort ? amc_store_sort_name(t->sort) : "",
 		 t->filter ? "  status=" : "", t->filter ? FILTERS[t->filter] : "",
 		 t->search ? "  search=\"" : "", t->search ? t->search : "", t->search ? "\"" : "");
 	int pw = amc_tui_width(pos);
@@ -223,6 +328,12 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 		t->sel_id[0] = 0;
 		load(a, t);
 		return 1;
+	case AMC_REQ_SORT:
+		t->sort = (t->sort + 1) % AMC_SORT_COUNT;
+		t->sel = t->top = 0;
+		t->sel_id[0] = 0;
+		load(a, t);
+		return 1;
 	case AMC_REQ_SEARCH:
 		amc_tui_open_dialog(a, amc_tui_input_new("Search", t->search ? t->search : "", set_search, t));
 		return 1;
@@ -243,12 +354,8 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 	if (t->sel >= t->total)
 		t->sel = t->total > 0 ? t->total - 1 : 0;
 	if (t->sel != old && (t->sel < t->top || t->sel >= t->top + t->page)) {
-		if (t->sel < t->top)
-			t->top = t->sel;
-		else
-			t->top = t->sel - t->page + 1;
+		go(a, t, t->sel < t->top ? t->sel : t->sel - t->page + 1);
 		t->sel_id[0] = 0;
-		load_page(a, t, 0);
 	}
 	remember(t);
 	return 1;

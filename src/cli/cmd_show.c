@@ -31,7 +31,9 @@ static void add_path(amc_store *store, cJSON *j, const char *key, const char *re
 		cJSON_AddNullToObject(j, key);
 }
 
-static cJSON *step_json(amc_store *store, const amc_step_row *r)
+static cJSON *step_usage_json(const amc_decision_row *d, size_t n, int step);
+
+static cJSON *step_json(amc_store *store, const amc_step_row *r, const amc_decision_row *dec, size_t ndec)
 {
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddNumberToObject(j, "step", r->step);
@@ -50,6 +52,7 @@ static cJSON *step_json(amc_store *store, const amc_step_row *r)
 	cJSON_AddItemToObject(j, "scene", json_field(r->scene));
 	cJSON_AddItemToObject(j, "semantic_scene", json_field(r->semantic_scene));
 	amc_json_add_str(j, "reasoning", r->reasoning);
+	cJSON_AddItemToObject(j, "usage", step_usage_json(dec, ndec, r->step));
 	cJSON_AddItemToObject(j, "timings", json_field(r->timings));
 	cJSON_AddNumberToObject(j, "started_ms", (double)r->started_ms);
 	cJSON_AddNumberToObject(j, "finished_ms", (double)r->finished_ms);
@@ -198,37 +201,97 @@ static void print_task(const amc_task_row *t, amc_store *store)
 	}
 }
 
-/* Tokens and cost of the model calls that planned step `step`. */
-static void print_step_usage(const amc_decision_row *d, size_t n, int step)
+/* The model calls that planned one step, summed from the decisions. A sum
+ * with any unknown part is unknown (-1), never a guess or 0. */
+typedef struct step_usage {
+	int calls;
+	long long in, out; /* -1 unknown */
+	double cost;       /* < 0 unknown */
+} step_usage;
+
+static step_usage sum_step_usage(const amc_decision_row *d, size_t n, int step)
 {
-	long long in = -1, out = -1;
-	double cost = -1;
-	int calls = 0, unknown_cost = 0;
+	step_usage u = { 0, 0, 0, 0 };
+	int in_unknown = 0, out_unknown = 0, cost_unknown = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (d[i].step != step)
 			continue;
-		calls++;
+		u.calls++;
 		if (d[i].input_tokens >= 0)
-			in = (in < 0 ? 0 : in) + d[i].input_tokens;
-		if (d[i].output_tokens >= 0)
-			out = (out < 0 ? 0 : out) + d[i].output_tokens;
-		if (d[i].cost_usd >= 0)
-			cost = (cost < 0 ? 0 : cost) + d[i].cost_usd;
+			u.in += d[i].input_tokens;
 		else
-			unknown_cost = 1;
+			in_unknown = 1;
+		if (d[i].output_tokens >= 0)
+			u.out += d[i].output_tokens;
+		else
+			out_unknown = 1;
+		if (d[i].cost_usd >= 0)
+			u.cost += d[i].cost_usd;
+		else
+			cost_unknown = 1;
 	}
-	if (!calls)
-		return;
-	printf("     usage   ");
-	if (in >= 0)
-		printf("%lld tokens in, %lld out", in, out < 0 ? 0 : out);
+	if (in_unknown || !u.calls)
+		u.in = -1;
+	if (out_unknown || !u.calls)
+		u.out = -1;
+	if (cost_unknown || !u.calls)
+		u.cost = -1;
+	return u;
+}
+
+/* "1 model call, 1000 tokens in, 100 tokens out, $0.0045" */
+static void print_usage_text(const step_usage *u)
+{
+	printf("%d model call%s", u->calls, u->calls == 1 ? "" : "s");
+	if (u->in >= 0)
+		printf(", %lld tokens in", u->in);
 	else
-		printf("tokens unknown");
-	if (cost >= 0 && !unknown_cost)
-		printf(", $%.4f", cost);
+		printf(", tokens in unknown");
+	if (u->out >= 0)
+		printf(", %lld tokens out", u->out);
+	else
+		printf(", tokens out unknown");
+	if (u->cost >= 0)
+		printf(", $%.4f", u->cost);
 	else
 		printf(", cost unknown");
+}
+
+/* Tokens and cost of the model calls that planned step `step` (nothing for a
+ * step no model planned). */
+static void print_step_usage(const amc_decision_row *d, size_t n, int step)
+{
+	step_usage u = sum_step_usage(d, n, step);
+	if (!u.calls)
+		return;
+	printf("     usage   ");
+	print_usage_text(&u);
 	printf("\n");
+}
+
+/* {"model_calls":N,"input_tokens":..,"output_tokens":..,"cost_usd":..}, unknown
+ * parts null; null when no model call of this step is recorded (a flow step,
+ * or decisions pruned by planner.decisions_keep). */
+static cJSON *step_usage_json(const amc_decision_row *d, size_t n, int step)
+{
+	step_usage u = sum_step_usage(d, n, step);
+	if (!u.calls)
+		return cJSON_CreateNull();
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "model_calls", u.calls);
+	if (u.in >= 0)
+		cJSON_AddNumberToObject(j, "input_tokens", (double)u.in);
+	else
+		cJSON_AddNullToObject(j, "input_tokens");
+	if (u.out >= 0)
+		cJSON_AddNumberToObject(j, "output_tokens", (double)u.out);
+	else
+		cJSON_AddNullToObject(j, "output_tokens");
+	if (u.cost >= 0)
+		cJSON_AddNumberToObject(j, "cost_usd", u.cost);
+	else
+		cJSON_AddNullToObject(j, "cost_usd");
+	return j;
 }
 
 static cJSON *decision_json(const amc_decision_row *d)
@@ -375,12 +438,12 @@ static int run(amc_cli *cli, int argc, char **argv)
 	}
 	if (json) {
 		if (one) {
-			amc_cli_print_json(step_json(store, one));
+			amc_cli_print_json(step_json(store, one, dec, ndec));
 		} else {
 			cJSON *j = amc_cli_task_json(&t);
 			cJSON *arr = cJSON_AddArrayToObject(j, "steps");
 			for (size_t i = 0; i < n; i++)
-				cJSON_AddItemToArray(arr, step_json(store, &steps[i]));
+				cJSON_AddItemToArray(arr, step_json(store, &steps[i], dec, ndec));
 			amc_cli_print_json(j);
 		}
 		goto out;
@@ -404,6 +467,15 @@ static int run(amc_cli *cli, int argc, char **argv)
 			amc_cli_put_safe(stdout, one->reasoning);
 			printf("\n");
 		}
+		step_usage u = sum_step_usage(dec, ndec, one->step);
+		printf("  usage   ");
+		if (u.calls)
+			print_usage_text(&u);
+		else if (ndec)
+			printf("no model call");
+		else
+			printf("no model call recorded (a flow, or decisions kept only for planner.decisions_keep tasks)");
+		printf("\n");
 		print_path(store, "before", one->before_screenshot);
 		print_path(store, "after", one->after_screenshot);
 		print_path(store, "tree", one->ui_tree_path);
@@ -445,6 +517,16 @@ static int run(amc_cli *cli, int argc, char **argv)
 		print_path(store, "before", r->before_screenshot);
 		print_path(store, "after", r->after_screenshot);
 	}
+	/* the call that ended the task (finish, or a failed call) plans no step row */
+	int last = n ? steps[n - 1].step : 0;
+	for (size_t i = 0; i < ndec; i++)
+		if (dec[i].step > last) {
+			last = dec[i].step;
+			step_usage u = sum_step_usage(dec, ndec, last);
+			printf("  end (model call %d, no step of its own)\n     usage   ", last);
+			print_usage_text(&u);
+			printf("\n");
+		}
 	printf("\n`amc show %.8s --step N` shows a step's result, timings, scene and tree.\n", t.id);
 out:
 	amc_decision_rows_free(dec, ndec);
@@ -458,7 +540,8 @@ const amc_cmd amc_cmd_show = {
 	"show TASK [--step N | --decisions] [--json]",
 	"show a task's timeline: each step's action, result and before/after screenshots",
 	"  TASK             a task id or a unique prefix of one (see `amc tasks`)\n"
-	"  -s, --step N     everything recorded for step N (args, result, timings, scene, tree)\n"
+	"  -s, --step N     everything recorded for step N (args, result, model usage and cost,\n"
+	"                   timings, scene, tree)\n"
 	"  -D, --decisions  the planner's decisions: prompt text, tool call, arguments, usage\n"
 	"                   and cost of each model call (kept for planner.decisions_keep tasks)\n"
 	"  -j, --json       JSON on stdout (artifact paths are absolute)\n",

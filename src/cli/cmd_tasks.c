@@ -99,7 +99,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 	amc_store *store;
 	if (amc_cli_store(cli, &store, &e) != 0)
 		return amc_cli_fail(&e);
-	amc_task_filter f = { status, search, (int)limit, 0 };
+	amc_task_filter f = { status, search, (int)limit, 0, AMC_SORT_NEWEST };
 	amc_task_row *rows;
 	size_t n;
 	if (amc_store_list_tasks(store, &f, &rows, &n, &e) != 0)

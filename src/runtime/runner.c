@@ -7,9 +7,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "image/png.h"
 #include "runtime/observe.h"
 #include "runtime/tools.h"
 #include "util/clock.h"
+#include "util/fsutil.h"
 #include "util/jsonutil.h"
 #include "util/log.h"
 #include "util/strbuf.h"
@@ -112,6 +114,18 @@ static int store_observation(run_state *rs, amc_observation *o, amc_err *e)
 	char name[64], rel[512];
 	int seq = ++rs->obs_seq;
 	snprintf(name, sizeof name, "obs-%04d.png", seq);
+	/* The thumbnail first, so no row ever names a screenshot whose thumbnail
+	 * is still being written; the TUI's panes read it instead of the full
+	 * capture. Losing it costs only speed (readers fall back), so a failure
+	 * here is not the task's. */
+	amc_image dec = { 0 };
+	const amc_image *src = o->img.px ? &o->img : NULL;
+	amc_err te;
+	if (!src && amc_png_decode(o->png, o->png_len, &dec, &te) == 0)
+		src = &dec;
+	if (src)
+		(void)amc_store_put_thumbnail(rs->store, rs->task->id, name, src, &te);
+	amc_image_free(&dec);
 	if (amc_store_put_artifact(rs->store, rs->task->id, name, o->png, o->png_len, rel, sizeof rel, e) != 0)
 		return -1;
 	o->png_path = amc_xstrdup(rel);
@@ -602,6 +616,7 @@ done:
 typedef struct job {
 	amc_task *task;
 	amc_planner *planner;
+	amc_secrets *secrets; /* {{secret:NAME}} values of this task; NULL: none */
 	atomic_int cancel;
 	struct job *next;
 } job;
@@ -670,6 +685,7 @@ static void free_job(job *j)
 {
 	amc_task_free(j->task);
 	amc_planner_free(j->planner);
+	amc_secrets_free(j->secrets);
 	free(j);
 }
 
@@ -721,7 +737,12 @@ static void *runner_main(void *arg)
 			}
 			if (dev) {
 				amc_task_outcome out;
-				if (amc_task_run(store, r->bus, dev, j->planner, j->task, &r->opts, &j->cancel, &out, &e) != 0)
+				/* this task's secrets; the rest as amc_runner_set_agent_opts left them */
+				pthread_mutex_lock(&r->mu);
+				amc_runner_opts opts = r->opts;
+				pthread_mutex_unlock(&r->mu);
+				opts.secrets = j->secrets;
+				if (amc_task_run(store, r->bus, dev, j->planner, j->task, &opts, &j->cancel, &out, &e) != 0)
 					record_unrun(r, store, j, AMC_ST_FAILED, e.msg);
 				/* A device that went away mid-task: the task has ended (failed);
 				 * this thread stays, reports the device offline and opens it
@@ -780,12 +801,30 @@ void amc_runner_set_agent_opts(amc_runner *r, amc_operator *op, const amc_words 
 	pthread_mutex_unlock(&r->mu);
 }
 
+/* {{secret:NAME}} in the goal or the flow file, resolved as amc run does: from
+ * the environment or the 0600 file named by secrets.file. */
+static int resolve_secrets(amc_runner *r, const amc_task *task, amc_secrets **out, amc_err *e)
+{
+	char *src = NULL;
+	size_t srclen = 0;
+	amc_err re;
+	if (!task->goal && task->flow_path && amc_read_file(task->flow_path, 4u << 20, &src, &srclen, &re) != 0)
+		src = NULL; /* the flow planner reports an unreadable file */
+	int rc = amc_secrets_resolve(task->goal ? task->goal : src, amc_config_str(r->cfg, "secrets", "file"), out, e);
+	free(src);
+	return rc;
+}
+
 int amc_runner_submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_err *e)
 {
 	job *j = amc_xcalloc(1, sizeof *j);
 	j->task = task;
 	j->planner = planner;
 	atomic_init(&j->cancel, 0);
+	if (resolve_secrets(r, task, &j->secrets, e) != 0) {
+		free_job(j);
+		return -1;
+	}
 	snprintf(task->device, sizeof task->device, "%s", r->device);
 	pthread_mutex_lock(&r->mu);
 	if (r->stopping) {

@@ -65,7 +65,11 @@ int amc_runner_start(const char *home, const char *device_id, const amc_config *
  * before the first amc_runner_submit. */
 void amc_runner_set_agent_opts(amc_runner *r, amc_operator *op, const amc_words *confirm_words,
 			       int assume_yes, amc_enricher *enricher);
-/* Queue a task; ownership of task and planner passes to the runner. */
+/* Queue a task; ownership of task and planner passes to the runner (freed on
+ * failure too). {{secret:NAME}} in the goal or the flow file is resolved now,
+ * as amc run does (environment or the 0600 file named by secrets.file), and
+ * typed on the device only; a secret with no value is AMC_EUSAGE saying what
+ * to set. */
 int amc_runner_submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_err *e);
 /* Cancel a queued or running task of this runner; 0 if found. */
 int amc_runner_cancel(amc_runner *r, const char *task_id);

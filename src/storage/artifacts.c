@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "image/image.h"
+#include "image/png.h"
 #include "storage/store_int.h"
 #include "util/fsutil.h"
 #include "util/sanitize.h"
@@ -78,4 +80,39 @@ int amc_store_artifact_abspath(const amc_store *s, const char *relpath, char *ou
 	if (amc_path_join(out, n, s->home, relpath) != 0)
 		return amc_err_set(e, AMC_EUSAGE, "artifact path too long: %s/%s", s->home, relpath);
 	return 0;
+}
+
+int amc_store_thumb_path(const char *path, char *out, size_t n)
+{
+	static const char ext[] = ".png", thumb[] = ".thumb.png";
+	size_t l = path ? strlen(path) : 0;
+	if (l < sizeof ext || strcmp(path + l - (sizeof ext - 1), ext) != 0)
+		return -1;
+	if (l >= sizeof thumb - 1 && !strcmp(path + l - (sizeof thumb - 1), thumb))
+		return -1;
+	size_t stem = l - (sizeof ext - 1);
+	if (stem + sizeof thumb > n)
+		return -1;
+	memcpy(out, path, stem);
+	memcpy(out + stem, thumb, sizeof thumb);
+	return 0;
+}
+
+int amc_store_put_thumbnail(amc_store *s, const char *task_id, const char *name,
+			    const amc_image *img, amc_err *e)
+{
+	char tname[NAME_MAX_LEN + 16], rel[PATH_MAX];
+	if (amc_store_thumb_path(name, tname, sizeof tname) != 0)
+		return amc_err_set(e, AMC_EUSAGE, "no thumbnail name for artifact %s", name ? name : "");
+	amc_image small = { 0 };
+	if (amc_image_scale_fit(img, AMC_STORE_THUMB_SIDE, AMC_STORE_THUMB_SIDE, &small, e) != 0)
+		return -1;
+	unsigned char *png = NULL;
+	size_t len = 0;
+	int rc = amc_png_encode(&small, 1, &png, &len, e);
+	amc_image_free(&small);
+	if (rc == 0)
+		rc = amc_store_put_artifact(s, task_id, tname, png, len, rel, sizeof rel, e);
+	free(png);
+	return rc;
 }

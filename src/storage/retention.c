@@ -205,13 +205,18 @@ static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report 
 		return -1;
 	r->steps = (long)steps;
 	/* A reused observation may be named by a kept row (shared artifact): only
-	 * what no remaining row names may go. One pass over the timeline. */
+	 * what no remaining row names may go, and a kept screenshot keeps its
+	 * thumbnail (x.png -> x.thumb.png, store.h). One pass over the timeline. */
 	return query_strings(s,
-			     "SELECT path FROM temp.amc_ret_files EXCEPT SELECT p FROM ("
-			     " SELECT before_screenshot AS p FROM timeline"
+			     "WITH kept(p) AS ("
+			     " SELECT before_screenshot FROM timeline"
 			     " UNION ALL SELECT after_screenshot FROM timeline"
 			     " UNION ALL SELECT screenshot_path FROM timeline"
-			     " UNION ALL SELECT ui_tree_path FROM timeline)",
+			     " UNION ALL SELECT ui_tree_path FROM timeline)"
+			     " SELECT path FROM temp.amc_ret_files EXCEPT SELECT p FROM ("
+			     " SELECT p FROM kept"
+			     " UNION ALL SELECT substr(p, 1, length(p) - 4) || '.thumb.png' FROM kept"
+			     "  WHERE p LIKE '%.png')",
 			     "find unreferenced artifacts", doomed, e);
 }
 

@@ -71,11 +71,21 @@ typedef struct amc_step_row {
 	long long started_ms, finished_ms;
 } amc_step_row;
 
+/* Orders of the task list; every one ends in id, so it is total. */
+typedef enum amc_task_sort {
+	AMC_SORT_NEWEST,       /* created_ms, id: newest first (the default) */
+	AMC_SORT_OLDEST,       /* created_ms, id: oldest first */
+	AMC_SORT_STATUS,       /* status A-Z, then newest first */
+	AMC_SORT_DURATION,     /* finished - started, longest first; unfinished last; then newest */
+	AMC_SORT_COUNT
+} amc_task_sort;
+
 typedef struct amc_task_filter {
 	const char *status;    /* NULL = any */
 	const char *search;    /* substring of goal/flow name/id (ASCII case-insensitive, % and _ literal), NULL = none */
 	int limit;             /* <= 0: 50 */
-	int offset;
+	int offset;            /* amc_store_list_tasks only (deep offsets cost O(offset)) */
+	amc_task_sort sort;    /* 0: newest first */
 } amc_task_filter;
 
 int amc_store_open(const char *home, amc_store **out, amc_err *e);
@@ -95,6 +105,18 @@ int amc_store_get_task(amc_store *s, const char *id_or_prefix, amc_task_row *out
 /* Newest first. *out is an array of n rows; free with amc_task_rows_free. */
 int amc_store_list_tasks(amc_store *s, const amc_task_filter *f, amc_task_row **out, size_t *n, amc_err *e);
 long amc_store_count_tasks(amc_store *s, const amc_task_filter *f, amc_err *e);
+/* Keyset paging: up to f->limit rows next to `anchor` (a row of the same
+ * filter and sort, only its key fields are read) in f->sort's order, at a
+ * cost of O(limit) however deep the anchor is. dir > 0: the rows after it;
+ * dir < 0: the rows before it (still returned in list order); dir == 0: the
+ * anchor's own row and those after it (gone: the next ones). A NULL anchor
+ * means the start of the list (dir >= 0) or its end (dir < 0). f->offset is
+ * ignored. */
+int amc_store_list_tasks_at(amc_store *s, const amc_task_filter *f, const amc_task_row *anchor, int dir,
+			    amc_task_row **out, size_t *n, amc_err *e);
+/* How many rows of the filter come before `anchor` in f->sort's order. */
+long amc_store_count_tasks_before(amc_store *s, const amc_task_filter *f, const amc_task_row *anchor, amc_err *e);
+const char *amc_store_sort_name(amc_task_sort sort);
 void amc_task_row_free(amc_task_row *t);
 void amc_task_rows_free(amc_task_row *rows, size_t n);
 
@@ -110,6 +132,19 @@ int amc_store_put_artifact(amc_store *s, const char *task_id, const char *name,
 			   const void *data, size_t len, char *relpath, size_t relpath_n, amc_err *e);
 /* Absolute path of a relative artifact path, refusing anything outside $AMC_HOME/artifacts. */
 int amc_store_artifact_abspath(const amc_store *s, const char *relpath, char *out, size_t n, amc_err *e);
+/* Screenshot thumbnails: "obs-0001.png" has its thumbnail beside it as
+ * "obs-0001.thumb.png" (longest side AMC_STORE_THUMB_SIDE px, never upscaled).
+ * No row names a thumbnail: readers derive its path, and fall back to the full
+ * image when it is absent (rows written before thumbnails existed).
+ * thumb_path writes the thumbnail's path for a ".png" path; -1 when `path` does
+ * not end in ".png", is a thumbnail already, or `out` is too small. */
+#define AMC_STORE_THUMB_SIDE 480
+int amc_store_thumb_path(const char *path, char *out, size_t n);
+/* Scale `img` down and write it atomically as the thumbnail of artifact
+ * artifacts/<task_id>/<name> (call it before any row names that artifact). */
+struct amc_image;
+int amc_store_put_thumbnail(amc_store *s, const char *task_id, const char *name,
+			    const struct amc_image *img, amc_err *e);
 
 typedef struct amc_retention_opts {
 	long keep;          /* newest N tasks kept; <= 0: no count limit */

@@ -332,6 +332,170 @@ static int bind_filter(sqlite3_stmt *st, const amc_task_filter *f, const char *p
 	return rc;
 }
 
+/* ---- orders and keyset paging ---------------------------------------------
+ * Each order as SQL with its key, and the condition "the row sorts after the
+ * anchor" (?5 status, ?6 duration, ?7 created_ms, ?8 id). The condition and
+ * order for "before" are the same text with < and > swapped and ASC and DESC
+ * swapped, which is why the duration expression has neither < nor >. */
+#define DUR_EXPR "(CASE WHEN started_ms IS NULL OR finished_ms IS NULL THEN -1 ELSE max(finished_ms - started_ms, 0) END)"
+static const struct sort_sql {
+	const char *name, *order, *after;
+} SORTS[AMC_SORT_COUNT] = {
+	{ "newest", "created_ms DESC, id DESC", "(created_ms < ?7 OR (created_ms = ?7 AND id < ?8))" },
+	{ "oldest", "created_ms ASC, id ASC", "(created_ms > ?7 OR (created_ms = ?7 AND id > ?8))" },
+	{ "status", "status ASC, created_ms DESC, id DESC",
+	  "(status > ?5 OR (status = ?5 AND (created_ms < ?7 OR (created_ms = ?7 AND id < ?8))))" },
+	{ "duration", DUR_EXPR " DESC, created_ms DESC, id DESC",
+	  "(" DUR_EXPR " < ?6 OR (" DUR_EXPR " = ?6 AND (created_ms < ?7 OR (created_ms = ?7 AND id < ?8))))" },
+};
+
+static amc_task_sort sort_of(const amc_task_filter *f)
+{
+	return f && f->sort > 0 && f->sort < AMC_SORT_COUNT ? f->sort : AMC_SORT_NEWEST;
+}
+
+const char *amc_store_sort_name(amc_task_sort sort)
+{
+	return SORTS[sort > 0 && sort < AMC_SORT_COUNT ? sort : AMC_SORT_NEWEST].name;
+}
+
+/* `text` with < and >, and ASC and DESC, swapped. */
+static void put_reversed(amc_sb *sql, const char *text)
+{
+	for (const char *c = text; *c; c++) {
+		if (!strncmp(c, "DESC", 4)) {
+			amc_sb_puts(sql, "ASC");
+			c += 3;
+		} else if (!strncmp(c, "ASC", 3)) {
+			amc_sb_puts(sql, "DESC");
+			c += 2;
+		} else {
+			amc_sb_putc(sql, *c == '<' ? '>' : *c == '>' ? '<' : *c);
+		}
+	}
+}
+
+static void bind_anchor(sqlite3_stmt *st, const amc_task_row *a, int *rc)
+{
+	long long dur = a->started_ms > 0 && a->finished_ms > 0 ?
+			(a->finished_ms > a->started_ms ? a->finished_ms - a->started_ms : 0) : -1;
+	amc_store_bind_text(st, 5, a->status ? a->status : "", rc);
+	amc_store_bind_i64(st, 6, dur, rc);
+	amc_store_bind_i64(st, 7, a->created_ms, rc);
+	amc_store_bind_text(st, 8, a->id ? a->id : "", rc);
+}
+
+static int run_list(amc_store *s, sqlite3_stmt *st, int rc, amc_task_row **out, size_t *n, amc_err *e)
+{
+	amc_task_row *rows = NULL;
+	size_t cnt = 0, cap = 0;
+	while (rc == SQLITE_OK || rc == SQLITE_ROW) {
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_ROW)
+			break;
+		if (cnt == cap) {
+			cap = cap ? cap * 2 : 16;
+			rows = amc_xrealloc(rows, cap * sizeof *rows);
+		}
+		read_task(st, &rows[cnt++]);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		amc_task_rows_free(rows, cnt);
+		return amc_store_sql_error_rc(s, rc, e, "list tasks");
+	}
+	*out = rows;
+	*n = cnt;
+	return 0;
+}
+
+int amc_store_list_tasks_at(amc_store *s, const amc_task_filter *f, const amc_task_row *anchor, int dir,
+			    amc_task_row **out, size_t *n, amc_err *e)
+{
+	*out = NULL;
+	*n = 0;
+	const struct sort_sql *so = &SORTS[sort_of(f)];
+	amc_sb sql;
+	amc_sb_init(&sql);
+	char *pattern;
+	amc_sb_puts(&sql, "SELECT " TASK_COLS " FROM tasks");
+	if (build_where(f, &sql, &pattern, e) != 0) {
+		amc_sb_free(&sql);
+		return -1;
+	}
+	if (anchor) {
+		amc_sb_puts(&sql, " AND (");
+		if (dir < 0)
+			put_reversed(&sql, so->after);
+		else
+			amc_sb_puts(&sql, so->after);
+		if (dir == 0)
+			amc_sb_puts(&sql, " OR id = ?8");
+		amc_sb_puts(&sql, ")");
+	}
+	amc_sb_puts(&sql, " ORDER BY ");
+	if (dir < 0)
+		put_reversed(&sql, so->order);
+	else
+		amc_sb_puts(&sql, so->order);
+	amc_sb_puts(&sql, " LIMIT ?3");
+	sqlite3_stmt *st;
+	int prc = amc_store_prepare(s, amc_sb_str(&sql), &st, e);
+	amc_sb_free(&sql);
+	if (prc != 0) {
+		free(pattern);
+		return -1;
+	}
+	int rc = bind_filter(st, f, pattern);
+	amc_store_bind_i64(st, 3, f && f->limit > 0 ? f->limit : DEFAULT_LIMIT, &rc);
+	if (anchor)
+		bind_anchor(st, anchor, &rc);
+	int r = run_list(s, st, rc, out, n, e);
+	free(pattern);
+	if (r == 0 && dir < 0)
+		for (size_t i = 0; i < *n / 2; i++) { /* nearest first -> list order */
+			amc_task_row tmp = (*out)[i];
+			(*out)[i] = (*out)[*n - 1 - i];
+			(*out)[*n - 1 - i] = tmp;
+		}
+	return r;
+}
+
+long amc_store_count_tasks_before(amc_store *s, const amc_task_filter *f, const amc_task_row *anchor, amc_err *e)
+{
+	if (!anchor)
+		return 0;
+	amc_sb sql;
+	amc_sb_init(&sql);
+	char *pattern;
+	amc_sb_puts(&sql, "SELECT count(*) FROM tasks");
+	if (build_where(f, &sql, &pattern, e) != 0) {
+		amc_sb_free(&sql);
+		return -1;
+	}
+	amc_sb_puts(&sql, " AND ");
+	put_reversed(&sql, SORTS[sort_of(f)].after);
+	sqlite3_stmt *st;
+	int prc = amc_store_prepare(s, amc_sb_str(&sql), &st, e);
+	amc_sb_free(&sql);
+	if (prc != 0) {
+		free(pattern);
+		return -1;
+	}
+	int rc = bind_filter(st, f, pattern);
+	bind_anchor(st, anchor, &rc);
+	long count = 0;
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		count = (long)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	free(pattern);
+	if (rc != SQLITE_ROW)
+		return amc_store_sql_error_rc(s, rc, e, "count tasks");
+	return count;
+}
+
 int amc_store_list_tasks(amc_store *s, const amc_task_filter *f, amc_task_row **out, size_t *n,
 			 amc_err *e)
 {
@@ -345,7 +509,7 @@ int amc_store_list_tasks(amc_store *s, const amc_task_filter *f, amc_task_row **
 		amc_sb_free(&sql);
 		return -1;
 	}
-	amc_sb_puts(&sql, " ORDER BY created_ms DESC, id DESC LIMIT ?3 OFFSET ?4");
+	amc_sb_printf(&sql, " ORDER BY %s LIMIT ?3 OFFSET ?4", SORTS[sort_of(f)].order);
 	sqlite3_stmt *st;
 	int prc = amc_store_prepare(s, amc_sb_str(&sql), &st, e);
 	amc_sb_free(&sql);

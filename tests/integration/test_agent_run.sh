@@ -62,7 +62,16 @@ ok "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every request kept the 
 [ -s "$LOGS/violations.txt" ] && sed 's/^/#   /' "$LOGS/violations.txt"
 show=$("$AMC" show "$id")
 like "$show" "scripted step" "show prints each step's reasoning"
-like "$show" "tokens in" "show prints usage"
+like "$show" 'usage   1 model call, 1000 tokens in, 100 tokens out, [$]0\.0' "show prints each step's usage and cost"
+like "$(printf '%s\n' "$show" | grep -A1 'end (model call' | tr -d '\n')" \
+	'end [(]model call 8, no step of its own[)] +usage   1 model call, 1000 tokens in, 100 tokens out, [$]0\.0' \
+	"show prints the finishing call's usage"
+st=$("$AMC" show "$id" --step 1)
+like "$st" 'usage   1 model call, 1000 tokens in, 100 tokens out, [$]0\.0[0-9]*' "show --step prints the step's model calls, tokens and cost"
+stj=$("$AMC" show "$id" --step 1 --json | tr -d '\n\t ')
+like "$stj" '"usage":\{"model_calls":1,"input_tokens":1000,"output_tokens":100,"cost_usd":0\.0' "show --step --json has the step's usage"
+sj=$("$AMC" show "$id" --json | tr -d '\n\t ')
+is "$(printf '%s' "$sj" | grep -o '"usage":{"model_calls":1,"input_tokens":1000,"output_tokens":100,' | wc -l)" "7" "show --json has each step's usage"
 dec=$("$AMC" show "$id" --decisions)
 like "$dec" "launch_app" "show --decisions lists the tool calls"
 like "$dec" "Goal: Add a contact" "show --decisions has the prompt text"
@@ -199,6 +208,19 @@ like "$("$AMC" sim state)" '"name":[[:space:]]*"Local Model"' "the contact is on
 ok "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every chat request kept the rules (nested json_schema, no tools)"
 is "$(field cost_usd)" "null" "a model without a price has an unknown cost"
 is "$(field input_tokens)" "6000" "usage from prompt_tokens (6 calls)"
+like "$("$AMC" show "$(field id)" --step 2)" "usage   1 model call, 1000 tokens in, 100 tokens out, cost unknown" "show --step: an unknown cost stays unknown"
+like "$("$AMC" show "$(field id)" --step 2 --json | tr -d '\n\t ')" '"usage":\{"model_calls":1,"input_tokens":1000,"output_tokens":100,"cost_usd":null\}' "and null in JSON, never 0"
+# a call whose output tokens were not reported: unknown, not 0 (sqlite3 plants it)
+if command -v sqlite3 >/dev/null 2>&1; then
+	sqlite3 "$AMC_HOME/amc.db" "UPDATE planner_decisions SET output_tokens = NULL WHERE task_id = '$(field id)' AND step = 3"
+	like "$("$AMC" show "$(field id)" --step 3)" "usage   1 model call, 1000 tokens in, tokens out unknown, cost unknown" "show --step: unreported tokens stay unknown"
+	like "$("$AMC" show "$(field id)" --json | tr -d '\n\t ')" '"step":3,.*"usage":\{"model_calls":1,"input_tokens":1000,"output_tokens":null,"cost_usd":null\}' "and null in show --json"
+else
+	diag "no sqlite3 command: unreported tokens not checked"
+fi
+fid=$(ANTHROPIC_API_KEY="$KEY" "$AMC" run --flow add-contact --json </dev/null 2>/dev/null | sed -n 's/.*"id":[[:space:]]*"\([^"]*\)".*/\1/p' | head -n 1)
+like "$("$AMC" show "$fid" --step 1)" "usage   no model call recorded" "show --step of a flow step: no model call"
+like "$("$AMC" show "$fid" --step 1 --json | tr -d '\n\t ')" '"usage":null' "and usage null in JSON"
 
 # 11. the planted key is in no database row, artifact, log line or request body
 hits=$(grep -rl "$KEY" "$AMC_HOME" "$LOGS" 2>/dev/null | wc -l)

@@ -51,10 +51,11 @@ static int image_png(int variant, unsigned char **png, size_t *len, amc_err *e)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: mkfixture HOME [--hostile]\n");
+		fprintf(stderr, "usage: mkfixture HOME [--hostile | --thumbs]\n");
 		return 2;
 	}
 	int hostile = argc > 2 && !strcmp(argv[2], "--hostile");
+	int thumbs = argc > 2 && !strcmp(argv[2], "--thumbs"); /* as the runner writes them */
 	amc_store *s;
 	amc_err e;
 	if (amc_store_open(argv[1], &s, &e) != 0)
@@ -111,6 +112,12 @@ int main(int argc, char **argv)
 		if (image_png(v, &png, &len, &e) != 0)
 			return die(&e);
 		snprintf(name, sizeof name, "obs-%04d.png", v);
+		amc_image img;
+		if (thumbs && (amc_png_decode(png, len, &img, &e) != 0 ||
+			       amc_store_put_thumbnail(s, id, name, &img, &e) != 0))
+			return die(&e);
+		if (thumbs)
+			amc_image_free(&img);
 		if (amc_store_put_artifact(s, id, name, png, len, rel[v], sizeof rel[v], &e) != 0)
 			return die(&e);
 		free(png);

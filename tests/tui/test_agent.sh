@@ -3,8 +3,9 @@
 # every device (busy and offline ones greyed with the reason), a free goal
 # without a key says what to set, and a goal run against the fake Anthropic API
 # (tests/tools/mockllm) asks the operator (ask_user), then has an irreversible
-# tap refused in the confirmation dialog; a model-planned step shows its
-# reasoning, usage and cost, and SemanticScene. The dialogs are compared with golden
+# tap refused in the confirmation dialog; a goal and a flow with
+# {{secret:NAME}} type the value on the sim and nowhere else; a model-planned
+# step shows its reasoning, usage and cost, and SemanticScene. The dialogs are compared with golden
 # text (their box only: the screen behind holds live times).
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
 MOCK="$AMC_TEST_BUILDDIR/tests/tools/mockllm"
@@ -62,14 +63,22 @@ Tab
 :type Add a contact for Ada
 Enter
 :dump launch-goal-nokey
-:type  PIN {{secret:PIN}}
-Enter
-:dump launch-goal-secret
 KEYS
 "$AMC" tui --script "$T_HOME/nokey.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
 ok $? "no-key script runs"
 golden "$out/launch-goal-nokey.txt" launch-goal-nokey
-like "$(cat "$out/launch-goal-secret.txt")" "secret:NAME.. in a goal: run it with amc run" "a goal with a secret placeholder is refused here"
+# a secret with no value: the dialog stays open and says what to set
+cat >"$T_HOME/nosecret.keys" <<'KEYS'
+n
+j j j j
+Tab
+:type Type PIN {{secret:PIN}}
+Enter
+:dump launch-goal-nosecret
+KEYS
+ANTHROPIC_API_KEY="$KEY" "$AMC" tui --script "$T_HOME/nosecret.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
+ok $? "no-secret script runs"
+like "$(cat "$out/launch-goal-nosecret.txt")" "secret PIN has no value: export AMC_SECRET_PIN" "a secret with no value says what to set"
 is "$("$AMC" tasks --json | grep -c '"id"')" "0" "nothing was recorded"
 
 # 3. a goal that asks the operator, then meets a refused irreversible tap
@@ -144,7 +153,74 @@ ok $? "cancel script runs"
 kill "$mpid" 2>/dev/null
 wait "$mpid" 2>/dev/null
 like "$(sed -n 2p "$out/ask-cancelled.txt")" "cancelled .*Ask and wait" "the task waiting on its question ends cancelled"
-# 5. step detail of a model-planned step: reasoning, usage and cost, SemanticScene
+# 5. {{secret:NAME}} through the TUI's runner threads, as with amc run: a goal
+# whose value comes from the 0600 secrets file, a flow whose value comes from
+# the environment; typed on the sim, masked in every tree, scene, screenshot,
+# prompt, row, log line and screen
+SECRET="862-55319-TUISECRET"
+FSECRET="FLOW-4471-TUISECRET"
+printf 'PHONE=%s\n' "$SECRET" >"$T_HOME/secrets"
+chmod 600 "$T_HOME/secrets"
+printf '[secrets]\nfile = %s\n' "$T_HOME/secrets" >"$XDG_CONFIG_HOME/amc/config"
+cat >"$T_HOME/secret-flow.yaml" <<'FLOW'
+appId: com.android.contacts
+name: Secret flow contact
+---
+- launchApp
+- tapOn: "Add contact"
+- tapOn:
+    id: "name"
+- inputText: "Flow Secret"
+- tapOn:
+    id: "phone"
+- inputText: "{{secret:FLOWPHONE}}"
+- tapOn: "Save"
+- assertVisible: "Flow Secret"
+- back
+- assertVisible: "Contacts"
+FLOW
+: >"$LOGS/violations.txt"
+rm -f "$T_HOME/port"
+printf '%s\n' "launch com.android.contacts" "tap Add contact" "tap Name" "type Grace Secret" "tap Phone" \
+	"type {{secret:PHONE}}" "tap Save" "finish true saved" >"$T_HOME/script"
+"$MOCK" "$T_HOME/script" "$T_HOME/port" "$LOGS" &
+mpid=$!
+wait_for 10 test -s "$T_HOME/port"
+export ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T_HOME/port")"
+# (the flow ends on the contact list: a value stays on the device, and a later
+# task that does not name its secret would see it on the contact's own screen)
+cat >"$T_HOME/secret.keys" <<KEYS
+n
+j j j
+Tab
+:type $T_HOME/secret-flow.yaml
+Enter
+:wait
+:dump secret-flow
+n
+j j j j
+Tab
+:type Add Grace Secret with phone {{secret:PHONE}}
+Enter
+:wait
+:dump secret-goal
+KEYS
+AMC_SECRET_FLOWPHONE="$FSECRET" ANTHROPIC_API_KEY="$KEY" "$AMC" tui --script "$T_HOME/secret.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
+ok $? "secret script runs"
+kill "$mpid" 2>/dev/null
+wait "$mpid" 2>/dev/null
+rm -f "$XDG_CONFIG_HOME/amc/config"
+like "$("$AMC" tasks --json | tr -d '\n\t ')" '"status":"succeeded","kind":"goal","goal":"AddGraceSecretwithphone\{\{secret:PHONE\}\}"' "the goal with a secret succeeds, its placeholder recorded"
+like "$(sed -n 2p "$out/secret-flow.txt")" "succeeded .*Secret flow contact" "the flow with a secret succeeds"
+state=$("$AMC" sim state)
+like "$state" "$SECRET" "the device got the value from the secrets file"
+like "$state" "$FSECRET" "and the flow's value from the environment"
+like "$(cat "$LOGS/requests.jsonl")" 'secret:PHONE' "the model saw the placeholder"
+ok "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every request kept the protocol rules"
+hits=$(grep -rlE -- "$SECRET|$FSECRET" "$AMC_HOME" "$LOGS" "$out" "$T_HOME/err" 2>/dev/null | grep -v "/sim/" | wc -l)
+is "$hits" "0" "the values are in no database row, artifact, log, screen or request (the sim's own state aside)"
+grep -rlE -- "$SECRET|$FSECRET" "$AMC_HOME" "$LOGS" "$out" "$T_HOME/err" 2>/dev/null | grep -v "/sim/" | sed 's/^/#   /'
+# 6. step detail of a model-planned step: reasoning, usage and cost, SemanticScene
 export AMC_HOME="$T_HOME/home-fixture"
 "$AMC_TEST_BUILDDIR/tests/tui/mkfixture" "$AMC_HOME" --agent
 ok $? "fixture with a model-planned step"

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "image/image.h"
+#include "image/png.h"
 #include "storage/store.h"
 #include "tap.h"
 #include "testutil.h"
@@ -129,6 +131,8 @@ static void test_by_count(const char *base)
 	const char *legacy = put(s, T3, "legacy.png", 3000);
 	const char *t3own = put(s, T3, "0002-after.png", 400);
 	const char *thumb = put(s, T3, "0002-after.thumb.png", 50); /* named by no row */
+	/* the thumbnail of a screenshot a kept row names (store.h) */
+	const char *sharedthumb = put(s, T3, "0001-after.thumb.png", 30);
 	step(s, T3, 1, NULL, shared, tree);
 	step(s, T3, 2, shared, t3own, NULL);
 	/* T4 (kept) starts from T3's last-but-one screen and its tree. */
@@ -165,6 +169,7 @@ static void test_by_count(const char *base)
 	ok(!exists(s, t3own), "T3's unshared screenshot is deleted");
 	ok(!exists(s, thumb), "and a file in its folder that no record names");
 	ok(exists(s, shared), "a file a kept record names as before_screenshot survives");
+	ok(exists(s, sharedthumb), "and so does its thumbnail, which no record names");
 	ok(exists(s, tree), "a file a kept record names as ui_tree_path survives");
 	ok(exists(s, legacy), "a file a kept legacy record names as screenshot_path survives");
 	ok(dir_exists(s, T3), "so T3's folder stays");
@@ -243,9 +248,36 @@ static void test_by_age(const char *base)
 	amc_store_close(s);
 }
 
+/* Thumbnail names and the thumbnail writer (store.h). */
+static void test_thumbnail(const char *base)
+{
+	char out[64];
+	ok(amc_store_thumb_path("artifacts/x/obs-0001.png", out, sizeof out) == 0 &&
+	   !strcmp(out, "artifacts/x/obs-0001.thumb.png"), "thumb path: %s", out);
+	ok(amc_store_thumb_path("artifacts/x/obs-0001.thumb.png", out, sizeof out) != 0, "no thumbnail of a thumbnail");
+	ok(amc_store_thumb_path("artifacts/x/tree.json", out, sizeof out) != 0, "nor of a non-PNG");
+	ok(amc_store_thumb_path(".png", out, sizeof out) != 0 || !strcmp(out, ".thumb.png"), "a bare extension");
+	ok(amc_store_thumb_path("artifacts/x/obs-0001.png", out, 20) != 0, "too small a buffer is refused");
+	amc_store *s = open_in(base, "thumb");
+	amc_err e = {0};
+	amc_image img = {0};
+	ok(amc_image_alloc(&img, 1080, 2400, &e) == 0, "a 1080x2400 capture");
+	ok(amc_store_put_thumbnail(s, T1, "obs-0001.png", &img, &e) == 0, "put thumbnail: %s", e.msg);
+	amc_image_free(&img);
+	char abs[PATH_MAX];
+	amc_image th = {0};
+	ok(amc_store_artifact_abspath(s, "artifacts/8000000000000001/obs-0001.thumb.png", abs, sizeof abs, &e) == 0 &&
+	   amc_png_decode_file(abs, &th, &e) == 0, "it is written beside the screenshot's name");
+	ok(th.w == 216 && th.h == AMC_STORE_THUMB_SIDE, "fitted to %d px, aspect kept (%dx%d)", AMC_STORE_THUMB_SIDE, th.w, th.h);
+	amc_image_free(&th);
+	ok(amc_store_put_thumbnail(s, T1, "tree.json", &img, &e) != 0, "refused for a non-PNG name");
+	amc_store_close(s);
+}
+
 int main(void)
 {
 	const char *base = test_home("retention");
+	test_thumbnail(base);
 	test_by_count(base);
 	test_by_age(base);
 	return done_testing();

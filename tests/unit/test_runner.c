@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "device/device.h"
+#include "image/png.h"
 #include "runtime/events.h"
 #include "runtime/runner.h"
 #include "storage/store.h"
@@ -159,6 +160,15 @@ int main(void)
 		char abs[4096];
 		ok(amc_store_artifact_abspath(store, steps[2].after_screenshot, abs, sizeof abs, &e) == 0 &&
 		   access(abs, F_OK) == 0, "after artifact exists");
+		/* a thumbnail beside every stored screenshot, written before the row */
+		char trel[4096];
+		amc_image th = { 0 };
+		ok(amc_store_thumb_path(steps[2].after_screenshot, trel, sizeof trel) == 0 &&
+		   amc_store_artifact_abspath(store, trel, abs, sizeof abs, &e) == 0 &&
+		   amc_png_decode_file(abs, &th, &e) == 0, "the screenshot has a thumbnail beside it");
+		ok((th.w > th.h ? th.w : th.h) == AMC_STORE_THUMB_SIDE, "thumbnail's longest side is %d px (%dx%d)",
+		   AMC_STORE_THUMB_SIDE, th.w, th.h);
+		amc_image_free(&th);
 	}
 	amc_step_rows_free(steps, ns);
 	ok(events_seen[AMC_EV_TASK_CREATED] == 1 && events_seen[AMC_EV_STEP_FINISHED] == 4, "events published");

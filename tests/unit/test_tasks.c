@@ -301,6 +301,114 @@ static void test_list(amc_store *s)
 	is_int(amc_store_count_tasks(s, &f, &e), -1, "count refuses it too");
 }
 
+/* Keyset paging agrees with OFFSET paging for every order, filter and page
+ * size, forwards, backwards and from an anchor; ties on created_ms are broken
+ * by id; counting before an anchor gives its index. */
+static int same_ids(const amc_task_row *a, size_t na, const amc_task_row *b, size_t nb)
+{
+	if (na != nb)
+		return 0;
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(a[i].id, b[i].id) != 0)
+			return 0;
+	return 1;
+}
+
+static void test_keyset(const char *home)
+{
+	char h[4096];
+	amc_store *s = NULL;
+	amc_err e = {0};
+	if (snprintf(h, sizeof h, "%s/keyset", home) >= (int)sizeof h || amc_store_open(h, &s, &e) != 0) {
+		printf("Bail out! %s\n", e.msg);
+		exit(1);
+	}
+	static const char *const st[] = { "succeeded", "failed", "running", "cancelled", "queued" };
+	for (int i = 0; i < 23; i++) {
+		char id[17];
+		snprintf(id, sizeof id, "6%015d", (i * 7) % 23);
+		amc_task_row t = row(id, st[i % 5], 1000 + (i / 3) * 10); /* three share each created_ms */
+		if (i % 5 != 4)
+			t.started_ms = t.created_ms + 1;
+		if (i % 5 < 2 || i % 5 == 3)
+			t.finished_ms = t.started_ms + (i * 37) % 11 * 100; /* durations tie too */
+		amc_store_create_task(s, &t, &e);
+	}
+	int agree = 1, back = 1, incl = 1, counts = 1, bottom = 1;
+	for (int so = 0; so < AMC_SORT_COUNT; so++)
+		for (int fi = 0; fi < 2; fi++)
+			for (int lim = 1; lim <= 5; lim += 2) {
+				amc_task_filter f = {.status = fi ? "succeeded" : NULL, .limit = 100, .sort = (amc_task_sort)so};
+				amc_task_row *all, *pg;
+				size_t na, np;
+				amc_store_list_tasks(s, &f, &all, &na, &e);
+				f.limit = lim;
+				/* forwards, page by page from the start */
+				size_t at = 0;
+				const amc_task_row *anchor = NULL;
+				amc_task_row *prev = NULL;
+				size_t nprev = 0;
+				for (;;) {
+					if (amc_store_list_tasks_at(s, &f, anchor, 1, &pg, &np, &e) != 0) {
+						agree = 0;
+						break;
+					}
+					if (!np) {
+						amc_task_rows_free(pg, np);
+						break;
+					}
+					agree &= at + np <= na && same_ids(pg, np, all + at, np);
+					amc_task_rows_free(prev, nprev);
+					prev = pg;
+					nprev = np;
+					anchor = &prev[np - 1];
+					at += np;
+				}
+				amc_task_rows_free(prev, nprev);
+				agree &= at == na;
+				/* backwards from the end */
+				amc_store_list_tasks_at(s, &f, NULL, -1, &pg, &np, &e);
+				bottom &= np == (na < (size_t)lim ? na : (size_t)lim) && same_ids(pg, np, all + na - np, np);
+				amc_task_rows_free(pg, np);
+				for (size_t k = 0; k < na; k++) {
+					size_t want = k < (size_t)lim ? k : (size_t)lim;
+					amc_store_list_tasks_at(s, &f, &all[k], -1, &pg, &np, &e);
+					back &= np == want && same_ids(pg, np, all + k - want, want);
+					amc_task_rows_free(pg, np);
+					size_t wi = na - k < (size_t)lim ? na - k : (size_t)lim;
+					amc_store_list_tasks_at(s, &f, &all[k], 0, &pg, &np, &e);
+					incl &= np == wi && same_ids(pg, np, all + k, wi);
+					amc_task_rows_free(pg, np);
+					counts &= amc_store_count_tasks_before(s, &f, &all[k], &e) == (long)k;
+				}
+				amc_task_rows_free(all, na);
+			}
+	ok(agree, "keyset pages forwards = OFFSET pages, every order, filter and page size");
+	ok(bottom, "a NULL anchor backwards is the last page");
+	ok(back, "the page before any row");
+	ok(incl, "a page from any row, that row included");
+	ok(counts, "rows before an anchor = its index");
+	amc_task_filter f = {.limit = 100, .sort = AMC_SORT_DURATION};
+	amc_task_row *all;
+	size_t na;
+	ok(amc_store_list_tasks(s, &f, &all, &na, &e) == 0 && na == 23, "sorted by duration");
+	int dur_ok = 1;
+	long long last = -2;
+	for (size_t i = na; i-- > 0;) {
+		long long d = all[i].started_ms && all[i].finished_ms ? all[i].finished_ms - all[i].started_ms : -1;
+		dur_ok &= d >= last;
+		last = d;
+	}
+	ok(dur_ok && !all[na - 1].finished_ms, "longest first, unfinished last");
+	amc_task_rows_free(all, na);
+	f.sort = AMC_SORT_STATUS;
+	ok(amc_store_list_tasks(s, &f, &all, &na, &e) == 0 && na == 23 && !strcmp(all[0].status, "cancelled") &&
+	   !strcmp(all[na - 1].status, "succeeded"), "sorted by status A-Z");
+	amc_task_rows_free(all, na);
+	is_str(amc_store_sort_name(AMC_SORT_OLDEST), "oldest", "sort names");
+	amc_store_close(s);
+}
+
 int main(void)
 {
 	const char *home = test_home("tasks");
@@ -316,5 +424,6 @@ int main(void)
 	test_prefix(s);
 	test_list(s);
 	amc_store_close(s);
+	test_keyset(home);
 	return done_testing();
 }
