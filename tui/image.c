@@ -381,9 +381,17 @@ int amc_tui_image_draw(const char *abspath, int y, int x, int h, int w, int tx, 
 	if (h < 1 || w < 1)
 		return 0;
 	/* Real pixels where the terminal has them (the cells stay blank; the
-	 * image is written after doupdate()). The target mark is symbols-only. */
-	if (strcmp(mode_name, "none") != 0 && amc_tui_pixels_place(abspath, y, x, h, w) == 0)
-		return 0;
+	 * image is written after doupdate()). The target mark is symbols-only.
+	 * Panes show the thumbnail written at capture time, a few milliseconds to
+	 * decode on the key path; only the zoomed view pays for the full capture. */
+	if (strcmp(mode_name, "none") != 0) {
+		char tp[PATH_MAX];
+		const char *src = abspath;
+		if (!full && amc_store_thumb_path(abspath, tp, sizeof tp) == 0 && access(tp, R_OK) == 0)
+			src = tp;
+		if (amc_tui_pixels_place(src, y, x, h, w) == 0)
+			return 0;
+	}
 	int mode = 2;
 	if (strcmp(mode_name, "none") != 0 && has_colors() && COLORS >= 16)
 		mode = COLORS >= 256 ? 0 : COLORS >= 16 ? 1 : 2;
