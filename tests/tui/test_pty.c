@@ -355,6 +355,9 @@ int main(void)
 	pixels_case(amc, "kitty", NULL, 0, "\033_G", "kitty");
 	pixels_case(amc, "sixel", NULL, 0, "\033P", "sixel");
 	pixels_case(amc, "auto", "TERM_PROGRAM=WezTerm", 1, "\033P", "auto, sixel confirmed");
+	/* iTerm2 answers no query amc trusts: the environment decides. */
+	pixels_case(amc, "iterm", NULL, 0, "\033]1337;File=", "iterm");
+	pixels_case(amc, "auto", "LC_TERMINAL=iTerm2", 0, "\033]1337;File=", "auto, iTerm2 from the environment");
 	vterm_free(vt);
 	free(raw);
 	return done_testing();
