@@ -246,6 +246,21 @@ static void set_all(amc_tui_tree *t, int collapsed)
 	relayout(t);
 }
 
+void amc_tui_tree_click(amc_tui_tree *t, int row, int twice)
+{
+	if (!t->loaded || t->json || row < 0)
+		return;
+	long r = t->top + row;
+	if (r >= (long)t->nvisible)
+		return;
+	t->sel = r;
+	int idx = t->visible[r];
+	if (twice && t->tree.nodes[idx].child_count) {
+		t->collapsed[idx] = !t->collapsed[idx];
+		relayout(t);
+	}
+}
+
 int amc_tui_tree_request(amc_tui_tree *t, amc_tui_req req)
 {
 	if (!t->loaded)

@@ -20,6 +20,9 @@ void amc_tui_tree_draw(amc_tui_tree *t, int y, int x, int h, int w, int focused)
 int amc_tui_tree_request(amc_tui_tree *t, amc_tui_req req);
 /* Set the search text and jump to the first match from the selection. */
 void amc_tui_tree_search(amc_tui_tree *t, const char *text);
+/* A click on interior row `row` (0 = the first row under the frame): selects
+ * that node; `twice` (a double click) also expands or collapses it. */
+void amc_tui_tree_click(amc_tui_tree *t, int row, int twice);
 /* Nodes in the loaded tree. */
 size_t amc_tui_tree_count(const amc_tui_tree *t);
 

@@ -17,6 +17,7 @@ typedef struct devices_view {
 	amc_device_entry *dev;
 	size_t n;
 	long sel;
+	int list_y, list_w; /* where the device list was drawn, for clicks */
 	int zoom;
 	char shot[8400];     /* absolute path of the image shown, "" none */
 	char what[256];      /* where it came from */
@@ -132,6 +133,8 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	int lw = d->zoom ? 0 : (w * 45 / 100 < 40 ? 40 : w * 45 / 100);
 	if (lw > w - 20)
 		lw = w - 20;
+	d->list_y = y;
+	d->list_w = lw;
 	if (!d->zoom) {
 		amc_tui_box(y, 0, h, lw, "Devices", 0);
 		for (size_t i = 0; i < d->n && (int)i < h - 2; i++) {
@@ -201,6 +204,21 @@ static void vfree(amc_tui_view *v)
 	free(d);
 }
 
+/* A click on a device selects it; a double click anywhere zooms the screen. */
+static void click(amc_tui_app *a, amc_tui_view *v, int y, int x, int twice)
+{
+	devices_view *d = v->data;
+	if (twice) {
+		d->zoom = !d->zoom;
+		return;
+	}
+	long row = y - d->list_y - 1;
+	if (d->zoom || x >= d->list_w || row < 0 || row >= (long)d->n || row == d->sel)
+		return;
+	d->sel = row;
+	latest(a, d);
+}
+
 const amc_tui_view_ops amc_tui_view_devices = {
-	"Devices", AMC_VIEW_DEVICES, draw, request, reload, live, NULL, vfree, NULL, NULL,
+	"Devices", AMC_VIEW_DEVICES, draw, request, reload, live, NULL, vfree, NULL, click,
 };

@@ -533,6 +533,12 @@ static void click(amc_tui_app *a, amc_tui_view *v, int y, int x, int twice)
 				t->op_top = 0;
 			}
 		}
+		/* In the tree a double click opens or closes the node, as in any
+		 * file tree; elsewhere it zooms the pane. */
+		if (p == P_TREE && t->tree) {
+			amc_tui_tree_click(t->tree, y - t->at[p].y - 1, twice);
+			return;
+		}
 		if (twice)
 			t->zoom = !t->zoom;
 		return;

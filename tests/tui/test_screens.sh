@@ -13,7 +13,7 @@ export AMC_ADB_PATH=/nonexistent/adb
 "$AMC_TEST_BUILDDIR/tests/tui/mkfixture" "$AMC_HOME"
 ok $? "fixture database"
 
-for name in tasks task resize dialogs tree devices mouse; do
+for name in tasks task resize dialogs tree devices mouse clicks; do
 	out=$T_HOME/dump-$name
 	mkdir -p "$out"
 	"$AMC" tui --script "$S/$name.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
