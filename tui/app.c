@@ -966,13 +966,14 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 		amc_tui_message(a, 1, "theme: %s; using %s", te.msg, theme.name);
 	int rc = 0;
 	/* Screenshots decode and render off the key path; the worker wakes us. */
-	if (amc_tui_image_start(ev_pipe[1]) != 0)
+	if (amc_tui_image_start(ev_pipe[1]) != 0 || amc_tui_pixels_start(ev_pipe[1]) != 0)
 		amc_log_info("tui: no render thread; images render on the key path");
 	if (a->script)
 		rc = run_script(a, o, e);
 	else
 		loop(a);
 	amc_tui_image_stop(); /* before the timing file closes: the worker writes to it */
+	amc_tui_pixels_stop();
 	if (tm.f) {
 		timing_flush();
 		struct rusage ru;

@@ -2,6 +2,7 @@
 #include <chafa.h>
 #include <curses.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -162,17 +163,28 @@ void amc_tui_pixels_begin(int allow)
 	allowed = allow;
 }
 
-static pcache *render(const char *path, int h, int w)
+/* The cache and the worker's one-slot queue are shared with the worker
+ * thread: pmu guards them. Escape strings are built off the key path (a full
+ * capture takes ~45 ms to decode); the main thread only writes them. */
+static pthread_mutex_t pmu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pcv = PTHREAD_COND_INITIALIZER;
+static pthread_t pworker;
+static int pstarted, pstopping, have_job, pwake = -1;
+static place pjob;
+
+static pcache *lookup(const char *path, int h, int w)
 {
-	pcache *lru = &cache[0];
-	for (size_t i = 0; i < sizeof cache / sizeof cache[0]; i++) {
+	for (size_t i = 0; i < sizeof cache / sizeof cache[0]; i++)
 		if (cache[i].seq && cache[i].h == h && cache[i].w == w && !strcmp(cache[i].path, path)) {
 			cache[i].used = ++tick;
 			return &cache[i];
 		}
-		if (cache[i].used < lru->used)
-			lru = &cache[i];
-	}
+	return NULL;
+}
+
+/* Decode and encode for the terminal; no lock held (reads settings fixed at init). */
+static char *produce(const char *path, int h, int w, size_t *len, int *rows)
+{
 	amc_image img;
 	amc_err e;
 	if (amc_png_decode_file(path, &img, &e) != 0)
@@ -188,21 +200,94 @@ static pcache *render(const char *path, int h, int w)
 	ChafaCanvas *cv = chafa_canvas_new(cfg);
 	chafa_canvas_draw_all_pixels(cv, CHAFA_PIXEL_RGBA8_UNASSOCIATED, img.px, img.w, img.h, img.w * 4);
 	GString *gs = chafa_canvas_print(cv, term_info);
+	char *seq = amc_xmalloc(gs->len + 1);
+	memcpy(seq, gs->str, gs->len);
+	*len = gs->len;
+	*rows = ch;
+	g_string_free(gs, TRUE);
+	chafa_canvas_unref(cv);
+	chafa_canvas_config_unref(cfg);
+	amc_image_free(&img);
+	return seq;
+}
+
+/* pmu held. Takes ownership of seq. */
+static pcache *insert(const char *path, int h, int w, char *seq, size_t len, int rows)
+{
+	pcache *lru = &cache[0];
+	for (size_t i = 0; i < sizeof cache / sizeof cache[0]; i++)
+		if (cache[i].used < lru->used)
+			lru = &cache[i];
 	free(lru->seq);
 	memset(lru, 0, sizeof *lru);
 	snprintf(lru->path, sizeof lru->path, "%s", path);
 	lru->h = h;
 	lru->w = w;
-	lru->rows = ch;
-	lru->len = gs->len;
-	lru->seq = amc_xmalloc(gs->len + 1);
-	memcpy(lru->seq, gs->str, gs->len);
+	lru->rows = rows;
+	lru->len = len;
+	lru->seq = seq;
 	lru->used = ++tick;
-	g_string_free(gs, TRUE);
-	chafa_canvas_unref(cv);
-	chafa_canvas_config_unref(cfg);
-	amc_image_free(&img);
 	return lru;
+}
+
+static void *pwork(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&pmu);
+	for (;;) {
+		while (!have_job && !pstopping)
+			pthread_cond_wait(&pcv, &pmu);
+		if (pstopping)
+			break;
+		place j = pjob;
+		pthread_mutex_unlock(&pmu);
+		size_t len = 0;
+		int rows = 0;
+		char *seq = produce(j.path, j.h, j.w, &len, &rows);
+		/* An image that cannot be read is cached as nothing, so it is not
+		 * asked for again on every wake. */
+		if (!seq)
+			seq = amc_xstrdup("");
+		pthread_mutex_lock(&pmu);
+		if (!lookup(j.path, j.h, j.w))
+			insert(j.path, j.h, j.w, seq, len, rows);
+		else
+			free(seq);
+		have_job = 0;
+		if (pwake >= 0) {
+			char b = 3; /* app.c: a render is ready, draw again */
+			ssize_t wr = write(pwake, &b, 1);
+			(void)wr;
+		}
+	}
+	pthread_mutex_unlock(&pmu);
+	return NULL;
+}
+
+int amc_tui_pixels_start(int wake_fd)
+{
+	if (pstarted || mode == AMC_PIX_NONE)
+		return 0;
+	pwake = wake_fd;
+	pstopping = 0;
+	if (pthread_create(&pworker, NULL, pwork, NULL) != 0)
+		return -1;
+	pstarted = 1;
+	return 0;
+}
+
+void amc_tui_pixels_stop(void)
+{
+	if (!pstarted)
+		return;
+	pthread_mutex_lock(&pmu);
+	pstopping = 1;
+	pthread_cond_broadcast(&pcv);
+	pthread_mutex_unlock(&pmu);
+	pthread_join(pworker, NULL);
+	pstarted = 0;
+	pwake = -1;
+	have_job = 0;
 }
 
 int amc_tui_pixels_place(const char *abspath, int y, int x, int h, int w)
@@ -262,15 +347,35 @@ void amc_tui_pixels_flush(void)
 	amc_tui_pixels_hide();
 	fflush(stdout);
 	for (int i = 0; i < nwant; i++) {
-		pcache *c = render(want[i].path, want[i].h, want[i].w);
-		if (!c)
+		memset(&shown[i], 0, sizeof shown[i]);
+		pthread_mutex_lock(&pmu);
+		pcache *c = lookup(want[i].path, want[i].h, want[i].w);
+		if (!c && pstarted) {
+			/* Not rendered yet: the worker builds it and wakes the loop,
+			 * whose next flush sends it (this one is not marked shown). */
+			if (!have_job) {
+				pjob = want[i];
+				have_job = 1;
+				pthread_cond_signal(&pcv);
+			}
+			pthread_mutex_unlock(&pmu);
 			continue;
-		char pos[48];
-		int n = snprintf(pos, sizeof pos, "\0337\033[%d;%dH", want[i].y + 1, want[i].x + 1);
-		put(pos, (size_t)n);
-		put(c->seq, c->len);
-		put("\0338", 2);
-		shown[i] = want[i];
+		}
+		if (!c) {
+			size_t len = 0;
+			int rows = 0;
+			char *seq = produce(want[i].path, want[i].h, want[i].w, &len, &rows);
+			c = insert(want[i].path, want[i].h, want[i].w, seq ? seq : amc_xstrdup(""), len, rows);
+		}
+		if (c) {
+			char pos[48];
+			int n = snprintf(pos, sizeof pos, "\0337\033[%d;%dH", want[i].y + 1, want[i].x + 1);
+			put(pos, (size_t)n);
+			put(c->seq, c->len);
+			put("\0338", 2);
+			shown[i] = want[i];
+		}
+		pthread_mutex_unlock(&pmu);
 	}
 	nshown = nwant;
 }

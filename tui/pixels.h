@@ -34,6 +34,11 @@ void amc_tui_pixels_begin(int allow);
 int amc_tui_pixels_place(const char *abspath, int y, int x, int h, int w);
 /* After doupdate(): send new or moved images, remove those that went away. */
 void amc_tui_pixels_flush(void);
+/* Build escape strings on a worker thread that writes a byte 3 to wake_fd
+ * when one is ready (images then appear on the next flush); without it they
+ * are built on the key path. No-op for AMC_PIX_NONE. */
+int amc_tui_pixels_start(int wake_fd);
+void amc_tui_pixels_stop(void);
 /* Remove every image from the terminal now (before an overlay, a resize, exit). */
 void amc_tui_pixels_hide(void);
 
