@@ -150,20 +150,7 @@ int amc_anthropic_models(amc_anthropic *c, cJSON **ids, amc_err *e)
 		amc_http_resp_free(&rs);
 		return amc_err_prefix(e, "Anthropic API");
 	}
-	cJSON *j = cJSON_ParseWithLength(rs.body ? rs.body : "", rs.len);
+	rc = amc_llm_model_ids(rs.body, rs.len, "Anthropic API: /v1/models", ids, e);
 	amc_http_resp_free(&rs);
-	const cJSON *data = cJSON_GetObjectItemCaseSensitive(j, "data"), *d;
-	if (!cJSON_IsArray(data)) {
-		cJSON_Delete(j);
-		return amc_err_set(e, AMC_EFAIL, "Anthropic API: /v1/models answered without a data array");
-	}
-	cJSON *out = cJSON_CreateArray();
-	cJSON_ArrayForEach(d, data) {
-		const char *id = amc_json_str(d, "id");
-		if (id && cJSON_GetArraySize(out) < 500)
-			cJSON_AddItemToArray(out, cJSON_CreateString(id));
-	}
-	cJSON_Delete(j);
-	*ids = out;
-	return 0;
+	return rc;
 }

@@ -44,6 +44,9 @@ double amc_prices_cost(const amc_prices *p, const char *model, const amc_llm_usa
  * with no group/other permission bits. Returns a malloc'd string; NULL with
  * AMC_EENV when neither gives one (`hint` completes the message, e.g.
  * "set ANTHROPIC_API_KEY or llm.anthropic_key_file"). */
+/* The model ids of a `/models` catalog answer ({"data":[{"id":...}]}), at most
+ * 500; `who` names the endpoint in the error. *ids is a JSON array the caller owns. */
+int amc_llm_model_ids(const char *body, size_t len, const char *who, cJSON **ids, amc_err *e);
 char *amc_llm_read_key(const char *env, const char *file, const char *hint, amc_err *e);
 
 #endif

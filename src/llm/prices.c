@@ -186,3 +186,23 @@ char *amc_llm_read_key(const char *env, const char *file, const char *hint, amc_
 	}
 	return buf;
 }
+
+int amc_llm_model_ids(const char *body, size_t len, const char *who, cJSON **ids, amc_err *e)
+{
+	*ids = NULL;
+	cJSON *j = cJSON_ParseWithLength(body ? body : "", body ? len : 0);
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(j, "data"), *d;
+	if (!cJSON_IsArray(data)) {
+		cJSON_Delete(j);
+		return amc_err_set(e, AMC_EFAIL, "%s answered without a data array", who);
+	}
+	cJSON *out = cJSON_CreateArray();
+	cJSON_ArrayForEach(d, data) {
+		const char *id = amc_json_str(d, "id");
+		if (id && cJSON_GetArraySize(out) < 500)
+			cJSON_AddItemToArray(out, cJSON_CreateString(id));
+	}
+	cJSON_Delete(j);
+	*ids = out;
+	return 0;
+}

@@ -313,7 +313,8 @@ static int walk_uiautomator_children(walk *w, xmlNode *el, int parent, int edept
 	return 0;
 }
 
-static int walk_uiautomator(walk *w, xmlNode *root)
+/* The root's rotation attribute (uiautomator and UiAutomator2 alike). */
+static void read_rotation(walk *w, xmlNode *root)
 {
 	for (xmlAttrPtr a = root->properties; a; a = a->next) {
 		if (a->name && !strcmp((const char *)a->name, "rotation")) {
@@ -325,6 +326,11 @@ static int walk_uiautomator(walk *w, xmlNode *root)
 			free(v);
 		}
 	}
+}
+
+static int walk_uiautomator(walk *w, xmlNode *root)
+{
+	read_rotation(w, root);
 	return walk_uiautomator_children(w, root, -1, 1);
 }
 
@@ -356,16 +362,7 @@ static int walk_uia2_children(walk *w, xmlNode *el, int parent, int edepth)
 
 static int walk_uia2(walk *w, xmlNode *root)
 {
-	for (xmlAttrPtr a = root->properties; a; a = a->next) {
-		if (a->name && !strcmp((const char *)a->name, "rotation")) {
-			char *v = attr_value(w->doc, a);
-			const char *end;
-			int r;
-			if (parse_int_span(v, &end, &r) == 0 && !*end)
-				w->b.t->rotation = r;
-			free(v);
-		}
-	}
+	read_rotation(w, root);
 	return walk_uia2_children(w, root, -1, 1);
 }
 
