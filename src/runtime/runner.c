@@ -616,7 +616,7 @@ done:
 typedef struct job {
 	amc_task *task;
 	amc_planner *planner;
-	amc_secrets *secrets; /* {{secret:NAME}} values of this task; NULL: none */
+	amc_secrets *secrets; /* this task's secrets and the mask-only ones; NULL: none */
 	atomic_int cancel;
 	struct job *next;
 } job;

@@ -34,7 +34,7 @@ typedef struct amc_runner_opts {
 	amc_operator *op;               /* answers ask_user and confirmations; NULL: nobody */
 	const amc_words *confirm_words; /* irreversible-action words; NULL: no gate */
 	int assume_yes;                 /* --yes: confirmations pass without asking */
-	const amc_secrets *secrets;     /* {{secret:NAME}} values of this task; NULL: none */
+	const amc_secrets *secrets;     /* the task's {{secret:NAME}} values and every other known one (mask-only); NULL: none */
 	amc_enricher *enricher;         /* semantic.enrich = on: one SemanticScene per observation; NULL: off */
 } amc_runner_opts;
 
@@ -68,8 +68,9 @@ void amc_runner_set_agent_opts(amc_runner *r, amc_operator *op, const amc_words 
 /* Queue a task; ownership of task and planner passes to the runner (freed on
  * failure too). {{secret:NAME}} in the goal or the flow file is resolved now,
  * as amc run does (environment or the 0600 file named by secrets.file), and
- * typed on the device only; a secret with no value is AMC_EUSAGE saying what
- * to set. */
+ * typed on the device only; every other known value is masked too (see
+ * secrets.h); a secret with no value is AMC_EUSAGE saying what to set, an
+ * unusable secrets.file AMC_EENV. */
 int amc_runner_submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_err *e);
 /* Cancel a queued or running task of this runner; 0 if found. */
 int amc_runner_cancel(amc_runner *r, const char *task_id);

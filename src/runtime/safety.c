@@ -29,7 +29,8 @@ int amc_words_load(const char *path, amc_words *out, amc_err *e)
 		return amc_err_prefix(e, "irreversible-action words");
 	size_t cap = 16;
 	out->w = amc_xcalloc(cap, sizeof *out->w);
-	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+	char *save = NULL; /* strtok_r: runner threads may load lists at once */
+	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		while (isspace((unsigned char)*line))
 			line++;
 		size_t l = strlen(line);

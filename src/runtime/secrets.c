@@ -10,19 +10,25 @@
 
 #include "image/png.h"
 #include "util/fsutil.h"
+#include "util/jsonutil.h"
 #include "util/log.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
 
 #define OPEN "{{secret:"
+#define ENV_PREFIX "AMC_SECRET_"
+
+extern char **environ;
 
 typedef struct secret {
 	char name[AMC_SECRET_NAME_MAX + 1];
 	char *value;
+	size_t len;
+	int named; /* the goal/flow names it: amc_secrets_expand may type it */
 } secret;
 
 struct amc_secrets {
-	secret *v;
+	secret *v; /* longest value first, so a value holding another is masked whole */
 	size_t n;
 };
 
@@ -34,6 +40,14 @@ static int name_ok(const char *s, size_t n)
 		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
 			return 0;
 	return 1;
+}
+
+static void zfree(char *p)
+{
+	if (p) {
+		memset(p, 0, strlen(p));
+		free(p);
+	}
 }
 
 /* Next placeholder at or after p: its start, name and name length; returns
@@ -54,7 +68,9 @@ static const char *next_ph(const char *p, const char **start, const char **name,
 	return NULL;
 }
 
-static char *from_file(const char *file, const char *name, amc_err *e, int *err)
+/* The secrets file's contents (zero and free), or NULL with *err set when it is
+ * configured but unusable: masking could not be promised. */
+static char *read_file(const char *file, amc_err *e, int *err)
 {
 	*err = 0;
 	if (!file || !*file)
@@ -77,59 +93,142 @@ static char *from_file(const char *file, const char *name, amc_err *e, int *err)
 	close(fd);
 	if (rc != 0) {
 		*err = 1;
-		amc_err_set(e, AMC_EENV, "cannot read the secrets file");
+		amc_err_set(e, AMC_EENV, "cannot read the secrets file (at most 1 MiB of NAME=VALUE lines)");
 		return NULL;
 	}
-	char *val = NULL, *save = NULL;
-	size_t nl = strlen(name);
-	for (char *l = strtok_r(buf, "\n", &save); l && !val; l = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(l, name, nl) && l[nl] == '=') {
-			size_t vl = strcspn(l + nl + 1, "\r");
-			val = amc_xstrndup(l + nl + 1, vl);
+	return buf;
+}
+
+/* The next NAME=VALUE line of a secrets file at *pos: name and value (the value
+ * up to the line end, a trailing CR dropped). 0 at the end. Other lines are
+ * skipped. */
+static int next_line(const char **pos, const char **name, size_t *nlen, const char **val, size_t *vlen)
+{
+	const char *p = *pos;
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		size_t ll = eol ? (size_t)(eol - p) : strlen(p);
+		const char *eq = memchr(p, '=', ll);
+		*pos = eol ? eol + 1 : p + ll;
+		if (eq && name_ok(p, (size_t)(eq - p))) {
+			*name = p;
+			*nlen = (size_t)(eq - p);
+			*val = eq + 1;
+			*vlen = ll - (size_t)(eq - p) - 1;
+			if (*vlen && (*val)[*vlen - 1] == '\r')
+				(*vlen)--;
+			return 1;
 		}
+		p = *pos;
 	}
-	memset(buf, 0, len);
-	free(buf);
-	return val;
+	return 0;
+}
+
+/* Add a value (taken: owned from now on). Empty values are dropped, and so is a
+ * mask-only value already known. -1 past AMC_SECRETS_MAX. */
+static int add(amc_secrets *s, const char *name, size_t nlen, char *value, int named, amc_err *e)
+{
+	if (!*value) {
+		free(value);
+		return 0;
+	}
+	for (size_t i = 0; i < s->n && !named; i++)
+		if (!strcmp(s->v[i].value, value)) {
+			zfree(value);
+			return 0;
+		}
+	if (s->n == AMC_SECRETS_MAX) {
+		zfree(value);
+		return amc_err_set(e, AMC_EENV, "more than %d secret values in the environment and secrets.file",
+				   AMC_SECRETS_MAX);
+	}
+	s->v = amc_xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+	secret *k = &s->v[s->n++];
+	memset(k, 0, sizeof *k);
+	memcpy(k->name, name, nlen);
+	k->value = value;
+	k->len = strlen(value);
+	k->named = named;
+	return 0;
+}
+
+static int by_length(const void *a, const void *b)
+{
+	const secret *x = a, *y = b;
+	if (x->len != y->len)
+		return x->len < y->len ? 1 : -1;
+	return strcmp(x->value, y->value); /* deterministic on ties */
 }
 
 int amc_secrets_resolve(const char *text, const char *file, amc_secrets **out, amc_err *e)
 {
 	*out = NULL;
-	amc_secrets *s = NULL;
+	int ferr = 0;
+	char *buf = read_file(file, e, &ferr);
+	if (ferr)
+		return -1;
+	amc_secrets *s = amc_xcalloc(1, sizeof *s);
+	int rc = 0;
+	/* the goal's or flow's own secrets: the environment first, then the file */
 	const char *p = text, *st, *nm;
 	size_t nl;
-	while (p && (p = next_ph(p, &st, &nm, &nl)) != NULL) {
+	while (rc == 0 && p && (p = next_ph(p, &st, &nm, &nl)) != NULL) {
 		char name[AMC_SECRET_NAME_MAX + 1];
 		memcpy(name, nm, nl);
 		name[nl] = 0;
 		int have = 0;
-		for (size_t i = 0; s && i < s->n; i++)
-			if (!strcmp(s->v[i].name, name))
+		for (size_t i = 0; i < s->n; i++)
+			if (s->v[i].named && !strcmp(s->v[i].name, name))
 				have = 1;
 		if (have)
 			continue;
 		char env[AMC_SECRET_NAME_MAX + 16];
-		snprintf(env, sizeof env, "AMC_SECRET_%s", name);
+		snprintf(env, sizeof env, ENV_PREFIX "%s", name);
 		const char *ev = getenv(env);
 		char *val = ev && *ev ? amc_xstrdup(ev) : NULL;
-		int ferr = 0;
-		if (!val)
-			val = from_file(file, name, e, &ferr);
-		if (!val || !*val) {
-			free(val);
-			amc_secrets_free(s);
-			if (!ferr)
-				amc_err_set(e, AMC_EUSAGE, "secret %s has no value: export %s or add %s=... to the 0600 file named by secrets.file",
-					    name, env, name);
-			return -1;
+		const char *fp = buf, *fn, *fv;
+		size_t fnl, fvl;
+		while (!val && next_line(&fp, &fn, &fnl, &fv, &fvl))
+			if (fnl == nl && !memcmp(fn, name, nl) && fvl)
+				val = amc_xstrndup(fv, fvl);
+		if (!val) {
+			rc = amc_err_set(e, AMC_EUSAGE,
+					 "secret %s has no value: export %s or add %s=... to the 0600 file named by secrets.file",
+					 name, env, name);
+			break;
 		}
-		if (!s)
-			s = amc_xcalloc(1, sizeof *s);
-		s->v = amc_xrealloc(s->v, (s->n + 1) * sizeof *s->v);
-		snprintf(s->v[s->n].name, sizeof s->v[s->n].name, "%s", name);
-		s->v[s->n].value = val;
-		s->n++;
+		rc = add(s, name, nl, val, 1, e);
+	}
+	/* every other known value, masked only: a value typed by an earlier task may
+	 * still be on the screen of a task that names no secret */
+	for (char **ep = environ; rc == 0 && ep && *ep; ep++) {
+		if (strncmp(*ep, ENV_PREFIX, strlen(ENV_PREFIX)))
+			continue;
+		const char *n0 = *ep + strlen(ENV_PREFIX), *eq = strchr(n0, '=');
+		if (eq && name_ok(n0, (size_t)(eq - n0)))
+			rc = add(s, n0, (size_t)(eq - n0), amc_xstrdup(eq + 1), 0, e);
+	}
+	const char *fp = buf, *fn, *fv;
+	size_t fnl, fvl;
+	while (rc == 0 && next_line(&fp, &fn, &fnl, &fv, &fvl))
+		rc = add(s, fn, fnl, amc_xstrndup(fv, fvl), 0, e);
+	if (buf) {
+		memset(buf, 0, strlen(buf));
+		free(buf);
+	}
+	if (rc != 0 || s->n == 0) {
+		amc_secrets_free(s);
+		return rc;
+	}
+	qsort(s->v, s->n, sizeof *s->v, by_length);
+	for (size_t i = 0; i < s->n; i++) {
+		int warned = 0;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(s->v[j].name, s->v[i].name) && s->v[j].len < AMC_SECRET_SHORT)
+				warned = 1;
+		if (s->v[i].len < AMC_SECRET_SHORT && !warned)
+			amc_log_warn("secret %s is shorter than %d characters: every occurrence of it on screen will be masked",
+				     s->v[i].name, AMC_SECRET_SHORT);
 	}
 	*out = s;
 	return 0;
@@ -139,15 +238,21 @@ void amc_secrets_free(amc_secrets *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->n; i++) {
-		memset(s->v[i].value, 0, strlen(s->v[i].value));
-		free(s->v[i].value);
-	}
+	for (size_t i = 0; i < s->n; i++)
+		zfree(s->v[i].value);
 	free(s->v);
 	free(s);
 }
 
 size_t amc_secrets_count(const amc_secrets *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; s && i < s->n; i++)
+		n += s->v[i].named;
+	return n;
+}
+
+size_t amc_secrets_known(const amc_secrets *s)
 {
 	return s ? s->n : 0;
 }
@@ -161,10 +266,12 @@ char *amc_secrets_expand(const amc_secrets *s, const char *in, amc_err *e)
 	while ((end = next_ph(p, &st, &nm, &nl)) != NULL) {
 		amc_sb_append(&sb, p, (size_t)(st - p));
 		const secret *hit = NULL;
-		for (size_t i = 0; s && i < s->n; i++)
-			if (strlen(s->v[i].name) == nl && !strncmp(s->v[i].name, nm, nl))
+		for (size_t i = 0; s && i < s->n && !hit; i++)
+			if (s->v[i].named && strlen(s->v[i].name) == nl && !strncmp(s->v[i].name, nm, nl))
 				hit = &s->v[i];
 		if (!hit) {
+			if (sb.buf)
+				memset(sb.buf, 0, sb.len);
 			amc_sb_free(&sb);
 			amc_err_set(e, AMC_EUSAGE, "secret %.*s is not one of the goal's or flow's secrets", (int)nl, nm);
 			return NULL;
@@ -174,6 +281,81 @@ char *amc_secrets_expand(const amc_secrets *s, const char *in, amc_err *e)
 	}
 	amc_sb_puts(&sb, p);
 	return amc_sb_detach(&sb);
+}
+
+/* ---- masking ----------------------------------------------------------- */
+
+/* What to look for: a value, or (in raw XML) its escaped form. */
+typedef struct pat {
+	const char *s;
+	size_t len;
+	const char *name;
+} pat;
+
+static int pat_by_length(const void *a, const void *b)
+{
+	const pat *x = a, *y = b;
+	return x->len != y->len ? (x->len < y->len ? 1 : -1) : strcmp(x->s, y->s);
+}
+
+static int found_pats(const pat *p, size_t np, const char *in)
+{
+	for (size_t i = 0; in && i < np; i++)
+		if (strstr(in, p[i].s))
+			return 1;
+	return 0;
+}
+
+/* Every byte of every occurrence is owned by the longest pattern covering it;
+ * each run of bytes with one owner becomes that owner's placeholder. So a value
+ * holding another is masked whole, and overlapping values leave no byte of
+ * either behind. p is longest first. */
+static char *mask_pats(const pat *p, size_t np, const char *in)
+{
+	size_t n = strlen(in);
+	int *own = NULL;
+	unsigned char *start = NULL;
+	for (size_t k = 0; k < np; k++) {
+		for (const char *q = in; (q = strstr(q, p[k].s)) != NULL; q++) {
+			if (!own) {
+				own = amc_xcalloc(n, sizeof *own);
+				start = amc_xcalloc(n, 1);
+				for (size_t j = 0; j < n; j++)
+					own[j] = -1;
+			}
+			size_t off = (size_t)(q - in);
+			for (size_t j = off; j < off + p[k].len; j++)
+				if (own[j] < 0) {
+					own[j] = (int)k;
+					start[j] = j == off;
+				}
+		}
+	}
+	if (!own)
+		return amc_xstrdup(in);
+	amc_sb sb;
+	amc_sb_init(&sb);
+	for (size_t j = 0; j < n; j++) {
+		if (own[j] < 0)
+			amc_sb_putc(&sb, in[j]);
+		else if (j == 0 || start[j] || own[j - 1] != own[j])
+			amc_sb_printf(&sb, OPEN "%s}}", p[own[j]].name);
+	}
+	free(own);
+	free(start);
+	return amc_sb_detach(&sb);
+}
+
+static size_t plain_pats(const amc_secrets *s, pat **out)
+{
+	*out = NULL;
+	if (!s || !s->n)
+		return 0;
+	pat *p = amc_xcalloc(s->n, sizeof *p);
+	for (size_t i = 0; i < s->n; i++)
+		p[i] = (pat){ s->v[i].value, s->v[i].len, s->v[i].name };
+	*out = p;
+	return s->n;
 }
 
 int amc_secrets_found(const amc_secrets *s, const char *in)
@@ -188,25 +370,11 @@ char *amc_secrets_mask(const amc_secrets *s, const char *in)
 {
 	if (!in)
 		return NULL;
-	char *cur = amc_xstrdup(in);
-	for (size_t i = 0; s && i < s->n; i++) {
-		const char *val = s->v[i].value;
-		size_t vl = strlen(val);
-		if (!strstr(cur, val))
-			continue;
-		amc_sb sb;
-		amc_sb_init(&sb);
-		const char *p = cur, *q;
-		while ((q = strstr(p, val)) != NULL) {
-			amc_sb_append(&sb, p, (size_t)(q - p));
-			amc_sb_printf(&sb, OPEN "%s}}", s->v[i].name);
-			p = q + vl;
-		}
-		amc_sb_puts(&sb, p);
-		free(cur);
-		cur = amc_sb_detach(&sb);
-	}
-	return cur;
+	pat *p;
+	size_t np = plain_pats(s, &p);
+	char *m = np ? mask_pats(p, np, in) : amc_xstrdup(in);
+	free(p);
+	return m;
 }
 
 static int mask_str(const amc_secrets *s, char **field)
@@ -214,9 +382,89 @@ static int mask_str(const amc_secrets *s, char **field)
 	if (!*field || !amc_secrets_found(s, *field))
 		return 0;
 	char *m = amc_secrets_mask(s, *field);
-	free(*field);
+	zfree(*field);
 	*field = m;
 	return 1;
+}
+
+/* Raw XML holds values escaped (&amp; &lt; &gt; &quot; &apos; or &#39;): mask
+ * those forms too. */
+static char *xml_escape(const char *v, int numeric_apos)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	for (; *v; v++) {
+		switch (*v) {
+		case '&': amc_sb_puts(&sb, "&amp;"); break;
+		case '<': amc_sb_puts(&sb, "&lt;"); break;
+		case '>': amc_sb_puts(&sb, "&gt;"); break;
+		case '"': amc_sb_puts(&sb, "&quot;"); break;
+		case '\'': amc_sb_puts(&sb, numeric_apos ? "&#39;" : "&apos;"); break;
+		default: amc_sb_putc(&sb, *v);
+		}
+	}
+	return amc_sb_detach(&sb);
+}
+
+static void mask_xml(const amc_secrets *s, char **xml)
+{
+	if (!*xml)
+		return;
+	pat *p = amc_xcalloc(s->n * 3, sizeof *p);
+	char **esc = amc_xcalloc(s->n * 2, sizeof *esc);
+	size_t np = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		p[np++] = (pat){ s->v[i].value, s->v[i].len, s->v[i].name };
+		for (int a = 0; a < 2; a++) {
+			char *x = xml_escape(s->v[i].value, a);
+			esc[2 * i + (size_t)a] = x;
+			if (strcmp(x, s->v[i].value) && (a == 0 || strcmp(x, esc[2 * i])))
+				p[np++] = (pat){ x, strlen(x), s->v[i].name };
+		}
+	}
+	qsort(p, np, sizeof *p, pat_by_length);
+	if (found_pats(p, np, *xml)) {
+		char *m = mask_pats(p, np, *xml);
+		zfree(*xml);
+		*xml = m;
+	}
+	for (size_t i = 0; i < s->n * 2; i++)
+		zfree(esc[i]);
+	free(esc);
+	free(p);
+}
+
+/* OCR JSON holds values JSON-escaped: mask its strings one by one. */
+static int mask_json(const amc_secrets *s, cJSON *j)
+{
+	int hit = 0;
+	for (; j; j = j->next) {
+		if (cJSON_IsString(j) && j->valuestring && amc_secrets_found(s, j->valuestring)) {
+			char *m = amc_secrets_mask(s, j->valuestring);
+			zfree(j->valuestring); /* cJSON frees with free() (no hooks set) */
+			j->valuestring = m;
+			hit = 1;
+		}
+		hit |= mask_json(s, j->child);
+	}
+	return hit;
+}
+
+static void mask_ocr(const amc_secrets *s, char **ocr)
+{
+	if (!*ocr)
+		return;
+	cJSON *j = cJSON_Parse(*ocr);
+	if (!j) {
+		mask_str(s, ocr); /* not JSON: as text */
+		return;
+	}
+	if (mask_json(s, j)) {
+		char *m = cJSON_PrintUnformatted(j);
+		zfree(*ocr);
+		*ocr = m ? m : amc_xstrdup("[]");
+	}
+	cJSON_Delete(j);
 }
 
 static void black(amc_image *img, amc_bounds b)
@@ -253,12 +501,8 @@ int amc_secrets_mask_observation(const amc_secrets *s, amc_observation *o, const
 			regions++;
 		}
 	}
-	mask_str(s, &o->ocr_json);
-	if (o->xml && amc_secrets_found(s, o->xml)) {
-		char *m = amc_secrets_mask(s, o->xml);
-		free(o->xml);
-		o->xml = m;
-	}
+	mask_ocr(s, &o->ocr_json);
+	mask_xml(s, &o->xml);
 	for (size_t i = 0; i < nextra; i++) {
 		black(&o->img, extra[i]);
 		regions++;

@@ -7,7 +7,12 @@
  * the placeholder), replaces the value by its placeholder in every UI tree, OCR
  * and Scene text it observes, and blacks out the bounds of the elements that
  * show it (and of the field it was typed into) in every screenshot before the
- * screenshot is stored or sent to a model. */
+ * screenshot is stored or sent to a model.
+ *
+ * Masking covers every KNOWN value, not only the task's own: a value typed by
+ * an earlier task may still be on screen in a task that names no secret. So
+ * every AMC_SECRET_* variable and every NAME=VALUE line of the secrets file is
+ * loaded too, mask-only (amc_secrets_expand types only the named ones). */
 #ifndef AMC_SECRETS_H
 #define AMC_SECRETS_H
 
@@ -16,25 +21,42 @@
 #include "util/err.h"
 
 #define AMC_SECRET_NAME_MAX 64
+/* At most this many values known at once (environment and file together). */
+#define AMC_SECRETS_MAX 1024
+/* Values shorter than this are masked too, with a warning per name in the log:
+ * every occurrence of them on screen (in any word) is masked. */
+#define AMC_SECRET_SHORT 4
 
 typedef struct amc_secrets amc_secrets;
 
-/* Resolve every placeholder in `text` (a goal, or a flow file's contents).
- * *out is NULL when the text has none. A name with no value is AMC_EUSAGE saying
- * what to set. `file` may be NULL/"". Free with amc_secrets_free. */
+/* Resolve every placeholder in `text` (a goal, or a flow file's contents; may
+ * be NULL) from the environment, then the file, and load every other non-empty
+ * AMC_SECRET_NAME variable and NAME=VALUE line of the file as mask-only. *out
+ * is NULL only when no value is known at all. A named secret with no value is
+ * AMC_EUSAGE saying what to set; a configured file that is missing, not a
+ * regular file or not mode 0600 is AMC_EENV even when the text names no secret
+ * (masking could not be promised). Errors never hold a value. `file` may be
+ * NULL/"". Free with amc_secrets_free (values are zeroed first). */
 int amc_secrets_resolve(const char *text, const char *file, amc_secrets **out, amc_err *e);
 void amc_secrets_free(amc_secrets *s);
+/* Named secrets (the text's own, the ones that may be typed). */
 size_t amc_secrets_count(const amc_secrets *s);
+/* Every value known (named and mask-only). */
+size_t amc_secrets_known(const amc_secrets *s);
 
 /* Placeholders -> values (for the device only). malloc'd; NULL with AMC_EUSAGE
- * for a placeholder whose name was not resolved. */
+ * for a placeholder that is not one of the named secrets (a mask-only value
+ * is never typed). */
 char *amc_secrets_expand(const amc_secrets *s, const char *in, amc_err *e);
-/* Values -> placeholders. malloc'd copy (equal to `in` when nothing matched). */
+/* Values -> placeholders, longest value first (a value holding another is
+ * masked whole; overlapping values leave no byte of either). malloc'd copy
+ * (equal to `in` when nothing matched). */
 char *amc_secrets_mask(const amc_secrets *s, const char *in);
 /* 1 when `in` holds a value. */
 int amc_secrets_found(const amc_secrets *s, const char *in);
 
-/* Mask an observation in place: texts of tree nodes, scene elements and OCR;
+/* Mask an observation in place: texts of tree nodes, scene elements, the OCR
+ * JSON's strings and the raw XML (escaped forms too);
  * black out the elements that showed a value and the `extra` regions; re-encode
  * the PNG. Returns the number of regions blacked out. */
 int amc_secrets_mask_observation(const amc_secrets *s, amc_observation *o, const amc_bounds *extra, size_t nextra);
