@@ -406,6 +406,17 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	amc_sb_init(&sb);
 	amc_sb_printf(&sb, "%s %s  %.8s  %s  on %s  %d step%s  %s", amc_tui_status_symbol(r->status), r->status, r->id,
 		      r->goal ? r->goal : r->flow_name ? r->flow_name : "?", r->device, r->steps, r->steps == 1 ? "" : "s", dur);
+	/* a planned task's totals; flows have none, and unknown stays unknown */
+	if (r->input_tokens >= 0 || r->output_tokens >= 0 || r->cost_usd >= 0) {
+		if (r->input_tokens >= 0)
+			amc_sb_printf(&sb, "  %lld tokens in", r->input_tokens);
+		if (r->output_tokens >= 0)
+			amc_sb_printf(&sb, ", %lld out", r->output_tokens);
+		if (r->cost_usd >= 0)
+			amc_sb_printf(&sb, ", $%.4f", r->cost_usd);
+		else
+			amc_sb_puts(&sb, ", cost unknown");
+	}
 	amc_tui_put(stdscr, y, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(amc_tui_status_el(r->status)) | A_BOLD, 1);
 	amc_sb_reset(&sb);
 	if (r->error && *r->error)

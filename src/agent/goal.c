@@ -7,28 +7,18 @@
 #include "agent/llm_planner.h"
 #include "llm/anthropic.h"
 #include "llm/openai.h"
+#include "llm/providers.h"
 
 int amc_goal_planner_new(const amc_config *cfg, char *warn, size_t warn_n, amc_planner **out, amc_err *e)
 {
-	const char *prov = amc_config_str(cfg, "planner", "provider");
 	amc_anthropic *client = NULL;
 	amc_openai *oa = NULL;
-	const char *ob = getenv("AMC_OPENAI_BASE_URL");
 	if (warn && warn_n)
 		warn[0] = 0;
 	*out = NULL;
-	if (!strcmp(prov, "openai")) {
-		if (amc_openai_new(&oa, e) != 0)
-			return -1;
-	} else if (amc_anthropic_new(amc_config_str(cfg, "llm", "anthropic_key_file"), &client, e) != 0) {
-		if (strcmp(prov, "auto") || !ob || !*ob) {
-			if (!strcmp(prov, "auto"))
-				amc_err_prefix(e, "no planner (a local server would do too: set AMC_OPENAI_BASE_URL)");
-			return -1;
-		}
-		if (amc_openai_new(&oa, e) != 0)
-			return -1;
-	}
+	if (amc_providers_connect(amc_config_str(cfg, "planner", "provider"), amc_config_str(cfg, "llm", "anthropic_key_file"),
+				  "no planner", &client, &oa, e) != 0)
+		return -1;
 	amc_prices *prices = NULL;
 	amc_err pe;
 	if (amc_prices_load(amc_config_str(cfg, "llm", "price_file"), &prices, &pe) != 0) {

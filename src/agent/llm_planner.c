@@ -1,5 +1,6 @@
 #include "agent/llm_planner.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +170,8 @@ typedef struct llm_planner {
 	amc_llm_usage total;
 	double cost;               /* < 0 once a call's cost was unknown */
 	int cost_warned;
+	char no_images[300];       /* why the local server gets no more screenshots ("" = it may) */
+	char tool_auto[300];       /* why tool_choice is auto: the model refused a forced choice ("" = any) */
 } llm_planner;
 
 static void hist_push(llm_planner *lp, const char *line)
@@ -471,7 +474,51 @@ static cJSON *action_schema(const cJSON *tools)
 	return root;
 }
 
-static amc_plan_rc oa_next(llm_planner *lp, const amc_plan_ctx *ctx, amc_action *out, const char *user_text, amc_err *e)
+/* Did a local server turn the request down because of its screenshot? Servers
+ * with a text-only model say so in words: llama.cpp without --mmproj answers
+ * 500 "image input is not supported - hint: ... mmproj", vLLM 400 "... is not a
+ * multimodal model", others "does not support image input" or "image_url is
+ * only supported by certain models". Rate limits and auth errors are not this. */
+static int image_refused(long status, const char *msg)
+{
+	if (status < 400 || status == 401 || status == 403 || status == 408 || status == 409 || status == 429 ||
+	    status == 529)
+		return 0;
+	static const char *const words[] = { "image", "vision", "multimodal", "multi-modal", "mmproj", "modality", NULL };
+	char low[AMC_ERR_MSG_MAX];
+	size_t i = 0;
+	for (; msg && msg[i] && i + 1 < sizeof low; i++)
+		low[i] = (char)tolower((unsigned char)msg[i]);
+	low[i] = 0;
+	for (int k = 0; words[k]; k++)
+		if (strstr(low, words[k]))
+			return 1;
+	return 0;
+}
+
+/* The user turn for chat completions: plain text, or text plus the screenshot
+ * as an image_url data URI (the form llama.cpp, Ollama and vLLM all read). */
+static cJSON *oa_user_content(const char *user_text, const cJSON *img)
+{
+	const char *b64 = img ? amc_json_str(cJSON_GetObjectItemCaseSensitive(img, "source"), "data") : NULL;
+	if (!b64)
+		return cJSON_CreateString(user_text);
+	cJSON *parts = cJSON_CreateArray();
+	cJSON_AddItemToArray(parts, text_block(user_text));
+	cJSON *ib = cJSON_CreateObject();
+	cJSON_AddStringToObject(ib, "type", "image_url");
+	amc_sb url;
+	amc_sb_init(&url);
+	amc_sb_puts(&url, "data:image/png;base64,");
+	amc_sb_puts(&url, b64);
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(ib, "image_url"), "url", amc_sb_str(&url));
+	amc_sb_free(&url);
+	cJSON_AddItemToArray(parts, ib);
+	return parts;
+}
+
+static amc_plan_rc oa_next(llm_planner *lp, const amc_plan_ctx *ctx, amc_action *out, const char *user_text,
+			   const cJSON *img, double scale, amc_err *e)
 {
 	cJSON *req = cJSON_CreateObject();
 	cJSON_AddStringToObject(req, "model", lp->o.model);
@@ -491,15 +538,38 @@ static amc_plan_rc oa_next(llm_planner *lp, const amc_plan_ctx *ctx, amc_action 
 	cJSON_AddItemToArray(msgs, m);
 	m = cJSON_CreateObject();
 	cJSON_AddStringToObject(m, "role", "user");
-	cJSON_AddStringToObject(m, "content", user_text);
+	cJSON_AddItemToObject(m, "content", oa_user_content(user_text, img));
 	cJSON_AddItemToArray(msgs, m);
 	cJSON_AddItemToObject(req, "response_format", amc_openai_json_schema_format("amc_action", action_schema(lp->tools)));
 
 	long long now = lp->oa->hooks.now_ms ? lp->oa->hooks.now_ms(lp->oa->hooks.ud) : amc_mono_ms();
+	long long deadline = now + lp->o.step_timeout_ms;
 	amc_openai_result res;
 	amc_err ce;
 	amc_err_clear(&ce);
-	int rc = amc_openai_chat(lp->oa, req, now + lp->o.step_timeout_ms, &res, &ce);
+	int rc = amc_openai_chat(lp->oa, req, deadline, &res, &ce);
+	char dropped[AMC_ERR_MSG_MAX] = "";
+	if (rc != 0 && img && image_refused(res.http_status, ce.msg)) {
+		if (!strcmp(lp->o.vision, "on")) {
+			char why[AMC_ERR_MSG_MAX];
+			snprintf(why, sizeof why, "%s", ce.msg);
+			amc_err_set(&ce, AMC_EFAIL, "%.*s; the server does not take screenshots: serve a vision model "
+				    "(llama.cpp: --mmproj) or set planner.vision = auto or off", AMC_ERR_MSG_MAX - 140, why);
+		} else {
+			/* auto: once refused, this task plans from the Scene alone */
+			snprintf(dropped, sizeof dropped, "%s", ce.msg);
+			snprintf(lp->no_images, sizeof lp->no_images, "%.290s", ce.msg);
+			amc_log_warn("planner: the OpenAI-compatible server refused the screenshot (%s); this task goes on "
+				     "without screenshots (planner.vision = off skips them from the start)", ce.msg);
+			amc_sb t;
+			amc_sb_init(&t);
+			amc_sb_printf(&t, "%s\n(No screenshot after all: this server takes text only.)", user_text);
+			cJSON_ReplaceItemInObjectCaseSensitive(m, "content", cJSON_CreateString(amc_sb_str(&t)));
+			amc_sb_free(&t);
+			amc_err_clear(&ce);
+			rc = amc_openai_chat(lp->oa, req, deadline, &res, &ce);
+		}
+	}
 	cJSON_Delete(req);
 
 	cJSON *dec = cJSON_CreateObject();
@@ -509,6 +579,8 @@ static amc_plan_rc oa_next(llm_planner *lp, const amc_plan_ctx *ctx, amc_action 
 	amc_sb_free(&sys);
 	cJSON *detail = cJSON_AddObjectToObject(dec, "detail");
 	cJSON_AddStringToObject(detail, "provider", "openai-compatible");
+	if (dropped[0])
+		cJSON_AddStringToObject(detail, "screenshot_refused", dropped);
 	out->decision = dec;
 	if (rc != 0) {
 		cJSON_AddStringToObject(detail, "error", ce.msg);
@@ -550,7 +622,7 @@ static amc_plan_rc oa_next(llm_planner *lp, const amc_plan_ctx *ctx, amc_action 
 		cJSON_DeleteItemFromObjectCaseSensitive(in, "tool");
 		cJSON_AddStringToObject(dec, "tool", tool);
 		cJSON_AddItemToObject(dec, "args", cJSON_Duplicate(in, 1));
-		prc = map_call(lp, ctx, tool, in, 1.0, out, e);
+		prc = map_call(lp, ctx, tool, in, scale, out, e);
 		snprintf(lp->prev_id, sizeof lp->prev_id, "json");
 		snprintf(lp->prev_line, sizeof lp->prev_line, "step %d: %.300s", ctx->step,
 			 out->description ? out->description : tool);
@@ -586,7 +658,8 @@ static amc_plan_rc llm_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 	/* vision: on, or auto when the Scene is thin */
 	double scale = 1.0;
 	cJSON *img = NULL;
-	if (!strcmp(lp->o.vision, "on") || (!strcmp(lp->o.vision, "auto") && ctx->obs->scene.count < 3))
+	if ((!strcmp(lp->o.vision, "on") || (!strcmp(lp->o.vision, "auto") && ctx->obs->scene.count < 3)) &&
+	    !lp->no_images[0])
 		img = image_block(lp, ctx->obs, &scale);
 
 	amc_sb intro, now;
@@ -662,8 +735,8 @@ static amc_plan_rc llm_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 	amc_sb_free(&now);
 	amc_sb_free(&oc);
 	if (lp->oa) {
+		amc_plan_rc r = oa_next(lp, ctx, out, user_text, img, scale, e);
 		cJSON_Delete(msgs); /* holds img too */
-		amc_plan_rc r = oa_next(lp, ctx, out, user_text, e);
 		free(user_text);
 		return r;
 	}
@@ -678,7 +751,7 @@ static amc_plan_rc llm_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 	cJSON_AddItemToArray(sys, sb);
 	cJSON_AddItemToObject(req, "tools", cJSON_Duplicate(lp->tools, 1));
 	cJSON *tc = cJSON_AddObjectToObject(req, "tool_choice");
-	cJSON_AddStringToObject(tc, "type", "any");
+	cJSON_AddStringToObject(tc, "type", lp->tool_auto[0] ? "auto" : "any");
 	cJSON_AddBoolToObject(tc, "disable_parallel_tool_use", 1);
 	cJSON_AddItemToObject(req, "messages", msgs);
 
@@ -689,6 +762,17 @@ static amc_plan_rc llm_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 	amc_err ce;
 	amc_err_clear(&ce);
 	int rc = amc_anthropic_messages(lp->client, req, deadline, &res, &ce);
+	if (rc != 0 && !lp->tool_auto[0] && res.http_status == 400 && strstr(ce.msg, "tool_choice")) {
+		/* Newer models (Claude Sonnet 5.5) answer a forced tool choice with a
+		 * 400. Ask again with tool_choice auto; the prompt still demands one
+		 * call, and a turn without one fails the step. */
+		snprintf(lp->tool_auto, sizeof lp->tool_auto, "%.290s", ce.msg);
+		amc_log_warn("planner: %s refuses a forced tool choice (%s); this task goes on with tool_choice auto",
+			     lp->o.model, ce.msg);
+		cJSON_ReplaceItemInObjectCaseSensitive(tc, "type", cJSON_CreateString("auto"));
+		amc_err_clear(&ce);
+		rc = amc_anthropic_messages(lp->client, req, deadline, &res, &ce);
+	}
 	cJSON_Delete(req);
 
 	cJSON *dec = cJSON_CreateObject();
@@ -698,6 +782,8 @@ static amc_plan_rc llm_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 	free(user_text);
 	cJSON *detail = cJSON_AddObjectToObject(dec, "detail");
 	out->decision = dec;
+	if (lp->tool_auto[0])
+		cJSON_AddStringToObject(detail, "tool_choice_auto", lp->tool_auto);
 	if (rc != 0) {
 		cJSON_AddStringToObject(detail, "error", ce.msg);
 		cJSON_AddNumberToObject(detail, "attempts", res.attempts);
@@ -754,7 +840,8 @@ static amc_plan_rc llm_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 		}
 		const char *reason = amc_json_str(in, "reason");
 		if (!use || !id || !name || !cJSON_IsObject(in)) {
-			amc_err_set(e, AMC_EFAIL, "the model answered without a tool call (stop_reason %.32s)", res.stop_reason);
+			amc_err_set(e, AMC_EFAIL, "the model answered without a tool call (stop_reason %.32s%s)", res.stop_reason,
+				    lp->tool_auto[0] ? "; it refuses a forced tool choice, so amc can only ask for one" : "");
 			prc = AMC_PLAN_FAIL;
 		} else if (!known) {
 			char *nb = bounded(name, 40);
@@ -850,8 +937,6 @@ int amc_llm_planner_new_openai(amc_openai *client, amc_prices *prices, const amc
 	amc_anthropic_free(lp->client);
 	lp->client = NULL;
 	lp->oa = client;
-	/* images are not sent to local servers yet */
-	snprintf(lp->o.vision, sizeof lp->o.vision, "off");
 	return 0;
 }
 

@@ -95,6 +95,7 @@ int amc_anthropic_messages(amc_anthropic *c, const cJSON *request, long long dea
 	free(body);
 	out->attempts = rs.attempts;
 	snprintf(out->request_id, sizeof out->request_id, "%s", rs.request_id);
+	out->http_status = rs.status;
 	if (rc != 0) {
 		amc_err_prefix(e, "Anthropic API");
 		amc_http_resp_free(&rs);

@@ -38,6 +38,7 @@ typedef struct amc_anthropic_result {
 	char model[96];
 	int attempts;
 	char request_id[128];
+	long http_status;           /* the last HTTP status, also on failure (0: no response) */
 } amc_anthropic_result;
 
 /* Send `request` (not consumed). deadline_ms: monotonic end of this call's budget

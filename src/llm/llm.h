@@ -33,8 +33,8 @@ typedef struct amc_prices amc_prices;
  * data/prices.json. Owned by the caller (amc_prices_free). */
 int amc_prices_load(const char *path, amc_prices **out, amc_err *e);
 void amc_prices_free(amc_prices *p);
-/* 0 and *out filled when the model (exact id, else the longest id that is a
- * prefix of it, for dated ids) is in the table; -1 otherwise. */
+/* 0 and *out filled when the model is in the table, by its exact id or as a
+ * dated snapshot of one (id-YYYYMMDD); -1 otherwise. */
 int amc_prices_find(const amc_prices *p, const char *model, amc_price *out);
 /* Cost in USD of `u` for `model`; < 0 when the model's price or a count is unknown. */
 double amc_prices_cost(const amc_prices *p, const char *model, const amc_llm_usage *u);

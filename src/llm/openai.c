@@ -56,6 +56,7 @@ cJSON *amc_openai_json_schema_format(const char *name, cJSON *schema)
 static int call(amc_openai *c, const char *path, const char *body, long long deadline, amc_http_resp *rs, amc_err *e)
 {
 	char url[600], auth[1100];
+	memset(rs, 0, sizeof *rs); /* callers free rs on every path */
 	snprintf(url, sizeof url, "%s%s", c->base_url, path);
 	const char *headers[4] = { "content-type: application/json", "accept: application/json", NULL, NULL };
 	if (c->key) {
@@ -92,6 +93,7 @@ int amc_openai_chat(amc_openai *c, const cJSON *request, long long deadline_ms, 
 	amc_http_resp rs;
 	int rc = call(c, "/chat/completions", body, deadline_ms, &rs, e);
 	free(body);
+	out->http_status = rs.status;
 	if (rc != 0) {
 		amc_http_resp_free(&rs);
 		return -1;

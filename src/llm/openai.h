@@ -34,9 +34,11 @@ typedef struct amc_openai_result {
 	const char *content;        /* choices[0].message.content, may be NULL */
 	char finish_reason[32];     /* "stop", "length", ... */
 	amc_llm_usage usage;        /* prompt/completion tokens; -1 unknown */
+	long http_status;           /* the last HTTP status, also on failure (0: no response) */
 } amc_openai_result;
 
-/* POST {base}/chat/completions with `request` (not consumed). */
+/* POST {base}/chat/completions with `request` (not consumed). On failure out
+ * holds only http_status (nothing to free). */
 int amc_openai_chat(amc_openai *c, const cJSON *request, long long deadline_ms, amc_openai_result *out, amc_err *e);
 void amc_openai_result_free(amc_openai_result *r);
 

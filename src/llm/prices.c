@@ -106,6 +106,18 @@ void amc_prices_free(amc_prices *p)
 	free(p);
 }
 
+/* A dated snapshot id is the model id plus "-YYYYMMDD" (claude-sonnet-4-5-20250929).
+ * Nothing looser: claude-sonnet-5-5 is another model than claude-sonnet-5. */
+static int dated(const char *suffix)
+{
+	if (suffix[0] != '-' || strlen(suffix) != 9)
+		return 0;
+	for (int i = 1; i < 9; i++)
+		if (suffix[i] < '0' || suffix[i] > '9')
+			return 0;
+	return 1;
+}
+
 int amc_prices_find(const amc_prices *p, const char *model, amc_price *out)
 {
 	if (!p || !model)
@@ -118,7 +130,7 @@ int amc_prices_find(const amc_prices *p, const char *model, amc_price *out)
 			best = &p->rows[i];
 			break;
 		}
-		if (l > best_len && !strncmp(p->rows[i].model, model, l) && model[l] == '-') {
+		if (l > best_len && !strncmp(p->rows[i].model, model, l) && dated(model + l)) {
 			best = &p->rows[i];
 			best_len = l;
 		}

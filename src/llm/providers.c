@@ -170,3 +170,26 @@ cJSON *amc_providers_snapshot(const char *home, const amc_config *cfg, int offli
 	cJSON_Delete(cache);
 	return root;
 }
+
+int amc_providers_connect(const char *provider, const char *key_file, const char *what,
+			  amc_anthropic **anthropic, amc_openai **openai, amc_err *e)
+{
+	*anthropic = NULL;
+	*openai = NULL;
+	if (!strcmp(provider, "openai")) {
+		if (amc_openai_new(openai, e) != 0)
+			return amc_err_prefix(e, "%s", what);
+		return 0;
+	}
+	if (amc_anthropic_new(key_file, anthropic, e) == 0)
+		return 0;
+	const char *ob = getenv("AMC_OPENAI_BASE_URL");
+	if (strcmp(provider, "auto") || !ob || !*ob) {
+		if (!strcmp(provider, "auto"))
+			return amc_err_prefix(e, "%s (a local server would do too: set AMC_OPENAI_BASE_URL)", what);
+		return amc_err_prefix(e, "%s", what);
+	}
+	if (amc_openai_new(openai, e) != 0)
+		return amc_err_prefix(e, "%s", what);
+	return 0;
+}

@@ -17,4 +17,15 @@
  * Caller owns the result. */
 cJSON *amc_providers_snapshot(const char *home, const amc_config *cfg, int offline);
 
+/* Connect to the provider `provider` names (auto|anthropic|openai, as
+ * planner.provider and semantic.provider): anthropic needs ANTHROPIC_API_KEY or
+ * key_file; openai needs AMC_OPENAI_BASE_URL; auto takes Anthropic when a key
+ * is there, else the local server when AMC_OPENAI_BASE_URL is set. Exactly one
+ * of *anthropic / *openai is set on success (caller owns it); on failure the
+ * message, prefixed with `what`, says what to set. */
+struct amc_anthropic;
+struct amc_openai;
+int amc_providers_connect(const char *provider, const char *key_file, const char *what,
+			  struct amc_anthropic **anthropic, struct amc_openai **openai, amc_err *e);
+
 #endif

@@ -1,4 +1,5 @@
 #include "semantic/enrich.h"
+#include "llm/providers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +14,10 @@
 #define TEXT_MAX 120
 #define PURPOSE_MAX 200
 
+/* One backend: exactly one of client and oa is set. */
 struct amc_enricher {
 	amc_anthropic *client;
+	amc_openai *oa;
 	char model[96];
 	long timeout_ms;
 	int calls;
@@ -40,13 +43,29 @@ cJSON *amc_semantic_schema(void)
 		"\"purpose\":{\"type\":\"string\"}}}}}}");
 }
 
-amc_enricher *amc_enricher_new(amc_anthropic *client, const char *model, long timeout_ms)
+static amc_enricher *enricher_new(const char *model, long timeout_ms)
 {
 	amc_enricher *en = amc_xcalloc(1, sizeof *en);
-	en->client = client;
 	snprintf(en->model, sizeof en->model, "%s", model && *model ? model : AMC_SEMANTIC_DEFAULT_MODEL);
 	en->timeout_ms = timeout_ms > 0 ? timeout_ms : 8000;
+	return en;
+}
+
+amc_enricher *amc_enricher_new(amc_anthropic *client, const char *model, long timeout_ms)
+{
+	amc_enricher *en = enricher_new(model, timeout_ms);
+	en->client = client;
 	/* one call inside the budget: no retries, the attempt gets the whole budget */
+	client->max_attempts = 1;
+	client->attempt_timeout_ms = en->timeout_ms;
+	client->connect_timeout_ms = en->timeout_ms < 10000 ? en->timeout_ms : 10000;
+	return en;
+}
+
+amc_enricher *amc_enricher_new_openai(amc_openai *client, const char *model, long timeout_ms)
+{
+	amc_enricher *en = enricher_new(model, timeout_ms);
+	en->oa = client;
 	client->max_attempts = 1;
 	client->attempt_timeout_ms = en->timeout_ms;
 	client->connect_timeout_ms = en->timeout_ms < 10000 ? en->timeout_ms : 10000;
@@ -58,10 +77,15 @@ int amc_enricher_from_config(const amc_config *c, amc_enricher **out, amc_err *e
 	*out = NULL;
 	if (strcmp(amc_config_str(c, "semantic", "enrich"), "on"))
 		return 0;
+	/* the same choice as the planner's (agent/goal.c) */
 	amc_anthropic *client = NULL;
-	if (amc_anthropic_new(amc_config_str(c, "llm", "anthropic_key_file"), &client, e) != 0)
-		return amc_err_prefix(e, "semantic.enrich is on");
-	*out = amc_enricher_new(client, amc_config_str(c, "semantic", "model"), amc_config_int(c, "semantic", "timeout_ms"));
+	amc_openai *oa = NULL;
+	if (amc_providers_connect(amc_config_str(c, "semantic", "provider"), amc_config_str(c, "llm", "anthropic_key_file"),
+				  "semantic.enrich is on", &client, &oa, e) != 0)
+		return -1;
+	const char *model = amc_config_str(c, "semantic", "model");
+	long tmo = amc_config_int(c, "semantic", "timeout_ms");
+	*out = oa ? amc_enricher_new_openai(oa, model, tmo) : amc_enricher_new(client, model, tmo);
 	return 0;
 }
 
@@ -70,6 +94,7 @@ void amc_enricher_free(amc_enricher *en)
 	if (!en)
 		return;
 	amc_anthropic_free(en->client);
+	amc_openai_free(en->oa);
 	free(en);
 }
 
@@ -81,6 +106,11 @@ const char *amc_enricher_last_error(const amc_enricher *en)
 int amc_enricher_calls(const amc_enricher *en)
 {
 	return en ? en->calls : 0;
+}
+
+const char *amc_enricher_provider(const amc_enricher *en)
+{
+	return !en ? "none" : en->oa ? "openai" : "anthropic";
 }
 
 static cJSON *fail(amc_enricher *en, const char *msg)
@@ -151,11 +181,9 @@ static cJSON *validate(amc_enricher *en, const cJSON *j, const amc_scene *scene)
 	return out;
 }
 
-cJSON *amc_enrich_scene(amc_enricher *en, const amc_scene *scene, const char *context)
+/* The user message: the goal and the Scene as compact JSON (caller owns). */
+static char *user_text(const amc_scene *scene, const char *context)
 {
-	if (!en)
-		return NULL;
-	en->last_error[0] = 0;
 	cJSON *sc = cJSON_CreateObject();
 	cJSON_AddNumberToObject(sc, "width", scene->width);
 	cJSON_AddNumberToObject(sc, "height", scene->height);
@@ -184,7 +212,31 @@ cJSON *amc_enrich_scene(amc_enricher *en, const amc_scene *scene, const char *co
 	}
 	amc_sb_printf(&u, "Scene:\n%s", scs);
 	free(scs);
+	char *r = amc_xstrdup(amc_sb_str(&u));
+	amc_sb_free(&u);
+	return r;
+}
 
+/* The model's text answer to a SemanticScene, or NULL with the reason. */
+static cJSON *parse_answer(amc_enricher *en, const char *text, const amc_scene *scene)
+{
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+	if (!j)
+		return fail(en, "the answer is not JSON");
+	cJSON *out = validate(en, j, scene);
+	cJSON_Delete(j);
+	return out;
+}
+
+static long long deadline(const amc_http_hooks *h, long timeout_ms)
+{
+	return (h->now_ms ? h->now_ms(h->ud) : amc_mono_ms()) + timeout_ms;
+}
+
+/* Anthropic Messages: output_config.format json_schema, cache_control on the
+ * fixed system prefix. */
+static cJSON *ask_anthropic(amc_enricher *en, const char *user, const amc_scene *scene)
+{
 	cJSON *req = cJSON_CreateObject();
 	cJSON_AddStringToObject(req, "model", en->model);
 	cJSON_AddNumberToObject(req, "max_tokens", 1024);
@@ -200,19 +252,17 @@ cJSON *amc_enrich_scene(amc_enricher *en, const amc_scene *scene, const char *co
 	cJSON *content = cJSON_AddArrayToObject(m, "content");
 	cJSON *tb = cJSON_CreateObject();
 	cJSON_AddStringToObject(tb, "type", "text");
-	cJSON_AddStringToObject(tb, "text", amc_sb_str(&u));
+	cJSON_AddStringToObject(tb, "text", user);
 	cJSON_AddItemToArray(content, tb);
 	cJSON_AddItemToArray(msgs, m);
-	amc_sb_free(&u);
 	cJSON *fmt = cJSON_AddObjectToObject(cJSON_AddObjectToObject(req, "output_config"), "format");
 	cJSON_AddStringToObject(fmt, "type", "json_schema");
 	cJSON_AddItemToObject(fmt, "schema", amc_semantic_schema());
 
-	long long now = en->client->hooks.now_ms ? en->client->hooks.now_ms(en->client->hooks.ud) : amc_mono_ms();
 	amc_anthropic_result res;
 	amc_err e;
 	en->calls++;
-	int rc = amc_anthropic_messages(en->client, req, now + en->timeout_ms, &res, &e);
+	int rc = amc_anthropic_messages(en->client, req, deadline(&en->client->hooks, en->timeout_ms), &res, &e);
 	cJSON_Delete(req);
 	if (rc != 0)
 		return fail(en, e.msg);
@@ -221,16 +271,60 @@ cJSON *amc_enrich_scene(amc_enricher *en, const amc_scene *scene, const char *co
 		fail(en, "the model refused");
 	else if (!strcmp(res.stop_reason, "max_tokens"))
 		fail(en, "the answer was cut off (max_tokens)");
-	else {
-		const cJSON *b0 = cJSON_GetArrayItem(res.content, 0);
-		const char *text = amc_json_str(b0, "text");
-		cJSON *j = text ? cJSON_Parse(text) : NULL;
-		if (!j)
-			fail(en, "the answer is not JSON");
-		else
-			out = validate(en, j, scene);
-		cJSON_Delete(j);
-	}
+	else
+		out = parse_answer(en, amc_json_str(cJSON_GetArrayItem(res.content, 0), "text"), scene);
 	amc_anthropic_result_free(&res);
+	return out;
+}
+
+/* OpenAI-compatible chat completion: system + user messages, the nested
+ * response_format json_schema (local servers honour only that form), no tools
+ * and no sampling parameters. */
+static cJSON *ask_openai(amc_enricher *en, const char *user, const amc_scene *scene)
+{
+	cJSON *req = cJSON_CreateObject();
+	cJSON_AddStringToObject(req, "model", en->model);
+	cJSON_AddNumberToObject(req, "max_tokens", 1024);
+	cJSON *msgs = cJSON_AddArrayToObject(req, "messages");
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "role", "system");
+	cJSON_AddStringToObject(m, "content", SYSTEM);
+	cJSON_AddItemToArray(msgs, m);
+	m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "role", "user");
+	cJSON_AddStringToObject(m, "content", user);
+	cJSON_AddItemToArray(msgs, m);
+	cJSON_AddItemToObject(req, "response_format", amc_openai_json_schema_format("semantic_scene", amc_semantic_schema()));
+
+	amc_openai_result res;
+	amc_err e;
+	en->calls++;
+	int rc = amc_openai_chat(en->oa, req, deadline(&en->oa->hooks, en->timeout_ms), &res, &e);
+	cJSON_Delete(req);
+	if (rc != 0)
+		return fail(en, e.msg);
+	cJSON *out = NULL;
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(res.msg, "choices"), 0), "message");
+	if (amc_json_str(msg, "refusal"))
+		fail(en, "the model refused");
+	else if (!strcmp(res.finish_reason, "length"))
+		fail(en, "the answer was cut off (max_tokens)");
+	else if (!res.content)
+		fail(en, "no content in the answer");
+	else
+		out = parse_answer(en, res.content, scene);
+	amc_openai_result_free(&res);
+	return out;
+}
+
+cJSON *amc_enrich_scene(amc_enricher *en, const amc_scene *scene, const char *context)
+{
+	if (!en)
+		return NULL;
+	en->last_error[0] = 0;
+	char *user = user_text(scene, context);
+	cJSON *out = en->oa ? ask_openai(en, user, scene) : ask_anthropic(en, user, scene);
+	free(user);
 	return out;
 }

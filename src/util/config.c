@@ -80,10 +80,15 @@ static const keydef KEYS[] = {
 	{ "safety", "irreversible_words_file", K_STR, "", 0, 0, NULL,
 	  "word list that marks irreversible taps (default: the bundled irreversible-words.txt)" },
 	{ "secrets", "file", K_STR, "", 0, 0, NULL,
-	  "a 0600 file of NAME=VALUE lines for {{secret:NAME}} (else AMC_SECRET_NAME in the environment)" },
+	  "a 0600 file of NAME=VALUE lines for {{secret:NAME}} (else AMC_SECRET_NAME in the environment); "
+	  "every value in it and every AMC_SECRET_* is masked in every task" },
 	{ "semantic", "enrich", K_ENUM, "off", 0, 0, "off|on",
 	  "SemanticScene enrichment: one model call per observation (seed 002); off by default" },
-	{ "semantic", "model", K_STR, "claude-haiku-4-5", 0, 0, NULL, "model of the enrichment call" },
+	{ "semantic", "provider", K_ENUM, "auto", 0, 0, "auto|anthropic|openai",
+	  "who enriches Scenes: anthropic, an OpenAI-compatible local server (AMC_OPENAI_BASE_URL), or auto "
+	  "(anthropic when a key is set, else the local server when AMC_OPENAI_BASE_URL is set)" },
+	{ "semantic", "model", K_STR, "claude-haiku-4-5", 0, 0, NULL,
+	  "model of the enrichment call (AMC_SEMANTIC_MODEL overrides; a local server needs its own model name)" },
 	{ "semantic", "timeout_ms", K_INT, "8000", 500, 120000, NULL,
 	  "time budget of one enrichment call; past it the step goes on with the raw Scene" },
 	{ "tui", "theme", K_STR, "default", 0, 0, NULL,

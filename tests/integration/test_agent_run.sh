@@ -154,6 +154,20 @@ is "$hits" "0" "the value is in no database row, artifact, log or request (the s
 grep -rl -- "$SECRET" "$AMC_HOME" "$LOGS" 2>/dev/null | grep -v "/sim/" | sed 's/^/#   /'
 ANTHROPIC_API_KEY="$KEY" "$AMC" run "Type {{secret:PIN}}" </dev/null >/dev/null 2>"$T_HOME/err"; rc=$?
 like "$(cat "$T_HOME/err")" "AMC_SECRET_PIN" "an unset secret says what to set"
+# a later task that names no secret: the value typed above is on its screen
+# (the contact's own page) and is masked all the same, as every known value is
+: > "$LOGS/requests.jsonl"
+start_mock "launch com.android.contacts
+tap Grace Secret
+finish true looked"
+AMC_SECRET_PHONE="$SECRET" run_goal "Look at the contact Grace Secret" --json; rc=$?
+stop_mock
+is "$rc" 0 "a run naming no secret succeeds"
+like "$(cat "$LOGS/requests.jsonl")" 'Grace Secret' "its requests showed the contact"
+like "$(cat "$LOGS/requests.jsonl")" 'secret:PHONE' "with the value masked as its placeholder (the goal names none)"
+hits=$(grep -rl -- "$SECRET" "$AMC_HOME" "$LOGS" "$T_HOME/out" "$T_HOME/err" 2>/dev/null | grep -v "/sim/" | wc -l)
+is "$hits" "0" "a run naming no secret: the value is in no row, artifact, log or request"
+grep -rl -- "$SECRET" "$AMC_HOME" "$LOGS" "$T_HOME/out" "$T_HOME/err" 2>/dev/null | grep -v "/sim/" | sed 's/^/#   /'
 
 # 8. semantic enrichment: one SemanticScene per observation, stored per step, sent to the planner
 printf '[semantic]\nenrich = on\n' > "$XDG_CONFIG_HOME/amc/config"
@@ -169,6 +183,29 @@ like "$(printf '%s' "$sj" | tr -d '\n\t ')" '"semantic_scene":\{"page":"mockpage
 ok "$(printf '%s' "$sj" | grep -q e_invented; echo $((1 - $?)))" "widgets with unknown ids were dropped"
 is "$(grep -c output_config "$LOGS/requests.jsonl")" "2" "one enrichment call per observation (2 observations)"
 like "$(cat "$LOGS/requests.jsonl")" "SemanticScene" "the planner got the SemanticScene beside the Scene"
+
+# 8b. enrichment through a local OpenAI-compatible server (no Anthropic key)
+printf '[semantic]\nenrich = on\n' > "$XDG_CONFIG_HOME/amc/config"
+: > "$LOGS/requests.jsonl"
+: > "$LOGS/violations.txt"
+start_mock "launch com.android.contacts
+finish true looked locally"
+env -u ANTHROPIC_API_KEY AMC_OPENAI_BASE_URL="$ANTHROPIC_BASE_URL/v1" AMC_PLANNER_MODEL=qwen3-8b AMC_SEMANTIC_MODEL=qwen3-4b \
+	setsid -w "$AMC" run "Look at contacts locally" --json </dev/null >"$T_HOME/out" 2>"$T_HOME/err"; rc=$?
+stop_mock
+rm -f "$XDG_CONFIG_HOME/amc/config"
+is "$rc" 0 "locally enriched run succeeds"
+[ "$rc" -eq 0 ] || sed 's/^/#   /' "$T_HOME/err" "$T_HOME/out"
+sj=$("$AMC" show "$(field id)" --json)
+like "$(printf '%s' "$sj" | tr -d '\n\t ')" '"semantic_scene":\{"page":"mockpage"' "the local server's SemanticScene is stored per step"
+ok "$(printf '%s' "$sj" | grep -q e_invented; echo $((1 - $?)))" "local server: widgets with unknown ids were dropped"
+nsem=$(grep -c '"name":"semantic_scene"' "$LOGS/requests.jsonl")
+is "$nsem" "$(grep -c '"name":"amc_action"' "$LOGS/requests.jsonl")" "one chat enrichment per observation"
+is "$nsem" "2" "two observations, two enrichment chats"
+is "$(grep '"name":"semantic_scene"' "$LOGS/requests.jsonl" | grep -c '"model":"qwen3-4b"')" "2" "the enrichment model comes from AMC_SEMANTIC_MODEL"
+ok "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every chat request kept the rules"
+[ -s "$LOGS/violations.txt" ] && sed 's/^/#   /' "$LOGS/violations.txt"
+is "$(grep -c output_config "$LOGS/requests.jsonl")" "0" "nothing went to the Anthropic API"
 
 # 9. amc providers: a passive snapshot, unknown is null, catalogs cached
 pj=$(env -u ANTHROPIC_API_KEY -u AMC_OPENAI_BASE_URL "$AMC" providers --json --offline); rc=$?
@@ -221,6 +258,31 @@ fi
 fid=$(ANTHROPIC_API_KEY="$KEY" "$AMC" run --flow add-contact --json </dev/null 2>/dev/null | sed -n 's/.*"id":[[:space:]]*"\([^"]*\)".*/\1/p' | head -n 1)
 like "$("$AMC" show "$fid" --step 1)" "usage   no model call recorded" "show --step of a flow step: no model call"
 like "$("$AMC" show "$fid" --step 1 --json | tr -d '\n\t ')" '"usage":null' "and usage null in JSON"
+
+# 10b. screenshots go to a local server too (planner.vision), as image_url data URIs
+printf '[planner]\nvision = on\nvision_max_edge = 1200\n' > "$XDG_CONFIG_HOME/amc/config"
+: > "$LOGS/violations.txt"
+: > "$LOGS/requests.jsonl"
+start_mock "key home
+tap_xy 270 600
+finish true looked"
+env -u ANTHROPIC_API_KEY AMC_OPENAI_BASE_URL="$ANTHROPIC_BASE_URL/v1" AMC_PLANNER_MODEL=qwen2.5-vl \
+	setsid -w "$AMC" run "Look at the home screen" --json </dev/null >"$T_HOME/out" 2>"$T_HOME/err"; rc=$?
+stop_mock
+is "$rc" 0 "vision on a local server: the run succeeds"
+[ "$rc" -eq 0 ] || sed 's/^/#   /' "$T_HOME/err"
+is "$(grep -c '"image_url":{"url":"data:image/png;base64,' "$LOGS/requests.jsonl")" "3" "every planning call carried the screenshot"
+ok "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "each image_url is a whole base64 PNG"
+like "$("$AMC" show "$(field id)" --step 2)" "tap at 540,1200" "image coordinates 270,600 tapped device 540,1200 (x2)"
+# a server whose model reads text only refuses the screenshot as llama.cpp does
+start_mock "textonly
+finish true never"
+env -u ANTHROPIC_API_KEY AMC_OPENAI_BASE_URL="$ANTHROPIC_BASE_URL/v1" \
+	setsid -w "$AMC" run "Look" --json </dev/null >"$T_HOME/out" 2>"$T_HOME/err"; rc=$?
+stop_mock
+rm -f "$XDG_CONFIG_HOME/amc/config"
+is "$rc" 1 "vision = on with a text-only model: the task fails"
+like "$(cat "$T_HOME/out")" "serve a vision model [(]llama.cpp: --mmproj[)] or set planner.vision = auto or off" "saying what to do"
 
 # 11. the planted key is in no database row, artifact, log line or request body
 hits=$(grep -rl "$KEY" "$AMC_HOME" "$LOGS" 2>/dev/null | wc -l)

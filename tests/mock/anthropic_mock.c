@@ -45,6 +45,11 @@ static int check_schema(const cJSON *s, char *why, size_t n, const char *tool)
 	return 0;
 }
 
+int amc_mock_refuses_forced_tools(const char *model)
+{
+	return model && !strncmp(model, "claude-sonnet-5-5", 17);
+}
+
 int amc_mock_check_request(const mock_req *rq, char *why, size_t n)
 {
 	char h[256];
@@ -129,8 +134,13 @@ int amc_mock_check_request(const mock_req *rq, char *why, size_t n)
 		}
 		const cJSON *tc = cJSON_GetObjectItemCaseSensitive(b, "tool_choice");
 		const char *tct = str(tc, "type");
-		if (!tct || strcmp(tct, "any") || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tc, "disable_parallel_tool_use"))) {
-			fail(why, n, "tool_choice must be {type:any, disable_parallel_tool_use:true}");
+		const char *want = amc_mock_refuses_forced_tools(str(b, "model")) ? "auto" : "any";
+		if (!tct || strcmp(tct, want) || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tc, "disable_parallel_tool_use"))) {
+			if (!strcmp(want, "auto"))
+				fail(why, n, "this model refuses a forced tool choice: tool_choice must be {type:auto, "
+					 "disable_parallel_tool_use:true}");
+			else
+				fail(why, n, "tool_choice must be {type:any, disable_parallel_tool_use:true}");
 			goto out;
 		}
 	}
@@ -190,6 +200,53 @@ out:
 	return rc;
 }
 
+static int b64val(int c)
+{
+	static const char tb[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const char *p = c ? strchr(tb, c) : NULL;
+	return p ? (int)(p - tb) : -1;
+}
+
+/* An image_url must be a data URI of a whole base64 PNG (Ollama takes only
+ * png/jpeg/webp; amc sends PNG). */
+static int chat_image_ok(const char *url, char *why, size_t n)
+{
+	static const char pre[] = "data:image/png;base64,";
+	if (!url || strncmp(url, pre, sizeof pre - 1))
+		return fail(why, n, "image_url.url must be a data:image/png;base64 URI");
+	const char *d = url + sizeof pre - 1;
+	size_t len = strlen(d);
+	if (len < 32 || len % 4)
+		return fail(why, n, "the image's base64 is truncated (%zu characters)", len);
+	for (size_t i = 0; i < len; i++)
+		if (b64val((unsigned char)d[i]) < 0 && !(d[i] == '=' && i >= len - 2))
+			return fail(why, n, "the image's base64 has a bad character at %zu", i);
+	unsigned char head[24];
+	for (int i = 0; i < 8; i++) {
+		unsigned v = (unsigned)b64val(d[i * 4]) << 18 | (unsigned)b64val(d[i * 4 + 1]) << 12 |
+			     (unsigned)b64val(d[i * 4 + 2]) << 6 | (unsigned)b64val(d[i * 4 + 3]);
+		head[i * 3] = (unsigned char)(v >> 16);
+		head[i * 3 + 1] = (unsigned char)(v >> 8);
+		head[i * 3 + 2] = (unsigned char)v;
+	}
+	if (memcmp(head, "\x89PNG\r\n\x1a\n", 8) || memcmp(head + 12, "IHDR", 4))
+		return fail(why, n, "the image is not a PNG");
+	return 0;
+}
+
+/* 1 when a chat request carries an image_url part. */
+static int chat_has_image(const cJSON *body)
+{
+	const cJSON *m, *part;
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(body, "messages")) {
+		cJSON_ArrayForEach(part, cJSON_GetObjectItemCaseSensitive(m, "content")) {
+			if (str(part, "type") && !strcmp(str(part, "type"), "image_url"))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 int amc_mock_check_chat(const mock_req *rq, char *why, size_t n)
 {
 	char h[256];
@@ -223,6 +280,28 @@ int amc_mock_check_chat(const mock_req *rq, char *why, size_t n)
 		fail(why, n, "tools and a json_schema response in one request");
 		goto out;
 	}
+	const cJSON *m;
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(b, "messages")) {
+		const cJSON *content = cJSON_GetObjectItemCaseSensitive(m, "content"), *part;
+		if (cJSON_IsString(content))
+			continue;
+		if (!cJSON_IsArray(content) || !cJSON_GetArraySize(content)) {
+			fail(why, n, "a message's content must be a string or a non-empty array of parts");
+			goto out;
+		}
+		cJSON_ArrayForEach(part, content) {
+			const char *pt = str(part, "type");
+			if (pt && !strcmp(pt, "text") && str(part, "text"))
+				continue;
+			if (pt && !strcmp(pt, "image_url")) {
+				if (chat_image_ok(str(cJSON_GetObjectItemCaseSensitive(part, "image_url"), "url"), why, n) != 0)
+					goto out;
+				continue;
+			}
+			fail(why, n, "a content part must be {type:text, text} or {type:image_url, image_url:{url}}");
+			goto out;
+		}
+	}
 	rc = 0;
 out:
 	cJSON_Delete(b);
@@ -242,6 +321,10 @@ int amc_mock_agent_load(amc_mock_agent *a, const char *text)
 			l++;
 		if (!*l || *l == '#')
 			continue;
+		if (!strcmp(l, "textonly")) {
+			a->text_only = 1;
+			continue;
+		}
 		if (a->n == cap) {
 			cap *= 2;
 			a->lines = realloc(a->lines, (size_t)cap * sizeof *a->lines);
@@ -286,6 +369,8 @@ static const char *last_tool_result(const cJSON *body)
 	if (whole)
 		return strstr(whole, "[tool_result]");
 	const cJSON *b = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(m, "content"), 0);
+	if (str(b, "type") && !strcmp(str(b, "type"), "text") && str(b, "text"))
+		return strstr(str(b, "text"), "[tool_result]"); /* a chat turn with text and image parts */
 	if (!str(b, "type") || strcmp(str(b, "type"), "tool_result"))
 		return NULL;
 	return str(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(b, "content"), 0), "text");
@@ -409,12 +494,40 @@ void amc_mock_agent_handle(void *ud, const mock_req *rq, mock_resp *rs)
 		return;
 	}
 	int chat = !strcmp(rq->path, "/v1/chat/completions");
+	if (!chat) {
+		/* a model that refuses a forced tool choice answers it with a 400, as the API does */
+		cJSON *fb = cJSON_ParseWithLength(rq->body, rq->body_len);
+		const char *tct = str(cJSON_GetObjectItemCaseSensitive(fb, "tool_choice"), "type");
+		int refuse = amc_mock_refuses_forced_tools(str(fb, "model")) && tct && strcmp(tct, "auto");
+		cJSON_Delete(fb);
+		if (refuse) {
+			a->forced_refusals++;
+			rs->status = 400;
+			rs->body = strdup("{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":"
+					  "\"tool_choice: forced tool use is not supported by this model; use tool_choice auto\"}}");
+			return;
+		}
+	}
 	if ((chat ? amc_mock_check_chat(rq, why, sizeof why) : amc_mock_check_request(rq, why, sizeof why)) != 0) {
 		violation(a, rs, why);
 		return;
 	}
 	cJSON *body = cJSON_ParseWithLength(rq->body, rq->body_len);
-	if (a->expect[0]) {
+	/* enrichment: Anthropic structured output, or a chat json_schema named semantic_scene */
+	const char *rfn = str(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(body, "response_format"), "json_schema"), "name");
+	int semantic = cJSON_GetObjectItemCaseSensitive(body, "output_config") || (chat && rfn && !strcmp(rfn, "semantic_scene"));
+	if (chat && chat_has_image(body)) {
+		a->image_requests++;
+		if (a->text_only) {
+			/* exactly what llama.cpp's server says when it has no --mmproj */
+			rs->status = 500;
+			rs->body = strdup("{\"error\":{\"code\":500,\"message\":\"image input is not supported - hint: if this "
+					  "is unexpected, you may need to provide the mmproj\",\"type\":\"server_error\"}}");
+			cJSON_Delete(body);
+			return;
+		}
+	}
+	if (a->expect[0] && !semantic) {
 		const char *tr = last_tool_result(body);
 		if (!tr || !strstr(tr, a->expect)) {
 			snprintf(why, sizeof why, "expected a tool_result containing '%s', got '%.200s'", a->expect, tr ? tr : "(none)");
@@ -425,11 +538,12 @@ void amc_mock_agent_handle(void *ud, const mock_req *rq, mock_resp *rs)
 		}
 		a->expect[0] = 0;
 	}
-	if (cJSON_GetObjectItemCaseSensitive(body, "output_config")) {
+	if (semantic) {
 		/* an enrichment call: a SemanticScene naming the first element and an invented one */
 		a->semantic_calls++;
 		cJSON *msgs = cJSON_GetObjectItemCaseSensitive(body, "messages");
-		const char *t = str(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(msgs, 0), "content"), 0), "text");
+		const cJSON *um = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1); /* the user message */
+		const char *t = chat ? str(um, "content") : str(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(um, "content"), 0), "text");
 		const char *sp = t ? strstr(t, "Scene:") : NULL;
 		cJSON *sc = sp ? cJSON_Parse(strchr(sp, '{')) : NULL;
 		const char *first = str(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sc, "elements"), 0), "id");
@@ -445,9 +559,14 @@ void amc_mock_agent_handle(void *ud, const mock_req *rq, mock_resp *rs)
 		cJSON_AddStringToObject(tb, "text", js);
 		cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "content"), tb);
 		cJSON_AddStringToObject(r, "stop_reason", "end_turn");
+		cJSON *u = cJSON_AddObjectToObject(r, "usage");
+		cJSON_AddNumberToObject(u, "input_tokens", 300);
+		cJSON_AddNumberToObject(u, "output_tokens", 50);
 		rs->body = cJSON_PrintUnformatted(r);
 		cJSON_Delete(r);
 		cJSON_Delete(body);
+		if (chat)
+			to_chat(rs);
 		return;
 	}
 	rs->delay_ms = a->slow_ms;

@@ -15,10 +15,16 @@
  *   expect TEXT                          the next request's tool_result must contain TEXT
  *   usage IN OUT                         token counts of the following replies (default 1000 100)
  * When the script runs out, the agent calls finish false "script exhausted".
- * Structured-output requests (enrichment) get a SemanticScene naming the Scene's
- * first element and an invented id, without using a script line.
+ * Structured-output requests (enrichment: Anthropic output_config, or a chat
+ * completion whose json_schema is named "semantic_scene") get a SemanticScene
+ * naming the Scene's first element and an invented id, without using a script
+ * line.
  * POST /v1/chat/completions plays the same script as an OpenAI-compatible
- * server whose json_schema answer is {"tool", "reason", ...args}. */
+ * server whose json_schema answer is {"tool", "reason", ...args}; a user turn
+ * may hold text and image_url parts (a data:image/png;base64 URI that must decode
+ * to a PNG). A "textonly" line anywhere makes it a server with a text-only model:
+ * every chat request with an image is answered as llama.cpp without --mmproj
+ * answers it (HTTP 500 "image input is not supported ..."). */
 #ifndef AMC_ANTHROPIC_MOCK_H
 #define AMC_ANTHROPIC_MOCK_H
 
@@ -37,8 +43,11 @@ typedef struct amc_mock_agent {
 	FILE *log;        /* every request body, one per line (may be NULL) */
 	FILE *vlog;       /* violations (may be NULL) */
 	int call_seq;
-	int semantic_calls;
-	int catalog_requests; /* GET /v1/models answered */   /* structured-output (enrichment) requests answered */
+	int semantic_calls;   /* enrichment requests answered (either API) */
+	int catalog_requests; /* GET /v1/models answered */
+	int text_only;        /* script line "textonly": chat requests with an image get llama.cpp's 500 */
+	int image_requests;   /* chat requests that carried a screenshot */
+	int forced_refusals;  /* 400s for a forced tool choice (claude-sonnet-5-5) */
 } amc_mock_agent;
 
 int amc_mock_agent_load(amc_mock_agent *a, const char *script_text);
@@ -48,6 +57,10 @@ void amc_mock_agent_handle(void *ud, const mock_req *rq, mock_resp *rs);
 /* Check one chat completion (OpenAI-compatible): nested json_schema
  * response_format, no tools beside it, no sampling parameters. */
 int amc_mock_check_chat(const mock_req *rq, char *why, size_t n);
+/* 1 for the models the mock plays as refusing a forced tool choice with a 400
+ * (claude-sonnet-5-5, as its migration guide says; the message wording is the
+ * mock's own). Their requests must carry tool_choice auto. */
+int amc_mock_refuses_forced_tools(const char *model);
 /* Check one request; 0 when it keeps every rule, else -1 with why. */
 int amc_mock_check_request(const mock_req *rq, char *why, size_t n);
 

@@ -1,15 +1,15 @@
-/* test_agent.c - the LLM planner in-process on the sim against the fake
+/* test_llm_planner.c - the LLM planner in-process on the sim against the fake
  * Anthropic endpoint (every request checked against the protocol rules), with a
  * scripted operator: ask_user answered, a confirmed irreversible tap, vision with
  * coordinate scaling, an unknown element id told to the model, a retry-after past
- * the step budget, timeouts; plus the word list, topmost element, price table and
- * decision retention. */
+ * the step budget, timeouts; plus decision retention (prices: test_prices.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../mock/anthropic_mock.h"
 #include "agent/llm_planner.h"
+#include "llm/openai.h"
 #include "device/device.h"
 #include "runtime/events.h"
 #include "runtime/runner.h"
@@ -127,41 +127,8 @@ int main(void)
 {
 	const char *home = test_home("agent");
 
-	/* ---- word list and topmost element ---- */
-	amc_words w;
+	/* (the word list and the topmost element: test_safety.c) */
 	amc_err e;
-	ok(amc_words_load(test_src("data/irreversible-words.txt"), &w, &e) == 0, "word list loads");
-	is_str(amc_words_match(&w, "Delete"), "delete", "'Delete' matches, case-insensitive");
-	is_str(amc_words_match(&w, "Send message"), "send", "'Send message' matches send");
-	ok(!amc_words_match(&w, "Resend code later"), "'Resend' is not the whole word send");
-	ok(!amc_words_match(&w, "Deleted items"), "'Deleted' is not the whole word delete");
-	is_str(amc_words_match(&w, "Factory reset phone"), "reset", "phrases and words");
-	ok(!amc_words_match(&w, "Save"), "'Save' matches nothing");
-	amc_words_free(&w);
-
-	amc_element els[3];
-	memset(els, 0, sizeof els);
-	els[0].bounds = (amc_bounds){ 0, 0, 1000, 1000 };
-	els[1].bounds = (amc_bounds){ 100, 100, 300, 300 };
-	els[2].bounds = (amc_bounds){ 500, 500, 600, 600 };
-	amc_scene sc = { 1000, 1000, els, 3 };
-	ok(amc_scene_element_at(&sc, 150, 150) == &els[1], "a tap resolves to the smallest containing element");
-	ok(amc_scene_element_at(&sc, 50, 50) == &els[0], "else the container");
-	ok(amc_scene_element_at(&sc, 2000, 50) == NULL, "outside everything: none");
-
-	/* ---- price table ---- */
-	amc_prices *pr = NULL;
-	ok(amc_prices_load(NULL, &pr, &e) == 0 || amc_prices_load(test_src("data/prices.json"), &pr, &e) == 0,
-	   "bundled price table loads");
-	amc_price one;
-	ok(amc_prices_find(pr, "claude-sonnet-5", &one) == 0 && one.input == 3.0 && one.output == 15.0, "exact model");
-	ok(amc_prices_find(pr, "claude-haiku-4-5-20251001", &one) == 0 && one.input == 1.0, "dated id by prefix");
-	ok(amc_prices_find(pr, "gpt-oss-20b", &one) != 0, "unknown model: no price");
-	amc_llm_usage u = { 1000000, 100000, -1, -1 };
-	double cost = amc_prices_cost(pr, "claude-sonnet-5", &u);
-	ok(cost > 4.49 && cost < 4.51, "cost = 1M in x $3 + 0.1M out x $15 = $4.50 (%.4f)", cost);
-	ok(amc_prices_cost(pr, "unknown-model", &u) < 0, "unknown model: unknown cost");
-	amc_prices_free(pr);
 
 	/* ---- tools ---- */
 	cJSON *tools = amc_llm_planner_tools();
@@ -196,7 +163,7 @@ int main(void)
 
 	/* ask_user: waiting_user, the answer goes back as the tool result */
 	v.os.answer = "555-0199";
-	amc_task *t = NULL;
+	amc_task *t = NULL, *t2 = NULL;
 	amc_task_outcome out = run_goal(&v, "ask Which number should I save?\nexpect 555-0199\nfinish true saved", "Save a number",
 					NULL, 0, 0, &t);
 	is_str(out.status, "succeeded", "ask_user run succeeds");
@@ -313,6 +280,100 @@ int main(void)
 		amc_task_row_free(&row);
 		is_int(v.agent.violations, 0, "its requests kept the rules");
 	}
+
+	/* Screenshots to an OpenAI-compatible server: image_url parts; a text-only
+	 * model's refusal (llama.cpp without --mmproj: HTTP 500 "image input is not
+	 * supported") drops them for the rest of the task under vision=auto, and
+	 * fails the step under vision=on. The planner is driven directly so the
+	 * Scene can be thin (auto sends images only then). */
+	{
+		char obase[96];
+		snprintf(obase, sizeof obase, "http://127.0.0.1:%d/v1", mock_port(v.mock));
+		setenv("AMC_OPENAI_BASE_URL", obase, 1);
+		amc_observation obs;
+		memset(&obs, 0, sizeof obs);
+		amc_image_alloc(&obs.img, 1080, 2400, &e);
+		obs.width = 1080;
+		obs.height = 2400;
+		amc_task *vt = amc_task_new("goal", "sim:0");
+		vt->goal = amc_xstrdup("Look at the screen");
+		amc_plan_ctx ctx = { vt, 1, &obs, NULL, 1, NULL, 0, NULL };
+		struct { const char *vision; const char *script; } vc[] = {
+			{ "auto", "textonly\ntap_xy 100 300\nkey back\nfinish true done" },
+			{ "on", "textonly\nkey home" },
+			{ "on", "tap_xy 100 300\nkey back" },
+		};
+		for (int k = 0; k < 3; k++) {
+			amc_mock_agent_free(&v.agent);
+			amc_mock_agent_load(&v.agent, vc[k].script);
+			amc_openai *oa = NULL;
+			ok(amc_openai_new(&oa, &e) == 0, "a client from AMC_OPENAI_BASE_URL");
+			oa->hooks.now_ms = f_now;
+			oa->hooks.sleep_ms = f_sleep;
+			oa->hooks.jitter = f_jitter;
+			fake_now = 0;
+			amc_llm_planner_opts o;
+			amc_llm_planner_opts_from_config(&o, v.cfg);
+			snprintf(o.model, sizeof o.model, "qwen2.5-vl");
+			snprintf(o.vision, sizeof o.vision, "%s", vc[k].vision);
+			o.vision_max_edge = 1200; /* 1080x2400 -> 540x1200: x2 */
+			amc_planner *p = NULL;
+			ok(amc_llm_planner_new_openai(oa, NULL, &o, &p, &e) == 0, "planner on the local server");
+			amc_action act;
+			ctx.step = 1;
+			ctx.last_tool = NULL;
+			amc_plan_rc rc = p->ops->next(p, &ctx, &act, &e);
+			char *dec = act.decision ? cJSON_PrintUnformatted(act.decision) : amc_xstrdup("");
+			if (k == 0) {
+				is_int(rc, AMC_PLAN_ACT, "auto, text-only server: the step is still planned");
+				is_int(v.agent.image_requests, 3, "the image went out once (three attempts of the 500)");
+				ok(act.args && amc_json_int(act.args, "x", 0) == 200 && amc_json_int(act.args, "y", 0) == 600,
+				   "coordinates of the downscaled Scene scale back to the device (200,600)");
+				like(dec, "\"screenshot_refused\":\"OpenAI-compatible server: HTTP 500 server_error: image input is not supported",
+				     "the decision says the screenshot was refused and why");
+				amc_action_clear(&act);
+				ctx.step = 2;
+				ctx.last_tool = "tap";
+				rc = p->ops->next(p, &ctx, &act, &e);
+				is_int(rc, AMC_PLAN_ACT, "the next step is planned");
+				is_int(v.agent.image_requests, 3, "and sends no screenshot any more");
+				is_str(act.tool, "press_key", "it is the scripted press_key");
+			} else if (k == 1) {
+				is_int(rc, AMC_PLAN_FAIL, "vision=on, text-only server: the step fails");
+				like(e.msg, "image input is not supported", "the step's error has the server's words");
+				like(e.msg, "serve a vision model (llama.cpp: --mmproj) or set planner.vision = auto or off",
+				     "and says what to do");
+			} else {
+				is_int(rc, AMC_PLAN_ACT, "vision=on, vision server: planned");
+				is_int(v.agent.image_requests, 1, "one request, with the screenshot");
+				is_int(v.agent.violations, 0, "the image_url part is a whole base64 PNG%s%s",
+				       v.agent.violations ? ": " : "", v.agent.last_violation);
+				ok(act.args && amc_json_int(act.args, "x", 0) == 200, "coordinates scaled back");
+				ok(!strstr(dec, "iVBOR") && strstr(dec, "[image:"), "the decision names the image, never its bytes");
+			}
+			free(dec);
+			amc_action_clear(&act);
+			amc_planner_free(p);
+		}
+		unsetenv("AMC_OPENAI_BASE_URL");
+		amc_image_free(&obs.img);
+		amc_task_free(vt);
+	}
+
+	/* a model that refuses a forced tool choice (claude-sonnet-5-5): one 400,
+	 * then tool_choice auto for the rest of the task */
+	ok(amc_device_open("sim", home, v.cfg, &v.dev, &e) == 0, "the sim opens again after the runner");
+	amc_llm_planner_opts_from_config(&po, v.cfg);
+	snprintf(po.model, sizeof po.model, "claude-sonnet-5-5");
+	out = run_goal(&v, "launch com.android.contacts\nkey back\nfinish true done", "Open contacts", &po, 0, 0, &t2);
+	is_str(out.status, "succeeded", "claude-sonnet-5-5: the task succeeds with tool_choice auto");
+	is_int(v.agent.forced_refusals, 1, "the forced choice was refused once, then never sent again");
+	is_int(v.agent.violations, 0, "later requests carry tool_choice auto%s%s", v.agent.violations ? ": " : "",
+	       v.agent.last_violation);
+	amc_store_get_decisions(v.store, t2->id, &d, &nd, &e);
+	ok(nd == 3 && strstr(d[0].detail, "tool_choice_auto"), "the decisions say why tool_choice is auto");
+	amc_decision_rows_free(d, nd);
+	amc_task_free(t2);
 
 	/* decisions retention */
 	long removed = amc_store_prune_decisions(v.store, 2, &e);

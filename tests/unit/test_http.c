@@ -1,18 +1,16 @@
-/* The HTTP layer and the Anthropic client against a local mock: every retry
- * rule and failure mode, with an injected clock so nothing sleeps for real. */
+/* test_http.c - the shared HTTP layer (llm/http.c) against a local mock: every
+ * retry rule and failure mode, with an injected clock so nothing sleeps for
+ * real. The provider clients have their own tests (test_anthropic, test_openai). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "tap.h"
 #include "testutil.h"
 #include "../mock/mockhttp.h"
-#include "llm/anthropic.h"
 #include "llm/http.h"
-#include "llm/openai.h"
 #include "util/clock.h"
 
 typedef struct script {
@@ -21,6 +19,7 @@ typedef struct script {
 	char last_headers[4096];
 	char last_body[8192];
 	char last_path[600];
+	char last_method[16];
 } script;
 
 static void handler(void *ud, const mock_req *rq, mock_resp *rs)
@@ -29,6 +28,7 @@ static void handler(void *ud, const mock_req *rq, mock_resp *rs)
 	snprintf(s->last_headers, sizeof s->last_headers, "%s", rq->headers);
 	snprintf(s->last_body, sizeof s->last_body, "%s", rq->body);
 	snprintf(s->last_path, sizeof s->last_path, "%s", rq->path);
+	snprintf(s->last_method, sizeof s->last_method, "%s", rq->method);
 	/* the last scripted reply repeats */
 	int i = s->n < 8 ? s->n : 7;
 	while (i > 0 && !s->r[i].status && !s->r[i].body && !s->r[i].delay_ms)
@@ -76,7 +76,7 @@ static int post(script *s, long long deadline, amc_http_resp *rs, amc_err *e, co
 
 int main(void)
 {
-	test_home("llmhttp");
+	test_home("http");
 	script s;
 	memset(&s, 0, sizeof s);
 	mock_server *m = mock_start(0, handler, &s);
@@ -233,118 +233,96 @@ int main(void)
 		amc_http_resp_free(&rs);
 	}
 
-	/* ---- Anthropic client ---- */
-	unsetenv("ANTHROPIC_API_KEY");
-	amc_anthropic *ac = NULL;
-	is_int(amc_anthropic_new(NULL, &ac, &e), -1, "no key: fails");
-	is_int(e.code, AMC_EENV, "no key: exit class 3");
-	like(e.msg, "set ANTHROPIC_API_KEY", "no key: says what to set");
-
-	char kf[PATH_MAX];
-	snprintf(kf, sizeof kf, "%s/key", getenv("AMC_HOME"));
-	FILE *f = fopen(kf, "w");
-	fputs("sk-ant-FROMFILE-42\n", f);
-	fclose(f);
-	chmod(kf, 0644);
-	is_int(amc_anthropic_new(kf, &ac, &e), -1, "a 0644 key file is refused");
-	like(e.msg, "0600", "and the message says 0600");
-	ok(!strstr(e.msg, "FROMFILE"), "without showing the key");
-	chmod(kf, 0600);
-	is_int(amc_anthropic_new(kf, &ac, &e), 0, "a 0600 key file is read");
-	is_str(ac ? ac->key : NULL, "sk-ant-FROMFILE-42", "first line, newline trimmed");
-	amc_anthropic_free(ac);
-
-	setenv("ANTHROPIC_API_KEY", "sk-ant-test-key", 1);
-	char base[128];
-	snprintf(base, sizeof base, "http://127.0.0.1:%d/", mock_port(m));
-	setenv("ANTHROPIC_BASE_URL", base, 1);
-	is_int(amc_anthropic_new(NULL, &ac, &e), 0, "key from the environment");
-	ac->hooks = HOOKS;
-	cJSON *req = cJSON_Parse("{\"model\":\"claude-sonnet-5\",\"max_tokens\":10,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
-	amc_anthropic_result ar;
-
+	/* waits are accounted in resp.waited_ms */
 	memset(&s, 0, sizeof s);
-	set(&s, 0, 200, NULL,
-	    "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-5\","
-	    "\"content\":[{\"type\":\"text\",\"text\":\"hello\"}],\"stop_reason\":\"end_turn\","
-	    "\"usage\":{\"input_tokens\":12,\"output_tokens\":3,\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":100}}");
-	is_int(amc_anthropic_messages(ac, req, 0, &ar, &e), 0, "messages call succeeds");
-	is_str(s.last_path, "/v1/messages", "posts to /v1/messages (trailing slash of the base URL ignored)");
-	like(s.last_headers, "x-api-key: sk-ant-test-key", "x-api-key header");
-	like(s.last_headers, "anthropic-version: 2023-06-01", "anthropic-version header");
-	like(s.last_headers, "content-type: application/json", "content-type header");
-	is_str(ar.stop_reason, "end_turn", "stop_reason read");
-	ok(ar.usage.input_tokens == 12 && ar.usage.output_tokens == 3 && ar.usage.cache_read_input_tokens == 100,
-	   "usage read");
-	amc_anthropic_result_free(&ar);
+	set(&s, 0, 503, "retry-after-ms: 700\r\n", "{}");
+	set(&s, 1, 502, "retry-after-ms: 300\r\n", "{}");
+	set(&s, 2, 200, NULL, "{}");
+	is_int(post(&s, 0, &rs, &e, NULL), 0, "503, 502, then 200 succeeds");
+	is_int(rs.waited_ms, 1000, "waited_ms sums the waits between attempts");
+	is_int(rs.status, 200, "status is the last response's");
+	amc_http_resp_free(&rs);
 
+	/* an unparsable retry-after (an HTTP date) falls back to the backoff */
 	memset(&s, 0, sizeof s);
-	set(&s, 0, 200, NULL, "{\"type\":\"message\",\"content\":[{\"type\":\"te");
-	is_int(amc_anthropic_messages(ac, req, 0, &ar, &e), -1, "malformed JSON fails");
-	like(e.msg, "malformed", "message says malformed");
-	memset(&s, 0, sizeof s);
-	set(&s, 0, 200, NULL, "{\"type\":\"error\",\"error\":{}}");
-	is_int(amc_anthropic_messages(ac, req, 0, &ar, &e), -1, "a 200 that is not a message fails");
+	set(&s, 0, 429, "retry-after: Wed, 21 Oct 2015 07:28:00 GMT\r\n", ERR("rate_limit_error", "later"));
+	set(&s, 1, 200, NULL, "{}");
+	is_int(post(&s, 0, &rs, &e, NULL), 0, "429 with a date retry-after then 200 succeeds");
+	ok(nwaits == 1 && waits[0] == 500, "the date is ignored: backoff 0.5 s (%ld)", nwaits ? waits[0] : -1L);
+	amc_http_resp_free(&rs);
 
+	/* a failure keeps the last status and body for the caller */
 	memset(&s, 0, sizeof s);
-	set(&s, 0, 529, NULL, ERR("overloaded_error", "Overloaded"));
-	is_int(amc_anthropic_messages(ac, req, 0, &ar, &e), -1, "529 x3 fails");
-	like(e.msg, "Anthropic API: HTTP 529 overloaded_error", "message names the API and the error");
-	ok(!strstr(e.msg, "sk-ant-test-key"), "no key in the message");
-	is_int(s.n, 3, "529 retried up to 3 attempts");
+	set(&s, 0, 404, NULL, ERR("not_found_error", "no such model"));
+	is_int(post(&s, 0, &rs, &e, NULL), -1, "404 fails");
+	is_int(rs.status, 404, "the status is kept on failure");
+	like(rs.body, "not_found_error", "and the body too");
+	amc_http_resp_free(&rs);
 
-	cJSON_Delete(req);
-	amc_anthropic_free(ac);
+	/* an error body that is not JSON: just the status */
+	memset(&s, 0, sizeof s);
+	set(&s, 0, 400, NULL, "<html>bad gateway</html>");
+	post(&s, 0, &rs, &e, NULL);
+	like(e.msg, "HTTP 400 (after 1 attempt)", "a non-JSON error body gives the bare status");
+	amc_http_resp_free(&rs);
 
-	/* ---- OpenAI-compatible client ---- */
-	unsetenv("AMC_OPENAI_BASE_URL");
-	amc_openai *oc = NULL;
-	is_int(amc_openai_new(&oc, &e), -1, "no AMC_OPENAI_BASE_URL: fails");
-	like(e.msg, "set AMC_OPENAI_BASE_URL", "and says what to set");
-	char ob[128];
-	snprintf(ob, sizeof ob, "http://127.0.0.1:%d/v1/", mock_port(m));
-	setenv("AMC_OPENAI_BASE_URL", ob, 1);
-	setenv("OPENAI_API_KEY", "sk-local-123456", 1);
-	is_int(amc_openai_new(&oc, &e), 0, "client from the environment");
-	oc->hooks = HOOKS;
-	cJSON *oreq = cJSON_CreateObject();
-	cJSON_AddStringToObject(oreq, "model", "qwen3");
-	cJSON_AddItemToObject(oreq, "response_format",
-			      amc_openai_json_schema_format("scene", cJSON_Parse("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}")));
-	char *rf = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(oreq, "response_format"));
-	like(rf, "{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"scene\",\"schema\":", "response_format in its nested form");
-	like(rf, "\"strict\":true", "strict");
-	free(rf);
+	/* redirects are not followed (a key must not travel to another host) */
 	memset(&s, 0, sizeof s);
-	set(&s, 0, 200, NULL, "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"{\\\"page\\\":\\\"x\\\"}\"},"
-	    "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":40,\"completion_tokens\":7}}");
-	amc_openai_result orr;
-	is_int(amc_openai_chat(oc, oreq, 0, &orr, &e), 0, "chat completion succeeds");
-	is_str(s.last_path, "/v1/chat/completions", "posts to {base}/chat/completions");
-	like(s.last_headers, "authorization: Bearer sk-local-123456", "bearer token from OPENAI_API_KEY");
-	is_str(orr.content, "{\"page\":\"x\"}", "message content read");
-	is_str(orr.finish_reason, "stop", "finish_reason read");
-	ok(orr.usage.input_tokens == 40 && orr.usage.output_tokens == 7, "usage read");
-	amc_openai_result_free(&orr);
-	cJSON_AddItemToObject(oreq, "tools", cJSON_CreateArray());
-	is_int(amc_openai_chat(oc, oreq, 0, &orr, &e), -1, "tools and a json_schema response together are refused");
-	cJSON_Delete(oreq);
+	set(&s, 0, 302, "location: http://127.0.0.1:1/elsewhere\r\n", "{}");
+	is_int(post(&s, 0, &rs, &e, NULL), -1, "a 302 is a failure, not followed");
+	ok(rs.attempts == 1 && s.n == 1, "and not retried");
+	amc_http_resp_free(&rs);
+
+	/* GET for catalogs */
 	memset(&s, 0, sizeof s);
-	set(&s, 0, 200, NULL, "{\"object\":\"list\",\"data\":[{\"id\":\"qwen3\"},{\"id\":\"gemma3\"}]}");
-	cJSON *ids = NULL;
-	is_int(amc_openai_models(oc, &ids, &e), 0, "GET /models");
-	is_str(s.last_path, "/v1/models", "at {base}/models");
-	is_int(cJSON_GetArraySize(ids), 2, "two models");
-	cJSON_Delete(ids);
-	memset(&s, 0, sizeof s);
-	set(&s, 0, 503, NULL, "{\"error\":\"loading model\"}");
-	oreq = cJSON_Parse("{\"model\":\"m\",\"messages\":[]}");
-	is_int(amc_openai_chat(oc, oreq, 0, &orr, &e), -1, "503 x3 fails");
-	is_int(s.n, 3, "503 retried like the Anthropic client");
-	like(e.msg, "HTTP 503: loading model", "llama.cpp-style string error read");
-	ok(!strstr(e.msg, "sk-local"), "no key in the message");
-	cJSON_Delete(oreq);
-	amc_openai_free(oc);
+	set(&s, 0, 200, NULL, "{\"data\":[]}");
+	{
+		amc_http_req rq = { 0 };
+		char u3[160];
+		snprintf(u3, sizeof u3, "http://127.0.0.1:%d/v1/models?limit=100", mock_port(m));
+		rq.url = u3;
+		rq.get = 1;
+		rq.body = "{\"ignored\":1}";
+		rq.body_len = 13;
+		is_int(amc_http_post(&rq, &HOOKS, &rs, &e), 0, "GET succeeds");
+		is_str(s.last_method, "GET", "req.get sends a GET");
+		is_str(s.last_path, "/v1/models?limit=100", "to the URL as given");
+		is_str(s.last_body, "", "without a body");
+		amc_http_resp_free(&rs);
+	}
+
+	/* a scheme curl is not allowed to use fails at once */
+	{
+		amc_http_req rq = { 0 };
+		rq.url = "file:///etc/passwd";
+		rq.get = 1;
+		nwaits = 0;
+		int rc = amc_http_post(&rq, &HOOKS, &rs, &e);
+		ok(rc == -1 && rs.attempts == 1 && nwaits == 0, "file:// is refused without retries");
+		ok(rs.body == NULL || !strstr(rs.body, "root:"), "and nothing is read from the file");
+		amc_http_resp_free(&rs);
+	}
+
+	/* spend-limit and scrub helpers */
+	const char *sl = "{\"error\":{\"details\":{\"error_code\":\"enforced_spend_limit_reached\"}}}";
+	ok(amc_http_spend_limit(sl, strlen(sl)), "spend-limit body recognised");
+	const char *rl = "{\"error\":{\"type\":\"rate_limit_error\",\"details\":{\"error_code\":\"other\"}}}";
+	ok(!amc_http_spend_limit(rl, strlen(rl)), "another error code is not a spend limit");
+	ok(!amc_http_spend_limit("not json", 8) && !amc_http_spend_limit(NULL, 0), "garbage and NULL are not");
+	{
+		char b[128] = "key=sk-ant-LONGSECRET-1 and again sk-ant-LONGSECRET-1.";
+		amc_http_scrub(b, sizeof b, "sk-ant-LONGSECRET-1");
+		is_str(b, "key=[redacted] and again [redacted].", "every occurrence of a long secret becomes [redacted]");
+		char c[64] = "short abcdef here";
+		amc_http_scrub(c, sizeof c, "abcdef");
+		is_str(c, "short ****** here", "a secret shorter than the tag becomes asterisks");
+		char d[64] = "abc stays";
+		amc_http_scrub(d, sizeof d, "abc");
+		is_str(d, "abc stays", "secrets under 4 bytes are not scrubbed (would eat ordinary words)");
+		amc_http_scrub(d, sizeof d, NULL);
+		is_str(d, "abc stays", "a NULL secret changes nothing");
+	}
+
 	mock_stop(m);
 	return done_testing();
 }
