@@ -2,8 +2,13 @@
 check_PROGRAMS += tests/tools/pngcheck
 tests_tools_pngcheck_SOURCES = tests/tools/pngcheck.c
 tests_tools_pngcheck_LDADD = $(TEST_LDADD)
-TESTS += tests/integration/test_cli.sh tests/integration/test_run.sh tests/integration/test_ownership.sh
-TESTS += tests/integration/test_scene.sh
-EXTRA_DIST += tests/integration/test_scene.sh
-EXTRA_DIST += tests/integration/tap.sh tests/integration/test_cli.sh tests/integration/test_run.sh \
-	tests/integration/test_ownership.sh
+# One test per CLI module: test_main.sh for src/cli/main.c, test_cmd_NAME.sh for
+# src/cli/cmd_NAME.c (test_cmd_devices.sh and test_cmd_doctor.sh use adb-standin).
+CLI_TESTS = tests/integration/test_main.sh tests/integration/test_cmd_config.sh \
+	tests/integration/test_cmd_devices.sh tests/integration/test_cmd_doctor.sh \
+	tests/integration/test_cmd_providers.sh tests/integration/test_cmd_retention.sh \
+	tests/integration/test_cmd_run.sh tests/integration/test_cmd_scene.sh \
+	tests/integration/test_cmd_show.sh tests/integration/test_cmd_sim.sh \
+	tests/integration/test_cmd_tasks.sh tests/integration/test_cmd_tui.sh
+TESTS += $(CLI_TESTS) tests/integration/test_ownership.sh
+EXTRA_DIST += tests/integration/tap.sh $(CLI_TESTS) tests/integration/test_ownership.sh

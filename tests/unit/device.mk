@@ -13,8 +13,11 @@ tests_unit_test_proc_SOURCES = tests/unit/test_proc.c
 tests_unit_test_proc_LDADD = $(TEST_LDADD)
 tests_unit_test_manager_SOURCES = tests/unit/test_manager.c
 tests_unit_test_manager_LDADD = $(TEST_LDADD)
-TESTS += tests/integration/test_devices.sh
-EXTRA_DIST += tests/integration/test_devices.sh
+# the device interface (device.c); opens adb:SERIAL through adb-standin
+check_PROGRAMS += tests/unit/test_device
+TESTS += tests/unit/test_device
+tests_unit_test_device_SOURCES = tests/unit/test_device.c
+tests_unit_test_device_LDADD = $(TEST_LDADD)
 # Appium: a real Appium 3 server with its fake driver, installed by the test
 # with npm ci into tests/appium-env of the build directory
 check_PROGRAMS += tests/unit/test_appium

@@ -28,3 +28,8 @@ check_PROGRAMS += tests/unit/test_retention
 TESTS += tests/unit/test_retention
 tests_unit_test_retention_SOURCES = tests/unit/test_retention.c
 tests_unit_test_retention_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/unit/test_decisions
+TESTS += tests/unit/test_decisions
+tests_unit_test_decisions_SOURCES = tests/unit/test_decisions.c
+tests_unit_test_decisions_LDADD = $(TEST_LDADD)

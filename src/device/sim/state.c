@@ -472,10 +472,12 @@ int sim_state_load(sim *s, amc_err *e)
 	size_t len;
 	if (!amc_file_exists(s->path))
 		return 1;
-	if (amc_read_file(s->path, STATE_MAX_BYTES, &buf, &len, e) != 0)
-		return -1;
-	int rc = sim_state_from_json(s, buf, len, e);
-	free(buf);
+	/* an unreadable or oversized file is as unusable as a corrupt one */
+	int rc = amc_read_file(s->path, STATE_MAX_BYTES, &buf, &len, e);
+	if (rc == 0) {
+		rc = sim_state_from_json(s, buf, len, e);
+		free(buf);
+	}
 	if (rc != 0) {
 		if (e)
 			e->code = AMC_EENV;

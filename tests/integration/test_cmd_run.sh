@@ -1,6 +1,8 @@
 #!/bin/sh
-# End to end: the bundled flows pass on the sim, every step is recorded with two
-# decodable PNGs, and the sim's state shows the result.
+# test_cmd_run.sh - `amc run` end to end: the bundled flows pass on the sim,
+# every step is recorded with two decodable PNGs, the sim's state shows the
+# result, a failed step exits 1, and bad usage or input exits 2 (3 for the
+# environment) before anything is recorded.
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
 PNGCHECK="$AMC_TEST_BUILDDIR/tests/tools/pngcheck"
 
@@ -60,12 +62,31 @@ like "$out" "Wi-Fi" "failure says what was on screen"
 fid=$("$AMC" tasks --status failed --json | sed -n 's/.*"id":[[:space:]]*"\([0-9a-z]*\)".*/\1/p' | head -n 1)
 show=$("$AMC" show "$fid"); like "$show" "step 2" "failed task error points at the step"
 
-# Sim direct actions and screenshot
-"$AMC" sim screenshot "$T_HOME/now.png"; ok $? "sim screenshot"
-"$PNGCHECK" "$T_HOME/now.png" >/dev/null; ok $? "sim screenshot decodes"
-ui=$("$AMC" sim ui); like "$ui" "^<\?xml version='1.0' encoding='UTF-8' standalone='yes' \?><hierarchy rotation=\"0\">" "sim ui prints a uiautomator dump"
-"$AMC" sim key home && "$AMC" sim launch com.android.contacts; ok $? "sim key and launch"
-"$AMC" sim reset >/dev/null; ok $? "sim reset"
-state=$("$AMC" sim state); ok $(printf '%s' "$state" | grep -q "Ada Lovelace"; [ $? -ne 0 ]; echo $?) "reset removed the added contact"
+# --max-steps: the task fails at the limit and says what to raise.
+out=$("$AMC" run --flow create-note --max-steps 2 2>&1); is $? 1 "--max-steps 2 on a longer flow -> exit 1"
+like "$out" "reached the step limit \(2\) before the task finished; raise --max-steps" "says which limit and what to raise"
+like "$("$AMC" tasks --limit 1 --json)" '"max_steps":[[:space:]]*2,' "the limit is recorded with the task"
+
+# Bad usage and bad input: exit 2 (3 for the environment), nothing recorded.
+n0=$("$AMC" tasks --json | grep -c '"id"')
+out=$("$AMC" run 2>&1); is $? 2 "nothing to run -> 2"
+like "$out" "nothing to run: give a goal" "says what to give"
+out=$("$AMC" run --flow create-note "Add a contact" 2>&1); is $? 2 "a flow and a goal -> 2"
+like "$out" "either --flow FILE or a goal, not both" "says one or the other"
+out=$("$AMC" run --flow /nonexistent/flow.yaml 2>&1); is $? 2 "missing flow file -> 2"
+like "$out" "nonexistent/flow.yaml" "missing flow file is named"
+printf 'appId: x\n---\n- tapOn: [unclosed\n' > "$T_HOME/bad.yaml"
+out=$("$AMC" run --flow "$T_HOME/bad.yaml" 2>&1); is $? 2 "malformed flow -> 2"
+like "$out" "bad.yaml:[0-9]+" "malformed flow error has file:line"
+printf 'appId: com.android.settings\n---\n- launchApp\n- flyAway: now\n' > "$T_HOME/unknown.yaml"
+out=$("$AMC" run --flow "$T_HOME/unknown.yaml" 2>&1); is $? 2 "unknown flow command -> 2"
+like "$out" "unknown.yaml:4.*flyAway" "unknown command error names file, line and command"
+out=$("$AMC" run --flow add-contact --device phone:9 2>&1); is $? 2 "unknown device -> 2"
+like "$out" "unknown device 'phone:9'" "unknown device is named"
+out=$("$AMC" run --flow add-contact --max-steps zero 2>&1); is $? 2 "bad --max-steps -> 2"
+like "$out" "--max-steps takes a whole number" "says what --max-steps takes"
+out=$(env -u ANTHROPIC_API_KEY -u AMC_OPENAI_BASE_URL "$AMC" run "Add a contact" 2>&1 </dev/null); is $? 3 "free goal without a key -> 3"
+like "$out" "set ANTHROPIC_API_KEY" "free goal message says what to set"
+is "$("$AMC" tasks --json | grep -c '"id"')" "$n0" "no task recorded for any of them"
 
 done_testing

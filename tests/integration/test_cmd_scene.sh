@@ -1,4 +1,4 @@
-# test_scene.sh - `amc scene` on captured files: the three tree formats, OCR
+# test_cmd_scene.sh - `amc scene` on captured files: the three tree formats, OCR
 # policies, exit 2 on hostile, huge or corrupt input, and the OMP_THREAD_LIMIT
 # re-exec (threads during recognition; children do not inherit the limit).
 . "${AMC_TEST_SRCDIR:-.}/tests/integration/tap.sh"

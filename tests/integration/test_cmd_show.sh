@@ -1,0 +1,78 @@
+#!/bin/sh
+# test_cmd_show.sh - `amc show`: a task's header and timeline, one step with
+# --step (text and JSON), --decisions of a flow, and every way to name a task
+# wrongly (unknown, ambiguous, path-like, missing, two) -> exit 2 with a message.
+# (The timeline of a long flow, its screenshots and timings: test_cmd_run.sh.)
+. "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
+AMC_OCR_POLICY=off; export AMC_OCR_POLICY
+ids() { sed -n 's/.*"id":[[:space:]]*"\([0-9a-z]*\)".*/\1/p'; }
+
+# --- no tasks yet: names that match nothing ------------------------------------------
+out=$("$AMC" show 0000nosuchtask 2>&1); is $? 2 "unknown task id -> 2"
+like "$out" "no task" "unknown task message"
+out=$("$AMC" show '../../etc' 2>&1); is $? 2 "path-like task id -> 2"
+out=$("$AMC" show 2>&1); is $? 2 "no task named -> 2"
+like "$out" "which task\? give its id or a unique prefix" "says what to give"
+out=$("$AMC" show a b 2>&1); is $? 2 "two tasks -> 2"
+like "$out" "one task at a time" "says one at a time"
+
+# --- a failed two-step task and a one-step task ------------------------------------------------
+printf 'appId: com.android.settings\nname: Expect a unicorn\n---\n- launchApp\n- assertVisible: "Unicorn"\n' >"$T_HOME/fail.yaml"
+printf 'appId: com.amc.notes\nname: Open notes\n---\n- launchApp\n' >"$T_HOME/notes.yaml"
+AMC_FLOW_WAIT_TIMEOUT_MS=100 "$AMC" run --flow "$T_HOME/fail.yaml" >/dev/null 2>&1; is $? 1 "the failing task ran"
+"$AMC" run --flow "$T_HOME/notes.yaml" >/dev/null 2>&1; is $? 0 "the succeeding task ran"
+fid=$("$AMC" tasks --status failed --json | ids)
+sid=$("$AMC" tasks --status succeeded --json | ids)
+ok $([ ${#fid} -eq 16 ] && [ ${#sid} -eq 16 ]; echo $?) "both ids found"
+
+# --- the timeline ----------------------------------------------------------------------------------
+out=$("$AMC" show "$fid"); ok $? "show a failed task exits 0"
+like "$out" "^✗ task $fid +failed$" "header: symbol, full id, status"
+like "$out" "^  flow +Expect a unicorn \($T_HOME/fail.yaml\)$" "header: the flow and its file"
+like "$out" "^  device +sim:0 +planner flow$" "header: device and planner"
+like "$out" "steps 2 \(limit 50\)" "header: steps and the limit"
+like "$out" "^  error +step 2: $T_HOME/fail.yaml:5: assertVisible: no element matches text=\"Unicorn\"" "header: the error with step, file and line"
+like "$out" "^ +1 launch_app +ok " "step 1 listed ok"
+like "$out" "^ +2 assert_visible +failed .*assertVisible \"Unicorn\"$" "step 2 listed failed"
+like "$out" "^ +args +\{\"selector\":\"text=\\\\\"Unicorn\\\\\"\",\"flow_line\":5\}$" "compact args per step"
+like "$out" "^ +before +$AMC_HOME/artifacts/$fid/obs-[0-9]+\.png$" "absolute screenshot paths"
+like "$out" "amc show $(printf %.8s "$fid") --step N" "ends with how to see one step"
+
+# --- one step ------------------------------------------------------------------------------------------
+out=$("$AMC" show "$(printf %.8s "$fid")" --step 2); ok $? "--step 2 by id prefix"
+like "$out" "^step 2 of task $fid: assert_visible +failed" "the step's first line"
+like "$out" "^  action +assertVisible \"Unicorn\"$" "its action"
+like "$out" "^  error +$T_HOME/fail.yaml:5: " "its error"
+like "$out" "^  usage +no model call recorded" "no model call for a flow step"
+like "$out" "^ +tree +$AMC_HOME/artifacts/$fid/.*tree" "its UI tree file"
+like "$out" "^scene \([0-9]+ elements" "the scene it saw"
+like "$out" '"Wi-Fi"' "the scene lists what was on screen"
+json=$("$AMC" show "$fid" -s 2 --json); ok $? "--step 2 --json"
+like "$json" '^\{' "one JSON object"
+like "$json" '"step":[[:space:]]*2,' "for step 2"
+like "$json" '"tool":[[:space:]]*"assert_visible"' "with its tool"
+is "$(printf '%s\n' "$json" | grep -c '"step":')" 1 "and only that step"
+json=$("$AMC" show "$sid" --json)
+like "$json" '"status":[[:space:]]*"succeeded"' "--json: the task's status"
+like "$json" '"steps":[[:space:]]*\[' "--json: its steps"
+
+out=$("$AMC" show "$sid" --step 5 2>&1); is $? 2 "a step the task does not have -> 2"
+like "$out" "task $sid has no step 5 \(it has 1\)" "says how many it has"
+out=$("$AMC" show "$sid" --step 0 2>&1); is $? 2 "--step 0 -> 2"
+like "$out" "--step takes a whole number" "says what --step takes"
+
+# --- decisions of a flow: none -------------------------------------------------------------------------
+out=$("$AMC" show "$sid" --decisions); ok $? "--decisions of a flow exits 0"
+like "$out" "^planner decisions of task $sid: 0$" "none recorded"
+
+# --- an ambiguous prefix -----------------------------------------------------------------------------------
+# Ids start with the time, so the two share a first character.
+p=$(printf %.1s "$fid")
+if [ "$p" = "$(printf %.1s "$sid")" ]; then
+	out=$("$AMC" show "$p" 2>&1); is $? 2 "an ambiguous prefix -> 2"
+	like "$out" "'$p' matches 2 tasks .*give more characters" "says it is ambiguous"
+else
+	diag "ids differ in their first character: ambiguity not checked"
+fi
+
+done_testing
