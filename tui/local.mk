@@ -1,11 +1,12 @@
 # The terminal interface: one file per view or dialog, the app loop, keymap,
 # themes and images. Only src/cli/ includes tui/tui.h.
-amc_SOURCES += \
+# AMC_TUI_SOURCES is also built into tests/tui/libtuitest.a for the unit tests.
+AMC_TUI_SOURCES = \
 	tui/tui.h tui/app.h tui/app.c tui/keymap.h tui/keymap.c tui/text.h tui/text.c \
 	tui/theme.h tui/theme.c tui/image.h tui/image.c tui/pixels.h tui/pixels.c tui/tree.h tui/tree.c \
 	tui/operator.h tui/operator.c \
-	tui/view_tasks.c tui/view_task.c tui/view_help.c tui/view_devices.c tui/dialog.c \
-	src/cli/cmd_tui.c
+	tui/view_tasks.c tui/view_task.c tui/view_help.c tui/view_devices.c tui/dialog.c
+amc_SOURCES += $(AMC_TUI_SOURCES) src/cli/cmd_tui.c
 amc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 
 themesdir = $(pkgdatadir)/themes

@@ -105,7 +105,8 @@ int amc_tui_theme_parse(amc_tui_theme *t, const char *buf, size_t len, const cha
 			*hash = 0;
 		char *words[8];
 		int nw = 0;
-		for (char *tok = strtok(line, " \t\r="); tok && nw < 8; tok = strtok(NULL, " \t\r="))
+		char *save = NULL;
+		for (char *tok = strtok_r(line, " \t\r=", &save); tok && nw < 8; tok = strtok_r(NULL, " \t\r=", &save))
 			words[nw++] = tok;
 		if (nw == 0)
 			continue;

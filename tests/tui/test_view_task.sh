@@ -1,0 +1,26 @@
+#!/bin/sh
+# The Task view (tui/view_task.c) as golden screens: timeline, step detail,
+# panes, the OCR box mark, zoom, and its UI-tree pane (tui/tree.c): mode-tree
+# keys, search with n/N, the JSON view.
+. "$AMC_TEST_SRCDIR/tests/tui/screens.sh"
+run_screens task tree
+
+# With thumbnails beside the screenshots (as the runner writes them), the
+# panes read them and the zoomed pane the full capture; the fixture's images
+# are under the thumbnail size, so the screens are the same.
+th=$T_HOME/thumbs
+"$AMC_TEST_BUILDDIR/tests/tui/mkfixture" "$th" --thumbs
+ok $? "fixture database with thumbnails"
+mkdir -p "$T_HOME/dump-thumbs"
+AMC_HOME=$th AMC_TUI_TIMING=$T_HOME/timing "$AMC" tui --script "$S/task.keys" --dump-dir "$T_HOME/dump-thumbs" \
+	--size 100x30 2>"$T_HOME/err"
+ok $? "script task runs on it"
+for d in task task-zoom-before; do
+	diff -u "$G/$d.txt" "$T_HOME/dump-thumbs/$d.txt" >"$T_HOME/diff" 2>&1
+	ok $? "screen $d drawn from the thumbnails matches golden/$d.txt"
+done
+grep -q '^render_cold_us [0-9]* [0-9]*x[0-9]* thumbnail$' "$T_HOME/timing"
+ok $? "the panes read the thumbnails"
+grep -q '^render_cold_us [0-9]* [0-9]*x[0-9]* full$' "$T_HOME/timing"
+ok $? "the zoomed pane reads the full capture"
+done_testing
