@@ -246,6 +246,10 @@ int main(int argc, char **argv)
 	amc_log_set_level(!strcmp(lvl, "error") ? AMC_LOG_ERROR : !strcmp(lvl, "warn") ? AMC_LOG_WARN :
 			  !strcmp(lvl, "debug") ? AMC_LOG_DEBUG : AMC_LOG_INFO);
 
+	/* getopt names the program from argv[0]: "amc config: unrecognized option" */
+	char prog[64];
+	snprintf(prog, sizeof prog, "amc %s", argv[1]);
+	argv[1] = prog;
 	optind = 1;
 	int rc = cmd->run(&cli, argc - 1, argv + 1);
 
