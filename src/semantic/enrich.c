@@ -228,6 +228,16 @@ static cJSON *parse_answer(amc_enricher *en, const char *text, const amc_scene *
 	return out;
 }
 
+cJSON *amc_semantic_parse(const char *text, const amc_scene *scene, char *why, size_t why_n)
+{
+	amc_enricher tmp;
+	memset(&tmp, 0, sizeof tmp);
+	cJSON *out = parse_answer(&tmp, text, scene);
+	if (why && why_n)
+		snprintf(why, why_n, "%s", tmp.last_error);
+	return out;
+}
+
 static long long deadline(const amc_http_hooks *h, long timeout_ms)
 {
 	return (h->now_ms ? h->now_ms(h->ud) : amc_mono_ms()) + timeout_ms;

@@ -50,6 +50,12 @@ int amc_enricher_calls(const amc_enricher *en);
 /* "anthropic", "openai", or "none" for NULL (static strings). */
 const char *amc_enricher_provider(const amc_enricher *en);
 
+/* A model's answer text -> SemanticScene (caller owns) checked against the
+ * schema with widgets naming unknown element ids dropped, or NULL with the
+ * reason in why. What amc_enrich_scene does with the answer; exposed for the
+ * fuzz target. */
+cJSON *amc_semantic_parse(const char *text, const amc_scene *scene, char *why, size_t why_n);
+
 /* The json_schema sent (caller owns). */
 cJSON *amc_semantic_schema(void);
 

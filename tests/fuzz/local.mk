@@ -2,7 +2,7 @@
 #  - with the normal compiler as tests/fuzz/replay_NAME, run by `make check` over the
 #    committed corpus in tests/fuzz/corpus/NAME/;
 #  - with clang's libFuzzer (+ASan/UBSan) by `make fuzz` (FUZZ_SECONDS each).
-FUZZ_TARGETS = flow config png uitree
+FUZZ_TARGETS = flow config png uitree model state
 FUZZ_SECONDS = 30
 
 check_PROGRAMS += tests/fuzz/replay_flow tests/fuzz/replay_config tests/fuzz/replay_png tests/fuzz/replay_uitree
@@ -20,6 +20,14 @@ tests_fuzz_replay_png_LDADD = $(TEST_LDADD)
 tests_fuzz_replay_uitree_SOURCES = tests/fuzz/fuzz_uitree.c tests/fuzz/replay.c
 tests_fuzz_replay_uitree_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"uitree"'
 tests_fuzz_replay_uitree_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/fuzz/replay_model tests/fuzz/replay_state
+TESTS += tests/fuzz/replay_model tests/fuzz/replay_state
+tests_fuzz_replay_model_SOURCES = tests/fuzz/fuzz_model.c tests/fuzz/replay.c
+tests_fuzz_replay_model_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"model"'
+tests_fuzz_replay_model_LDADD = $(TEST_LDADD)
+tests_fuzz_replay_state_SOURCES = tests/fuzz/fuzz_state.c tests/fuzz/replay.c
+tests_fuzz_replay_state_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"state"'
+tests_fuzz_replay_state_LDADD = $(TEST_LDADD)
 
 EXTRA_DIST += tests/fuzz/corpus
 
