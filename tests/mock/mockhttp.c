@@ -241,3 +241,28 @@ int mock_serve_forever(int port, mock_handler h, void *ud, void (*on_ready)(int 
 	free(m);
 	return 0;
 }
+
+void mock_record_handler(void *ud, const mock_req *rq, mock_resp *rs)
+{
+	mock_record *r = ud;
+	r->n++;
+	snprintf(r->last_method, sizeof r->last_method, "%s", rq->method);
+	snprintf(r->last_path, sizeof r->last_path, "%s", rq->path);
+	snprintf(r->last_headers, sizeof r->last_headers, "%s", rq->headers);
+	snprintf(r->last_body, sizeof r->last_body, "%s", rq->body);
+	rs->status = r->status;
+	rs->body = strdup(r->body ? r->body : "{}");
+}
+
+void mock_record_reply(mock_record *r, int status, const char *body)
+{
+	memset(r, 0, sizeof *r);
+	r->status = status;
+	r->body = body;
+}
+
+long long mock_fake_now = 1000;
+static long long fake_now_ms(void *ud) { (void)ud; return mock_fake_now; }
+static void fake_sleep_ms(void *ud, long ms) { (void)ud; mock_fake_now += ms; }
+static double fake_jitter(void *ud) { (void)ud; return 0.0; }
+const amc_http_hooks MOCK_FAKE_HOOKS = { fake_now_ms, fake_sleep_ms, fake_jitter, NULL };

@@ -6,6 +6,7 @@
 #define AMC_MOCKHTTP_H
 
 #include <stddef.h>
+#include "llm/http.h"
 
 typedef struct mock_req {
 	char method[16];
@@ -36,5 +37,25 @@ void mock_stop(mock_server *m);
 const char *mock_header(const mock_req *rq, const char *name, char *buf, size_t n);
 /* Run the server on the calling thread until a request to /quit or SIGTERM. */
 int mock_serve_forever(int port, mock_handler h, void *ud, void (*on_ready)(int port, void *ud));
+
+/* A recorder handler: every request answers `status` with `body` ("{}" when
+ * NULL) and leaves its method, path, headers and body (cut to size) behind. */
+typedef struct mock_record {
+	int n;              /* requests seen */
+	int status;
+	const char *body;
+	char last_method[16];
+	char last_path[600];
+	char last_headers[4096];
+	char last_body[8192];
+} mock_record;
+void mock_record_handler(void *ud, const mock_req *rq, mock_resp *rs);
+/* Forget what was seen; answer the next requests with status and body. */
+void mock_record_reply(mock_record *r, int status, const char *body);
+
+/* A fake clock for amc_http_hooks: sleeping advances mock_fake_now, so retries
+ * never really wait. */
+extern long long mock_fake_now;
+extern const amc_http_hooks MOCK_FAKE_HOOKS;
 
 #endif

@@ -13,41 +13,6 @@
 #include "../mock/mockhttp.h"
 #include "llm/anthropic.h"
 
-typedef struct script {
-	int n;
-	int status;
-	const char *body;
-	char last_method[16];
-	char last_path[600];
-	char last_headers[4096];
-	char last_body[8192];
-} script;
-
-static void handler(void *ud, const mock_req *rq, mock_resp *rs)
-{
-	script *s = ud;
-	s->n++;
-	snprintf(s->last_method, sizeof s->last_method, "%s", rq->method);
-	snprintf(s->last_path, sizeof s->last_path, "%s", rq->path);
-	snprintf(s->last_headers, sizeof s->last_headers, "%s", rq->headers);
-	snprintf(s->last_body, sizeof s->last_body, "%s", rq->body);
-	rs->status = s->status;
-	rs->body = strdup(s->body ? s->body : "{}");
-}
-
-static void reply(script *s, int status, const char *body)
-{
-	memset(s, 0, sizeof *s);
-	s->status = status;
-	s->body = body;
-}
-
-/* No real waiting between retries. */
-static long long fake_now = 1000;
-static long long f_now(void *ud) { (void)ud; return fake_now; }
-static void f_sleep(void *ud, long ms) { (void)ud; fake_now += ms; }
-static double f_jitter(void *ud) { (void)ud; return 0.0; }
-static const amc_http_hooks HOOKS = { f_now, f_sleep, f_jitter, NULL };
 
 static void write_file(const char *path, const char *text, mode_t mode)
 {
@@ -158,14 +123,14 @@ static void test_usage(void)
 	"\"stop_reason\":\"tool_use\",\"usage\":{\"input_tokens\":12,\"output_tokens\":3," \
 	"\"cache_creation_input_tokens\":2000,\"cache_read_input_tokens\":100}}"
 
-static void test_messages(amc_anthropic *c, script *s)
+static void test_messages(amc_anthropic *c, mock_record *s)
 {
 	amc_err e;
 	amc_anthropic_result r;
 	cJSON *req = cJSON_Parse("{\"model\":\"claude-sonnet-5\",\"max_tokens\":10,"
 				 "\"messages\":[{\"role\":\"user\",\"content\":\"hi \\u00e9\"}]}");
 
-	reply(s, 200, OKMSG);
+	mock_record_reply(s, 200, OKMSG);
 	is_int(amc_anthropic_messages(c, req, 0, &r, &e), 0, "a message comes back");
 	is_str(s->last_method, "POST", "sent as a POST");
 	is_str(s->last_path, "/prefix/v1/messages", "to {base}/v1/messages");
@@ -189,7 +154,7 @@ static void test_messages(amc_anthropic *c, script *s)
 	amc_anthropic_result_free(&r);
 	ok(r.msg == NULL && r.usage.input_tokens == -1, "result_free clears the result");
 
-	reply(s, 200, "{\"type\":\"message\",\"content\":[],\"stop_reason\":\"end_turn\"}");
+	mock_record_reply(s, 200, "{\"type\":\"message\",\"content\":[],\"stop_reason\":\"end_turn\"}");
 	is_int(amc_anthropic_messages(c, req, 0, &r, &e), 0, "a message without usage or model");
 	ok(r.usage.input_tokens == -1 && r.usage.output_tokens == -1, "usage unknown, never guessed as 0");
 	is_str(r.model, "", "no model: empty");
@@ -203,13 +168,13 @@ static void test_messages(amc_anthropic *c, script *s)
 		"",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		reply(s, 200, bad[i]);
+		mock_record_reply(s, 200, bad[i]);
 		int rc = amc_anthropic_messages(c, req, 0, &r, &e);
 		ok(rc == -1 && e.code == AMC_EFAIL && strstr(e.msg, "malformed response") && r.msg == NULL,
 		   "malformed 200 #%zu fails as malformed", i + 1);
 	}
 
-	reply(s, 401, "{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\","
+	mock_record_reply(s, 401, "{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\","
 		      "\"message\":\"invalid x-api-key " KEY "\"}}");
 	is_int(amc_anthropic_messages(c, req, 0, &r, &e), -1, "401 fails");
 	is_int(s->n, 1, "401 is not retried");
@@ -217,7 +182,7 @@ static void test_messages(amc_anthropic *c, script *s)
 	ok(!strstr(e.msg, "PLANTED"), "the key echoed by the server is scrubbed");
 	like(r.request_id, "req_mock_", "the request id is kept on failure too");
 
-	reply(s, 529, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}");
+	mock_record_reply(s, 529, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}");
 	c->max_attempts = 2;
 	is_int(amc_anthropic_messages(c, req, 0, &r, &e), -1, "529 fails after the retries");
 	is_int(s->n, 2, "max_attempts of the client is honoured");
@@ -226,11 +191,11 @@ static void test_messages(amc_anthropic *c, script *s)
 	cJSON_Delete(req);
 }
 
-static void test_models(amc_anthropic *c, script *s)
+static void test_models(amc_anthropic *c, mock_record *s)
 {
 	amc_err e;
 	cJSON *ids = NULL;
-	reply(s, 200, "{\"data\":[{\"type\":\"model\",\"id\":\"claude-sonnet-5\"},{\"id\":\"claude-haiku-4-5\"},"
+	mock_record_reply(s, 200, "{\"data\":[{\"type\":\"model\",\"id\":\"claude-sonnet-5\"},{\"id\":\"claude-haiku-4-5\"},"
 		      "{\"type\":\"model\"}],\"has_more\":false}");
 	is_int(amc_anthropic_models(c, &ids, &e), 0, "the model catalog is read");
 	is_str(s->last_method, "GET", "with a GET");
@@ -241,12 +206,12 @@ static void test_models(amc_anthropic *c, script *s)
 	is_str(cJSON_GetArrayItem(ids, 0)->valuestring, "claude-sonnet-5", "ids in the server's order");
 	cJSON_Delete(ids);
 
-	reply(s, 200, "{\"models\":[]}");
+	mock_record_reply(s, 200, "{\"models\":[]}");
 	is_int(amc_anthropic_models(c, &ids, &e), -1, "an answer without data fails");
 	ok(ids == NULL, "with no array");
 	like(e.msg, "Anthropic API: /v1/models answered without a data array", "naming the endpoint");
 
-	reply(s, 403, "{\"type\":\"error\",\"error\":{\"type\":\"permission_error\",\"message\":\"no " KEY "\"}}");
+	mock_record_reply(s, 403, "{\"type\":\"error\",\"error\":{\"type\":\"permission_error\",\"message\":\"no " KEY "\"}}");
 	is_int(amc_anthropic_models(c, &ids, &e), -1, "403 fails");
 	like(e.msg, "Anthropic API: HTTP 403 permission_error", "with the API's error");
 	ok(!strstr(e.msg, "PLANTED"), "and without the key");
@@ -258,9 +223,9 @@ int main(void)
 	test_config(home);
 	test_usage();
 
-	script s;
+	mock_record s;
 	memset(&s, 0, sizeof s);
-	mock_server *m = mock_start(0, handler, &s);
+	mock_server *m = mock_start(0, mock_record_handler, &s);
 	if (!m)
 		tap_skip_all("cannot listen on 127.0.0.1");
 	char base[128];
@@ -273,7 +238,7 @@ int main(void)
 		printf("Bail out! %s\n", e.msg);
 		return 1;
 	}
-	c->hooks = HOOKS;
+	c->hooks = MOCK_FAKE_HOOKS;
 	test_messages(c, &s);
 	test_models(c, &s);
 	amc_anthropic_free(c);

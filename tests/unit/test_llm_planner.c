@@ -63,12 +63,6 @@ static void on_ev(const amc_event *ev, void *ud)
 		saw_waiting++;
 }
 
-/* fake sleep for retries */
-static long long fake_now;
-static long long f_now(void *ud) { (void)ud; return fake_now; }
-static void f_sleep(void *ud, long ms) { (void)ud; fake_now += ms; }
-static double f_jitter(void *ud) { (void)ud; return 0.0; }
-
 typedef struct env {
 	amc_store *store;
 	amc_device *dev;
@@ -93,9 +87,7 @@ static amc_task_outcome run_goal(env *v, const char *script, const char *goal, a
 	if (attempt_timeout_ms)
 		client->attempt_timeout_ms = attempt_timeout_ms;
 	if (fake_clock) {
-		client->hooks.now_ms = f_now;
-		client->hooks.sleep_ms = f_sleep;
-		client->hooks.jitter = f_jitter;
+		client->hooks = MOCK_FAKE_HOOKS;
 	}
 	amc_prices *prices = NULL;
 	amc_prices_load(NULL, &prices, &e);
@@ -231,23 +223,23 @@ int main(void)
 	/* retry-after longer than the step's budget fails the step without sleeping */
 	amc_llm_planner_opts_from_config(&po, v.cfg);
 	po.step_timeout_ms = 10000;
-	fake_now = 0;
+	mock_fake_now = 0;
 	out = run_goal(&v, "http 429 30\nfinish true never", "Wait", &po, 0, 1, NULL);
 	is_str(out.status, "failed", "retry-after past the budget fails");
 	like(out.error, "time budget", "the reason says so");
-	ok(fake_now == 0, "no sleep happened");
+	ok(mock_fake_now == 0, "no sleep happened");
 
 	/* a server slower than the attempt timeout: retried, then failed, no hang */
-	fake_now = 0;
+	mock_fake_now = 0;
 	out = run_goal(&v, "slow 3000\nfinish true never\nslow 3000\nfinish true never\nslow 3000\nfinish true never", "Slow", NULL, 200, 1, NULL);
 	is_str(out.status, "failed", "timeouts fail the task");
 	like(out.error, "imeout", "the reason says timeout");
 
 	/* 500, 500, then a tool call: retried within one step */
-	fake_now = 0;
+	mock_fake_now = 0;
 	out = run_goal(&v, "http 500\nhttp 500\nfinish true third time", "Retry", NULL, 0, 1, NULL);
 	is_str(out.status, "succeeded", "two 500s then success: the step goes on");
-	ok(fake_now == 1500, "backoff 0.5 s + 1 s (got %lld)", fake_now);
+	ok(mock_fake_now == 1500, "backoff 0.5 s + 1 s (got %lld)", mock_fake_now);
 
 	/* the per-device runner thread (the TUI's path) with the operator set */
 	{
@@ -308,10 +300,8 @@ int main(void)
 			amc_mock_agent_load(&v.agent, vc[k].script);
 			amc_openai *oa = NULL;
 			ok(amc_openai_new(&oa, &e) == 0, "a client from AMC_OPENAI_BASE_URL");
-			oa->hooks.now_ms = f_now;
-			oa->hooks.sleep_ms = f_sleep;
-			oa->hooks.jitter = f_jitter;
-			fake_now = 0;
+			oa->hooks = MOCK_FAKE_HOOKS;
+			mock_fake_now = 0;
 			amc_llm_planner_opts o;
 			amc_llm_planner_opts_from_config(&o, v.cfg);
 			snprintf(o.model, sizeof o.model, "qwen2.5-vl");

@@ -11,40 +11,6 @@
 #include "../mock/mockhttp.h"
 #include "llm/openai.h"
 
-typedef struct script {
-	int n;
-	int status;
-	const char *body;
-	char last_method[16];
-	char last_path[600];
-	char last_headers[4096];
-	char last_body[8192];
-} script;
-
-static void handler(void *ud, const mock_req *rq, mock_resp *rs)
-{
-	script *s = ud;
-	s->n++;
-	snprintf(s->last_method, sizeof s->last_method, "%s", rq->method);
-	snprintf(s->last_path, sizeof s->last_path, "%s", rq->path);
-	snprintf(s->last_headers, sizeof s->last_headers, "%s", rq->headers);
-	snprintf(s->last_body, sizeof s->last_body, "%s", rq->body);
-	rs->status = s->status;
-	rs->body = strdup(s->body ? s->body : "{}");
-}
-
-static void reply(script *s, int status, const char *body)
-{
-	memset(s, 0, sizeof *s);
-	s->status = status;
-	s->body = body;
-}
-
-static long long fake_now = 1000;
-static long long f_now(void *ud) { (void)ud; return fake_now; }
-static void f_sleep(void *ud, long ms) { (void)ud; fake_now += ms; }
-static double f_jitter(void *ud) { (void)ud; return 0.0; }
-static const amc_http_hooks HOOKS = { f_now, f_sleep, f_jitter, NULL };
 
 static void test_config(void)
 {
@@ -102,7 +68,7 @@ static void test_schema_format(void)
 
 #define KEY "sk-local-PLANTED-123456"
 
-static void test_chat(amc_openai *c, script *s)
+static void test_chat(amc_openai *c, mock_record *s)
 {
 	amc_err e;
 	amc_openai_result r;
@@ -110,7 +76,7 @@ static void test_chat(amc_openai *c, script *s)
 	cJSON_AddItemToObject(req, "response_format",
 			      amc_openai_json_schema_format("scene", cJSON_Parse("{\"type\":\"object\"}")));
 
-	reply(s, 200, "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+	mock_record_reply(s, 200, "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
 		      "\"content\":\"{\\\"page\\\":\\\"x\\\"}\"},\"finish_reason\":\"length\"}],"
 		      "\"usage\":{\"prompt_tokens\":40,\"completion_tokens\":7,\"total_tokens\":47}}");
 	is_int(amc_openai_chat(c, req, 0, &r, &e), 0, "a chat completion comes back");
@@ -131,7 +97,7 @@ static void test_chat(amc_openai *c, script *s)
 	amc_openai_result_free(&r);
 	ok(r.msg == NULL && r.content == NULL, "result_free clears the result");
 
-	reply(s, 200, "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[]}}]}");
+	mock_record_reply(s, 200, "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[]}}]}");
 	is_int(amc_openai_chat(c, req, 0, &r, &e), 0, "an answer without usage or content");
 	ok(r.usage.input_tokens == -1 && r.usage.output_tokens == -1, "missing usage is unknown (-1), not 0");
 	ok(r.content == NULL, "null content is NULL");
@@ -145,7 +111,7 @@ static void test_chat(amc_openai *c, script *s)
 		"{\"choices\":[{\"message\":",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		reply(s, 200, bad[i]);
+		mock_record_reply(s, 200, bad[i]);
 		int rc = amc_openai_chat(c, req, 0, &r, &e);
 		ok(rc == -1 && e.code == AMC_EFAIL && strstr(e.msg, "malformed response") && r.msg == NULL,
 		   "malformed 200 #%zu fails as malformed", i + 1);
@@ -153,17 +119,17 @@ static void test_chat(amc_openai *c, script *s)
 
 	/* tools and a json_schema response together never reach the server */
 	cJSON_AddItemToObject(req, "tools", cJSON_CreateArray());
-	reply(s, 200, "{}");
+	mock_record_reply(s, 200, "{}");
 	is_int(amc_openai_chat(c, req, 0, &r, &e), -1, "tools with response_format are refused");
 	is_int(e.code, AMC_EUSAGE, "as a usage error");
 	like(e.msg, "never both", "the message says why");
 	is_int(s->n, 0, "and nothing was sent");
 	cJSON_DeleteItemFromObjectCaseSensitive(req, "response_format");
-	reply(s, 200, "{\"choices\":[{\"message\":{\"content\":\"ok\"},\"finish_reason\":\"tool_calls\"}]}");
+	mock_record_reply(s, 200, "{\"choices\":[{\"message\":{\"content\":\"ok\"},\"finish_reason\":\"tool_calls\"}]}");
 	is_int(amc_openai_chat(c, req, 0, &r, &e), 0, "tools alone are fine");
 	amc_openai_result_free(&r);
 
-	reply(s, 503, "{\"error\":\"loading model\"}");
+	mock_record_reply(s, 503, "{\"error\":\"loading model\"}");
 	c->max_attempts = 2;
 	is_int(amc_openai_chat(c, req, 0, &r, &e), -1, "503 fails after the retries");
 	is_int(s->n, 2, "max_attempts of the client is honoured");
@@ -172,7 +138,7 @@ static void test_chat(amc_openai *c, script *s)
 	ok(r.msg == NULL, "with nothing to free");
 	c->max_attempts = 0;
 
-	reply(s, 401, "{\"error\":{\"type\":\"invalid_request_error\",\"message\":\"Incorrect API key " KEY "\"}}");
+	mock_record_reply(s, 401, "{\"error\":{\"type\":\"invalid_request_error\",\"message\":\"Incorrect API key " KEY "\"}}");
 	is_int(amc_openai_chat(c, req, 0, &r, &e), -1, "401 fails");
 	is_int(s->n, 1, "and is not retried");
 	like(e.msg, "HTTP 401 invalid_request_error", "the OpenAI-style error object is read");
@@ -180,26 +146,26 @@ static void test_chat(amc_openai *c, script *s)
 	cJSON_Delete(req);
 }
 
-static void test_models(amc_openai *c, script *s)
+static void test_models(amc_openai *c, mock_record *s)
 {
 	amc_err e;
 	cJSON *ids = NULL;
-	reply(s, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"qwen3\"},{\"id\":\"gemma3\"}]}");
+	mock_record_reply(s, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"qwen3\"},{\"id\":\"gemma3\"}]}");
 	is_int(amc_openai_models(c, &ids, &e), 0, "GET /models");
 	is_str(s->last_method, "GET", "with a GET");
 	is_str(s->last_path, "/v1/models", "at {base}/models");
 	is_int(cJSON_GetArraySize(ids), 2, "two models");
 	is_str(cJSON_GetArrayItem(ids, 1)->valuestring, "gemma3", "in the server's order");
 	cJSON_Delete(ids);
-	reply(s, 200, "{\"models\":[{\"name\":\"qwen3\"}]}");
+	mock_record_reply(s, 200, "{\"models\":[{\"name\":\"qwen3\"}]}");
 	is_int(amc_openai_models(c, &ids, &e), -1, "a catalog without data fails");
 	like(e.msg, "OpenAI-compatible server: /models answered without a data array", "naming the endpoint");
-	reply(s, 404, "{\"error\":\"not found\"}");
+	mock_record_reply(s, 404, "{\"error\":\"not found\"}");
 	is_int(amc_openai_models(c, &ids, &e), -1, "404 fails");
 	like(e.msg, "HTTP 404", "with the status");
 }
 
-static void test_no_key(int port, script *s)
+static void test_no_key(int port, mock_record *s)
 {
 	char base[128];
 	snprintf(base, sizeof base, "http://127.0.0.1:%d/v1", port);
@@ -211,9 +177,9 @@ static void test_no_key(int port, script *s)
 		ok(0, "client without a key: %s", e.msg);
 		return;
 	}
-	c->hooks = HOOKS;
+	c->hooks = MOCK_FAKE_HOOKS;
 	cJSON *ids = NULL;
-	reply(s, 200, "{\"data\":[]}");
+	mock_record_reply(s, 200, "{\"data\":[]}");
 	is_int(amc_openai_models(c, &ids, &e), 0, "a keyless client works");
 	ok(!strstr(s->last_headers, "uthorization"), "and sends no authorization header");
 	is_int(cJSON_GetArraySize(ids), 0, "an empty catalog is an empty array");
@@ -227,9 +193,9 @@ int main(void)
 	test_config();
 	test_schema_format();
 
-	script s;
+	mock_record s;
 	memset(&s, 0, sizeof s);
-	mock_server *m = mock_start(0, handler, &s);
+	mock_server *m = mock_start(0, mock_record_handler, &s);
 	if (!m)
 		tap_skip_all("cannot listen on 127.0.0.1");
 	char base[128];
@@ -242,7 +208,7 @@ int main(void)
 		printf("Bail out! %s\n", e.msg);
 		return 1;
 	}
-	c->hooks = HOOKS;
+	c->hooks = MOCK_FAKE_HOOKS;
 	test_chat(c, &s);
 	test_models(c, &s);
 	amc_openai_free(c);
