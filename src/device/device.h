@@ -8,6 +8,7 @@
 #define AMC_DEVICE_H
 
 #include <stddef.h>
+#include "image/image.h"
 #include "util/config.h"
 #include "util/err.h"
 #include "util/lockfile.h"
@@ -44,6 +45,11 @@ typedef struct amc_device_ops {
 	const char *kind;
 	int (*info)(amc_device *d, amc_device_info *out, amc_err *e);
 	int (*screenshot)(amc_device *d, unsigned char **png, size_t *len, amc_err *e);
+	/* The screen's pixels without the PNG round trip (caller frees img), for
+	 * in-process devices (the sim); NULL elsewhere. Same timing and faults as
+	 * screenshot: settling compares many frames and keeps one, so only the
+	 * kept frame need be encoded. */
+	int (*frame)(amc_device *d, amc_image *img, amc_err *e);
 	int (*ui_tree)(amc_device *d, char **xml, size_t *len, amc_err *e);
 	int (*tap)(amc_device *d, int x, int y, amc_err *e);
 	int (*long_press)(amc_device *d, int x, int y, int ms, amc_err *e);

@@ -19,6 +19,9 @@ int amc_png_decode(const void *buf, size_t len, amc_image *out, amc_err *e);
 int amc_png_decode_file(const char *path, amc_image *out, amc_err *e);
 /* Encode RGBA8 (alpha kept) at zlib `level` (0-9; 1 is a good speed/size choice for
  * screenshots). *out is malloc'd, owned by the caller. */
+/* The level of captured screenshots: speed over size (a 1080x2400 frame in
+ * ~28 ms at -O2, against ~100 ms at 6). */
+#define AMC_PNG_CAPTURE_LEVEL 1
 int amc_png_encode(const amc_image *img, int level, unsigned char **out, size_t *len, amc_err *e);
 
 #endif

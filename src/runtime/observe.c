@@ -25,15 +25,23 @@ void amc_observation_free(amc_observation *o)
 	memset(o, 0, sizeof *o);
 }
 
-/* One screenshot, decoded. Retries on device errors only: a PNG that does not
- * decode is bad input from the device and is reported as such. */
+/* One frame's pixels, and its PNG when the device sends one. Retries on device
+ * errors only: a PNG that does not decode is bad input from the device and is
+ * reported as such. */
 static int capture_frame(amc_device *dev, int retries, unsigned char **png, size_t *len,
 			 amc_image *img, amc_err *e)
 {
 	for (int attempt = 0;; attempt++) {
 		amc_err le;
 		amc_err_clear(&le);
-		if (dev->ops->screenshot(dev, png, len, &le) == 0) {
+		if (dev->ops->frame) {
+			/* pixels straight from an in-process device; the PNG of the
+			 * frame that is kept is made in finish() */
+			*png = NULL;
+			*len = 0;
+			if (dev->ops->frame(dev, img, &le) == 0)
+				return 0;
+		} else if (dev->ops->screenshot(dev, png, len, &le) == 0) {
 			if (amc_png_decode(*png, *len, img, e) != 0) {
 				free(*png);
 				*png = NULL;
@@ -114,6 +122,8 @@ static void ocr_observation(amc_observation *o)
 
 static int finish(amc_device *dev, int retries, amc_observation *o, amc_err *e)
 {
+	if (!o->png && amc_png_encode(&o->img, AMC_PNG_CAPTURE_LEVEL, &o->png, &o->png_len, e) != 0)
+		return amc_err_prefix(e, "cannot encode the screenshot");
 	if (capture_tree(dev, retries, o, e) != 0)
 		return -1;
 	o->width = o->img.w;

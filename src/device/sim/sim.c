@@ -193,11 +193,10 @@ static int op_info(amc_device *d, amc_device_info *out, amc_err *e)
 	return 0;
 }
 
-static int op_screenshot(amc_device *d, unsigned char **png, size_t *len, amc_err *e)
+static int op_frame(amc_device *d, amc_image *img, amc_err *e)
 {
 	sim *s = S(d);
-	*png = NULL;
-	*len = 0;
+	memset(img, 0, sizeof *img);
 	if (refresh(s, e) != 0)
 		return -1;
 	if (injected(s, s->fault_screenshot)) {
@@ -205,20 +204,25 @@ static int op_screenshot(amc_device *d, unsigned char **png, size_t *len, amc_er
 			return -1;
 		return amc_err_set(e, AMC_EENV, "sim:%d: injected screenshot failure (sim.faults)", s->index);
 	}
-	amc_image img;
-	if (sim_render_frame(s, &img, e) != 0)
-		return -1;
-	int rc = amc_png_encode(&img, 1, png, len, e);
-	amc_image_free(&img);
-	if (rc != 0)
+	if (sim_render_frame(s, img, e) != 0)
 		return -1;
 	if (finish(s, COST_SCREENSHOT, e) != 0) {
-		free(*png);
-		*png = NULL;
-		*len = 0;
+		amc_image_free(img);
 		return -1;
 	}
 	return 0;
+}
+
+static int op_screenshot(amc_device *d, unsigned char **png, size_t *len, amc_err *e)
+{
+	*png = NULL;
+	*len = 0;
+	amc_image img;
+	if (op_frame(d, &img, e) != 0)
+		return -1;
+	int rc = amc_png_encode(&img, AMC_PNG_CAPTURE_LEVEL, png, len, e);
+	amc_image_free(&img);
+	return rc;
 }
 
 static int op_ui_tree(amc_device *d, char **xml, size_t *len, amc_err *e)
@@ -374,6 +378,7 @@ static const amc_device_ops SIM_OPS = {
 	.kind = "sim",
 	.info = op_info,
 	.screenshot = op_screenshot,
+	.frame = op_frame,
 	.ui_tree = op_ui_tree,
 	.tap = op_tap,
 	.long_press = op_long_press,
