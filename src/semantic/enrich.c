@@ -51,14 +51,19 @@ static amc_enricher *enricher_new(const char *model, long timeout_ms)
 	return en;
 }
 
+/* One call inside the budget: no retries, the attempt gets the whole budget. */
+static void one_attempt(const amc_enricher *en, int *max_attempts, long *attempt_ms, long *connect_ms)
+{
+	*max_attempts = 1;
+	*attempt_ms = en->timeout_ms;
+	*connect_ms = en->timeout_ms < 10000 ? en->timeout_ms : 10000;
+}
+
 amc_enricher *amc_enricher_new(amc_anthropic *client, const char *model, long timeout_ms)
 {
 	amc_enricher *en = enricher_new(model, timeout_ms);
 	en->client = client;
-	/* one call inside the budget: no retries, the attempt gets the whole budget */
-	client->max_attempts = 1;
-	client->attempt_timeout_ms = en->timeout_ms;
-	client->connect_timeout_ms = en->timeout_ms < 10000 ? en->timeout_ms : 10000;
+	one_attempt(en, &client->max_attempts, &client->attempt_timeout_ms, &client->connect_timeout_ms);
 	return en;
 }
 
@@ -66,9 +71,7 @@ amc_enricher *amc_enricher_new_openai(amc_openai *client, const char *model, lon
 {
 	amc_enricher *en = enricher_new(model, timeout_ms);
 	en->oa = client;
-	client->max_attempts = 1;
-	client->attempt_timeout_ms = en->timeout_ms;
-	client->connect_timeout_ms = en->timeout_ms < 10000 ? en->timeout_ms : 10000;
+	one_attempt(en, &client->max_attempts, &client->attempt_timeout_ms, &client->connect_timeout_ms);
 	return en;
 }
 

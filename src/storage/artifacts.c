@@ -109,7 +109,7 @@ int amc_store_put_thumbnail(amc_store *s, const char *task_id, const char *name,
 		return -1;
 	unsigned char *png = NULL;
 	size_t len = 0;
-	int rc = amc_png_encode(&small, 1, &png, &len, e);
+	int rc = amc_png_encode(&small, AMC_PNG_CAPTURE_LEVEL, &png, &len, e);
 	amc_image_free(&small);
 	if (rc == 0)
 		rc = amc_store_put_artifact(s, task_id, tname, png, len, rel, sizeof rel, e);

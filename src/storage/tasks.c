@@ -520,27 +520,9 @@ int amc_store_list_tasks(amc_store *s, const amc_task_filter *f, amc_task_row **
 	int rc = bind_filter(st, f, pattern);
 	amc_store_bind_i64(st, 3, f && f->limit > 0 ? f->limit : DEFAULT_LIMIT, &rc);
 	amc_store_bind_i64(st, 4, f && f->offset > 0 ? f->offset : 0, &rc);
-	amc_task_row *rows = NULL;
-	size_t cnt = 0, cap = 0;
-	while (rc == SQLITE_OK || rc == SQLITE_ROW) {
-		rc = sqlite3_step(st);
-		if (rc != SQLITE_ROW)
-			break;
-		if (cnt == cap) {
-			cap = cap ? cap * 2 : 16;
-			rows = amc_xrealloc(rows, cap * sizeof *rows);
-		}
-		read_task(st, &rows[cnt++]);
-	}
-	sqlite3_finalize(st);
-	free(pattern);
-	if (rc != SQLITE_DONE) {
-		amc_task_rows_free(rows, cnt);
-		return amc_store_sql_error_rc(s, rc, e, "list tasks");
-	}
-	*out = rows;
-	*n = cnt;
-	return 0;
+	int r = run_list(s, st, rc, out, n, e);
+	free(pattern); /* bound as static text: freed after run_list finalized */
+	return r;
 }
 
 long amc_store_count_tasks(amc_store *s, const amc_task_filter *f, amc_err *e)
