@@ -79,27 +79,12 @@ static int capture_tree(amc_device *dev, int retries, amc_observation *o, amc_er
 	}
 }
 
-/* The OCR policy of every observation in this process; the runner sets it from
- * [ocr] policy. Off until set, so library users and tests pay for OCR only
- * when they ask. */
-static _Atomic int ocr_policy = AMC_OCR_OFF;
-
-void amc_observe_set_ocr(amc_ocr_policy p)
-{
-	ocr_policy = (int)p;
-}
-
-amc_ocr_policy amc_observe_ocr(void)
-{
-	return (amc_ocr_policy)ocr_policy;
-}
-
 /* OCR never fails an observation: missing language data turns it off for the
- * rest of the process (ocr.c logs that once, naming the package); any other
- * failure leaves this observation without OCR words. */
-static void ocr_observation(amc_observation *o)
+ * rest of this caller's observations (ocr.c logs that once, naming the
+ * package); any other failure leaves this observation without OCR words. */
+static void ocr_observation(amc_observe_opts *oo, amc_observation *o)
 {
-	amc_ocr_policy p = (amc_ocr_policy)ocr_policy;
+	amc_ocr_policy p = oo->ocr;
 	amc_ocr_result r;
 	amc_err oe;
 	amc_err_clear(&oe);
@@ -112,7 +97,7 @@ static void ocr_observation(amc_observation *o)
 		amc_ocr_result_free(&r);
 	} else if (p != AMC_OCR_OFF) {
 		if (oe.code == AMC_EENV)
-			ocr_policy = AMC_OCR_OFF;
+			oo->ocr = AMC_OCR_OFF;
 		else
 			amc_log_warn("OCR failed, this observation has none: %s", oe.msg);
 	}
@@ -120,34 +105,34 @@ static void ocr_observation(amc_observation *o)
 		o->ocr_json = amc_xstrdup("[]");
 }
 
-static int finish(amc_device *dev, int retries, amc_observation *o, amc_err *e)
+static int finish(amc_device *dev, amc_observe_opts *oo, amc_observation *o, amc_err *e)
 {
 	if (!o->png && amc_png_encode(&o->img, AMC_PNG_CAPTURE_LEVEL, &o->png, &o->png_len, e) != 0)
 		return amc_err_prefix(e, "cannot encode the screenshot");
-	if (capture_tree(dev, retries, o, e) != 0)
+	if (capture_tree(dev, oo->retries, o, e) != 0)
 		return -1;
 	o->width = o->img.w;
 	o->height = o->img.h;
 	if (amc_scene_from_tree(&o->tree, o->width, o->height, &o->scene, e) != 0)
 		return -1;
-	ocr_observation(o);
+	ocr_observation(oo, o);
 	o->captured_ms = amc_now_ms();
 	return 0;
 }
 
-int amc_observe(amc_device *dev, int retries, amc_observation *out, amc_err *e)
+int amc_observe(amc_device *dev, amc_observe_opts *o, amc_observation *out, amc_err *e)
 {
 	memset(out, 0, sizeof *out);
-	if (capture_frame(dev, retries, &out->png, &out->png_len, &out->img, e) != 0 ||
-	    finish(dev, retries, out, e) != 0) {
+	if (capture_frame(dev, o->retries, &out->png, &out->png_len, &out->img, e) != 0 ||
+	    finish(dev, o, out, e) != 0) {
 		amc_observation_free(out);
 		return -1;
 	}
 	return 0;
 }
 
-int amc_settle(amc_device *dev, const amc_settle_opts *o, amc_observation *out,
-	       int *frames, int *settled, amc_err *e)
+int amc_settle(amc_device *dev, const amc_settle_opts *s, amc_observe_opts *o,
+	       amc_observation *out, int *frames, int *settled, amc_err *e)
 {
 	memset(out, 0, sizeof *out);
 	*frames = 0;
@@ -156,8 +141,8 @@ int amc_settle(amc_device *dev, const amc_settle_opts *o, amc_observation *out,
 		goto fail;
 	(*frames)++;
 	long waited = 0;
-	while (waited < o->timeout_ms) {
-		int step = o->interval_ms;
+	while (waited < s->timeout_ms) {
+		int step = s->interval_ms;
 		if (dev->ops->wait(dev, step, e) != 0)
 			goto fail;
 		waited += step;
@@ -167,18 +152,18 @@ int amc_settle(amc_device *dev, const amc_settle_opts *o, amc_observation *out,
 		if (capture_frame(dev, o->retries, &png, &len, &img, e) != 0)
 			goto fail;
 		(*frames)++;
-		double d = amc_image_diff_fraction(&out->img, &img, o->status_bar_px, AMC_SETTLE_PIXEL_TOLERANCE);
+		double d = amc_image_diff_fraction(&out->img, &img, s->status_bar_px, AMC_SETTLE_PIXEL_TOLERANCE);
 		free(out->png);
 		amc_image_free(&out->img);
 		out->png = png;
 		out->png_len = len;
 		out->img = img;
-		if (d <= o->tolerance) {
+		if (d <= s->tolerance) {
 			*settled = 1;
 			break;
 		}
 	}
-	if (finish(dev, o->retries, out, e) != 0)
+	if (finish(dev, o, out, e) != 0)
 		goto fail;
 	return 0;
 fail:

@@ -21,3 +21,9 @@ void amc_planner_free(amc_planner *p)
 	if (p && p->ops && p->ops->destroy)
 		p->ops->destroy(p);
 }
+
+void amc_planner_ended(amc_planner *p, const amc_task_outcome *o)
+{
+	if (p && p->hooks && p->hooks->ended)
+		p->hooks->ended(p, o);
+}

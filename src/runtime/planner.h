@@ -1,9 +1,11 @@
 /* planner.h - the planner interface. The runner asks a planner for the next
- * action given the latest observation; flow/ (Maestro flows) and later agent/
- * (an LLM) implement it. The runtime includes neither. */
+ * action given the latest observation; flow/ (Maestro flows), agent/ (an LLM)
+ * and extplanner.h (actions handed in from another thread) implement it. The
+ * runtime includes neither flow/ nor agent/. */
 #ifndef AMC_PLANNER_H
 #define AMC_PLANNER_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <cjson/cJSON.h>
 #include "image/image.h"
@@ -26,7 +28,7 @@ typedef struct amc_observation {
 	char *png_path;       /* artifact path (relative to $AMC_HOME) once stored, else NULL */
 	char *tree_path;      /* artifact with the normalized tree JSON, else NULL */
 	char *ocr_json;       /* raw OCR words as JSON ("[]" when OCR is off), owned */
-	cJSON *semantic;      /* SemanticScene (seed 002) when enrichment is on and worked, else NULL; owned */
+	cJSON *semantic;      /* SemanticScene when enrichment is on and worked, else NULL; owned */
 } amc_observation;
 
 /* What the planner wants done. `tool` names a registry tool (tools.h). A planner
@@ -45,9 +47,10 @@ typedef struct amc_action {
 	/* Model usage of this decision (LLM planners); -1 = unknown / no model call. */
 	long long input_tokens, output_tokens;
 	double cost_usd;      /* < 0: unknown */
-	/* Seed 000 D7: what the planner sent and got (prompt text, tool call, args,
-	 * usage; never image bytes). Owned; the runner stores it in the planner
-	 * decisions table with the task id and step, also for DONE/FAIL answers. */
+	/* What the planner sent and got (prompt text, tool call, args, usage; never
+	 * image bytes), so a model's choices can be audited later. Owned; the
+	 * runner stores it in the planner decisions table with the task id and
+	 * step, also for DONE/FAIL answers. */
 	cJSON *decision;
 } amc_action;
 
@@ -71,7 +74,26 @@ typedef struct amc_plan_ctx {
 	const cJSON *last_result;    /* result of the previous step (ask_user: {"answer"}), may be NULL */
 } amc_plan_ctx;
 
+/* One step as the runner recorded it; valid during the call only. */
+typedef struct amc_step_report {
+	int step;
+	const char *tool;
+	const char *status;          /* "ok", "failed" or "refused" */
+	const char *error;           /* NULL when ok */
+	const cJSON *result;         /* may be NULL */
+	const amc_observation *after; /* the screen after the step (= before when it did not act) */
+} amc_step_report;
+
 typedef struct amc_planner amc_planner;
+
+/* What the runner tells a planner besides asking it; both optional, both on
+ * the runner's thread. A planner whose actions come from outside passes them
+ * back to whoever handed the action in. */
+typedef struct amc_planner_hooks {
+	void (*recorded)(amc_planner *p, const amc_step_report *r); /* a step's row is written */
+	void (*ended)(amc_planner *p, const amc_task_outcome *o);   /* the task has ended, or never ran */
+} amc_planner_hooks;
+
 typedef struct amc_planner_ops {
 	const char *name;            /* "flow" */
 	amc_plan_rc (*next)(amc_planner *p, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
@@ -87,8 +109,14 @@ struct amc_planner {
 	/* 1: taps on irreversible-looking elements need the operator's yes
 	 * (runner opts confirm_words); flows set it only with --confirm. */
 	int gated;
+	const amc_planner_hooks *hooks; /* NULL: nothing to tell */
+	/* Set by the runner while the task runs (NULL otherwise): a planner that
+	 * blocks in next() polls it and returns when it is set. */
+	atomic_int *cancel;
 };
 
 void amc_planner_free(amc_planner *p);
+/* Call p->hooks->ended when there is one. */
+void amc_planner_ended(amc_planner *p, const amc_task_outcome *o);
 
 #endif

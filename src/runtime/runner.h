@@ -1,59 +1,11 @@
-/* runner.h - running tasks.
- *
- * amc_task_run() is TaskRunner.run() of seed 000: it creates the task row before
- * its first running update (D1), holds the device lock for the task's duration,
- * and runs observe -> plan -> act -> settle -> observe steps, recording each in
- * the timeline. Every execution path (CLI, TUI, MCP, fleet) goes through it.
- *
- * amc_runner is one thread and one queue per device for front ends that launch
- * tasks and keep going (the TUI). */
+/* runner.h - one thread and one queue per device, for front ends that launch
+ * tasks and keep going (the TUI). Each task runs through amc_task_run (run.h)
+ * on the runner's thread, with the runner's own store connection and device. */
 #ifndef AMC_RUNNER_H
 #define AMC_RUNNER_H
 
-#include <stdatomic.h>
-#include "device/device.h"
-#include "perception/ocr.h"
-#include "runtime/events.h"
-#include "runtime/operator.h"
-#include "runtime/planner.h"
-#include "runtime/safety.h"
-#include "runtime/secrets.h"
-#include "semantic/enrich.h"
-#include "runtime/task.h"
-#include "storage/store.h"
+#include "runtime/run.h"
 #include "util/config.h"
-
-typedef struct amc_runner_opts {
-	int max_steps;
-	int settle_timeout_ms;
-	int settle_interval_ms;
-	double settle_tolerance;
-	int capture_retries;
-	amc_ocr_policy ocr_policy;      /* [ocr] policy; 0 (off) when not set */
-	/* Set to NULL/0 by amc_runner_opts_from_config; a front end fills them. */
-	amc_operator *op;               /* answers ask_user and confirmations; NULL: nobody */
-	const amc_words *confirm_words; /* irreversible-action words; NULL: no gate */
-	int assume_yes;                 /* --yes: confirmations pass without asking */
-	const amc_secrets *secrets;     /* the task's {{secret:NAME}} values and every other known one (mask-only); NULL: none */
-	amc_enricher *enricher;         /* semantic.enrich = on: one SemanticScene per observation; NULL: off */
-} amc_runner_opts;
-
-void amc_runner_opts_from_config(amc_runner_opts *o, const amc_config *c);
-
-typedef struct amc_task_outcome {
-	char status[16];      /* terminal status */
-	int steps;
-	char error[1024];
-	char summary[512];
-} amc_task_outcome;
-
-/* Run one task to a terminal state on an opened device. `cancel` is polled
- * between phases (set it from a signal handler or another thread). Returns 0 when
- * the task reached any terminal state (see out->status), -1 when it could not be
- * started at all (e.g. device busy: e->code AMC_EENV), with no task left running. */
-int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *planner,
-		 amc_task *task, const amc_runner_opts *opts, atomic_int *cancel,
-		 amc_task_outcome *out, amc_err *e);
 
 typedef struct amc_runner amc_runner;
 

@@ -16,6 +16,14 @@ typedef struct amc_task {
 	int source_attempt;     /* -1 when none */
 } amc_task;
 
+/* How a task ended: what amc_task_run reports and a planner is told. */
+typedef struct amc_task_outcome {
+	char status[16];      /* terminal status */
+	int steps;
+	char error[1024];
+	char summary[512];
+} amc_task_outcome;
+
 /* New task with a fresh id. Strings are copied. */
 amc_task *amc_task_new(const char *kind, const char *device);
 void amc_task_free(amc_task *t);

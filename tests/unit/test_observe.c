@@ -21,7 +21,8 @@ int main(void)
 	amc_device_info info;
 	d->ops->info(d, &info, &e);
 	amc_observation o;
-	ok(amc_observe(d, 0, &o, &e) == 0, "observe the home screen");
+	amc_observe_opts oo = { 0, AMC_OCR_OFF };
+	ok(amc_observe(d, &oo, &o, &e) == 0, "observe the home screen");
 	ok(o.png_len > 1000 && o.img.w == info.width && o.img.h == info.height, "screenshot decoded at screen size");
 	ok(o.tree.count > 3, "tree parsed (%zu nodes)", o.tree.count);
 	ok(o.scene.count > 0, "scene built (%zu elements)", o.scene.count);
@@ -36,10 +37,11 @@ int main(void)
 		}
 	ok(ix >= 0, "Settings icon found on the home screen");
 	ok(d->ops->tap(d, ix, iy, &e) == 0, "tap Settings");
-	amc_settle_opts so = { 3000, 100, 0.001, info.status_bar_px, 2 };
+	amc_settle_opts so = { 3000, 100, 0.001, info.status_bar_px };
+	oo.retries = 2;
 	amc_observation s;
 	int frames, settled;
-	ok(amc_settle(d, &so, &s, &frames, &settled, &e) == 0, "settle");
+	ok(amc_settle(d, &so, &oo, &s, &frames, &settled, &e) == 0, "settle");
 	ok(settled, "the screen settled");
 	ok(frames >= 3, "settling needed several frames during the transition (%d)", frames);
 	int found = 0;
@@ -48,13 +50,13 @@ int main(void)
 	ok(found, "the settled observation shows Settings");
 	/* A second settle on a still screen needs only two frames. */
 	amc_observation s2;
-	ok(amc_settle(d, &so, &s2, &frames, &settled, &e) == 0 && settled && frames == 2, "a still screen settles at once");
+	ok(amc_settle(d, &so, &oo, &s2, &frames, &settled, &e) == 0 && settled && frames == 2, "a still screen settles at once");
 	ok(amc_image_diff_fraction(&s.img, &s2.img, info.status_bar_px, 8) <= 0.001, "frames equal outside the status bar");
 
 	/* A timeout of 0 takes one frame and reports not settled. */
 	amc_observation s3;
 	so.timeout_ms = 0;
-	ok(amc_settle(d, &so, &s3, &frames, &settled, &e) == 0 && frames == 1 && !settled, "zero timeout: one frame");
+	ok(amc_settle(d, &so, &oo, &s3, &frames, &settled, &e) == 0 && frames == 1 && !settled, "zero timeout: one frame");
 	amc_observation_free(&o);
 	amc_observation_free(&s);
 	amc_observation_free(&s2);
@@ -64,7 +66,7 @@ int main(void)
 	amc_device_close(d);
 	amc_config_set(cfg, "sim", "faults", "screenshot:1", "test", &e);
 	ok(amc_device_open("sim", home, cfg, &d, &e) == 0, "open with failing screenshots");
-	ok(amc_observe(d, 2, &o, &e) == -1, "observe fails");
+	ok(amc_observe(d, &oo, &o, &e) == -1, "observe fails");
 	like(e.msg, "after 3 tries", "the message counts the tries");
 	amc_device_close(d);
 	amc_config_free(cfg);

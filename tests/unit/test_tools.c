@@ -33,7 +33,8 @@ int main(void)
 		return 1;
 	}
 	amc_observation obs;
-	ok(amc_observe(d, 0, &obs, &e) == 0, "observe");
+	amc_observe_opts oo = { 0, AMC_OCR_OFF };
+	ok(amc_observe(d, &oo, &obs, &e) == 0, "observe");
 	amc_tool_ctx c = { d, &obs };
 	cJSON *res = NULL;
 	cJSON *args = cJSON_Parse("{\"x\":\"left\",\"y\":3}");

@@ -1,0 +1,62 @@
+/* run.h - running one task to its end.
+ *
+ * amc_task_run() creates the task row before its first "running" update, so a
+ * task that ran is in the history whoever called it; holds the device lock for
+ * the task's duration; and runs steps (observe -> plan -> act -> settle ->
+ * record), recording each in the timeline, until the planner is done, a step
+ * ends the task, the step limit or a cancel. It is the only writer of task and
+ * step rows: amc run calls it directly, the TUI through a per-device runner
+ * (runner.h), and a front end that acts step by step through a planner whose
+ * actions it hands in (extplanner.h). */
+#ifndef AMC_RUN_H
+#define AMC_RUN_H
+
+#include <stdatomic.h>
+#include "device/device.h"
+#include "perception/ocr.h"
+#include "runtime/events.h"
+#include "runtime/operator.h"
+#include "runtime/planner.h"
+#include "runtime/safety.h"
+#include "runtime/secrets.h"
+#include "runtime/task.h"
+#include "semantic/enrich.h"
+#include "storage/store.h"
+#include "util/config.h"
+
+/* How one task runs. Read by amc_task_run only; nothing here is written into
+ * process-wide state, so tasks with different options can run side by side. */
+typedef struct amc_runner_opts {
+	int max_steps;
+	int settle_timeout_ms;
+	int settle_interval_ms;
+	double settle_tolerance;
+	int capture_retries;
+	amc_ocr_policy ocr_policy;      /* [ocr] policy; 0 (off) when not set */
+	/* Set to NULL/0 by amc_runner_opts_from_config; a front end fills them. */
+	amc_operator *op;               /* answers ask_user and confirmations; NULL: nobody */
+	const amc_words *confirm_words; /* irreversible-action words; NULL: no gate */
+	int assume_yes;                 /* --yes: confirmations pass without asking */
+	const amc_secrets *secrets;     /* the task's {{secret:NAME}} values and every other known one (mask-only); NULL: none */
+	amc_enricher *enricher;         /* semantic.enrich = on: one SemanticScene per observation; NULL: off */
+} amc_runner_opts;
+
+void amc_runner_opts_from_config(amc_runner_opts *o, const amc_config *c);
+
+/* Run one task to a terminal state on an opened device. `cancel` is polled
+ * between phases (set it from a signal handler or another thread; NULL: never).
+ * None of the arguments is kept after the call; the planner's hooks are told of
+ * every recorded step and of the end (planner.h). Returns 0 when the task
+ * reached any terminal state (see out->status), -1 when it could not be started
+ * at all (e.g. device busy: e->code AMC_EENV), with no task left running. */
+int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *planner,
+		 amc_task *task, const amc_runner_opts *opts, atomic_int *cancel,
+		 amc_task_outcome *out, amc_err *e);
+
+/* Record a task that never ran (cancelled while queued, its device could not be
+ * opened) in its terminal `status` with `error`, publish its status, and tell
+ * the planner's hooks; every submitted task is then in the history. */
+void amc_task_record_unrun(amc_store *store, amc_bus *bus, amc_task *task, amc_planner *planner,
+			   int default_max_steps, const char *status, const char *error);
+
+#endif
