@@ -1,0 +1,83 @@
+/* extplanner.h - a planner whose actions are handed in from another thread.
+ *
+ * A front end that lets an outside agent act step by step (an MCP server) never
+ * writes timeline rows itself: it runs the task as usual (amc_task_run, or a
+ * runner) with this planner and hands each action in. The planner's next()
+ * blocks until an action arrives, the task is cancelled, or a bounded wait runs
+ * out (the task then fails, saying so). Each action becomes an ordinary
+ * observe -> act -> settle -> record step, and whoever handed it in can wait
+ * for that step's record.
+ *
+ * Ownership: amc_extplanner_new makes two handles on one shared state: the
+ * planner, given to amc_task_run or amc_runner_submit and freed as any planner
+ * (amc_planner_free), and the amc_extplanner, the caller's, freed with
+ * amc_extplanner_free. The state lives until both are freed, in either order,
+ * from any thread. Every amc_extplanner_* call is thread-safe. One action at a
+ * time: give, wait for its answer, give the next. */
+#ifndef AMC_EXTPLANNER_H
+#define AMC_EXTPLANNER_H
+
+#include <cjson/cJSON.h>
+#include "runtime/planner.h"
+#include "runtime/task.h"
+#include "util/err.h"
+
+/* How long next() waits for an action when the options name no wait: long
+ * enough for an agent that thinks between steps, short enough that a task
+ * whose agent went silent does not hold its device for good. */
+#define AMC_EXTPLANNER_WAIT_MS 300000L
+
+typedef struct amc_extplanner_opts {
+	long wait_ms;   /* how long next() waits for an action; <= 0: AMC_EXTPLANNER_WAIT_MS */
+	/* 1: taps on irreversible-looking elements need the operator's yes (runner
+	 * opts confirm_words), as for a model's actions; 0: they run as given. */
+	int gated;
+} amc_extplanner_opts;
+
+typedef struct amc_extplanner amc_extplanner;
+
+/* The planner ("external") and the handle that feeds it. o NULL: the default
+ * wait, gated. A failed step is reported back and the task goes on (the agent
+ * decides), except an unanswered ask_user. */
+void amc_extplanner_new(const amc_extplanner_opts *o, amc_planner **planner, amc_extplanner **x);
+/* Drop the caller's handle. A task still waiting for an action then fails
+ * ("the agent went away") instead of waiting out its bound. */
+void amc_extplanner_free(amc_extplanner *x);
+
+/* Hand in the next action: a registry tool (tools.h) or ask_user; its arguments
+ * (a JSON object, copied; NULL: {}); why (copied, may be NULL; recorded as the
+ * step's reasoning). AMC_EUSAGE: unknown tool, arguments not an object, or the
+ * previous action's answer has not been waited for; AMC_EFAIL: the task has
+ * ended (e says how). */
+int amc_extplanner_give(amc_extplanner *x, const char *tool, const cJSON *args, const char *reason,
+			amc_err *e);
+/* End the task: succeeded with `text` as its summary (success = 1), or failed
+ * with `text` as its error (success = 0). Wait for the end with
+ * amc_extplanner_wait. Errors as for give. */
+int amc_extplanner_finish(amc_extplanner *x, int success, const char *text, amc_err *e);
+
+/* The answer to what was handed in last. */
+typedef struct amc_ext_answer {
+	int step;                    /* the step the action was recorded as; 0: it never ran (or finish) */
+	char status[16];             /* that step's status: "ok", "failed", "refused"; "" when none */
+	char error[AMC_ERR_MSG_MAX]; /* the step's error, or why the action never ran; "" when ok */
+	cJSON *result;               /* the step's result, owned (amc_ext_answer_clear); may be NULL */
+	char screenshot[512];        /* the screen after the step: artifact path under $AMC_HOME; "" when none */
+	int ended;                   /* 1: the task has ended; outcome says how */
+	amc_task_outcome outcome;
+} amc_ext_answer;
+
+void amc_ext_answer_clear(amc_ext_answer *a);
+
+/* Wait at most ms (< 0: without bound) for the answer to the last action or
+ * finish handed in. 0: it came (*out filled); 1: ms passed first (call again);
+ * -1: nothing was handed in to answer (AMC_EUSAGE). */
+int amc_extplanner_wait(amc_extplanner *x, long ms, amc_ext_answer *out, amc_err *e);
+
+/* Wait at most ms (< 0: without bound) until the task asks for its next action.
+ * 0: it asks; *step is the step it will become and *scene (when not NULL) a
+ * copy of the screen it will act on (amc_scene JSON, owned). 1: ms passed
+ * first. -1: the task has ended (e, AMC_EFAIL, says how). */
+int amc_extplanner_wait_asked(amc_extplanner *x, long ms, int *step, cJSON **scene, amc_err *e);
+
+#endif
