@@ -91,7 +91,10 @@ typedef struct amc_planner amc_planner;
  * back to whoever handed the action in. */
 typedef struct amc_planner_hooks {
 	void (*recorded)(amc_planner *p, const amc_step_report *r); /* a step's row is written */
-	void (*ended)(amc_planner *p, const amc_task_outcome *o);   /* the task has ended, or never ran */
+	/* The task has ended (amc_task_run), or was recorded as never run
+	 * (amc_task_record_unrun). Not called for a task amc_task_run could
+	 * not start: its caller has the error. */
+	void (*ended)(amc_planner *p, const amc_task_outcome *o);
 } amc_planner_hooks;
 
 typedef struct amc_planner_ops {
