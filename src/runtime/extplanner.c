@@ -74,10 +74,7 @@ static void wait_until(shared *s, long long deadline, long slice)
 	if (left <= 0)
 		return;
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	long long ns = ts.tv_nsec + (left % 1000) * 1000000LL;
-	ts.tv_sec += left / 1000 + ns / 1000000000LL;
-	ts.tv_nsec = ns % 1000000000LL;
+	amc_timespec_after(CLOCK_MONOTONIC, left, &ts);
 	pthread_cond_timedwait(&s->cv, &s->mu, &ts);
 }
 

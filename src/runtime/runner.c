@@ -263,10 +263,7 @@ int amc_runner_wait_idle(amc_runner *r, long ms)
 			if (left <= 0)
 				break;
 			struct timespec ts;
-			clock_gettime(CLOCK_REALTIME, &ts);
-			long long ns = ts.tv_nsec + (left % 1000) * 1000000LL;
-			ts.tv_sec += left / 1000 + ns / 1000000000LL;
-			ts.tv_nsec = ns % 1000000000LL;
+			amc_timespec_after(CLOCK_REALTIME, left, &ts);
 			pthread_cond_timedwait(&r->cv, &r->mu, &ts);
 		}
 	}

@@ -27,6 +27,14 @@ void amc_sleep_ms(long ms)
 		;
 }
 
+void amc_timespec_after(clockid_t clk, long long ms, struct timespec *ts)
+{
+	clock_gettime(clk, ts);
+	long long ns = ts->tv_nsec + (ms % 1000) * 1000000LL;
+	ts->tv_sec += (time_t)(ms / 1000 + ns / 1000000000LL);
+	ts->tv_nsec = (long)(ns % 1000000000LL);
+}
+
 void amc_format_time(long long ms, char *out, size_t n)
 {
 	if (ms <= 0) {

@@ -65,6 +65,14 @@ int main(void)
 	}
 	ok(mono, "mono_ms never goes backwards over 100000 reads");
 
+	/* A condition variable's deadline: 1.9 s on, carried into the seconds. */
+	struct timespec dl, now_ts;
+	clock_gettime(CLOCK_MONOTONIC, &now_ts);
+	amc_timespec_after(CLOCK_MONOTONIC, 1900, &dl);
+	long long diff_ms = (long long)(dl.tv_sec - now_ts.tv_sec) * 1000 + (dl.tv_nsec - now_ts.tv_nsec) / 1000000;
+	ok(diff_ms >= 1900 && diff_ms < 2000, "timespec_after is 1900 ms on (%lld)", diff_ms);
+	ok(dl.tv_nsec >= 0 && dl.tv_nsec < 1000000000L, "with nanoseconds below one second");
+
 	/* Sleep roughly right. */
 	long long a = amc_mono_ms();
 	amc_sleep_ms(120);

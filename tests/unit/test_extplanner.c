@@ -63,6 +63,16 @@ static void task_start(task_thread *t, fixture *f, long wait_ms)
 	pthread_create(&t->th, NULL, task_main, t);
 }
 
+/* Start a task and wait until it asks for its first action. */
+static void task_start_asked(task_thread *t, fixture *f, const char *what)
+{
+	task_start(t, f, 0);
+	amc_err e;
+	int step = 0;
+	ok(amc_extplanner_wait_asked(t->x, 30000, &step, NULL, &e) == 0 && step == 1,
+	   "%s: the task waits for its first action", what);
+}
+
 static void task_join(task_thread *t)
 {
 	pthread_join(t->th, NULL);
@@ -197,10 +207,9 @@ static void test_drive(fixture *f)
 static void test_cancel_while_waiting(fixture *f)
 {
 	task_thread t;
-	task_start(&t, f, 0);
+	task_start_asked(&t, f, "cancel");
 	amc_err e;
 	int step;
-	ok(amc_extplanner_wait_asked(t.x, 30000, &step, NULL, &e) == 0, "the task waits for an action");
 	long long c0 = amc_mono_ms();
 	atomic_store(&t.cancel, 1);
 	task_join(&t);
@@ -231,11 +240,9 @@ static void test_bounded_wait(fixture *f)
 static void test_finish_failed(fixture *f)
 {
 	task_thread t;
-	task_start(&t, f, 0);
+	task_start_asked(&t, f, "finish failed");
 	amc_err e;
-	int step;
 	amc_ext_answer a;
-	ok(amc_extplanner_wait_asked(t.x, 30000, &step, NULL, &e) == 0, "asked");
 	ok(amc_extplanner_finish(t.x, 0, "the button is not there", &e) == 0, "the agent gives up");
 	ok(amc_extplanner_wait(t.x, 60000, &a, &e) == 0 && a.ended, "the answer is the end");
 	is_str(a.outcome.status, "failed", "the task failed");
@@ -251,10 +258,7 @@ static void test_finish_failed(fixture *f)
 static void test_handle_gone(fixture *f)
 {
 	task_thread t;
-	task_start(&t, f, 0);
-	amc_err e;
-	int step;
-	ok(amc_extplanner_wait_asked(t.x, 30000, &step, NULL, &e) == 0, "asked");
+	task_start_asked(&t, f, "agent gone");
 	amc_extplanner_free(t.x);
 	task_join(&t);
 	is_str(t.out.status, "failed", "a task whose agent went away fails");
