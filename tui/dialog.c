@@ -11,6 +11,7 @@
 #include "flow/flow.h"
 #include "flow/flow_planner.h"
 #include "tui/app.h"
+#include "tui/session.h"
 #include "tui/text.h"
 #include "util/fsutil.h"
 #include "util/paths.h"
