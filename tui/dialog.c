@@ -599,7 +599,7 @@ static int opq_key(amc_tui_app *a, amc_tui_dialog *d, int key)
 	opq *o = (opq *)d;
 	amc_tui_req r = amc_tui_keymap_lookup(key, AMC_VIEW_DIALOG);
 	if (r == AMC_REQ_CANCEL) {
-		/* cancelling the task also unblocks its question (app.c) */
+		/* cancelling the task also unblocks its question (session.c) */
 		amc_err e;
 		if (amc_tui_cancel(a, o->q.task, &e) != 0) {
 			amc_tui_operator_answer(o->op, o->q.seq, 0, NULL);

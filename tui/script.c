@@ -10,9 +10,9 @@
 #include "tui/script.h"
 #include "tui/screen.h"
 #include "tui/session.h"
+#include "tui/text.h"
 #include "util/clock.h"
 #include "util/log.h"
-#include "util/sanitize.h"
 #include "util/strbuf.h"
 
 /* Timing for `make bench` (AMC_TUI_TIMING=FILE, script mode): the first
@@ -57,19 +57,9 @@ static void dump_screen(amc_tui_app *a, const char *dir, const char *name)
 	if (!f)
 		return;
 	for (int y = 0; y < a->rows; y++) {
-		wchar_t line[1024];
-		int n = mvwinnwstr(curscr, y, 0, line, a->cols < 1023 ? a->cols : 1023);
-		if (n < 0)
-			n = 0;
-		line[n] = 0;
-		while (n > 0 && line[n - 1] == L' ')
-			line[--n] = 0;
-		amc_sb sb;
-		amc_sb_init(&sb);
-		for (int i = 0; i < n; i++)
-			amc_utf8_encode((unsigned)line[i], &sb);
-		fprintf(f, "%s\n", amc_sb_str(&sb));
-		amc_sb_free(&sb);
+		char *row = amc_tui_row_text(curscr, y, a->cols);
+		fprintf(f, "%s\n", row);
+		free(row);
 	}
 	fclose(f);
 }

@@ -172,7 +172,7 @@ static void *runner(void *arg)
 
 static int wake[2];
 
-/* Start a runner-side question and open its dialog (as app.c does). */
+/* Start a runner-side question and open its dialog (as screen.c does). */
 static amc_tui_dialog *ask(call *c, int confirm, const char *text)
 {
 	memset(c, 0, sizeof *c);

@@ -14,7 +14,8 @@
 
 static char dir[4200];
 
-static int run(const char *script_text, int cols, int rows, amc_err *e)
+/* Run script_text in script mode, dumps into dump_dir. */
+static int run_into(const char *script_text, const char *dump_dir, int cols, int rows, amc_err *e)
 {
 	char script[4300];
 	snprintf(script, sizeof script, "%s/script.keys", dir);
@@ -27,12 +28,17 @@ static int run(const char *script_text, int cols, int rows, amc_err *e)
 	o.theme = "monochrome";
 	o.graphics = "symbols";
 	o.script = script;
-	o.dump_dir = dir;
+	o.dump_dir = dump_dir;
 	o.cols = cols;
 	o.rows = rows;
 	int rc = amc_tui_main(&o, e);
 	amc_config_free(cfg);
 	return rc;
+}
+
+static int run(const char *script_text, int cols, int rows, amc_err *e)
+{
+	return run_into(script_text, dir, cols, rows, e);
 }
 
 static char *slurp(const char *name)
@@ -121,22 +127,8 @@ static void test_more_lines(void)
 	free(s);
 
 	/* A dump into a folder that cannot be written is logged, not fatal. */
-	char script[4300];
-	snprintf(script, sizeof script, "%s/nodir.keys", dir);
-	amc_err we;
-	const char *text = ":dump x\nq\n";
-	amc_write_atomic(script, text, strlen(text), 0644, &we);
-	amc_config *cfg = amc_config_new();
-	amc_tui_opts o = { 0 };
-	o.home = dir;
-	o.cfg = cfg;
-	o.theme = "monochrome";
-	o.script = script;
-	o.dump_dir = "/nonexistent/dumps";
-	o.cols = 80;
-	o.rows = 24;
-	is_int(amc_tui_main(&o, &e), 0, "a dump that cannot be written does not stop the script");
-	amc_config_free(cfg);
+	is_int(run_into(":dump x\nq\n", "/nonexistent/dumps", 80, 24, &e), 0,
+	       "a dump that cannot be written does not stop the script");
 }
 
 static void test_timing(void)
