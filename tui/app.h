@@ -1,8 +1,11 @@
 /* app.h - the TUI's core: the application state shared by views and dialogs,
- * the view ops table, and the loop (app.c).
+ * the view ops table and the dialog contract, and what views may ask of the
+ * app (app.c): the clock, the status-line message, the view stack, dialogs,
+ * frames. What runs under the TUI is session.h; the screen's keys and
+ * drawing are screen.h; the loop is tui.c, script mode script.c.
  *
  * Threads: everything here runs on the main thread. Runner threads only touch
- * the event queue (through the bus callback) and the wake pipe. */
+ * the event queue (through the bus callback, session.c) and the wake pipe. */
 #ifndef AMC_TUI_APP_H
 #define AMC_TUI_APP_H
 
@@ -70,6 +73,8 @@ struct amc_tui_app {
 	char home[4096];
 	amc_store *store;          /* main-thread connection */
 	amc_bus *bus;
+	int bus_sub;               /* our subscription to bus */
+	int wake[2];               /* the wake pipe: runner events, questions, renders (session.c) */
 	amc_runner *runners[AMC_TUI_MAX_RUNNERS];
 	int nrunners;
 	char own[AMC_TUI_MAX_OWN][32]; /* tasks launched from this TUI */
@@ -96,19 +101,15 @@ struct amc_tui_app {
 	amc_enricher *enrichers[AMC_TUI_MAX_RUNNERS]; /* one per runner; NULL: off */
 };
 
+/* Now in ms: AMC_TUI_NOW in script mode (dumps do not age), else the clock. */
 long long amc_tui_now(const amc_tui_app *a);
+/* Put a view on top of the stack; the stack takes `data` (ops->free). */
 void amc_tui_push(amc_tui_app *a, const amc_tui_view_ops *ops, void *data);
+/* Free the top view and reload the one below; the last view stays. */
 void amc_tui_pop(amc_tui_app *a);
+/* Show a dialog, or queue it behind the open one; the app takes it. */
 void amc_tui_open_dialog(amc_tui_app *a, amc_tui_dialog *d);
 void amc_tui_message(amc_tui_app *a, int error, const char *fmt, ...) AMC_PRINTF(3, 4);
-/* Queue a task on the device's runner (started on first use). Takes task and
- * planner. The task is remembered as launched here. */
-int amc_tui_launch(amc_tui_app *a, amc_task *task, amc_planner *planner, amc_err *e);
-/* Cancel a running or queued task: through its runner when launched here,
- * else -1 with a message (another process owns it). */
-int amc_tui_cancel(amc_tui_app *a, const char *task_id, amc_err *e);
-int amc_tui_own_running(amc_tui_app *a);
-const char *amc_tui_phase(const amc_tui_app *a, const char *task_id, int *step);
 /* Frame helpers */
 void amc_tui_box(int y, int x, int h, int w, const char *title, int focused);
 

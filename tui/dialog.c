@@ -11,6 +11,7 @@
 #include "flow/flow.h"
 #include "flow/flow_planner.h"
 #include "tui/app.h"
+#include "tui/session.h"
 #include "tui/text.h"
 #include "util/fsutil.h"
 #include "util/paths.h"
@@ -31,6 +32,13 @@ static void frame(amc_tui_app *a, int h, int w, const char *title, int *y, int *
 }
 
 static int wrap(const char *s, int y, int x, int w, int max, attr_t at, int draw);
+
+/* Keys are looked up in the keymap table (AMC_VIEW_DIALOG rows), so the help
+ * view and amc(1) list what dialogs do. A key a text field takes as text: */
+static int typed(int key)
+{
+	return key >= 0x20 && key < 0x100 && key != 0x7f;
+}
 
 /* ---- confirm ---- */
 
@@ -117,11 +125,12 @@ static void input_draw(amc_tui_app *a, amc_tui_dialog *d)
 static int input_key(amc_tui_app *a, amc_tui_dialog *d, int key)
 {
 	input *in = (input *)d;
-	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+	amc_tui_req r = typed(key) ? AMC_REQ_NONE : amc_tui_keymap_lookup(key, AMC_VIEW_DIALOG);
+	if (r == AMC_REQ_ENTER) {
 		in->done(a, in->buf, in->ud);
 		return 1;
 	}
-	if (key == 27)
+	if (r == AMC_REQ_BACK)
 		return 1;
 	if (key == KEY_BACKSPACE || key == 127 || key == 8) {
 		/* drop one UTF-8 character */
@@ -132,7 +141,7 @@ static int input_key(amc_tui_app *a, amc_tui_dialog *d, int key)
 		in->buf[in->len] = 0;
 		return 0;
 	}
-	if (key >= 0x20 && key < 0x100 && key != 0x7f && in->len + 1 < sizeof in->buf) {
+	if (typed(key) && in->len + 1 < sizeof in->buf) {
 		in->buf[in->len++] = (char)key;
 		in->buf[in->len] = 0;
 	}
@@ -375,7 +384,7 @@ static void edit(char *buf, size_t n, int key, int digits)
 		if (len > 0)
 			len--;
 		buf[len] = 0;
-	} else if (key >= 0x20 && key < 0x100 && key != 0x7f && len + 1 < n && (!digits || (key >= '0' && key <= '9'))) {
+	} else if (typed(key) && len + 1 < n && (!digits || (key >= '0' && key <= '9'))) {
 		buf[len] = (char)key;
 		buf[len + 1] = 0;
 	}
@@ -394,18 +403,20 @@ static int launch_key(amc_tui_app *a, amc_tui_dialog *d, int key)
 {
 	launch *l = (launch *)d;
 	int text = is_other(l) || is_goal(l);
+	/* Fields 2 (path or goal) and 3 (max steps) are text: letters are typed. */
+	amc_tui_req r = l->field >= 2 && typed(key) ? AMC_REQ_NONE : amc_tui_keymap_lookup(key, AMC_VIEW_DIALOG);
 	l->error[0] = 0;
-	if (key == 27)
+	if (r == AMC_REQ_BACK)
 		return 1;
-	if (key == '\n' || key == '\r' || key == KEY_ENTER)
+	if (r == AMC_REQ_ENTER)
 		return do_launch(a, l);
-	if (key == '\t' || (key == KEY_DOWN && l->field >= 2)) {
+	if (r == AMC_REQ_NEXT_PANE || (r == AMC_REQ_DOWN && l->field >= 2)) {
 		l->field = (l->field + 1) % 4;
 		if (l->field == 2 && !text)
 			l->field = 3;
 		return 0;
 	}
-	if (key == KEY_BTAB) {
+	if (r == AMC_REQ_PREV_PANE) {
 		l->field = (l->field + 3) % 4;
 		if (l->field == 2 && !text)
 			l->field = 1;
@@ -413,18 +424,18 @@ static int launch_key(amc_tui_app *a, amc_tui_dialog *d, int key)
 	}
 	if (l->field == 0) {
 		int n = -1;
-		if (key == 'j' || key == KEY_DOWN)
+		if (r == AMC_REQ_DOWN)
 			n = next_dev(l, l->dev + 1, 1);
-		else if (key == 'k' || key == KEY_UP)
+		else if (r == AMC_REQ_UP)
 			n = next_dev(l, l->dev - 1, -1);
 		if (n >= 0)
 			l->dev = n;
 		return 0;
 	}
 	if (l->field == 1) {
-		if (key == 'j' || key == KEY_DOWN)
+		if (r == AMC_REQ_DOWN)
 			l->flow = l->flow + 1 < (int)l->nflows ? l->flow + 1 : l->flow;
-		else if (key == 'k' || key == KEY_UP)
+		else if (r == AMC_REQ_UP)
 			l->flow = l->flow > 0 ? l->flow - 1 : 0;
 		return 0;
 	}
@@ -586,8 +597,9 @@ static void opq_draw(amc_tui_app *a, amc_tui_dialog *d)
 static int opq_key(amc_tui_app *a, amc_tui_dialog *d, int key)
 {
 	opq *o = (opq *)d;
-	if (amc_tui_keymap_lookup(key, AMC_VIEW_DIALOG) == AMC_REQ_CANCEL) {
-		/* cancelling the task also unblocks its question (app.c) */
+	amc_tui_req r = amc_tui_keymap_lookup(key, AMC_VIEW_DIALOG);
+	if (r == AMC_REQ_CANCEL) {
+		/* cancelling the task also unblocks its question (session.c) */
 		amc_err e;
 		if (amc_tui_cancel(a, o->q.task, &e) != 0) {
 			amc_tui_operator_answer(o->op, o->q.seq, 0, NULL);
@@ -598,18 +610,18 @@ static int opq_key(amc_tui_app *a, amc_tui_dialog *d, int key)
 		return 1;
 	}
 	if (o->q.confirm) {
-		amc_tui_req r = amc_tui_keymap_lookup(key, AMC_VIEW_DIALOG);
 		if (r == AMC_REQ_YES || r == AMC_REQ_NO || r == AMC_REQ_BACK) {
 			amc_tui_operator_answer(o->op, o->q.seq, r == AMC_REQ_YES, NULL);
 			return 1;
 		}
 		return 0;
 	}
-	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+	/* The answer is a text field: letters are typed. */
+	if (!typed(key) && r == AMC_REQ_ENTER) {
 		amc_tui_operator_answer(o->op, o->q.seq, 1, o->buf);
 		return 1;
 	}
-	if (key == 27) {
+	if (!typed(key) && r == AMC_REQ_BACK) {
 		amc_tui_operator_answer(o->op, o->q.seq, 0, NULL);
 		return 1;
 	}

@@ -226,7 +226,7 @@ static void *work(void *arg)
 		free(j.path);
 		pthread_cond_broadcast(&cv);
 		if (wake_fd >= 0) {
-			char b = 3; /* app.c: a render is ready */
+			char b = 3; /* session.c: a render is ready */
 			ssize_t wr = write(wake_fd, &b, 1); /* nonblocking: a full pipe already wakes */
 			(void)wr;
 		}

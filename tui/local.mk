@@ -1,8 +1,10 @@
-# The terminal interface: one file per view or dialog, the app loop, keymap,
-# themes and images. Only src/cli/ includes tui/tui.h.
+# The terminal interface: one file per view or dialog, the app's shared state,
+# the session (runners, events), the screen (keys, drawing), the loop (tui.c),
+# script mode, keymap, themes and images. Only src/cli/ includes tui/tui.h.
 # AMC_TUI_SOURCES is also built into tests/tui/libtuitest.a for the unit tests.
 AMC_TUI_SOURCES = \
-	tui/tui.h tui/app.h tui/app.c tui/keymap.h tui/keymap.c tui/text.h tui/text.c \
+	tui/tui.h tui/tui.c tui/app.h tui/app.c tui/session.h tui/session.c tui/screen.h tui/screen.c \
+	tui/script.h tui/script.c tui/keymap.h tui/keymap.c tui/text.h tui/text.c \
 	tui/theme.h tui/theme.c tui/image.h tui/image.c tui/pixels.h tui/pixels.c tui/tree.h tui/tree.c \
 	tui/operator.h tui/operator.c \
 	tui/view_tasks.c tui/view_task.c tui/view_help.c tui/view_devices.c tui/dialog.c

@@ -255,7 +255,7 @@ static void *pwork(void *arg)
 			free(seq);
 		have_job = 0;
 		if (pwake >= 0) {
-			char b = 3; /* app.c: a render is ready, draw again */
+			char b = 3; /* session.c: a render is ready, draw again */
 			ssize_t wr = write(pwake, &b, 1);
 			(void)wr;
 		}

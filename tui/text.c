@@ -100,3 +100,19 @@ int amc_tui_put(WINDOW *w, int y, int x, int width, const char *s, attr_t attr, 
 	amc_sb_free(&sb);
 	return col;
 }
+
+char *amc_tui_row_text(WINDOW *w, int y, int cols)
+{
+	wchar_t line[1024];
+	int n = mvwinnwstr(w, y, 0, line, cols < 1023 ? cols : 1023);
+	if (n < 0)
+		n = 0;
+	line[n] = 0;
+	while (n > 0 && line[n - 1] == L' ')
+		line[--n] = 0;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	for (int i = 0; i < n; i++)
+		amc_utf8_encode((unsigned)line[i], &sb);
+	return amc_sb_detach(&sb);
+}

@@ -12,6 +12,10 @@
 int amc_tui_put(WINDOW *w, int y, int x, int width, const char *s, attr_t attr, int pad);
 /* Display width of the sanitized form of `s`. */
 int amc_tui_width(const char *s);
+/* Row y of w, its first `cols` columns (at most 1023), as UTF-8 with the
+ * trailing spaces dropped: what a screen dump or a test reads back. Returns a
+ * malloc'd string; the caller frees it. */
+char *amc_tui_row_text(WINDOW *w, int y, int cols);
 /* 1 when the locale's codeset is UTF-8 (set once at start-up). */
 int amc_tui_utf8(void);
 void amc_tui_text_init(void);

@@ -2,6 +2,7 @@
  * selected device's screen. The screen is the latest recorded observation of
  * a task on that device (so it follows a running task step by step without
  * touching the device), or a fresh capture on `r` when the device is free. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,10 @@ typedef struct devices_view {
 	long sel;
 	int list_y, list_w; /* where the device list was drawn, for clicks */
 	int zoom;
-	char shot[8400];     /* absolute path of the image shown, "" none */
+	/* Absolute path of the image shown, "" none: an artifact's (store.h
+	 * refuses one that does not fit) or a capture's; PATH_MAX, as a longer
+	 * path could not be opened anyway. */
+	char shot[PATH_MAX];
 	char what[256];      /* where it came from */
 } devices_view;
 
@@ -97,17 +101,22 @@ static void capture(amc_tui_app *a, devices_view *d)
 		amc_tui_message(a, 1, "%s", e.msg);
 		return;
 	}
-	char dir[4200];
-	snprintf(dir, sizeof dir, "%s/tui", a->home);
+	amc_sb dir;
+	amc_sb_init(&dir);
+	amc_sb_printf(&dir, "%s/tui", a->home);
 	/* One file per device, replaced atomically; the id is canonical (sim:N,
 	 * adb:SERIAL, appium:URL) but may hold '/', so it is not used as a name. */
-	snprintf(d->shot, sizeof d->shot, "%s/screen-%ld.png", dir, d->sel);
-	if (amc_mkdir_p(dir, 0700, &e) != 0 || amc_write_atomic(d->shot, png, len, 0600, &e) != 0) {
+	int n = snprintf(d->shot, sizeof d->shot, "%s/screen-%ld.png", amc_sb_str(&dir), d->sel);
+	if (n < 0 || (size_t)n >= sizeof d->shot)
+		amc_err_set(&e, AMC_EENV, "cannot keep a capture: the path under %s is too long", amc_sb_str(&dir));
+	if (n < 0 || (size_t)n >= sizeof d->shot || amc_mkdir_p(amc_sb_str(&dir), 0700, &e) != 0 ||
+	    amc_write_atomic(d->shot, png, len, 0600, &e) != 0) {
 		amc_tui_message(a, 1, "%s", e.msg);
 		d->shot[0] = 0;
 	} else {
 		snprintf(d->what, sizeof d->what, "captured now");
 	}
+	amc_sb_free(&dir);
 	free(png);
 	amc_tui_image_forget(); /* same path, new pixels */
 }

@@ -1,5 +1,5 @@
-/* view_help.c - the Help view: the keys of the view it was opened from,
- * generated from the keymap table. */
+/* view_help.c - the Help view: the keys of the view it was opened from, and
+ * of the dialogs it opens, generated from the keymap table. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,23 +15,29 @@ typedef struct help_view {
 	int page;
 } help_view;
 
+/* The keys of `view` under a heading, after a blank line. */
+static void add_section(help_view *h, const char *heading, unsigned view)
+{
+	size_t n;
+	char **tl = amc_tui_keymap_lines(view, &n);
+	h->lines = amc_xrealloc(h->lines, (h->n + n + 2) * sizeof *h->lines);
+	h->lines[h->n++] = amc_xstrdup("");
+	h->lines[h->n++] = amc_xstrdup(heading);
+	memcpy(h->lines + h->n, tl, n * sizeof *tl);
+	h->n += n;
+	free(tl);
+}
+
 void *amc_tui_help_new(amc_tui_app *a, unsigned view)
 {
 	(void)a;
 	help_view *h = amc_xcalloc(1, sizeof *h);
 	h->of = view;
 	h->lines = amc_tui_keymap_lines(view, &h->n);
-	if (view & AMC_VIEW_TASK) {
-		/* The tree pane's own keys, under a heading. */
-		size_t n;
-		char **tl = amc_tui_keymap_lines(AMC_VIEW_TREE, &n);
-		h->lines = amc_xrealloc(h->lines, (h->n + n + 2) * sizeof *h->lines);
-		h->lines[h->n++] = amc_xstrdup("");
-		h->lines[h->n++] = amc_xstrdup("In the UI tree pane:");
-		memcpy(h->lines + h->n, tl, n * sizeof *tl);
-		h->n += n;
-		free(tl);
-	}
+	if (view & AMC_VIEW_TASK)
+		add_section(h, "In the UI tree pane:", AMC_VIEW_TREE); /* the tree pane's own keys */
+	/* Every view opens dialogs (n launches, c and / ask): their keys too. */
+	add_section(h, "In dialogs (in a text field a letter is typed):", AMC_VIEW_DIALOG);
 	return h;
 }
 

@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "tui/app.h"
+#include "tui/session.h"
 #include "tui/image.h"
 #include "tui/text.h"
 #include "tui/tree.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tui/app.h"
+#include "tui/session.h"
 #include "tui/text.h"
 #include "util/clock.h"
 #include "util/strbuf.h"

@@ -1,18 +1,14 @@
-/* test_app.c - the TUI core without a terminal: the clock, the status-line
- * message, the view stack, the dialog queue, cancel of a task not run here,
- * frames, the man page entry point, and amc_tui_main itself in script mode
- * (a virtual screen: keys from a file, dumps to a folder, errors returned). */
+/* test_app.c - what views may ask of the app, without a terminal: the clock,
+ * the status-line message, the view stack, the dialog queue and frames. (The
+ * runners are test_session.c's, the keys test_screen.c's, script mode
+ * test_script.c's, amc_tui_main and the man page test_tui.c's.) */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tap.h"
-#include "testutil.h"
 #include "tuitest.h"
 #include "tui/app.h"
-#include "tui/tui.h"
 #include "util/clock.h"
-#include "util/fsutil.h"
 
 /* ---- a fake view: counts what the app asks of it ---- */
 
@@ -95,15 +91,6 @@ static void test_core(void)
 		d->free(d);
 	}
 
-	/* Nothing runs here. */
-	is_int(amc_tui_own_running(&a), 0, "no runners: nothing running here");
-	int step = -1;
-	ok(amc_tui_phase(&a, "nosuchtask", &step) == NULL && step == -1, "no phase for an unknown task");
-	amc_err e;
-	is_int(amc_tui_cancel(&a, "0123456789abcdef", &e), -1, "cancelling a task not launched here fails");
-	like(e.msg, "01234567", "naming the task by its short id");
-	like(e.msg, "cancel it where it was started", "and saying where to cancel it");
-
 	a.view = NULL;
 	free(bottom->data);
 	free(bottom);
@@ -133,128 +120,11 @@ static void test_box(void)
 	tt_screen_end();
 }
 
-static void test_man(void)
-{
-	FILE *f1 = tmpfile(), *f2 = tmpfile();
-	amc_tui_write_man(f1);
-	amc_tui_keymap_write_man(f2);
-	long n1 = ftell(f1), n2 = ftell(f2);
-	ok(n1 > 1000 && n1 == n2, "amc_tui_write_man writes the keymap's man page (%ld bytes)", n1);
-	char *b1 = calloc(1, (size_t)n1 + 1), *b2 = calloc(1, (size_t)n2 + 1);
-	rewind(f1);
-	rewind(f2);
-	ok(fread(b1, 1, (size_t)n1, f1) == (size_t)n1 && fread(b2, 1, (size_t)n2, f2) == (size_t)n2 && !strcmp(b1, b2),
-	   "byte for byte");
-	free(b1);
-	free(b2);
-	fclose(f1);
-	fclose(f2);
-}
-
-static char dir[4200];
-
-static int run(const char *script_text, int cols, int rows, amc_err *e)
-{
-	char script[4300];
-	snprintf(script, sizeof script, "%s/script.keys", dir);
-	amc_err we;
-	amc_write_atomic(script, script_text, strlen(script_text), 0644, &we);
-	amc_config *cfg = amc_config_new();
-	amc_tui_opts o = { 0 };
-	o.home = dir;
-	o.cfg = cfg;
-	o.theme = "monochrome";
-	o.graphics = "symbols";
-	o.script = script;
-	o.dump_dir = dir;
-	o.cols = cols;
-	o.rows = rows;
-	int rc = amc_tui_main(&o, e);
-	amc_config_free(cfg);
-	return rc;
-}
-
-static char *slurp(const char *name)
-{
-	char p[4300];
-	snprintf(p, sizeof p, "%s/%s", dir, name);
-	FILE *f = fopen(p, "r");
-	if (!f)
-		return NULL;
-	char *b = calloc(1, 65536);
-	size_t n = fread(b, 1, 65535, f);
-	b[n] = 0;
-	fclose(f);
-	return b;
-}
-
-static int count_lines(const char *s)
-{
-	int n = 0;
-	for (; s && *s; s++)
-		n += *s == '\n';
-	return n;
-}
-
-static void test_main_script(void)
-{
-	amc_err e;
-	int rc = run("# a comment\n\n:dump first\n?\n:dump help\nEsc\n:resize 60x15\n:dump small\n:resize 20x5\n"
-		     ":dump tiny\n:resize 80x24\nD\n:dump devices\nq\n:dump after-quit\n", 80, 24, &e);
-	is_int(rc, 0, "script mode runs a script to its end");
-	char *s = slurp("first.txt");
-	ok(s && !strncmp(s, " amc  Tasks", 11), "the first view is Tasks");
-	is_int(count_lines(s), 24, "a dump has a line per screen row");
-	like(s, "?:help  n:launch  q:quit", "the status line shows the keys");
-	free(s);
-	s = slurp("help.txt");
-	like(s, " amc  Help", "? opens the help view");
-	like(s, "Keys of the Tasks view", "for the view it was opened from");
-	free(s);
-	s = slurp("small.txt");
-	is_int(count_lines(s), 15, ":resize gives a smaller screen");
-	like(s, " amc  Tasks", "Esc went back to Tasks");
-	free(s);
-	s = slurp("tiny.txt");
-	like(s, "amc: the terminal i", "too small a screen says so (cut to its 20 columns)");
-	free(s);
-	s = slurp("devices.txt");
-	like(s, " amc  Devices", "D opens the Devices view");
-	free(s);
-	s = slurp("after-quit.txt");
-	ok(s == NULL, "q quits: the rest of the script is not run");
-	free(s);
-
-	rc = run("j\nNoSuchKey\n:dump never\n", 80, 24, &e);
-	is_int(rc, -1, "an unknown key name fails the script");
-	like(e.msg, "unknown key 'NoSuchKey'", "naming the key");
-	s = slurp("never.txt");
-	ok(s == NULL, "and stops there");
-	free(s);
-
-	amc_tui_opts o = { 0 };
-	amc_config *cfg = amc_config_new();
-	o.home = dir;
-	o.cfg = cfg;
-	o.script = "/nonexistent/script.keys";
-	o.cols = 80;
-	o.rows = 24;
-	is_int(amc_tui_main(&o, &e), -1, "a missing script fails");
-	like(e.msg, "cannot read script", "saying it cannot be read");
-	amc_config_free(cfg);
-}
-
 int main(void)
 {
-	const char *home = test_home("tuiapp");
-	snprintf(dir, sizeof dir, "%s", home);
 	setenv("TERM", "xterm-256color", 1);
-	setenv("AMC_TUI_NOW", "1767229200000", 1);
-	setenv("AMC_ADB_PATH", "/nonexistent/adb", 1);
 	unsetenv("NO_COLOR");
 	test_core();
 	test_box();
-	test_man();
-	test_main_script();
 	return done_testing();
 }

@@ -172,7 +172,7 @@ static void *runner(void *arg)
 
 static int wake[2];
 
-/* Start a runner-side question and open its dialog (as app.c does). */
+/* Start a runner-side question and open its dialog (as screen.c does). */
 static amc_tui_dialog *ask(call *c, int confirm, const char *text)
 {
 	memset(c, 0, sizeof *c);
@@ -213,6 +213,15 @@ static void test_questions(void)
 	is_str(c.answer, "work", "ask: the typed text");
 	free(c.answer);
 	ok(d->stale(&app, d), "ask: answered, the dialog is stale");
+	d->free(d);
+
+	d = ask(&c, 0, "Yes or no?");
+	d->key(&app, d, 'y');
+	d->key(&app, d, 'n');
+	is_int(d->key(&app, d, KEY_ENTER), 1, "ask: keypad Enter answers too");
+	pthread_join(c.th, NULL);
+	ok(c.rc == 0 && c.answer && !strcmp(c.answer, "yn"), "ask: y and n are typed into the answer");
+	free(c.answer);
 	d->free(d);
 
 	d = ask(&c, 0, "PIN?");
@@ -301,6 +310,65 @@ static void test_launch(void)
 	d->free(d);
 }
 
+/* Dialogs look their keys up in the keymap table: the keys each dialog's
+ * hint names mean there what the dialog does, and letters in a text field
+ * are typed rather than looked up. */
+static void test_table_keys(void)
+{
+	static const struct {
+		const char *key;
+		amc_tui_req req;
+	} hint[] = {
+		{ "Tab", AMC_REQ_NEXT_PANE }, { "S-Tab", AMC_REQ_PREV_PANE }, { "j", AMC_REQ_DOWN },
+		{ "k", AMC_REQ_UP }, { "Enter", AMC_REQ_ENTER }, { "Esc", AMC_REQ_BACK },
+		{ "y", AMC_REQ_YES }, { "n", AMC_REQ_NO }, { "C-x", AMC_REQ_CANCEL },
+	};
+	for (size_t i = 0; i < sizeof hint / sizeof hint[0]; i++)
+		is_int(amc_tui_keymap_lookup(amc_tui_keymap_parse_key(hint[i].key), AMC_VIEW_DIALOG), hint[i].req,
+		       "table: %s in a dialog is what the hints say", hint[i].key);
+
+	amc_tui_dialog *d = amc_tui_input_new("Search", NULL, on_done, NULL);
+	int calls = done_calls;
+	d->key(&app, d, 'j');
+	d->key(&app, d, 'k');
+	d->key(&app, d, 'y');
+	d->key(&app, d, 'n');
+	is_int(d->key(&app, d, KEY_ENTER), 1, "input: keypad Enter (a table row) accepts");
+	ok(done_calls == calls + 1 && !strcmp(done_text, "jkyn"), "input: j, k, y and n are typed: '%s'", done_text);
+	d->free(d);
+
+	/* Launch: S-Tab from the flow list goes back to the device list; from
+	 * the goal field, Down goes to max steps and letters are typed. */
+	d = amc_tui_launch_new(&app);
+	d->key(&app, d, KEY_BTAB);
+	d->key(&app, d, 'j');
+	show(d);
+	int fr = tt_find_row("Flow");
+	ok(fr > 0 && strstr(tt_row(fr + 1), "(*)"), "launch: after S-Tab, j moves in the device list, not the flows");
+	d->key(&app, d, '\t');
+	for (int i = 0; i < 200; i++)
+		d->key(&app, d, 'j');
+	d->key(&app, d, 'k');
+	d->key(&app, d, 'j');
+	d->key(&app, d, '\t');
+	const char *typed = "jk yn";
+	for (const char *p = typed; *p; p++)
+		d->key(&app, d, *p);
+	show(d);
+	ok(tt_screen_has("Goal: jk yn_"), "launch: in the goal field j, k, y and n are typed");
+	d->key(&app, d, KEY_DOWN);
+	show(d);
+	ok(tt_screen_has("Goal: jk yn") && !tt_screen_has("Goal: jk yn_"), "launch: Down leaves the goal field");
+	char want[64];
+	snprintf(want, sizeof want, "Max steps: %ld_", amc_config_int(app.cfg, "runner", "max_steps"));
+	ok(tt_screen_has(want), "launch: for max steps");
+	d->key(&app, d, KEY_UP);
+	show(d);
+	ok(tt_screen_has(want), "launch: Up in a text field does nothing");
+	is_int(d->key(&app, d, 0x18), 0, "launch: C-x (a question's key) does nothing here");
+	d->free(d);
+}
+
 int main(void)
 {
 	const char *home = test_home("tuidialog");
@@ -319,6 +387,7 @@ int main(void)
 	test_input();
 	test_questions();
 	test_launch();
+	test_table_keys();
 	amc_tui_operator_shutdown(app.op);
 	amc_tui_operator_free(app.op);
 	amc_config_free((amc_config *)app.cfg);

@@ -91,6 +91,14 @@ static void test_lookup(void)
 	is_int(amc_tui_keymap_lookup(AMC_KEY_META('-'), AMC_VIEW_TREE), AMC_REQ_COLLAPSE_ALL, "M-- collapses all");
 	is_int(amc_tui_keymap_lookup('\r', AMC_VIEW_TASKS), AMC_REQ_ENTER, "CR is Enter too");
 	is_int(amc_tui_keymap_lookup(KEY_ENTER, AMC_VIEW_TASKS), AMC_REQ_ENTER, "keypad Enter is Enter too");
+	/* The dialog context (tui/dialog.c looks its keys up here). */
+	is_int(amc_tui_keymap_lookup(KEY_ENTER, AMC_VIEW_DIALOG), AMC_REQ_ENTER, "keypad Enter accepts in a dialog");
+	is_int(amc_tui_keymap_lookup('\t', AMC_VIEW_DIALOG), AMC_REQ_NEXT_PANE, "Tab: a dialog's next field");
+	is_int(amc_tui_keymap_lookup(KEY_BTAB, AMC_VIEW_DIALOG), AMC_REQ_PREV_PANE, "S-Tab: its previous field");
+	is_int(amc_tui_keymap_lookup('j', AMC_VIEW_DIALOG), AMC_REQ_DOWN, "j: the next choice");
+	is_int(amc_tui_keymap_lookup('k', AMC_VIEW_DIALOG), AMC_REQ_UP, "k: the previous choice");
+	is_int(amc_tui_keymap_lookup(27, AMC_VIEW_DIALOG), AMC_REQ_BACK, "Esc closes a dialog");
+	is_int(amc_tui_keymap_lookup('q', AMC_VIEW_DIALOG), AMC_REQ_NONE, "q does not quit from a dialog");
 }
 
 static void test_view_names(void)

@@ -143,6 +143,22 @@ static void test_not_utf8(void)
 	is_int(amc_tui_utf8(), 1, "back in UTF-8 after init");
 }
 
+static void test_row_text(void)
+{
+	erase();
+	mvaddstr(3, 0, "  two spaces in, ");
+	amc_tui_put(stdscr, 3, 20, 10, "日本", A_NORMAL, 0);
+	char *r = amc_tui_row_text(stdscr, 3, COLS);
+	is_str(r, "  two spaces in,    日本", "a row reads back as UTF-8, leading spaces kept, trailing ones dropped");
+	free(r);
+	r = amc_tui_row_text(stdscr, 3, 6);
+	is_str(r, "  two", "only its first columns when asked");
+	free(r);
+	r = amc_tui_row_text(stdscr, 4, COLS);
+	is_str(r, "", "an empty row is an empty string");
+	free(r);
+}
+
 int main(void)
 {
 	if (tt_screen(W, 24) != 0)
@@ -151,6 +167,7 @@ int main(void)
 	test_put();
 	test_hostile();
 	test_not_utf8();
+	test_row_text();
 	tt_screen_end();
 	return done_testing();
 }

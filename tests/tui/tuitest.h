@@ -66,19 +66,9 @@ static inline const char *tt_row(int y)
 	static char bufs[4][4096];
 	static int k;
 	char *out = bufs[k++ & 3];
-	wchar_t line[1024];
-	int n = mvwinnwstr(stdscr, y, 0, line, COLS < 1023 ? COLS : 1023);
-	if (n < 0)
-		n = 0;
-	line[n] = 0;
-	while (n > 0 && line[n - 1] == L' ')
-		line[--n] = 0;
-	amc_sb sb;
-	amc_sb_init(&sb);
-	for (int i = 0; i < n; i++)
-		amc_utf8_encode((unsigned)line[i], &sb);
-	snprintf(out, sizeof bufs[0], "%s", amc_sb_str(&sb));
-	amc_sb_free(&sb);
+	char *row = amc_tui_row_text(stdscr, y, COLS);
+	snprintf(out, sizeof bufs[0], "%s", row);
+	free(row);
 	return out;
 }
 
