@@ -310,11 +310,14 @@ static void describe_press_key(amc_sb *sb, const amc_flow_cmd *c)
 	amc_sb_printf(sb, " %s", c->text ? c->text : "?");
 }
 
-/* back, scroll: nothing, or a mapping with a label only. */
+/* back, scroll: nothing, or a mapping with a label only. Their label is taken
+ * whatever its shape, as it always was, so that no flow that loads stops loading. */
 static int label_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
 {
-	(void)y, (void)what, (void)ctx;
-	return strcmp(it->name, "label") ? 1 : 0; /* taken as it is, as it always was */
+	(void)y;
+	(void)what;
+	(void)ctx;
+	return strcmp(it->name, "label") ? 1 : 0;
 }
 
 static int parse_no_args(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
