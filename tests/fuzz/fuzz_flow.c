@@ -1,4 +1,4 @@
-/* Fuzz target: the flow YAML parser (flow/flow.c) and command descriptions. */
+/* Fuzz target: the flow YAML parser (flow/flow.c, flow_yaml.c, flow_cmds.c) and command descriptions. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

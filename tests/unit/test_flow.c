@@ -6,7 +6,6 @@
 #include "flow/flow.h"
 #include "tap.h"
 #include "testutil.h"
-#include "util/strbuf.h"
 
 static int parse(const char *yaml, amc_flow *f, amc_err *e)
 {
@@ -194,61 +193,26 @@ static void test_errors(void)
 	ok(amc_flow_load(test_src("tests/data/flows/alias.yaml"), &f, &e) == -1, "alias refused");
 	like(e.msg, "alias.yaml:5: anchors and aliases are not supported", "alias message with line");
 
-	/* A billion-laughs style document: refused by the event pass, quickly. */
-	fails("a: &a [x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n"
-	      "c: &c [*b, *b, *b, *b, *b, *b, *b, *b]\n---\n- back\n", "aliases are not supported", "alias bomb");
-
 	char *big = malloc(AMC_FLOW_MAX_BYTES + 2);
 	memset(big, '#', AMC_FLOW_MAX_BYTES + 1);
 	big[AMC_FLOW_MAX_BYTES + 1] = '\0';
 	ok(amc_flow_parse(big, AMC_FLOW_MAX_BYTES + 1, "big.yaml", &f, &e) == -1 && e.code == AMC_EUSAGE,
 	   "oversize refused");
-	like(e.msg, "over the limit", "oversize message");
+	is_str(e.msg, "big.yaml: the flow is 1048577 bytes, over the limit of 1048576 bytes", "oversize message");
 	free(big);
 
-	amc_sb sb;
-	amc_sb_init(&sb);
-	for (int i = 0; i < 100; i++)
-		amc_sb_putc(&sb, '[');
-	fails(amc_sb_str(&sb), "", "deep nesting (or unterminated) refused");
-	for (int i = 0; i < 100; i++)
-		amc_sb_putc(&sb, ']');
-	fails(amc_sb_str(&sb), "nested more than", "deep nesting refused");
-	amc_sb_free(&sb);
-
-	fails("- eraseText: 5\n", "t.yaml:1: command 'eraseText' is not supported yet", "eraseText unsupported");
-	fails("- back\n- runFlow: other.yaml\n", "t.yaml:2: command 'runFlow' is not supported yet",
-	      "runFlow unsupported");
-	fails("- tapOn: 123\n", "t.yaml:1: tapOn must be a text, got a number", "tapOn with a number");
-	fails("- tapOn: [a, b]\n", "t.yaml:1: tapOn needs a selector", "tapOn with a list");
-	fails("- tapOn\n", "t.yaml:1: tapOn needs a selector", "bare tapOn");
-	fails("- tapOn:\n", "t.yaml:1: tapOn needs a selector", "tapOn with no value");
-	fails("- tapOn: {index: 1}\n", "tapOn needs text, id or point", "selector without text or id");
-	fails("- tapOn: {text: a, below: b}\n", "option 'below' is not supported yet", "relative selector");
-	fails("- tapOn: {txt: a}\n", "unknown option 'txt'", "misspelt selector key");
-	fails("- tapOn: {text: a, index: -1}\n", "index must be between 0", "negative index");
-	fails("- tapOn: {text: a, index: x}\n", "index must be a whole number", "index not a number");
-	fails("- tapOn: {point: \"150%,3%\"}\n", "point must be", "point out of range");
-	fails("- tapOn: {text: a, optional: maybe}\n", "optional must be true or false", "optional not bool");
-	fails("- inputText: {}\n", "inputText needs text", "inputText without text");
-	fails("- inputText: \"\"\n", "non-empty", "inputText empty");
-	fails("- pressKey: Backspace\n", "t.yaml:1: pressKey: key 'Backspace' is not supported", "unknown key");
-	fails("- back: 3\n", "back takes no value", "back with a value");
 	fails("- launchApp\n", "t.yaml:1: launchApp needs an app id", "launchApp without any appId");
 	fails("appId: a\n---\n- launchApp: {clearState: true}\n", "clearState: true is not supported yet",
 	      "clearState true");
-	fails("- swipe: {direction: sideways}\n", "UP, DOWN, LEFT or RIGHT", "bad direction");
-	fails("- swipe: {start: \"1,2\"}\n", "both start and end", "swipe start only");
-	fails("- swipe: {start: \"1,2\", end: \"50%,50%\"}\n", "both be percentages or both pixels", "mixed swipe");
-	fails("- scrollUntilVisible: {direction: DOWN}\n", "needs element", "scrollUntilVisible without element");
-	fails("- {tapOn: a, back: b}\n", "exactly one key", "two keys in a command");
-	fails("- [back]\n", "got a list", "command as a list");
 	fails("appId: a\n", "followed by `---`", "config without commands");
 	fails("appId: a\n---\n[]\n", "no commands", "empty command list");
 	fails("appId: a\nenv: {X: 1}\n---\n- back\n", "config key 'env' is not supported yet", "env");
 	fails("appId: a\nwhatever: 1\n---\n- back\n", "t.yaml:2: unknown config key 'whatever'", "unknown config");
-	fails("- [a\n", "malformed YAML", "unterminated flow sequence");
-	fails("a: 1\n---\n- back\n---\n- back\n", "t.yaml:4: a flow has at most two documents", "three documents");
+	fails("appId: a\ntags: {a: b}\n---\n- back\n", "t.yaml:2: tags must be a list of words", "tags mapping");
+	fails("appId: 5\n---\n- back\n", "t.yaml:1: appId must be a text, got a number", "appId a number");
+	fails("[1]\n---\n- back\n", "t.yaml:1: the first document must be a mapping", "config a list");
+	fails("appId: a\n---\n5\n", "t.yaml:3: expected a list of commands (`- launchApp`), got a number",
+	      "commands a number");
 	fails("- tapOn: {text: a, text: b}\n", "'text' is given twice", "duplicate key");
 	fails("- tapOn: \"a\\0b\"\n", "NUL", "NUL in a text");
 
@@ -263,14 +227,8 @@ static void test_errors(void)
 	amc_flow_parse("- back\n", 7, "evil\x1b[2Jname.yaml", &f, &e);
 	ok(f.count == 1 && strchr(f.path, 0x1b) != NULL, "path kept as given");
 	amc_flow_free(&f);
-	fails("- bogus\n", "unknown command 'bogus'", "bare unknown command");
 	amc_flow_parse("- bogus\n", 8, "evil\x1b[2J.yaml", &f, &e);
 	ok(strchr(e.msg, 0x1b) == NULL, "path sanitized in messages");
-
-	/* Binary junk: refused, not crashed. */
-	static const char junk[] = "\xff\xfe\x00\x01- tapOn: \x80\x81";
-	ok(amc_flow_parse(junk, sizeof junk - 1, "junk", &f, &e) == -1 && e.code == AMC_EUSAGE,
-	   "binary junk refused");
 }
 
 int main(void)

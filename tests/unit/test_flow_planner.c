@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "flow/flow_planner.h"
+#include "perception/uitree.h"
 #include "tap.h"
 #include "testutil.h"
 #include "util/jsonutil.h"
@@ -46,18 +47,16 @@ static int add(screen *s, int parent, const char *text, const char *rid, const c
 
 static void screen_free(screen *s)
 {
-	amc_ui_tree *t = &s->obs.tree;
-	for (size_t i = 0; i < t->count; i++) {
-		amc_ui_node *n = &t->nodes[i];
-		free(n->text);
-		free(n->resource_id);
-		free(n->class_name);
-		free(n->package);
-		free(n->content_desc);
-		free(n->hint);
-	}
-	free(t->nodes);
+	amc_uitree_free(&s->obs.tree);
 	memset(s, 0, sizeof *s);
+}
+
+/* The end of every planner test: what it built, freed. */
+static void finish(amc_planner *p, screen *s, amc_action *a)
+{
+	screen_free(s);
+	amc_action_clear(a);
+	amc_planner_free(p);
 }
 
 /* The contacts list of the sim. */
@@ -139,9 +138,7 @@ static void test_tap_and_wait(void)
 	     "failure names the file, line, command, selector and the wait");
 	like(a.decided_error, "on screen: 'Contacts', 'Bob', 'Add contact'", "and what was on screen");
 	is_int(step(p, &s, 0, &a, &e), AMC_PLAN_DONE, "after the last command: done");
-	screen_free(&s);
-	amc_action_clear(&a);
-	amc_planner_free(p);
+	finish(p, &s, &a);
 }
 
 static void test_asserts(void)
@@ -181,9 +178,7 @@ static void test_asserts(void)
 	     "assertVisible failure message");
 	is_int(step(p, &s, 0, &a, &e), AMC_PLAN_DONE, "done");
 	like(a.description, "flow 'test': 4 commands passed", "summary");
-	screen_free(&s);
-	amc_action_clear(&a);
-	amc_planner_free(p);
+	finish(p, &s, &a);
 }
 
 static void test_other_commands(void)
@@ -232,9 +227,7 @@ static void test_other_commands(void)
 	is_str(a.description, "tapOn \"Nope\" (optional, skipped)", "skip noted");
 	is_int(step(p, &s, 0, &a, &e), AMC_PLAN_DONE, "done");
 	like(a.description, "flow 'Misc': 11 commands passed, 1 optional skipped", "summary counts the skip");
-	screen_free(&s);
-	amc_action_clear(&a);
-	amc_planner_free(p);
+	finish(p, &s, &a);
 }
 
 static void test_scroll_until_visible(void)
@@ -266,9 +259,7 @@ static void test_scroll_until_visible(void)
 	ok(a.decided && !a.decided_ok, "fails");
 	like(a.decided_error, "test.yaml:2: scrollUntilVisible: no element matches text=\"Nowhere\" after 1 swipe "
 	     "(the screen stopped moving)", "says why");
-	screen_free(&s);
-	amc_action_clear(&a);
-	amc_planner_free(p);
+	finish(p, &s, &a);
 }
 
 static void test_previous_failure(void)

@@ -53,16 +53,7 @@ static int node(tb *b, int parent, const char *text, const char *rid, const char
 
 static void tb_free(tb *b)
 {
-	for (size_t i = 0; i < b->t.count; i++) {
-		amc_ui_node *n = &b->t.nodes[i];
-		free(n->text);
-		free(n->resource_id);
-		free(n->class_name);
-		free(n->package);
-		free(n->content_desc);
-		free(n->hint);
-	}
-	free(b->t.nodes);
+	amc_uitree_free(&b->t);
 	memset(b, 0, sizeof *b);
 }
 

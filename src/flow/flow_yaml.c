@@ -1,0 +1,371 @@
+/* flow_yaml.c - a flow file's YAML: two passes, FILE:LINE errors, scalar getters.
+ * The grammar that gives the nodes a meaning is in flow_cmds.c and flow.c. */
+#include "flow/flow_yaml.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/sanitize.h"
+#include "util/strbuf.h"
+
+#define QUOTE_MAX 80 /* bytes of a value quoted in a message: enough to recognise it */
+
+void amc_flow_yaml_init(amc_flow_yaml *y, const char *path, amc_err *e)
+{
+	memset(y, 0, sizeof *y);
+	y->where = amc_sanitize_dup(path ? path : "(flow)");
+	y->e = e;
+}
+
+void amc_flow_yaml_close(amc_flow_yaml *y)
+{
+	for (int i = 0; i < y->ndocs; i++)
+		yaml_document_delete(&y->docs[i]);
+	free(y->where);
+	memset(y, 0, sizeof *y);
+}
+
+const yaml_node_t *amc_flow_yaml_use(amc_flow_yaml *y, int i)
+{
+	y->doc = &y->docs[i];
+	return yaml_document_get_root_node(&y->docs[i]);
+}
+
+const yaml_node_t *amc_flow_yaml_node(const amc_flow_yaml *y, int id)
+{
+	return yaml_document_get_node(y->doc, id);
+}
+
+int amc_flow_yaml_line(const yaml_node_t *n)
+{
+	return n ? (int)n->start_mark.line + 1 : 0;
+}
+
+int amc_flow_yaml_err(amc_flow_yaml *y, const yaml_node_t *n, const char *fmt, ...)
+{
+	char msg[AMC_ERR_MSG_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (n)
+		return amc_err_set(y->e, AMC_EUSAGE, "%s:%d: %s", y->where, amc_flow_yaml_line(n), msg);
+	return amc_err_set(y->e, AMC_EUSAGE, "%s: %s", y->where, msg);
+}
+
+char *amc_flow_yaml_quote(const yaml_node_t *n)
+{
+	if (!n || n->type != YAML_SCALAR_NODE)
+		return amc_xstrdup(n && n->type == YAML_MAPPING_NODE ? "(mapping)" : "(list)");
+	size_t len = n->data.scalar.length;
+	char *raw = amc_xstrndup((const char *)n->data.scalar.value, len > QUOTE_MAX ? QUOTE_MAX : len);
+	char *s = amc_sanitize_dup(raw);
+	free(raw);
+	if (len > QUOTE_MAX) {
+		amc_sb sb;
+		amc_sb_init(&sb);
+		amc_sb_puts(&sb, s);
+		amc_sb_puts(&sb, "...");
+		free(s);
+		s = amc_sb_detach(&sb);
+	}
+	return s;
+}
+
+/* ---- what a scalar is ---- */
+
+static int is_plain(const yaml_node_t *n)
+{
+	return n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+}
+
+int amc_flow_yaml_is_null(const yaml_node_t *n)
+{
+	if (n->type != YAML_SCALAR_NODE || !is_plain(n))
+		return 0;
+	const char *v = (const char *)n->data.scalar.value;
+	return n->data.scalar.length == 0 || !strcmp(v, "~") || !strcasecmp(v, "null");
+}
+
+static int bool_word(const char *v, int *out)
+{
+	static const char *const T[] = { "true", "yes", "on" }, *const F[] = { "false", "no", "off" };
+	for (int i = 0; i < 3; i++) {
+		if (!strcasecmp(v, T[i])) {
+			*out = 1;
+			return 1;
+		}
+		if (!strcasecmp(v, F[i])) {
+			*out = 0;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int plain_is_number(const char *v)
+{
+	char *end;
+	if (!*v)
+		return 0;
+	errno = 0;
+	(void)strtod(v, &end);
+	return *end == '\0' && !isspace((unsigned char)v[0]);
+}
+
+const char *amc_flow_yaml_kind(const yaml_node_t *n)
+{
+	if (!n)
+		return "nothing";
+	if (n->type == YAML_MAPPING_NODE)
+		return "a mapping";
+	if (n->type == YAML_SEQUENCE_NODE)
+		return "a list";
+	if (amc_flow_yaml_is_null(n))
+		return "nothing (null)";
+	int b;
+	if (is_plain(n) && bool_word((const char *)n->data.scalar.value, &b))
+		return "a boolean";
+	if (is_plain(n) && plain_is_number((const char *)n->data.scalar.value))
+		return "a number";
+	return "a text";
+}
+
+/* "WHAT must be ..., got 'VALUE'" with the value quoted safely; returns -1. */
+static int err_quoting(amc_flow_yaml *y, const yaml_node_t *n, const char *what, const char *must)
+{
+	char *q = amc_flow_yaml_quote(n);
+	amc_flow_yaml_err(y, n, "%s must be %s, got '%s'", what, must, q);
+	free(q);
+	return -1;
+}
+
+/* ---- getters ---- */
+
+int amc_flow_yaml_str(amc_flow_yaml *y, const yaml_node_t *n, const char *what, int numbers_ok, char **out)
+{
+	if (!n || n->type != YAML_SCALAR_NODE || amc_flow_yaml_is_null(n))
+		return amc_flow_yaml_err(y, n, "%s must be a text, got %s", what, amc_flow_yaml_kind(n));
+	if (is_plain(n) && !numbers_ok) {
+		const char *k = amc_flow_yaml_kind(n);
+		if (strcmp(k, "a text") != 0) {
+			char *q = amc_flow_yaml_quote(n);
+			amc_flow_yaml_err(y, n, "%s must be a text, got %s (write it in quotes: \"%s\")", what, k, q);
+			free(q);
+			return -1;
+		}
+	}
+	if (memchr(n->data.scalar.value, '\0', n->data.scalar.length))
+		return amc_flow_yaml_err(y, n, "%s contains a NUL character", what);
+	free(*out);
+	*out = amc_xstrndup((const char *)n->data.scalar.value, n->data.scalar.length);
+	return 0;
+}
+
+int amc_flow_yaml_int(amc_flow_yaml *y, const yaml_node_t *n, const char *what, long lo, long hi, int *out)
+{
+	if (!n || n->type != YAML_SCALAR_NODE || amc_flow_yaml_is_null(n))
+		return amc_flow_yaml_err(y, n, "%s must be a whole number, got %s", what, amc_flow_yaml_kind(n));
+	const char *v = (const char *)n->data.scalar.value;
+	char *end;
+	errno = 0;
+	long x = strtol(v, &end, 10);
+	if (!*v || isspace((unsigned char)*v) || *end || errno || strlen(v) != n->data.scalar.length)
+		return err_quoting(y, n, what, "a whole number");
+	if (x < lo || x > hi)
+		return amc_flow_yaml_err(y, n, "%s must be between %ld and %ld, got %ld", what, lo, hi, x);
+	*out = (int)x;
+	return 0;
+}
+
+int amc_flow_yaml_bool(amc_flow_yaml *y, const yaml_node_t *n, const char *what, int *out)
+{
+	if (n && n->type == YAML_SCALAR_NODE && is_plain(n) &&
+	    bool_word((const char *)n->data.scalar.value, out))
+		return 0;
+	if (n && n->type == YAML_SCALAR_NODE)
+		return err_quoting(y, n, what, "true or false");
+	return amc_flow_yaml_err(y, n, "%s must be true or false, got %s", what, amc_flow_yaml_kind(n));
+}
+
+static int parse_point_text(const char *s, int *x, int *y, int *percent)
+{
+	int pct[2] = { 0, 0 };
+	long v[2];
+	const char *c = s;
+	for (int i = 0; i < 2; i++) {
+		while (*c == ' ')
+			c++;
+		if (!isdigit((unsigned char)*c))
+			return -1;
+		char *end;
+		errno = 0;
+		v[i] = strtol(c, &end, 10);
+		if (errno || v[i] > 100000)
+			return -1;
+		c = end;
+		if (*c == '%') {
+			pct[i] = 1;
+			c++;
+		}
+		while (*c == ' ')
+			c++;
+		if (i == 0) {
+			if (*c != ',')
+				return -1;
+			c++;
+		}
+	}
+	if (*c || pct[0] != pct[1] || (pct[0] && (v[0] > 100 || v[1] > 100)))
+		return -1;
+	*x = (int)v[0];
+	*y = (int)v[1];
+	*percent = pct[0];
+	return 0;
+}
+
+int amc_flow_yaml_point(amc_flow_yaml *y, const yaml_node_t *n, const char *what, int *x, int *y_,
+			int *percent)
+{
+	char *s = NULL;
+	if (amc_flow_yaml_str(y, n, what, 0, &s) != 0)
+		return -1;
+	int rc = parse_point_text(s, x, y_, percent);
+	free(s);
+	if (rc != 0)
+		return err_quoting(y, n, what, "\"X%,Y%\" (0-100) or \"X,Y\" in pixels");
+	return 0;
+}
+
+int amc_flow_yaml_items(amc_flow_yaml *y, const yaml_node_t *m, amc_flow_yaml_kv **out, size_t *n)
+{
+	size_t cnt = (size_t)(m->data.mapping.pairs.top - m->data.mapping.pairs.start);
+	amc_flow_yaml_kv *items = amc_xcalloc(cnt ? cnt : 1, sizeof *items);
+	for (size_t i = 0; i < cnt; i++) {
+		yaml_node_pair_t *pr = m->data.mapping.pairs.start + i;
+		items[i].key = amc_flow_yaml_node(y, pr->key);
+		items[i].val = amc_flow_yaml_node(y, pr->value);
+		const yaml_node_t *k = items[i].key;
+		if (!k || k->type != YAML_SCALAR_NODE || memchr(k->data.scalar.value, '\0', k->data.scalar.length)) {
+			free(items);
+			return amc_flow_yaml_err(y, k ? k : m, "keys must be plain names, got %s",
+						 amc_flow_yaml_kind(k));
+		}
+		items[i].name = (const char *)k->data.scalar.value;
+		for (size_t j = 0; j < i; j++) {
+			if (!strcmp(items[j].name, items[i].name)) {
+				char *q = amc_flow_yaml_quote(items[i].key);
+				amc_flow_yaml_err(y, items[i].key, "'%s' is given twice", q);
+				free(q);
+				free(items);
+				return -1;
+			}
+		}
+	}
+	*out = items;
+	*n = cnt;
+	return 0;
+}
+
+/* ---- libyaml driving ---- */
+
+static int yaml_problem(amc_flow_yaml *y, const yaml_parser_t *ps)
+{
+	if (ps->error == YAML_MEMORY_ERROR)
+		return amc_err_set(y->e, AMC_EUSAGE, "%s: out of memory reading YAML", y->where);
+	const char *problem = ps->problem ? ps->problem : "unknown problem";
+	if (ps->context)
+		return amc_err_set(y->e, AMC_EUSAGE, "%s:%zu:%zu: malformed YAML: %s (%s started at line %zu)",
+				   y->where, ps->problem_mark.line + 1, ps->problem_mark.column + 1, problem,
+				   ps->context, ps->context_mark.line + 1);
+	return amc_err_set(y->e, AMC_EUSAGE, "%s:%zu:%zu: malformed YAML: %s", y->where,
+			   ps->problem_mark.line + 1, ps->problem_mark.column + 1, problem);
+}
+
+static int parser_start(amc_flow_yaml *y, yaml_parser_t *ps, const char *buf, size_t len)
+{
+	if (!yaml_parser_initialize(ps))
+		return amc_err_set(y->e, AMC_EUSAGE, "%s: cannot start the YAML parser", y->where);
+	yaml_parser_set_input_string(ps, (const unsigned char *)buf, len);
+	return 0;
+}
+
+/* Event pass: refuse aliases, deep nesting and extra documents before building nodes. */
+static int precheck(amc_flow_yaml *y, const char *buf, size_t len)
+{
+	yaml_parser_t ps;
+	yaml_event_t ev;
+	int depth = 0, docs = 0, rc = 0, done = 0;
+	if (parser_start(y, &ps, buf, len) != 0)
+		return -1;
+	while (!done && rc == 0) {
+		if (!yaml_parser_parse(&ps, &ev)) {
+			rc = yaml_problem(y, &ps);
+			break;
+		}
+		int line = (int)ev.start_mark.line + 1;
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (++docs > AMC_FLOW_YAML_MAX_DOCS)
+				rc = amc_err_set(y->e, AMC_EUSAGE, "%s:%d: a flow has at most two documents "
+						 "(config, `---`, commands)", y->where, line);
+			break;
+		case YAML_ALIAS_EVENT:
+			rc = amc_err_set(y->e, AMC_EUSAGE, "%s:%d: anchors and aliases are not supported",
+					 y->where, line);
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (++depth > AMC_FLOW_YAML_MAX_DEPTH)
+				rc = amc_err_set(y->e, AMC_EUSAGE, "%s:%d: nested more than %d levels deep",
+						 y->where, line, AMC_FLOW_YAML_MAX_DEPTH);
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&ps);
+	return rc;
+}
+
+int amc_flow_yaml_read(amc_flow_yaml *y, const char *buf, size_t len)
+{
+	yaml_parser_t ps;
+	if (!buf)
+		buf = "";
+	if (precheck(y, buf, len) != 0 || parser_start(y, &ps, buf, len) != 0)
+		return -1;
+	int rc = 0;
+	for (;;) {
+		yaml_document_t d;
+		if (!yaml_parser_load(&ps, &d)) {
+			rc = yaml_problem(y, &ps);
+			break;
+		}
+		if (!yaml_document_get_root_node(&d)) {
+			yaml_document_delete(&d);
+			break;
+		}
+		if (y->ndocs == AMC_FLOW_YAML_MAX_DOCS) { /* the event pass already refuses this */
+			yaml_document_delete(&d);
+			rc = amc_err_set(y->e, AMC_EUSAGE, "%s: a flow has at most two documents", y->where);
+			break;
+		}
+		y->docs[y->ndocs++] = d;
+	}
+	yaml_parser_delete(&ps);
+	return rc;
+}
