@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "../mock/anthropic_mock.h"
+#include "llm/anthropic.h"
+#include "llm/openai.h"
 #include "semantic/enrich.h"
 #include "tap.h"
 #include "testutil.h"
@@ -190,7 +192,7 @@ int main(void)
 	amc_enricher_free(en);
 	amc_anthropic *client = NULL;
 	amc_anthropic_new(NULL, &client, &e);
-	en = amc_enricher_new(client, NULL, 500);
+	en = amc_enricher_new(amc_anthropic_client(client), NULL, 500);
 	memset(&R, 0, sizeof R);
 	R.text = "{\"page\":\"late\",\"intents\":[],\"widgets\":[]}";
 	R.delay_ms = 3000;
@@ -293,7 +295,7 @@ int main(void)
 	/* timeout: the budget ends the call */
 	amc_openai *oa = NULL;
 	ok(amc_openai_new(&oa, &e) == 0, "an OpenAI-compatible client");
-	en = amc_enricher_new_openai(oa, NULL, 500);
+	en = amc_enricher_new(amc_openai_client(oa), NULL, 500);
 	memset(&R, 0, sizeof R);
 	R.text = "{\"page\":\"late\",\"intents\":[],\"widgets\":[]}";
 	R.delay_ms = 3000;
@@ -313,12 +315,12 @@ int main(void)
 	mock_stop(m);
 	setenv("ANTHROPIC_API_KEY", "sk-ant-semantic-test", 1);
 	ok(amc_anthropic_new(NULL, &client, &e) == 0, "an Anthropic client");
-	en = amc_enricher_new(client, NULL, 1000);
+	en = amc_enricher_new(amc_anthropic_client(client), NULL, 1000);
 	ok(amc_enrich_scene(en, &sc, NULL) == NULL, "connection refused: NULL");
 	ok(amc_enricher_last_error(en)[0] != 0, "with a reason (%s)", amc_enricher_last_error(en));
 	amc_enricher_free(en);
 	ok(amc_openai_new(&oa, &e) == 0, "an OpenAI-compatible client");
-	en = amc_enricher_new_openai(oa, NULL, 1000);
+	en = amc_enricher_new(amc_openai_client(oa), NULL, 1000);
 	ok(amc_enrich_scene(en, &sc, NULL) == NULL, "openai connection refused: NULL");
 	like(amc_enricher_last_error(en), "OpenAI-compatible server", "with the client's reason (%s)", amc_enricher_last_error(en));
 	amc_enricher_free(en);
