@@ -150,22 +150,17 @@ int amc_anthropic_models(amc_anthropic *c, cJSON **ids, amc_err *e)
 
 /* ---- the amc_llm_client implementation ----------------------------------- */
 
-static cJSON *message(const char *role, cJSON *content)
+/* model, max_tokens and the fixed system prefix, marked for prompt caching. */
+static cJSON *request_head(const char *model, int max_tokens, const char *system)
 {
-	cJSON *m = cJSON_CreateObject();
-	cJSON_AddStringToObject(m, "role", role);
-	cJSON_AddItemToObject(m, "content", content);
-	return m;
-}
-
-/* The fixed system prefix, marked for prompt caching. */
-static cJSON *system_blocks(const char *text)
-{
-	cJSON *sys = cJSON_CreateArray();
-	cJSON *sb = amc_llm_text_block(text);
+	cJSON *req = cJSON_CreateObject();
+	cJSON_AddStringToObject(req, "model", model);
+	cJSON_AddNumberToObject(req, "max_tokens", max_tokens);
+	cJSON *sys = cJSON_AddArrayToObject(req, "system");
+	cJSON *sb = amc_llm_text_block(system);
 	cJSON_AddStringToObject(cJSON_AddObjectToObject(sb, "cache_control"), "type", "ephemeral");
 	cJSON_AddItemToArray(sys, sb);
-	return sys;
+	return req;
 }
 
 static cJSON *image_block(const char *b64)
@@ -189,8 +184,8 @@ static cJSON *turn_messages(const amc_llm_turn_req *rq)
 	cJSON_AddItemToArray(c1, amc_llm_text_block(rq->intro));
 	cJSON *last = c1;
 	if (rq->prev_call) {
-		cJSON_AddItemToArray(msgs, message("user", c1));
-		cJSON_AddItemToArray(msgs, message("assistant",
+		cJSON_AddItemToArray(msgs, amc_llm_message("user", c1));
+		cJSON_AddItemToArray(msgs, amc_llm_message("assistant",
 			cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rq->prev_call, "content"), 1)));
 		last = cJSON_CreateArray();
 		cJSON *tr = cJSON_CreateObject();
@@ -206,7 +201,7 @@ static cJSON *turn_messages(const amc_llm_turn_req *rq)
 	cJSON_AddItemToArray(last, amc_llm_text_block(rq->now));
 	if (rq->image_png_b64)
 		cJSON_AddItemToArray(last, image_block(rq->image_png_b64));
-	cJSON_AddItemToArray(msgs, message("user", last));
+	cJSON_AddItemToArray(msgs, amc_llm_message("user", last));
 	return msgs;
 }
 
@@ -255,10 +250,7 @@ static amc_llm_stop stop_of(const char *stop_reason)
 static int an_turn(amc_llm_client *lc, const amc_llm_turn_req *rq, amc_llm_turn_res *res, amc_err *e)
 {
 	amc_anthropic *c = lc->impl;
-	cJSON *req = cJSON_CreateObject();
-	cJSON_AddStringToObject(req, "model", rq->model);
-	cJSON_AddNumberToObject(req, "max_tokens", rq->max_tokens);
-	cJSON_AddItemToObject(req, "system", system_blocks(rq->system));
+	cJSON *req = request_head(rq->model, rq->max_tokens, rq->system);
 	cJSON_AddItemToObject(req, "tools", cJSON_Duplicate(rq->tools, 1));
 	cJSON *tc = cJSON_AddObjectToObject(req, "tool_choice");
 	cJSON_AddStringToObject(tc, "type", rq->tool_choice_auto ? "auto" : "any");
@@ -308,14 +300,11 @@ static int an_turn(amc_llm_client *lc, const amc_llm_turn_req *rq, amc_llm_turn_
 static int an_structured(amc_llm_client *lc, const amc_llm_struct_req *rq, amc_llm_struct_res *res, amc_err *e)
 {
 	amc_anthropic *c = lc->impl;
-	cJSON *req = cJSON_CreateObject();
-	cJSON_AddStringToObject(req, "model", rq->model);
-	cJSON_AddNumberToObject(req, "max_tokens", rq->max_tokens);
-	cJSON_AddItemToObject(req, "system", system_blocks(rq->system));
+	cJSON *req = request_head(rq->model, rq->max_tokens, rq->system);
 	cJSON *msgs = cJSON_AddArrayToObject(req, "messages");
 	cJSON *content = cJSON_CreateArray();
 	cJSON_AddItemToArray(content, amc_llm_text_block(rq->user));
-	cJSON_AddItemToArray(msgs, message("user", content));
+	cJSON_AddItemToArray(msgs, amc_llm_message("user", content));
 	cJSON *fmt = cJSON_AddObjectToObject(cJSON_AddObjectToObject(req, "output_config"), "format");
 	cJSON_AddStringToObject(fmt, "type", "json_schema");
 	cJSON_AddItemToObject(fmt, "schema", cJSON_Duplicate(rq->schema, 1));

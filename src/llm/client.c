@@ -96,6 +96,14 @@ cJSON *amc_llm_text_block(const char *t)
 	return b;
 }
 
+cJSON *amc_llm_message(const char *role, cJSON *content)
+{
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddStringToObject(m, "role", role);
+	cJSON_AddItemToObject(m, "content", content);
+	return m;
+}
+
 int amc_llm_tool_index(const cJSON *tools, const char *name)
 {
 	int i = 0;

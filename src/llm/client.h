@@ -117,9 +117,11 @@ void amc_llm_limit(amc_llm_client *c, int max_attempts, long attempt_timeout_ms,
 /* Usage of every answered call and the number of calls made. */
 void amc_llm_client_usage(const amc_llm_client *c, amc_llm_usage *u, int *calls);
 
-/* Helpers the providers share: a {"type":"text","text":t} block; the index of
+/* Helpers the providers share: a {"type":"text","text":t} block; a
+ * {"role":role,"content":content} message (takes content); the index of
  * `name` in a tools array, -1 when it is not there. */
 cJSON *amc_llm_text_block(const char *t);
+cJSON *amc_llm_message(const char *role, cJSON *content);
 int amc_llm_tool_index(const cJSON *tools, const char *name);
 /* A copy of model or device text cut to max bytes at a UTF-8 boundary, "..."
  * marking the cut; "" for NULL. Caller frees. */

@@ -202,14 +202,6 @@ static cJSON *user_content(const char *text, const char *b64)
 	return parts;
 }
 
-static cJSON *chat_message(const char *role, cJSON *content)
-{
-	cJSON *m = cJSON_CreateObject();
-	cJSON_AddStringToObject(m, "role", role);
-	cJSON_AddItemToObject(m, "content", content);
-	return m;
-}
-
 /* A chat request: model, max_tokens, system + user messages and a json_schema
  * answer; *user is the user message (for a second try without the image). */
 static cJSON *chat_request(const char *model, int max_tokens, const char *system, cJSON *user_content_,
@@ -219,8 +211,8 @@ static cJSON *chat_request(const char *model, int max_tokens, const char *system
 	cJSON_AddStringToObject(req, "model", model);
 	cJSON_AddNumberToObject(req, "max_tokens", max_tokens);
 	cJSON *msgs = cJSON_AddArrayToObject(req, "messages");
-	cJSON_AddItemToArray(msgs, chat_message("system", cJSON_CreateString(system)));
-	*user = chat_message("user", user_content_);
+	cJSON_AddItemToArray(msgs, amc_llm_message("system", cJSON_CreateString(system)));
+	*user = amc_llm_message("user", user_content_);
 	cJSON_AddItemToArray(msgs, *user);
 	cJSON_AddItemToObject(req, "response_format", format);
 	return req;
