@@ -586,10 +586,9 @@ static amc_plan_rc llm_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 	amc_sb_free(&oc);
 	learn(lp, &res);
 	if (rc != 0 && res.image_refused) {
-		char why[AMC_ERR_MSG_MAX];
-		snprintf(why, sizeof why, "%s", ce.msg);
-		amc_err_set(&ce, AMC_EFAIL, "%.*s; the server does not take screenshots: serve a vision model "
-			    "(llama.cpp: --mmproj) or set planner.vision = auto or off", AMC_ERR_MSG_MAX - 140, why);
+		/* the client says how to serve images; the other way out is ours */
+		size_t l = strlen(ce.msg);
+		snprintf(ce.msg + l, sizeof ce.msg - l, " or set planner.vision = auto or off");
 	}
 
 	cJSON *detail;

@@ -59,7 +59,8 @@ typedef struct amc_llm_turn_res {
 	char forced_refused[300];   /* the model refused a forced tool choice; the call was made
 				     * again with auto, which later turns should ask for */
 	char image_dropped[AMC_ERR_MSG_MAX]; /* why the screenshot was refused and left out */
-	int image_refused;          /* the call failed because the screenshot was refused */
+	int image_refused;          /* the call failed because the screenshot was refused (the
+				     * error says how to serve images) */
 } amc_llm_turn_res;
 
 /* One structured-output request: the answer is text matching a JSON schema. */

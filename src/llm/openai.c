@@ -245,6 +245,10 @@ static int oa_turn(amc_llm_client *lc, const amc_llm_turn_req *rq, amc_llm_turn_
 	if (rc != 0 && rq->image_png_b64 && image_refused(r.http_status, e->msg)) {
 		if (!rq->image_optional) {
 			res->image_refused = 1;
+			char why[AMC_ERR_MSG_MAX];
+			snprintf(why, sizeof why, "%s", e->msg);
+			amc_err_set(e, AMC_EFAIL, "%.*s; the server does not take screenshots: serve a vision model "
+				    "(llama.cpp: --mmproj)", AMC_ERR_MSG_MAX - 140, why);
 		} else {
 			/* once refused, the caller plans from the text alone */
 			snprintf(res->image_dropped, sizeof res->image_dropped, "%s", e->msg);

@@ -255,6 +255,7 @@ int main(void)
 	is_int(amc_llm_turn(c, &rq, &res, &e), -1, "a required screenshot refused: the turn fails");
 	ok(res.image_refused && !res.answered, "saying the screenshot was refused");
 	like(e.msg, "image input is not supported", "with the server's words");
+	like(e.msg, "serve a vision model (llama.cpp: --mmproj)", "and how to serve images");
 	amc_llm_turn_res_free(&res);
 	script("tap_xy 10 20");
 	is_int(amc_llm_turn(c, &rq, &res, &e), 0, "a vision server takes it");
