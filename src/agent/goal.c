@@ -5,19 +5,16 @@
 
 #include "agent/goal.h"
 #include "agent/llm_planner.h"
-#include "llm/anthropic.h"
-#include "llm/openai.h"
 #include "llm/providers.h"
 
 int amc_goal_planner_new(const amc_config *cfg, char *warn, size_t warn_n, amc_planner **out, amc_err *e)
 {
-	amc_anthropic *client = NULL;
-	amc_openai *oa = NULL;
+	amc_llm_client *client = NULL;
 	if (warn && warn_n)
 		warn[0] = 0;
 	*out = NULL;
 	if (amc_providers_connect(amc_config_str(cfg, "planner", "provider"), amc_config_str(cfg, "llm", "anthropic_key_file"),
-				  "no planner", &client, &oa, e) != 0)
+				  "no planner", &client, e) != 0)
 		return -1;
 	amc_prices *prices = NULL;
 	amc_err pe;
@@ -28,7 +25,5 @@ int amc_goal_planner_new(const amc_config *cfg, char *warn, size_t warn_n, amc_p
 	}
 	amc_llm_planner_opts o;
 	amc_llm_planner_opts_from_config(&o, cfg);
-	if (oa)
-		return amc_llm_planner_new_openai(oa, prices, &o, out, e);
 	return amc_llm_planner_new(client, prices, &o, out, e);
 }

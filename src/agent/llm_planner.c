@@ -1,6 +1,5 @@
 #include "agent/llm_planner.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +7,6 @@
 
 #include "image/image.h"
 #include "image/png.h"
-#include "llm/openai.h"
 #include "runtime/tools.h"
 #include "util/clock.h"
 #include "util/jsonutil.h"
@@ -154,8 +152,7 @@ cJSON *amc_llm_planner_tools(void)
 /* ---- the planner ------------------------------------------------------- */
 
 typedef struct llm_planner {
-	amc_anthropic *client;     /* one of client / oa */
-	amc_openai *oa;            /* OpenAI-compatible local server: json_schema answers, no tools */
+	amc_llm_client *client;
 	amc_prices *prices;
 	amc_llm_planner_opts o;
 	cJSON *tools;
@@ -163,14 +160,13 @@ typedef struct llm_planner {
 	int nhist;                 /* lines in the ring */
 	int hist_start;
 	int omitted;               /* older steps not listed */
-	cJSON *prev_content;       /* assistant content of the last call (sent back verbatim) */
-	char prev_id[128];         /* its tool_use id, "" when none */
+	int have_prev;             /* the last call was mapped to an action */
+	cJSON *prev_call;          /* the client's record of it, sent back next turn (may be NULL) */
 	char prev_line[400];       /* history line of the last action, result appended later */
-	double prev_scale;         /* device px per sent px of the previous turn */
 	amc_llm_usage total;
 	double cost;               /* < 0 once a call's cost was unknown */
 	int cost_warned;
-	char no_images[300];       /* why the local server gets no more screenshots ("" = it may) */
+	char no_images[300];       /* why the model gets no more screenshots ("" = it may) */
 	char tool_auto[300];       /* why tool_choice is auto: the model refused a forced choice ("" = any) */
 } llm_planner;
 
@@ -187,22 +183,6 @@ static void hist_push(llm_planner *lp, const char *line)
 	}
 }
 
-/* Bounded copy of model or device text (UTF-8 safe cut). */
-static char *bounded(const char *s, size_t max)
-{
-	if (!s)
-		return amc_xstrdup("");
-	size_t l = strlen(s);
-	if (l <= max)
-		return amc_xstrdup(s);
-	while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
-		max--;
-	char *r = amc_xmalloc(max + 4);
-	memcpy(r, s, max);
-	memcpy(r + max, "...", 4);
-	return r;
-}
-
 static cJSON *scene_compact(const amc_scene *sc, double scale)
 {
 	cJSON *j = cJSON_CreateObject();
@@ -215,7 +195,7 @@ static cJSON *scene_compact(const amc_scene *sc, double scale)
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "id", el->id);
 		cJSON_AddStringToObject(o, "type", el->type);
-		char *t = bounded(el->text, AMC_AGENT_TEXT_MAX);
+		char *t = amc_llm_bounded(el->text, AMC_AGENT_TEXT_MAX);
 		if (*t)
 			cJSON_AddStringToObject(o, "text", t);
 		free(t);
@@ -252,9 +232,9 @@ static char *base64(const unsigned char *d, size_t n)
 	return o;
 }
 
-/* A screenshot block, downscaled so its long edge fits; *scale = device px per
- * sent px. NULL when it cannot be made (then no image is sent). */
-static cJSON *image_block(const llm_planner *lp, const amc_observation *obs, double *scale)
+/* The screenshot as base64 PNG, downscaled so its long edge fits; *scale =
+ * device px per sent px. NULL when it cannot be made (then no image is sent). */
+static char *image_b64(const llm_planner *lp, const amc_observation *obs, double *scale)
 {
 	*scale = 1.0;
 	if (!obs->img.px || obs->img.w <= 0 || obs->img.h <= 0)
@@ -281,30 +261,7 @@ static cJSON *image_block(const llm_planner *lp, const amc_observation *obs, dou
 	}
 	char *b64 = base64(png, len);
 	free(png);
-	cJSON *blk = cJSON_CreateObject();
-	cJSON_AddStringToObject(blk, "type", "image");
-	cJSON *src = cJSON_AddObjectToObject(blk, "source");
-	cJSON_AddStringToObject(src, "type", "base64");
-	cJSON_AddStringToObject(src, "media_type", "image/png");
-	cJSON_AddStringToObject(src, "data", b64);
-	free(b64);
-	return blk;
-}
-
-static cJSON *text_block(const char *t)
-{
-	cJSON *b = cJSON_CreateObject();
-	cJSON_AddStringToObject(b, "type", "text");
-	cJSON_AddStringToObject(b, "text", t);
-	return b;
-}
-
-static cJSON *message(const char *role, cJSON *content)
-{
-	cJSON *m = cJSON_CreateObject();
-	cJSON_AddStringToObject(m, "role", role);
-	cJSON_AddItemToObject(m, "content", content);
-	return m;
+	return b64;
 }
 
 /* A one-line account of the previous step's outcome, for the history and the tool_result. */
@@ -316,7 +273,7 @@ static void outcome_text(const amc_plan_ctx *ctx, amc_sb *sb)
 		amc_sb_printf(sb, "failed: %.300s", ctx->last_error ? ctx->last_error : "unknown error");
 	if (ctx->last_result) {
 		char *r = amc_json_print(ctx->last_result);
-		char *b = bounded(r, 600);
+		char *b = amc_llm_bounded(r, 600);
 		amc_sb_printf(sb, "; result %s", b);
 		free(b);
 		free(r);
@@ -358,11 +315,11 @@ static amc_plan_rc map_call(llm_planner *lp, const amc_plan_ctx *ctx, const char
 			    double scale, amc_action *out, amc_err *e)
 {
 	const char *reason = amc_json_str(in, "reason");
-	out->reasoning = bounded(reason ? reason : "", AMC_AGENT_REASON_MAX);
+	out->reasoning = amc_llm_bounded(reason ? reason : "", AMC_AGENT_REASON_MAX);
 	snprintf(out->tool, sizeof out->tool, "%s", name);
 	if (!strcmp(name, "finish")) {
 		const cJSON *succ = cJSON_GetObjectItemCaseSensitive(in, "success");
-		char *sum = bounded(amc_json_str(in, "summary"), AMC_AGENT_REASON_MAX);
+		char *sum = amc_llm_bounded(amc_json_str(in, "summary"), AMC_AGENT_REASON_MAX);
 		if (cJSON_IsTrue(succ)) {
 			out->description = sum;
 			return AMC_PLAN_DONE;
@@ -381,7 +338,7 @@ static amc_plan_rc map_call(llm_planner *lp, const amc_plan_ctx *ctx, const char
 		if (id && *id) {
 			const amc_element *el = amc_scene_find(&ctx->obs->scene, id);
 			if (!el) {
-				char *bid = bounded(id, 40);
+				char *bid = amc_llm_bounded(id, 40);
 				out->decided = 1;
 				out->decided_ok = 0;
 				amc_sb_printf(&d, "%s element %s", name, bid);
@@ -395,7 +352,7 @@ static amc_plan_rc map_call(llm_planner *lp, const amc_plan_ctx *ctx, const char
 			}
 			cJSON_AddNumberToObject(args, "x", (el->bounds.x1 + el->bounds.x2) / 2);
 			cJSON_AddNumberToObject(args, "y", (el->bounds.y1 + el->bounds.y2) / 2);
-			char *t = bounded(el->text, 40);
+			char *t = amc_llm_bounded(el->text, 40);
 			amc_sb_printf(&d, "%s '%s' (%s)", name, t, el->id);
 			free(t);
 		} else if (arg_num(in, "x", &x) == 0 && arg_num(in, "y", &y) == 0) {
@@ -437,7 +394,7 @@ static amc_plan_rc map_call(llm_planner *lp, const amc_plan_ctx *ctx, const char
 		const char *q = amc_json_str(in, "question");
 		const char *key = amc_json_str(in, "key");
 		const char *app = amc_json_str(in, "app_id");
-		char *b = bounded(txt ? txt : q ? q : key ? key : app ? app : "", 60);
+		char *b = amc_llm_bounded(txt ? txt : q ? q : key ? key : app ? app : "", 60);
 		if (*b)
 			amc_sb_printf(&d, "%s '%s'", name, b);
 		else if (!strcmp(name, "wait"))
@@ -451,186 +408,131 @@ static amc_plan_rc map_call(llm_planner *lp, const amc_plan_ctx *ctx, const char
 	return AMC_PLAN_ACT;
 }
 
-/* The answer schema for servers without strict tools: one object per tool
- * (its input schema plus "tool": the tool's name), anyOf. */
-static cJSON *action_schema(const cJSON *tools)
+/* The user turn's texts: intro (goal and history) and now (the screen). */
+static void turn_texts(const llm_planner *lp, const amc_plan_ctx *ctx, int with_image, double scale, amc_sb *intro,
+		       amc_sb *now)
 {
-	cJSON *any = cJSON_CreateArray();
-	const cJSON *t;
-	cJSON_ArrayForEach(t, tools) {
-		cJSON *s = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(t, "input_schema"), 1);
-		cJSON *props = cJSON_GetObjectItemCaseSensitive(s, "properties");
-		cJSON *tp = cJSON_CreateObject();
-		cJSON_AddStringToObject(tp, "type", "string");
-		cJSON *en = cJSON_AddArrayToObject(tp, "enum");
-		cJSON_AddItemToArray(en, cJSON_CreateString(amc_json_str(t, "name")));
-		cJSON_AddStringToObject(tp, "description", amc_json_str(t, "description"));
-		cJSON_AddItemToObject(props, "tool", tp);
-		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s, "required"), cJSON_CreateString("tool"));
-		cJSON_AddItemToArray(any, s);
+	amc_sb_printf(intro, "Goal: %s\n", ctx->task->goal ? ctx->task->goal : "(none)");
+	int listed = lp->nhist - (lp->have_prev ? 1 : 0);
+	if (listed > 0 || lp->omitted) {
+		amc_sb_printf(intro, "\nSteps so far (%d earlier not listed):\n", lp->omitted);
+		for (int i = 0; i < listed; i++)
+			amc_sb_printf(intro, "- %s\n", lp->history[(lp->hist_start + i) % AMC_AGENT_HISTORY_LINES]);
 	}
-	cJSON *root = cJSON_CreateObject();
-	cJSON_AddItemToObject(root, "anyOf", any);
-	return root;
+	cJSON *scj = scene_compact(&ctx->obs->scene, scale);
+	char *scs = cJSON_PrintUnformatted(scj);
+	cJSON_Delete(scj);
+	amc_sb_printf(now, "Step %d. Current screen (Scene)%s:\n%s", ctx->step,
+		      with_image ? ", with the screenshot attached in the same coordinates" : "", scs);
+	free(scs);
+	if (ctx->obs->semantic) {
+		/* the SemanticScene beside the Scene; coordinates are only in the Scene */
+		char *sem = cJSON_PrintUnformatted(ctx->obs->semantic);
+		char *b = amc_llm_bounded(sem, 8000);
+		amc_sb_printf(now, "\nSemanticScene (a model's reading of this screen; may be wrong):\n%s", b);
+		free(b);
+		free(sem);
+	}
 }
 
-/* Did a local server turn the request down because of its screenshot? Servers
- * with a text-only model say so in words: llama.cpp without --mmproj answers
- * 500 "image input is not supported - hint: ... mmproj", vLLM 400 "... is not a
- * multimodal model", others "does not support image input" or "image_url is
- * only supported by certain models". Rate limits and auth errors are not this. */
-static int image_refused(long status, const char *msg)
+/* The whole turn as one text: what the decision records and what a provider
+ * that takes one user message sends. An image is named, never its bytes. */
+static char *transcript(const llm_planner *lp, const amc_plan_ctx *ctx, const char *intro, const char *oc,
+			const char *now, int with_image, double scale)
 {
-	if (status < 400 || status == 401 || status == 403 || status == 408 || status == 409 || status == 429 ||
-	    status == 529)
-		return 0;
-	static const char *const words[] = { "image", "vision", "multimodal", "multi-modal", "mmproj", "modality", NULL };
-	char low[AMC_ERR_MSG_MAX];
-	size_t i = 0;
-	for (; msg && msg[i] && i + 1 < sizeof low; i++)
-		low[i] = (char)tolower((unsigned char)msg[i]);
-	low[i] = 0;
-	for (int k = 0; words[k]; k++)
-		if (strstr(low, words[k]))
-			return 1;
-	return 0;
+	amc_sb u;
+	amc_sb_init(&u);
+	if (lp->have_prev)
+		amc_sb_printf(&u, "%s\n[previous call %s]\n[tool_result] %s\n%s", intro, lp->prev_line, oc, now);
+	else
+		amc_sb_printf(&u, "%s\n%s", intro, now);
+	if (with_image)
+		amc_sb_printf(&u, "\n[image: this step's before screenshot%s%s, downscaled x%.3f]",
+			      ctx->obs->png_path ? " " : "", ctx->obs->png_path ? ctx->obs->png_path : "", 1.0 / scale);
+	return amc_sb_detach(&u);
 }
 
-/* The user turn for chat completions: plain text, or text plus the screenshot
- * as an image_url data URI (the form llama.cpp, Ollama and vLLM all read). */
-static cJSON *oa_user_content(const char *user_text, const cJSON *img)
+/* Add a call's usage to the task's totals and its cost to the action. */
+static void account(llm_planner *lp, const amc_llm_usage *u, amc_action *out)
 {
-	const char *b64 = img ? amc_json_str(cJSON_GetObjectItemCaseSensitive(img, "source"), "data") : NULL;
-	if (!b64)
-		return cJSON_CreateString(user_text);
-	cJSON *parts = cJSON_CreateArray();
-	cJSON_AddItemToArray(parts, text_block(user_text));
-	cJSON *ib = cJSON_CreateObject();
-	cJSON_AddStringToObject(ib, "type", "image_url");
-	amc_sb url;
-	amc_sb_init(&url);
-	amc_sb_puts(&url, "data:image/png;base64,");
-	amc_sb_puts(&url, b64);
-	cJSON_AddStringToObject(cJSON_AddObjectToObject(ib, "image_url"), "url", amc_sb_str(&url));
-	amc_sb_free(&url);
-	cJSON_AddItemToArray(parts, ib);
-	return parts;
-}
-
-static amc_plan_rc oa_next(llm_planner *lp, const amc_plan_ctx *ctx, amc_action *out, const char *user_text,
-			   const cJSON *img, double scale, amc_err *e)
-{
-	cJSON *req = cJSON_CreateObject();
-	cJSON_AddStringToObject(req, "model", lp->o.model);
-	cJSON_AddNumberToObject(req, "max_tokens", lp->o.max_tokens);
-	cJSON *msgs = cJSON_AddArrayToObject(req, "messages");
-	amc_sb sys;
-	amc_sb_init(&sys);
-	amc_sb_printf(&sys, "%s\nAnswer with one JSON object: \"tool\" (one of the tools below), \"reason\", and the "
-		      "tool's arguments.\nTools:\n", SYSTEM_PROMPT);
-	const cJSON *t;
-	cJSON_ArrayForEach(t, lp->tools) {
-		amc_sb_printf(&sys, "- %s: %s\n", amc_json_str(t, "name"), amc_json_str(t, "description"));
-	}
-	cJSON *m = cJSON_CreateObject();
-	cJSON_AddStringToObject(m, "role", "system");
-	cJSON_AddStringToObject(m, "content", amc_sb_str(&sys));
-	cJSON_AddItemToArray(msgs, m);
-	m = cJSON_CreateObject();
-	cJSON_AddStringToObject(m, "role", "user");
-	cJSON_AddItemToObject(m, "content", oa_user_content(user_text, img));
-	cJSON_AddItemToArray(msgs, m);
-	cJSON_AddItemToObject(req, "response_format", amc_openai_json_schema_format("amc_action", action_schema(lp->tools)));
-
-	long long now = lp->oa->hooks.now_ms ? lp->oa->hooks.now_ms(lp->oa->hooks.ud) : amc_mono_ms();
-	long long deadline = now + lp->o.step_timeout_ms;
-	amc_openai_result res;
-	amc_err ce;
-	amc_err_clear(&ce);
-	int rc = amc_openai_chat(lp->oa, req, deadline, &res, &ce);
-	char dropped[AMC_ERR_MSG_MAX] = "";
-	if (rc != 0 && img && image_refused(res.http_status, ce.msg)) {
-		if (!strcmp(lp->o.vision, "on")) {
-			char why[AMC_ERR_MSG_MAX];
-			snprintf(why, sizeof why, "%s", ce.msg);
-			amc_err_set(&ce, AMC_EFAIL, "%.*s; the server does not take screenshots: serve a vision model "
-				    "(llama.cpp: --mmproj) or set planner.vision = auto or off", AMC_ERR_MSG_MAX - 140, why);
-		} else {
-			/* auto: once refused, this task plans from the Scene alone */
-			snprintf(dropped, sizeof dropped, "%s", ce.msg);
-			snprintf(lp->no_images, sizeof lp->no_images, "%.290s", ce.msg);
-			amc_log_warn("planner: the OpenAI-compatible server refused the screenshot (%s); this task goes on "
-				     "without screenshots (planner.vision = off skips them from the start)", ce.msg);
-			amc_sb t;
-			amc_sb_init(&t);
-			amc_sb_printf(&t, "%s\n(No screenshot after all: this server takes text only.)", user_text);
-			cJSON_ReplaceItemInObjectCaseSensitive(m, "content", cJSON_CreateString(amc_sb_str(&t)));
-			amc_sb_free(&t);
-			amc_err_clear(&ce);
-			rc = amc_openai_chat(lp->oa, req, deadline, &res, &ce);
-		}
-	}
-	cJSON_Delete(req);
-
-	cJSON *dec = cJSON_CreateObject();
-	cJSON_AddStringToObject(dec, "model", lp->o.model);
-	cJSON_AddStringToObject(dec, "system", amc_sb_str(&sys));
-	cJSON_AddStringToObject(dec, "user", user_text);
-	amc_sb_free(&sys);
-	cJSON *detail = cJSON_AddObjectToObject(dec, "detail");
-	cJSON_AddStringToObject(detail, "provider", "openai-compatible");
-	if (dropped[0])
-		cJSON_AddStringToObject(detail, "screenshot_refused", dropped);
-	out->decision = dec;
-	if (rc != 0) {
-		cJSON_AddStringToObject(detail, "error", ce.msg);
-		amc_err_set(e, AMC_EFAIL, "%s", ce.msg);
-		return AMC_PLAN_FAIL;
-	}
-	cJSON_AddStringToObject(detail, "finish_reason", res.finish_reason);
-	amc_llm_usage_add(&lp->total, &res.usage);
-	out->input_tokens = res.usage.input_tokens;
-	out->output_tokens = res.usage.output_tokens;
-	double cost = lp->prices ? amc_prices_cost(lp->prices, lp->o.model, &res.usage) : -1;
+	amc_llm_usage_add(&lp->total, u);
+	out->input_tokens = u->input_tokens;
+	out->output_tokens = u->output_tokens;
+	double cost = lp->prices ? amc_prices_cost(lp->prices, lp->o.model, u) : -1;
 	out->cost_usd = cost;
 	if (cost >= 0 && lp->cost >= 0)
 		lp->cost += cost;
-	else if (cost < 0)
+	else if (cost < 0) {
 		lp->cost = -1;
+		if (!lp->cost_warned++)
+			amc_log_warn("planner: no price for model %s: cost is unknown%s", lp->o.model,
+				     lp->o.max_cost_usd > 0 ? " and planner.max_cost_usd cannot be enforced" : "");
+	}
+}
 
-	amc_plan_rc prc = AMC_PLAN_FAIL;
-	cJSON *in = res.content ? cJSON_Parse(res.content) : NULL;
-	const char *name = amc_json_str(in, "tool");
-	int known = 0;
-	cJSON_ArrayForEach(t, lp->tools) {
-		if (name && !strcmp(amc_json_str(t, "name"), name))
-			known = 1;
+/* Remember what this turn changed for the rest of the task: a forced tool
+ * choice or the screenshot refused by the model. */
+static void learn(llm_planner *lp, const amc_llm_turn_res *res)
+{
+	if (res->forced_refused[0] && !lp->tool_auto[0]) {
+		snprintf(lp->tool_auto, sizeof lp->tool_auto, "%s", res->forced_refused);
+		amc_log_warn("planner: %s refuses a forced tool choice (%s); this task goes on with tool_choice auto",
+			     lp->o.model, res->forced_refused);
 	}
-	if (!strcmp(res.finish_reason, "length")) {
+	if (res->image_dropped[0] && !lp->no_images[0]) {
+		snprintf(lp->no_images, sizeof lp->no_images, "%.290s", res->image_dropped);
+		amc_log_warn("planner: the model's server refused the screenshot (%s); this task goes on "
+			     "without screenshots (planner.vision = off skips them from the start)", res->image_dropped);
+	}
+}
+
+/* The decision record: model, prompts, and the provider's detail after ours. */
+static cJSON *decision(const llm_planner *lp, amc_llm_turn_res *res, const char *user_text, cJSON **detail)
+{
+	cJSON *dec = cJSON_CreateObject();
+	cJSON_AddStringToObject(dec, "model", lp->o.model);
+	cJSON_AddStringToObject(dec, "system", res->system ? res->system : SYSTEM_PROMPT);
+	cJSON_AddStringToObject(dec, "user", user_text);
+	*detail = cJSON_AddObjectToObject(dec, "detail");
+	if (lp->tool_auto[0])
+		cJSON_AddStringToObject(*detail, "tool_choice_auto", lp->tool_auto);
+	while (res->detail && res->detail->child) {
+		cJSON *it = cJSON_DetachItemViaPointer(res->detail, res->detail->child);
+		cJSON_AddItemToObject(*detail, it->string, it);
+	}
+	return dec;
+}
+
+/* What the answer means for the loop: the action, or why the step fails. */
+static amc_plan_rc read_answer(llm_planner *lp, const amc_plan_ctx *ctx, amc_llm_turn_res *res, double scale,
+			       cJSON *dec, amc_action *out, amc_err *e)
+{
+	if (res->stop == AMC_LLM_STOP_REFUSAL) {
+		amc_err_set(e, AMC_EFAIL, "the model refused to go on (stop_reason %s)", res->stop_reason);
+		return AMC_PLAN_FAIL;
+	}
+	if (res->stop == AMC_LLM_STOP_MAX_TOKENS) {
 		amc_err_set(e, AMC_EFAIL, "the model's answer was cut off at planner.max_tokens (%d)", lp->o.max_tokens);
-	} else if (!cJSON_IsObject(in) || !name) {
-		amc_err_set(e, AMC_EFAIL, "the model's answer is not a JSON action (finish_reason %.32s)", res.finish_reason);
-	} else if (!known) {
-		char *nb = bounded(name, 40);
-		amc_err_set(e, AMC_EFAIL, "the model chose an unknown tool '%s'", nb);
-		free(nb);
-	} else if (!amc_json_str(in, "reason")) {
-		amc_err_set(e, AMC_EFAIL, "the model's %s action has no reason", name);
-	} else {
-		char tool[32];
-		snprintf(tool, sizeof tool, "%s", name);
-		cJSON_DeleteItemFromObjectCaseSensitive(in, "tool");
-		cJSON_AddStringToObject(dec, "tool", tool);
-		cJSON_AddItemToObject(dec, "args", cJSON_Duplicate(in, 1));
-		prc = map_call(lp, ctx, tool, in, scale, out, e);
-		snprintf(lp->prev_id, sizeof lp->prev_id, "json");
-		snprintf(lp->prev_line, sizeof lp->prev_line, "step %d: %.300s", ctx->step,
-			 out->description ? out->description : tool);
+		return AMC_PLAN_FAIL;
 	}
-	if (prc == AMC_PLAN_FAIL)
-		cJSON_AddStringToObject(detail, "error", e->msg);
-	cJSON_Delete(in);
-	amc_openai_result_free(&res);
+	if (!res->tool[0]) {
+		amc_err_set(e, AMC_EFAIL, "%s", res->no_call);
+		return AMC_PLAN_FAIL;
+	}
+	if (!amc_json_str(res->input, "reason")) {
+		amc_err_set(e, AMC_EFAIL, "the model's %s call has no reason", res->tool);
+		return AMC_PLAN_FAIL;
+	}
+	cJSON_AddStringToObject(dec, "tool", res->tool);
+	cJSON_AddItemToObject(dec, "args", cJSON_Duplicate(res->input, 1));
+	amc_plan_rc prc = map_call(lp, ctx, res->tool, res->input, scale, out, e);
+	/* keep the exchange for the next turn's tool_result */
+	cJSON_Delete(lp->prev_call);
+	lp->prev_call = res->call;
+	res->call = NULL;
+	lp->have_prev = 1;
+	snprintf(lp->prev_line, sizeof lp->prev_line, "step %d: %.300s", ctx->step,
+		 out->description ? out->description : res->tool);
 	return prc;
 }
 
@@ -644,9 +546,9 @@ static amc_plan_rc llm_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 	/* The previous step's outcome joins the history. */
 	amc_sb oc;
 	amc_sb_init(&oc);
-	if (lp->prev_id[0]) {
+	if (lp->have_prev) {
 		outcome_text(ctx, &oc);
-		char line[1100];
+		char line[sizeof lp->prev_line + 610]; /* the action's line, " -> ", the outcome cut to 600 */
 		snprintf(line, sizeof line, "%s -> %.600s", lp->prev_line, amc_sb_str(&oc));
 		hist_push(lp, line);
 	}
@@ -657,216 +559,54 @@ static amc_plan_rc llm_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 
 	/* vision: on, or auto when the Scene is thin */
 	double scale = 1.0;
-	cJSON *img = NULL;
+	char *img = NULL;
 	if ((!strcmp(lp->o.vision, "on") || (!strcmp(lp->o.vision, "auto") && ctx->obs->scene.count < 3)) &&
 	    !lp->no_images[0])
-		img = image_block(lp, ctx->obs, &scale);
+		img = image_b64(lp, ctx->obs, &scale);
 
 	amc_sb intro, now;
 	amc_sb_init(&intro);
 	amc_sb_init(&now);
-	amc_sb_printf(&intro, "Goal: %s\n", ctx->task->goal ? ctx->task->goal : "(none)");
-	int listed = lp->nhist - (lp->prev_id[0] ? 1 : 0);
-	if (listed > 0 || lp->omitted) {
-		amc_sb_printf(&intro, "\nSteps so far (%d earlier not listed):\n", lp->omitted);
-		for (int i = 0; i < listed; i++)
-			amc_sb_printf(&intro, "- %s\n", lp->history[(lp->hist_start + i) % AMC_AGENT_HISTORY_LINES]);
-	}
-	cJSON *scj = scene_compact(&ctx->obs->scene, scale);
-	char *scs = cJSON_PrintUnformatted(scj);
-	cJSON_Delete(scj);
-	amc_sb_printf(&now, "Step %d. Current screen (Scene)%s:\n%s", ctx->step,
-		      img ? ", with the screenshot attached in the same coordinates" : "", scs);
-	free(scs);
-	if (ctx->obs->semantic) {
-		/* seed 002: the SemanticScene beside the Scene (coordinates are not in it) */
-		char *sem = cJSON_PrintUnformatted(ctx->obs->semantic);
-		char *b = bounded(sem, 8000);
-		amc_sb_printf(&now, "\nSemanticScene (a model's reading of this screen; may be wrong):\n%s", b);
-		free(b);
-		free(sem);
-	}
-
-	cJSON *msgs = cJSON_CreateArray();
-	cJSON *c1 = cJSON_CreateArray();
-	cJSON_AddItemToArray(c1, text_block(amc_sb_str(&intro)));
-	char *user_text;
-	if (lp->prev_id[0]) {
-		cJSON_AddItemToArray(msgs, message("user", c1));
-		cJSON_AddItemToArray(msgs, message("assistant", cJSON_Duplicate(lp->prev_content, 1)));
-		cJSON *c2 = cJSON_CreateArray();
-		cJSON *tr = cJSON_CreateObject();
-		cJSON_AddStringToObject(tr, "type", "tool_result");
-		cJSON_AddStringToObject(tr, "tool_use_id", lp->prev_id);
-		cJSON *trc = cJSON_AddArrayToObject(tr, "content");
-		cJSON_AddItemToArray(trc, text_block(amc_sb_str(&oc)));
-		if (!ctx->last_ok)
-			cJSON_AddBoolToObject(tr, "is_error", 1);
-		cJSON_AddItemToArray(c2, tr);
-		cJSON_AddItemToArray(c2, text_block(amc_sb_str(&now)));
-		if (img)
-			cJSON_AddItemToArray(c2, img);
-		cJSON_AddItemToArray(msgs, message("user", c2));
-		amc_sb u;
-		amc_sb_init(&u);
-		amc_sb_printf(&u, "%s\n[previous call %s]\n[tool_result] %s\n%s", amc_sb_str(&intro), lp->prev_line,
-			      amc_sb_str(&oc), amc_sb_str(&now));
-		user_text = amc_sb_detach(&u);
-	} else {
-		cJSON_AddItemToArray(c1, text_block(amc_sb_str(&now)));
-		if (img)
-			cJSON_AddItemToArray(c1, img);
-		cJSON_AddItemToArray(msgs, message("user", c1));
-		amc_sb u;
-		amc_sb_init(&u);
-		amc_sb_printf(&u, "%s\n%s", amc_sb_str(&intro), amc_sb_str(&now));
-		user_text = amc_sb_detach(&u);
-	}
-	if (img) {
-		/* D7: an image is recorded as a reference, never its bytes */
-		amc_sb u;
-		amc_sb_init(&u);
-		amc_sb_printf(&u, "%s\n[image: this step's before screenshot%s%s, downscaled x%.3f]", user_text,
-			      ctx->obs->png_path ? " " : "", ctx->obs->png_path ? ctx->obs->png_path : "", 1.0 / scale);
-		free(user_text);
-		user_text = amc_sb_detach(&u);
-	}
+	turn_texts(lp, ctx, img != NULL, scale, &intro, &now);
+	char *user_text = transcript(lp, ctx, amc_sb_str(&intro), amc_sb_str(&oc), amc_sb_str(&now), img != NULL, scale);
+	amc_llm_turn_req rq = {
+		.model = lp->o.model, .max_tokens = lp->o.max_tokens, .timeout_ms = lp->o.step_timeout_ms,
+		.system = SYSTEM_PROMPT, .tools = lp->tools, .tool_choice_auto = lp->tool_auto[0] != 0,
+		.intro = amc_sb_str(&intro), .prev_call = lp->have_prev ? lp->prev_call : NULL,
+		.prev_result = amc_sb_str(&oc), .prev_failed = !ctx->last_ok, .now = amc_sb_str(&now),
+		.image_png_b64 = img, .image_optional = strcmp(lp->o.vision, "on") != 0, .transcript = user_text,
+	};
+	amc_llm_turn_res res;
+	amc_err ce;
+	amc_err_clear(&ce);
+	int rc = amc_llm_turn(lp->client, &rq, &res, &ce);
+	free(img);
 	amc_sb_free(&intro);
 	amc_sb_free(&now);
 	amc_sb_free(&oc);
-	if (lp->oa) {
-		amc_plan_rc r = oa_next(lp, ctx, out, user_text, img, scale, e);
-		cJSON_Delete(msgs); /* holds img too */
-		free(user_text);
-		return r;
+	learn(lp, &res);
+	if (rc != 0 && res.image_refused) {
+		/* the client says how to serve images; the other way out is ours */
+		size_t l = strlen(ce.msg);
+		snprintf(ce.msg + l, sizeof ce.msg - l, " or set planner.vision = auto or off");
 	}
 
-	cJSON *req = cJSON_CreateObject();
-	cJSON_AddStringToObject(req, "model", lp->o.model);
-	cJSON_AddNumberToObject(req, "max_tokens", lp->o.max_tokens);
-	cJSON *sys = cJSON_AddArrayToObject(req, "system");
-	cJSON *sb = text_block(SYSTEM_PROMPT);
-	cJSON *cc = cJSON_AddObjectToObject(sb, "cache_control");
-	cJSON_AddStringToObject(cc, "type", "ephemeral");
-	cJSON_AddItemToArray(sys, sb);
-	cJSON_AddItemToObject(req, "tools", cJSON_Duplicate(lp->tools, 1));
-	cJSON *tc = cJSON_AddObjectToObject(req, "tool_choice");
-	cJSON_AddStringToObject(tc, "type", lp->tool_auto[0] ? "auto" : "any");
-	cJSON_AddBoolToObject(tc, "disable_parallel_tool_use", 1);
-	cJSON_AddItemToObject(req, "messages", msgs);
-
-	long long deadline = amc_mono_ms() + (lp->o.step_timeout_ms > 0 ? lp->o.step_timeout_ms : 120000);
-	if (lp->client->hooks.now_ms)
-		deadline = lp->client->hooks.now_ms(lp->client->hooks.ud) + lp->o.step_timeout_ms;
-	amc_anthropic_result res;
-	amc_err ce;
-	amc_err_clear(&ce);
-	int rc = amc_anthropic_messages(lp->client, req, deadline, &res, &ce);
-	if (rc != 0 && !lp->tool_auto[0] && res.http_status == 400 && strstr(ce.msg, "tool_choice")) {
-		/* Newer models (Claude Sonnet 5.5) answer a forced tool choice with a
-		 * 400. Ask again with tool_choice auto; the prompt still demands one
-		 * call, and a turn without one fails the step. */
-		snprintf(lp->tool_auto, sizeof lp->tool_auto, "%.290s", ce.msg);
-		amc_log_warn("planner: %s refuses a forced tool choice (%s); this task goes on with tool_choice auto",
-			     lp->o.model, ce.msg);
-		cJSON_ReplaceItemInObjectCaseSensitive(tc, "type", cJSON_CreateString("auto"));
-		amc_err_clear(&ce);
-		rc = amc_anthropic_messages(lp->client, req, deadline, &res, &ce);
-	}
-	cJSON_Delete(req);
-
-	cJSON *dec = cJSON_CreateObject();
-	cJSON_AddStringToObject(dec, "model", lp->o.model);
-	cJSON_AddStringToObject(dec, "system", SYSTEM_PROMPT);
-	cJSON_AddStringToObject(dec, "user", user_text);
+	cJSON *detail;
+	cJSON *dec = decision(lp, &res, user_text, &detail);
 	free(user_text);
-	cJSON *detail = cJSON_AddObjectToObject(dec, "detail");
 	out->decision = dec;
-	if (lp->tool_auto[0])
-		cJSON_AddStringToObject(detail, "tool_choice_auto", lp->tool_auto);
+	amc_plan_rc prc;
 	if (rc != 0) {
 		cJSON_AddStringToObject(detail, "error", ce.msg);
-		cJSON_AddNumberToObject(detail, "attempts", res.attempts);
 		amc_err_set(e, AMC_EFAIL, "%s", ce.msg);
-		return AMC_PLAN_FAIL;
-	}
-	cJSON_AddStringToObject(detail, "stop_reason", res.stop_reason);
-	cJSON_AddStringToObject(detail, "request_id", res.request_id);
-	cJSON_AddNumberToObject(detail, "attempts", res.attempts);
-	if (res.usage.cache_creation_input_tokens >= 0)
-		cJSON_AddNumberToObject(detail, "cache_creation_input_tokens", (double)res.usage.cache_creation_input_tokens);
-	if (res.usage.cache_read_input_tokens >= 0)
-		cJSON_AddNumberToObject(detail, "cache_read_input_tokens", (double)res.usage.cache_read_input_tokens);
-
-	/* usage and cost */
-	amc_llm_usage_add(&lp->total, &res.usage);
-	out->input_tokens = res.usage.input_tokens;
-	out->output_tokens = res.usage.output_tokens;
-	double cost = lp->prices ? amc_prices_cost(lp->prices, lp->o.model, &res.usage) : -1;
-	out->cost_usd = cost;
-	if (cost >= 0 && lp->cost >= 0)
-		lp->cost += cost;
-	else if (cost < 0) {
-		lp->cost = -1;
-		if (!lp->cost_warned++)
-			amc_log_warn("planner: no price for model %s: cost is unknown%s", lp->o.model,
-				     lp->o.max_cost_usd > 0 ? " and planner.max_cost_usd cannot be enforced" : "");
-	}
-
-	amc_plan_rc prc;
-	if (!strcmp(res.stop_reason, "refusal")) {
-		amc_err_set(e, AMC_EFAIL, "the model refused to go on (stop_reason refusal)");
-		prc = AMC_PLAN_FAIL;
-	} else if (!strcmp(res.stop_reason, "max_tokens")) {
-		amc_err_set(e, AMC_EFAIL, "the model's answer was cut off at planner.max_tokens (%d)", lp->o.max_tokens);
 		prc = AMC_PLAN_FAIL;
 	} else {
-		const cJSON *use = NULL, *b;
-		cJSON_ArrayForEach(b, res.content) {
-			const char *t = amc_json_str(b, "type");
-			if (t && !strcmp(t, "tool_use")) {
-				use = b;
-				break;
-			}
-		}
-		const char *name = use ? amc_json_str(use, "name") : NULL;
-		const char *id = use ? amc_json_str(use, "id") : NULL;
-		const cJSON *in = use ? cJSON_GetObjectItemCaseSensitive(use, "input") : NULL;
-		int known = 0;
-		const cJSON *t;
-		cJSON_ArrayForEach(t, lp->tools) {
-			if (name && !strcmp(amc_json_str(t, "name"), name))
-				known = 1;
-		}
-		const char *reason = amc_json_str(in, "reason");
-		if (!use || !id || !name || !cJSON_IsObject(in)) {
-			amc_err_set(e, AMC_EFAIL, "the model answered without a tool call (stop_reason %.32s%s)", res.stop_reason,
-				    lp->tool_auto[0] ? "; it refuses a forced tool choice, so amc can only ask for one" : "");
-			prc = AMC_PLAN_FAIL;
-		} else if (!known) {
-			char *nb = bounded(name, 40);
-			amc_err_set(e, AMC_EFAIL, "the model called an unknown tool '%s'", nb);
-			free(nb);
-			prc = AMC_PLAN_FAIL;
-		} else if (!reason) {
-			amc_err_set(e, AMC_EFAIL, "the model's %s call has no reason", name);
-			prc = AMC_PLAN_FAIL;
-		} else {
-			cJSON_AddStringToObject(dec, "tool", name);
-			cJSON_AddItemToObject(dec, "args", cJSON_Duplicate(in, 1));
-			prc = map_call(lp, ctx, name, in, scale, out, e);
-			/* keep the exchange for the next turn's tool_result */
-			cJSON_Delete(lp->prev_content);
-			lp->prev_content = cJSON_Duplicate(res.content, 1);
-			snprintf(lp->prev_id, sizeof lp->prev_id, "%s", id);
-			snprintf(lp->prev_line, sizeof lp->prev_line, "step %d: %.300s", ctx->step,
-				 out->description ? out->description : name);
-			lp->prev_scale = scale;
-		}
+		account(lp, &res.usage, out);
+		prc = read_answer(lp, ctx, &res, scale, dec, out, e);
+		if (prc == AMC_PLAN_FAIL)
+			cJSON_AddStringToObject(detail, "error", e->msg);
 	}
-	if (prc == AMC_PLAN_FAIL)
-		cJSON_AddStringToObject(detail, "error", e->msg);
-	amc_anthropic_result_free(&res);
+	amc_llm_turn_res_free(&res);
 	return prc;
 }
 
@@ -874,11 +614,10 @@ static void llm_destroy(amc_planner *p)
 {
 	llm_planner *lp = p->impl;
 	if (lp) {
-		amc_anthropic_free(lp->client);
-		amc_openai_free(lp->oa);
+		amc_llm_client_free(lp->client);
 		amc_prices_free(lp->prices);
 		cJSON_Delete(lp->tools);
-		cJSON_Delete(lp->prev_content);
+		cJSON_Delete(lp->prev_call);
 		for (int i = 0; i < AMC_AGENT_HISTORY_LINES; i++)
 			free(lp->history[i]);
 		free(lp);
@@ -888,7 +627,7 @@ static void llm_destroy(amc_planner *p)
 
 static const amc_planner_ops LLM_OPS = { "llm", llm_next, llm_destroy };
 
-int amc_llm_planner_new(amc_anthropic *client, amc_prices *prices, const amc_llm_planner_opts *o,
+int amc_llm_planner_new(amc_llm_client *client, amc_prices *prices, const amc_llm_planner_opts *o,
 			amc_planner **out, amc_err *e)
 {
 	*out = NULL;
@@ -919,27 +658,6 @@ int amc_llm_planner_new(amc_anthropic *client, amc_prices *prices, const amc_llm
 	return 0;
 }
 
-int amc_llm_planner_new_openai(amc_openai *client, amc_prices *prices, const amc_llm_planner_opts *o,
-			       amc_planner **out, amc_err *e)
-{
-	*out = NULL;
-	if (!client) {
-		amc_prices_free(prices);
-		return amc_err_set(e, AMC_EUSAGE, "the LLM planner needs a client");
-	}
-	/* build as for Anthropic, then swap the backend */
-	amc_anthropic *dummy = amc_xcalloc(1, sizeof *dummy);
-	if (amc_llm_planner_new(dummy, prices, o, out, e) != 0) {
-		amc_openai_free(client);
-		return -1;
-	}
-	llm_planner *lp = (*out)->impl;
-	amc_anthropic_free(lp->client);
-	lp->client = NULL;
-	lp->oa = client;
-	return 0;
-}
-
 void amc_llm_planner_totals(const amc_planner *p, amc_llm_usage *u, double *cost_usd)
 {
 	const llm_planner *lp = p->impl;
@@ -950,8 +668,7 @@ void amc_llm_planner_totals(const amc_planner *p, amc_llm_usage *u, double *cost
 void amc_llm_planner_opts_from_config(amc_llm_planner_opts *o, const amc_config *c)
 {
 	memset(o, 0, sizeof *o);
-	const char *m = getenv("AMC_PLANNER_MODEL");
-	snprintf(o->model, sizeof o->model, "%s", m && *m ? m : amc_config_str(c, "planner", "model"));
+	snprintf(o->model, sizeof o->model, "%s", amc_config_str(c, "planner", "model"));
 	o->max_tokens = (int)amc_config_int(c, "planner", "max_tokens");
 	o->max_input_tokens = amc_config_int(c, "planner", "max_input_tokens");
 	o->max_output_tokens = amc_config_int(c, "planner", "max_output_tokens");

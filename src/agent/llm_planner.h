@@ -1,16 +1,18 @@
 /* llm_planner.h - the LLM planner: implements the runtime's planner interface
- * (runtime/planner.h) with the Anthropic Messages API and strict tool use.
+ * (runtime/planner.h) on any model provider behind llm/client.h.
  *
- * Each step is one model call: a stable system prefix marked cache_control
- * (instructions and tool rules), then the goal, a bounded summary of earlier
- * steps, the previous tool call with its tool_result, and the current Scene as
- * compact JSON (plus a downscaled screenshot when vision asks for it). The
- * tools are generated from the runtime tool registry (the device-changing ones)
- * plus ask_user and finish; each has a required `reason`, which becomes the
- * step's reasoning. tool_choice forces exactly one call; no thinking and no
- * sampling parameters are sent. Context stays bounded however long the task
- * runs: only the last exchange is sent verbatim, older steps as one line each
- * (the newest AMC_AGENT_HISTORY_LINES).
+ * Each step is one turn of a tool loop: a stable system prefix (instructions
+ * and tool rules), then the goal, a bounded summary of earlier steps, the
+ * previous tool call with its outcome, and the current Scene as compact JSON
+ * (plus a downscaled screenshot when vision asks for it). The tools are
+ * generated from the runtime tool registry (the device-changing ones) plus
+ * ask_user and finish; each has a required `reason`, which becomes the step's
+ * reasoning. Exactly one call is forced; a model that refuses a forced choice
+ * is asked with tool_choice auto for the rest of the task, and a model that
+ * refuses screenshots gets none for the rest of the task under vision auto.
+ * Context stays bounded however long the task runs: only the last exchange is
+ * sent verbatim, older steps as one line each (the newest
+ * AMC_AGENT_HISTORY_LINES).
  *
  * Budgets per task: input tokens, output tokens, cost (price table). A planner
  * that has used its budget fails the task with that reason before the next call. */
@@ -18,9 +20,8 @@
 #define AMC_LLM_PLANNER_H
 
 #include <cjson/cJSON.h>
-#include "llm/anthropic.h"
+#include "llm/client.h"
 #include "llm/llm.h"
-#include "llm/openai.h"
 #include "runtime/planner.h"
 #include "util/config.h"
 
@@ -41,20 +42,13 @@ typedef struct amc_llm_planner_opts {
 	int vision_max_edge;          /* the long edge of a sent screenshot, pixels */
 } amc_llm_planner_opts;
 
-/* From [planner] in the configuration; AMC_PLANNER_MODEL overrides the model. */
+/* From [planner] in the configuration (AMC_PLANNER_MODEL and every other
+ * AMC_PLANNER_* reach it through the configuration's environment overrides). */
 void amc_llm_planner_opts_from_config(amc_llm_planner_opts *o, const amc_config *c);
 
 /* Takes ownership of client and prices (prices may be NULL: cost unknown). */
-int amc_llm_planner_new(amc_anthropic *client, amc_prices *prices, const amc_llm_planner_opts *o,
+int amc_llm_planner_new(amc_llm_client *client, amc_prices *prices, const amc_llm_planner_opts *o,
 			amc_planner **out, amc_err *e);
-
-/* The same planner on an OpenAI-compatible local server (llm/openai.h): each
- * step is one chat completion whose answer is constrained by a json_schema
- * response_format (anyOf one object per tool, with "tool" and "reason"), as the
- * provider notes advise for local servers; no tools, no images (vision off).
- * Takes ownership of client and prices. */
-int amc_llm_planner_new_openai(amc_openai *client, amc_prices *prices, const amc_llm_planner_opts *o,
-			       amc_planner **out, amc_err *e);
 
 /* The tools array as sent (caller owns it), and the system prompt text. */
 cJSON *amc_llm_planner_tools(void);

@@ -8,6 +8,7 @@
 #define AMC_ANTHROPIC_H
 
 #include <cjson/cJSON.h>
+#include "llm/client.h"
 #include "llm/http.h"
 #include "llm/llm.h"
 #include "util/err.h"
@@ -50,6 +51,14 @@ void amc_anthropic_result_free(amc_anthropic_result *r);
 
 /* GET /v1/models: the model ids (caller owns the array); no model call. */
 int amc_anthropic_models(amc_anthropic *c, cJSON **ids, amc_err *e);
+
+/* The amc_llm_client speaking for c (takes ownership; amc_llm_client_free
+ * frees c). A turn is one Messages call: the system prefix marked
+ * cache_control, strict tools, tool_choice forcing one call (or auto), the
+ * previous tool_use with its tool_result; a forced choice refused with a 400
+ * is asked again once with auto (res.forced_refused). Structured output is
+ * output_config.format json_schema. */
+amc_llm_client *amc_anthropic_client(amc_anthropic *c);
 
 /* Read usage from a response object. */
 void amc_anthropic_usage(const cJSON *msg, amc_llm_usage *u);

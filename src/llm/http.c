@@ -291,3 +291,8 @@ void amc_http_resp_free(amc_http_resp *r)
 	r->body = NULL;
 	r->len = 0;
 }
+
+long long amc_http_deadline(const amc_http_hooks *hooks, long timeout_ms)
+{
+	return hk_now(hooks) + timeout_ms;
+}

@@ -60,6 +60,8 @@ long amc_http_backoff_ms(int n, long retry_after_ms, double jitter);
  * must be released with amc_http_resp_free. */
 int amc_http_post(const amc_http_req *req, const amc_http_hooks *hooks, amc_http_resp *resp, amc_err *e);
 void amc_http_resp_free(amc_http_resp *r);
+/* The deadline of a call that may take timeout_ms from now, on the hooks' clock. */
+long long amc_http_deadline(const amc_http_hooks *hooks, long timeout_ms);
 
 /* Replace every occurrence of `secret` in s (in place) with "[redacted]" when
  * it fits, else with asterisks. */

@@ -39,14 +39,19 @@ int amc_prices_find(const amc_prices *p, const char *model, amc_price *out);
 /* Cost in USD of `u` for `model`; < 0 when the model's price or a count is unknown. */
 double amc_prices_cost(const amc_prices *p, const char *model, const amc_llm_usage *u);
 
+/* The model ids of a `/models` catalog answer ({"data":[{"id":...}]}), at most
+ * 500; `who` names the endpoint in the error. *ids is a JSON array the caller owns. */
+int amc_llm_model_ids(const char *body, size_t len, const char *who, cJSON **ids, amc_err *e);
 /* Read a key: the environment variable `env` if set and non-empty, else the
  * first line of `file` (if not NULL/"") after checking it is a regular file
  * with no group/other permission bits. Returns a malloc'd string; NULL with
  * AMC_EENV when neither gives one (`hint` completes the message, e.g.
  * "set ANTHROPIC_API_KEY or llm.anthropic_key_file"). */
-/* The model ids of a `/models` catalog answer ({"data":[{"id":...}]}), at most
- * 500; `who` names the endpoint in the error. *ids is a JSON array the caller owns. */
-int amc_llm_model_ids(const char *body, size_t len, const char *who, cJSON **ids, amc_err *e);
 char *amc_llm_read_key(const char *env, const char *file, const char *hint, amc_err *e);
+/* Overwrite a key with zeros, then free it (NULL is fine). */
+void amc_llm_key_free(char *key);
+/* base without trailing slashes into out (cap bytes at most, NUL included);
+ * AMC_EUSAGE "VAR is too long" when it does not fit. */
+int amc_llm_base_url(const char *var, const char *base, char *out, size_t cap, amc_err *e);
 
 #endif

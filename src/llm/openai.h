@@ -9,6 +9,7 @@
 #define AMC_OPENAI_H
 
 #include <cjson/cJSON.h>
+#include "llm/client.h"
 #include "llm/http.h"
 #include "llm/llm.h"
 #include "util/err.h"
@@ -44,5 +45,14 @@ void amc_openai_result_free(amc_openai_result *r);
 
 /* GET {base}/models: the model ids (caller owns the array). */
 int amc_openai_models(amc_openai *c, cJSON **ids, amc_err *e);
+
+/* The amc_llm_client speaking for c (takes ownership). A turn is one chat
+ * completion: the tools listed in the system text, the answer constrained by a
+ * json_schema response_format named "amc_action" (anyOf one object per tool,
+ * with "tool" and "reason"), the turn's transcript as the one user message
+ * with the screenshot as an image_url part. A server with a text-only model
+ * that refuses the screenshot fails the turn (res.image_refused), or, when the
+ * image is optional, is asked again without it (res.image_dropped). */
+amc_llm_client *amc_openai_client(amc_openai *c);
 
 #endif

@@ -218,3 +218,23 @@ int amc_llm_model_ids(const char *body, size_t len, const char *who, cJSON **ids
 	*ids = out;
 	return 0;
 }
+
+void amc_llm_key_free(char *key)
+{
+	if (!key)
+		return;
+	memset(key, 0, strlen(key)); /* a key left in freed memory could surface in a core dump */
+	free(key);
+}
+
+int amc_llm_base_url(const char *var, const char *base, char *out, size_t cap, amc_err *e)
+{
+	size_t l = strlen(base);
+	while (l && base[l - 1] == '/')
+		l--;
+	if (l >= cap)
+		return amc_err_set(e, AMC_EUSAGE, "%s is too long", var);
+	memcpy(out, base, l);
+	out[l] = 0;
+	return 0;
+}

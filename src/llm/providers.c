@@ -171,17 +171,32 @@ cJSON *amc_providers_snapshot(const char *home, const amc_config *cfg, int offli
 	return root;
 }
 
-int amc_providers_connect(const char *provider, const char *key_file, const char *what,
-			  amc_anthropic **anthropic, amc_openai **openai, amc_err *e)
+static int connect_anthropic(const char *key_file, amc_llm_client **out, amc_err *e)
 {
-	*anthropic = NULL;
-	*openai = NULL;
-	if (!strcmp(provider, "openai")) {
-		if (amc_openai_new(openai, e) != 0)
-			return amc_err_prefix(e, "%s", what);
-		return 0;
-	}
-	if (amc_anthropic_new(key_file, anthropic, e) == 0)
+	amc_anthropic *c = NULL;
+	if (amc_anthropic_new(key_file, &c, e) != 0)
+		return -1;
+	*out = amc_anthropic_client(c);
+	return 0;
+}
+
+/* The local server's client, or -1 with the message prefixed by `what`. */
+static int connect_openai(const char *what, amc_llm_client **out, amc_err *e)
+{
+	amc_openai *c = NULL;
+	if (amc_openai_new(&c, e) != 0)
+		return amc_err_prefix(e, "%s", what);
+	*out = amc_openai_client(c);
+	return 0;
+}
+
+int amc_providers_connect(const char *provider, const char *key_file, const char *what,
+			  amc_llm_client **out, amc_err *e)
+{
+	*out = NULL;
+	if (!strcmp(provider, "openai"))
+		return connect_openai(what, out, e);
+	if (connect_anthropic(key_file, out, e) == 0)
 		return 0;
 	const char *ob = getenv("AMC_OPENAI_BASE_URL");
 	if (strcmp(provider, "auto") || !ob || !*ob) {
@@ -189,7 +204,5 @@ int amc_providers_connect(const char *provider, const char *key_file, const char
 			return amc_err_prefix(e, "%s (a local server would do too: set AMC_OPENAI_BASE_URL)", what);
 		return amc_err_prefix(e, "%s", what);
 	}
-	if (amc_openai_new(openai, e) != 0)
-		return amc_err_prefix(e, "%s", what);
-	return 0;
+	return connect_openai(what, out, e);
 }

@@ -1,11 +1,12 @@
 /* providers.h - a passive capability snapshot of each model provider, for
  * `amc providers`: no model call (reading a model catalog is allowed and cached
  * in $AMC_HOME/providers-cache.json until it expires). What is not known is
- * null, never guessed (seed 003). */
+ * null, never guessed: a front end shows "unknown" rather than a wrong value. */
 #ifndef AMC_PROVIDERS_H
 #define AMC_PROVIDERS_H
 
 #include <cjson/cJSON.h>
+#include "llm/client.h"
 #include "util/config.h"
 #include "util/err.h"
 
@@ -20,12 +21,10 @@ cJSON *amc_providers_snapshot(const char *home, const amc_config *cfg, int offli
 /* Connect to the provider `provider` names (auto|anthropic|openai, as
  * planner.provider and semantic.provider): anthropic needs ANTHROPIC_API_KEY or
  * key_file; openai needs AMC_OPENAI_BASE_URL; auto takes Anthropic when a key
- * is there, else the local server when AMC_OPENAI_BASE_URL is set. Exactly one
- * of *anthropic / *openai is set on success (caller owns it); on failure the
- * message, prefixed with `what`, says what to set. */
-struct amc_anthropic;
-struct amc_openai;
+ * is there, else the local server when AMC_OPENAI_BASE_URL is set. *out is one
+ * client the caller owns (amc_llm_client_free); on failure the message,
+ * prefixed with `what`, says what to set. */
 int amc_providers_connect(const char *provider, const char *key_file, const char *what,
-			  struct amc_anthropic **anthropic, struct amc_openai **openai, amc_err *e);
+			  amc_llm_client **out, amc_err *e);
 
 #endif

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/clock.h"
 #include "util/jsonutil.h"
 #include "util/log.h"
 #include "util/strbuf.h"
@@ -14,10 +13,8 @@
 #define TEXT_MAX 120
 #define PURPOSE_MAX 200
 
-/* One backend: exactly one of client and oa is set. */
 struct amc_enricher {
-	amc_anthropic *client;
-	amc_openai *oa;
+	amc_llm_client *client;
 	char model[96];
 	long timeout_ms;
 	int calls;
@@ -43,35 +40,14 @@ cJSON *amc_semantic_schema(void)
 		"\"purpose\":{\"type\":\"string\"}}}}}}");
 }
 
-static amc_enricher *enricher_new(const char *model, long timeout_ms)
+amc_enricher *amc_enricher_new(amc_llm_client *client, const char *model, long timeout_ms)
 {
 	amc_enricher *en = amc_xcalloc(1, sizeof *en);
+	en->client = client;
 	snprintf(en->model, sizeof en->model, "%s", model && *model ? model : AMC_SEMANTIC_DEFAULT_MODEL);
 	en->timeout_ms = timeout_ms > 0 ? timeout_ms : 8000;
-	return en;
-}
-
-/* One call inside the budget: no retries, the attempt gets the whole budget. */
-static void one_attempt(const amc_enricher *en, int *max_attempts, long *attempt_ms, long *connect_ms)
-{
-	*max_attempts = 1;
-	*attempt_ms = en->timeout_ms;
-	*connect_ms = en->timeout_ms < 10000 ? en->timeout_ms : 10000;
-}
-
-amc_enricher *amc_enricher_new(amc_anthropic *client, const char *model, long timeout_ms)
-{
-	amc_enricher *en = enricher_new(model, timeout_ms);
-	en->client = client;
-	one_attempt(en, &client->max_attempts, &client->attempt_timeout_ms, &client->connect_timeout_ms);
-	return en;
-}
-
-amc_enricher *amc_enricher_new_openai(amc_openai *client, const char *model, long timeout_ms)
-{
-	amc_enricher *en = enricher_new(model, timeout_ms);
-	en->oa = client;
-	one_attempt(en, &client->max_attempts, &client->attempt_timeout_ms, &client->connect_timeout_ms);
+	/* one call inside the budget: no retries, the attempt gets the whole budget */
+	amc_llm_limit(client, 1, en->timeout_ms, en->timeout_ms < 10000 ? en->timeout_ms : 10000);
 	return en;
 }
 
@@ -81,14 +57,11 @@ int amc_enricher_from_config(const amc_config *c, amc_enricher **out, amc_err *e
 	if (strcmp(amc_config_str(c, "semantic", "enrich"), "on"))
 		return 0;
 	/* the same choice as the planner's (agent/goal.c) */
-	amc_anthropic *client = NULL;
-	amc_openai *oa = NULL;
+	amc_llm_client *client = NULL;
 	if (amc_providers_connect(amc_config_str(c, "semantic", "provider"), amc_config_str(c, "llm", "anthropic_key_file"),
-				  "semantic.enrich is on", &client, &oa, e) != 0)
+				  "semantic.enrich is on", &client, e) != 0)
 		return -1;
-	const char *model = amc_config_str(c, "semantic", "model");
-	long tmo = amc_config_int(c, "semantic", "timeout_ms");
-	*out = oa ? amc_enricher_new_openai(oa, model, tmo) : amc_enricher_new(client, model, tmo);
+	*out = amc_enricher_new(client, amc_config_str(c, "semantic", "model"), amc_config_int(c, "semantic", "timeout_ms"));
 	return 0;
 }
 
@@ -96,8 +69,7 @@ void amc_enricher_free(amc_enricher *en)
 {
 	if (!en)
 		return;
-	amc_anthropic_free(en->client);
-	amc_openai_free(en->oa);
+	amc_llm_client_free(en->client);
 	free(en);
 }
 
@@ -113,7 +85,7 @@ int amc_enricher_calls(const amc_enricher *en)
 
 const char *amc_enricher_provider(const amc_enricher *en)
 {
-	return !en ? "none" : en->oa ? "openai" : "anthropic";
+	return amc_llm_client_name(en ? en->client : NULL);
 }
 
 static cJSON *fail(amc_enricher *en, const char *msg)
@@ -241,103 +213,31 @@ cJSON *amc_semantic_parse(const char *text, const amc_scene *scene, char *why, s
 	return out;
 }
 
-static long long deadline(const amc_http_hooks *h, long timeout_ms)
-{
-	return (h->now_ms ? h->now_ms(h->ud) : amc_mono_ms()) + timeout_ms;
-}
-
-/* Anthropic Messages: output_config.format json_schema, cache_control on the
- * fixed system prefix. */
-static cJSON *ask_anthropic(amc_enricher *en, const char *user, const amc_scene *scene)
-{
-	cJSON *req = cJSON_CreateObject();
-	cJSON_AddStringToObject(req, "model", en->model);
-	cJSON_AddNumberToObject(req, "max_tokens", 1024);
-	cJSON *sys = cJSON_AddArrayToObject(req, "system");
-	cJSON *sb = cJSON_CreateObject();
-	cJSON_AddStringToObject(sb, "type", "text");
-	cJSON_AddStringToObject(sb, "text", SYSTEM);
-	cJSON_AddStringToObject(cJSON_AddObjectToObject(sb, "cache_control"), "type", "ephemeral");
-	cJSON_AddItemToArray(sys, sb);
-	cJSON *msgs = cJSON_AddArrayToObject(req, "messages");
-	cJSON *m = cJSON_CreateObject();
-	cJSON_AddStringToObject(m, "role", "user");
-	cJSON *content = cJSON_AddArrayToObject(m, "content");
-	cJSON *tb = cJSON_CreateObject();
-	cJSON_AddStringToObject(tb, "type", "text");
-	cJSON_AddStringToObject(tb, "text", user);
-	cJSON_AddItemToArray(content, tb);
-	cJSON_AddItemToArray(msgs, m);
-	cJSON *fmt = cJSON_AddObjectToObject(cJSON_AddObjectToObject(req, "output_config"), "format");
-	cJSON_AddStringToObject(fmt, "type", "json_schema");
-	cJSON_AddItemToObject(fmt, "schema", amc_semantic_schema());
-
-	amc_anthropic_result res;
-	amc_err e;
-	en->calls++;
-	int rc = amc_anthropic_messages(en->client, req, deadline(&en->client->hooks, en->timeout_ms), &res, &e);
-	cJSON_Delete(req);
-	if (rc != 0)
-		return fail(en, e.msg);
-	cJSON *out = NULL;
-	if (!strcmp(res.stop_reason, "refusal"))
-		fail(en, "the model refused");
-	else if (!strcmp(res.stop_reason, "max_tokens"))
-		fail(en, "the answer was cut off (max_tokens)");
-	else
-		out = parse_answer(en, amc_json_str(cJSON_GetArrayItem(res.content, 0), "text"), scene);
-	amc_anthropic_result_free(&res);
-	return out;
-}
-
-/* OpenAI-compatible chat completion: system + user messages, the nested
- * response_format json_schema (local servers honour only that form), no tools
- * and no sampling parameters. */
-static cJSON *ask_openai(amc_enricher *en, const char *user, const amc_scene *scene)
-{
-	cJSON *req = cJSON_CreateObject();
-	cJSON_AddStringToObject(req, "model", en->model);
-	cJSON_AddNumberToObject(req, "max_tokens", 1024);
-	cJSON *msgs = cJSON_AddArrayToObject(req, "messages");
-	cJSON *m = cJSON_CreateObject();
-	cJSON_AddStringToObject(m, "role", "system");
-	cJSON_AddStringToObject(m, "content", SYSTEM);
-	cJSON_AddItemToArray(msgs, m);
-	m = cJSON_CreateObject();
-	cJSON_AddStringToObject(m, "role", "user");
-	cJSON_AddStringToObject(m, "content", user);
-	cJSON_AddItemToArray(msgs, m);
-	cJSON_AddItemToObject(req, "response_format", amc_openai_json_schema_format("semantic_scene", amc_semantic_schema()));
-
-	amc_openai_result res;
-	amc_err e;
-	en->calls++;
-	int rc = amc_openai_chat(en->oa, req, deadline(&en->oa->hooks, en->timeout_ms), &res, &e);
-	cJSON_Delete(req);
-	if (rc != 0)
-		return fail(en, e.msg);
-	cJSON *out = NULL;
-	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(res.msg, "choices"), 0), "message");
-	if (amc_json_str(msg, "refusal"))
-		fail(en, "the model refused");
-	else if (!strcmp(res.finish_reason, "length"))
-		fail(en, "the answer was cut off (max_tokens)");
-	else if (!res.content)
-		fail(en, "no content in the answer");
-	else
-		out = parse_answer(en, res.content, scene);
-	amc_openai_result_free(&res);
-	return out;
-}
-
 cJSON *amc_enrich_scene(amc_enricher *en, const amc_scene *scene, const char *context)
 {
 	if (!en)
 		return NULL;
 	en->last_error[0] = 0;
 	char *user = user_text(scene, context);
-	cJSON *out = en->oa ? ask_openai(en, user, scene) : ask_anthropic(en, user, scene);
+	cJSON *schema = amc_semantic_schema();
+	amc_llm_struct_req rq = { en->model, 1024, en->timeout_ms, SYSTEM, user, "semantic_scene", schema };
+	amc_llm_struct_res res;
+	amc_err e;
+	en->calls++;
+	int rc = amc_llm_structured(en->client, &rq, &res, &e);
+	cJSON_Delete(schema);
 	free(user);
+	if (rc != 0)
+		return fail(en, e.msg);
+	cJSON *out = NULL;
+	if (res.stop == AMC_LLM_STOP_REFUSAL)
+		fail(en, "the model refused");
+	else if (res.stop == AMC_LLM_STOP_MAX_TOKENS)
+		fail(en, "the answer was cut off (max_tokens)");
+	else if (!res.text)
+		fail(en, "no content in the answer");
+	else
+		out = parse_answer(en, res.text, scene);
+	amc_llm_struct_res_free(&res);
 	return out;
 }

@@ -1,14 +1,12 @@
-/* enrich.h - SemanticScene enrichment (seed 002): one model call turns a Scene
+/* enrich.h - SemanticScene enrichment: one model call turns a Scene
  * into {page, intents[], widgets:[{element_id, purpose}]}.
  *
  * Off by default (semantic.enrich = off). semantic.provider picks the backend
  * as planner.provider does: anthropic, openai (an OpenAI-compatible local
  * server at AMC_OPENAI_BASE_URL), or auto (Anthropic when a key is set, else the
- * local server when AMC_OPENAI_BASE_URL is set). Exactly one call per
- * enrichment with structured output: Anthropic output_config.format
- * json_schema with cache_control on the fixed system prefix, or one chat
- * completion (system + user message, nested response_format json_schema named
- * "semantic_scene", no tools). Model semantic.model (default
+ * local server when AMC_OPENAI_BASE_URL is set). Exactly one structured-output
+ * call per enrichment (llm/client.h; the json_schema is named
+ * "semantic_scene"), no tools. Model semantic.model (default
  * claude-haiku-4-5; a local server needs its own name), max_tokens 1024, no
  * sampling, thinking or effort settings, and a time budget
  * (semantic.timeout_ms, default 8 s) with no retries inside it. Every expected
@@ -20,8 +18,7 @@
 #define AMC_ENRICH_H
 
 #include <cjson/cJSON.h>
-#include "llm/anthropic.h"
-#include "llm/openai.h"
+#include "llm/client.h"
 #include "perception/scene.h"
 #include "util/config.h"
 
@@ -33,11 +30,9 @@ typedef struct amc_enricher amc_enricher;
  * work (no key and no local server: AMC_EENV saying what to set). The caller
  * owns *out (amc_enricher_free). */
 int amc_enricher_from_config(const amc_config *c, amc_enricher **out, amc_err *e);
-/* Anthropic backend. Takes ownership of client (freed with the enricher) and
- * sets its attempts and timeouts to the budget. timeout_ms <= 0: 8000. */
-amc_enricher *amc_enricher_new(amc_anthropic *client, const char *model, long timeout_ms);
-/* OpenAI-compatible backend; the same ownership and budget rules. */
-amc_enricher *amc_enricher_new_openai(amc_openai *client, const char *model, long timeout_ms);
+/* Takes ownership of client (freed with the enricher) and sets its attempts
+ * and timeouts to the budget. timeout_ms <= 0: 8000. */
+amc_enricher *amc_enricher_new(amc_llm_client *client, const char *model, long timeout_ms);
 void amc_enricher_free(amc_enricher *en);
 
 /* The SemanticScene (caller owns) or NULL; `context` (the goal, may be NULL)
@@ -47,7 +42,7 @@ cJSON *amc_enrich_scene(amc_enricher *en, const amc_scene *scene, const char *co
 const char *amc_enricher_last_error(const amc_enricher *en);
 /* Model calls made so far. */
 int amc_enricher_calls(const amc_enricher *en);
-/* "anthropic", "openai", or "none" for NULL (static strings). */
+/* The client's name ("anthropic", "openai"), or "none" for NULL (static strings). */
 const char *amc_enricher_provider(const amc_enricher *en);
 
 /* A model's answer text -> SemanticScene (caller owns) checked against the

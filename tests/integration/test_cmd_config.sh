@@ -29,6 +29,8 @@ like "$out" "^max_steps = 9 +# from env:AMC_RUNNER_MAX_STEPS$" "environment beat
 like "$out" "^keep = 5 +# from $CFG:6$" "other file values stay"
 out=$(AMC_SIM_FAULTS=latency:5 "$AMC" config)
 like "$out" "^faults = latency:5 +# from env:AMC_SIM_FAULTS$" "any key can come from AMC_SECTION_KEY"
+out=$(AMC_PLANNER_MODEL=qwen3-8b "$AMC" config)
+like "$out" "^model = qwen3-8b +# from env:AMC_PLANNER_MODEL$" "AMC_PLANNER_MODEL is reported as the planner model's source"
 
 # --- --json ------------------------------------------------------------------------------------------
 json=$(AMC_RUNNER_MAX_STEPS=9 "$AMC" config --json); ok $? "config --json exits 0"

@@ -34,3 +34,7 @@ tests_unit_test_enrich_SOURCES = tests/unit/test_enrich.c $(MOCK_AGENT_SRC)
 tests_unit_test_enrich_LDADD = $(TEST_LDADD)
 TESTS += tests/integration/test_real_api.sh
 EXTRA_DIST += tests/integration/test_real_api.sh
+check_PROGRAMS += tests/unit/test_client
+TESTS += tests/unit/test_client
+tests_unit_test_client_SOURCES = tests/unit/test_client.c $(MOCK_AGENT_SRC)
+tests_unit_test_client_LDADD = $(TEST_LDADD)

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "../mock/anthropic_mock.h"
+#include "llm/anthropic.h"
+#include "llm/openai.h"
 #include "semantic/enrich.h"
 #include "tap.h"
 #include "testutil.h"
@@ -95,6 +97,28 @@ static const char *sv(const cJSON *o, const char *k)
 	return v ? v : "";
 }
 
+/* An expected failure: the reply, and a word of the reason it must leave. */
+typedef struct fail_case {
+	const char *name;
+	reply r;
+	const char *why;
+} fail_case;
+
+/* Each case: NULL, exactly one request (no retry), the reason logged. */
+static void expect_failures(amc_enricher *en, const amc_scene *sc, const char *who, const fail_case *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		R = c[i].r;
+		int before = requests;
+		cJSON *s = amc_enrich_scene(en, sc, NULL);
+		ok(s == NULL, "%s%s: NULL", who, c[i].name);
+		is_int(requests - before, 1, "%s%s: one request, no retry", who, c[i].name);
+		like(amc_enricher_last_error(en), c[i].why, "%s%s: reason logged (%s)", who, c[i].name,
+		     amc_enricher_last_error(en));
+		cJSON_Delete(s);
+	}
+}
+
 #define ERRBODY(t) "{\"type\":\"error\",\"error\":{\"type\":\"" t "\",\"message\":\"x\"}}"
 
 int main(void)
@@ -165,7 +189,7 @@ int main(void)
 	cJSON_Delete(s);
 
 	/* every expected failure: NULL, one request, a reason */
-	struct { const char *name; reply r; const char *why; } cases[] = {
+	fail_case cases[] = {
 		{ "429", { 429, NULL, NULL, ERRBODY("rate_limit_error"), 0, NULL }, "HTTP 429" },
 		{ "500", { 500, NULL, NULL, ERRBODY("api_error"), 0, NULL }, "HTTP 500" },
 		{ "529", { 529, NULL, NULL, ERRBODY("overloaded_error"), 0, NULL }, "HTTP 529" },
@@ -176,21 +200,13 @@ int main(void)
 		{ "widget without purpose", { 0, NULL, "{\"page\":\"p\",\"intents\":[],\"widgets\":[{\"element_id\":\"e1111\"}]}", NULL, 0, NULL }, "purpose" },
 		{ "malformed body", { 0, NULL, NULL, "{\"type\":\"message\",\"content\":[", 0, NULL }, "malformed" },
 	};
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		R = cases[i].r;
-		before = requests;
-		s = amc_enrich_scene(en, &sc, NULL);
-		ok(s == NULL, "%s: NULL", cases[i].name);
-		is_int(requests - before, 1, "%s: one request, no retry", cases[i].name);
-		like(amc_enricher_last_error(en), cases[i].why, "%s: reason logged", cases[i].name);
-		cJSON_Delete(s);
-	}
+	expect_failures(en, &sc, "", cases, sizeof cases / sizeof cases[0]);
 
 	/* timeout: the budget ends the call */
 	amc_enricher_free(en);
 	amc_anthropic *client = NULL;
 	amc_anthropic_new(NULL, &client, &e);
-	en = amc_enricher_new(client, NULL, 500);
+	en = amc_enricher_new(amc_anthropic_client(client), NULL, 500);
 	memset(&R, 0, sizeof R);
 	R.text = "{\"page\":\"late\",\"intents\":[],\"widgets\":[]}";
 	R.delay_ms = 3000;
@@ -266,7 +282,7 @@ int main(void)
 
 	/* every expected failure: NULL, one request, a reason */
 #define OERR(t) "{\"error\":{\"message\":\"" t "\",\"type\":\"server_error\"}}"
-	struct { const char *name; reply r; const char *why; } ocases[] = {
+	fail_case ocases[] = {
 		{ "429", { 429, NULL, NULL, OERR("busy"), 0, NULL }, "HTTP 429" },
 		{ "500", { 500, NULL, NULL, OERR("boom"), 0, NULL }, "HTTP 500" },
 		{ "finish_reason length", { 0, "length", "{\"page\":\"x\",\"intents\":[", NULL, 0, NULL }, "cut off" },
@@ -278,22 +294,13 @@ int main(void)
 		{ "malformed body", { 0, NULL, NULL, "{\"choices\":[{\"message\":", 0, NULL }, "malformed" },
 		{ "no choices", { 0, NULL, NULL, "{\"object\":\"chat.completion\"}", 0, NULL }, "malformed" },
 	};
-	for (size_t i = 0; i < sizeof ocases / sizeof ocases[0]; i++) {
-		R = ocases[i].r;
-		before = requests;
-		s = amc_enrich_scene(en, &sc, NULL);
-		ok(s == NULL, "openai %s: NULL", ocases[i].name);
-		is_int(requests - before, 1, "openai %s: one request, no retry", ocases[i].name);
-		like(amc_enricher_last_error(en), ocases[i].why, "openai %s: reason logged (%s)", ocases[i].name,
-		     amc_enricher_last_error(en));
-		cJSON_Delete(s);
-	}
+	expect_failures(en, &sc, "openai ", ocases, sizeof ocases / sizeof ocases[0]);
 	amc_enricher_free(en);
 
 	/* timeout: the budget ends the call */
 	amc_openai *oa = NULL;
 	ok(amc_openai_new(&oa, &e) == 0, "an OpenAI-compatible client");
-	en = amc_enricher_new_openai(oa, NULL, 500);
+	en = amc_enricher_new(amc_openai_client(oa), NULL, 500);
 	memset(&R, 0, sizeof R);
 	R.text = "{\"page\":\"late\",\"intents\":[],\"widgets\":[]}";
 	R.delay_ms = 3000;
@@ -313,12 +320,12 @@ int main(void)
 	mock_stop(m);
 	setenv("ANTHROPIC_API_KEY", "sk-ant-semantic-test", 1);
 	ok(amc_anthropic_new(NULL, &client, &e) == 0, "an Anthropic client");
-	en = amc_enricher_new(client, NULL, 1000);
+	en = amc_enricher_new(amc_anthropic_client(client), NULL, 1000);
 	ok(amc_enrich_scene(en, &sc, NULL) == NULL, "connection refused: NULL");
 	ok(amc_enricher_last_error(en)[0] != 0, "with a reason (%s)", amc_enricher_last_error(en));
 	amc_enricher_free(en);
 	ok(amc_openai_new(&oa, &e) == 0, "an OpenAI-compatible client");
-	en = amc_enricher_new_openai(oa, NULL, 1000);
+	en = amc_enricher_new(amc_openai_client(oa), NULL, 1000);
 	ok(amc_enrich_scene(en, &sc, NULL) == NULL, "openai connection refused: NULL");
 	like(amc_enricher_last_error(en), "OpenAI-compatible server", "with the client's reason (%s)", amc_enricher_last_error(en));
 	amc_enricher_free(en);

@@ -231,6 +231,26 @@ int main(void)
 	amc_planner_free(p);
 	amc_config_free(c);
 
+	/* AMC_PLANNER_MODEL reaches the planner only through the configuration,
+	 * where `amc config` can report where the model came from */
+	setenv("AMC_PLANNER_MODEL", "qwen3-8b", 1);
+	c = cfg_with("auto", NULL, NULL);
+	amc_llm_planner_opts o;
+	amc_llm_planner_opts_from_config(&o, c);
+	is_str(o.model, "claude-sonnet-5", "a configuration that did not read the environment keeps its model");
+	ok(amc_config_load_env(c, &e) == 0, "the environment overrides load");
+	amc_llm_planner_opts_from_config(&o, c);
+	is_str(o.model, "qwen3-8b", "AMC_PLANNER_MODEL sets planner.model");
+	const char *origin = "";
+	for (size_t i = 0; i < amc_config_count(c); i++) {
+		amc_config_item it = amc_config_item_at(c, i);
+		if (!strcmp(it.section, "planner") && !strcmp(it.key, "model"))
+			origin = it.origin;
+	}
+	is_str(origin, "env:AMC_PLANNER_MODEL", "and the configuration names it as the source");
+	unsetenv("AMC_PLANNER_MODEL");
+	amc_config_free(c);
+
 	mock_stop(m);
 	return done_testing();
 }

@@ -9,6 +9,7 @@
 
 #include "../mock/anthropic_mock.h"
 #include "agent/llm_planner.h"
+#include "llm/anthropic.h"
 #include "llm/openai.h"
 #include "device/device.h"
 #include "runtime/events.h"
@@ -96,7 +97,7 @@ static amc_task_outcome run_goal(env *v, const char *script, const char *goal, a
 	if (po)
 		o = *po;
 	amc_planner *p = NULL;
-	amc_llm_planner_new(client, prices, &o, &p, &e);
+	amc_llm_planner_new(amc_anthropic_client(client), prices, &o, &p, &e);
 	amc_task *t = amc_task_new("goal", "sim:0");
 	t->goal = amc_xstrdup(goal);
 	amc_runner_opts ro;
@@ -257,7 +258,7 @@ int main(void)
 		amc_llm_planner_opts o;
 		amc_llm_planner_opts_from_config(&o, v.cfg);
 		amc_planner *p = NULL;
-		amc_llm_planner_new(client, NULL, &o, &p, &e);
+		amc_llm_planner_new(amc_anthropic_client(client), NULL, &o, &p, &e);
 		amc_task *rt = amc_task_new("goal", "sim:0");
 		rt->goal = amc_xstrdup("Pick a colour");
 		char rid[64];
@@ -308,7 +309,7 @@ int main(void)
 			snprintf(o.vision, sizeof o.vision, "%s", vc[k].vision);
 			o.vision_max_edge = 1200; /* 1080x2400 -> 540x1200: x2 */
 			amc_planner *p = NULL;
-			ok(amc_llm_planner_new_openai(oa, NULL, &o, &p, &e) == 0, "planner on the local server");
+			ok(amc_llm_planner_new(amc_openai_client(oa), NULL, &o, &p, &e) == 0, "planner on the local server");
 			amc_action act;
 			ctx.step = 1;
 			ctx.last_tool = NULL;
