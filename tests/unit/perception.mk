@@ -17,3 +17,7 @@ check_PROGRAMS += tests/unit/test_ocr
 TESTS += tests/unit/test_ocr
 tests_unit_test_ocr_SOURCES = tests/unit/test_ocr.c
 tests_unit_test_ocr_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_ocr_plan
+TESTS += tests/unit/test_ocr_plan
+tests_unit_test_ocr_plan_SOURCES = tests/unit/test_ocr_plan.c
+tests_unit_test_ocr_plan_LDADD = $(TEST_LDADD)
