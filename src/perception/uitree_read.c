@@ -210,6 +210,15 @@ static int px_round(double v)
 	return (int)(v < 0 ? v - 0.5 : v + 0.5);
 }
 
+/* The box in pixels; displayed unless visible="false" or the box is empty
+ * (XCUITest and the fake driver give geometry the same way). */
+static void set_box(amc_ui_node *n, double x1, double y1, double x2, double y2, const char *vis)
+{
+	n->bounds = (amc_bounds){ px_round(x1), px_round(y1), px_round(x2), px_round(y2) };
+	if ((!vis || strcmp(vis, "false")) && n->bounds.x2 > n->bounds.x1 && n->bounds.y2 > n->bounds.y1)
+		n->flags |= AMC_NODE_DISPLAYED;
+}
+
 static int type_ends(const char *type, const char *suffix)
 {
 	size_t a = strlen(type), b = strlen(suffix);
@@ -272,10 +281,7 @@ static void read_xcui(reader *r, amc_ui_node *n, xmlNode *el)
 	if (parse_points(xs, &x) == 0 && parse_points(ys, &y) == 0 && parse_points(ws, &wd) == 0 &&
 	    parse_points(hs, &ht) == 0 && wd >= 0 && ht >= 0) {
 		double s = r->scale;
-		double x1 = x * s, y1 = y * s, x2 = (x + wd) * s, y2 = (y + ht) * s;
-		n->bounds = (amc_bounds){ px_round(x1), px_round(y1), px_round(x2), px_round(y2) };
-		if ((!vis || strcmp(vis, "false")) && n->bounds.x2 > n->bounds.x1 && n->bounds.y2 > n->bounds.y1)
-			n->flags |= AMC_NODE_DISPLAYED;
+		set_box(n, x * s, y * s, (x + wd) * s, (y + ht) * s, vis);
 	}
 	free(vis);
 	free(xs);
@@ -372,9 +378,7 @@ static void read_fake(reader *r, amc_ui_node *n, xmlNode *el)
 	double x = 0, y = 0, wd, ht;
 	if ((!ls || parse_points(ls, &x) == 0) && (!ts || parse_points(ts, &y) == 0) && parse_points(ws, &wd) == 0 &&
 	    parse_points(hs, &ht) == 0 && wd >= 0 && ht >= 0) {
-		n->bounds = (amc_bounds){ px_round(x), px_round(y), px_round(x + wd), px_round(y + ht) };
-		if ((!vis || strcmp(vis, "false")) && n->bounds.x2 > n->bounds.x1 && n->bounds.y2 > n->bounds.y1)
-			n->flags |= AMC_NODE_DISPLAYED;
+		set_box(n, x, y, x + wd, y + ht, vis);
 	}
 	free(id);
 	free(text);

@@ -1,4 +1,4 @@
-/* uitree_test.h - helpers shared by the UI tree tests (test_uitree*.c). */
+/* uitree_test.h - helpers shared by the UI tree and Scene tests. */
 #ifndef AMC_UITREE_TEST_H
 #define AMC_UITREE_TEST_H
 
