@@ -1,6 +1,8 @@
-/* scene.c - the Scene of seed 002, built from the UI tree and fused with OCR. An element is a visible node that means something to a user or a
- * planner: it carries text, a description or a hint, or it can be interacted with.
- * Pure layout containers are left out so the Scene stays small. */
+/* scene.c - the Scene: what planners see of a screen, built from the UI tree
+ * and fused with OCR. An element is a visible node that means something to a
+ * user or a planner: it carries text, a description or a hint, or it can be
+ * interacted with. Pure layout containers are left out so the Scene stays
+ * small. */
 #include "perception/scene.h"
 
 #include <stdint.h>
@@ -485,7 +487,8 @@ const amc_element *amc_scene_find(const amc_scene *s, const char *id)
 	return NULL;
 }
 
-/* The seed-002 fields first, then a few that help a planner act: the resource id
+/* The Scene's core fields first (id, type, bounds, text, confidence, source:
+ * every element has them), then a few that help a planner act: the resource id
  * (what flows select by), clickability and the state of toggles. Defaults are
  * left out to keep the Scene small for prompts. */
 cJSON *amc_scene_to_json(const amc_scene *s)

@@ -1,5 +1,6 @@
-/* scene.h - the Scene of seed 002: {width, height, elements:[{id, type, bounds,
- * text, confidence, source}]}, built from the UI tree and fused with OCR words:
+/* scene.h - the Scene, the one view of a screen that planners, flows and
+ * timelines share: {width, height, elements:[{id, type, bounds, text,
+ * confidence, source}]}, built from the UI tree and fused with OCR words:
  * a node whose text OCR confirms (or whose missing text OCR supplies) becomes
  * `fused`, OCR text with no node becomes an `ocr` element, the rest stays
  * `uitree`. */

@@ -1,12 +1,18 @@
 /* uitree.h - UI trees from devices, normalized to one node type.
  *
- * Reads three formats, detected from the content: `adb shell uiautomator dump`
+ * The module is three files: uitree.c (the node model: building, freeing,
+ * flags, JSON), uitree_xml.c (reading untrusted XML safely, telling the
+ * formats apart) and uitree_read.c (the format readers and amc_uitree_parse).
+ *
+ * Reads three device formats, detected from the content: `adb shell uiautomator dump`
  * XML (the trailing "UI hierchary dumped to" line tolerated, the <displays>
  * multi-window shape, entities decoded, unknown attributes ignored), Appium
  * UiAutomator2 page source (tag = class, empty attributes omitted, `displayed`)
  * and Appium XCUITest source (type/name/label/value, geometry in points scaled
  * to pixels; name -> resource_id, label (value for fields) -> text,
- * placeholderValue -> hint, visible -> displayed). Parsed with
+ * placeholderValue -> hint, visible -> displayed). A fourth, the page source
+ * of the Appium fake driver amc's own tests use (format "appium-fake"), is
+ * read so that flows run against it; no real device produces it. Parsed with
  * libxml2 using XML_PARSE_NONET and never NOENT/DTDLOAD/HUGE; a DOCTYPE is
  * refused; limits on bytes, depth and node count; libxml2 errors are captured,
  * never printed. */
@@ -61,7 +67,7 @@ typedef struct amc_ui_node {
 typedef struct amc_ui_tree {
 	amc_ui_node *nodes;
 	size_t count;
-	char format[32];    /* "uiautomator", "uiautomator2" or "xcuitest" */
+	char format[32];    /* "uiautomator", "uiautomator2", "xcuitest" or "appium-fake" */
 	int rotation;
 } amc_ui_tree;
 
@@ -78,5 +84,33 @@ cJSON *amc_uitree_to_json(const amc_ui_tree *t);
 int amc_uitree_from_json(const cJSON *j, amc_ui_tree *out, amc_err *e);
 /* Names of the flags set on a node, comma-separated, into `out`. */
 void amc_uitree_flag_names(unsigned flags, char *out, size_t n);
+/* The flag with this JSON name ("long_clickable"), or with this uiautomator
+ * attribute name ("long-clickable"); 0 for an unknown name. */
+unsigned amc_uitree_flag_by_name(const char *name);
+unsigned amc_uitree_flag_by_attr(const char *attr);
+
+/* Building a tree node by node: what the format readers and the stored-tree
+ * reader do, and what a test needs for a hand-made screen. */
+typedef struct amc_uitree_builder {
+	amc_ui_tree *t;
+	size_t cap;
+	int *last_child;    /* per node: its last child so far, so appending is O(1) */
+	int last_root;      /* last node with parent -1, for linking roots as siblings */
+} amc_uitree_builder;
+/* Starts building into `t`, which must hold no nodes yet (zeroed, or just
+ * freed); its format and rotation are the caller's to set. */
+void amc_uitree_builder_init(amc_uitree_builder *b, amc_ui_tree *t);
+/* Appends a node under `parent` (-1: a new root), linked as its last child, its
+ * strings "" and its index its position; returns its index, or -1 with *e set
+ * (AMC_EUSAGE) past AMC_UITREE_MAX_NODES or AMC_UITREE_MAX_DEPTH. The node
+ * array may move: take node pointers again after each call. */
+int amc_uitree_builder_add(amc_uitree_builder *b, int parent, amc_err *e);
+/* Frees the builder's bookkeeping; the tree stays (the caller owns it). */
+void amc_uitree_builder_done(amc_uitree_builder *b);
+/* Replaces a node's string field with a copy of v (NULL: ""). */
+void amc_uitree_set_str(char **field, const char *v);
+/* Sets *e to the one refusal of a tree deeper than AMC_UITREE_MAX_DEPTH
+ * (AMC_EUSAGE), whichever reader found it; returns -1. */
+int amc_uitree_too_deep(amc_err *e);
 
 #endif

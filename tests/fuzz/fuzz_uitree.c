@@ -1,8 +1,8 @@
-/* Fuzz target: the UI tree parser (perception/uitree.c) for all three formats
+/* Fuzz target: the UI tree parser (perception/uitree*.c) for all its formats
  * (adb uiautomator, Appium UiAutomator2, Appium XCUITest, the last also with
- * point scaling) and everything built on its output: the Scene, OCR fusion,
- * both JSON forms and the stored-tree reader, which must give back exactly
- * what was written. */
+ * point scaling, and the Appium fake driver's) and everything built on its
+ * output: the Scene, OCR fusion, both JSON forms and the stored-tree reader,
+ * which must give back exactly what was written. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

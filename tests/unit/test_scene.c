@@ -11,19 +11,7 @@
 #include "util/strbuf.h"
 #include "tap.h"
 #include "testutil.h"
-
-#define SAMPLE "tests/data/uitree/adb-uiautomator-dump_nexuslauncher.xml"
-
-static char *slurp(const char *rel, size_t *len)
-{
-	char *buf = NULL;
-	amc_err e;
-	if (amc_read_file(test_src(rel), 1u << 20, &buf, len, &e) != 0) {
-		printf("Bail out! cannot read %s: %s\n", rel, e.msg);
-		exit(1);
-	}
-	return buf;
-}
+#include "uitree_test.h"
 
 /* Parse `xml` and build its scene at 1080x1920; bails out on a parse error. */
 static void scene_of(const char *xml, amc_ui_tree *t, amc_scene *s)
