@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device/sim/sim_int.h"
+#include "device/sim/input.h"
+#include "device/sim/screens.h"
 #include "tap.h"
 #include "testutil.h"
 
