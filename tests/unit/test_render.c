@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device/sim/sim_int.h"
+#include "device/sim/input.h"
+#include "device/sim/screens.h"
 #include "tap.h"
 #include "testutil.h"
 #include "util/config.h"
@@ -260,18 +261,6 @@ static void test_text(amc_device *d)
 			ok_blank = ink(&img, s->drawn[k].x2 + 8, s->drawn[k].y1, 1040, s->drawn[k].y2) == 0;
 	ok(ok_blank, "no ink right of a row title");
 	amc_image_free(&img);
-
-	/* Text widths: nothing for nothing and for controls, more for more. */
-	sim_font *f = s->font;
-	int px = 42;
-	is_int(sim_text_width(f, px, 0, "", 0), 0, "empty string has no width");
-	is_int(sim_text_width(f, px, 0, "\x01\x1b\x7f", 3), 0, "control characters take no room");
-	int wi = sim_text_width(f, px, 0, "i", 1), ww = sim_text_width(f, px, 0, "W", 1);
-	ok(wi > 0 && ww > wi, "W is wider than i (%d > %d)", ww, wi);
-	ok(sim_text_width(f, px, 0, "Wi", 2) == ww + wi, "widths add up (no kerning)");
-	ok(sim_text_width(f, 2 * px, 0, "Wi-Fi", 5) > sim_text_width(f, px, 0, "Wi-Fi", 5), "bigger size, wider");
-	ok(sim_text_width(f, px, 1, "Settings", 8) >= sim_text_width(f, px, 0, "Settings", 8), "bold is not narrower");
-	ok(sim_text_width(f, px, 0, "Zo\xc3\xab \xe2\x86\x90", 7) > 0, "non-ASCII text has width");
 }
 
 static void test_status_bar(amc_device *d)

@@ -2,7 +2,8 @@
  * defaults, JSON round trip of everything that persists, state.json on disk
  * (0600 in a 0700 folder, written atomically, no temp files left, the old file
  * kept when a write fails), hostile/corrupt/oversized files refused with a way
- * out and without touching the live state, and reset. */
+ * out and without touching the live state, and reset; and the facts derived
+ * from a state (networks, signal, battery, clock, date, contact order). */
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
@@ -435,6 +436,77 @@ static void test_device_persistence(void)
 	ok(amc_sim_reset(home, 10000, NULL, &e) == -1 && e.code == AMC_EUSAGE, "reset of an out-of-range sim refused");
 }
 
+/* The facts the screens, the painter and state.json derive from a state. */
+static void test_world(void)
+{
+	sim *s = bare(0);
+	is_int(sim_network_count(), 8, "eight networks");
+	is_str(sim_network_name(0), "HomeNet", "first network");
+	is_str(sim_network_name(-1), "", "out of range: empty");
+	is_str(sim_network_name(8), "", "past the end: empty");
+	long long t0 = s->st.time_ms;
+	int b0 = s->st.battery_start;
+	s->st.battery_start = 80;
+	s->st.time_ms = 0;
+	is_int(sim_battery(s), 80, "battery starts full of its start level");
+	s->st.time_ms = 6 * 60 * 1000;
+	is_int(sim_battery(s), 79, "one percent per 6 minutes of sim time");
+	s->st.time_ms = 1000LL * 3600 * 24 * 30;
+	is_int(sim_battery(s), 5, "never below 5%");
+	s->st.time_ms = t0;
+	s->st.battery_start = b0;
+
+	sim_state st;
+	memset(&st, 0, sizeof st);
+	const char *names[] = {"bob", "\xc3\x85sa", "Alice", "alan", "Bob", "zed", "Zoe"};
+	sim_contact cs[7];
+	for (int i = 0; i < 7; i++)
+		cs[i] = (sim_contact){(char *)names[i], (char *)""};
+	st.contacts = cs;
+	st.ncontacts = 7;
+	sim_contacts_sort(&st);
+	const char *want[] = {"alan", "Alice", "bob", "Bob", "zed", "Zoe", "\xc3\x85sa"};
+	int order = 1;
+	for (int i = 0; i < 7; i++)
+		order &= !strcmp(cs[i].name, want[i]);
+	ok(order, "contacts: ASCII case-insensitive, stable, non-ASCII after (%s %s %s ...)", cs[0].name, cs[1].name,
+	   cs[2].name);
+
+	const sim_network *n = sim_network_get(2);
+	ok(n && !strcmp(n->name, "CoffeeShop Guest") && !strcmp(n->security, "None") && !n->secure,
+	   "network 2 is the open CoffeeShop Guest");
+	ok(sim_network_get(-1) == NULL && sim_network_get(SIM_NETWORKS) == NULL, "no network out of range");
+	int in_range = 1, differs = 0;
+	for (int i = 0; i < SIM_NETWORKS; i++) {
+		int a = sim_network_signal(s, i);
+		in_range &= a >= 0 && a <= 3;
+		s->st.seed = 1;
+		differs |= sim_network_signal(s, i) != a;
+		s->st.seed = 0;
+	}
+	ok(in_range, "signal levels are 0 to 3");
+	ok(differs, "and depend on the seed");
+
+	/* Sim time starts on Thursday 15 January 2026 at 09:41. */
+	char buf[64];
+	s->st.time_ms = 0;
+	sim_clock(s, buf, sizeof buf);
+	is_str(buf, "09:41", "the clock starts at 09:41");
+	sim_date(s, buf, sizeof buf, 0);
+	is_str(buf, "Thu, Jan 15", "short date");
+	sim_date(s, buf, sizeof buf, 1);
+	is_str(buf, "January 15, 2026", "long date");
+	s->st.time_ms = (15LL * 60 + 20) * 60000;
+	sim_clock(s, buf, sizeof buf);
+	is_str(buf, "01:01", "the clock wraps at midnight");
+	sim_date(s, buf, sizeof buf, 0);
+	is_str(buf, "Fri, Jan 16", "and the date moves on");
+	s->st.time_ms = 17LL * 24 * 3600 * 1000;
+	sim_date(s, buf, sizeof buf, 0);
+	is_str(buf, "Sun, Feb 1", "months roll over");
+	bare_free(s);
+}
+
 int main(void)
 {
 	home = test_home("state");
@@ -444,5 +516,6 @@ int main(void)
 	test_hostile();
 	test_load_errors();
 	test_device_persistence();
+	test_world();
 	return done_testing();
 }

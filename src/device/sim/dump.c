@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device/sim/sim_int.h"
+#include "device/sim/screens.h"
 #include "util/sanitize.h"
 
 static int stripped(unsigned cp)

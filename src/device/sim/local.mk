@@ -2,6 +2,16 @@ libamc_a_SOURCES += \
 	src/device/sim/sim_int.h \
 	src/device/sim/sim.c \
 	src/device/sim/state.c \
-	src/device/sim/ui.c \
+	src/device/sim/font.h \
+	src/device/sim/font.c \
+	src/device/sim/widgets.h \
+	src/device/sim/widgets.c \
+	src/device/sim/screens.h \
+	src/device/sim/screens.c \
+	src/device/sim/screens_settings.c \
+	src/device/sim/screens_contacts.c \
+	src/device/sim/screens_notes.c \
+	src/device/sim/input.h \
+	src/device/sim/input.c \
 	src/device/sim/render.c \
 	src/device/sim/dump.c

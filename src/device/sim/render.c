@@ -1,6 +1,6 @@
-/* render.c - the sim's painter: FreeType text (DejaVu Sans, grey-scale
+/* render.c - the sim's painter: text (glyphs from font.c, grey-scale
  * anti-aliasing) and anti-aliased shapes into an RGBA frame, from the view tree
- * that ui.c builds; plus the status bar, the gesture handle and transitions. */
+ * that screens.c builds; plus the status bar, the gesture handle and transitions. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -10,158 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <ft2build.h>
-#include FT_FREETYPE_H
-
-#include "device/sim/sim_int.h"
+#include "device/sim/screens.h"
 #include "util/sanitize.h"
-
-#ifndef AMC_DEJAVU_DIR
-#error "AMC_DEJAVU_DIR must be defined (configure --with-dejavu-dir)"
-#endif
-
-/* ---- fonts and the glyph cache ---- */
-
-#define GCACHE_SIZE 4096 /* power of two; cleared when 3/4 full */
-
-typedef struct glyph {
-	uint64_t key; /* 0: empty slot */
-	int left, top, w, h, adv;
-	unsigned char *bm;
-} glyph;
-
-struct sim_font {
-	FT_Library lib;
-	FT_Face face[2]; /* regular, bold */
-	int cur_px[2];
-	glyph *tab;
-	int used;
-};
-
-int sim_font_open(sim_font **out, amc_err *e)
-{
-	static const char *files[2] = {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf"};
-	sim_font *f = calloc(1, sizeof *f);
-	if (!f)
-		return amc_err_set(e, AMC_EENV, "out of memory loading fonts");
-	f->tab = calloc(GCACHE_SIZE, sizeof *f->tab);
-	if (!f->tab || FT_Init_FreeType(&f->lib) != 0) {
-		free(f->tab);
-		free(f);
-		return amc_err_set(e, AMC_EENV, "cannot initialise FreeType");
-	}
-	for (int i = 0; i < 2; i++) {
-		char path[PATH_MAX];
-		snprintf(path, sizeof path, "%s/%s", AMC_DEJAVU_DIR, files[i]);
-		if (FT_New_Face(f->lib, path, 0, &f->face[i]) != 0) {
-			sim_font_close(f);
-			return amc_err_set(e, AMC_EENV,
-					   "cannot load the sim's font %s: install fonts-dejavu-core (apt-get install fonts-dejavu-core)",
-					   path);
-		}
-	}
-	*out = f;
-	return 0;
-}
-
-static void cache_clear(sim_font *f)
-{
-	for (int i = 0; i < GCACHE_SIZE; i++) {
-		free(f->tab[i].bm);
-		f->tab[i].bm = NULL;
-		f->tab[i].key = 0;
-	}
-	f->used = 0;
-}
-
-void sim_font_close(sim_font *f)
-{
-	if (!f)
-		return;
-	if (f->tab)
-		cache_clear(f);
-	free(f->tab);
-	for (int i = 0; i < 2; i++)
-		if (f->face[i])
-			FT_Done_Face(f->face[i]);
-	if (f->lib)
-		FT_Done_FreeType(f->lib);
-	free(f);
-}
-
-static const glyph *get_glyph(sim_font *f, int px, int bold, unsigned cp)
-{
-	static const glyph empty;
-	if (px < 4)
-		px = 4;
-	if (px > 1000)
-		px = 1000;
-	uint64_t key = ((uint64_t)(bold ? 1 : 0) << 40) | ((uint64_t)px << 21) | (cp & 0x1FFFFF) | (1ull << 41);
-	unsigned hsh = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 52) & (GCACHE_SIZE - 1);
-	for (;;) {
-		glyph *g = &f->tab[hsh];
-		if (g->key == key)
-			return g;
-		if (!g->key)
-			break;
-		hsh = (hsh + 1) & (GCACHE_SIZE - 1);
-	}
-	if (f->used >= GCACHE_SIZE * 3 / 4) {
-		cache_clear(f);
-		return get_glyph(f, px, bold, cp);
-	}
-	FT_Face face = f->face[bold ? 1 : 0];
-	if (f->cur_px[bold ? 1 : 0] != px) {
-		if (FT_Set_Pixel_Sizes(face, 0, (FT_UInt)px) != 0)
-			return &empty;
-		f->cur_px[bold ? 1 : 0] = px;
-	}
-	if (FT_Load_Char(face, cp, FT_LOAD_RENDER | FT_LOAD_TARGET_LIGHT) != 0)
-		return &empty;
-	FT_GlyphSlot gs = face->glyph;
-	glyph *g = &f->tab[hsh];
-	g->key = key;
-	g->left = gs->bitmap_left;
-	g->top = gs->bitmap_top;
-	g->w = (int)gs->bitmap.width;
-	g->h = (int)gs->bitmap.rows;
-	g->adv = (int)((gs->advance.x + 32) >> 6);
-	g->bm = NULL;
-	if (g->w > 0 && g->h > 0 && gs->bitmap.pixel_mode == FT_PIXEL_MODE_GRAY) {
-		g->bm = malloc((size_t)g->w * g->h);
-		if (!g->bm) {
-			g->w = g->h = 0;
-		} else {
-			for (int y = 0; y < g->h; y++) {
-				const unsigned char *row = gs->bitmap.buffer + (ptrdiff_t)y * gs->bitmap.pitch;
-				memcpy(g->bm + (size_t)y * g->w, row, (size_t)g->w);
-			}
-		}
-	} else {
-		g->w = g->h = 0;
-	}
-	f->used++;
-	return g;
-}
-
-/* Control characters take no room and draw nothing (they still reach the UI tree). */
-static int invisible(unsigned cp)
-{
-	return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F);
-}
-
-int sim_text_width(sim_font *f, int px, int bold, const char *s, size_t len)
-{
-	int w = 0;
-	for (size_t i = 0; i < len;) {
-		unsigned cp;
-		i += amc_utf8_decode((const unsigned char *)s + i, len - i, &cp);
-		if (invisible(cp))
-			continue;
-		w += get_glyph(f, px, bold, cp)->adv;
-	}
-	return w;
-}
 
 #define ascent sim_ascent
 #define line_height sim_line_height
@@ -197,17 +47,23 @@ static inline void blend_px(unsigned char *p, uint32_t c, unsigned a)
 	p[3] = 255;
 }
 
+/* Clip the box to the canvas's clip; 0 when nothing of it is left. */
+static int clip_box(const cv *c, int *x1, int *y1, int *x2, int *y2)
+{
+	if (*x1 < c->x1)
+		*x1 = c->x1;
+	if (*y1 < c->y1)
+		*y1 = c->y1;
+	if (*x2 > c->x2)
+		*x2 = c->x2;
+	if (*y2 > c->y2)
+		*y2 = c->y2;
+	return *x1 < *x2 && *y1 < *y2;
+}
+
 static void fill_rect(const cv *c, int x1, int y1, int x2, int y2, uint32_t col)
 {
-	if (x1 < c->x1)
-		x1 = c->x1;
-	if (y1 < c->y1)
-		y1 = c->y1;
-	if (x2 > c->x2)
-		x2 = c->x2;
-	if (y2 > c->y2)
-		y2 = c->y2;
-	if (x1 >= x2 || y1 >= y2)
+	if (!clip_box(c, &x1, &y1, &x2, &y2))
 		return;
 	unsigned a = col & 255;
 	if (a == 255) {
@@ -274,14 +130,8 @@ static void fill_circle(const cv *c, double cx, double cy, double r, uint32_t co
 {
 	int x1 = (int)floor(cx - r - 1), x2 = (int)ceil(cx + r + 1);
 	int y1 = (int)floor(cy - r - 1), y2 = (int)ceil(cy + r + 1);
-	if (x1 < c->x1)
-		x1 = c->x1;
-	if (y1 < c->y1)
-		y1 = c->y1;
-	if (x2 > c->x2)
-		x2 = c->x2;
-	if (y2 > c->y2)
-		y2 = c->y2;
+	if (!clip_box(c, &x1, &y1, &x2, &y2))
+		return;
 	double inner = r - 0.75;
 	for (int y = y1; y < y2; y++) {
 		double dy = y + 0.5 - cy;
@@ -324,9 +174,9 @@ static void draw_glyphs(sim_font *f, const cv *c, int x, int base, int px, int b
 	for (size_t i = 0; i < len;) {
 		unsigned cp;
 		i += amc_utf8_decode((const unsigned char *)s + i, len - i, &cp);
-		if (invisible(cp))
+		if (sim_font_invisible(cp))
 			continue;
-		const glyph *g = get_glyph(f, px, bold, cp);
+		const sim_glyph *g = sim_font_glyph(f, px, bold, cp);
 		int gx = x + g->left, gy = base - g->top;
 		for (int yy = 0; yy < g->h; yy++) {
 			int y = gy + yy;
@@ -347,17 +197,7 @@ static void draw_glyphs(sim_font *f, const cv *c, int x, int base, int px, int b
 
 static void record(painter *p, const cv *c, const char *s, size_t len, int x1, int y1, int x2, int y2, int in_tree)
 {
-	if (!p->record || len == 0)
-		return;
-	if (x1 < c->x1)
-		x1 = c->x1;
-	if (y1 < c->y1)
-		y1 = c->y1;
-	if (x2 > c->x2)
-		x2 = c->x2;
-	if (y2 > c->y2)
-		y2 = c->y2;
-	if (x1 >= x2 || y1 >= y2)
+	if (!p->record || len == 0 || !clip_box(c, &x1, &y1, &x2, &y2))
 		return;
 	sim *s_ = p->s;
 	if (s_->ndrawn == s_->capdrawn) {
@@ -390,7 +230,7 @@ static int text_line(painter *p, const cv *c, int x1, int x2, int top, int px, i
 		for (size_t i = 0; i < len;) {
 			unsigned cp;
 			size_t n = amc_utf8_decode((const unsigned char *)s + i, len - i, &cp);
-			int a = invisible(cp) ? 0 : get_glyph(f, px, bold, cp)->adv;
+			int a = sim_font_invisible(cp) ? 0 : sim_font_glyph(f, px, bold, cp)->adv;
 			if (acc + a + ell > maxw)
 				break;
 			acc += a;
@@ -433,7 +273,7 @@ static int text_block(painter *p, const cv *c, int x1, int x2, int top, int px, 
 			while (le < end) {
 				unsigned cp;
 				size_t n = amc_utf8_decode((const unsigned char *)s + le, end - le, &cp);
-				int a = invisible(cp) ? 0 : get_glyph(f, px, 0, cp)->adv;
+				int a = sim_font_invisible(cp) ? 0 : sim_font_glyph(f, px, 0, cp)->adv;
 				if (w + a > maxw && le > ls)
 					break;
 				if (cp == ' ') {
@@ -469,7 +309,8 @@ static int text_block(painter *p, const cv *c, int x1, int x2, int top, int px, 
 	return y;
 }
 
-static int D(const sim *s, double v)
+/* dp to px for the painter's own measures (strokes, paddings, the status bar). */
+static int dp(const sim *s, double v)
 {
 	return (int)lround(v * s->dp);
 }
@@ -542,10 +383,10 @@ static void paint_node(painter *p, const vtree *t, int i, cv clip)
 		break;
 	case P_BLOCK: {
 		int cxp, cyp;
-		text_block(p, &c, x1 + D(s, 16), x2 - D(s, 16), y1 + D(s, 8), n->font_px, n->fg,
+		text_block(p, &c, x1 + dp(s, 16), x2 - dp(s, 16), y1 + dp(s, 8), n->font_px, n->fg,
 			   n->ptext ? n->ptext : "", &cxp, &cyp);
 		if (n->flags & VF_FOCUSED)
-			fill_rect(&c, cxp + 1, cyp, cxp + 1 + D(s, 2), cyp + line_height(n->font_px), n->accent);
+			fill_rect(&c, cxp + 1, cyp, cxp + 1 + dp(s, 2), cyp + line_height(n->font_px), n->accent);
 		break;
 	}
 	case P_SWITCH: {
@@ -556,7 +397,7 @@ static void paint_node(painter *p, const vtree *t, int i, cv clip)
 			fill_circle(&c, x2 - rr, y1 + rr, rr * 0.75, n->accent);
 		} else {
 			fill_rrect(&c, x1, y1, x2, y2, rr, n->fg2);
-			fill_rrect(&c, x1 + D(s, 2), y1 + D(s, 2), x2 - D(s, 2), y2 - D(s, 2), rr - D(s, 2), n->bg);
+			fill_rrect(&c, x1 + dp(s, 2), y1 + dp(s, 2), x2 - dp(s, 2), y2 - dp(s, 2), rr - dp(s, 2), n->bg);
 			fill_circle(&c, x1 + rr, y1 + rr, rr * 0.5, n->fg2);
 		}
 		break;
@@ -564,15 +405,15 @@ static void paint_node(painter *p, const vtree *t, int i, cv clip)
 	case P_FIELD: {
 		/* Material outlined text field: fg text, fg2 outline and hint, accent focus. */
 		int focused = !!(n->flags & VF_FOCUSED);
-		int stroke = focused ? D(s, 2) : D(s, 1);
+		int stroke = focused ? dp(s, 2) : dp(s, 1);
 		if (stroke < 1)
 			stroke = 1;
 		uint32_t line = focused ? n->accent : n->fg2;
-		int r = D(s, 4);
+		int r = dp(s, 4);
 		fill_rrect(&c, x1, y1, x2, y2, r, line);
 		fill_rrect(&c, x1 + stroke, y1 + stroke, x2 - stroke, y2 - stroke, r - stroke, n->bg);
 		int px = n->font_px, lh = line_height(px);
-		int tx = x1 + D(s, 16), top = y1 + ((y2 - y1) - lh) / 2;
+		int tx = x1 + dp(s, 16), top = y1 + ((y2 - y1) - lh) / 2;
 		const char *hint = n->hint ? n->hint : "";
 		const char *val = n->ptext ? n->ptext : "";
 		int hint_in_tree = in_tree && n->text && !strcmp(n->text, hint) && !*val;
@@ -581,17 +422,17 @@ static void paint_node(painter *p, const vtree *t, int i, cv clip)
 			/* The label floats onto the outline, over a gap in it. */
 			int lpx = px * 3 / 4;
 			int lw = sim_text_width(s->font, lpx, 0, hint, strlen(hint));
-			fill_rect(&c, tx - D(s, 4), y1, tx + lw + D(s, 4), y1 + stroke, n->bg);
-			text_line(p, &c, tx, x2 - D(s, 16), y1 - line_height(lpx) / 2, lpx, 0, line, hint, strlen(hint), 0,
+			fill_rect(&c, tx - dp(s, 4), y1, tx + lw + dp(s, 4), y1 + stroke, n->bg);
+			text_line(p, &c, tx, x2 - dp(s, 16), y1 - line_height(lpx) / 2, lpx, 0, line, hint, strlen(hint), 0,
 				  hint_in_tree);
 		} else {
-			text_line(p, &c, tx, x2 - D(s, 16), top, px, 0, n->fg2, hint, strlen(hint), 0, hint_in_tree);
+			text_line(p, &c, tx, x2 - dp(s, 16), top, px, 0, n->fg2, hint, strlen(hint), 0, hint_in_tree);
 		}
 		if (*val)
-			caret_x = tx + text_line(p, &c, tx, x2 - D(s, 16), top, px, 0, n->fg, val, strlen(val), 0,
+			caret_x = tx + text_line(p, &c, tx, x2 - dp(s, 16), top, px, 0, n->fg, val, strlen(val), 0,
 						 in_tree && n->text && !strcmp(n->text, val));
 		if (focused)
-			fill_rect(&c, caret_x + 1, top, caret_x + 1 + D(s, 2), top + lh, n->accent);
+			fill_rect(&c, caret_x + 1, top, caret_x + 1 + dp(s, 2), top + lh, n->accent);
 		break;
 	}
 	case P_WIFI:
@@ -599,7 +440,7 @@ static void paint_node(painter *p, const vtree *t, int i, cv clip)
 		break;
 	case P_BATTERY: {
 		/* Outline as four strips so the hollow part shows what is behind it. */
-		int level = n->a1, nub = (x2 - x1) / 10, t = D(s, 1.5), g = D(s, 3);
+		int level = n->a1, nub = (x2 - x1) / 10, t = dp(s, 1.5), g = dp(s, 3);
 		if (t < 1)
 			t = 1;
 		int bx2 = x2 - nub;
@@ -663,28 +504,27 @@ static void paint_system(painter *p, int light)
 	sim *s = p->s;
 	cv c = {p->img, 0, 0, p->img->w, p->img->h};
 	uint32_t fg = light ? 0xFFFFFFFF : 0x1C1B1FFF;
-	int sb = D(s, 32), px = D(s, 14);
+	int sb = dp(s, 32), px = dp(s, 14);
 	char clock[16];
-	long long min = s->st.time_ms / 60000 + 9 * 60 + 41;
-	snprintf(clock, sizeof clock, "%02lld:%02lld", (min / 60) % 24, min % 60);
+	sim_clock(s, clock, sizeof clock);
 	int lh = line_height(px), top = (sb - lh) / 2;
 	p->dx = 0;
-	text_line(p, &c, D(s, 24), D(s, 120), top, px, 0, fg, clock, strlen(clock), 0, 0);
+	text_line(p, &c, dp(s, 24), dp(s, 120), top, px, 0, fg, clock, strlen(clock), 0, 0);
 	int level = sim_battery(s);
 	char pct[8];
 	snprintf(pct, sizeof pct, "%d%%", level);
 	int pw = sim_text_width(s->font, px, 0, pct, strlen(pct));
-	int right = s->w - D(s, 16);
+	int right = s->w - dp(s, 16);
 	int show_pct = s->st.toggles[TG_BATTERY_PCT];
 	if (show_pct) {
 		text_line(p, &c, right - pw, right, top, px, 0, fg, pct, strlen(pct), 0, 0);
-		right -= pw + D(s, 4);
+		right -= pw + dp(s, 4);
 	}
 	vnode bat = {0};
 	bat.paint = P_BATTERY;
 	bat.fg = fg;
 	bat.a1 = level;
-	int bw = D(s, 24), bh = D(s, 12);
+	int bw = dp(s, 24), bh = dp(s, 12);
 	bat.x1 = right - bw;
 	bat.x2 = right;
 	bat.y1 = (sb - bh) / 2;
@@ -692,17 +532,17 @@ static void paint_system(painter *p, int light)
 	vtree one = {&bat, 1, 1, NULL, -1, 0, 0};
 	bat.parent = bat.first = bat.last = bat.next = -1;
 	paint_tree(p, &one);
-	right -= bw + D(s, 8);
+	right -= bw + dp(s, 8);
 	if (s->st.toggles[TG_WIFI]) {
-		int ww = D(s, 18), wh = D(s, 13);
-		wifi_fan(&c, right - ww, (sb - wh) / 2 - D(s, 1), right, (sb + wh) / 2 - D(s, 1), fg);
-		right -= ww + D(s, 8);
+		int ww = dp(s, 18), wh = dp(s, 13);
+		wifi_fan(&c, right - ww, (sb - wh) / 2 - dp(s, 1), right, (sb + wh) / 2 - dp(s, 1), fg);
+		right -= ww + dp(s, 8);
 	}
 	if (s->st.toggles[TG_AIRPLANE])
-		text_line(p, &c, right - D(s, 20), right, top, px, 0, fg, "\xe2\x9c\x88", 3, 1, 0);
+		text_line(p, &c, right - dp(s, 20), right, top, px, 0, fg, "\xe2\x9c\x88", 3, 1, 0);
 	/* Gesture handle. */
-	int hw = D(s, 108), hh = D(s, 4);
-	fill_rrect(&c, (s->w - hw) / 2, s->h - D(s, 12) - hh, (s->w + hw) / 2, s->h - D(s, 12), hh / 2,
+	int hw = dp(s, 108), hh = dp(s, 4);
+	fill_rrect(&c, (s->w - hw) / 2, s->h - dp(s, 12) - hh, (s->w + hw) / 2, s->h - dp(s, 12), hh / 2,
 		   light ? 0xFFFFFFE0 : 0x1C1B1FC0);
 }
 

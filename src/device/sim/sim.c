@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "device/sim/input.h"
 #include "device/sim/sim_int.h"
 #include "image/png.h"
 #include "util/clock.h"

@@ -1,9 +1,15 @@
 /* sim_int.h - internals shared by the simulated phone's files (not a public API).
  *
- * The sim keeps one state (sim_state, persisted as JSON). Every frame is a view
- * tree built from that state (ui.c): the same nodes are painted (render.c) and
- * dumped as uiautomator XML (dump.c), and taps hit-test them, so what a flow
- * reads in the tree is exactly what is drawn where its bounds say. */
+ * The sim keeps one state (sim_state, persisted as JSON by state.c). Every
+ * frame is a view tree built from that state (screens*.c, out of widgets.c's
+ * parts): the same nodes are painted (render.c, text by font.c) and dumped as
+ * uiautomator XML (dump.c), and taps hit-test them (input.c), so what a flow
+ * reads in the tree is exactly what is drawn where its bounds say.
+ *
+ * Who calls whom, top down (nothing calls upwards): sim.c; input.c; render.c,
+ * dump.c; screens*.c; widgets.c; font.c, state.c. This header holds the types
+ * they share and the prototypes of state.c, render.c and dump.c; the others
+ * have their own header (font.h, widgets.h, screens.h, input.h). */
 #ifndef AMC_SIM_INT_H
 #define AMC_SIM_INT_H
 
@@ -11,6 +17,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "device/sim/font.h"
 #include "device/sim/sim.h"
 #include "util/strbuf.h"
 
@@ -21,6 +28,7 @@
 #define SIM_BODY_MAX 16384      /* bytes in a note body */
 #define SIM_TYPE_MAX 4096       /* bytes one type_text call accepts */
 #define SIM_TRANSITION_MS 300
+#define SIM_NETWORKS 8          /* Wi-Fi networks in range */
 
 enum sim_screen {
 	SCR_LAUNCHER,
@@ -123,7 +131,7 @@ typedef struct sim_state {
 	sim_view tr_from;
 } sim_state;
 
-/* ---- view tree (ui.c) ---- */
+/* ---- view tree (built by screens*.c from widgets.c's parts) ---- */
 enum {
 	VF_CLICKABLE = 1u << 0,
 	VF_CHECKABLE = 1u << 1,
@@ -205,18 +213,6 @@ typedef struct vtree {
 	int dump_root;     /* node the UI dump starts at (a dialog's window), 0 otherwise */
 } vtree;
 
-/* DejaVu Sans line metrics: ascender 0.928 em, line height 1.164 em. */
-static inline int sim_ascent(int px)
-{
-	return (int)(px * 0.93 + 0.5);
-}
-
-static inline int sim_line_height(int px)
-{
-	return (int)(px * 1.17 + 0.5);
-}
-
-typedef struct sim_font sim_font;
 typedef struct drawn_text {
 	char *text;
 	int x1, y1, x2, y2;
@@ -249,32 +245,26 @@ int sim_state_save(sim *s, amc_err *e);
 const char *sim_screen_name(int screen);
 const char *sim_screen_package(int screen);
 const char *sim_toggle_name(int t);
+/* Sort contacts by name: ASCII case-insensitive, then code points; stable. */
 void sim_contacts_sort(sim_state *st);
 
-/* ui.c */
-void vtree_free(vtree *t);
-void sim_current_view(const sim *s, sim_view *v);
-void sim_build(const sim *s, const sim_view *v, vtree *t);
-/* Topmost node with an action containing (x, y); -1 when none. */
-int vtree_hit(const vtree *t, int x, int y);
-int vtree_scroll_hit(const vtree *t, int x, int y);
-/* Which nodes the UI dump shows (1 each) with their clipped bounds: a node is
- * dumped when it is under dump_root, not VF_NOTREE, and something of it is
- * visible inside its parents and the screen. `vis` holds 4 ints per node. */
-void vtree_dumped(const vtree *t, int w, int h, unsigned char *dumped, int *vis);
-int sim_tap_at(sim *s, int x, int y, int long_press);
-void sim_key(sim *s, int key);
-int sim_type(sim *s, const char *utf8);
-void sim_swipe(sim *s, int x1, int y1, int x2, int y2);
-int sim_launch(sim *s, int screen);
-int sim_network_count(void);
-const char *sim_network_name(int i);
+typedef struct sim_network {
+	const char *name, *security, *band;
+	int secure;
+} sim_network;
+
+int sim_network_count(void);                      /* SIM_NETWORKS */
+const sim_network *sim_network_get(int i);        /* NULL when out of range */
+const char *sim_network_name(int i);              /* "" when out of range */
+/* Signal level of network i, 0 (excellent) to 3 (weak): fixed per seed. */
+int sim_network_signal(const sim *s, int i);
+/* Battery percent: drains 1% per 6 sim minutes from battery_start, never below 5. */
 int sim_battery(const sim *s);
+/* Sim time as "HH:MM", and the date as "Thu, Jan 15" or (long_form) "January 15, 2026". */
+void sim_clock(const sim *s, char *out, size_t n);
+void sim_date(const sim *s, char *out, size_t n, int long_form);
 
 /* render.c */
-int sim_font_open(sim_font **out, amc_err *e);
-void sim_font_close(sim_font *f);
-int sim_text_width(sim_font *f, int px, int bold, const char *s, size_t len);
 int sim_render_frame(sim *s, amc_image *img, amc_err *e);
 
 /* dump.c */

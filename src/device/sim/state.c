@@ -1,7 +1,9 @@
 /* state.c - the sim's persistent state: factory defaults, JSON in and out, and
  * $AMC_HOME/sim/N/state.json (written atomically, 0600, folder 0700). A state
  * file from outside is validated like any input: bad values are refused with a
- * message that says how to start over, never trusted as indexes. */
+ * message that says how to start over, never trusted as indexes. Also the
+ * facts the screens, the painter and the JSON derive from a state (networks,
+ * battery, clock, date, contact order), so that this file needs no other. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -55,6 +57,102 @@ const char *sim_screen_package(int screen)
 	if (screen == SCR_NOTES || screen == SCR_NOTE_EDIT)
 		return "com.amc.notes";
 	return "com.android.settings";
+}
+
+/* ---- the world the apps show: networks, battery, clock, contact order ---- */
+
+static const sim_network NETS[SIM_NETWORKS] = {
+	{"HomeNet", "WPA2-Personal", "5 GHz", 1},
+	{"Office-5G", "WPA3-Personal", "5 GHz", 1},
+	{"CoffeeShop Guest", "None", "2.4 GHz", 0},
+	{"Neighbour_2.4", "WPA2-Personal", "2.4 GHz", 1},
+	{"Library_Free", "None", "2.4 GHz", 0},
+	{"DIRECT-42-Printer", "WPA2-Personal", "2.4 GHz", 1},
+	{"Pixel_Hotspot", "WPA3-Personal", "5 GHz", 1},
+	{"Guest-2.4", "WPA2-Personal", "2.4 GHz", 1},
+};
+
+int sim_network_count(void)
+{
+	return SIM_NETWORKS;
+}
+
+const sim_network *sim_network_get(int i)
+{
+	return i >= 0 && i < SIM_NETWORKS ? &NETS[i] : NULL;
+}
+
+const char *sim_network_name(int i)
+{
+	return i >= 0 && i < SIM_NETWORKS ? NETS[i].name : "";
+}
+
+int sim_battery(const sim *s)
+{
+	long long lvl = s->st.battery_start - s->st.time_ms / (6 * 60 * 1000);
+	return lvl < 5 ? 5 : (int)lvl;
+}
+
+/* Signal strength of network i: fixed per seed, so two sims may differ. */
+int sim_network_signal(const sim *s, int i)
+{
+	return (int)((s->st.seed * 7 + i * 3 + i * i) % 4);
+}
+
+void sim_date(const sim *s, char *out, size_t n, int long_form)
+{
+	static const char *mon[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+	static const char *monl[] = {"January", "February", "March", "April", "May", "June", "July", "August",
+				     "September", "October", "November", "December"};
+	static const char *wd[] = {"Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"};
+	static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	long long days = (s->st.time_ms / 60000 + 9 * 60 + 41) / 1440;
+	int m = 0, d = 15 + (int)(days % 3650), y = 2026;
+	while (d > mdays[m] + (m == 1 && y % 4 == 0)) {
+		d -= mdays[m] + (m == 1 && y % 4 == 0);
+		if (++m == 12) {
+			m = 0;
+			y++;
+		}
+	}
+	if (long_form)
+		snprintf(out, n, "%s %d, %d", monl[m], d, y);
+	else
+		snprintf(out, n, "%s, %s %d", wd[days % 7], mon[m], d);
+}
+
+void sim_clock(const sim *s, char *out, size_t n)
+{
+	long long min = s->st.time_ms / 60000 + 9 * 60 + 41;
+	snprintf(out, n, "%02lld:%02lld", (min / 60) % 24, min % 60);
+}
+
+static int contact_cmp(const char *a, const char *b)
+{
+	/* Case-insensitive for ASCII, code-point order otherwise: stable and locale-free. */
+	for (;; a++, b++) {
+		int ca = (unsigned char)*a, cb = (unsigned char)*b;
+		if (ca >= 'A' && ca <= 'Z')
+			ca += 32;
+		if (cb >= 'A' && cb <= 'Z')
+			cb += 32;
+		if (ca != cb || !ca)
+			return ca - cb;
+	}
+}
+
+void sim_contacts_sort(sim_state *st)
+{
+	/* Insertion sort: stable, and lists are short. */
+	for (int i = 1; i < st->ncontacts; i++) {
+		sim_contact c = st->contacts[i];
+		int j = i - 1;
+		while (j >= 0 && contact_cmp(st->contacts[j].name, c.name) > 0) {
+			st->contacts[j + 1] = st->contacts[j];
+			j--;
+		}
+		st->contacts[j + 1] = c;
+	}
 }
 
 static uint64_t splitmix(uint64_t x)

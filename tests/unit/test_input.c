@@ -1,160 +1,16 @@
-/* test_ui.c - the sim's screen model (src/device/sim/ui.c): view trees for
- * every screen, hit testing (topmost action, clipped by the list), taps that
- * navigate, keys, the soft keyboard and typing, scrolling lists, toggles that
- * persist, the contact and note apps' rules, dialogs, the back stack's limit
- * and the small helpers (networks, battery, contact order). */
+/* test_input.c - what the sim's user does (src/device/sim/input.c): taps that
+ * navigate (push, up, back, home, launch) and the back stack's limit, the soft
+ * keyboard and typing with its limits, scrolling lists, toggles that persist,
+ * and the contact and note apps' rules (forms, saving, deleting with a dialog). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "device/sim/sim_int.h"
-#include "tap.h"
+#include "simtest.h"
 #include "testutil.h"
 
 static const char *home;
-
-static sim *S(amc_device *d)
-{
-	return d->impl;
-}
-
-static void show(sim *s, int screen, int arg)
-{
-	s->st.depth = 1;
-	s->st.stack[0] = (sim_entry){SCR_LAUNCHER, -1, 0};
-	if (screen != SCR_LAUNCHER) {
-		s->st.stack[1] = (sim_entry){screen, arg, 0};
-		s->st.depth = 2;
-	}
-	s->st.dialog = DLG_NONE;
-	s->st.focus = F_NONE;
-	s->st.kb_hidden = 0;
-	s->st.form_error = 0;
-	s->st.tr_kind = TR_NONE;
-}
-
-static int top_screen(const sim *s)
-{
-	return s->st.stack[s->st.depth - 1].screen;
-}
-
-/* The current view's tree (caller frees with vtree_free). */
-static void build(const sim *s, vtree *t)
-{
-	sim_view v;
-	sim_current_view(s, &v);
-	sim_build(s, &v, t);
-}
-
-/* Index of the first node with this resource id (or any, NULL) and text
- * (or any, NULL) / content-desc; -1 if none. */
-static int find(const vtree *t, const char *rid, const char *text)
-{
-	for (int i = 0; i < t->count; i++) {
-		const vnode *n = &t->n[i];
-		if (rid && strcmp(n->rid ? n->rid : "", rid))
-			continue;
-		if (text && !(n->text && !strcmp(n->text, text)) && !(n->desc && !strcmp(n->desc, text)))
-			continue;
-		return i;
-	}
-	return -1;
-}
-
-/* Tap the centre of the node found as above; 0 when there is no such node. */
-static int tap(sim *s, const char *rid, const char *text)
-{
-	vtree t;
-	build(s, &t);
-	int i = find(&t, rid, text);
-	int x = 0, y = 0;
-	if (i >= 0) {
-		x = (t.n[i].x1 + t.n[i].x2) / 2;
-		y = (t.n[i].y1 + t.n[i].y2) / 2;
-	}
-	vtree_free(&t);
-	if (i < 0) {
-		diag("no node %s / %s", rid ? rid : "*", text ? text : "*");
-		return 0;
-	}
-	sim_tap_at(s, x, y, 0);
-	return 1;
-}
-
-static void test_trees(sim *s)
-{
-	int good = 0;
-	for (int scr = 0; scr < SCR_COUNT; scr++) {
-		int arg = (scr == SCR_WIFI_NET || scr == SCR_CONTACT_DETAIL || scr == SCR_NOTE_EDIT) ? 0 : -1;
-		show(s, scr, arg);
-		vtree t;
-		build(s, &t);
-		int fine = t.count > 3 && t.n[0].parent == -1 && t.n[0].x1 == 0 && t.n[0].y1 == 0 && t.n[0].x2 == s->w &&
-			   t.n[0].y2 == s->h && t.pkg && !strcmp(t.pkg, sim_screen_package(scr));
-		/* Links: each node's parent comes before it and lists it among its children. */
-		for (int i = 1; i < t.count && fine; i++) {
-			int p = t.n[i].parent, listed = 0;
-			if (p < 0 || p >= i) {
-				fine = 0;
-				break;
-			}
-			for (int c = t.n[p].first; c >= 0; c = t.n[c].next)
-				listed |= c == i;
-			fine = listed;
-		}
-		if (fine)
-			good++;
-		else
-			diag("screen %s: bad tree", sim_screen_name(scr));
-		vtree_free(&t);
-	}
-	is_int(good, SCR_COUNT, "every screen builds a well-linked tree under a full-screen root of its app");
-}
-
-static void test_hit(sim *s)
-{
-	show(s, SCR_SETTINGS, -1);
-	vtree t;
-	build(s, &t);
-	int title = find(&t, "android:id/title", "Bluetooth");
-	ok(title >= 0, "Bluetooth row title");
-	int h = title >= 0 ? vtree_hit(&t, (t.n[title].x1 + t.n[title].x2) / 2, (t.n[title].y1 + t.n[title].y2) / 2) : -1;
-	ok(h >= 0 && t.n[h].act == A_OPEN && t.n[h].a1 == SCR_BLUETOOTH, "a tap on the title hits its row, which opens Bluetooth");
-	ok(h >= 0 && t.n[title].parent == h, "the row is the title's parent");
-	is_int(vtree_hit(&t, 540, 10), -1, "nothing to hit in the status bar");
-	is_int(vtree_hit(&t, s->w, 1000), -1, "x = width is outside the screen");
-	int list = t.scroll_node;
-	ok(list >= 0 && t.scroll_max > 0, "settings has a scrollable list (max %d)", t.scroll_max);
-	int list_top = list >= 0 ? t.n[list].y1 : 0;
-	vtree_free(&t);
-
-	/* Scroll a row halfway under the app bar: its hidden half is not tappable. */
-	s->st.stack[1].scroll = (int)(72 * s->dp + 0.5) + 40; /* past the search bar, into the first row */
-	build(s, &t);
-	int first = -1;
-	for (int i = 0; i < t.count && first < 0; i++)
-		if (t.n[i].parent == t.scroll_node && t.n[i].act == A_OPEN && t.n[i].y1 < list_top && t.n[i].y2 > list_top)
-			first = i;
-	ok(first >= 0, "a row straddles the list's top edge");
-	if (first >= 0) {
-		int in = vtree_hit(&t, 540, list_top + 2), out = vtree_hit(&t, 540, list_top - 2);
-		ok(in == first, "its visible part hits it");
-		ok(out != first, "its part under the app bar does not (%d)", out);
-	}
-	vtree_free(&t);
-
-	/* Later nodes win: with a dialog up, a tap on the page hits the scrim. */
-	show(s, SCR_CONTACT_DETAIL, 0);
-	s->st.dialog = DLG_DELETE_CONTACT;
-	s->st.dialog_arg = 0;
-	build(s, &t);
-	int del = find(&t, "com.android.contacts:id/delete", NULL);
-	int hd = del >= 0 ? vtree_hit(&t, (t.n[del].x1 + t.n[del].x2) / 2, (t.n[del].y1 + t.n[del].y2) / 2) : -1;
-	ok(hd >= 0 && t.n[hd].act == A_DLG_CANCEL, "behind a dialog the page's buttons are covered by the scrim");
-	ok(t.dump_root > 0, "the dialog is the dump's root");
-	vtree_free(&t);
-}
 
 static void test_navigation(sim *s)
 {
@@ -479,59 +335,21 @@ static void test_apps(sim *s)
 	   "confirm deletes it");
 }
 
-static void test_helpers(sim *s)
-{
-	is_int(sim_network_count(), 8, "eight networks");
-	is_str(sim_network_name(0), "HomeNet", "first network");
-	is_str(sim_network_name(-1), "", "out of range: empty");
-	is_str(sim_network_name(8), "", "past the end: empty");
-	long long t0 = s->st.time_ms;
-	int b0 = s->st.battery_start;
-	s->st.battery_start = 80;
-	s->st.time_ms = 0;
-	is_int(sim_battery(s), 80, "battery starts full of its start level");
-	s->st.time_ms = 6 * 60 * 1000;
-	is_int(sim_battery(s), 79, "one percent per 6 minutes of sim time");
-	s->st.time_ms = 1000LL * 3600 * 24 * 30;
-	is_int(sim_battery(s), 5, "never below 5%");
-	s->st.time_ms = t0;
-	s->st.battery_start = b0;
-
-	sim_state st;
-	memset(&st, 0, sizeof st);
-	const char *names[] = {"bob", "\xc3\x85sa", "Alice", "alan", "Bob", "zed", "Zoe"};
-	sim_contact cs[7];
-	for (int i = 0; i < 7; i++)
-		cs[i] = (sim_contact){(char *)names[i], (char *)""};
-	st.contacts = cs;
-	st.ncontacts = 7;
-	sim_contacts_sort(&st);
-	const char *want[] = {"alan", "Alice", "bob", "Bob", "zed", "Zoe", "\xc3\x85sa"};
-	int order = 1;
-	for (int i = 0; i < 7; i++)
-		order &= !strcmp(cs[i].name, want[i]);
-	ok(order, "contacts: ASCII case-insensitive, stable, non-ASCII after (%s %s %s ...)", cs[0].name, cs[1].name,
-	   cs[2].name);
-}
-
 int main(void)
 {
-	home = test_home("ui");
+	home = test_home("input");
 	amc_device *d = NULL;
 	amc_err e;
 	if (amc_sim_open(home, 0, NULL, &d, &e) != 0) {
 		ok(0, "open sim:0: %s", e.msg);
 		return done_testing();
 	}
-	test_trees(S(d));
-	test_hit(S(d));
 	test_navigation(S(d));
 	test_keyboard(S(d));
 	test_scrolling(S(d));
 	test_toggles(&d);
 	if (d) {
 		test_apps(S(d));
-		test_helpers(S(d));
 		amc_device_close(d);
 	}
 	return done_testing();
