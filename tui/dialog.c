@@ -168,8 +168,6 @@ amc_tui_dialog *amc_tui_input_new(const char *prompt, const char *initial,
 
 /* ---- launch: device, flow (or a goal in words), max steps ---- */
 
-#define GOAL_MAX 4000
-
 typedef struct launch {
 	amc_tui_dialog d;
 	char **flows;       /* bundled flow names, then "another flow file...", then the goal entry */
@@ -179,7 +177,7 @@ typedef struct launch {
 	int field;          /* 0 device, 1 flow, 2 path or goal (text), 3 max steps */
 	int dev, flow;      /* dev: -1 when no device can take a task */
 	char path[1024];
-	char goal[GOAL_MAX + 1];
+	char goal[AMC_LAUNCH_GOAL_MAX + 1];
 	char steps[16];
 	char error[AMC_ERR_MSG_MAX];
 } launch;
