@@ -5,11 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/goal.h"
 #include "device/device.h"
 #include "device/manager.h"
-#include "flow/flow.h"
-#include "flow/flow_planner.h"
+#include "launch/launch.h"
 #include "tui/app.h"
 #include "tui/session.h"
 #include "tui/text.h"
@@ -170,8 +168,6 @@ amc_tui_dialog *amc_tui_input_new(const char *prompt, const char *initial,
 
 /* ---- launch: device, flow (or a goal in words), max steps ---- */
 
-#define GOAL_MAX 4000
-
 typedef struct launch {
 	amc_tui_dialog d;
 	char **flows;       /* bundled flow names, then "another flow file...", then the goal entry */
@@ -181,7 +177,7 @@ typedef struct launch {
 	int field;          /* 0 device, 1 flow, 2 path or goal (text), 3 max steps */
 	int dev, flow;      /* dev: -1 when no device can take a task */
 	char path[1024];
-	char goal[GOAL_MAX + 1];
+	char goal[AMC_LAUNCH_GOAL_MAX + 1];
 	char steps[16];
 	char error[AMC_ERR_MSG_MAX];
 } launch;
@@ -276,100 +272,48 @@ static void launch_draw(amc_tui_app *a, amc_tui_dialog *d)
 	amc_tui_put(stdscr, y + h - 2, x + 2, w - 4, "Tab: next field  j/k: choose  Enter: launch  Esc: cancel", dim, 0);
 }
 
-/* The irreversible-action words, loaded once: goals are always gated. */
-static int goal_words(amc_tui_app *a, amc_err *e)
-{
-	if (a->words_loaded)
-		return 0;
-	if (amc_words_load(amc_config_str(a->cfg, "safety", "irreversible_words_file"), &a->words, e) != 0)
-		return -1;
-	a->words_loaded = 1;
-	return 0;
-}
-
+/* Launch through launch/launch.h: the flow is read, the planner built and
+ * the secrets resolved there, as for `amc run`; its error stays in the
+ * dialog, which stays open. */
 static int do_launch(amc_tui_app *a, launch *l)
 {
-	char path[PATH_MAX + 1100];
 	amc_err e;
 	if (l->dev < 0 || l->dev >= (int)l->ndevs || !dev_free(&l->devs[l->dev])) {
 		snprintf(l->error, sizeof l->error, "no device is free: every one is busy or offline (D lists them)");
 		return 0;
 	}
-	const char *device = l->devs[l->dev].id;
 	long steps = strtol(l->steps, NULL, 10);
 	if (steps < 1 || steps > 100000) {
 		snprintf(l->error, sizeof l->error, "max steps: a whole number from 1 to 100000");
 		l->field = 3;
 		return 0;
 	}
+	amc_launch_req req;
+	amc_launch_req_init(&req);
+	req.device = l->devs[l->dev].id;
+	req.max_steps = (int)steps;
 	if (is_goal(l)) {
 		if (!l->goal[strspn(l->goal, " \t")]) {
 			snprintf(l->error, sizeof l->error, "write the goal: what to do, in words");
 			l->field = 2;
 			return 0;
 		}
-		amc_planner *p;
-		char warn[AMC_ERR_MSG_MAX + 32];
-		if (amc_goal_planner_new(a->cfg, warn, sizeof warn, &p, &e) != 0) {
-			char *m = amc_sanitize_dup(e.msg);
-			snprintf(l->error, sizeof l->error, "%s", m);
-			free(m);
-			return 0;
-		}
-		if (goal_words(a, &e) != 0) {
-			amc_planner_free(p);
-			char *m = amc_sanitize_dup(e.msg);
-			snprintf(l->error, sizeof l->error, "%s", m);
-			free(m);
-			return 0;
-		}
-		amc_err pe;
-		if (amc_store_prune_decisions(a->store, amc_config_int(a->cfg, "planner", "decisions_keep"), &pe) < 0)
-			amc_tui_message(a, 1, "%s", pe.msg);
-		amc_task *t = amc_task_new("goal", device);
-		t->goal = amc_xstrdup(l->goal);
-		t->max_steps = (int)steps;
-		if (amc_tui_launch(a, t, p, &e) != 0) {
-			snprintf(l->error, sizeof l->error, "%s", e.msg);
-			return 0;
-		}
-		if (warn[0])
-			amc_tui_message(a, 1, "%s", warn);
-		return 1;
-	}
-	if (is_other(l)) {
+		req.goal = l->goal;
+	} else if (is_other(l)) {
 		if (!l->path[0]) {
 			snprintf(l->error, sizeof l->error, "give a flow file");
 			l->field = 2;
 			return 0;
 		}
-		snprintf(path, sizeof path, "%s", l->path);
+		req.flow_path = l->path;
 	} else {
-		char data[PATH_MAX];
-		if (amc_paths_data_dir(data, sizeof data, &e) != 0) {
-			snprintf(l->error, sizeof l->error, "%s", e.msg);
-			return 0;
-		}
-		snprintf(path, sizeof path, "%s/flows/%s.yaml", data, l->flows[l->flow]);
+		req.flow_name = l->flows[l->flow];
 	}
-	amc_flow flow;
-	if (amc_flow_load(path, &flow, &e) != 0) {
-		snprintf(l->error, sizeof l->error, "%s", e.msg);
-		return 0;
-	}
-	amc_task *t = amc_task_new("flow", device);
-	t->flow_path = amc_xstrdup(path);
-	t->flow_name = amc_xstrdup(flow.name);
-	t->max_steps = (int)steps;
-	amc_planner *p;
-	if (amc_flow_planner_new(&flow, amc_config_int(a->cfg, "flow", "wait_timeout_ms"), &p, &e) != 0) {
-		amc_flow_free(&flow);
-		amc_task_free(t);
-		snprintf(l->error, sizeof l->error, "%s", e.msg);
-		return 0;
-	}
-	if (amc_tui_launch(a, t, p, &e) != 0) {
-		snprintf(l->error, sizeof l->error, "%s", e.msg);
+	amc_launch ln;
+	if (amc_launch_prepare(a->cfg, a->store, &req, &ln, &e) != 0 || amc_tui_launch(a, &ln, &e) != 0) {
+		char *m = amc_sanitize_dup(e.msg);
+		snprintf(l->error, sizeof l->error, "%s", m);
+		free(m);
 		return 0;
 	}
 	return 1;
@@ -482,7 +426,7 @@ amc_tui_dialog *amc_tui_launch_new(amc_tui_app *a)
 				l->dev = (int)i;
 	if (l->dev < 0)
 		l->dev = next_dev(l, 0, 1);
-	char data[PATH_MAX], dir[PATH_MAX + 8];
+	char data[PATH_MAX], dir[PATH_MAX + 8]; /* dir: data + "/flows" */
 	amc_err e;
 	if (amc_paths_data_dir(data, sizeof data, &e) == 0) {
 		snprintf(dir, sizeof dir, "%s/flows", data);

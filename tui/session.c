@@ -162,13 +162,13 @@ const char *amc_tui_phase(const amc_tui_app *a, const char *task_id, int *step)
 
 /* ---- runners ---- */
 
-static amc_runner *runner_for(amc_tui_app *a, const char *device, int create, amc_err *e)
+/* The device's runner, started on first use; a new one takes the launch's
+ * enricher (one per runner). */
+static amc_runner *runner_for(amc_tui_app *a, const char *device, amc_launch *l, amc_err *e)
 {
 	for (int i = 0; i < a->nrunners; i++)
 		if (!strcmp(amc_runner_device(a->runners[i]), device))
 			return a->runners[i];
-	if (!create)
-		return NULL;
 	if (a->nrunners == AMC_TUI_MAX_RUNNERS) {
 		amc_err_set(e, AMC_EENV, "too many devices in use from one TUI (%d)", AMC_TUI_MAX_RUNNERS);
 		return NULL;
@@ -178,29 +178,40 @@ static amc_runner *runner_for(amc_tui_app *a, const char *device, int create, am
 		return NULL;
 	/* Goals need the operator, the words and SemanticScenes; flows are not
 	 * gated, so the same settings serve them too. */
-	amc_enricher *en = NULL;
-	amc_err ee;
-	if (amc_enricher_from_config(a->cfg, &en, &ee) != 0) {
-		amc_tui_message(a, 1, "%s; going on without SemanticScenes", ee.msg);
-		en = NULL;
-	}
-	a->enrichers[a->nrunners] = en;
-	amc_runner_set_agent_opts(r, amc_tui_operator_base(a->op), &a->words, 0, en);
+	if (l->enrich_warn[0])
+		amc_tui_message(a, 1, "%s", l->enrich_warn);
+	a->enrichers[a->nrunners] = l->enricher;
+	l->enricher = NULL;
+	amc_runner_set_agent_opts(r, amc_tui_operator_base(a->op), &a->words, 0, a->enrichers[a->nrunners]);
 	a->runners[a->nrunners++] = r;
 	return r;
 }
 
-int amc_tui_launch(amc_tui_app *a, amc_task *task, amc_planner *planner, amc_err *e)
+int amc_tui_launch(amc_tui_app *a, amc_launch *l, amc_err *e)
 {
-	amc_runner *r = runner_for(a, task->device, 1, e);
+	if (l->prune_warn[0])
+		amc_tui_message(a, 1, "%s", l->prune_warn);
+	amc_runner *r = runner_for(a, l->task->device, l, e);
 	if (!r) {
-		amc_task_free(task);
-		amc_planner_free(planner);
+		amc_launch_free(l);
 		return -1;
 	}
+	/* Every runner's tasks share the words of the first gated launch. */
+	if (l->gated && !a->words_loaded) {
+		a->words = l->words;
+		memset(&l->words, 0, sizeof l->words);
+		a->words_loaded = 1;
+	}
 	char id[32];
-	snprintf(id, sizeof id, "%s", task->id);
-	if (amc_runner_submit(r, task, planner, e) != 0)
+	snprintf(id, sizeof id, "%s", l->task->id);
+	int rc = amc_runner_submit(r, l->task, l->planner, l->secrets, e);
+	l->task = NULL;
+	l->planner = NULL;
+	l->secrets = NULL;
+	if (l->planner_warn[0] && rc == 0)
+		amc_tui_message(a, 1, "%s", l->planner_warn);
+	amc_launch_free(l);
+	if (rc != 0)
 		return -1;
 	if (a->nown == AMC_TUI_MAX_OWN) {
 		memmove(a->own[0], a->own[1], sizeof a->own[0] * (AMC_TUI_MAX_OWN - 1));

@@ -8,6 +8,7 @@
 #ifndef AMC_TUI_SESSION_H
 #define AMC_TUI_SESSION_H
 
+#include "launch/launch.h"
 #include "tui/app.h"
 #include "util/err.h"
 
@@ -23,9 +24,10 @@ void amc_tui_session_end(amc_tui_app *a);
  * *followed is set to 1 when the task being followed (a->follow) now has its
  * row; a->follow is then cleared. */
 int amc_tui_session_drain(amc_tui_app *a, int *followed);
-/* Queue a task on the device's runner (started on first use). Takes task and
- * planner. The task is remembered as launched here. */
-int amc_tui_launch(amc_tui_app *a, amc_task *task, amc_planner *planner, amc_err *e);
+/* Queue a prepared launch (launch/launch.h) on the device's runner (started on
+ * first use). Takes everything in l and frees it, also on failure. The task is
+ * remembered as launched here. */
+int amc_tui_launch(amc_tui_app *a, amc_launch *l, amc_err *e);
 /* Cancel a running or queued task: through its runner when launched here,
  * else -1 with a message (another process owns it). */
 int amc_tui_cancel(amc_tui_app *a, const char *task_id, amc_err *e);

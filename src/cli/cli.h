@@ -44,6 +44,9 @@ int amc_cli_help(const amc_cmd *cmd);
 /* JSON on stdout, with C1 and bidi controls escaped as \uXXXX so the output is
  * safe on a terminal and still exact data. Takes ownership of j. */
 void amc_cli_print_json(cJSON *j);
+/* A task as `amc tasks --json`, `amc show --json` and `amc run --json` print
+ * it: one shape everywhere (unknown values are null). Caller owns the result. */
+cJSON *amc_cli_task_json(const amc_task_row *t);
 /* Print untrusted text as one terminal-safe line (no newline added). */
 void amc_cli_put_safe(FILE *f, const char *s);
 /* Options of a command whose only flag is --json: 0 with *json set, or the

@@ -7,13 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent/goal.h"
-#include "agent/llm_planner.h"
 #include "agent/tty_operator.h"
 #include "cli/cli.h"
 #include "device/device.h"
-#include "flow/flow.h"
-#include "flow/flow_planner.h"
+#include "launch/launch.h"
 #include "runtime/runner.h"
 #include "util/clock.h"
 #include "util/fsutil.h"
@@ -93,30 +90,6 @@ static void on_event(const amc_event *ev, void *ud)
 	}
 }
 
-/* A flow is a path, or the name of a bundled flow (data/flows/NAME.yaml). */
-static int resolve_flow(const char *arg, char *out, size_t n, amc_err *e)
-{
-	if (amc_file_exists(arg) || strchr(arg, '/')) {
-		snprintf(out, n, "%s", arg);
-		return 0;
-	}
-	char data[PATH_MAX];
-	if (amc_paths_data_dir(data, sizeof data, e) != 0)
-		return -1;
-	const char *ext = strstr(arg, ".yaml") || strstr(arg, ".yml") ? "" : ".yaml";
-	if ((size_t)snprintf(out, n, "%s/flows/%s%s", data, arg, ext) >= n)
-		return amc_err_set(e, AMC_EUSAGE, "flow name too long");
-	if (!amc_file_exists(out)) {
-		char *s = amc_sanitize_dup(arg);
-		amc_err_set(e, AMC_EUSAGE, "no flow file '%s' (and no bundled flow of that name in %s/flows)", s, data);
-		free(s);
-		return -1;
-	}
-	return 0;
-}
-
-#define GOAL_MAX 4000
-
 /* The goal is the remaining words, joined by spaces. */
 static int join_goal(int n, char **w, char **out, amc_err *e)
 {
@@ -129,26 +102,11 @@ static int join_goal(int n, char **w, char **out, amc_err *e)
 	}
 	const char *s = amc_sb_str(&sb);
 	size_t sp = strspn(s, " \t\r\n");
-	if (!s[sp] || sb.len > GOAL_MAX) {
+	if (!s[sp] || sb.len > AMC_LAUNCH_GOAL_MAX) {
 		amc_sb_free(&sb);
-		return amc_err_set(e, AMC_EUSAGE, sp == sb.len ? "the goal is empty" : "the goal is longer than %d bytes", GOAL_MAX);
+		return amc_err_set(e, AMC_EUSAGE, sp == sb.len ? "the goal is empty" : "the goal is longer than %d bytes", AMC_LAUNCH_GOAL_MAX);
 	}
 	*out = amc_sb_detach(&sb);
-	return 0;
-}
-
-/* The LLM planner from the configuration (agent/goal.h); a missing key is
- * AMC_EENV saying what to set. */
-static int goal_planner(amc_cli *cli, amc_planner **out, amc_err *e)
-{
-	char warn[AMC_ERR_MSG_MAX + 32];
-	if (amc_goal_planner_new(cli->cfg, warn, sizeof warn, out, e) != 0)
-		return -1;
-	if (warn[0]) {
-		fputs("amc: warning: ", stderr);
-		amc_cli_put_safe(stderr, warn);
-		fputc('\n', stderr);
-	}
 	return 0;
 }
 
@@ -209,91 +167,47 @@ static int run(amc_cli *cli, int argc, char **argv)
 	if (optind < argc && join_goal(argc - optind, argv + optind, &goal, &e) != 0)
 		return amc_cli_usage(&amc_cmd_run, "%s", e.msg);
 
-	char device[128];
-	if (amc_device_id_normalize(device_arg ? device_arg : amc_config_str(cli->cfg, "device", "default"),
-				    device, sizeof device, &e) != 0) {
-		free(goal);
-		return amc_cli_fail(&e);
-	}
-
-	char path[PATH_MAX];
-	amc_flow flow;
-	if (!goal && (resolve_flow(flow_arg, path, sizeof path, &e) != 0 || amc_flow_load(path, &flow, &e) != 0))
-		return amc_cli_fail(&e);
-
-	/* A goal needs a key before anything is recorded: say exactly what to set. */
-	amc_planner *planner = NULL;
-	if (goal && goal_planner(cli, &planner, &e) != 0) {
-		free(goal);
-		return amc_cli_fail(&e);
-	}
-
 	amc_store *store;
 	if (amc_cli_store(cli, &store, &e) != 0) {
-		if (goal) {
-			amc_planner_free(planner);
-			free(goal);
-		} else {
-			amc_flow_free(&flow);
-		}
+		free(goal);
 		return amc_cli_fail(&e);
 	}
-	amc_task *task;
-	if (goal) {
-		task = amc_task_new("goal", device);
-		task->goal = goal;
-		amc_err pe;
-		if (amc_store_prune_decisions(store, amc_config_int(cli->cfg, "planner", "decisions_keep"), &pe) < 0)
-			amc_cli_fail(&pe);
-	} else {
-		task = amc_task_new("flow", device);
-		task->flow_path = amc_xstrdup(path);
-		task->flow_name = amc_xstrdup(flow.name);
-	}
-	task->max_steps = (int)max_steps;
-
-	if (!goal && amc_flow_planner_new(&flow, amc_config_int(cli->cfg, "flow", "wait_timeout_ms"), &planner, &e) != 0) {
-		amc_flow_free(&flow);
-		amc_task_free(task);
+	/* A flow is a path, or the name of a bundled flow (data/flows/NAME.yaml). */
+	amc_launch_req req;
+	amc_launch_req_init(&req);
+	req.device = device_arg;
+	req.goal = goal;
+	if (flow_arg && (amc_file_exists(flow_arg) || strchr(flow_arg, '/')))
+		req.flow_path = flow_arg;
+	else
+		req.flow_name = flow_arg;
+	req.max_steps = (int)max_steps;
+	req.assume_yes = assume_yes;
+	req.confirm = confirm;
+	amc_launch ln;
+	int lrc = amc_launch_prepare(cli->cfg, store, &req, &ln, &e);
+	free(goal);
+	if (lrc != 0)
 		return amc_cli_fail(&e);
+	if (ln.planner_warn[0]) {
+		fputs("amc: warning: ", stderr);
+		amc_cli_put_safe(stderr, ln.planner_warn);
+		fputc('\n', stderr);
 	}
-	/* Flows are not gated unless --confirm; goals always are (unless --yes). */
-	if (!goal)
-		planner->gated = confirm;
-	amc_words words = { 0 };
+	if (ln.prune_warn[0]) {
+		fputs("amc: ", stderr);
+		amc_cli_put_safe(stderr, ln.prune_warn);
+		fputc('\n', stderr);
+	}
+	amc_task *task = ln.task;
 	amc_operator *op = NULL;
-	if (planner->gated &&
-	    amc_words_load(amc_config_str(cli->cfg, "safety", "irreversible_words_file"), &words, &e) != 0) {
-		amc_planner_free(planner);
-		amc_task_free(task);
-		return amc_cli_fail(&e);
-	}
-	/* {{secret:NAME}} in the goal or the flow file: resolved now, typed on the device only */
-	amc_secrets *secrets = NULL;
-	{
-		char *src = NULL;
-		size_t srclen = 0;
-		if (!goal && amc_read_file(path, 4u << 20, &src, &srclen, &e) != 0)
-			src = NULL;
-		if (amc_secrets_resolve(goal ? goal : src, amc_config_str(cli->cfg, "secrets", "file"), &secrets, &e) != 0) {
-			free(src);
-			amc_planner_free(planner);
-			amc_task_free(task);
-			amc_words_free(&words);
-			return amc_cli_fail(&e);
-		}
-		free(src);
-	}
 	amc_err oe;
 	if (amc_tty_operator_open(&op, &oe) != 0)
 		op = NULL; /* no terminal: ask_user fails clearly, gated actions are refused */
 	amc_device *dev = NULL;
-	if (amc_device_open(device, cli->home, cli->cfg, &dev, &e) != 0) {
-		amc_planner_free(planner);
-		amc_task_free(task);
-		amc_words_free(&words);
+	if (amc_device_open(task->device, cli->home, cli->cfg, &dev, &e) != 0) {
+		amc_launch_free(&ln);
 		amc_tty_operator_close(op);
-		amc_secrets_free(secrets);
 		return amc_cli_fail(&e);
 	}
 
@@ -312,21 +226,15 @@ static int run(amc_cli *cli, int argc, char **argv)
 	amc_runner_opts ro;
 	amc_runner_opts_from_config(&ro, cli->cfg);
 	ro.op = op;
-	ro.confirm_words = planner->gated ? &words : NULL;
-	ro.assume_yes = assume_yes;
-	ro.secrets = secrets;
-	amc_enricher *enricher = NULL;
-	amc_err ee;
-	if (amc_enricher_from_config(cli->cfg, &enricher, &ee) != 0) {
-		/* enrichment never fails a run: say why and go on with raw Scenes */
+	amc_launch_runner_opts(&ln, &ro);
+	if (ln.enrich_warn[0]) {
 		fputs("amc: warning: ", stderr);
-		amc_cli_put_safe(stderr, ee.msg);
-		fputs("; going on without SemanticScenes\n", stderr);
+		amc_cli_put_safe(stderr, ln.enrich_warn);
+		fputc('\n', stderr);
 	}
-	ro.enricher = enricher;
 	amc_task_outcome out;
 	int rc;
-	if (amc_task_run(store, bus, dev, planner, task, &ro, &cancel_flag, &out, &e) != 0) {
+	if (amc_task_run(store, bus, dev, ln.planner, task, &ro, &cancel_flag, &out, &e) != 0) {
 		rc = amc_cli_fail(&e);
 	} else {
 		if (!strcmp(out.status, "succeeded"))
@@ -338,38 +246,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 		if (json) {
 			amc_task_row row;
 			if (amc_store_get_task(store, task->id, &row, &e) == 0) {
-				cJSON *j = cJSON_CreateObject();
-				cJSON_AddStringToObject(j, "id", row.id);
-				cJSON_AddStringToObject(j, "status", row.status);
-				cJSON_AddStringToObject(j, "device", row.device);
-				cJSON_AddNumberToObject(j, "steps", row.steps);
-				if (row.flow_path)
-					cJSON_AddStringToObject(j, "flow", row.flow_path);
-				if (row.goal)
-					cJSON_AddStringToObject(j, "goal", row.goal);
-				if (row.summary)
-					cJSON_AddStringToObject(j, "summary", row.summary);
-				else
-					cJSON_AddNullToObject(j, "summary");
-				/* unknown usage stays null */
-				if (row.input_tokens >= 0)
-					cJSON_AddNumberToObject(j, "input_tokens", (double)row.input_tokens);
-				else
-					cJSON_AddNullToObject(j, "input_tokens");
-				if (row.output_tokens >= 0)
-					cJSON_AddNumberToObject(j, "output_tokens", (double)row.output_tokens);
-				else
-					cJSON_AddNullToObject(j, "output_tokens");
-				if (row.cost_usd >= 0)
-					cJSON_AddNumberToObject(j, "cost_usd", row.cost_usd);
-				else
-					cJSON_AddNullToObject(j, "cost_usd");
-				if (row.error)
-					cJSON_AddStringToObject(j, "error", row.error);
-				else
-					cJSON_AddNullToObject(j, "error");
-				cJSON_AddNumberToObject(j, "duration_ms", (double)(row.finished_ms - row.started_ms));
-				amc_cli_print_json(j);
+				amc_cli_print_json(amc_cli_task_json(&row));
 				amc_task_row_free(&row);
 			}
 		}
@@ -384,7 +261,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 				fputs("\n     ", stderr);
 				amc_cli_put_safe(stderr, out.summary);
 			}
-			if (goal)
+			if (task->goal)
 				usage_line(store, task->id);
 			fprintf(stderr, "\n     `amc show %.8s` shows every step\n", task->id);
 		}
@@ -395,12 +272,8 @@ static int run(amc_cli *cli, int argc, char **argv)
 		amc_bus_unsubscribe(bus, sub);
 	amc_bus_free(bus);
 	amc_device_close(dev);
-	amc_planner_free(planner);
-	amc_task_free(task);
-	amc_words_free(&words);
+	amc_launch_free(&ln);
 	amc_tty_operator_close(op);
-	amc_secrets_free(secrets);
-	amc_enricher_free(enricher);
 	return rc;
 }
 

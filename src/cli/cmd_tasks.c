@@ -28,7 +28,6 @@ const char *amc_cli_status_symbol(const char *s)
 	return " ";
 }
 
-cJSON *amc_cli_task_json(const amc_task_row *t);
 cJSON *amc_cli_task_json(const amc_task_row *t)
 {
 	cJSON *j = cJSON_CreateObject();
@@ -58,6 +57,9 @@ cJSON *amc_cli_task_json(const amc_task_row *t)
 	amc_json_add_str(j, "source_task_id", t->source_task_id);
 	if (t->source_attempt >= 0) cJSON_AddNumberToObject(j, "source_attempt", t->source_attempt);
 	else cJSON_AddNullToObject(j, "source_attempt");
+	/* how long it ran; null until it has started and finished */
+	if (t->started_ms && t->finished_ms) cJSON_AddNumberToObject(j, "duration_ms", (double)(t->finished_ms - t->started_ms));
+	else cJSON_AddNullToObject(j, "duration_ms");
 	return j;
 }
 

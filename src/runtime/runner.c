@@ -173,30 +173,13 @@ void amc_runner_set_agent_opts(amc_runner *r, amc_operator *op, const amc_words 
 	pthread_mutex_unlock(&r->mu);
 }
 
-/* {{secret:NAME}} in the goal or the flow file, resolved as amc run does: from
- * the environment or the 0600 file named by secrets.file. */
-static int resolve_secrets(amc_runner *r, const amc_task *task, amc_secrets **out, amc_err *e)
-{
-	char *src = NULL;
-	size_t srclen = 0;
-	amc_err re;
-	if (!task->goal && task->flow_path && amc_read_file(task->flow_path, 4u << 20, &src, &srclen, &re) != 0)
-		src = NULL; /* the flow planner reports an unreadable file */
-	int rc = amc_secrets_resolve(task->goal ? task->goal : src, amc_config_str(r->cfg, "secrets", "file"), out, e);
-	free(src);
-	return rc;
-}
-
-int amc_runner_submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_err *e)
+int amc_runner_submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_secrets *secrets, amc_err *e)
 {
 	job *j = amc_xcalloc(1, sizeof *j);
 	j->task = task;
 	j->planner = planner;
+	j->secrets = secrets;
 	atomic_init(&j->cancel, 0);
-	if (resolve_secrets(r, task, &j->secrets, e) != 0) {
-		free_job(j);
-		return -1;
-	}
 	snprintf(task->device, sizeof task->device, "%s", r->device);
 	pthread_mutex_lock(&r->mu);
 	if (r->stopping) {

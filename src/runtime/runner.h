@@ -17,13 +17,11 @@ int amc_runner_start(const char *home, const char *device_id, const amc_config *
  * before the first amc_runner_submit. */
 void amc_runner_set_agent_opts(amc_runner *r, amc_operator *op, const amc_words *confirm_words,
 			       int assume_yes, amc_enricher *enricher);
-/* Queue a task; ownership of task and planner passes to the runner (freed on
- * failure too). {{secret:NAME}} in the goal or the flow file is resolved now,
- * as amc run does (environment or the 0600 file named by secrets.file), and
- * typed on the device only; every other known value is masked too (see
- * secrets.h); a secret with no value is AMC_EUSAGE saying what to set, an
- * unusable secrets.file AMC_EENV. */
-int amc_runner_submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_err *e);
+/* Queue a task; ownership of task, planner and secrets passes to the runner
+ * (freed on failure too). `secrets` are the task's {{secret:NAME}} values and
+ * every other known one, resolved once by the caller (launch/launch.h does it
+ * for every front end); NULL: none. */
+int amc_runner_submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_secrets *secrets, amc_err *e);
 /* Cancel a queued or running task of this runner; 0 if found. */
 int amc_runner_cancel(amc_runner *r, const char *task_id);
 void amc_runner_cancel_all(amc_runner *r);

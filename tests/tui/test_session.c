@@ -162,7 +162,11 @@ static void test_launch(amc_tui_app *a)
 	char id[32];
 	snprintf(id, sizeof id, "%s", t->id);
 	a->follow = 0;
-	is_int(amc_tui_launch(a, t, done_planner(), &e), 0, "a task is launched on the sim");
+	amc_launch ln = { 0 };
+	ln.task = t;
+	ln.planner = done_planner();
+	is_int(amc_tui_launch(a, &ln, &e), 0, "a task is launched on the sim");
+	ok(!ln.task && !ln.planner, "the launch gave it its task and planner");
 	is_int(a->nrunners, 1, "its device's runner was started");
 	is_int(a->nown, AMC_TUI_MAX_OWN, "the list of own tasks stays at its size");
 	is_str(a->own[0], "old01", "the oldest was dropped");
@@ -180,8 +184,9 @@ static void test_launch(amc_tui_app *a)
 	is_str(row.device, "sim:0", "on the sim");
 	amc_task_row_free(&row);
 
-	t = amc_task_new("flow", "sim:0");
-	is_int(amc_tui_launch(a, t, done_planner(), &e), 0, "a second task on the same device");
+	ln.task = amc_task_new("flow", "sim:0");
+	ln.planner = done_planner();
+	is_int(amc_tui_launch(a, &ln, &e), 0, "a second task on the same device");
 	is_int(a->nrunners, 1, "reuses its runner");
 	amc_tui_session_wait_idle(a, 60000);
 	is_int(amc_tui_cancel(a, id, &e), -1, "a finished task cannot be cancelled");

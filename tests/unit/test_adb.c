@@ -347,7 +347,7 @@ static void test_disappears(amc_device *d, amc_store *store)
 	p = flow_planner("data/flows/create-note.yaml", &task, "adb:" SERIAL);
 	char id1[64];
 	snprintf(id1, sizeof id1, "%s", task->id);
-	ok(amc_runner_submit(r, task, p, &e) == 0, "submitted");
+	ok(amc_runner_submit(r, task, p, NULL, &e) == 0, "submitted");
 	ok(amc_runner_wait_idle(r, 60000) == 0, "runner idle again");
 	char why[AMC_ERR_MSG_MAX];
 	is_int(amc_runner_online(r, why, sizeof why), 0, "runner reports the device offline");
@@ -360,7 +360,7 @@ static void test_disappears(amc_device *d, amc_store *store)
 	p = flow_planner("data/flows/create-note.yaml", &task, "adb:" SERIAL);
 	char id2[64];
 	snprintf(id2, sizeof id2, "%s", task->id);
-	ok(amc_runner_submit(r, task, p, &e) == 0, "next task submitted to the same runner");
+	ok(amc_runner_submit(r, task, p, NULL, &e) == 0, "next task submitted to the same runner");
 	ok(amc_runner_wait_idle(r, 60000) == 0, "runner idle again");
 	is_int(amc_runner_online(r, NULL, 0), 1, "device back online");
 	ok(amc_store_get_task(store, id2, &row, &e) == 0 && !strcmp(row.status, "succeeded"),

@@ -278,7 +278,7 @@ static void test_on_runner(fixture *f, const char *home, const amc_config *cfg)
 	task->goal = amc_xstrdup("on the runner");
 	char id[AMC_ID_SIZE];
 	snprintf(id, sizeof id, "%s", task->id);
-	ok(amc_runner_submit(r, task, p, &e) == 0, "submit a task driven from outside");
+	ok(amc_runner_submit(r, task, p, NULL, &e) == 0, "submit a task driven from outside");
 	amc_ext_answer a;
 	ok(act(x, "press_key", "{\"key\":\"home\"}", "go home", &a) == 0 && !strcmp(a.status, "ok"), "press home");
 	amc_ext_answer_clear(&a);

@@ -263,7 +263,7 @@ int main(void)
 		rt->goal = amc_xstrdup("Pick a colour");
 		char rid[64];
 		snprintf(rid, sizeof rid, "%s", rt->id);
-		ok(amc_runner_submit(r, rt, p, &e) == 0, "goal submitted to the runner");
+		ok(amc_runner_submit(r, rt, p, NULL, &e) == 0, "goal submitted to the runner");
 		ok(amc_runner_wait_idle(r, 30000) == 0, "runner finished");
 		amc_runner_stop(r, 0);
 		is_int(v.os.asked, 1, "the runner's operator answered ask_user");

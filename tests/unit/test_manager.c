@@ -187,7 +187,7 @@ static void test_two_sims(void)
 	char id1[64], id2[64];
 	snprintf(id1, sizeof id1, "%s", t1->id);
 	snprintf(id2, sizeof id2, "%s", t2->id);
-	ok(amc_runner_submit(r1, t1, p1, &e) == 0 && amc_runner_submit(r2, t2, p2, &e) == 0, "submitted at once");
+	ok(amc_runner_submit(r1, t1, p1, NULL, &e) == 0 && amc_runner_submit(r2, t2, p2, NULL, &e) == 0, "submitted at once");
 	ok(amc_runner_wait_idle(r1, 120000) == 0 && amc_runner_wait_idle(r2, 120000) == 0, "both finished");
 	amc_runner_stop(r1, 0);
 	amc_runner_stop(r2, 0);

@@ -45,11 +45,11 @@ int main(void)
 	strcpy(id1, t1->id);
 	strcpy(id2, t2->id);
 	strcpy(id3, t3->id);
-	ok(amc_runner_submit(r, t1, planner_for(&q1), &e) == 0, "submit 1");
-	ok(amc_runner_submit(r, t2, planner_for(&q2), &e) == 0, "submit 2");
+	ok(amc_runner_submit(r, t1, planner_for(&q1), NULL, &e) == 0, "submit 1");
+	ok(amc_runner_submit(r, t2, planner_for(&q2), NULL, &e) == 0, "submit 2");
 	amc_planner *p3 = planner_for(&q3);
 	p3->hooks = &NOTE_HOOKS;
-	ok(amc_runner_submit(r, t3, p3, &e) == 0, "submit 3");
+	ok(amc_runner_submit(r, t3, p3, NULL, &e) == 0, "submit 3");
 	is_str(amc_runner_device(r), "sim:0", "the runner names its device canonically");
 	ok(amc_runner_busy(r) >= 2, "tasks queued or running are counted (%d)", amc_runner_busy(r));
 	ok(amc_runner_cancel(r, id3) == 0, "cancel the third while queued");

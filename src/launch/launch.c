@@ -1,0 +1,367 @@
+/* launch.c - a launch request in, a ready task + planner + runner options out
+ * (launch.h). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/goal.h"
+#include "device/device.h"
+#include "flow/flow.h"
+#include "flow/flow_planner.h"
+#include "launch/launch.h"
+#include "util/fsutil.h"
+#include "util/paths.h"
+#include "util/sanitize.h"
+#include "util/strbuf.h"
+
+void amc_launch_req_init(amc_launch_req *req)
+{
+	memset(req, 0, sizeof *req);
+	req->source_attempt = -1;
+}
+
+/* The one error a user reads, with the value quoted terminal-safe. */
+static int usage_err(amc_err *e, const char *fmt, const char *raw)
+{
+	char *s = amc_sanitize_dup(raw ? raw : "");
+	amc_err_set(e, AMC_EUSAGE, fmt, s);
+	free(s);
+	return -1;
+}
+
+/* ---- -e NAME=VALUE ---- */
+
+static int env_name_ok(const char *s, size_t n)
+{
+	if (n == 0 || n > AMC_LAUNCH_ENV_NAME_MAX || (s[0] >= '0' && s[0] <= '9'))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+			return 0;
+	}
+	return 1;
+}
+
+static int parse_env(const amc_launch_req *req, amc_launch *l, amc_err *e)
+{
+	if (req->nenv > AMC_LAUNCH_ENV_MAX)
+		return amc_err_set(e, AMC_EUSAGE, "too many -e NAME=VALUE overrides (%zu; at most %d)", req->nenv,
+				   AMC_LAUNCH_ENV_MAX);
+	for (size_t i = 0; i < req->nenv; i++) {
+		const char *s = req->env[i] ? req->env[i] : "";
+		const char *eq = strchr(s, '=');
+		size_t n = eq ? (size_t)(eq - s) : strlen(s);
+		if (!eq || !env_name_ok(s, n))
+			return usage_err(e, "-e '%s': write NAME=VALUE, NAME of letters, digits and '_' "
+				     "(not starting with a digit, at most 64)", s);
+		if (strlen(eq + 1) > AMC_LAUNCH_ENV_VALUE_MAX)
+			return amc_err_set(e, AMC_EUSAGE, "-e %.*s: the value is longer than %d bytes", (int)n, s,
+					   AMC_LAUNCH_ENV_VALUE_MAX);
+		size_t k = 0;
+		while (k < l->nenv && (strlen(l->env[k].name) != n || strncmp(l->env[k].name, s, n)))
+			k++;
+		if (k == l->nenv) {
+			l->env = amc_xrealloc(l->env, (l->nenv + 1) * sizeof *l->env);
+			l->env[l->nenv++].name = amc_xstrndup(s, n);
+		} else {
+			free(l->env[k].value); /* the last one of a name wins, as in a shell */
+		}
+		l->env[k].value = amc_xstrdup(eq + 1);
+	}
+	return 0;
+}
+
+/* ---- the flow: a bundled name, a file, or a bundle ---- */
+
+/* data/flows/NAME.yaml; ".yaml" is added unless the name has an extension. */
+static int bundled_path(const char *name, char **out, amc_err *e)
+{
+	char data[PATH_MAX];
+	if (amc_paths_data_dir(data, sizeof data, e) != 0)
+		return -1;
+	const char *ext = strstr(name, ".yaml") || strstr(name, ".yml") ? "" : ".yaml";
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "%s/flows/%s%s", data, name, ext);
+	if (!amc_file_exists(amc_sb_str(&sb))) {
+		amc_sb_free(&sb);
+		char *s = amc_sanitize_dup(name);
+		amc_err_set(e, AMC_EUSAGE, "no flow file '%s' (and no bundled flow of that name in %s/flows)", s, data);
+		free(s);
+		return -1;
+	}
+	*out = amc_sb_detach(&sb);
+	return 0;
+}
+
+/* The file's bytes, read once; the messages are amc_flow_load's. */
+static int read_flow(const char *path, char **text, size_t *len, amc_err *e)
+{
+	if (!path || !*path)
+		return amc_err_set(e, AMC_EUSAGE, "no flow file given");
+	if (amc_read_file(path, AMC_FLOW_MAX_BYTES, text, len, e) == 0)
+		return 0;
+	/* amc_read_file quotes the path raw; rebuild the message with a safe one. */
+	if (!amc_file_exists(path))
+		return usage_err(e, "flow file '%s' not found: check the path (bundled flows are in data/flows/)", path);
+	return usage_err(e, "cannot read flow file: %s", e ? e->msg : "");
+}
+
+/* A name inside the bundle's folder: relative, no "..", printable. */
+static int bundle_name_ok(const char *n)
+{
+	size_t len = n ? strlen(n) : 0;
+	if (len == 0 || len > AMC_LAUNCH_BUNDLE_NAME_MAX || n[0] == '/')
+		return 0;
+	for (const char *p = n; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == '\\')
+			return 0;
+	for (const char *p = n; p; p = strchr(p, '/')) {
+		if (*p == '/')
+			p++;
+		if (!strncmp(p, "..", 2) && (p[2] == '/' || !p[2]))
+			return 0;
+	}
+	return 1;
+}
+
+/* Check and copy the bundle's files; sb gets every text, for the secrets. */
+static int take_bundle(const amc_launch_bundle *b, amc_launch *l, amc_sb *all, amc_err *e)
+{
+	if (!b->flow)
+		return amc_err_set(e, AMC_EUSAGE, "the flow bundle has no flow text");
+	if (!b->base || !*b->base)
+		return amc_err_set(e, AMC_EUSAGE, "the flow bundle has no base folder");
+	if (b->flow_file && !bundle_name_ok(b->flow_file))
+		return usage_err(e, "the flow bundle's flow name '%s' is not a plain name inside its folder", b->flow_file);
+	if (b->nfiles > AMC_LAUNCH_BUNDLE_FILES_MAX)
+		return amc_err_set(e, AMC_EUSAGE, "the flow bundle has %zu files (at most %d)", b->nfiles,
+				   AMC_LAUNCH_BUNDLE_FILES_MAX);
+	size_t total = strlen(b->flow);
+	if (total > AMC_FLOW_MAX_BYTES)
+		return amc_err_set(e, AMC_EUSAGE, "the bundled flow is longer than %u bytes", AMC_FLOW_MAX_BYTES);
+	amc_sb_puts(all, b->flow);
+	for (size_t i = 0; i < b->nfiles; i++) {
+		const amc_launch_file *f = &b->files[i];
+		if (!bundle_name_ok(f->name))
+			return usage_err(e, "bundle file '%s': give a name inside the bundle's folder (relative, no '..')",
+					 f->name);
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(b->files[k].name, f->name))
+				return usage_err(e, "bundle file '%s' is given twice", f->name);
+		size_t n = f->text ? strlen(f->text) : 0;
+		if (!f->text || n > AMC_FLOW_MAX_BYTES)
+			return usage_err(e, "bundle file '%s' has no text or is longer than 1 MiB", f->name);
+		total += n;
+		if (total > AMC_LAUNCH_BUNDLE_MAX_BYTES)
+			return amc_err_set(e, AMC_EUSAGE, "the flow bundle is larger than %u bytes",
+					   AMC_LAUNCH_BUNDLE_MAX_BYTES);
+		amc_sb_putc(all, '\n');
+		amc_sb_puts(all, f->text);
+	}
+	l->files = b->nfiles ? amc_xcalloc(b->nfiles, sizeof *l->files) : NULL;
+	for (size_t i = 0; i < b->nfiles; i++) {
+		l->files[i].name = amc_xstrdup(b->files[i].name);
+		l->files[i].text = amc_xstrdup(b->files[i].text);
+	}
+	l->nfiles = b->nfiles;
+	l->bundle_base = amc_xstrdup(b->base);
+	return 0;
+}
+
+/* Read or take the flow text, parse it, and fill the task's flow fields.
+ * `text` gets every byte that may name a secret (flow, then bundle files). */
+static int load_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow, amc_sb *text, amc_err *e)
+{
+	char *path = NULL, *buf = NULL;
+	size_t len = 0;
+	int rc = -1;
+	if (req->bundle) {
+		if (take_bundle(req->bundle, l, text, e) != 0)
+			return -1;
+		amc_sb p;
+		amc_sb_init(&p);
+		amc_sb_printf(&p, "%s/%s", req->bundle->base, req->bundle->flow_file ? req->bundle->flow_file : "flow.yaml");
+		path = amc_sb_detach(&p);
+		rc = amc_flow_parse(req->bundle->flow, strlen(req->bundle->flow), path, flow, e);
+	} else {
+		if (req->flow_name)
+			rc = bundled_path(req->flow_name, &path, e);
+		else {
+			path = amc_xstrdup(req->flow_path);
+			rc = 0;
+		}
+		if (rc == 0 && (rc = read_flow(path, &buf, &len, e)) == 0) {
+			amc_sb_append(text, buf, len);
+			rc = amc_flow_parse(buf, len, path, flow, e);
+		}
+	}
+	if (rc == 0) {
+		l->task->flow_path = path;
+		l->task->flow_name = amc_xstrdup(flow->name);
+		path = NULL;
+	}
+	free(buf);
+	free(path);
+	return rc;
+}
+
+/* ---- the planner for a goal ---- */
+
+/* The configuration with planner.provider/model as if from the command line.
+ * A copy, so the caller's (shared with runner threads) is never written. */
+static int override_config(const amc_config *cfg, const amc_launch_req *req, amc_config **out, amc_err *e)
+{
+	amc_config *c = amc_config_new();
+	for (size_t i = 0; i < amc_config_count(cfg); i++) {
+		amc_config_item it = amc_config_item_at(cfg, i);
+		if (strcmp(it.origin, "default") &&
+		    amc_config_set(c, it.section, it.key, it.value, it.origin, e) != 0)
+			goto fail;
+	}
+	if (req->provider && amc_config_set(c, "planner", "provider", req->provider, "command line", e) != 0)
+		goto fail;
+	if (req->model && amc_config_set(c, "planner", "model", req->model, "command line", e) != 0)
+		goto fail;
+	*out = c;
+	return 0;
+fail:
+	amc_config_free(c);
+	return -1;
+}
+
+static int goal_planner(const amc_config *cfg, const amc_launch_req *req, amc_launch *l, amc_err *e)
+{
+	if (!req->provider && !req->model)
+		return amc_goal_planner_new(cfg, l->planner_warn, sizeof l->planner_warn, &l->planner, e);
+	amc_config *c;
+	if (override_config(cfg, req, &c, e) != 0)
+		return -1;
+	int rc = amc_goal_planner_new(c, l->planner_warn, sizeof l->planner_warn, &l->planner, e);
+	amc_config_free(c);
+	return rc;
+}
+
+/* ---- the request ---- */
+
+static int check_request(const amc_launch_req *req, amc_err *e)
+{
+	int kinds = !!req->flow_name + !!req->flow_path + !!req->bundle + !!req->goal;
+	if (kinds != 1)
+		return amc_err_set(e, AMC_EUSAGE, kinds ? "give one thing to run: a flow name, a flow file, a flow bundle or a goal"
+							: "nothing to run: give a goal or a flow");
+	if (req->planner && !req->goal)
+		return amc_err_set(e, AMC_EUSAGE, "a planner of the caller's runs a goal, not a flow");
+	if (req->goal) {
+		size_t n = strlen(req->goal);
+		if (!req->goal[strspn(req->goal, " \t\r\n")])
+			return amc_err_set(e, AMC_EUSAGE, "the goal is empty: write what to do, in words");
+		if (n > AMC_LAUNCH_GOAL_MAX)
+			return amc_err_set(e, AMC_EUSAGE, "the goal is longer than %d bytes", AMC_LAUNCH_GOAL_MAX);
+	}
+	if (req->max_steps < 0 || req->max_steps > 100000)
+		return amc_err_set(e, AMC_EUSAGE, "max steps: a whole number from 1 to 100000");
+	return 0;
+}
+
+static int prepare(const amc_config *cfg, amc_store *store, const amc_launch_req *req, amc_launch *l, amc_sb *text,
+		   amc_err *e)
+{
+	if (check_request(req, e) != 0 || parse_env(req, l, e) != 0)
+		return -1;
+	char device[128];
+	if (amc_device_id_normalize(req->device ? req->device : amc_config_str(cfg, "device", "default"), device,
+				    sizeof device, e) != 0)
+		return -1;
+	l->task = amc_task_new(req->goal ? "goal" : "flow", device);
+	l->task->max_steps = req->max_steps;
+	if (req->source_task_id)
+		l->task->source_task_id = amc_xstrdup(req->source_task_id);
+	l->task->source_attempt = req->source_attempt;
+
+	amc_flow flow;
+	memset(&flow, 0, sizeof flow);
+	if (!req->goal && load_flow(req, l, &flow, text, e) != 0)
+		return -1;
+	if (req->goal) {
+		l->task->goal = amc_xstrdup(req->goal);
+		amc_sb_puts(text, req->goal);
+		/* A goal needs a key before anything is recorded: say exactly what to set. */
+		if (!req->planner && goal_planner(cfg, req, l, e) != 0)
+			return -1;
+		amc_err pe;
+		if (store && amc_store_prune_decisions(store, amc_config_int(cfg, "planner", "decisions_keep"), &pe) < 0)
+			snprintf(l->prune_warn, sizeof l->prune_warn, "%s", pe.msg);
+	} else {
+		if (amc_flow_planner_new(&flow, amc_config_int(cfg, "flow", "wait_timeout_ms"), &l->planner, e) != 0) {
+			amc_flow_free(&flow);
+			return -1;
+		}
+		/* Flows are not gated unless --confirm; goals always are (unless --yes). */
+		l->planner->gated = req->confirm;
+	}
+	l->gated = l->planner->gated;
+	l->assume_yes = req->assume_yes;
+	if (l->gated && amc_words_load(amc_config_str(cfg, "safety", "irreversible_words_file"), &l->words, e) != 0)
+		return -1;
+	/* {{secret:NAME}} in the goal or the flow: resolved now, typed on the device only */
+	if (amc_secrets_resolve(amc_sb_str(text), amc_config_str(cfg, "secrets", "file"), &l->secrets, e) != 0)
+		return -1;
+	amc_err ee;
+	if (amc_enricher_from_config(cfg, &l->enricher, &ee) != 0) {
+		/* enrichment never fails a run: say why and go on with raw Scenes */
+		char *m = amc_sanitize_dup(ee.msg);
+		snprintf(l->enrich_warn, sizeof l->enrich_warn, "%s; going on without SemanticScenes", m);
+		free(m);
+		l->enricher = NULL;
+	}
+	return 0;
+}
+
+int amc_launch_prepare(const amc_config *cfg, amc_store *store, const amc_launch_req *req, amc_launch *out,
+		       amc_err *e)
+{
+	memset(out, 0, sizeof *out);
+	out->planner = req->planner; /* taken, also on failure */
+	amc_sb text;
+	amc_sb_init(&text);
+	int rc = prepare(cfg, store, req, out, &text, e);
+	/* the text may hold a secret's name only, but wipe it like the values */
+	if (text.buf)
+		memset(text.buf, 0, text.len);
+	amc_sb_free(&text);
+	if (rc != 0)
+		amc_launch_free(out);
+	return rc;
+}
+
+void amc_launch_runner_opts(amc_launch *l, amc_runner_opts *o)
+{
+	o->confirm_words = l->gated ? &l->words : NULL;
+	o->assume_yes = l->assume_yes;
+	o->secrets = l->secrets;
+	o->enricher = l->enricher;
+}
+
+void amc_launch_free(amc_launch *l)
+{
+	amc_task_free(l->task);
+	amc_planner_free(l->planner);
+	amc_secrets_free(l->secrets);
+	amc_words_free(&l->words);
+	amc_enricher_free(l->enricher);
+	for (size_t i = 0; i < l->nenv; i++) {
+		free(l->env[i].name);
+		free(l->env[i].value);
+	}
+	free(l->env);
+	for (size_t i = 0; i < l->nfiles; i++) {
+		free(l->files[i].name);
+		free(l->files[i].text);
+	}
+	free(l->files);
+	free(l->bundle_base);
+	memset(l, 0, sizeof *l);
+}

@@ -1,0 +1,138 @@
+/* launch.h - one launch path for every front end.
+ *
+ * A launch request (a device, and one of a bundled flow name, a flow file, a
+ * flow bundle or a goal in words, with its options) in; a ready task, its
+ * planner and the per-task runner options out, with one amc_err that says
+ * what to fix. `amc run` and the TUI's Launch dialog call it; the MCP server
+ * and the fleet host (`amc mcp`, `amc host`, their own issues) are to call it
+ * too. It sits above agent/ and flow/: front ends reach the planners only
+ * through it.
+ *
+ * The flow file is read exactly once, here: its text is parsed and scanned
+ * for {{secret:NAME}} from the same bytes, so the file can change or vanish
+ * after amc_launch_prepare without anything reading it again. */
+#ifndef AMC_LAUNCH_H
+#define AMC_LAUNCH_H
+
+#include <stddef.h>
+#include "runtime/planner.h"
+#include "runtime/run.h"
+#include "runtime/safety.h"
+#include "runtime/secrets.h"
+#include "runtime/task.h"
+#include "semantic/enrich.h"
+#include "storage/store.h"
+#include "util/config.h"
+#include "util/err.h"
+
+/* A goal longer than this is refused (a goal is a sentence, not a document). */
+#define AMC_LAUNCH_GOAL_MAX 4000
+/* -e NAME=VALUE: at most this many, names as shell variables are written. */
+#define AMC_LAUNCH_ENV_MAX 64
+#define AMC_LAUNCH_ENV_NAME_MAX 64
+#define AMC_LAUNCH_ENV_VALUE_MAX 4096
+/* A bundle: at most this many sub-flow and script files, each at most
+ * AMC_FLOW_MAX_BYTES, names at most this long, and all of it together at
+ * most AMC_LAUNCH_BUNDLE_MAX_BYTES (what a remote caller may hand us). */
+#define AMC_LAUNCH_BUNDLE_FILES_MAX 64
+#define AMC_LAUNCH_BUNDLE_NAME_MAX 255
+#define AMC_LAUNCH_BUNDLE_MAX_BYTES (8u * 1024u * 1024u)
+
+/* A file of a bundle: its name relative to the bundle's base folder. */
+typedef struct amc_launch_file {
+	const char *name;
+	const char *text;
+} amc_launch_file;
+
+/* A flow handed over as text (by a remote caller) with the sub-flows and
+ * scripts it names. The flow grammar has no runFlow/runScript yet (the next
+ * flows issue adds them): the files are checked, bounded, carried in the
+ * result and scanned for {{secret:NAME}}, and only the flow text is parsed. */
+typedef struct amc_launch_bundle {
+	const char *flow;        /* the flow's YAML text */
+	const char *flow_file;   /* its name within base, for messages and the record; NULL: "flow.yaml" */
+	const char *base;        /* the folder the names are relative to */
+	const amc_launch_file *files;
+	size_t nfiles;
+} amc_launch_bundle;
+
+/* What to launch. Nothing in it is taken except `planner`; the strings are
+ * copied. Start from amc_launch_req_init. Exactly one of flow_name,
+ * flow_path, bundle and goal is set. */
+typedef struct amc_launch_req {
+	const char *device;       /* as typed ("sim", "sim:1"); NULL: config device.default */
+	const char *flow_name;    /* a bundled flow: data/flows/NAME.yaml */
+	const char *flow_path;    /* a flow file, taken as a path */
+	const amc_launch_bundle *bundle;
+	const char *goal;         /* a goal in words for the LLM planner */
+	/* -e NAME=VALUE overrides, checked and carried in the result for the
+	 * flows issue that adds ${NAME} interpolation; nothing reads them yet. */
+	const char *const *env;
+	size_t nenv;
+	int max_steps;            /* 0: config runner.max_steps (the runner decides) */
+	int assume_yes;           /* --yes: irreversible-looking taps pass without asking */
+	int confirm;              /* --confirm: gate flows too (goals always are) */
+	const char *source_task_id; /* correlation with a caller's task; NULL: none */
+	int source_attempt;       /* -1: none */
+	/* Planner overrides for a goal: planner.provider and planner.model as if
+	 * given on the command line (NULL: the configuration's). */
+	const char *provider;
+	const char *model;
+	/* A planner made by the caller (the MCP's planner whose actions come from
+	 * outside) instead of the LLM planner; only with a goal. Taken, also on
+	 * failure. NULL: build one. */
+	amc_planner *planner;
+} amc_launch_req;
+
+typedef struct amc_launch_env {
+	char *name;
+	char *value;
+} amc_launch_env;
+
+/* A bundle file as carried in the result (owned copies). */
+typedef struct amc_launch_carried {
+	char *name;
+	char *text;
+} amc_launch_carried;
+
+/* A prepared launch. Everything in it is owned by it and freed by
+ * amc_launch_free; a consumer that takes a part (amc_tui_launch takes task,
+ * planner and secrets) sets the field to NULL. */
+typedef struct amc_launch {
+	amc_task *task;           /* kind, device (canonical), goal or flow, max steps, source */
+	amc_planner *planner;
+	amc_secrets *secrets;     /* resolved once, here; NULL when no value is known */
+	amc_words words;          /* irreversible-action words; loaded when gated */
+	int gated;                /* the planner asks before irreversible-looking taps */
+	int assume_yes;
+	amc_enricher *enricher;   /* semantic.enrich = on; NULL: off or it could not be built */
+	amc_launch_env *env;      /* the -e overrides, last one of a name wins */
+	size_t nenv;
+	amc_launch_carried *files; /* a bundle's files (name and text copied) */
+	size_t nfiles;
+	char *bundle_base;        /* a bundle's base folder; NULL otherwise */
+	/* Remarks that do not fail the launch, ready to show ("" when none). */
+	char planner_warn[AMC_ERR_MSG_MAX + 32]; /* the price file: costs unknown */
+	char enrich_warn[AMC_ERR_MSG_MAX + 48];  /* "...; going on without SemanticScenes" */
+	char prune_warn[AMC_ERR_MSG_MAX];        /* old planner decisions could not be pruned */
+} amc_launch;
+
+void amc_launch_req_init(amc_launch_req *req);
+
+/* Prepare a launch: find and read the flow (once) or check the goal, build
+ * the planner, resolve {{secret:NAME}}, load the irreversible-action words
+ * when the planner is gated (goals always, flows with --confirm), build the
+ * enricher, and prune old planner decisions from `store` for a goal (store
+ * may be NULL: no pruning). 0 with *out filled (free it with
+ * amc_launch_free); -1 with *out empty and e saying what to fix: AMC_EUSAGE
+ * for the request (a missing flow, a bad -e name, a secret with no value),
+ * AMC_EENV for the environment (no API key, an unusable secrets file). */
+int amc_launch_prepare(const amc_config *cfg, amc_store *store, const amc_launch_req *req, amc_launch *out,
+		       amc_err *e);
+/* Point o's per-task fields (confirm words, --yes, secrets, enricher) at l's;
+ * l keeps owning them and must outlive the run. */
+void amc_launch_runner_opts(amc_launch *l, amc_runner_opts *o);
+/* Free what is left in l (NULL fields are skipped); l is zeroed. */
+void amc_launch_free(amc_launch *l);
+
+#endif
