@@ -17,6 +17,9 @@ struct amc_store {
 
 /* Task statuses that mean "someone may still work on it": never removed by
  * retention, checked by recovery. */
+/* How long a connection waits for another one's write lock. */
+#define AMC_STORE_BUSY_TIMEOUT_MS 5000
+
 #define AMC_STORE_ACTIVE_SQL "('running','queued','waiting_user')"
 
 /* Fill `e` (AMC_EENV) as "cannot WHAT: sqlite message (database PATH)". `rc` is

@@ -33,3 +33,8 @@ check_PROGRAMS += tests/unit/test_decisions
 TESTS += tests/unit/test_decisions
 tests_unit_test_decisions_SOURCES = tests/unit/test_decisions.c
 tests_unit_test_decisions_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/unit/test_sql
+TESTS += tests/unit/test_sql
+tests_unit_test_sql_SOURCES = tests/unit/test_sql.c
+tests_unit_test_sql_LDADD = $(TEST_LDADD)
