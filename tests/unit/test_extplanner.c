@@ -118,7 +118,7 @@ static void test_drive(fixture *f)
 	cJSON *scene = NULL;
 	ok(amc_extplanner_wait_asked(t.x, 30000, &step, &scene, &e) == 0, "the task asks for its first action");
 	is_int(step, 1, "for step 1");
-	int x, y;
+	int x = 0, y = 0;
 	ok(scene && find_text(scene, "Settings", &x, &y) == 0, "with the screen it will act on (the launcher)");
 	cJSON_Delete(scene);
 
