@@ -14,6 +14,7 @@
 #include "storage/store_int.h"
 #include "util/clock.h"
 #include "util/fsutil.h"
+#include "util/status.h"
 #include "util/strbuf.h"
 
 #define BUSY_TIMEOUT_MS 5000
@@ -167,18 +168,9 @@ int amc_store_id_ok(const char *id)
 	return n == 16;
 }
 
-static const char *const STATUSES[] = {
-	"queued", "running", "succeeded", "failed", "cancelled", "interrupted", "waiting_user",
-};
-
 int amc_store_status_ok(const char *status)
 {
-	if (!status)
-		return 0;
-	for (size_t i = 0; i < sizeof STATUSES / sizeof STATUSES[0]; i++)
-		if (!strcmp(status, STATUSES[i]))
-			return 1;
-	return 0;
+	return amc_status_find(status) != NULL;
 }
 
 int amc_store_relpath_ok(const char *rel)
