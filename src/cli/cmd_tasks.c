@@ -12,15 +12,12 @@
 #include "util/sanitize.h"
 #include "util/status.h"
 
-/* A symbol per status so the list reads without colour. */
-const char *amc_cli_status_symbol(const char *s);
 const char *amc_cli_status_symbol(const char *s)
 {
 	const amc_status_info *st = amc_status_find(s);
 	return st ? st->symbol : " ";
 }
 
-cJSON *amc_cli_task_json(const amc_task_row *t);
 cJSON *amc_cli_task_json(const amc_task_row *t)
 {
 	cJSON *j = cJSON_CreateObject();
