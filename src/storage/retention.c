@@ -1,4 +1,4 @@
-/* retention.c - bounded history (seed 000 D5): tasks beyond the newest `keep`
+/* retention.c - bounded history: tasks beyond the newest `keep`
  * or older than `max_age_days` go, with their timeline records and the
  * artifacts nothing else references. Never a task that may still run.
  *

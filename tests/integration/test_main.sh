@@ -42,7 +42,7 @@ ok_status $(printf '%s' "$out" | grep -q "$(printf '\033')"; [ $? -ne 0 ]; echo 
 out=$("$AMC" </dev/null 2>&1); is $? 2 "amc with no command and no terminal -> 2"
 like "$out" "needs a terminal" "and says why"
 
-# --- seed 000 D8: the retired runtime service settings are refused --------------------
+# --- the retired runtime service settings are refused --------------------------------
 for v in HOST_AGENT_RUNTIME_SUPERVISED HOST_AGENT_RUNTIME_HOST HOST_AGENT_RUNTIME_PORT; do
 	out=$(env "$v=1" "$AMC" tasks 2>&1); rc=$?
 	is $rc 2 "$v set -> exit 2"

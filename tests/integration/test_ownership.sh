@@ -1,5 +1,5 @@
 #!/bin/sh
-# Ownership (seed 000, DESIGN.md): a live run stays `running` while other amc
+# Ownership (docs/architecture.md): a live run stays `running` while other amc
 # commands run; the device is busy for other tasks; after kill -9 the next
 # command marks it `interrupted` with its finished steps, and the sim is free.
 # Cancellation: SIGINT ends a run as `cancelled` with exit 130.
