@@ -163,7 +163,7 @@ static int valid_name(const char *n)
 
 static int load_file(amc_tui_theme *t, const char *name, amc_err *e)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 80];
+	char dir[PATH_MAX], path[PATH_MAX + 80]; /* dir, "/themes/", a name of at most 48, ".theme" */
 	amc_err ign;
 	const char *builtin = NULL;
 	char data[PATH_MAX];

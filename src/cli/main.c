@@ -236,7 +236,7 @@ int main(int argc, char **argv)
 		amc_config_free(cli.cfg);
 		return amc_cli_fail(&e);
 	}
-	char logpath[PATH_MAX + 16];
+	char logpath[PATH_MAX + sizeof "/amc.log"];
 	snprintf(logpath, sizeof logpath, "%s/amc.log", cli.home);
 	if (amc_log_open(logpath, &e) != 0) {
 		/* The log is a convenience: carry on without it, but say so once. */

@@ -333,7 +333,7 @@ int amc_config_parse(amc_config *c, const char *buf, size_t len, const char *nam
 				val[vl - 1] = '\0';
 				val++;
 			}
-			char origin[PATH_MAX + 32];
+			char origin[PATH_MAX + 32]; /* "FILE:LINE" */
 			snprintf(origin, sizeof origin, "%s:%d", name, lineno);
 			if (amc_config_set(c, section, key, val, origin, e) != 0) {
 				amc_err_prefix(e, "%s:%d", name, lineno);
