@@ -28,13 +28,8 @@ ok() { # ok COND NAME  (COND nonzero: pass, as in C)
 	fi
 }
 ok_status() { # ok_status EXIT_STATUS NAME  (0: pass, as a shell command's status)
-	T_N=$((T_N + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $T_N - $2"
-	else
-		T_FAILED=$((T_FAILED + 1))
-		echo "not ok $T_N - $2"
-	fi
+	[ "$1" -eq 0 ]
+	ok $((! $?)) "$2"
 }
 is() { # is GOT WANT NAME
 	T_N=$((T_N + 1))
