@@ -9,6 +9,7 @@
 #ifndef AMC_TUI_APP_H
 #define AMC_TUI_APP_H
 
+#include <limits.h>
 #include <curses.h>
 #include <pthread.h>
 #include "runtime/runner.h"
@@ -70,7 +71,7 @@ struct amc_tui_dialog {
 
 struct amc_tui_app {
 	const amc_config *cfg;
-	char home[4096];
+	char home[PATH_MAX];
 	amc_store *store;          /* main-thread connection */
 	amc_bus *bus;
 	int bus_sub;               /* our subscription to bus */

@@ -10,6 +10,7 @@
  * the worker puts the result into the cache and writes a byte to the app's
  * wake pipe, which redraws. Panes read the thumbnail written at capture time
  * when there is one (store.h); the zoomed view reads the full capture. */
+#include <limits.h>
 #include <chafa.h>
 #include <curses.h>
 #include <pthread.h>
@@ -80,7 +81,7 @@ static int do_render(render *r, const char *path, int thumb, int w, int h, int m
 {
 	amc_image img;
 	amc_err e;
-	char tp[4200];
+	char tp[PATH_MAX]; /* a longer path could not be opened anyway */
 	int got = -1;
 	if (thumb && amc_store_thumb_path(path, tp, sizeof tp) == 0 && access(tp, R_OK) == 0 &&
 	    full_size(path, &r->fw, &r->fh) == 0)

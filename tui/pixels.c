@@ -1,4 +1,5 @@
 /* pixels.c - sixel, kitty and iTerm2 images beside ncurses (see pixels.h). */
+#include <limits.h>
 #include <chafa.h>
 #include <curses.h>
 #include <poll.h>
@@ -16,7 +17,7 @@
 #define MAXPLACE 4
 
 typedef struct place {
-	char path[4200];
+	char path[PATH_MAX]; /* a longer path could not be opened anyway */
 	int y, x, h, w;
 } place;
 
@@ -29,7 +30,7 @@ static ChafaTermInfo *term_info;
 
 /* Rendered escape strings, cached per (path, size). */
 typedef struct pcache {
-	char path[4200];
+	char path[PATH_MAX];
 	int h, w;
 	char *seq;
 	size_t len;

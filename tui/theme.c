@@ -9,6 +9,7 @@
 #include "util/fsutil.h"
 #include "util/paths.h"
 #include "util/sanitize.h"
+#include "util/status.h"
 
 static const char *const EL_NAMES[AMC_EL__COUNT] = {
 	"normal", "title", "status", "selected", "border", "focus", "dim", "error", "key", "target",
@@ -162,7 +163,7 @@ static int valid_name(const char *n)
 
 static int load_file(amc_tui_theme *t, const char *name, amc_err *e)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 80];
+	char dir[PATH_MAX], path[PATH_MAX + 80]; /* dir, "/themes/", a name of at most 48, ".theme" */
 	amc_err ign;
 	const char *builtin = NULL;
 	char data[PATH_MAX];
@@ -255,29 +256,16 @@ attr_t amc_tui_attr(amc_tui_el el)
 
 amc_tui_el amc_tui_status_el(const char *s)
 {
-	if (!s)
-		return AMC_EL_NORMAL;
-	if (!strcmp(s, "queued")) return AMC_EL_QUEUED;
-	if (!strcmp(s, "running")) return AMC_EL_RUNNING;
-	if (!strcmp(s, "succeeded") || !strcmp(s, "ok")) return AMC_EL_SUCCEEDED;
-	if (!strcmp(s, "failed")) return AMC_EL_FAILED;
-	if (!strcmp(s, "cancelled")) return AMC_EL_CANCELLED;
-	if (!strcmp(s, "interrupted")) return AMC_EL_INTERRUPTED;
-	if (!strcmp(s, "waiting_user")) return AMC_EL_WAITING;
-	return AMC_EL_NORMAL;
+	/* A step's "ok" is drawn as a succeeded task. The status elements
+	 * follow the status table's order (theme.h). */
+	int i = amc_status_index(s && !strcmp(s, "ok") ? AMC_ST_SUCCEEDED : s);
+	return i < 0 ? AMC_EL_NORMAL : (amc_tui_el)(AMC_EL_QUEUED + i);
 }
 
 const char *amc_tui_status_symbol(const char *s)
 {
-	int u = amc_tui_utf8();
-	if (!s)
+	const amc_status_info *st = amc_status_find(s && !strcmp(s, "ok") ? AMC_ST_SUCCEEDED : s);
+	if (!st)
 		return "?";
-	if (!strcmp(s, "queued")) return u ? "…" : ".";
-	if (!strcmp(s, "running")) return u ? "▶" : ">";
-	if (!strcmp(s, "succeeded") || !strcmp(s, "ok")) return u ? "✓" : "+";
-	if (!strcmp(s, "failed")) return u ? "✗" : "x";
-	if (!strcmp(s, "cancelled")) return u ? "⊘" : "-";
-	if (!strcmp(s, "interrupted")) return "!";
-	if (!strcmp(s, "waiting_user")) return "?";
-	return "?";
+	return amc_tui_utf8() ? st->symbol : st->ascii;
 }

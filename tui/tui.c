@@ -56,6 +56,7 @@ static int watch_home(amc_tui_app *a)
 /* 1 when an inotify batch touched the database files (not the log, not sim state). */
 static int db_touched(int fd)
 {
+	/* Room for many events of at most sizeof(struct inotify_event) + NAME_MAX + 1 each. */
 	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
 	int hit = 0;
 	ssize_t n;

@@ -4,6 +4,7 @@
  * box) and the operation (tool, arguments,
  * result, error, reasoning, timings, OCR observations, the UI tree's artifact).
  * Any pane can be zoomed to the full screen. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
@@ -318,7 +319,7 @@ static void draw_image(amc_tui_app *a, task_view *t, int pane, int y, int x, int
 		amc_tui_put(stdscr, y + 1, x + 1, w - 2, "(no screenshot)", amc_tui_attr(AMC_EL_DIM), 0);
 		return;
 	}
-	char abs[4200];
+	char abs[PATH_MAX]; /* a longer path could not be opened anyway */
 	amc_err e;
 	if (amc_store_artifact_abspath(a->store, rel, abs, sizeof abs, &e) != 0) {
 		amc_tui_put(stdscr, y + 1, x + 1, w - 2, e.msg, amc_tui_attr(AMC_EL_ERROR), 0);
@@ -360,7 +361,7 @@ static void sync_tree(amc_tui_app *a, task_view *t)
 		amc_tui_tree_load(t->tree, s->ui_tree, &e);
 		return;
 	}
-	char abs[4200], *buf = NULL;
+	char abs[PATH_MAX], *buf = NULL; /* a longer path could not be opened anyway */
 	size_t len;
 	if (s->ui_tree_path && amc_store_artifact_abspath(a->store, s->ui_tree_path, abs, sizeof abs, &e) == 0 &&
 	    amc_read_file(abs, 64u * 1024 * 1024, &buf, &len, &e) == 0) {

@@ -9,9 +9,12 @@
 #include "tui/session.h"
 #include "tui/text.h"
 #include "util/clock.h"
+#include "util/status.h"
 #include "util/strbuf.h"
 
-static const char *const FILTERS[] = { NULL, "running", "succeeded", "failed", "cancelled", "interrupted", "queued" };
+/* The order f cycles through (all, then the statuses worth a look first). */
+static const char *const FILTERS[] = { NULL, AMC_ST_RUNNING, AMC_ST_SUCCEEDED, AMC_ST_FAILED,
+				       AMC_ST_CANCELLED, AMC_ST_INTERRUPTED, AMC_ST_QUEUED };
 #define NFILTERS (sizeof FILTERS / sizeof FILTERS[0])
 
 typedef struct tasks_view {
@@ -384,7 +387,7 @@ static int live(amc_tui_app *a, amc_tui_view *v)
 	(void)a;
 	tasks_view *t = v->data;
 	for (size_t i = 0; i < t->nrows; i++)
-		if (!strcmp(t->rows[i].status, "running") || !strcmp(t->rows[i].status, "queued"))
+		if (!strcmp(t->rows[i].status, AMC_ST_RUNNING) || !strcmp(t->rows[i].status, AMC_ST_QUEUED))
 			return 1;
 	return 0;
 }

@@ -49,6 +49,9 @@ void amc_cli_print_json(cJSON *j);
 cJSON *amc_cli_task_json(const amc_task_row *t);
 /* Print untrusted text as one terminal-safe line (no newline added). */
 void amc_cli_put_safe(FILE *f, const char *s);
+/* A one-column symbol per task status (" " for an unknown one), so lists read
+ * without colour (static; cmd_tasks.c). */
+const char *amc_cli_status_symbol(const char *s);
 /* Options of a command whose only flag is --json: 0 with *json set, or the
  * exit status of a usage error (already printed). */
 int amc_cli_json_only(const amc_cmd *cmd, int argc, char **argv, int *json);

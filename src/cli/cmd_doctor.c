@@ -2,6 +2,7 @@
  * missing. Each check gives ok, warn (amc works, something is degraded) or
  * fail (a feature cannot work), a detail, and a fix. Never prints a secret:
  * for API keys it says only whether one is set and where from. */
+#include <limits.h>
 #include <curl/curl.h>
 #include <getopt.h>
 #include <langinfo.h>
@@ -54,7 +55,7 @@ static void safe(char *out, size_t n, const char *in)
 static void check_adb(report *r, const amc_config *cfg)
 {
 	const char *prog = amc_config_str(cfg, "adb", "path");
-	char path[4096];
+	char path[PATH_MAX];
 	if (amc_proc_which(prog, path, sizeof path) != 0) {
 		check *c = add(r, "adb", "warn");
 		char p[256];
@@ -270,7 +271,7 @@ static void check_home(report *r, const char *home)
 		snprintf(c->fix, sizeof c->fix, "not writable: chmod u+w %s", h);
 	}
 
-	char db[4200];
+	char db[PATH_MAX + sizeof "/amc.db"];
 	snprintf(db, sizeof db, "%s/amc.db", home);
 	if (stat(db, &st) != 0)
 		return;

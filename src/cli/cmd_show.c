@@ -10,8 +10,6 @@
 #include "util/sanitize.h"
 #include "util/strbuf.h"
 
-const char *amc_cli_status_symbol(const char *s);
-
 /* Stored JSON text as a JSON value (null when absent, a string when unparsable). */
 static cJSON *json_field(const char *text)
 {

@@ -10,22 +10,12 @@
 #include "util/ids.h"
 #include "util/jsonutil.h"
 #include "util/sanitize.h"
+#include "util/status.h"
 
-static const char *STATUSES[] = { "queued", "running", "succeeded", "failed", "cancelled",
-				  "interrupted", "waiting_user" };
-
-/* A symbol per status so the list reads without colour. */
-const char *amc_cli_status_symbol(const char *s);
 const char *amc_cli_status_symbol(const char *s)
 {
-	if (!strcmp(s, "succeeded")) return "✓";
-	if (!strcmp(s, "failed")) return "✗";
-	if (!strcmp(s, "running")) return "▶";
-	if (!strcmp(s, "queued")) return "…";
-	if (!strcmp(s, "cancelled")) return "⊘";
-	if (!strcmp(s, "interrupted")) return "!";
-	if (!strcmp(s, "waiting_user")) return "?";
-	return " ";
+	const amc_status_info *st = amc_status_find(s);
+	return st ? st->symbol : " ";
 }
 
 cJSON *amc_cli_task_json(const amc_task_row *t)
@@ -90,14 +80,8 @@ static int run(amc_cli *cli, int argc, char **argv)
 	}
 	if (optind < argc)
 		return amc_cli_usage(&amc_cmd_tasks, "unexpected argument '%s'", argv[optind]);
-	if (status) {
-		int known = 0;
-		for (size_t i = 0; i < sizeof STATUSES / sizeof *STATUSES; i++)
-			known |= !strcmp(status, STATUSES[i]);
-		if (!known)
-			return amc_cli_usage(&amc_cmd_tasks, "unknown status '%s' (queued, running, succeeded, failed, "
-					     "cancelled, interrupted, waiting_user)", status);
-	}
+	if (status && !amc_status_find(status))
+		return amc_cli_usage(&amc_cmd_tasks, "unknown status '%s' (%s)", status, amc_status_names());
 	amc_store *store;
 	if (amc_cli_store(cli, &store, &e) != 0)
 		return amc_cli_fail(&e);

@@ -145,7 +145,7 @@ int amc_cli_store(amc_cli *cli, amc_store **out, amc_err *e)
 	return 0;
 }
 
-/* Seed 000 D8: the standalone runtime service is gone; a configuration that
+/* The standalone runtime service of earlier versions is gone; a configuration that
  * still asks for it must fail loudly instead of silently doing nothing. */
 static int check_retired_settings(amc_err *e)
 {
@@ -165,7 +165,7 @@ static int check_retired_settings(amc_err *e)
  * OMP_THREAD_LIMIT only once, when the library loads (a constructor of libgomp),
  * so setenv() here would be too late. When it is missing, amc sets it, marks
  * that it did (AMC_OMP_SET=1) and re-executes itself: same pid, so signals,
- * kill -9 recovery and MCP stdio are unaffected. The re-executed amc removes
+ * kill -9 recovery and the standard streams are unaffected. The re-executed amc removes
  * both variables again at once (libgomp has read the limit by then), so the
  * programs amc starts later (adb, tesseract, an editor) get the user's
  * environment unchanged. A limit the user set is kept and inherited. */
@@ -236,7 +236,7 @@ int main(int argc, char **argv)
 		amc_config_free(cli.cfg);
 		return amc_cli_fail(&e);
 	}
-	char logpath[PATH_MAX + 16];
+	char logpath[PATH_MAX + sizeof "/amc.log"];
 	snprintf(logpath, sizeof logpath, "%s/amc.log", cli.home);
 	if (amc_log_open(logpath, &e) != 0) {
 		/* The log is a convenience: carry on without it, but say so once. */

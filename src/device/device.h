@@ -1,4 +1,4 @@
-/* device.h - the driver vtable every device implements (sim, later adb and appium).
+/* device.h - the driver vtable every device implements (sim, adb, appium).
  *
  * Calls are synchronous and bounded in time; a failure fills the amc_err with a
  * message that says what to do (AMC_EENV for an unavailable device). A device

@@ -64,6 +64,8 @@ int amc_anthropic_messages(amc_anthropic *c, const cJSON *request, long long dea
 {
 	memset(out, 0, sizeof *out);
 	amc_llm_usage_unknown(&out->usage);
+	/* url: base_url (under 496, amc_anthropic_new) and an API path; keyh: a key over
+	 * ~1 KiB is refused as implausible (keys are under 200 characters). */
 	char url[600], keyh[1024];
 	snprintf(url, sizeof url, "%s/v1/messages", c->base_url);
 	if ((size_t)snprintf(keyh, sizeof keyh, "x-api-key: %s", c->key) >= sizeof keyh)
@@ -123,6 +125,8 @@ void amc_anthropic_result_free(amc_anthropic_result *r)
 int amc_anthropic_models(amc_anthropic *c, cJSON **ids, amc_err *e)
 {
 	*ids = NULL;
+	/* url: base_url (under 496, amc_anthropic_new) and an API path; keyh: a key over
+	 * ~1 KiB is refused as implausible (keys are under 200 characters). */
 	char url[600], keyh[1024];
 	snprintf(url, sizeof url, "%s/v1/models?limit=100", c->base_url);
 	if ((size_t)snprintf(keyh, sizeof keyh, "x-api-key: %s", c->key) >= sizeof keyh)

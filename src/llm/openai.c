@@ -49,6 +49,8 @@ cJSON *amc_openai_json_schema_format(const char *name, cJSON *schema)
 
 static int call(amc_openai *c, const char *path, const char *body, long long deadline, amc_http_resp *rs, amc_err *e)
 {
+	/* url: base_url (under 480, amc_openai_new) and an API path; auth: a key over
+	 * ~1 KiB is refused as implausible (keys are under 200 characters). */
 	char url[600], auth[1100];
 	memset(rs, 0, sizeof *rs); /* callers free rs on every path */
 	snprintf(url, sizeof url, "%s%s", c->base_url, path);

@@ -1,5 +1,6 @@
 #include "runtime/runner.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ typedef struct job {
 } job;
 
 struct amc_runner {
-	char home[4096];
+	char home[PATH_MAX];
 	char device[128];
 	amc_runner_opts opts;
 	amc_bus *bus;

@@ -26,9 +26,3 @@ void amc_task_free(amc_task *t)
 	free(t->source_task_id);
 	free(t);
 }
-
-int amc_status_is_terminal(const char *s)
-{
-	return s && (!strcmp(s, AMC_ST_SUCCEEDED) || !strcmp(s, AMC_ST_FAILED) ||
-		     !strcmp(s, AMC_ST_CANCELLED) || !strcmp(s, AMC_ST_INTERRUPTED));
-}

@@ -3,6 +3,7 @@
 #define AMC_TASK_H
 
 #include "util/ids.h"
+#include "util/status.h" /* the status names and amc_status_is_terminal */
 
 typedef struct amc_task {
 	char id[AMC_ID_SIZE];
@@ -28,14 +29,5 @@ typedef struct amc_task_outcome {
 amc_task *amc_task_new(const char *kind, const char *device);
 void amc_task_free(amc_task *t);
 
-/* Status names (seed 000): queued running succeeded failed cancelled interrupted waiting_user. */
-#define AMC_ST_QUEUED "queued"
-#define AMC_ST_RUNNING "running"
-#define AMC_ST_SUCCEEDED "succeeded"
-#define AMC_ST_FAILED "failed"
-#define AMC_ST_CANCELLED "cancelled"
-#define AMC_ST_INTERRUPTED "interrupted"
-#define AMC_ST_WAITING_USER "waiting_user"
-int amc_status_is_terminal(const char *status);
 
 #endif

@@ -42,7 +42,7 @@ static int t_describe_screen(const amc_tool_ctx *c, const cJSON *args, cJSON **r
 	return 0;
 }
 
-/* Seed 002: describe_screen, untouched, plus the observation's SemanticScene
+/* describe_screen, untouched, plus the observation's SemanticScene
  * (computed once per observation by the runner when semantic.enrich is on;
  * null when off or when enrichment failed). */
 static int t_describe_screen_semantic(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)

@@ -1,4 +1,4 @@
-/* decisions.c - the planner decisions table (seed 000 D7), store.h. */
+/* decisions.c - the planner decisions table (store.h, docs/llm.md). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -50,7 +50,7 @@ static const amc_migration MIGRATIONS[] = {
 	 " created_ms INTEGER,"
 	 " PRIMARY KEY (task_id, step));"},
 
-	/* Seed 000 D2/D4: generic correlation, usage, and complete per-step
+	/* Generic correlation (the task a run came from), usage, and complete per-step
 	 * evidence (distinct before/after, OCR, UI tree, scene, timings). All
 	 * nullable so version-1 rows read as "unknown". */
 	{2, "add correlation, usage and per-step evidence columns",
@@ -74,7 +74,7 @@ static const amc_migration MIGRATIONS[] = {
 	 /* status first: serves `amc tasks --status S`, newest first. */
 	 "CREATE INDEX tasks_status_idx ON tasks(status, created_ms);"},
 
-	/* Seed 000 D7: planner decisions (prompt text, tool call, arguments,
+	/* Planner decisions (prompt text, tool call, arguments,
 	 * usage and cost per model call), removed with their task and bounded by
 	 * amc_store_prune_decisions. Never image bytes. */
 	{3, "add the planner decisions table",

@@ -1,4 +1,4 @@
-/* retention.c - bounded history (seed 000 D5): tasks beyond the newest `keep`
+/* retention.c - bounded history: tasks beyond the newest `keep`
  * or older than `max_age_days` go, with their timeline records and the
  * artifacts nothing else references. Never a task that may still run.
  *
@@ -86,7 +86,7 @@ static int scan_folder(amc_store *s, sqlite3_stmt *ins, const char *id, amc_err 
 	while (rc == 0 && (de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		char rel[PATH_MAX], abs[PATH_MAX * 2];
+		char rel[PATH_MAX], abs[PATH_MAX * 2]; /* abs: home, "/", rel */
 		struct stat st;
 		if (snprintf(rel, sizeof rel, "artifacts/%s/%s", id, de->d_name) >= (int)sizeof rel ||
 		    !amc_store_relpath_ok(rel))

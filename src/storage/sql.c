@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/status.h"
 #include "util/strbuf.h"
 
 
@@ -161,18 +162,9 @@ int amc_store_id_ok(const char *id)
 	return n == 16;
 }
 
-static const char *const STATUSES[] = {
-	"queued", "running", "succeeded", "failed", "cancelled", "interrupted", "waiting_user",
-};
-
 int amc_store_status_ok(const char *status)
 {
-	if (!status)
-		return 0;
-	for (size_t i = 0; i < sizeof STATUSES / sizeof STATUSES[0]; i++)
-		if (!strcmp(status, STATUSES[i]))
-			return 1;
-	return 0;
+	return amc_status_find(status) != NULL;
 }
 
 int amc_store_relpath_ok(const char *rel)

@@ -43,7 +43,7 @@ static int tighten_modes(const amc_store *s, amc_err *e)
 		return amc_err_set(e, AMC_EENV, "cannot set mode 0600 on %s: %s", s->path, strerror(errno));
 	static const char *const side[] = {"-wal", "-shm"};
 	for (size_t i = 0; i < 2; i++) {
-		char p[PATH_MAX + 8];
+		char p[PATH_MAX + 8]; /* the database path plus "-wal" or "-shm" */
 		snprintf(p, sizeof p, "%s%s", s->path, side[i]);
 		if (chmod(p, 0600) != 0 && errno != ENOENT)
 			return amc_err_set(e, AMC_EENV, "cannot set mode 0600 on %s: %s", p, strerror(errno));

@@ -34,8 +34,8 @@ typedef struct amc_task_row {
 	char *flow_path;       /* flow file, or NULL */
 	char *flow_name;       /* display name of the flow, or NULL */
 	char *device;          /* "sim:0" */
-	char *planner;         /* "flow", later "llm" */
-	char *status;          /* queued running succeeded failed cancelled interrupted waiting_user */
+	char *planner;         /* the planner's name: "flow", "llm", "external" */
+	char *status;          /* a name of util/status.h's table */
 	long long created_ms, started_ms, finished_ms; /* 0 = not yet */
 	int steps;
 	int max_steps;
@@ -159,7 +159,7 @@ typedef struct amc_retention_report {
 
 int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention_report *r, amc_err *e);
 
-/* Planner decisions (seed 000 D7, storage/decisions.c): one row per model call
+/* Planner decisions (storage/decisions.c, docs/llm.md): one row per model call
  * of a planner. Strings owned by the row. */
 typedef struct amc_decision_row {
 	long long id;

@@ -110,7 +110,7 @@ int amc_store_create_task(amc_store *s, const amc_task_row *t, amc_err *e)
 	const char *status = t->status ? t->status : "queued";
 	if (!amc_store_status_ok(status))
 		return bad_status(e, status);
-	/* ON CONFLICT DO NOTHING (seed 000 D1): the runner creates the row for every
+	/* ON CONFLICT DO NOTHING: the runner creates the row for every
 	 * entry path, and a caller that already created it must not fail or get a
 	 * second row; the first row's fields win. */
 	sqlite3_stmt *st;

@@ -1,4 +1,4 @@
-/* timeline.c - one record per step (seed 000 D4): before/after screenshots,
+/* timeline.c - one record per step: before/after screenshots,
  * action, result, OCR, UI tree, scene, reasoning, timings. */
 #include "storage/store.h"
 

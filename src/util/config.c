@@ -83,7 +83,7 @@ static const keydef KEYS[] = {
 	  "a 0600 file of NAME=VALUE lines for {{secret:NAME}} (else AMC_SECRET_NAME in the environment); "
 	  "every value in it and every AMC_SECRET_* is masked in every task" },
 	{ "semantic", "enrich", K_ENUM, "off", 0, 0, "off|on",
-	  "SemanticScene enrichment: one model call per observation (seed 002); off by default" },
+	  "SemanticScene enrichment: one model call per observation; off by default" },
 	{ "semantic", "provider", K_ENUM, "auto", 0, 0, "auto|anthropic|openai",
 	  "who enriches Scenes: anthropic, an OpenAI-compatible local server (AMC_OPENAI_BASE_URL), or auto "
 	  "(anthropic when a key is set, else the local server when AMC_OPENAI_BASE_URL is set)" },
@@ -333,7 +333,7 @@ int amc_config_parse(amc_config *c, const char *buf, size_t len, const char *nam
 				val[vl - 1] = '\0';
 				val++;
 			}
-			char origin[PATH_MAX + 32];
+			char origin[PATH_MAX + 32]; /* "FILE:LINE" */
 			snprintf(origin, sizeof origin, "%s:%d", name, lineno);
 			if (amc_config_set(c, section, key, val, origin, e) != 0) {
 				amc_err_prefix(e, "%s:%d", name, lineno);

@@ -147,7 +147,7 @@ int amc_read_file(const char *path, size_t max, char **out, size_t *len, amc_err
 		return amc_err_set(e, AMC_EUSAGE, "'%s' is %lld bytes, over the limit of %zu bytes",
 				   path, (long long)st.st_size, max);
 	}
-	char what[PATH_MAX + 8];
+	char what[PATH_MAX + 8]; /* the path in quotes, for messages */
 	snprintf(what, sizeof what, "'%s'", path);
 	int rc = amc_read_fd(fd, max, what, out, len, e);
 	close(fd);

@@ -4,6 +4,7 @@ libamc_a_SOURCES += \
 	src/util/fsutil.c src/util/fsutil.h \
 	src/util/paths.c src/util/paths.h \
 	src/util/ids.c src/util/ids.h \
+	src/util/status.c src/util/status.h \
 	src/util/clock.c src/util/clock.h \
 	src/util/log.c src/util/log.h \
 	src/util/sanitize.c src/util/sanitize.h \

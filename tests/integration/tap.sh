@@ -1,4 +1,7 @@
-# tap.sh - TAP helpers for amc's shell tests. Source it, then use ok/is/like/done_testing.
+# tap.sh - TAP helpers for amc's shell tests. Source it, then use ok/ok_status/is/like/done_testing.
+# `ok COND NAME` reads COND as the C helper (tests/unit/tap.h) reads its first
+# argument: nonzero passes, 0 fails. An exit status has the opposite sense,
+# so it goes to `ok_status STATUS NAME` (0 passes), never to `ok`.
 # Every test gets its own AMC_HOME and config folder, removed at exit.
 set -u
 T_N=0
@@ -15,14 +18,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() { # ok COND_STATUS NAME
+ok() { # ok COND NAME  (COND nonzero: pass, as in C)
 	T_N=$((T_N + 1))
-	if [ "$1" -eq 0 ]; then
+	if [ "$1" -ne 0 ]; then
 		echo "ok $T_N - $2"
 	else
 		T_FAILED=$((T_FAILED + 1))
 		echo "not ok $T_N - $2"
 	fi
+}
+ok_status() { # ok_status EXIT_STATUS NAME  (0: pass, as a shell command's status)
+	[ "$1" -eq 0 ]
+	ok $((! $?)) "$2"
 }
 is() { # is GOT WANT NAME
 	T_N=$((T_N + 1))

@@ -58,7 +58,7 @@ id=$(field id)
 state=$("$AMC" sim state)
 like "$state" '"name":[[:space:]]*"Ada Lovelace"' "sim state has the new contact"
 like "$state" '"phone":[[:space:]]*"555-0100"' "and its phone number"
-ok "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every request kept the protocol rules"
+ok_status "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every request kept the protocol rules"
 [ -s "$LOGS/violations.txt" ] && sed 's/^/#   /' "$LOGS/violations.txt"
 show=$("$AMC" show "$id")
 like "$show" "scripted step" "show prints each step's reasoning"
@@ -98,7 +98,7 @@ run_goal "Delete Ada" --json; rc=$?
 stop_mock
 is "$rc" 1 "refused delete: the agent gives up, exit 1"
 like "$(cat "$T_HOME/out")" "gave up" "the task ends as the agent said"
-ok "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "the refusal reached the model as the tool result"
+ok_status "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "the refusal reached the model as the tool result"
 like "$("$AMC" sim state)" '"name":[[:space:]]*"Ada Lovelace"' "the contact was not deleted"
 like "$("$AMC" show "$(field id)" --json)" '"status":[[:space:]]*"refused"' "the step is recorded as refused"
 
@@ -180,7 +180,7 @@ rm -f "$XDG_CONFIG_HOME/amc/config"
 is "$rc" 0 "enriched run succeeds"
 sj=$("$AMC" show "$(field id)" --json)
 like "$(printf '%s' "$sj" | tr -d '\n\t ')" '"semantic_scene":\{"page":"mockpage"' "the step stores its SemanticScene"
-ok "$(printf '%s' "$sj" | grep -q e_invented; echo $((1 - $?)))" "widgets with unknown ids were dropped"
+ok_status "$(printf '%s' "$sj" | grep -q e_invented; echo $((1 - $?)))" "widgets with unknown ids were dropped"
 is "$(grep -c output_config "$LOGS/requests.jsonl")" "2" "one enrichment call per observation (2 observations)"
 like "$(cat "$LOGS/requests.jsonl")" "SemanticScene" "the planner got the SemanticScene beside the Scene"
 
@@ -198,12 +198,12 @@ is "$rc" 0 "locally enriched run succeeds"
 [ "$rc" -eq 0 ] || sed 's/^/#   /' "$T_HOME/err" "$T_HOME/out"
 sj=$("$AMC" show "$(field id)" --json)
 like "$(printf '%s' "$sj" | tr -d '\n\t ')" '"semantic_scene":\{"page":"mockpage"' "the local server's SemanticScene is stored per step"
-ok "$(printf '%s' "$sj" | grep -q e_invented; echo $((1 - $?)))" "local server: widgets with unknown ids were dropped"
+ok_status "$(printf '%s' "$sj" | grep -q e_invented; echo $((1 - $?)))" "local server: widgets with unknown ids were dropped"
 nsem=$(grep -c '"name":"semantic_scene"' "$LOGS/requests.jsonl")
 is "$nsem" "$(grep -c '"name":"amc_action"' "$LOGS/requests.jsonl")" "one chat enrichment per observation"
 is "$nsem" "2" "two observations, two enrichment chats"
 is "$(grep '"name":"semantic_scene"' "$LOGS/requests.jsonl" | grep -c '"model":"qwen3-4b"')" "2" "the enrichment model comes from AMC_SEMANTIC_MODEL"
-ok "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every chat request kept the rules"
+ok_status "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every chat request kept the rules"
 [ -s "$LOGS/violations.txt" ] && sed 's/^/#   /' "$LOGS/violations.txt"
 is "$(grep -c output_config "$LOGS/requests.jsonl")" "0" "nothing went to the Anthropic API"
 
@@ -225,7 +225,7 @@ like "$pjf" '"openai-compatible".*"billing_mode":null' "its billing is unknown (
 pj=$(ANTHROPIC_API_KEY="$KEY" AMC_OPENAI_BASE_URL="$ANTHROPIC_BASE_URL/v1" "$AMC" providers --json --offline)
 like "$(printf '%s' "$pj" | tr -d '\n\t ')" '"models_from":"cache"' "--offline uses the fresh cache, reads nothing"
 stop_mock
-ok "$(grep -rq -- "$KEY" "$AMC_HOME/providers-cache.json"; echo $((1 - $?)))" "the cache holds no key"
+ok_status "$(grep -rq -- "$KEY" "$AMC_HOME/providers-cache.json"; echo $((1 - $?)))" "the cache holds no key"
 like "$(ANTHROPIC_API_KEY="$KEY" "$AMC" providers --offline)" "pay-as-you-go" "the text view says so too"
 
 # 10. a local OpenAI-compatible server plans the same way (json_schema answers)
@@ -242,7 +242,7 @@ stop_mock
 is "$rc" 0 "the local server's run succeeds"
 [ "$rc" -eq 0 ] || sed 's/^/#   /' "$T_HOME/err" "$T_HOME/out"
 like "$("$AMC" sim state)" '"name":[[:space:]]*"Local Model"' "the contact is on the device"
-ok "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every chat request kept the rules (nested json_schema, no tools)"
+ok_status "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every chat request kept the rules (nested json_schema, no tools)"
 is "$(field cost_usd)" "null" "a model without a price has an unknown cost"
 is "$(field input_tokens)" "6000" "usage from prompt_tokens (6 calls)"
 like "$("$AMC" show "$(field id)" --step 2)" "usage   1 model call, 1000 tokens in, 100 tokens out, cost unknown" "show --step: an unknown cost stays unknown"
@@ -272,7 +272,7 @@ stop_mock
 is "$rc" 0 "vision on a local server: the run succeeds"
 [ "$rc" -eq 0 ] || sed 's/^/#   /' "$T_HOME/err"
 is "$(grep -c '"image_url":{"url":"data:image/png;base64,' "$LOGS/requests.jsonl")" "3" "every planning call carried the screenshot"
-ok "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "each image_url is a whole base64 PNG"
+ok_status "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "each image_url is a whole base64 PNG"
 like "$("$AMC" show "$(field id)" --step 2)" "tap at 540,1200" "image coordinates 270,600 tapped device 540,1200 (x2)"
 # a server whose model reads text only refuses the screenshot as llama.cpp does
 start_mock "textonly

@@ -22,12 +22,12 @@ if ! cmp -s "$src/package-lock.json" "$env_dir/package-lock.json" || [ ! -f "$en
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		sed 's/^/# /' "$T_HOME/npm.log" | tail -n 20
-		ok 1 "npm ci of appium and the fake driver (exit $rc)"
+		ok 0 "npm ci of appium and the fake driver (exit $rc)"
 		done_testing
 		exit 1
 	fi
 fi
-ok 0 "appium and the fake driver installed in the build directory"
+ok 1 "appium and the fake driver installed in the build directory"
 
 port=$(node -e 'const s=require("net").createServer(); s.listen(0,"127.0.0.1",()=>{console.log(s.address().port); s.close();})')
 APPIUM_HOME="$env_dir"; export APPIUM_HOME
@@ -36,7 +36,7 @@ node "$env_dir/node_modules/appium/index.js" server --address 127.0.0.1 --port "
 pid=$!
 status_ok() { node -e 'fetch(process.argv[1]).then(r=>r.json()).then(j=>process.exit(j.value?0:1)).catch(()=>process.exit(1))' "http://127.0.0.1:$port/status"; }
 wait_for 30 status_ok
-ok $? "Appium answers /status on 127.0.0.1:$port"
+ok_status $? "Appium answers /status on 127.0.0.1:$port"
 
 AMC_TEST_APPIUM_URL="http://127.0.0.1:$port" AMC_TEST_APPIUM_APP="$src/app.xml" AMC_TEST_APPIUM_FLOW="$src/sign-in.yaml" \
 	"$AMC_TEST_BUILDDIR/tests/unit/test_appium" >"$T_HOME/c.out" 2>&1
@@ -44,12 +44,12 @@ rc=$?
 # The C program's checks, renumbered into this test's plan.
 while IFS= read -r line; do
 	case "$line" in
-	"ok "*) ok 0 "${line#ok * - }" ;;
-	"not ok "*) ok 1 "${line#not ok * - }" ;;
+	"ok "*) ok 1 "${line#ok * - }" ;;
+	"not ok "*) ok 0 "${line#not ok * - }" ;;
 	"#"*) echo "$line" ;;
 	esac
 done <"$T_HOME/c.out"
-ok $rc "test_appium exited 0"
+ok_status $rc "test_appium exited 0"
 [ $rc -eq 0 ] || tail -n 30 "$T_HOME/appium.log" | sed 's/^/# appium: /'
 
 # Through the binary: the endpoint is listed, and a flow runs on appium:URL
@@ -65,5 +65,7 @@ like "$out" '"status":[[:space:]]*"succeeded"' "and it succeeds"
 
 kill "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
-ok 0 "Appium stopped"
+port_open() { node -e 'const c=require("net").connect(+process.argv[1],"127.0.0.1",()=>process.exit(0)); c.on("error",()=>process.exit(1))' "$port"; }
+! kill -0 "$pid" 2>/dev/null && ! port_open
+ok_status $? "Appium stopped: its process is gone and port $port is closed"
 done_testing

@@ -7,7 +7,7 @@ CFG="$XDG_CONFIG_HOME/amc/config"
 mkdir -p "$XDG_CONFIG_HOME/amc"
 
 # --- no file: defaults ---------------------------------------------------------------
-out=$("$AMC" config); ok $? "config exits 0"
+out=$("$AMC" config); ok_status $? "config exits 0"
 like "$out" "^# config file: $CFG \(not present: defaults apply\)" "names the missing file"
 like "$out" "^# data: $AMC_HOME$" "names the data folder"
 like "$out" "^# precedence: command line, environment" "states the precedence"
@@ -17,7 +17,7 @@ like "$out" "^# a task fails when it reaches this many steps$" "each setting has
 
 # --- the file: value and FILE:LINE --------------------------------------------------------
 printf '# my settings\n[runner]\nmax_steps = 7\n\n[retention]\nkeep = 5\n' >"$CFG"
-out=$("$AMC" config); ok $? "config with a file exits 0"
+out=$("$AMC" config); ok_status $? "config with a file exits 0"
 like "$out" "^# config file: $CFG$" "the file is named without the 'not present' note"
 like "$out" "^max_steps = 7 +# from $CFG:3$" "file value with its line"
 like "$out" "^keep = 5 +# from $CFG:6$" "a second section's value with its line"
@@ -33,7 +33,7 @@ out=$(AMC_PLANNER_MODEL=qwen3-8b "$AMC" config)
 like "$out" "^model = qwen3-8b +# from env:AMC_PLANNER_MODEL$" "AMC_PLANNER_MODEL is reported as the planner model's source"
 
 # --- --json ------------------------------------------------------------------------------------------
-json=$(AMC_RUNNER_MAX_STEPS=9 "$AMC" config --json); ok $? "config --json exits 0"
+json=$(AMC_RUNNER_MAX_STEPS=9 "$AMC" config --json); ok_status $? "config --json exits 0"
 like "$json" "\"file\":[[:space:]]*\"$CFG\"" "json: the file"
 like "$json" '"file_exists":[[:space:]]*true' "json: the file exists"
 like "$json" "\"home\":[[:space:]]*\"$AMC_HOME\"" "json: the data folder"

@@ -11,10 +11,10 @@ AMC_ADB_STANDIN_SERIALS=emulator-5554; export AMC_ADB_STANDIN_SERIALS
 # OCR is not under test here; it would only cost time on every capture.
 AMC_OCR_POLICY=off; export AMC_OCR_POLICY
 
-out=$("$AMC" devices); ok $? "devices"
+out=$("$AMC" devices); ok_status $? "devices"
 like "$out" 'sim:0 +sim +amc sim +1080x2400 +online' "sim:0 listed"
 like "$out" 'adb:emulator-5554 +adb .*1080x2400 +online' "the adb phone listed with its screen"
-json=$("$AMC" devices --json); ok $? "devices --json"
+json=$("$AMC" devices --json); ok_status $? "devices --json"
 like "$json" '"id":[[:space:]]*"adb:emulator-5554"' "json has the adb id"
 like "$json" '"kind":[[:space:]]*"adb"' "json has the kind"
 
@@ -32,7 +32,7 @@ like "$(cat "$T_HOME/err")" 'not connected' "saying so"
 # sim:N appears once it has been used; sims stay online without adb.
 "$AMC" sim --device sim:2 state >/dev/null
 out=$("$AMC" devices); like "$out" 'sim:2 +sim +amc sim +1080x2400 +online +-' "sim:2 listed once used"
-ok $(printf '%s' "$out" | grep -q '^sim:1 '; [ $? -ne 0 ]; echo $?) "an unused sim:1 is not"
+ok_status $(printf '%s' "$out" | grep -q '^sim:1 '; [ $? -ne 0 ]; echo $?) "an unused sim:1 is not"
 one=$("$AMC" devices --json | tr -d '\n\t ' | grep -o '{"id":"sim:0"[^}]*}')
 like "$one" '"kind":"sim","model":"amcsim","width":1080,"height":2400,"status":"online","task":null' "json: sim:0 with screen, status and no task"
 if PATH=/usr/bin:/bin command -v adb >/dev/null 2>&1; then

@@ -9,7 +9,7 @@ PATH="$T_HOME/bin:$PATH"; export PATH
 AMC_ADB_STANDIN_SERIALS=emulator-5554; export AMC_ADB_STANDIN_SERIALS
 unset ANTHROPIC_API_KEY AMC_APPIUM_ENDPOINTS AMC_LLM_ANTHROPIC_KEY_FILE AMC_ADB_PATH
 no_secret() { # no_secret TEXT NAME
-	ok $(printf '%s' "$1" | grep -q 'secret-do-not-print'; [ $? -ne 0 ]; echo $?) "$2"
+	ok_status $(printf '%s' "$1" | grep -q 'secret-do-not-print'; [ $? -ne 0 ]; echo $?) "$2"
 }
 
 "$AMC" tasks >/dev/null  # creates amc.db, which doctor checks but never creates

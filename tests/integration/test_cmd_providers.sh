@@ -6,13 +6,13 @@
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
 unset ANTHROPIC_API_KEY ANTHROPIC_BASE_URL AMC_OPENAI_BASE_URL OPENAI_API_KEY AMC_LLM_ANTHROPIC_KEY_FILE
 no_secret() { # no_secret TEXT NAME
-	ok $(printf '%s' "$1" | grep -q 'secret-do-not-print'; [ $? -ne 0 ]; echo $?) "$2"
+	ok_status $(printf '%s' "$1" | grep -q 'secret-do-not-print'; [ $? -ne 0 ]; echo $?) "$2"
 }
 # The block of one provider in the text view.
 block() { printf '%s\n' "$2" | sed -n "/^$1\$/,/^\$/p"; }
 
 # --- nothing configured -------------------------------------------------------------------
-out=$("$AMC" providers --offline); ok $? "providers --offline exits 0 with nothing configured"
+out=$("$AMC" providers --offline); ok_status $? "providers --offline exits 0 with nothing configured"
 a=$(block anthropic "$out")
 like "$a" "^  configured +no$" "anthropic: not configured"
 like "$a" "^  to set up +no API key: set ANTHROPIC_API_KEY" "anthropic: says how to set it up"
@@ -34,7 +34,7 @@ o=$(block openai-compatible "$out")
 like "$o" "^  base url +http://127.0.0.1:9/v1$" "openai-compatible: the server's url"
 like "$o" "^  auth +none$" "openai-compatible: no key, no auth"
 printf 'sk-ant-secret-do-not-print\n' >"$T_HOME/key"; chmod 600 "$T_HOME/key"
-json=$(AMC_LLM_ANTHROPIC_KEY_FILE="$T_HOME/key" "$AMC" providers --offline --json); ok $? "--json with a key file"
+json=$(AMC_LLM_ANTHROPIC_KEY_FILE="$T_HOME/key" "$AMC" providers --offline --json); ok_status $? "--json with a key file"
 one=$(printf '%s\n' "$json" | tr -d '\n\t' | grep -o '{"name":[[:space:]]*"anthropic"[^}]*}')
 like "$one" '"configured":[[:space:]]*true' "json: the key file configures anthropic"
 like "$one" '"source":[[:space:]]*"file llm.anthropic_key_file"' "json: the source names the setting"
@@ -57,7 +57,7 @@ printf '{"anthropic":{"observed_at_ms":%s,"expires_at_ms":%s,"models":["claude-o
 out=$(ANTHROPIC_API_KEY=sk-ant-secret-do-not-print "$AMC" providers --offline)
 like "$(block anthropic "$out")" "^  models +unknown$" "an expired cache is not used"
 printf 'not json' >"$AMC_HOME/providers-cache.json"
-"$AMC" providers --offline >/dev/null; ok $? "a corrupt cache is ignored"
+"$AMC" providers --offline >/dev/null; ok_status $? "a corrupt cache is ignored"
 
 # --- bad usage -----------------------------------------------------------------------------------
 out=$("$AMC" providers extra 2>&1); is $? 2 "an extra argument -> 2"

@@ -14,16 +14,16 @@ for i in 1 2 3 4; do
 done
 is "$(count)" 4 "four tasks recorded"
 oldest=$("$AMC" tasks --json | ids | sed -n 4p)
-ok $([ -d "$AMC_HOME/artifacts/$oldest" ]; echo $?) "the oldest task has artifacts"
+ok_status $([ -d "$AMC_HOME/artifacts/$oldest" ]; echo $?) "the oldest task has artifacts"
 
 # --- --dry-run removes nothing ---------------------------------------------------------
-out=$("$AMC" retention --keep 3 --dry-run); ok $? "--dry-run exits 0"
+out=$("$AMC" retention --keep 3 --dry-run); ok_status $? "--dry-run exits 0"
 like "$out" "^would remove 1 task, 1 step, [1-9][0-9]* files \([0-9.]+ MB\) \(keeping the newest 3 tasks and 30 days\)$" "--dry-run says what it would remove"
 is "$(count)" 4 "--dry-run removed no task"
-ok $([ -d "$AMC_HOME/artifacts/$oldest" ]; echo $?) "--dry-run removed no file"
+ok_status $([ -d "$AMC_HOME/artifacts/$oldest" ]; echo $?) "--dry-run removed no file"
 
 # --- --keep ----------------------------------------------------------------------------------
-json=$("$AMC" retention --keep 3 --json); ok $? "--keep 3 --json exits 0"
+json=$("$AMC" retention --keep 3 --json); ok_status $? "--keep 3 --json exits 0"
 like "$json" '"dry_run":[[:space:]]*false' "json: not a dry run"
 like "$json" '"keep":[[:space:]]*3,' "json: keep"
 like "$json" '"max_age_days":[[:space:]]*30,' "json: the configured age"
@@ -31,8 +31,8 @@ like "$json" '"tasks":[[:space:]]*1,' "json: one task removed"
 like "$json" '"steps":[[:space:]]*1,' "json: with its step"
 like "$json" '"bytes":[[:space:]]*[1-9]' "json: and its bytes"
 is "$(count)" 3 "three tasks left"
-ok $("$AMC" tasks --json | grep -q "\"$oldest\""; [ $? -ne 0 ]; echo $?) "the oldest is gone from amc tasks"
-ok $([ ! -e "$AMC_HOME/artifacts/$oldest" ]; echo $?) "its artifacts are gone"
+ok_status $("$AMC" tasks --json | grep -q "\"$oldest\""; [ $? -ne 0 ]; echo $?) "the oldest is gone from amc tasks"
+ok_status $([ ! -e "$AMC_HOME/artifacts/$oldest" ]; echo $?) "its artifacts are gone"
 "$AMC" show "$oldest" >/dev/null 2>&1; is $? 2 "amc show no longer finds it"
 out=$("$AMC" retention --keep 3); like "$out" "^removed 0 tasks, 0 steps, 0 files" "a second pass removes nothing"
 
@@ -42,7 +42,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	sqlite3 "$AMC_HOME/amc.db" "UPDATE tasks SET created_ms = created_ms - 40*86400000 WHERE id = '$old'"
 	out=$("$AMC" retention --max-age 41 --json); like "$out" '"tasks":[[:space:]]*0,' "--max-age 41 keeps a 40-day-old task"
 	out=$("$AMC" retention --max-age 39); like "$out" "^removed 1 task, 1 step, .*39 days\)$" "--max-age 39 removes it"
-	ok $("$AMC" tasks --json | grep -q "\"$old\""; [ $? -ne 0 ]; echo $?) "the old task is gone from amc tasks"
+	ok_status $("$AMC" tasks --json | grep -q "\"$old\""; [ $? -ne 0 ]; echo $?) "the old task is gone from amc tasks"
 	is "$(count)" 2 "the two recent tasks stay"
 else
 	diag "no sqlite3 command: --max-age not checked"

@@ -10,13 +10,13 @@ out=$("$AMC" run --flow "$AMC_TEST_SRCDIR/data/flows/add-contact.yaml" --json 2>
 is $rc 0 "add-contact flow succeeds"
 like "$out" '"status":[[:space:]]*"succeeded"' "run --json reports succeeded"
 id=$(printf '%s' "$out" | sed -n 's/.*"id":[[:space:]]*"\([0-9a-z]*\)".*/\1/p' | head -n 1)
-ok $([ ${#id} -eq 16 ]; echo $?) "task id is 16 characters"
+ok_status $([ ${#id} -eq 16 ]; echo $?) "task id is 16 characters"
 
 state=$("$AMC" sim state)
 like "$state" '"name":[[:space:]]*"Ada Lovelace"' "sim state has the new contact"
 like "$state" '"phone":[[:space:]]*"555-0100"' "sim state has the phone number"
 
-show=$("$AMC" show "$(printf %.8s "$id")"); ok $? "show by id prefix"
+show=$("$AMC" show "$(printf %.8s "$id")"); ok_status $? "show by id prefix"
 like "$show" "succeeded" "show says succeeded"
 like "$show" "launch_app" "show lists the launch step"
 like "$show" "type_text" "show lists typing"
@@ -24,7 +24,7 @@ like "$show" "assert_visible" "show lists the assertion"
 
 json=$("$AMC" show "$id" --json)
 steps=$(printf '%s' "$json" | grep -c '"step":')
-ok $([ "$steps" -ge 8 ]; echo $?) "show --json has every step ($steps)"
+ok_status $([ "$steps" -ge 8 ]; echo $?) "show --json has every step ($steps)"
 # Every step has a before and an after PNG that decode.
 befores=$(printf '%s' "$json" | sed -n 's/.*"before_screenshot":[[:space:]]*"\([^"]*\)".*/\1/p')
 afters=$(printf '%s' "$json" | sed -n 's/.*"after_screenshot":[[:space:]]*"\([^"]*\)".*/\1/p')
@@ -32,7 +32,7 @@ nb=$(printf '%s\n' "$befores" | grep -c png); na=$(printf '%s\n' "$afters" | gre
 is "$nb" "$steps" "every step has a before screenshot"
 is "$na" "$steps" "every step has an after screenshot"
 # shellcheck disable=SC2086
-"$PNGCHECK" $befores $afters >"$T_HOME/png.txt"; ok $? "all screenshots decode"
+"$PNGCHECK" $befores $afters >"$T_HOME/png.txt"; ok_status $? "all screenshots decode"
 like "$(cat "$T_HOME/png.txt")" "^1080x2400 " "screenshots are 1080x2400"
 # Reuse: step N's after is step N+1's before (one file, two references).
 a1=$(printf '%s\n' "$afters" | sed -n 1p); b2=$(printf '%s\n' "$befores" | sed -n 2p)
@@ -40,7 +40,7 @@ is "$a1" "$b2" "step 1's after is step 2's before"
 like "$json" '"observe_ms"' "per-phase timings recorded"
 like "$json" '"ocr":[[:space:]]*\[' "raw OCR observations field present"
 like "$json" '"ui_tree_path":[[:space:]]*"/' "each record references its UI tree artifact"
-one=$("$AMC" show "$id" --step 2); ok $? "show --step 2"
+one=$("$AMC" show "$id" --step 2); ok_status $? "show --step 2"
 like "$one" "timings" "show --step prints timings"
 like "$one" "scene \([0-9]+ elements" "show --step prints the scene"
 

@@ -23,10 +23,10 @@ AMC_FLOW_WAIT_TIMEOUT_MS=100 "$AMC" run --flow "$T_HOME/fail.yaml" >/dev/null 2>
 "$AMC" run --flow "$T_HOME/notes.yaml" >/dev/null 2>&1; is $? 0 "the succeeding task ran"
 fid=$("$AMC" tasks --status failed --json | ids)
 sid=$("$AMC" tasks --status succeeded --json | ids)
-ok $([ ${#fid} -eq 16 ] && [ ${#sid} -eq 16 ]; echo $?) "both ids found"
+ok_status $([ ${#fid} -eq 16 ] && [ ${#sid} -eq 16 ]; echo $?) "both ids found"
 
 # --- the timeline ----------------------------------------------------------------------------------
-out=$("$AMC" show "$fid"); ok $? "show a failed task exits 0"
+out=$("$AMC" show "$fid"); ok_status $? "show a failed task exits 0"
 like "$out" "^✗ task $fid +failed$" "header: symbol, full id, status"
 like "$out" "^  flow +Expect a unicorn \($T_HOME/fail.yaml\)$" "header: the flow and its file"
 like "$out" "^  device +sim:0 +planner flow$" "header: device and planner"
@@ -39,7 +39,7 @@ like "$out" "^ +before +$AMC_HOME/artifacts/$fid/obs-[0-9]+\.png$" "absolute scr
 like "$out" "amc show $(printf %.8s "$fid") --step N" "ends with how to see one step"
 
 # --- one step ------------------------------------------------------------------------------------------
-out=$("$AMC" show "$(printf %.8s "$fid")" --step 2); ok $? "--step 2 by id prefix"
+out=$("$AMC" show "$(printf %.8s "$fid")" --step 2); ok_status $? "--step 2 by id prefix"
 like "$out" "^step 2 of task $fid: assert_visible +failed" "the step's first line"
 like "$out" "^  action +assertVisible \"Unicorn\"$" "its action"
 like "$out" "^  error +$T_HOME/fail.yaml:5: " "its error"
@@ -47,7 +47,7 @@ like "$out" "^  usage +no model call recorded" "no model call for a flow step"
 like "$out" "^ +tree +$AMC_HOME/artifacts/$fid/.*tree" "its UI tree file"
 like "$out" "^scene \([0-9]+ elements" "the scene it saw"
 like "$out" '"Wi-Fi"' "the scene lists what was on screen"
-json=$("$AMC" show "$fid" -s 2 --json); ok $? "--step 2 --json"
+json=$("$AMC" show "$fid" -s 2 --json); ok_status $? "--step 2 --json"
 like "$json" '^\{' "one JSON object"
 like "$json" '"step":[[:space:]]*2,' "for step 2"
 like "$json" '"tool":[[:space:]]*"assert_visible"' "with its tool"
@@ -62,7 +62,7 @@ out=$("$AMC" show "$sid" --step 0 2>&1); is $? 2 "--step 0 -> 2"
 like "$out" "--step takes a whole number" "says what --step takes"
 
 # --- decisions of a flow: none -------------------------------------------------------------------------
-out=$("$AMC" show "$sid" --decisions); ok $? "--decisions of a flow exits 0"
+out=$("$AMC" show "$sid" --decisions); ok_status $? "--decisions of a flow exits 0"
 like "$out" "^planner decisions of task $sid: 0$" "none recorded"
 
 # --- an ambiguous prefix -----------------------------------------------------------------------------------

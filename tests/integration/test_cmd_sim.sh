@@ -16,59 +16,59 @@ centre() {
 }
 
 # --- looking: state, screenshot, ui ------------------------------------------------------
-s=$(st); ok $? "sim state exits 0"
+s=$(st); ok_status $? "sim state exits 0"
 like "$s" '^\{"version":1,"device":"sim:0","app":"com.android.launcher3","screen":"launcher","sim_time_ms":0,' "factory state: the launcher at time 0"
 like "$s" '"contacts":\[\{"name":"AlanTuring"' "the state lists the contacts"
 is "$(field sim_time_ms)" '"sim_time_ms":0' "reading the state does not advance sim time"
-"$AMC" sim screenshot "$T_HOME/now.png"; ok $? "sim screenshot"
-out=$("$PNGCHECK" "$T_HOME/now.png"); ok $? "sim screenshot decodes"
+"$AMC" sim screenshot "$T_HOME/now.png"; ok_status $? "sim screenshot"
+out=$("$PNGCHECK" "$T_HOME/now.png"); ok_status $? "sim screenshot decodes"
 like "$out" "^1080x2400 " "the screenshot is 1080x2400"
 is "$(stat -c %a "$T_HOME/now.png")" 600 "the screenshot file is 0600 (it may show private data)"
-ui=$("$AMC" sim ui); ok $? "sim ui exits 0"
+ui=$("$AMC" sim ui); ok_status $? "sim ui exits 0"
 like "$ui" "^<\?xml version='1.0' encoding='UTF-8' standalone='yes' \?><hierarchy rotation=\"0\">" "sim ui prints a uiautomator dump"
 like "$ui" 'package="com.android.launcher3"' "of the launcher"
 like "$ui" '</hierarchy>$' "complete"
 
 # --- driving: a note typed by hand -----------------------------------------------------------------
-"$AMC" sim launch com.amc.notes; ok $? "sim launch"
+"$AMC" sim launch com.amc.notes; ok_status $? "sim launch"
 is "$(field screen)" '"screen":"notes"' "launch: the Notes list is on screen"
 is "$(field app)" '"app":"com.amc.notes"' "launch: Notes is the app"
-xy=$(centre 'text="New note"'); ok $([ -n "$xy" ]; echo $?) "the New note button is in the UI tree ($xy)"
+xy=$(centre 'text="New note"'); ok_status $([ -n "$xy" ]; echo $?) "the New note button is in the UI tree ($xy)"
 # shellcheck disable=SC2086
-"$AMC" sim tap $xy; ok $? "sim tap"
+"$AMC" sim tap $xy; ok_status $? "sim tap"
 is "$(field screen)" '"screen":"note_editor"' "tap: the editor opened"
 is "$(field focused_field)" '"focused_field":"title"' "tap: the title has the focus"
 is "$(field keyboard)" '"keyboard":true' "tap: the keyboard is up"
-"$AMC" sim type "Groceries"; ok $? "sim type"
+"$AMC" sim type "Groceries"; ok_status $? "sim type"
 like "$(st)" '"fields":\{[^}]*"title":"Groceries"' "type: the title field holds the text"
-"$AMC" sim key back; ok $? "sim key back"
+"$AMC" sim key back; ok_status $? "sim key back"
 is "$(field keyboard)" '"keyboard":false' "back: the keyboard closed"
 "$AMC" sim key back
 is "$(field screen)" '"screen":"notes"' "back again: the editor closed"
 like "$(st)" '"notes":\[\{"title":"Groceries"' "the note was saved"
-"$AMC" sim long-press 540 380; ok $? "sim long-press"
+"$AMC" sim long-press 540 380; ok_status $? "sim long-press"
 is "$(field dialog)" '"dialog":"delete_note"' "long-press on a note asks to delete it"
-"$AMC" sim key back; "$AMC" sim key home; ok $? "sim key home"
+"$AMC" sim key back; "$AMC" sim key home; ok_status $? "sim key home"
 is "$(field screen)" '"screen":"launcher"' "home: the launcher"
 
 # --- swipe and wait ------------------------------------------------------------------------------------
 "$AMC" sim launch com.android.settings
 like "$(st)" '\{"screen":"settings","arg":-1,"scroll":0\}' "settings open at the top"
-"$AMC" sim swipe 540 2000 540 800; ok $? "sim swipe"
+"$AMC" sim swipe 540 2000 540 800; ok_status $? "sim swipe"
 like "$(st)" '\{"screen":"settings","arg":-1,"scroll":[1-9][0-9]*\}' "swipe: the list scrolled"
 t0=$(field sim_time_ms | tr -dc 0-9)
-"$AMC" sim wait 5000; ok $? "sim wait"
+"$AMC" sim wait 5000; ok_status $? "sim wait"
 t1=$(field sim_time_ms | tr -dc 0-9)
-ok $([ $((t1 - t0)) -ge 5000 ]; echo $?) "wait 5000: sim time advanced by at least 5 s ($t0 -> $t1)"
+ok_status $([ $((t1 - t0)) -ge 5000 ]; echo $?) "wait 5000: sim time advanced by at least 5 s ($t0 -> $t1)"
 
 # --- another phone, and reset ----------------------------------------------------------------------
-"$AMC" sim --device sim:1 launch com.android.contacts; ok $? "--device sim:1"
+"$AMC" sim --device sim:1 launch com.android.contacts; ok_status $? "--device sim:1"
 is "$(field screen --device sim:1)" '"screen":"contacts"' "sim:1 shows contacts"
 is "$(field screen)" '"screen":"settings"' "sim:0 is unchanged"
-out=$("$AMC" sim reset); ok $? "sim reset"
+out=$("$AMC" sim reset); ok_status $? "sim reset"
 is "$out" "sim:0 restored to its factory state" "reset says so"
 like "$(st)" '"app":"com.android.launcher3","screen":"launcher","sim_time_ms":0,' "reset: the launcher at time 0"
-ok $(st | grep -q Groceries; [ $? -ne 0 ]; echo $?) "reset removed the note"
+ok_status $(st | grep -q Groceries; [ $? -ne 0 ]; echo $?) "reset removed the note"
 is "$(field screen --device sim:1)" '"screen":"contacts"' "reset left sim:1 alone"
 
 # --- bad input: exit 2 --------------------------------------------------------------------------------
@@ -88,6 +88,6 @@ like "$out" "unknown key 'sideways' \(back, home, enter\)" "the unknown key is n
 out=$("$AMC" sim --device adb:emulator-5554 state 2>&1); is $? 2 "an adb phone -> 2"
 like "$out" "'adb:emulator-5554' is not a simulated phone" "says it is not a sim"
 "$AMC" sim screenshot "$T_HOME/no/such/folder/x.png" >/dev/null 2>&1; rc=$?
-ok $([ $rc -ne 0 ]; echo $?) "screenshot into a missing folder fails ($rc)"
+ok_status $([ $rc -ne 0 ]; echo $?) "screenshot into a missing folder fails ($rc)"
 
 done_testing

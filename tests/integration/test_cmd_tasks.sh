@@ -7,7 +7,7 @@ AMC_OCR_POLICY=off; export AMC_OCR_POLICY
 ids() { sed -n 's/.*"id":[[:space:]]*"\([0-9a-z]*\)".*/\1/p'; }
 
 # --- an empty history ---------------------------------------------------------------
-out=$("$AMC" tasks); ok $? "tasks on an empty history exits 0"
+out=$("$AMC" tasks); ok_status $? "tasks on an empty history exits 0"
 like "$out" "^no tasks yet\. Try: amc run --flow add-contact" "empty history says so and what to try"
 out=$("$AMC" tasks --json); is "$out" "[]" "tasks --json on an empty history"
 
@@ -19,14 +19,14 @@ printf 'appId: com.android.settings\nname: Expect a unicorn\n---\n- launchApp\n-
 "$AMC" run --flow "$T_HOME/notes.yaml" >/dev/null 2>&1; is $? 0 "second task succeeds"
 AMC_FLOW_WAIT_TIMEOUT_MS=100 "$AMC" run --flow "$T_HOME/fail.yaml" >/dev/null 2>&1; is $? 1 "third task fails"
 
-out=$("$AMC" tasks); ok $? "tasks exits 0"
+out=$("$AMC" tasks); ok_status $? "tasks exits 0"
 like "$out" "^  ID +STATUS +DEVICE +STEPS +TIME +STARTED +TASK$" "a header line"
 is "$(printf '%s\n' "$out" | wc -l | tr -d ' ')" 4 "header and one line per task"
 like "$(printf '%s\n' "$out" | sed -n 2p)" "^✗ [0-9a-z]{8} +failed +sim:0 +2 +[0-9.]+m?s +[0-9-]+ [0-9:]+ +Expect a unicorn$" "newest first: the failed task, its steps and name"
 like "$(printf '%s\n' "$out" | sed -n 3p)" "^✓ [0-9a-z]{8} +succeeded +sim:0 +1 .* Open notes$" "then the second"
 like "$(printf '%s\n' "$out" | sed -n 4p)" "^✓ [0-9a-z]{8} +succeeded +sim:0 +1 .* Open settings$" "then the first"
 
-json=$("$AMC" tasks --json); ok $? "tasks --json exits 0"
+json=$("$AMC" tasks --json); ok_status $? "tasks --json exits 0"
 is "$(printf '%s\n' "$json" | ids | wc -l | tr -d ' ')" 3 "json: three tasks"
 like "$json" '"flow_name":[[:space:]]*"Expect a unicorn"' "json: the flow name"
 like "$json" '"status":[[:space:]]*"failed"' "json: the status"
@@ -40,7 +40,7 @@ out=$("$AMC" tasks --limit 1 --json | ids); is "$out" "$first" "--limit 1: only 
 out=$("$AMC" tasks -n 2 | wc -l | tr -d ' '); is "$out" 3 "-n 2: header and two lines"
 out=$("$AMC" tasks --status failed --json | ids); is "$out" "$first" "--status failed: only the failed task"
 n=$("$AMC" tasks --status succeeded --json | ids | wc -l | tr -d ' '); is "$n" 2 "--status succeeded: two"
-out=$("$AMC" tasks --status cancelled); ok $? "a status without tasks exits 0"
+out=$("$AMC" tasks --status cancelled); ok_status $? "a status without tasks exits 0"
 like "$out" "^no tasks with that status yet" "and says so"
 out=$("$AMC" tasks --search notes); like "$out" "Open notes" "--search finds by flow name"
 is "$(printf '%s\n' "$out" | wc -l | tr -d ' ')" 2 "--search: only that task"

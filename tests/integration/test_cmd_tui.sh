@@ -14,7 +14,7 @@ esc=$(printf '\033')
 # --- no terminal: refused ---------------------------------------------------------------------
 out=$("$AMC" tui </dev/null 2>&1); is $? 2 "no terminal -> 2"
 is "$out" "amc: the terminal interface needs a terminal; see \`amc --help\` for the headless commands" "says why and where to go"
-ok $([ ! -e "$AMC_HOME/amc.db" ]; echo $?) "refused before the database is opened"
+ok_status $([ ! -e "$AMC_HOME/amc.db" ]; echo $?) "refused before the database is opened"
 "$AMC" tui </dev/null >"$T_HOME/out" 2>/dev/null
 is "$(wc -c <"$T_HOME/out" | tr -d ' ')" 0 "nothing drawn on stdout"
 
@@ -33,17 +33,17 @@ like "$out" "cannot read script .*no-such.keys" "the script is named"
 
 # --- script mode needs no terminal -------------------------------------------------------------------
 "$AMC" tui --script "$T_HOME/dump.keys" --dump-dir "$D" --size 80x24 --tty-output "$T_HOME/tty.default" </dev/null
-ok $? "script mode runs without a terminal"
+ok_status $? "script mode runs without a terminal"
 is "$(wc -l <"$D/screen.txt" | tr -d ' ')" 24 "--size 80x24: 24 lines"
 is "$(wc -L <"$D/screen.txt" | tr -d ' ')" 80 "--size 80x24: 80 columns"
 like "$(head -n 1 "$D/screen.txt")" "^ amc +Tasks" "the task list opens first"
 like "$(cat "$D/screen.txt")" "no tasks yet" "an empty history says so"
-ok $(grep -q "${esc}\[[0-9;]*38;5;" "$T_HOME/tty.default"; echo $?) "the default theme draws with 256 colours"
+ok_status $(grep -q "${esc}\[[0-9;]*38;5;" "$T_HOME/tty.default"; echo $?) "the default theme draws with 256 colours"
 "$AMC" tui --theme monochrome --script "$T_HOME/dump.keys" --dump-dir "$D" --size 80x24 --tty-output "$T_HOME/tty.mono" </dev/null
-ok $? "--theme monochrome"
-ok $(grep -q "${esc}\[[0-9;]*3[0-8][;m]" "$T_HOME/tty.mono"; [ $? -ne 0 ]; echo $?) "--theme monochrome on the command line: no colours"
+ok_status $? "--theme monochrome"
+ok_status $(grep -q "${esc}\[[0-9;]*3[0-8][;m]" "$T_HOME/tty.mono"; [ $? -ne 0 ]; echo $?) "--theme monochrome on the command line: no colours"
 "$AMC" tui --theme nosuch --script "$T_HOME/dump.keys" --dump-dir "$D" --size 100x30 </dev/null
-ok $? "an unknown theme does not stop the TUI"
+ok_status $? "an unknown theme does not stop the TUI"
 like "$(tail -n 1 "$D/screen.txt")" "theme: no theme 'nosuch'" "it says so on the status line"
 
 done_testing

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Ownership (seed 000, DESIGN.md): a live run stays `running` while other amc
+# Ownership (docs/architecture.md): a live run stays `running` while other amc
 # commands run; the device is busy for other tasks; after kill -9 the next
 # command marks it `interrupted` with its finished steps, and the sim is free.
 # Cancellation: SIGINT ends a run as `cancelled` with exit 130.
@@ -15,9 +15,9 @@ steps_of() { "$AMC" show "$1" --json | grep -c '"step":'; }
 
 AMC_SIM_FAULTS=latency:120 "$AMC" run --flow "$flow" >"$T_HOME/run1.out" 2>&1 &
 pid=$!
-wait_for 30 has_running; ok $? "the task shows up as running"
+wait_for 30 has_running; ok_status $? "the task shows up as running"
 id=$(running_id)
-wait_for 30 sh -c "[ \$(\"$AMC\" show $id --json | grep -c '\"step\":') -ge 2 ]"; ok $? "steps stream in while it runs"
+wait_for 30 sh -c "[ \$(\"$AMC\" show $id --json | grep -c '\"step\":') -ge 2 ]"; ok_status $? "steps stream in while it runs"
 
 # Other commands open the store meanwhile; the live task must stay running.
 "$AMC" tasks >/dev/null; "$AMC" devices >/dev/null; "$AMC" show "$id" >/dev/null
@@ -34,14 +34,14 @@ kill -9 $pid; wait $pid 2>/dev/null
 done_steps=$(steps_of "$id")
 st=$("$AMC" show "$id" --json | sed -n 's/.*"status":[[:space:]]*"\([a-z_]*\)".*/\1/p' | head -n 1)
 is "$st" interrupted "after kill -9 the next command marks it interrupted"
-ok $([ "$done_steps" -ge 2 ]; echo $?) "its finished steps are intact ($done_steps)"
+ok_status $([ "$done_steps" -ge 2 ]; echo $?) "its finished steps are intact ($done_steps)"
 out=$("$AMC" show "$id"); like "$out" "stopped before it finished" "the error says the owner died"
 "$AMC" sim tap 540 1200 >/dev/null 2>&1; is $? 0 "the sim is free again"
 
 # Cancellation with SIGINT.
 AMC_SIM_FAULTS=latency:120 "$AMC" run --flow "$flow" >"$T_HOME/run2.out" 2>&1 &
 pid=$!
-wait_for 30 has_running; ok $? "second run is running"
+wait_for 30 has_running; ok_status $? "second run is running"
 id=$(running_id)
 wait_for 30 sh -c "[ \$(\"$AMC\" show $id --json | grep -c '\"step\":') -ge 1 ]"
 kill -INT $pid; wait $pid; rc=$?

@@ -11,7 +11,7 @@ unset NO_COLOR
 # No adb phones or Appium servers: the Devices view lists the sims only.
 export AMC_ADB_PATH=/nonexistent/adb
 "$AMC_TEST_BUILDDIR/tests/tui/mkfixture" "$AMC_HOME"
-ok $? "fixture database"
+ok_status $? "fixture database"
 
 # run_screens NAME...: run scripts/NAME.keys at 100x30 into $T_HOME/dump-NAME
 # and compare each of its dumps with its golden.
@@ -20,12 +20,12 @@ run_screens() {
 		out=$T_HOME/dump-$name
 		mkdir -p "$out"
 		"$AMC" tui --script "$S/$name.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
-		ok $? "script $name runs"
+		ok_status $? "script $name runs"
 		[ -s "$T_HOME/err" ] && sed 's/^/# stderr: /' "$T_HOME/err" | head -20
 		for d in $(sed -n 's/^:dump //p' "$S/$name.keys"); do
 			[ -n "${AMC_TUI_UPDATE_GOLDEN:-}" ] && cp "$out/$d.txt" "$G/$d.txt"
 			diff -u "$G/$d.txt" "$out/$d.txt" >"$T_HOME/diff" 2>&1
-			ok $? "screen $d matches golden/$d.txt"
+			ok_status $? "screen $d matches golden/$d.txt"
 			[ -s "$T_HOME/diff" ] && sed 's/^/# /' "$T_HOME/diff" | head -60
 		done
 	done

@@ -21,7 +21,7 @@ unset NO_COLOR ANTHROPIC_BASE_URL ANTHROPIC_API_KEY AMC_OPENAI_BASE_URL AMC_PLAN
 golden() { # golden DUMP NAME: the dump (or the part given on stdin) equals golden/NAME.txt
 	[ -n "${AMC_TUI_UPDATE_GOLDEN:-}" ] && cp "$1" "$G/$2.txt"
 	diff -u "$G/$2.txt" "$1" >"$T_HOME/diff" 2>&1
-	ok $? "screen $2 matches golden/$2.txt"
+	ok_status $? "screen $2 matches golden/$2.txt"
 	[ -s "$T_HOME/diff" ] && sed 's/^/# /' "$T_HOME/diff" | head -60
 }
 # The dialog's box from a 100-column dump: the rows from its title to its
@@ -48,7 +48,7 @@ Esc D
 :dump devices-all
 KEYS
 "$AMC" tui --script "$T_HOME/devices.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
-ok $? "devices script runs"
+ok_status $? "devices script runs"
 golden "$out/launch-devices.txt" launch-devices
 golden "$out/devices-all.txt" devices-all
 kill "$holder" 2>/dev/null
@@ -65,7 +65,7 @@ Enter
 :dump launch-goal-nokey
 KEYS
 "$AMC" tui --script "$T_HOME/nokey.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
-ok $? "no-key script runs"
+ok_status $? "no-key script runs"
 golden "$out/launch-goal-nokey.txt" launch-goal-nokey
 # a secret with no value: the dialog stays open and says what to set
 cat >"$T_HOME/nosecret.keys" <<'KEYS'
@@ -77,19 +77,19 @@ Enter
 :dump launch-goal-nosecret
 KEYS
 ANTHROPIC_API_KEY="$KEY" "$AMC" tui --script "$T_HOME/nosecret.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
-ok $? "no-secret script runs"
+ok_status $? "no-secret script runs"
 like "$(cat "$out/launch-goal-nosecret.txt")" "secret PIN has no value: export AMC_SECRET_PIN" "a secret with no value says what to set"
 is "$("$AMC" tasks --json | grep -c '"id"')" "0" "nothing was recorded"
 
 # 3. a goal that asks the operator, then meets a refused irreversible tap
 "$AMC" run --flow add-contact >/dev/null 2>&1
-ok $? "a contact to delete"
+ok_status $? "a contact to delete"
 printf '%s\n' "ask Which contact should I delete?" "launch com.android.contacts" "tap Ada Lovelace" \
 	"tap Delete" "expect irreversible" "finish false the operator did not allow deleting" >"$T_HOME/script"
 "$MOCK" "$T_HOME/script" "$T_HOME/port" "$LOGS" &
 mpid=$!
 wait_for 10 test -s "$T_HOME/port"
-ok $? "the fake Anthropic API runs"
+ok_status $? "the fake Anthropic API runs"
 export ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T_HOME/port")"
 cat >"$T_HOME/agent.keys" <<'KEYS'
 n
@@ -111,7 +111,7 @@ k k k
 :dump agent-ask-step
 KEYS
 ANTHROPIC_API_KEY="$KEY" "$AMC" tui --script "$T_HOME/agent.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
-ok $? "agent script runs"
+ok_status $? "agent script runs"
 kill "$mpid" 2>/dev/null
 wait "$mpid" 2>/dev/null
 dialog_box "$out/ask-user.txt" "Task" >"$out/ask-user-box.txt"
@@ -119,8 +119,8 @@ golden "$out/ask-user-box.txt" ask-user
 dialog_box "$out/confirm-irreversible.txt" "Task" >"$out/confirm-box.txt"
 golden "$out/confirm-box.txt" confirm-irreversible
 grep -q "the one named Ada Lovelace, please" "$LOGS/requests.jsonl"
-ok $? "the operator's answer reached the model"
-ok "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every request kept the protocol rules (the refusal reached the model)"
+ok_status $? "the operator's answer reached the model"
+ok_status "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every request kept the protocol rules (the refusal reached the model)"
 [ -s "$LOGS/violations.txt" ] && sed 's/^/#   /' "$LOGS/violations.txt"
 like "$(sed -n 2p "$out/agent-finished.txt")" "failed .*Delete the contact the operator names" "the task ends as the agent said"
 like "$(cat "$out/agent-finished.txt")" "refused" "the tap is recorded as refused"
@@ -128,7 +128,7 @@ like "$(cat "$out/agent-finished.txt")" "usage: 1 model call" "the step shows it
 like "$("$AMC" sim state)" '"name":[[:space:]]*"Ada Lovelace"' "the contact was not deleted"
 like "$(cat "$out/agent-ask-step.txt")" "Which contact should I delete" "the ask_user step shows the question"
 if grep -q "$KEY" "$out"/*.txt "$AMC_HOME/amc.log" 2>/dev/null; then r=1; else r=0; fi
-ok $r "the key appears on no screen and in no log"
+ok_status $r "the key appears on no screen and in no log"
 # 4. C-x in a question cancels its task, which unblocks the runner thread
 : >"$LOGS/violations.txt"
 rm -f "$T_HOME/port"
@@ -149,7 +149,7 @@ C-x
 :dump ask-cancelled
 KEYS
 ANTHROPIC_API_KEY="$KEY" "$AMC" tui --script "$T_HOME/cancel.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
-ok $? "cancel script runs"
+ok_status $? "cancel script runs"
 kill "$mpid" 2>/dev/null
 wait "$mpid" 2>/dev/null
 like "$(sed -n 2p "$out/ask-cancelled.txt")" "cancelled .*Ask and wait" "the task waiting on its question ends cancelled"
@@ -206,7 +206,7 @@ Enter
 :dump secret-goal
 KEYS
 AMC_SECRET_FLOWPHONE="$FSECRET" ANTHROPIC_API_KEY="$KEY" "$AMC" tui --script "$T_HOME/secret.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
-ok $? "secret script runs"
+ok_status $? "secret script runs"
 kill "$mpid" 2>/dev/null
 wait "$mpid" 2>/dev/null
 rm -f "$XDG_CONFIG_HOME/amc/config"
@@ -216,14 +216,14 @@ state=$("$AMC" sim state)
 like "$state" "$SECRET" "the device got the value from the secrets file"
 like "$state" "$FSECRET" "and the flow's value from the environment"
 like "$(cat "$LOGS/requests.jsonl")" 'secret:PHONE' "the model saw the placeholder"
-ok "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every request kept the protocol rules"
+ok_status "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "every request kept the protocol rules"
 hits=$(grep -rlE -- "$SECRET|$FSECRET" "$AMC_HOME" "$LOGS" "$out" "$T_HOME/err" 2>/dev/null | grep -v "/sim/" | wc -l)
 is "$hits" "0" "the values are in no database row, artifact, log, screen or request (the sim's own state aside)"
 grep -rlE -- "$SECRET|$FSECRET" "$AMC_HOME" "$LOGS" "$out" "$T_HOME/err" 2>/dev/null | grep -v "/sim/" | sed 's/^/#   /'
 # 6. step detail of a model-planned step: reasoning, usage and cost, SemanticScene
 export AMC_HOME="$T_HOME/home-fixture"
 "$AMC_TEST_BUILDDIR/tests/tui/mkfixture" "$AMC_HOME" --agent
-ok $? "fixture with a model-planned step"
+ok_status $? "fixture with a model-planned step"
 cat >"$T_HOME/detail.keys" <<'KEYS'
 j j
 Enter
@@ -232,6 +232,6 @@ z
 :dump task-agent-detail
 KEYS
 "$AMC" tui --script "$T_HOME/detail.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
-ok $? "detail script runs"
+ok_status $? "detail script runs"
 golden "$out/task-agent-detail.txt" task-agent-detail
 done_testing

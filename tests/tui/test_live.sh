@@ -31,7 +31,7 @@ Esc
 :dump list
 KEYS
 "$AMC" tui --script "$T_HOME/launch.keys" --dump-dir "$out" --size 120x40
-ok $? "launch script runs"
+ok_status $? "launch script runs"
 like "$(head -1 "$out/following.txt")" "amc  Task" "the Task view follows the launched task"
 like "$(sed -n 2p "$out/finished.txt")" "succeeded .*Turn Wi-Fi off and on  on sim:0  7 steps" "the finished task is shown with its steps"
 like "$(cat "$out/finished.txt")" "7 . pressKey|  7 " "its timeline has 7 rows"
@@ -52,7 +52,7 @@ y
 :dump cancelled
 KEYS
 "$AMC" tui --script "$T_HOME/cancel.keys" --dump-dir "$out" --size 120x40
-ok $? "cancel script runs"
+ok_status $? "cancel script runs"
 like "$(cat "$out/cancel-confirm.txt")" "Cancel task [0-9a-z]{8}\\?" "c asks before cancelling"
 like "$(sed -n 2p "$out/cancelled.txt")" "cancelled" "the task ends cancelled"
 is "$(newest_status)" "cancelled" "the database says cancelled"
@@ -70,7 +70,7 @@ q
 y
 KEYS
 "$AMC" tui --script "$T_HOME/quit.keys" --dump-dir "$out" --size 120x40
-ok $? "quit script runs"
+ok_status $? "quit script runs"
 like "$(cat "$out/quit-confirm.txt")" "1 task launched here is still running. Cancel and quit\\?" "q asks while a task runs"
 is "$(newest_status)" "cancelled" "quitting cancelled the task (no task left running)"
 
@@ -81,12 +81,12 @@ tui=$!
 exec 3>"$T_HOME/fifo"
 echo ":dump xproc-before" >&3
 "$AMC" run --flow create-note >/dev/null 2>&1
-ok $? "another process runs a flow"
+ok_status $? "another process runs a flow"
 echo ":changes" >&3
 echo ":dump xproc-after" >&3
 exec 3>&-
 wait $tui
-ok $? "the TUI ends with its script"
+ok_status $? "the TUI ends with its script"
 like "$(sed -n 3p "$out/xproc-before.txt")" "Cancel|slow|No such|cancelled" "before: the other task is not shown"
 like "$(sed -n 3p "$out/xproc-after.txt")" "succeeded .*flow Create a note" "after: the other process's task is shown"
 like "$(sed -n 4p "$out/xproc-after.txt")" "^> " "the selection stays on the task it was on"
@@ -99,13 +99,13 @@ if command -v tmux >/dev/null 2>&1; then
 	sleep 1
 	tmux -L "$sock" send-keys n j j j Tab "$T_HOME/slow.yaml" Enter
 	wait_for 10 sh -c "\"$AMC\" tasks --json | grep -q '\"running\"'"
-	ok $? "the task runs inside tmux"
+	ok_status $? "the task runs inside tmux"
 	tmux -L "$sock" kill-server
 	wait_for 20 sh -c "! \"$AMC\" tasks --json | grep -q '\"running\"'"
-	ok $? "after SIGHUP no task is left running"
+	ok_status $? "after SIGHUP no task is left running"
 	is "$(newest_status)" "failed" "the task finished on its own (its assertion timed out) and was recorded"
 	grep -q "terminal hung up" "$AMC_HOME/amc.log"
-	ok $? "the hang-up is logged"
+	ok_status $? "the hang-up is logged"
 else
 	echo "# SKIP SIGHUP test: tmux not installed"
 fi

@@ -357,7 +357,11 @@ static void test_worker(void)
 	ok(n > 0 && strstr(wrote, "\033[3;1H") && strstr(wrote, "\033_Ga=T"), "the next frame sends the image");
 	amc_tui_pixels_stop();
 	amc_tui_pixels_stop();
-	ok(1, "stopping twice is fine");
+	/* Stopped (twice): a size not in the cache is built on the key path again. */
+	n = frame(png[1], 2, 0, 5, 9, &placed);
+	ok(n > 0 && strstr(wrote, "\033_Ga=T"), "after stopping twice, a frame builds the image itself");
+	p.revents = 0;
+	is_int(poll(&p, 1, 0), 0, "and no worker wakes the loop any more");
 	close(wake[0]);
 	close(wake[1]);
 

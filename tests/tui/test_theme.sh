@@ -10,14 +10,14 @@ mkdir -p "$out"
 printf ':dump screen\n' >"$T_HOME/dump.keys"
 for th in default light high-contrast monochrome; do
 	"$AMC" tui --theme "$th" --script "$T_HOME/dump.keys" --dump-dir "$out" --size 100x30
-	ok $? "theme $th: runs"
+	ok_status $? "theme $th: runs"
 	like "$(tail -1 "$out/screen.txt")" "^\\?:help" "theme $th: loads without a complaint"
 done
 mkdir -p "$XDG_CONFIG_HOME/amc/themes"
 printf '# a theme with a mistake on line 3\nnormal = default default\nselected = purple black\n' \
 	>"$XDG_CONFIG_HOME/amc/themes/broken.theme"
 "$AMC" tui --theme broken --script "$T_HOME/dump.keys" --dump-dir "$out" --size 160x30
-ok $? "a broken theme does not stop the TUI"
+ok_status $? "a broken theme does not stop the TUI"
 like "$(tail -1 "$out/screen.txt")" "broken.theme:3: bad colour 'purple'.*using default" "the message names the file and line, and the fallback"
 "$AMC" tui --theme '../../etc/passwd' --script "$T_HOME/dump.keys" --dump-dir "$out" --size 160x30
 like "$(tail -1 "$out/screen.txt")" "bad theme name" "a theme name is not a path"
@@ -27,8 +27,8 @@ colour_sgr() { # colour_sgr FILE: succeeds when FILE sets a colour (SGR 30-49, 3
 }
 "$AMC" tui --script "$T_HOME/dump.keys" --dump-dir "$out" --size 100x30 --tty-output "$T_HOME/tty-colour"
 colour_sgr "$T_HOME/tty-colour"
-ok $? "the default theme writes colours"
+ok_status $? "the default theme writes colours"
 NO_COLOR=1 "$AMC" tui --script "$T_HOME/dump.keys" --dump-dir "$out" --size 100x30 --tty-output "$T_HOME/tty-mono"
 colour_sgr "$T_HOME/tty-mono"
-ok $(( ! $? )) "NO_COLOR: no colour sequences"
+ok_status $(( ! $? )) "NO_COLOR: no colour sequences"
 done_testing

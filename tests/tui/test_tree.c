@@ -110,8 +110,7 @@ static void test_empty(void)
 	like(rows[0], "(the stored UI tree cannot be read)", "the pane says why it is empty");
 	is_int(amc_tui_tree_load(t, "{\"nodes\":\"no\"}", &e), -1, "a tree of the wrong shape is refused");
 	amc_tui_tree_free(t);
-	amc_tui_tree_free(NULL);
-	ok(1, "freeing NULL is fine");
+	amc_tui_tree_free(NULL); /* no effect to see: a crash here fails the plan */
 }
 
 static void test_rows_and_collapse(amc_tui_tree *t)

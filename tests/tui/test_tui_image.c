@@ -204,7 +204,14 @@ static void test_worker(void)
 	is_int(amc_tui_image_settle(), 0, "nothing left to settle");
 	amc_tui_image_stop();
 	amc_tui_image_stop();
-	ok(1, "stopping twice is fine");
+	/* Stopped (twice): a render not in the cache is made on the calling thread. */
+	amc_tui_image_forget();
+	dots();
+	amc_tui_image_draw(full_png, 3, 10, 8, 20, -1, -1, NULL, 1, "symbols");
+	ok(!tt_screen_has("rendering...") && changed_inside(3, 10, 8, 20) > 0,
+	   "after stopping twice, a draw renders at once");
+	p.revents = 0;
+	is_int(poll(&p, 1, 0), 0, "and no worker wakes the loop any more");
 	close(wake[0]);
 	close(wake[1]);
 }

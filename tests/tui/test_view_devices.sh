@@ -5,7 +5,7 @@
 run_screens devices
 d=$T_HOME/dump-devices
 grep -q '^ amc  Devices' "$d/devices.txt"
-ok $? "the title bar names the view"
+ok_status $? "the title bar names the view"
 grep -q 'sim' "$d/devices.txt"
-ok $? "the simulated phone is listed"
+ok_status $? "the simulated phone is listed"
 done_testing

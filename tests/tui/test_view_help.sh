@@ -7,7 +7,7 @@
 run_screens help
 d=$T_HOME/dump-help
 "$AMC" tui --man >"$T_HOME/amc.1"
-ok $? "amc tui --man"
+ok_status $? "amc tui --man"
 # The help texts of a view's .SS section of amc(1), roff escapes undone.
 man_helps() { # man_helps VIEW
 	awk -v v=".SS $1" '$0 == v { on = 1; next } /^\.S[SH] / { on = 0 } on && prev ~ /^\.B / { print } { prev = $0 }' \
@@ -23,14 +23,14 @@ for pair in Tasks:help-tasks Devices:help-devices; do
 $(man_helps "$view")
 EOT
 	[ "$n" -gt 5 ] && [ "$missing" -eq 0 ]
-	ok $? "$view: the help screen has every one of amc(1)'s $n key lines"
+	ok_status $? "$view: the help screen has every one of amc(1)'s $n key lines"
 done
 grep -q '^ Keys of the Task view (Esc: back)' "$d/help-task.txt"
-ok $? "the title names the view it was opened from"
+ok_status $? "the title names the view it was opened from"
 grep -q 'In the UI tree pane:' "$d/help-task.txt"
-ok $? "the Task view's help lists the tree pane's keys under a heading"
+ok_status $? "the Task view's help lists the tree pane's keys under a heading"
 ! grep -q 'show the tree as JSON' "$d/help-task.txt" && grep -q 'show the tree as JSON' "$d/help-task-end.txt"
-ok $? "G scrolls to the last key line"
+ok_status $? "G scrolls to the last key line"
 cmp -s "$d/help-task.txt" "$d/help-task-tree.txt"
-ok $? "from the tree pane the help is the Task view's"
+ok_status $? "from the tree pane the help is the Task view's"
 done_testing

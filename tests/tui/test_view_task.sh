@@ -10,17 +10,17 @@ run_screens task tree
 # are under the thumbnail size, so the screens are the same.
 th=$T_HOME/thumbs
 "$AMC_TEST_BUILDDIR/tests/tui/mkfixture" "$th" --thumbs
-ok $? "fixture database with thumbnails"
+ok_status $? "fixture database with thumbnails"
 mkdir -p "$T_HOME/dump-thumbs"
 AMC_HOME=$th AMC_TUI_TIMING=$T_HOME/timing "$AMC" tui --script "$S/task.keys" --dump-dir "$T_HOME/dump-thumbs" \
 	--size 100x30 2>"$T_HOME/err"
-ok $? "script task runs on it"
+ok_status $? "script task runs on it"
 for d in task task-zoom-before; do
 	diff -u "$G/$d.txt" "$T_HOME/dump-thumbs/$d.txt" >"$T_HOME/diff" 2>&1
-	ok $? "screen $d drawn from the thumbnails matches golden/$d.txt"
+	ok_status $? "screen $d drawn from the thumbnails matches golden/$d.txt"
 done
 grep -q '^render_cold_us [0-9]* [0-9]*x[0-9]* thumbnail$' "$T_HOME/timing"
-ok $? "the panes read the thumbnails"
+ok_status $? "the panes read the thumbnails"
 grep -q '^render_cold_us [0-9]* [0-9]*x[0-9]* full$' "$T_HOME/timing"
-ok $? "the zoomed pane reads the full capture"
+ok_status $? "the zoomed pane reads the full capture"
 done_testing

@@ -8,29 +8,29 @@ d=$T_HOME/dump-tasks
 rows() { grep -E '^[> ] [^ ]+ +[a-z]+ +t[0-9a-f]{7} ' "$1"; }
 started() { rows "$1" | grep -oE '[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}$'; }
 grep -q '^ amc  Tasks' "$d/tasks.txt"
-ok $? "the title bar names the view"
+ok_status $? "the title bar names the view"
 is "$(rows "$d/tasks.txt" | wc -l)" 27 "a page fills the 27 rows between the header and the status line"
 is "$(rows "$d/tasks.txt" | grep -c '^>')" 1 "one row is selected"
 is "$(started "$d/tasks.txt" | wc -l)" 27 "every row has a start time"
 started "$d/tasks.txt" | sort -c -r
-ok $? "newest first by default"
+ok_status $? "newest first by default"
 started "$d/tasks-sort-oldest.txt" | sort -c
-ok $? "s: oldest first"
+ok_status $? "s: oldest first"
 rows "$d/tasks-sort-duration.txt" | grep -oE '[0-9.]+s [0-9]{4}-' | sed 's/s .*//' | sort -c -r -n
-ok $? "s s s: longest first"
+ok_status $? "s s s: longest first"
 rows "$d/tasks-sort-status.txt" | cut -c3- | awk '{print $2}' | uniq | sort | uniq -d | grep -q .
-ok $((! $?)) "s s: by status, each status in one run"
+ok_status $((! $?)) "s s: by status, each status in one run"
 grep -q 'status=running' "$d/tasks-filter-running.txt" && ! rows "$d/tasks-filter-running.txt" | grep -qv ' running '
-ok $? "f: the running filter is shown and lists no task of another status"
+ok_status $? "f: the running filter is shown and lists no task of another status"
 n=$(rows "$d/tasks-filter-succeeded.txt" | wc -l)
 [ "$n" -gt 0 ] && ! rows "$d/tasks-filter-succeeded.txt" | grep -qv ' succeeded '
-ok $? "f f: the succeeded filter shows $n succeeded tasks only"
+ok_status $? "f f: the succeeded filter shows $n succeeded tasks only"
 n=$(rows "$d/tasks-search.txt" | wc -l)
 [ "$n" -gt 0 ] && ! rows "$d/tasks-search.txt" | grep -qv 'Wi-Fi'
-ok $? "/Wi-Fi shows the $n tasks that match only"
+ok_status $? "/Wi-Fi shows the $n tasks that match only"
 sel=$(rows "$d/tasks-pgdn.txt" | grep '^>' | grep -oE 't[0-9a-f]{7}')
 [ -n "$sel" ] && ! grep -q "$sel" "$d/tasks.txt"
-ok $? "PgDn selects a task ($sel) that was not on the first page"
+ok_status $? "PgDn selects a task ($sel) that was not on the first page"
 sel=$(rows "$d/tasks-end.txt" | grep '^>' | grep -oE 't[0-9a-f]{7}')
 is "$sel" "$(rows "$d/tasks-sort-oldest.txt" | head -1 | grep -oE 't[0-9a-f]{7}')" "G selects the oldest task"
 done_testing

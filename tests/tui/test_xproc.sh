@@ -13,7 +13,7 @@ tmux -L "$sock" -f /dev/null new-session -d -x 150 -y 40 \
 stop_tmux() { tmux -L "$sock" kill-server 2>/dev/null; }
 screen() { tmux -L "$sock" capture-pane -p 2>/dev/null; }
 wait_for 10 sh -c "tmux -L '$sock' capture-pane -p | grep -q 'Tasks'"
-ok $? "the interface is up"
+ok_status $? "the interface is up"
 
 # Load both cores while the other process commits.
 hogs=""
@@ -22,13 +22,13 @@ for i in 1 2; do
 	hogs="$hogs $!"
 done
 "$COMMITTER" "$AMC_HOME" 200 5
-ok $? "another process made 200 commits under CPU load"
+ok_status $? "another process made 200 commits under CPU load"
 # shellcheck disable=SC2086
 kill $hogs 2>/dev/null
 
 # The idle interface must show the last commit and all 200 tasks.
 wait_for 20 sh -c "tmux -L '$sock' capture-pane -p | grep -q 'commit 200'"
-ok $? "the last commit reached the screen"
+ok_status $? "the last commit reached the screen"
 s=$(screen)
 like "$s" "/200( |$)" "the list counts all 200 tasks"
 like "$(printf '%s\n' "$s" | sed -n 3p)" "commit 200" "the newest task is on top"

@@ -1,6 +1,8 @@
 /* tap.h - a tiny Test Anything Protocol emitter for amc's C tests.
  * Each check prints "ok N - name" or "not ok N - name"; done_testing() prints the plan
- * and returns the exit status (0 only when every check passed). */
+ * and returns the exit status (0 only when every check passed).
+ * ok(cond, ...) passes when cond is nonzero; the shell helper (tests/integration/
+ * tap.sh) reads `ok COND NAME` the same way and takes exit statuses in ok_status. */
 #ifndef AMC_TAP_H
 #define AMC_TAP_H
 

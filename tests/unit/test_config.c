@@ -7,19 +7,6 @@
 #include "util/config.h"
 #include "util/strbuf.h"
 
-static void pathf(char *out, size_t n, const char *fmt, ...) AMC_PRINTF(3, 4);
-static void pathf(char *out, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int w = vsnprintf(out, n, fmt, ap);
-	va_end(ap);
-	if (w < 0 || (size_t)w >= n) {
-		printf("Bail out! path too long\n");
-		exit(1);
-	}
-}
-
 static const char *origin_of(const amc_config *c, const char *section, const char *key)
 {
 	for (size_t i = 0; i < amc_config_count(c); i++) {

@@ -98,8 +98,7 @@ int main(void)
 	/* NULL err is tolerated everywhere. */
 	is_int(amc_err_set(NULL, AMC_EFAIL, "x %d", 1), -1, "set(NULL) returns -1");
 	is_int(amc_err_prefix(NULL, "ctx"), -1, "prefix(NULL) returns -1");
-	amc_err_clear(NULL);
-	ok(1, "clear(NULL) does not crash");
+	amc_err_clear(NULL); /* no effect to see: a crash here fails the plan */
 
 	/* Exit codes are the documented values. */
 	is_int(AMC_EFAIL, 1, "AMC_EFAIL is 1");

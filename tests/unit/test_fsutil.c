@@ -12,19 +12,6 @@
 #include "util/strbuf.h"
 
 /* snprintf for paths; a path that does not fit is a test failure. */
-static void pathf(char *out, size_t n, const char *fmt, ...) AMC_PRINTF(3, 4);
-static void pathf(char *out, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int w = vsnprintf(out, n, fmt, ap);
-	va_end(ap);
-	if (w < 0 || (size_t)w >= n) {
-		printf("Bail out! path too long\n");
-		exit(1);
-	}
-}
-
 static mode_t mode_of(const char *path)
 {
 	struct stat st;

@@ -5,19 +5,6 @@
 #include "testutil.h"
 #include "util/paths.h"
 
-static void pathf(char *out, size_t n, const char *fmt, ...) AMC_PRINTF(3, 4);
-static void pathf(char *out, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int w = vsnprintf(out, n, fmt, ap);
-	va_end(ap);
-	if (w < 0 || (size_t)w >= n) {
-		printf("Bail out! path too long\n");
-		exit(1);
-	}
-}
-
 static int is_dir_mode(const char *path, mode_t mode)
 {
 	struct stat st;

@@ -1,4 +1,4 @@
-/* test_retention.c - bounded history (seed 000 D5): by count and by age, never
+/* test_retention.c - bounded history: by count and by age, never
  * an active task, rows and records and artifacts together, a file deleted only
  * when no remaining record names it, and a dry run that deletes nothing. */
 #include <limits.h>

@@ -151,7 +151,7 @@ static void test_sample(void)
 	ok(s4.width == 1080 && s4.height == 1794 && s4.count == 9, "screen size from the root bounds");
 	amc_scene_free(&s4);
 
-	/* JSON shape (seed 002 plus a few fields). */
+	/* JSON shape (docs/perception.md). */
 	cJSON *j = amc_scene_to_json(&s);
 	is_int(amc_json_int(j, "width", -1), 1080, "JSON width");
 	is_int(amc_json_int(j, "height", -1), 1794, "JSON height");

@@ -1,6 +1,6 @@
 /* test_store.c - opening the store: file and folder modes, pragmas, a damaged
  * database, and recovery of tasks whose owner died (the lock-based ownership
- * of DESIGN.md "Runner and events"). */
+ * of docs/architecture.md "Ownership"). */
 #include <limits.h>
 #include <signal.h>
 #include <sqlite3.h>

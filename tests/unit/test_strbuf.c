@@ -114,7 +114,10 @@ int main(void)
 	amc_sb_free(&sb);
 	ok(sb.buf == NULL && sb.len == 0, "free resets");
 	amc_sb_free(&sb);
-	ok(1, "double free of an sb is harmless");
+	ok(sb.buf == NULL && sb.len == 0 && sb.cap == 0, "a second free leaves the sb empty");
+	amc_sb_puts(&sb, "again");
+	is_str(amc_sb_str(&sb), "again", "and usable");
+	amc_sb_free(&sb);
 
 	/* x* helpers. */
 	ok(amc_xstrdup(NULL) == NULL, "xstrdup(NULL) is NULL");

@@ -1,4 +1,5 @@
-/* test_tasks.c - task rows: the idempotent create invariant (seed 000 D1),
+/* test_tasks.c - task rows: the idempotent create (a second create of an id is
+ * a no-op: the first row wins),
  * updates, unique-prefix lookup, and paged, filtered listing. */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -43,7 +44,7 @@ static void test_create_idempotent(amc_store *s)
 	t.lock_name = "device-sim:0";
 	ok(amc_store_create_task(s, &t, &e) == 0, "create: %s", e.msg);
 
-	/* The runner's create (D1) after a caller that already created the row:
+	/* The runner's create after a caller that already created the row:
 	 * same id, other fields. */
 	amc_task_row again = row("1000000000000001", "running", 2000);
 	again.goal = "something else";

@@ -1,4 +1,4 @@
-/* test_timeline.c - step records (seed 000 D4): every field round-trips, the
+/* test_timeline.c - step records: every field round-trips, the
  * legacy column equals the after image, a reused observation is one path in
  * two records, duplicates and stray paths are refused. */
 #include <sqlite3.h>

@@ -3,12 +3,15 @@
 #ifndef AMC_TESTUTIL_H
 #define AMC_TESTUTIL_H
 
+#include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "util/err.h"
 #include "util/fsutil.h"
 
 /* Make a fresh AMC_HOME under /tmp, export it, and return it (static buffer).
@@ -48,6 +51,35 @@ static inline const char *test_src(const char *rel)
 	char *b = buf[k++ & 3];
 	snprintf(b, PATH_MAX, "%s/%s", src && *src ? src : ".", rel);
 	return b;
+}
+
+/* snprintf into a path buffer; a path that does not fit ends the test
+ * ("Bail out!") rather than testing a cut path. */
+static inline void pathf(char *out, size_t n, const char *fmt, ...) AMC_PRINTF(3, 4);
+static inline void pathf(char *out, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(out, n, fmt, ap);
+	va_end(ap);
+	if (w < 0 || (size_t)w >= n) {
+		printf("Bail out! path too long\n");
+		exit(1);
+	}
+}
+
+/* How many file descriptors are open: compare before and after to show
+ * that nothing leaked one. */
+static inline int test_open_fds(void)
+{
+	long max = sysconf(_SC_OPEN_MAX);
+	int n = 0;
+	if (max < 0 || max > 4096)
+		max = 4096;
+	for (int fd = 0; fd < max; fd++)
+		if (fcntl(fd, F_GETFD) != -1)
+			n++;
+	return n;
 }
 
 #endif

@@ -24,6 +24,11 @@ TESTS += tests/unit/test_ids
 tests_unit_test_ids_SOURCES = tests/unit/test_ids.c
 tests_unit_test_ids_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/unit/test_status
+TESTS += tests/unit/test_status
+tests_unit_test_status_SOURCES = tests/unit/test_status.c
+tests_unit_test_status_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/unit/test_clock
 TESTS += tests/unit/test_clock
 tests_unit_test_clock_SOURCES = tests/unit/test_clock.c
