@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -12,6 +11,7 @@
 #include "device/adb.h"
 #include "device/appium.h"
 #include "device/sim/sim.h"
+#include "util/clock.h"
 #include "util/lockfile.h"
 #include "util/sanitize.h"
 
@@ -113,9 +113,7 @@ int amc_device_open(const char *id, const char *home, const amc_config *cfg, amc
 
 static double mono_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+	return (double)amc_mono_us() / 1e3;
 }
 
 static int tally(amc_call_tally *t, double t0, int rc)
@@ -192,11 +190,8 @@ static void c_close(amc_device *d)
 	d->driver->close(d);
 }
 
-void amc_device_count_calls(amc_device *d)
+static void wrap(amc_device *d, const amc_device_ops *o)
 {
-	if (!d || d->driver)
-		return;
-	const amc_device_ops *o = d->ops;
 	d->driver = o;
 	/* optional ops stay NULL so callers still see what the driver lacks */
 	d->counted = (amc_device_ops){
@@ -218,6 +213,20 @@ void amc_device_count_calls(amc_device *d)
 		.set_value = o->set_value ? c_set_value : NULL,
 	};
 	d->ops = &d->counted;
+}
+
+void amc_device_count_calls(amc_device *d)
+{
+	if (d && !d->driver)
+		wrap(d, d->ops);
+}
+
+void amc_device_set_driver(amc_device *d, const amc_device_ops *ops)
+{
+	if (d->driver)
+		wrap(d, ops);
+	else
+		d->ops = ops;
 }
 
 const amc_device_ops *amc_device_driver(const amc_device *d)

@@ -104,6 +104,9 @@ void amc_device_close(amc_device *d);
 /* Count the device's calls from now on (amc_device_open does this; drivers
  * opened directly can be wrapped too). Idempotent. */
 void amc_device_count_calls(amc_device *d);
+/* Replace the driver's op table (a driver that drops an optional op at run
+ * time, e.g. adb giving up raw frames); counting goes on. */
+void amc_device_set_driver(amc_device *d, const amc_device_ops *ops);
 /* The driver's own op table, whether or not calls are counted. */
 const amc_device_ops *amc_device_driver(const amc_device *d);
 /* The calls made since the device was opened (zeros when not counted). */
