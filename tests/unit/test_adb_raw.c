@@ -111,17 +111,34 @@ static void test_modes(void)
 	amc_device_close(d);
 	unsetenv("AMC_ADB_STANDIN_LATENCY");
 
-	/* an observation over raw frames: only the kept frame is encoded */
+	/* an observation over raw frames: only the kept frame is encoded, no
+	 * PNG is decoded; settling compares pixels */
 	d = open_with("raw");
-	amc_observation o;
+	amc_observation o, s;
 	amc_observe_opts oo = { 0, AMC_OCR_OFF };
+	long dec0 = amc_png_decode_count();
 	ok(d && amc_observe(d, &oo, &o, &e) == 0, "observe over raw frames");
+	amc_settle_opts so = { 500, 10, 0.001, 84 };
+	int frames = 0, settled = 0;
+	ok(d && amc_settle(d, &so, &oo, &s, &frames, &settled, &e) == 0 && frames >= 2, "settle over raw frames");
+	is_int((int)(amc_png_decode_count() - dec0), 0, "raw frames: no PNG decoded to observe and settle");
+	if (d)
+		amc_observation_free(&s);
 	amc_image back = { 0 };
 	ok(d && o.png && amc_png_decode(o.png, o.png_len, &back, &e) == 0 &&
 	   !memcmp(back.px, o.img.px, (size_t)o.img.w * o.img.h * 4), "the kept frame's PNG holds its pixels");
 	amc_image_free(&back);
 	if (d)
 		amc_observation_free(&o);
+	amc_device_close(d);
+
+	/* over PNG: each frame the phone sends is decoded once, none twice */
+	d = open_with("png");
+	dec0 = amc_png_decode_count();
+	ok(d && amc_settle(d, &so, &oo, &s, &frames, &settled, &e) == 0, "settle over PNG screenshots");
+	is_int((int)(amc_png_decode_count() - dec0), frames, "one decode per frame (%d)", frames);
+	if (d)
+		amc_observation_free(&s);
 	amc_device_close(d);
 }
 

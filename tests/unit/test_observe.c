@@ -3,6 +3,7 @@
 
 #include "device/device.h"
 #include "image/image.h"
+#include "image/png.h"
 #include "runtime/observe.h"
 #include "tap.h"
 #include "testutil.h"
@@ -47,7 +48,9 @@ int main(void)
 	amc_observation s;
 	int frames, settled;
 	c0 = amc_device_calls_now(d);
+	long dec0 = amc_png_decode_count();
 	ok(amc_settle(d, &so, &oo, &s, &frames, &settled, &e) == 0, "settle");
+	is_int((int)(amc_png_decode_count() - dec0), 0, "the sim hands over pixels: nothing decoded");
 	c1 = amc_device_calls_now(d);
 	dc = amc_device_calls_since(&c1, &c0);
 	is_int((int)dc.screenshots.count, frames, "settling: one capture per compared frame");
