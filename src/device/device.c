@@ -179,7 +179,7 @@ static int c_set_value(amc_device *d, const amc_element_ref *el, const char *utf
 }
 static int c_wait(amc_device *d, int ms, amc_err *e)
 {
-	return d->driver->wait(d, ms, e);
+	COUNTED(waits, wait(d, ms, e));
 }
 static int c_health(amc_device *d, amc_err *e)
 {
@@ -248,7 +248,8 @@ amc_device_calls amc_device_calls_since(const amc_device_calls *later, const amc
 {
 	return (amc_device_calls){ tally_sub(later->screenshots, earlier->screenshots),
 				   tally_sub(later->trees, earlier->trees),
-				   tally_sub(later->inputs, earlier->inputs) };
+				   tally_sub(later->inputs, earlier->inputs),
+				   tally_sub(later->waits, earlier->waits) };
 }
 
 void amc_device_close(amc_device *d)
@@ -317,9 +318,10 @@ int amc_device_calls_add_json(amc_device_calls *sum, const char *timings)
 	int rc = -1;
 	if (cJSON_IsObject(dev) && tally_from_json(&c.screenshots, dev, "screenshots") == 0 &&
 	    tally_from_json(&c.trees, dev, "trees") == 0 && tally_from_json(&c.inputs, dev, "inputs") == 0) {
-		amc_call_tally *to[] = { &sum->screenshots, &sum->trees, &sum->inputs };
-		const amc_call_tally *from[] = { &c.screenshots, &c.trees, &c.inputs };
-		for (int i = 0; i < 3; i++) {
+		(void)tally_from_json(&c.waits, dev, "waits");
+		amc_call_tally *to[] = { &sum->screenshots, &sum->trees, &sum->inputs, &sum->waits };
+		const amc_call_tally *from[] = { &c.screenshots, &c.trees, &c.inputs, &c.waits };
+		for (int i = 0; i < 4; i++) {
 			to[i]->count += from[i]->count;
 			to[i]->ms += from[i]->ms;
 		}
@@ -331,8 +333,11 @@ int amc_device_calls_add_json(amc_device_calls *sum, const char *timings)
 
 void amc_device_calls_format(const amc_device_calls *c, char *out, size_t n)
 {
-	snprintf(out, n, "%ld screenshot%s %.0f ms, %ld tree%s %.0f ms, %ld input%s %.0f ms",
-		 c->screenshots.count, c->screenshots.count == 1 ? "" : "s", c->screenshots.ms,
-		 c->trees.count, c->trees.count == 1 ? "" : "s", c->trees.ms,
-		 c->inputs.count, c->inputs.count == 1 ? "" : "s", c->inputs.ms);
+	int l = snprintf(out, n, "%ld screenshot%s %.0f ms, %ld tree%s %.0f ms, %ld input%s %.0f ms",
+			 c->screenshots.count, c->screenshots.count == 1 ? "" : "s", c->screenshots.ms,
+			 c->trees.count, c->trees.count == 1 ? "" : "s", c->trees.ms,
+			 c->inputs.count, c->inputs.count == 1 ? "" : "s", c->inputs.ms);
+	if (c->waits.count && l > 0 && (size_t)l < n)
+		snprintf(out + l, n - (size_t)l, ", %ld wait%s %.0f ms", c->waits.count,
+			 c->waits.count == 1 ? "" : "s", c->waits.ms);
 }

@@ -81,6 +81,7 @@ typedef struct amc_device_calls {
 	amc_call_tally screenshots; /* screenshot and frame */
 	amc_call_tally trees;       /* ui_tree */
 	amc_call_tally inputs;      /* tap, long press, swipe, text, key, app launch, element ops */
+	amc_call_tally waits;       /* device time let pass (settling's pauses): not a call, but not amc's time */
 } amc_device_calls;
 
 struct amc_device {
@@ -115,9 +116,11 @@ amc_device_calls amc_device_calls_now(const amc_device *d);
 amc_device_calls amc_device_calls_since(const amc_device_calls *later, const amc_device_calls *earlier);
 /* Add a step's calls, as recorded in its timings JSON ({"device": {"screenshots":
  * {"count", "ms"}, "trees": ..., "inputs": ...}}), to *sum. 0: added; -1: the
- * timings hold no device calls (steps recorded before they were counted). */
+ * timings hold no device calls (steps recorded before they were counted);
+ * "waits" is optional. */
 int amc_device_calls_add_json(amc_device_calls *sum, const char *timings);
-/* "3 screenshots 412 ms, 1 tree 1210 ms, 2 inputs 31 ms" into out. */
+/* "3 screenshots 412 ms, 1 tree 1210 ms, 2 inputs 31 ms" into out, and
+ * ", 2 waits 200 ms" when there were any. */
 void amc_device_calls_format(const amc_device_calls *c, char *out, size_t n);
 
 /* Hold a device for a task: a flock named after the device, released by the

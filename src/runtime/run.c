@@ -571,6 +571,7 @@ static char *timings_json(const run *r, const step *s, long long record_ms)
 	add_tally(dev, "screenshots", &c.screenshots);
 	add_tally(dev, "trees", &c.trees);
 	add_tally(dev, "inputs", &c.inputs);
+	add_tally(dev, "waits", &c.waits);
 	cJSON_AddNumberToObject(t, "observe_ms", (double)r->observe_ms);
 	cJSON_AddNumberToObject(t, "plan_ms", (double)s->plan_ms);
 	cJSON_AddNumberToObject(t, "act_ms", (double)s->act_ms);

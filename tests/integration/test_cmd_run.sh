@@ -44,7 +44,7 @@ one=$("$AMC" show "$id" --step 2); ok $? "show --step 2"
 like "$one" "timings" "show --step prints timings"
 like "$one" "device  [0-9]+ screenshots? [0-9]+ ms, [0-9]+ trees? [0-9]+ ms, [0-9]+ inputs? [0-9]+ ms" \
 	"show --step prints the step's device calls"
-like "$show" "device  [0-9]+ screenshots [0-9]+ ms, [0-9]+ trees [0-9]+ ms, [0-9]+ inputs [0-9]+ ms \($steps steps\)" \
+like "$show" "device  [0-9]+ screenshots [0-9]+ ms, [0-9]+ trees [0-9]+ ms, [0-9]+ inputs [0-9]+ ms(, [0-9]+ waits [0-9]+ ms)? \($steps steps\)" \
 	"show totals the device calls of every step"
 like "$one" "scene \([0-9]+ elements" "show --step prints the scene"
 

@@ -282,7 +282,8 @@ static void test_call_counting(void)
 	amc_device_calls c = amc_device_calls_now(d);
 	is_int((int)c.screenshots.count, 2, "screenshot and frame count as screenshots");
 	is_int((int)c.trees.count, 1, "one tree dump");
-	is_int((int)c.inputs.count, 2, "tap and key are inputs; a wait is not a call");
+	is_int((int)c.inputs.count, 2, "tap and key are inputs");
+	is_int((int)c.waits.count, 1, "a wait is tallied apart: device time, not a call");
 	ok(c.screenshots.ms > 0 && c.trees.ms > 0, "their time is measured");
 	amc_device_calls since = amc_device_calls_since(&c, &z);
 	is_int((int)since.inputs.count, 2, "calls_since subtracts");
@@ -302,6 +303,11 @@ static void test_call_counting(void)
 	char line[160];
 	amc_device_calls_format(&sum, line, sizeof line);
 	is_str(line, "5 screenshots 20 ms, 2 trees 50 ms, 1 input 2 ms", "formatted for show and the TUI");
+	ok(amc_device_calls_add_json(&sum, "{\"device\":{\"screenshots\":{\"count\":0,\"ms\":0},"
+				     "\"trees\":{\"count\":0,\"ms\":0},\"inputs\":{\"count\":0,\"ms\":0},"
+				     "\"waits\":{\"count\":2,\"ms\":200}}}") == 0, "waits add up too");
+	amc_device_calls_format(&sum, line, sizeof line);
+	is_str(line, "5 screenshots 20 ms, 2 trees 50 ms, 1 input 2 ms, 2 waits 200 ms", "waits shown when there were any");
 	ok(amc_device_calls_add_json(&sum, "{\"observe_ms\":3}") == -1 && sum.screenshots.count == 5,
 	   "timings without device calls (older records) add nothing");
 	ok(amc_device_calls_add_json(&sum, "{\"device\":{\"screenshots\":{\"count\":1,\"ms\":1}}}") == -1 &&
