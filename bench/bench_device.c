@@ -158,6 +158,10 @@ int main(int argc, char **argv)
 		if (d)
 			closedir(d);
 	}
+	if (!nflows) {
+		fprintf(stderr, "bench_device: no flows (give FLOW.yaml files, or set AMC_DATA_DIR to the data folder)\n");
+		return 2;
+	}
 	printf("bench_device: the bundled flows over the adb stand-in (the sim behind `adb`), adb.capture=%s, "
 	       "OCR policy %s\n", capture && *capture ? capture : "auto", amc_config_str(cfg, "ocr", "policy"));
 	printf("latency model (assumptions; each a setting, BENCH_LATENCY=%s):\n", model);
