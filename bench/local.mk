@@ -5,16 +5,16 @@ bench_bench_steps_LDADD = $(TEST_LDADD)
 CLEANFILES += bench/bench_steps
 
 # bench_store: step-record commits, artifact writes, retention of 10k of 100k tasks
-EXTRA_PROGRAMS += bench/bench_store
+# (short runs of it and of bench_device in `make check`: tests/integration/test_bench.sh)
+check_PROGRAMS += bench/bench_store bench/bench_device
 bench_bench_store_SOURCES = bench/bench_store.c
 bench_bench_store_LDADD = $(TEST_LDADD)
-CLEANFILES += bench/bench_store
+TESTS += tests/integration/test_bench.sh
+EXTRA_DIST += tests/integration/test_bench.sh
 
 # bench_device: the bundled flows over the adb stand-in with a latency model
-EXTRA_PROGRAMS += bench/bench_device
 bench_bench_device_SOURCES = bench/bench_device.c
 bench_bench_device_LDADD = $(TEST_LDADD)
-CLEANFILES += bench/bench_device
 
 # bench_ocr: the OCR pipeline against `tesseract IMAGE - tsv` per screen. Built
 # for `make check` too, where tests/integration/test_bench_ocr.sh runs it with
