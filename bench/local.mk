@@ -4,6 +4,18 @@ bench_bench_steps_SOURCES = bench/bench_steps.c
 bench_bench_steps_LDADD = $(TEST_LDADD)
 CLEANFILES += bench/bench_steps
 
+# bench_store: step-record commits, artifact writes, retention of 10k of 100k tasks
+# (short runs of it and of bench_device in `make check`: tests/integration/test_bench.sh)
+check_PROGRAMS += bench/bench_store bench/bench_device
+bench_bench_store_SOURCES = bench/bench_store.c
+bench_bench_store_LDADD = $(TEST_LDADD)
+TESTS += tests/integration/test_bench.sh
+EXTRA_DIST += tests/integration/test_bench.sh
+
+# bench_device: the bundled flows over the adb stand-in with a latency model
+bench_bench_device_SOURCES = bench/bench_device.c
+bench_bench_device_LDADD = $(TEST_LDADD)
+
 # bench_ocr: the OCR pipeline against `tesseract IMAGE - tsv` per screen. Built
 # for `make check` too, where tests/integration/test_bench_ocr.sh runs it with
 # --quick (two screens, one round) only to check that it runs.
@@ -18,8 +30,11 @@ bench_bench_tui_SOURCES = bench/bench_tui.c
 bench_bench_tui_LDADD = $(TEST_LDADD)
 CLEANFILES += bench/bench_tui
 
-bench: bench/bench_steps$(EXEEXT) bench/bench_ocr$(EXEEXT) bench/bench_tui$(EXEEXT) amc$(EXEEXT)
+bench: bench/bench_steps$(EXEEXT) bench/bench_ocr$(EXEEXT) bench/bench_tui$(EXEEXT) bench/bench_store$(EXEEXT) \
+		bench/bench_device$(EXEEXT) tests/tools/adb-standin$(EXEEXT) amc$(EXEEXT)
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_steps$(EXEEXT) 3
+	./bench/bench_store$(EXEEXT) $(BENCH_STORE_ARGS)
+	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_device$(EXEEXT) tests/tools/adb-standin$(EXEEXT)
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_ocr$(EXEEXT) 3
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_tui$(EXEEXT) $(abs_top_builddir)/amc$(EXEEXT) $(BENCH_TUI_ARGS)
 .PHONY: bench

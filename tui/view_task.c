@@ -2,13 +2,15 @@
  * selected step's detail in panes: before and after screenshots (the action's
  * target marked on the before image, and on request an OCR observation's
  * box) and the operation (tool, arguments,
- * result, error, reasoning, timings, OCR observations, the UI tree's artifact).
+ * result, error, reasoning, the device calls and timings, OCR observations, the
+ * UI tree's artifact).
  * Any pane can be zoomed to the full screen. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "device/device.h"
 #include "tui/app.h"
 #include "tui/session.h"
 #include "tui/image.h"
@@ -238,6 +240,14 @@ static void build_op(const task_view *t, const amc_step_row *s, lines *l)
 	if (s->reasoning && *s->reasoning)
 		add_multi(l, "reasoning", s->reasoning);
 	add_usage(t, s->step, l);
+	amc_device_calls dc = { 0 };
+	if (amc_device_calls_add_json(&dc, s->timings) == 0) {
+		char line[160];
+		amc_device_calls_format(&dc, line, sizeof line);
+		amc_sb_printf(&sb, "device: %s", line);
+		add(l, amc_sb_str(&sb));
+		amc_sb_reset(&sb);
+	}
 	add_json(l, "timings", s->timings);
 	cJSON *ocr = s->ocr ? cJSON_Parse(s->ocr) : NULL;
 	int n = cJSON_IsArray(ocr) ? cJSON_GetArraySize(ocr) : 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "device/device.h"
 #include "util/clock.h"
 #include "util/jsonutil.h"
 #include "util/sanitize.h"
@@ -473,6 +474,12 @@ static int run(amc_cli *cli, int argc, char **argv)
 		else
 			printf("no model call recorded (a flow, or decisions kept only for planner.decisions_keep tasks)");
 		printf("\n");
+		amc_device_calls dc = { 0 };
+		if (amc_device_calls_add_json(&dc, one->timings) == 0) {
+			char line[160];
+			amc_device_calls_format(&dc, line, sizeof line);
+			printf("  device  %s\n", line);
+		}
 		print_path(store, "before", one->before_screenshot);
 		print_path(store, "after", one->after_screenshot);
 		print_path(store, "tree", one->ui_tree_path);
@@ -513,6 +520,16 @@ static int run(amc_cli *cli, int argc, char **argv)
 		}
 		print_path(store, "before", r->before_screenshot);
 		print_path(store, "after", r->after_screenshot);
+	}
+	/* what the steps cost on the device, all together */
+	amc_device_calls dc = { 0 };
+	size_t counted = 0;
+	for (size_t i = 0; i < n; i++)
+		counted += amc_device_calls_add_json(&dc, steps[i].timings) == 0;
+	if (counted) {
+		char line[160];
+		amc_device_calls_format(&dc, line, sizeof line);
+		printf("  device  %s (%zu step%s)\n", line, counted, counted == 1 ? "" : "s");
 	}
 	/* the call that ended the task (finish, or a failed call) plans no step row */
 	int last = n ? steps[n - 1].step : 0;

@@ -2,8 +2,10 @@
  *
  * Every call runs `adb -s SERIAL ...` through amc_proc_run (argv array, own
  * process group, stdin /dev/null, wall-clock limit [adb] timeout_ms, stdout and
- * stderr apart). Never a host shell. Screenshots come from `exec-out screencap
- * -p`, UI trees from `exec-out uiautomator dump /dev/tty` (falling back to a
+ * stderr apart). Never a host shell. Frames come as raw pixels from `exec-out
+ * screencap` or as PNG from `exec-out screencap -p` ([adb] capture = raw, png,
+ * or auto: measure both on the first frame and keep the faster); a raw frame
+ * that fails the strict checks switches the phone to PNG for good. UI trees from `exec-out uiautomator dump /dev/tty` (falling back to a
  * dump into /sdcard/window_dump.xml read with `exec-out cat`).
  *
  * Text goes through `shell input text` as one single-quoted argument for the
@@ -21,6 +23,10 @@
 /* Open the phone with this serial (as `adb devices` prints it). Checks that it
  * is connected and authorized (AMC_EENV with the fix otherwise). */
 int amc_adb_open(const char *serial, const amc_config *cfg, amc_device **out, amc_err *e);
+
+/* How the phone's screen is captured now: "raw", "png", or "auto" before the
+ * first frame decided it ("" for a device that is not adb). */
+const char *amc_adb_capture_mode(const amc_device *d);
 
 /* 0 when `serial` looks like an adb serial (letters, digits, . _ : -; emulator-5554,
  * 192.168.1.20:5555, R58M123ABC). */

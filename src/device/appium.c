@@ -699,7 +699,7 @@ int amc_appium_open(const char *url, const amc_config *cfg, amc_device **out, am
 
 const char *amc_appium_session(amc_device *d)
 {
-	return d && d->ops == &APPIUM_OPS ? P(d)->sid : "";
+	return d && amc_device_driver(d) == &APPIUM_OPS ? P(d)->sid : "";
 }
 
 int amc_appium_status(const char *url, long timeout_ms, amc_err *e)

@@ -69,10 +69,30 @@ typedef struct amc_device_ops {
 	int (*set_value)(amc_device *d, const amc_element_ref *el, const char *utf8, amc_err *e);
 } amc_device_ops;
 
+/* What a device's calls cost: how many and their wall time, by kind. A step
+ * on a real phone is mostly device time (a screenshot 150-400 ms, a tree dump
+ * 1-3 s), so each step records these to show where its time went. */
+typedef struct amc_call_tally {
+	long count;
+	double ms;
+} amc_call_tally;
+
+typedef struct amc_device_calls {
+	amc_call_tally screenshots; /* screenshot and frame */
+	amc_call_tally trees;       /* ui_tree */
+	amc_call_tally inputs;      /* tap, long press, swipe, text, key, app launch, element ops */
+	amc_call_tally waits;       /* device time let pass (settling's pauses): not a call, but not amc's time */
+} amc_device_calls;
+
 struct amc_device {
-	const amc_device_ops *ops;
+	const amc_device_ops *ops;  /* what callers call: `counted` once amc_device_open returned */
 	void *impl;
 	char id[128];
+	/* Call counting (device.c): the driver's own table, and the counting
+	 * table that wraps it. Drivers recognize their devices by `driver`. */
+	const amc_device_ops *driver;
+	amc_device_ops counted;
+	amc_device_calls calls;     /* since the device was opened */
 };
 
 /* Canonical form of a device id: "sim" -> "sim:0", "sim:3" -> "sim:3".
@@ -81,6 +101,27 @@ int amc_device_id_normalize(const char *in, char *out, size_t n, amc_err *e);
 /* Open a device by id; `home` is $AMC_HOME (the sim keeps its state there). */
 int amc_device_open(const char *id, const char *home, const amc_config *cfg, amc_device **out, amc_err *e);
 void amc_device_close(amc_device *d);
+
+/* Count the device's calls from now on (amc_device_open does this; drivers
+ * opened directly can be wrapped too). Idempotent. */
+void amc_device_count_calls(amc_device *d);
+/* Replace the driver's op table (a driver that drops an optional op at run
+ * time, e.g. adb giving up raw frames); counting goes on. */
+void amc_device_set_driver(amc_device *d, const amc_device_ops *ops);
+/* The driver's own op table, whether or not calls are counted. */
+const amc_device_ops *amc_device_driver(const amc_device *d);
+/* The calls made since the device was opened (zeros when not counted). */
+amc_device_calls amc_device_calls_now(const amc_device *d);
+/* later - earlier, kind by kind: the calls made in between. */
+amc_device_calls amc_device_calls_since(const amc_device_calls *later, const amc_device_calls *earlier);
+/* Add a step's calls, as recorded in its timings JSON ({"device": {"screenshots":
+ * {"count", "ms"}, "trees": ..., "inputs": ...}}), to *sum. 0: added; -1: the
+ * timings hold no device calls (steps recorded before they were counted);
+ * "waits" is optional. */
+int amc_device_calls_add_json(amc_device_calls *sum, const char *timings);
+/* "3 screenshots 412 ms, 1 tree 1210 ms, 2 inputs 31 ms" into out, and
+ * ", 2 waits 200 ms" when there were any. */
+void amc_device_calls_format(const amc_device_calls *c, char *out, size_t n);
 
 /* Hold a device for a task: a flock named after the device, released by the
  * kernel if the process dies. 0: taken; AMC_EENV error naming the holding task

@@ -1,3 +1,4 @@
 libamc_a_SOURCES += \
 	src/image/image.c src/image/image.h \
-	src/image/png.c src/image/png.h
+	src/image/png.c src/image/png.h \
+	src/image/rawframe.c src/image/rawframe.h

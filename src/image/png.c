@@ -2,6 +2,7 @@
 
 #include <png.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,9 +81,19 @@ int amc_png_info(const void *buf, size_t len, int *w, int *h, amc_err *e)
 	return 0;
 }
 
+/* Decodes are counted so tests and benches can prove an observation decodes
+ * its frame once (or never, when the device sends pixels). */
+static atomic_long decodes;
+
+long amc_png_decode_count(void)
+{
+	return atomic_load(&decodes);
+}
+
 int amc_png_decode(const void *buf, size_t len, amc_image *out, amc_err *e)
 {
 	int w, h;
+	atomic_fetch_add(&decodes, 1);
 	out->w = out->h = 0;
 	out->px = NULL;
 	/* Refuse oversized input and oversized headers before libpng allocates anything. */

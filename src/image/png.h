@@ -17,6 +17,8 @@ int amc_png_info(const void *buf, size_t len, int *w, int *h, amc_err *e);
 /* Decode any PNG (palette, grey, 16-bit, interlaced, with or without alpha) to RGBA8. */
 int amc_png_decode(const void *buf, size_t len, amc_image *out, amc_err *e);
 int amc_png_decode_file(const char *path, amc_image *out, amc_err *e);
+/* How many amc_png_decode calls this process made (files included). */
+long amc_png_decode_count(void);
 /* Encode RGBA8 (alpha kept) at zlib `level` (0-9; 1 is a good speed/size choice for
  * screenshots). *out is malloc'd, owned by the caller. */
 /* The level of captured screenshots: speed over size (a 1080x2400 frame in

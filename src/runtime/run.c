@@ -121,6 +121,7 @@ typedef struct run {
 	size_t nsecret_fields;
 	amc_observation obs;            /* the current screen: the next step's "before" */
 	long long observe_ms;           /* spent observing for the next step so far */
+	amc_device_calls calls_mark;    /* the device's call tallies when the next step began */
 	/* the previous step, for the planner */
 	char last_tool[32];             /* "" before the first */
 	int last_ok;
@@ -315,6 +316,8 @@ static int run_start(run *r, amc_err *e)
 	r->last_ok = 1;
 	amc_err le;
 	long long t0 = amc_mono_ms();
+	/* the first step's calls include the first look at the screen */
+	r->calls_mark = amc_device_calls_now(r->dev);
 	if (observe(r, &r->obs, &le) != 0) {
 		finish_task(r, AMC_ST_FAILED, le.msg, NULL);
 		return 1;
@@ -550,9 +553,25 @@ static void step_settle(run *r, step *s)
 	s->settle_ms = amc_mono_ms() - s0;
 }
 
+static void add_tally(cJSON *to, const char *name, const amc_call_tally *t)
+{
+	cJSON *j = cJSON_AddObjectToObject(to, name);
+	cJSON_AddNumberToObject(j, "count", (double)t->count);
+	/* 0.1 ms is finer than any device call needs */
+	cJSON_AddNumberToObject(j, "ms", (double)(long long)(t->ms * 10 + 0.5) / 10);
+}
+
 static char *timings_json(const run *r, const step *s, long long record_ms)
 {
 	cJSON *t = cJSON_CreateObject();
+	/* the device calls since the step began: its observations, action and settling */
+	amc_device_calls now = amc_device_calls_now(r->dev);
+	amc_device_calls c = amc_device_calls_since(&now, &r->calls_mark);
+	cJSON *dev = cJSON_AddObjectToObject(t, "device");
+	add_tally(dev, "screenshots", &c.screenshots);
+	add_tally(dev, "trees", &c.trees);
+	add_tally(dev, "inputs", &c.inputs);
+	add_tally(dev, "waits", &c.waits);
 	cJSON_AddNumberToObject(t, "observe_ms", (double)r->observe_ms);
 	cJSON_AddNumberToObject(t, "plan_ms", (double)s->plan_ms);
 	cJSON_AddNumberToObject(t, "act_ms", (double)s->act_ms);
@@ -681,6 +700,7 @@ static int run_step(run *r, int n)
 		r->obs = s.after;
 	}
 	r->observe_ms = 0;
+	r->calls_mark = amc_device_calls_now(r->dev);
 	if (!r->last_ok && (!r->planner->keep_going || must_stop || cancelled(r))) {
 		if (cancelled(r)) {
 			finish_cancelled(r);

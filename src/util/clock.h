@@ -7,6 +7,7 @@
 
 long long amc_now_ms(void);   /* wall clock, ms since the epoch */
 long long amc_mono_ms(void);  /* monotonic, for durations and timeouts */
+long long amc_mono_us(void);  /* monotonic in microseconds, for short calls */
 void amc_sleep_ms(long ms);
 /* The moment `ms` from now on clock `clk`: the deadline for a
  * pthread_cond_timedwait whose condition variable waits on that clock. */

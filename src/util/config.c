@@ -101,6 +101,8 @@ static const keydef KEYS[] = {
 	  "the adb program (a name looked up in PATH, or a path); Debian package 'adb'" },
 	{ "adb", "timeout_ms", K_INT, "20000", 500, 600000, NULL,
 	  "wall-clock limit for one adb call (uiautomator dump takes 1-3 s on real phones)" },
+	{ "adb", "capture", K_ENUM, "auto", 0, 0, "auto|raw|png",
+	  "screen capture: raw (pixels, no PNG encode on the phone nor decode here; 10 MB a 1080x2400 frame), png (screencap -p), auto (measure both on the first frame, keep the faster)" },
 	{ "appium", "endpoints", K_STR, "", 0, 0, NULL,
 	  "Appium servers listed by `amc devices`, comma-separated URLs (device id appium:URL)" },
 	{ "appium", "capabilities", K_STR, "", 0, 0, NULL,

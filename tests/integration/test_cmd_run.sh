@@ -42,6 +42,10 @@ like "$json" '"ocr":[[:space:]]*\[' "raw OCR observations field present"
 like "$json" '"ui_tree_path":[[:space:]]*"/' "each record references its UI tree artifact"
 one=$("$AMC" show "$id" --step 2); ok_status $? "show --step 2"
 like "$one" "timings" "show --step prints timings"
+like "$one" "device  [0-9]+ screenshots? [0-9]+ ms, [0-9]+ trees? [0-9]+ ms, [0-9]+ inputs? [0-9]+ ms" \
+	"show --step prints the step's device calls"
+like "$show" "device  [0-9]+ screenshots [0-9]+ ms, [0-9]+ trees [0-9]+ ms, [0-9]+ inputs [0-9]+ ms(, [0-9]+ waits [0-9]+ ms)? \($steps steps\)" \
+	"show totals the device calls of every step"
 like "$one" "scene \([0-9]+ elements" "show --step prints the scene"
 
 out=$("$AMC" run --flow wifi-off-on 2>&1); is $? 0 "wifi-off-on flow succeeds"

@@ -78,4 +78,5 @@ is "$(grep -cE '^(OMP_THREAD_LIMIT|AMC_OMP_SET)=' "$W/child-env")" 0 "a child do
 # --- the benchmark runs (the full one is `make bench`) --------------------------------
 out=$("$AMC_TEST_BUILDDIR/bench/bench_ocr" --quick 2>&1); is "$?" 0 "bench_ocr --quick runs"
 like "$out" 'recall against' "bench_ocr prints recall"
+like "$out" "\\(2r\\) raw frame, full" "bench_ocr prints the raw-frame row"
 done_testing

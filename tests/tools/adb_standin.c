@@ -3,8 +3,9 @@
  * phone. Tests put it first on PATH under the name `adb`.
  *
  * It answers the command lines the driver uses: devices -l, get-state,
- * exec-out screencap -p, exec-out uiautomator dump /dev/tty, exec-out cat FILE,
- * and `shell ...`. For `shell` it does what adb and a phone do: the arguments
+ * exec-out screencap -p, exec-out screencap (a raw frame, as rawframe.h
+ * describes), exec-out uiautomator dump /dev/tty, exec-out cat FILE, and
+ * `shell ...`. For `shell` it does what adb and a phone do: the arguments
  * are joined with spaces and the string is parsed again POSIX-shell-style
  * (quotes, backslashes, ; & | and newlines between commands, $(...), `...`
  * and $VAR expanded to nothing: nothing is ever executed), then the known
@@ -20,6 +21,15 @@
  *   AMC_ADB_STANDIN_TTY_DUMP=fail    `uiautomator dump /dev/tty` fails as on a busy phone
  *   AMC_ADB_STANDIN_VANISH_AFTER=N   after N more calls every serial is gone
  *                                    (counted in $AMC_HOME/adb-standin/calls)
+ *   AMC_ADB_STANDIN_RAW_HEADER=12|16 the raw frame's header (default 16: newer Android)
+ *   AMC_ADB_STANDIN_RAW_FORMAT=rgba|rgbx|565  its pixel format (default rgba); a 565
+ *                                    phone's PNG shows the same 5-6-5 pixels widened
+ *   AMC_ADB_STANDIN_RAW_FAULT=truncated|lying  a raw frame cut short, or one whose
+ *                                    header names a size its bytes do not have
+ *   AMC_ADB_STANDIN_LATENCY=png_ms=N,raw_ms=N,usb_mb_s=N,dump_ms=N,input_ms=N
+ *                                    a latency model: each call takes at least this
+ *                                    long (captures: the phone's time plus the bytes
+ *                                    over USB at usb_mb_s; inputs: input, am, monkey)
  * A file $AMC_HOME/adb-standin/vanished-SERIAL makes that phone gone. */
 #include <errno.h>
 #include <limits.h>
@@ -31,6 +41,9 @@
 #include <cjson/cJSON.h>
 
 #include "device/sim/sim.h"
+#include "image/png.h"
+#include "image/rawframe.h"
+#include "util/clock.h"
 #include "util/config.h"
 #include "util/fsutil.h"
 #include "util/strbuf.h"
@@ -385,10 +398,102 @@ static char *unbase64(const char *in)
 	return out;
 }
 
+/* ---- screen captures and the latency model ---- */
+
+static long long started_us;
+static double model_ms; /* what the latency model says this call takes */
+
+static double latency(const char *key)
+{
+	const char *m = getenv("AMC_ADB_STANDIN_LATENCY");
+	size_t kl = strlen(key);
+	for (const char *p = m; p && *p;) {
+		if (!strncmp(p, key, kl) && p[kl] == '=')
+			return atof(p + kl + 1);
+		p += strcspn(p, ",");
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static void model_bytes(const char *phone_key, size_t bytes)
+{
+	double mbs = latency("usb_mb_s");
+	model_ms = latency(phone_key) + (mbs > 0 ? (double)bytes / (mbs * 1e6) * 1e3 : 0);
+}
+
+/* Wait out the rest of the modelled time: the stand-in's own work counts. */
+static void keep_model(void)
+{
+	double left = model_ms - (double)(amc_mono_us() - started_us) / 1e3;
+	if (left > 0)
+		amc_sleep_ms((long)(left + 0.5));
+}
+
+static uint32_t raw_format(void)
+{
+	const char *f = getenv("AMC_ADB_STANDIN_RAW_FORMAT");
+	if (f && !strcmp(f, "rgbx"))
+		return AMC_RAW_RGBX_8888;
+	if (f && !strcmp(f, "565"))
+		return AMC_RAW_RGB_565;
+	return AMC_RAW_RGBA_8888;
+}
+
+/* The screen as the phone holds it: a 565 framebuffer keeps 5-6-5 bits, shown
+ * widened by bit replication as Android's PNG encoder does. */
+static int screen(amc_device *d, amc_image *img, amc_err *e)
+{
+	if (d->ops->frame(d, img, e) != 0)
+		return -1;
+	if (raw_format() == AMC_RAW_RGB_565)
+		for (size_t i = 0; i < (size_t)img->w * img->h * 4; i++) {
+			unsigned bits = i % 4 == 1 ? 6 : 5, v = img->px[i] >> (8 - bits);
+			img->px[i] = i % 4 == 3 ? 255 : (unsigned char)(v << (8 - bits) | v >> (2 * bits - 8));
+		}
+	return 0;
+}
+
+static int screencap(amc_device *d, int raw)
+{
+	amc_err e;
+	amc_image img = { 0 };
+	unsigned char *out = NULL;
+	size_t len = 0;
+	int rc = 1;
+	if (raw) {
+		const char *hv = getenv("AMC_ADB_STANDIN_RAW_HEADER");
+		const char *fault = getenv("AMC_ADB_STANDIN_RAW_FAULT");
+		int hl = hv && !strcmp(hv, "12") ? 12 : 16;
+		if (screen(d, &img, &e) == 0 && amc_rawframe_encode(&img, raw_format(), hl, &out, &len, &e) == 0) {
+			if (fault && !strcmp(fault, "truncated"))
+				len -= len / 3;
+			else if (fault && !strcmp(fault, "lying"))
+				out[0]++; /* one pixel wider than the bytes sent */
+			model_bytes("raw_ms", len);
+		}
+	} else if (raw_format() == AMC_RAW_RGB_565) {
+		if (screen(d, &img, &e) == 0 && amc_png_encode(&img, AMC_PNG_CAPTURE_LEVEL, &out, &len, &e) == 0)
+			model_bytes("png_ms", len);
+	} else if (d->ops->screenshot(d, &out, &len, &e) == 0) {
+		model_bytes("png_ms", len);
+	}
+	if (out)
+		rc = fwrite(out, 1, len, stdout) == len ? 0 : 1;
+	else
+		fprintf(stderr, "%s\n", e.msg);
+	free(out);
+	amc_image_free(&img);
+	return rc;
+}
+
 static int run_cmd(amc_device *d, int argc, char **argv)
 {
 	amc_err e;
 	const char *c = argv[0];
+	if (!strcmp(c, "input") || !strcmp(c, "am") || !strcmp(c, "monkey"))
+		model_ms = latency("input_ms");
 	if (!strcmp(c, "input") && argc >= 2) {
 		if (!strcmp(argv[1], "text") && argc >= 3) {
 			/* input's own rule: %s is a space. */
@@ -560,6 +665,7 @@ static int devices(void)
 
 int main(int argc, char **argv)
 {
+	started_us = amc_mono_us();
 	home = getenv("AMC_HOME");
 	if (!home || !*home) {
 		fprintf(stderr, "adb stand-in: AMC_HOME is not set\n");
@@ -615,17 +721,13 @@ int main(int argc, char **argv)
 	int rc = 1;
 	if (!strcmp(what, "exec-out") && argc - i == 3 && !strcmp(argv[i + 1], "screencap") &&
 	    !strcmp(argv[i + 2], "-p")) {
-		unsigned char *png = NULL;
-		size_t len = 0;
-		if (d->ops->screenshot(d, &png, &len, &e) == 0) {
-			rc = fwrite(png, 1, len, stdout) == len ? 0 : 1;
-			free(png);
-		} else {
-			fprintf(stderr, "%s\n", e.msg);
-		}
+		rc = screencap(d, 0);
+	} else if (!strcmp(what, "exec-out") && argc - i == 2 && !strcmp(argv[i + 1], "screencap")) {
+		rc = screencap(d, 1);
 	} else if (!strcmp(what, "exec-out") && argc - i == 4 && !strcmp(argv[i + 1], "uiautomator") &&
 		   !strcmp(argv[i + 2], "dump") && !strcmp(argv[i + 3], "/dev/tty")) {
 		const char *mode = getenv("AMC_ADB_STANDIN_TTY_DUMP");
+		model_ms = latency("dump_ms");
 		char *xml = NULL;
 		size_t len = 0;
 		if (mode && !strcmp(mode, "fail")) {
@@ -665,5 +767,7 @@ int main(int argc, char **argv)
 	}
 	amc_device_close(d);
 	amc_config_free(cfg);
+	fflush(stdout);
+	keep_model();
 	return rc;
 }

@@ -30,3 +30,8 @@ clean-local: clean-appium-env
 clean-appium-env:
 	-rm -rf tests/appium-env
 .PHONY: clean-appium-env
+# raw frames (adb.capture) through adb-standin
+check_PROGRAMS += tests/unit/test_adb_raw
+TESTS += tests/unit/test_adb_raw
+tests_unit_test_adb_raw_SOURCES = tests/unit/test_adb_raw.c
+tests_unit_test_adb_raw_LDADD = $(TEST_LDADD)

@@ -5,3 +5,7 @@ tests_unit_test_image_SOURCES = tests/unit/test_image.c
 tests_unit_test_image_LDADD = $(TEST_LDADD)
 tests_unit_test_png_SOURCES = tests/unit/test_png.c
 tests_unit_test_png_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_rawframe
+TESTS += tests/unit/test_rawframe
+tests_unit_test_rawframe_SOURCES = tests/unit/test_rawframe.c
+tests_unit_test_rawframe_LDADD = $(TEST_LDADD)

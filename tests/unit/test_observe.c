@@ -3,6 +3,7 @@
 
 #include "device/device.h"
 #include "image/image.h"
+#include "image/png.h"
 #include "runtime/observe.h"
 #include "tap.h"
 #include "testutil.h"
@@ -22,7 +23,12 @@ int main(void)
 	d->ops->info(d, &info, &e);
 	amc_observation o;
 	amc_observe_opts oo = { 0, AMC_OCR_OFF };
+	amc_device_calls c0 = amc_device_calls_now(d);
 	ok(amc_observe(d, &oo, &o, &e) == 0, "observe the home screen");
+	amc_device_calls c1 = amc_device_calls_now(d);
+	amc_device_calls dc = amc_device_calls_since(&c1, &c0);
+	ok(dc.screenshots.count == 1 && dc.trees.count == 1 && dc.inputs.count == 0,
+	   "an observation is one frame and one tree dump (%ld, %ld)", dc.screenshots.count, dc.trees.count);
 	ok(o.png_len > 1000 && o.img.w == info.width && o.img.h == info.height, "screenshot decoded at screen size");
 	ok(o.tree.count > 3, "tree parsed (%zu nodes)", o.tree.count);
 	ok(o.scene.count > 0, "scene built (%zu elements)", o.scene.count);
@@ -41,7 +47,14 @@ int main(void)
 	oo.retries = 2;
 	amc_observation s;
 	int frames, settled;
+	c0 = amc_device_calls_now(d);
+	long dec0 = amc_png_decode_count();
 	ok(amc_settle(d, &so, &oo, &s, &frames, &settled, &e) == 0, "settle");
+	is_int((int)(amc_png_decode_count() - dec0), 0, "the sim hands over pixels: nothing decoded");
+	c1 = amc_device_calls_now(d);
+	dc = amc_device_calls_since(&c1, &c0);
+	is_int((int)dc.screenshots.count, frames, "settling: one capture per compared frame");
+	is_int((int)dc.trees.count, 1, "settling: pixels decide, the tree is dumped once for the kept frame");
 	ok(settled, "the screen settled");
 	ok(frames >= 3, "settling needed several frames during the transition (%d)", frames);
 	int found = 0;

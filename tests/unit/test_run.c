@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "device/device.h"
 #include "image/png.h"
 #include "runtime/events.h"
@@ -146,6 +148,27 @@ static void test_success(fixture *f)
 		/* Default policy gaps: the status bar clock exists only in pixels. */
 		like(steps[0].ocr, "\"text\":\"09:41\"", "raw OCR words recorded (gaps finds the status-bar clock)");
 		like(steps[2].timings, "\"settle_frames\"", "timings per phase");
+		/* Device calls per step: the first step pays for the first look
+		 * (one frame, one tree) and its own settling; settling compares
+		 * frames by pixels and dumps the tree once, for the kept frame. */
+		amc_device_calls c[4] = { 0 };
+		int parsed = 0;
+		for (int i = 0; i < 4; i++)
+			parsed += amc_device_calls_add_json(&c[i], steps[i].timings) == 0;
+		is_int(parsed, 4, "every step records its device calls");
+		cJSON *t2 = cJSON_Parse(steps[2].timings);
+		int frames2 = cJSON_GetObjectItemCaseSensitive(t2, "settle_frames")->valueint;
+		cJSON_Delete(t2);
+		is_int((int)c[0].inputs.count, 1, "launch: one input");
+		is_int((int)c[0].trees.count, 2, "launch: two tree dumps (the first look, the settled screen)");
+		ok(c[0].screenshots.count >= 3, "launch: the first look and the settle frames (%ld)", c[0].screenshots.count);
+		ok(c[1].screenshots.count + c[1].trees.count + c[1].inputs.count == 0,
+		   "describe_screen reads the observation it has: no device call");
+		is_int((int)c[2].inputs.count, 1, "tap: one input");
+		is_int((int)c[2].screenshots.count, frames2, "tap: a screenshot per settle frame (%d), none more", frames2);
+		is_int((int)c[2].trees.count, 1, "tap: one tree dump however many frames settling compared");
+		ok(c[3].trees.count == 0 && c[3].screenshots.count == 0, "get_ui_tree answers from the observation");
+		ok(c[2].screenshots.ms > 0, "call time is measured (%.2f ms)", c[2].screenshots.ms);
 		is_str(steps[2].reasoning, "because the script says so", "reasoning stored");
 		char abs[4096];
 		ok(amc_store_artifact_abspath(f->store, steps[2].after_screenshot, abs, sizeof abs, &e) == 0 &&

@@ -474,7 +474,7 @@ int amc_sim_reset(const char *home, int index, const amc_config *cfg, amc_err *e
 
 static sim *as_sim(amc_device *d, amc_err *e)
 {
-	if (!d || d->ops != &SIM_OPS) {
+	if (!d || amc_device_driver(d) != &SIM_OPS) {
 		amc_err_set(e, AMC_EUSAGE, "device %s is not a sim", d ? d->id : "(none)");
 		return NULL;
 	}

@@ -1,0 +1,22 @@
+#!/bin/sh
+# test_bench.sh - short runs of bench/bench_store and bench/bench_device, only
+# to check that they run and print their figures (`make bench` runs them in
+# full; the figures of a short run mean nothing).
+. "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
+B="$AMC_TEST_BUILDDIR/bench"
+
+out=$("$B/bench_store" 200 300 20 2>&1); is $? 0 "bench_store runs (200 commits, 300 tasks, 20 removed)"
+like "$out" "journal_mode=wal" "it prints amc's pragmas"
+like "$out" "p50 [0-9.]+ ms   p99 [0-9.]+ ms" "commit percentiles"
+like "$out" "removed 20 tasks, 20 steps, 40 files" "retention removed the oldest tasks and their files"
+like "$out" "the file system alone" "beside the file system's own time"
+out=$("$B/bench_store" 10 5 5 2>&1); is $? 2 "REMOVE must be below TASKS"
+
+out=$(BENCH_LATENCY=input_ms=0 AMC_DATA_DIR="$AMC_TEST_SRCDIR/data" \
+	"$B/bench_device" "$AMC_TEST_BUILDDIR/tests/tools/adb-standin" \
+	"$AMC_TEST_SRCDIR/data/flows/wifi-off-on.yaml" 2>&1); is $? 0 "bench_device runs a flow over the stand-in"
+like "$out" "wifi-off-on.yaml +1 launch_app +[0-9]+ +2 +1" "step 1: its screenshots, two tree dumps, one input"
+like "$out" "7 steps: amc's own time is" "the summary"
+like "$out" "with zero latency amc's own time totals" "and amc's own time at zero latency"
+out=$("$B/bench_device" /nonexistent 2>&1); is $? 2 "no stand-in: usage"
+done_testing
