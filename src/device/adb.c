@@ -1,6 +1,7 @@
 /* adb.c - the adb driver: argv arrays through amc_proc_run, output parsed
  * defensively (every byte from the phone is untrusted). */
 #include "device/adb.h"
+#include "device/adb_int.h"
 
 #include <limits.h>
 #include <math.h>
@@ -18,8 +19,6 @@
 #include "util/strbuf.h"
 
 #define ADB_MAX_PNG (64u * 1024u * 1024u)
-#define ADB_MAX_TEXT (4u * 1024u * 1024u)
-#define ADB_MAX_ERR (64u * 1024u)
 /* Bytes of text per `input text` call (the device's command line is limited). */
 #define ADB_TEXT_CHUNK 400
 #define ADB_IME "com.android.adbkeyboard/.AdbIME"
@@ -43,8 +42,7 @@ static adb *A(amc_device *d)
 	return d->impl;
 }
 
-/* First line of a program's message, bounded and terminal-safe, into out. */
-static void first_line(const char *s, char *out, size_t n)
+void amc_adb_first_line(const char *s, char *out, size_t n)
 {
 	while (s && (*s == '\n' || *s == '\r' || *s == ' '))
 		s++;
@@ -67,7 +65,7 @@ static int gone(adb *a, const amc_proc_result *r, amc_err *e)
 	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
 		if (strstr(r->err, marks[i]) || (r->out_len < 512 && strstr((const char *)r->out, marks[i]))) {
 			char line[256];
-			first_line(strstr(r->err, marks[i]) ? r->err : (const char *)r->out, line, sizeof line);
+			amc_adb_first_line(strstr(r->err, marks[i]) ? r->err : (const char *)r->out, line, sizeof line);
 			if (!strcmp(marks[i], "unauthorized"))
 				return amc_err_set(e, AMC_EENV,
 						   "adb device %s is unauthorized: unlock the phone and accept the "
@@ -126,7 +124,7 @@ static int adb_shell(adb *a, const char *const *words, char **out, amc_err *e)
 		return -1;
 	if (r.exit_code != 0) {
 		char line[256];
-		first_line(r.err_len ? r.err : (const char *)r.out, line, sizeof line);
+		amc_adb_first_line(r.err_len ? r.err : (const char *)r.out, line, sizeof line);
 		amc_err_set(e, AMC_EFAIL, "adb %s: `%s %s` failed (exit %d): %s", a->serial, words[0],
 			    words[1] ? words[1] : "", r.exit_code, line[0] ? line : "no message");
 		amc_proc_result_free(&r);
@@ -166,7 +164,7 @@ static int load_info(adb *a, amc_err *e)
 	int w = 0, h = 0;
 	if (parse_size(out, "Override size:", &w, &h) != 0 && parse_size(out, "Physical size:", &w, &h) != 0) {
 		char line[256];
-		first_line(out, line, sizeof line);
+		amc_adb_first_line(out, line, sizeof line);
 		free(out);
 		return amc_err_set(e, AMC_EENV, "adb %s: cannot read the screen size from `wm size`: %s", a->serial, line);
 	}
@@ -174,7 +172,7 @@ static int load_info(adb *a, amc_err *e)
 	const char *model[] = { "getprop", "ro.product.model", NULL };
 	if (adb_shell(a, model, &out, e) != 0)
 		return -1;
-	first_line(out, a->model, sizeof a->model);
+	amc_adb_first_line(out, a->model, sizeof a->model);
 	free(out);
 	a->w = w;
 	a->h = h;
@@ -214,7 +212,7 @@ static int op_screenshot(amc_device *d, unsigned char **png, size_t *len, amc_er
 		off++;
 	if (r.out_truncated || off + 8 > r.out_len || memcmp(r.out + off, sig, 8)) {
 		char line[256];
-		first_line(r.err_len ? r.err : "", line, sizeof line);
+		amc_adb_first_line(r.err_len ? r.err : "", line, sizeof line);
 		amc_err_set(e, AMC_EENV, "adb %s: screencap gave no PNG (exit %d%s%s)", a->serial, r.exit_code,
 			    line[0] ? ": " : "", line);
 		amc_proc_result_free(&r);
@@ -349,7 +347,7 @@ static int op_ui_tree(amc_device *d, char **xml, size_t *len, amc_err *e)
 		amc_proc_result_free(&r);
 		return 0;
 	}
-	first_line(strstr((const char *)r.out, "ERROR") ? strstr((const char *)r.out, "ERROR") : r.err, why, sizeof why);
+	amc_adb_first_line(strstr((const char *)r.out, "ERROR") ? strstr((const char *)r.out, "ERROR") : r.err, why, sizeof why);
 	amc_proc_result_free(&r);
 	/* Fallback: dump to a file on the phone and read it back. */
 	const char *file[] = { "uiautomator", "dump", "/sdcard/window_dump.xml", NULL };
@@ -394,7 +392,7 @@ static int shell_input(adb *a, const char *const *words, amc_err *e)
 	int bad = out && (strstr(out, "Exception") || strstr(out, "Error:"));
 	if (bad) {
 		char line[256];
-		first_line(out, line, sizeof line);
+		amc_adb_first_line(out, line, sizeof line);
 		free(out);
 		return amc_err_set(e, AMC_EFAIL, "adb %s: input %s failed: %s", a->serial, words[1], line);
 	}
@@ -593,7 +591,7 @@ static int op_launch_app(amc_device *d, const char *app_id, amc_err *e)
 		bad = strstr(out, "Error");
 	if (bad) {
 		char line[256];
-		first_line(bad, line, sizeof line);
+		amc_adb_first_line(bad, line, sizeof line);
 		free(out);
 		return amc_err_set(e, AMC_EFAIL, "app '%s' could not be started on %s (%s); is it installed? "
 			    "(`adb -s %s shell pm list packages`)", app_id, a->serial, line, a->serial);
@@ -622,7 +620,7 @@ static int op_health(amc_device *d, amc_err *e)
 		return -1;
 	int okay = r.exit_code == 0 && !strncmp((const char *)r.out, "device", 6);
 	char line[256];
-	first_line(okay ? "" : r.err_len ? r.err : (const char *)r.out, line, sizeof line);
+	amc_adb_first_line(okay ? "" : r.err_len ? r.err : (const char *)r.out, line, sizeof line);
 	amc_proc_result_free(&r);
 	if (!okay)
 		return amc_err_set(e, AMC_EENV, "adb device %s is not ready (%s); check `adb devices`", a->serial,
@@ -744,87 +742,4 @@ int amc_adb_foreground_app(amc_device *d, char **pkg, amc_err *e)
 	}
 	free(out);
 	return amc_err_set(e, AMC_EFAIL, "adb %s: no focused app in `dumpsys window`", a->serial);
-}
-
-int amc_adb_parse_devices(const char *text, amc_adb_entry **out, size_t *n)
-{
-	*out = NULL;
-	*n = 0;
-	const char *p = strstr(text, "List of devices attached");
-	if (!p)
-		return -1;
-	p += strcspn(p, "\n");
-	size_t cap = 0;
-	while (*p) {
-		if (*p == '\n') {
-			p++;
-			continue;
-		}
-		size_t ll = strcspn(p, "\n");
-		char line[1024];
-		if (ll >= sizeof line)
-			ll = sizeof line - 1;
-		memcpy(line, p, ll);
-		line[ll] = '\0';
-		p += strcspn(p, "\n");
-		char *q = line;
-		if (*q == '*' || !*q) /* "* daemon started successfully" */
-			continue;
-		amc_adb_entry en;
-		memset(&en, 0, sizeof en);
-		size_t sl = strcspn(q, " \t");
-		if (sl == 0 || sl >= sizeof en.serial)
-			continue;
-		memcpy(en.serial, q, sl);
-		q += sl;
-		q += strspn(q, " \t");
-		if (!strncmp(q, "no permissions", 14))
-			snprintf(en.state, sizeof en.state, "no permissions");
-		else
-			snprintf(en.state, sizeof en.state, "%.*s", (int)strcspn(q, " \t"), q);
-		char *m = strstr(q, "model:");
-		if (m)
-			snprintf(en.model, sizeof en.model, "%.*s", (int)strcspn(m + 6, " \t"), m + 6);
-		char *s1 = amc_sanitize_dup(en.serial), *s2 = amc_sanitize_dup(en.state), *s3 = amc_sanitize_dup(en.model);
-		snprintf(en.serial, sizeof en.serial, "%s", s1);
-		snprintf(en.state, sizeof en.state, "%s", s2);
-		snprintf(en.model, sizeof en.model, "%s", s3);
-		free(s1);
-		free(s2);
-		free(s3);
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			amc_adb_entry *nb = realloc(*out, cap * sizeof *nb);
-			if (!nb)
-				return -1;
-			*out = nb;
-		}
-		(*out)[(*n)++] = en;
-	}
-	return 0;
-}
-
-int amc_adb_list(const amc_config *cfg, amc_adb_entry **out, size_t *n, amc_err *e)
-{
-	*out = NULL;
-	*n = 0;
-	const char *prog = cfg ? amc_config_str(cfg, "adb", "path") : "adb";
-	const char *argv[] = { prog, "devices", "-l", NULL };
-	amc_proc_result r;
-	if (amc_proc_run(argv, cfg ? amc_config_int(cfg, "adb", "timeout_ms") : 20000, ADB_MAX_TEXT, ADB_MAX_ERR, &r,
-			 e) != 0)
-		return amc_err_prefix(e, "adb (install the Debian package 'adb' or set [adb] path)");
-	if (r.timed_out || r.exit_code != 0 || amc_adb_parse_devices((const char *)r.out, out, n) != 0) {
-		char line[256];
-		first_line(r.err_len ? r.err : (const char *)r.out, line, sizeof line);
-		amc_err_set(e, AMC_EENV, "`adb devices -l` failed (%s%s)", r.timed_out ? "timed out" : "exit status ",
-			    r.timed_out ? "" : line);
-		amc_proc_result_free(&r);
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return -1;
-	}
-	amc_proc_result_free(&r);
-	return 0;
 }

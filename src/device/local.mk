@@ -1,6 +1,7 @@
 libamc_a_SOURCES += \
 	src/device/device.c src/device/device.h \
-	src/device/adb.c src/device/adb.h \
+	src/device/adb.c src/device/adb.h src/device/adb_int.h \
+	src/device/adb_list.c \
 	src/device/appium.c src/device/appium.h \
 	src/device/manager.c src/device/manager.h \
 	src/device/sim/sim.h

@@ -35,3 +35,8 @@ check_PROGRAMS += tests/unit/test_adb_raw
 TESTS += tests/unit/test_adb_raw
 tests_unit_test_adb_raw_SOURCES = tests/unit/test_adb_raw.c
 tests_unit_test_adb_raw_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/unit/test_adb_list
+TESTS += tests/unit/test_adb_list
+tests_unit_test_adb_list_SOURCES = tests/unit/test_adb_list.c
+tests_unit_test_adb_list_LDADD = $(TEST_LDADD)

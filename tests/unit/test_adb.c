@@ -116,31 +116,6 @@ static int to_body(amc_device *d)
 	       tap_on(d, "com.amc.notes:id/body");
 }
 
-static void test_parse_devices(void)
-{
-	amc_adb_entry *v = NULL;
-	size_t n = 0;
-	const char *text = "* daemon not running; starting now at tcp:5037\n* daemon started successfully\n"
-			   "List of devices attached\n"
-			   "R58M123ABC             device usb:1-1 product:beyond1 model:SM_G973F device:beyond1 transport_id:3\n"
-			   "192.168.1.20:5555      unauthorized transport_id:4\n"
-			   "0123456789ABCDEF       no permissions (user in plugdev group; are your udev rules wrong?); see [http://developer.android.com/tools/device.html]\n"
-			   "emulator-5556\toffline\n\n";
-	ok(amc_adb_parse_devices(text, &v, &n) == 0, "parse adb devices -l");
-	is_int(n, 4, "four devices");
-	if (n == 4) {
-		is_str(v[0].serial, "R58M123ABC", "serial");
-		is_str(v[0].state, "device", "state");
-		is_str(v[0].model, "SM_G973F", "model");
-		is_str(v[1].state, "unauthorized", "unauthorized");
-		is_str(v[2].state, "no permissions", "no permissions");
-		is_str(v[3].serial, "emulator-5556", "tab-separated serial");
-		is_str(v[3].state, "offline", "offline");
-	}
-	free(v);
-	ok(amc_adb_parse_devices("garbage", &v, &n) == -1, "text without the header refused");
-}
-
 static void test_quote(void)
 {
 	char *q = amc_adb_quote_input_text("it's a test");
@@ -394,7 +369,6 @@ int main(void)
 	amc_config_set(cfg, "runner", "settle_interval_ms", "10", "test", &e);
 	amc_config_set(cfg, "ocr", "policy", "off", "test", &e); /* not under test; costs time per capture */
 
-	test_parse_devices();
 	test_quote();
 	amc_device *d = open_adb();
 	if (!ok(d, "adb:" SERIAL " opened through the stand-in on PATH"))

@@ -1,0 +1,95 @@
+/* adb_list.c - the phones adb can see: `adb devices -l`, run and parsed
+ * defensively (serials, states and models are untrusted text). Apart from
+ * adb.c because listing needs no open phone. */
+#include "device/adb.h"
+#include "device/adb_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/proc.h"
+#include "util/sanitize.h"
+
+int amc_adb_parse_devices(const char *text, amc_adb_entry **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	const char *p = strstr(text, "List of devices attached");
+	if (!p)
+		return -1;
+	p += strcspn(p, "\n");
+	size_t cap = 0;
+	while (*p) {
+		if (*p == '\n') {
+			p++;
+			continue;
+		}
+		size_t ll = strcspn(p, "\n");
+		char line[1024];
+		if (ll >= sizeof line)
+			ll = sizeof line - 1;
+		memcpy(line, p, ll);
+		line[ll] = '\0';
+		p += strcspn(p, "\n");
+		char *q = line;
+		if (*q == '*' || !*q) /* "* daemon started successfully" */
+			continue;
+		amc_adb_entry en;
+		memset(&en, 0, sizeof en);
+		size_t sl = strcspn(q, " \t");
+		if (sl == 0 || sl >= sizeof en.serial)
+			continue;
+		memcpy(en.serial, q, sl);
+		q += sl;
+		q += strspn(q, " \t");
+		if (!strncmp(q, "no permissions", 14))
+			snprintf(en.state, sizeof en.state, "no permissions");
+		else
+			snprintf(en.state, sizeof en.state, "%.*s", (int)strcspn(q, " \t"), q);
+		char *m = strstr(q, "model:");
+		if (m)
+			snprintf(en.model, sizeof en.model, "%.*s", (int)strcspn(m + 6, " \t"), m + 6);
+		char *s1 = amc_sanitize_dup(en.serial), *s2 = amc_sanitize_dup(en.state), *s3 = amc_sanitize_dup(en.model);
+		snprintf(en.serial, sizeof en.serial, "%s", s1);
+		snprintf(en.state, sizeof en.state, "%s", s2);
+		snprintf(en.model, sizeof en.model, "%s", s3);
+		free(s1);
+		free(s2);
+		free(s3);
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			amc_adb_entry *nb = realloc(*out, cap * sizeof *nb);
+			if (!nb)
+				return -1;
+			*out = nb;
+		}
+		(*out)[(*n)++] = en;
+	}
+	return 0;
+}
+
+int amc_adb_list(const amc_config *cfg, amc_adb_entry **out, size_t *n, amc_err *e)
+{
+	*out = NULL;
+	*n = 0;
+	const char *prog = cfg ? amc_config_str(cfg, "adb", "path") : "adb";
+	const char *argv[] = { prog, "devices", "-l", NULL };
+	amc_proc_result r;
+	if (amc_proc_run(argv, cfg ? amc_config_int(cfg, "adb", "timeout_ms") : 20000, ADB_MAX_TEXT, ADB_MAX_ERR, &r,
+			 e) != 0)
+		return amc_err_prefix(e, "adb (install the Debian package 'adb' or set [adb] path)");
+	if (r.timed_out || r.exit_code != 0 || amc_adb_parse_devices((const char *)r.out, out, n) != 0) {
+		char line[256];
+		amc_adb_first_line(r.err_len ? r.err : (const char *)r.out, line, sizeof line);
+		amc_err_set(e, AMC_EENV, "`adb devices -l` failed (%s%s)", r.timed_out ? "timed out" : "exit status ",
+			    r.timed_out ? "" : line);
+		amc_proc_result_free(&r);
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	amc_proc_result_free(&r);
+	return 0;
+}
