@@ -88,7 +88,7 @@ struct amc_device {
 	const amc_device_ops *ops;  /* what callers call: `counted` once amc_device_open returned */
 	void *impl;
 	char id[128];
-	/* Call counting (device.c): the driver's own table, and the counting
+	/* Call counting (calls.c): the driver's own table, and the counting
 	 * table that wraps it. Drivers recognize their devices by `driver`. */
 	const amc_device_ops *driver;
 	amc_device_ops counted;

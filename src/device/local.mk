@@ -1,5 +1,6 @@
 libamc_a_SOURCES += \
 	src/device/device.c src/device/device.h \
+	src/device/calls.c \
 	src/device/adb.c src/device/adb.h src/device/adb_int.h \
 	src/device/adb_list.c \
 	src/device/appium.c src/device/appium.h \

@@ -40,3 +40,8 @@ check_PROGRAMS += tests/unit/test_adb_list
 TESTS += tests/unit/test_adb_list
 tests_unit_test_adb_list_SOURCES = tests/unit/test_adb_list.c
 tests_unit_test_adb_list_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/unit/test_calls
+TESTS += tests/unit/test_calls
+tests_unit_test_calls_SOURCES = tests/unit/test_calls.c
+tests_unit_test_calls_LDADD = $(TEST_LDADD)
