@@ -176,7 +176,7 @@ static void test_getters(void)
 	ok(amc_flow_yaml_point(&y, value(&y, "px"), "p", &px, &py, &pc) == 0 && px == 100 && py == 200 && pc == 0,
 	   "pixel point with spaces");
 	ok(amc_flow_yaml_point(&y, value(&y, "mix"), "p", &px, &py, &pc) == -1, "mixed units refused");
-	ok(amc_flow_yaml_point(&y, value(&y, "over"), "p", &px, &py, &pc) == -1, "over 100% refused");
+	ok(amc_flow_yaml_point(&y, value(&y, "over"), "p", &px, &py, &pc) == -1, "over 100%% refused");
 	is_str(e.msg, "t.yaml:17: p must be \"X%,Y%\" (0-100) or \"X,Y\" in pixels, got '150%,3%'",
 	       "point message");
 	amc_flow_yaml_close(&y);
