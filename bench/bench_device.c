@@ -68,7 +68,7 @@ static int run_flow(const char *home, amc_config *cfg, const char *path, step_fi
 	amc_runner_opts o;
 	amc_runner_opts_from_config(&o, cfg);
 	amc_task_outcome res;
-	int rc = amc_task_run(store, NULL, dev, pl, t, &o, NULL, &res, &e);
+	int rc = amc_task_run(&(amc_run_env){ store, NULL, dev, NULL }, pl, t, &o, &res, &e);
 	snprintf(mode, 8, "%s", amc_adb_capture_mode(dev));
 	if (rc != 0 || strcmp(res.status, "succeeded")) {
 		fprintf(stderr, "bench_device: %s did not succeed: %s %s\n", path, res.status, rc ? e.msg : res.error);

@@ -74,7 +74,7 @@ static int run_flow(const char *home, amc_config *cfg, const char *path, samples
 	amc_runner_opts_from_config(&o, cfg);
 	amc_task_outcome out;
 	long long t0 = amc_mono_ms();
-	int rc = amc_task_run(store, NULL, dev, pl, t, &o, NULL, &out, &e);
+	int rc = amc_task_run(&(amc_run_env){ store, NULL, dev, NULL }, pl, t, &o, &out, &e);
 	*wall = amc_mono_ms() - t0;
 	if (rc != 0 || strcmp(out.status, "succeeded")) {
 		fprintf(stderr, "bench: %s did not succeed: %s %s\n", path, out.status, rc ? e.msg : out.error);

@@ -728,12 +728,12 @@ static void run_finish(run *r, amc_task_outcome *out)
 	amc_planner_ended(r->planner, out);
 }
 
-int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *planner,
-		 amc_task *task, const amc_runner_opts *opts, atomic_int *cancel,
-		 amc_task_outcome *out, amc_err *e)
+int amc_task_run(const amc_run_env *env, amc_planner *planner, amc_task *task,
+		 const amc_runner_opts *opts, amc_task_outcome *out, amc_err *e)
 {
 	memset(out, 0, sizeof *out);
-	run r = { .store = store, .bus = bus, .dev = dev, .planner = planner, .task = task,
+	atomic_int *cancel = env->cancel;
+	run r = { .store = env->store, .bus = env->bus, .dev = env->dev, .planner = planner, .task = task,
 		  .opts = opts, .cancel = cancel };
 	int rc = run_start(&r, e);
 	if (rc < 0)

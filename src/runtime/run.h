@@ -43,15 +43,24 @@ typedef struct amc_runner_opts {
 
 void amc_runner_opts_from_config(amc_runner_opts *o, const amc_config *c);
 
-/* Run one task to a terminal state on an opened device. `cancel` is polled
- * between phases (set it from a signal handler or another thread; NULL: never).
- * None of the arguments is kept after the call; the planner's hooks are told of
+/* Where a task runs: the store its rows go to, the bus its events go on
+ * (NULL: none), the opened device, and the flag polled between phases (set it
+ * from a signal handler or another thread; NULL: never cancelled). Nothing in
+ * it is owned or kept after amc_task_run returns. */
+typedef struct amc_run_env {
+	amc_store *store;
+	amc_bus *bus;
+	amc_device *dev;
+	atomic_int *cancel;
+} amc_run_env;
+
+/* Run one task to a terminal state on env's device. None of the arguments is
+ * kept after the call; the planner's hooks are told of
  * every recorded step and of the end (planner.h). Returns 0 when the task
  * reached any terminal state (see out->status), -1 when it could not be started
  * at all (e.g. device busy: e->code AMC_EENV), with no task left running. */
-int amc_task_run(amc_store *store, amc_bus *bus, amc_device *dev, amc_planner *planner,
-		 amc_task *task, const amc_runner_opts *opts, atomic_int *cancel,
-		 amc_task_outcome *out, amc_err *e);
+int amc_task_run(const amc_run_env *env, amc_planner *planner, amc_task *task,
+		 const amc_runner_opts *opts, amc_task_outcome *out, amc_err *e);
 
 /* Record a task that never ran (cancelled while queued, its device could not be
  * opened) in its terminal `status` with `error`, publish its status, and tell
