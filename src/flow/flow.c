@@ -145,27 +145,35 @@ out:
 	return rc;
 }
 
+int amc_flow_read(const char *path, char **text, size_t *len, amc_err *e)
+{
+	*text = NULL;
+	*len = 0;
+	if (!path || !*path)
+		return amc_err_set(e, AMC_EUSAGE, "no flow file given");
+	if (amc_read_file(path, AMC_FLOW_MAX_BYTES, text, len, e) == 0)
+		return 0;
+	/* amc_read_file quotes the path raw; rebuild the message with a safe one. */
+	char *where = amc_sanitize_dup(path);
+	if (!amc_file_exists(path))
+		amc_err_set(e, AMC_EUSAGE, "flow file '%s' not found: check the path "
+			    "(bundled flows are in data/flows/)", where);
+	else if (e) {
+		char *m = amc_sanitize_dup(e->msg);
+		amc_err_set(e, AMC_EUSAGE, "cannot read flow file: %s", m);
+		free(m);
+	}
+	free(where);
+	return -1;
+}
+
 int amc_flow_load(const char *path, amc_flow *out, amc_err *e)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	memset(out, 0, sizeof *out);
-	if (!path || !*path)
-		return amc_err_set(e, AMC_EUSAGE, "no flow file given");
-	if (amc_read_file(path, AMC_FLOW_MAX_BYTES, &buf, &len, e) != 0) {
-		/* amc_read_file quotes the path raw; rebuild the message with a safe one. */
-		char *where = amc_sanitize_dup(path);
-		if (!amc_file_exists(path))
-			amc_err_set(e, AMC_EUSAGE, "flow file '%s' not found: check the path "
-				    "(bundled flows are in data/flows/)", where);
-		else if (e) {
-			char *m = amc_sanitize_dup(e->msg);
-			amc_err_set(e, AMC_EUSAGE, "cannot read flow file: %s", m);
-			free(m);
-		}
-		free(where);
+	if (amc_flow_read(path, &buf, &len, e) != 0)
 		return -1;
-	}
 	int rc = amc_flow_parse(buf, len, path, out, e);
 	free(buf);
 	return rc;

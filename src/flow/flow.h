@@ -63,6 +63,10 @@ typedef struct amc_flow {
 } amc_flow;
 
 int amc_flow_load(const char *path, amc_flow *out, amc_err *e);
+/* A flow file's bytes (at most AMC_FLOW_MAX_BYTES), for a caller that parses
+ * them itself with amc_flow_parse; *text is the caller's (free). Errors are
+ * AMC_EUSAGE with a terminal-safe path: not found, or why it cannot be read. */
+int amc_flow_read(const char *path, char **text, size_t *len, amc_err *e);
 /* Parse from memory; `path` is used for messages and the default name. */
 int amc_flow_parse(const char *buf, size_t len, const char *path, amc_flow *out, amc_err *e);
 void amc_flow_free(amc_flow *f);

@@ -97,18 +97,6 @@ static int bundled_path(const char *name, char **out, amc_err *e)
 }
 
 /* The file's bytes, read once; the messages are amc_flow_load's. */
-static int read_flow(const char *path, char **text, size_t *len, amc_err *e)
-{
-	if (!path || !*path)
-		return amc_err_set(e, AMC_EUSAGE, "no flow file given");
-	if (amc_read_file(path, AMC_FLOW_MAX_BYTES, text, len, e) == 0)
-		return 0;
-	/* amc_read_file quotes the path raw; rebuild the message with a safe one. */
-	if (!amc_file_exists(path))
-		return usage_err(e, "flow file '%s' not found: check the path (bundled flows are in data/flows/)", path);
-	return usage_err(e, "cannot read flow file: %s", e ? e->msg : "");
-}
-
 /* A name inside the bundle's folder: relative, no "..", printable. */
 static int bundle_name_ok(const char *n)
 {
@@ -193,7 +181,7 @@ static int load_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow, a
 			path = amc_xstrdup(req->flow_path);
 			rc = 0;
 		}
-		if (rc == 0 && (rc = read_flow(path, &buf, &len, e)) == 0) {
+		if (rc == 0 && (rc = amc_flow_read(path, &buf, &len, e)) == 0) {
 			amc_sb_append(text, buf, len);
 			rc = amc_flow_parse(buf, len, path, flow, e);
 		}
