@@ -638,38 +638,13 @@ static int op_frame(amc_device *d, amc_image *img, amc_err *e);
 /* Raw frames (`frame`) or PNG screenshots only: a device switches to the
  * second table when raw frames do not pay or are refused, so observing takes
  * the PNG the phone made and never encodes it again. */
-static const amc_device_ops ADB_OPS = {
-	.kind = "adb",
-	.info = op_info,
-	.screenshot = op_screenshot,
-	.frame = op_frame,
-	.ui_tree = op_ui_tree,
-	.tap = op_tap,
-	.long_press = op_long_press,
-	.swipe = op_swipe,
-	.type_text = op_type_text,
-	.key = op_key,
-	.launch_app = op_launch_app,
-	.wait = op_wait,
-	.health = op_health,
-	.close = op_close,
-};
-
-static const amc_device_ops ADB_PNG_OPS = {
-	.kind = "adb",
-	.info = op_info,
-	.screenshot = op_screenshot,
-	.ui_tree = op_ui_tree,
-	.tap = op_tap,
-	.long_press = op_long_press,
-	.swipe = op_swipe,
-	.type_text = op_type_text,
-	.key = op_key,
-	.launch_app = op_launch_app,
-	.wait = op_wait,
-	.health = op_health,
-	.close = op_close,
-};
+#define ADB_COMMON_OPS \
+	.kind = "adb", .info = op_info, .screenshot = op_screenshot, .ui_tree = op_ui_tree, \
+	.tap = op_tap, .long_press = op_long_press, .swipe = op_swipe, .type_text = op_type_text, \
+	.key = op_key, .launch_app = op_launch_app, .wait = op_wait, .health = op_health, \
+	.close = op_close
+static const amc_device_ops ADB_OPS = { ADB_COMMON_OPS, .frame = op_frame };
+static const amc_device_ops ADB_PNG_OPS = { ADB_COMMON_OPS };
 
 int amc_adb_serial_valid(const char *serial)
 {
