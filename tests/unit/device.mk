@@ -7,7 +7,7 @@ tests_tools_adb_standin_LDADD = $(TEST_LDADD)
 TESTS += tests/unit/test_adb tests/unit/test_proc tests/unit/test_manager tests/unit/test_uitree_fake
 tests_unit_test_uitree_fake_SOURCES = tests/unit/test_uitree_fake.c
 tests_unit_test_uitree_fake_LDADD = $(TEST_LDADD)
-tests_unit_test_adb_SOURCES = tests/unit/test_adb.c
+tests_unit_test_adb_SOURCES = tests/unit/test_adb.c tests/unit/adbtest.h
 tests_unit_test_adb_LDADD = $(TEST_LDADD)
 tests_unit_test_proc_SOURCES = tests/unit/test_proc.c
 tests_unit_test_proc_LDADD = $(TEST_LDADD)
@@ -33,7 +33,7 @@ clean-appium-env:
 # raw frames (adb.capture) through adb-standin
 check_PROGRAMS += tests/unit/test_adb_raw
 TESTS += tests/unit/test_adb_raw
-tests_unit_test_adb_raw_SOURCES = tests/unit/test_adb_raw.c
+tests_unit_test_adb_raw_SOURCES = tests/unit/test_adb_raw.c tests/unit/adbtest.h
 tests_unit_test_adb_raw_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/unit/test_adb_list

@@ -20,6 +20,7 @@
 #include "storage/store.h"
 #include "tap.h"
 #include "testutil.h"
+#include "adbtest.h"
 #include "util/proc.h"
 #include "util/strbuf.h"
 
@@ -347,21 +348,9 @@ static void test_disappears(amc_device *d, amc_store *store)
 int main(void)
 {
 	home = test_home("adb");
-	const char *build = getenv("AMC_TEST_BUILDDIR");
-	char bin[PATH_MAX + 8], link[PATH_MAX + 16], target[PATH_MAX + 64], path[16384];
-	snprintf(bin, sizeof bin, "%s/bin", home);
-	snprintf(link, sizeof link, "%s/adb", bin);
-	snprintf(target, sizeof target, "%s/tests/tools/adb-standin", build && *build ? build : ".");
-	if (access(target, X_OK) != 0)
-		tap_skip_all("tests/tools/adb-standin is not built");
-	amc_err e;
-	if (amc_mkdir_p(bin, 0700, &e) != 0 || symlink(target, link) != 0) {
-		printf("Bail out! cannot set up %s\n", link);
+	if (adb_standin_on_path(home) != 0)
 		return 1;
-	}
-	snprintf(path, sizeof path, "%s:%s", bin, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-	setenv("PATH", path, 1);
-	unsetenv("AMC_ADB_STANDIN_SERIALS");
+	amc_err e;
 	if (amc_config_load(&cfg, &e) != 0) {
 		printf("Bail out! %s\n", e.msg);
 		return 1;

@@ -14,6 +14,7 @@
 #include "runtime/observe.h"
 #include "tap.h"
 #include "testutil.h"
+#include "adbtest.h"
 #include "util/fsutil.h"
 
 static const char *home;
@@ -145,21 +146,9 @@ static void test_modes(void)
 int main(void)
 {
 	home = test_home("adb_raw");
-	const char *build = getenv("AMC_TEST_BUILDDIR");
-	char bin[PATH_MAX + 8], link[PATH_MAX + 16], target[PATH_MAX + 64], path[16384];
-	snprintf(bin, sizeof bin, "%s/bin", home);
-	snprintf(link, sizeof link, "%s/adb", bin);
-	snprintf(target, sizeof target, "%s/tests/tools/adb-standin", build && *build ? build : ".");
-	if (access(target, X_OK) != 0)
-		tap_skip_all("tests/tools/adb-standin is not built");
-	amc_err e;
-	if (amc_mkdir_p(bin, 0700, &e) != 0 || symlink(target, link) != 0) {
-		printf("Bail out! cannot set up %s\n", link);
+	if (adb_standin_on_path(home) != 0)
 		return 1;
-	}
-	snprintf(path, sizeof path, "%s:%s", bin, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-	setenv("PATH", path, 1);
-	unsetenv("AMC_ADB_STANDIN_SERIALS");
+	amc_err e;
 	if (amc_config_load(&cfg, &e) != 0) {
 		printf("Bail out! %s\n", e.msg);
 		return 1;
