@@ -77,3 +77,10 @@ tests_tui_test_tui_LDADD = $(TUI_UNIT_LDADD)
 tests_tui_test_evidence_SOURCES = tests/tui/test_evidence.c
 tests_tui_test_evidence_CPPFLAGS = $(tests_tui_test_keymap_CPPFLAGS)
 tests_tui_test_evidence_LDADD = $(TUI_UNIT_LDADD)
+# Every view under a white and a black default background (libvterm): no
+# text drawn in its own background colour (the default theme on light terminals).
+check_PROGRAMS += tests/tui/test_contrast
+tests_tui_test_contrast_SOURCES = tests/tui/test_contrast.c
+tests_tui_test_contrast_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(VTERM_CFLAGS)
+tests_tui_test_contrast_LDADD = $(TEST_LDADD) $(VTERM_LIBS)
+TESTS += tests/tui/test_contrast
