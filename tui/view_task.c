@@ -250,9 +250,8 @@ static void build_op(const task_view *t, const amc_step_row *s, int nothing, lin
 	amc_sb_printf(&sb, "step %d  %s  %s", s->step, s->tool, s->status);
 	add(l, amc_sb_str(&sb));
 	amc_sb_reset(&sb);
-	amc_sb_printf(&sb, "action: %s", s->description ? s->description : s->tool);
-	add(l, amc_sb_str(&sb));
-	amc_sb_reset(&sb);
+	/* the action as the planner or flow put it, unlabelled: the line people read first */
+	add(l, s->description ? s->description : s->tool);
 	add_target(s, l);
 	if (s->error && *s->error)
 		add_multi(l, "error", s->error);
