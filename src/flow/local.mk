@@ -4,3 +4,10 @@ libamc_a_SOURCES += \
 	src/flow/flow_cmds.c src/flow/flow_cmds.h \
 	src/flow/selector.c src/flow/selector.h \
 	src/flow/flow_planner.c src/flow/flow_planner.h
+libamc_a_SOURCES += src/flow/script.c src/flow/script.h src/flow/flow_js.c src/flow/flow_js.h
+# amc-js: the sandboxed JavaScript evaluator (Duktape, from libduktape-dev)
+pkglibexec_PROGRAMS = amc-js
+amc_js_SOURCES = src/flow/amc_js.c
+amc_js_CPPFLAGS = $(CJSON_CFLAGS) $(DUKTAPE_CFLAGS)
+amc_js_LDADD = $(CJSON_LIBS) $(DUKTAPE_LIBS)
+AM_CPPFLAGS += -DAMC_PKGLIBEXECDIR='"$(pkglibexecdir)"'
