@@ -100,9 +100,11 @@ typedef struct ctx {
 static int check_file(ctx *c, const char *path, const names *inherited);
 
 /* "WHERE:LINE: msg" (the parser's form) into line and message. */
-static void split_parser_msg(const char *where, const char *msg, int *line, const char **rest)
+static void split_parser_msg(const char *where, const char *msg, int *line, int *col,
+			     const char **rest)
 {
 	*line = 1;
+	*col = 0;
 	*rest = msg;
 	size_t wl = strlen(where);
 	if (strncmp(msg, where, wl) != 0 || msg[wl] != ':')
@@ -113,6 +115,11 @@ static void split_parser_msg(const char *where, const char *msg, int *line, cons
 	if (end != p && *end == ':' && l > 0 && l < INT_MAX) {
 		*line = (int)l;
 		p = end + 1;
+		long cl = strtol(p, &end, 10); /* libyaml's problems have a column too */
+		if (end != p && *end == ':' && cl > 0 && cl < INT_MAX) {
+			*col = (int)cl;
+			p = end + 1;
+		}
 	}
 	while (*p == ' ')
 		p++;
@@ -328,10 +335,10 @@ static int check_file(ctx *c, const char *path, const names *inherited)
 	amc_flow_yaml y;
 	amc_flow_yaml_init(&y, path, &e);
 	if (amc_flow_yaml_read(&y, text, len) != 0) {
-		int line;
+		int line, col;
 		const char *rest;
-		split_parser_msg(y.where, e.msg, &line, &rest);
-		add(c->r, path, line, 1, AMC_CHECK_INVALID, "%s", rest);
+		split_parser_msg(y.where, e.msg, &line, &col, &rest);
+		add(c->r, path, line, col, AMC_CHECK_INVALID, "%s", rest);
 		amc_flow_yaml_close(&y);
 		free(text);
 		return 0;
@@ -346,12 +353,13 @@ static int check_file(ctx *c, const char *path, const names *inherited)
 	amc_flow f;
 	amc_err_clear(&e);
 	if (amc_flow_parse(text, len, path, &f, &e) != 0) {
-		int line;
+		int line, col;
 		const char *rest;
-		split_parser_msg(y.where, e.msg, &line, &rest);
-		int col = y.ndocs ? col_of_line(&y.docs[y.ndocs - 1], line) : 1;
-		if (y.ndocs == 2 && line <= amc_flow_yaml_line(amc_flow_yaml_use(&y, 1)))
+		split_parser_msg(y.where, e.msg, &line, &col, &rest);
+		if (!col && y.ndocs == 2 && line < amc_flow_yaml_line(amc_flow_yaml_use(&y, 1)))
 			col = col_of_line(&y.docs[0], line);
+		else if (!col && y.ndocs)
+			col = col_of_line(&y.docs[y.ndocs - 1], line);
 		add(c->r, path, line, col, AMC_CHECK_INVALID, "%s", rest);
 	} else {
 		if (c->o->device_check) {
