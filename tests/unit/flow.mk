@@ -20,3 +20,7 @@ tests_unit_test_script_SOURCES = tests/unit/test_script.c
 tests_unit_test_script_LDADD = $(TEST_LDADD)
 tests_unit_test_flow_js_SOURCES = tests/unit/test_flow_js.c
 tests_unit_test_flow_js_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_flow_check
+TESTS += tests/unit/test_flow_check
+tests_unit_test_flow_check_SOURCES = tests/unit/test_flow_check.c
+tests_unit_test_flow_check_LDADD = $(TEST_LDADD)
