@@ -5,7 +5,7 @@ libamc_a_SOURCES += \
 	src/flow/selector.c src/flow/selector.h \
 	src/flow/flow_planner.c src/flow/flow_planner.h
 libamc_a_SOURCES += src/flow/script.c src/flow/script.h src/flow/flow_js.c src/flow/flow_js.h \
-	src/flow/flow_check.c src/flow/flow_check.h
+	src/flow/flow_check.c src/flow/flow_check.h src/flow/flow_suite.c src/flow/flow_suite.h
 # amc-js: the sandboxed JavaScript evaluator (Duktape, from libduktape-dev)
 pkglibexec_PROGRAMS = amc-js
 amc_js_SOURCES = src/flow/amc_js.c
