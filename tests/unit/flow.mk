@@ -24,3 +24,7 @@ check_PROGRAMS += tests/unit/test_flow_check
 TESTS += tests/unit/test_flow_check
 tests_unit_test_flow_check_SOURCES = tests/unit/test_flow_check.c
 tests_unit_test_flow_check_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_flow_suite
+TESTS += tests/unit/test_flow_suite
+tests_unit_test_flow_suite_SOURCES = tests/unit/test_flow_suite.c
+tests_unit_test_flow_suite_LDADD = $(TEST_LDADD)
