@@ -11,4 +11,8 @@ pkglibexec_PROGRAMS = amc-js
 amc_js_SOURCES = src/flow/amc_js.c
 amc_js_CPPFLAGS = $(CJSON_CFLAGS) $(DUKTAPE_CFLAGS)
 amc_js_LDADD = $(CJSON_LIBS) $(DUKTAPE_LIBS)
+# Never with the sanitizers: their runtimes need system calls seccomp strict mode
+# forbids and more address space than amc-js's RLIMIT_AS allows.
+amc_js_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra
+amc_js_LDFLAGS =
 AM_CPPFLAGS += -DAMC_PKGLIBEXECDIR='"$(pkglibexecdir)"'
