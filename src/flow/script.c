@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,7 +179,12 @@ static int exchange(amc_script *s, const char *req, amc_sb *resp, amc_err *e)
 	}
 	close(in[0]);
 	close(out[1]);
-	signal(SIGPIPE, SIG_IGN);
+	/* A child that exits early must not kill amc with SIGPIPE: blocked in this
+	 * thread for the exchange, a pending one consumed, the mask restored. */
+	sigset_t pipe_set, old_mask;
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
 	size_t off = 0, total = strlen(req);
 	int wfd = in[1], rfd = out[0], timed_out = 0, too_big = 0;
 	fcntl(wfd, F_SETFL, O_NONBLOCK);
@@ -235,6 +241,12 @@ static int exchange(amc_script *s, const char *req, amc_sb *resp, amc_err *e)
 		close(wfd);
 	if (rfd >= 0)
 		close(rfd);
+	sigset_t pending;
+	if (sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE)) {
+		struct timespec zero = { 0, 0 };
+		sigtimedwait(&pipe_set, NULL, &zero);
+	}
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 	if (timed_out || too_big)
 		kill(pid, SIGKILL);
 	int st = 0;
