@@ -125,5 +125,16 @@ int main(void)
 	is_str(r, "1", "output kept after a failure that had no output to return");
 	free(r);
 	amc_script_close(s);
+
+	/* a helper that exits without reading: no SIGPIPE kills amc, a clear error */
+	if (amc_script_open("/bin/true", NULL, &s, &e) == 0) {
+		char *big = malloc(200 * 1024);
+		memset(big, ' ', 200 * 1024 - 1);
+		big[200 * 1024 - 1] = '\0';
+		r = ev(s, big, &e);
+		ok(r == NULL && e.code == AMC_EENV, "a helper that does not answer: %s", e.msg);
+		free(big);
+		amc_script_close(s);
+	}
 	return done_testing();
 }
