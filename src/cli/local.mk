@@ -5,3 +5,4 @@ amc_SOURCES += \
 	src/cli/cmd_scene.c \
 	src/cli/cmd_doctor.c \
 	src/cli/cmd_providers.c
+amc_SOURCES += src/cli/cmd_flow.c src/cli/cmd_run_suite.c src/cli/cmd_run_suite.h

@@ -12,3 +12,5 @@ CLI_TESTS = tests/integration/test_main.sh tests/integration/test_cmd_config.sh 
 	tests/integration/test_cmd_tasks.sh tests/integration/test_cmd_tui.sh
 TESTS += $(CLI_TESTS) tests/integration/test_ownership.sh
 EXTRA_DIST += tests/integration/tap.sh $(CLI_TESTS) tests/integration/test_ownership.sh
+TESTS += tests/integration/test_cmd_flow.sh tests/integration/test_run_suite.sh
+EXTRA_DIST += tests/integration/test_cmd_flow.sh tests/integration/test_run_suite.sh
