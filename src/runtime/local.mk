@@ -8,4 +8,5 @@ libamc_a_SOURCES += \
 	src/runtime/run.c src/runtime/run.h \
 	src/runtime/runner.c src/runtime/runner.h \
 	src/runtime/operator.h src/runtime/safety.c src/runtime/safety.h \
-	src/runtime/secrets.c src/runtime/secrets.h
+	src/runtime/secrets.c src/runtime/secrets.h \
+	src/runtime/pending.c src/runtime/pending.h
