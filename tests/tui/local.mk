@@ -8,6 +8,9 @@ tests_tui_committer_SOURCES = tests/tui/committer.c
 tests_tui_committer_LDADD = $(TEST_LDADD)
 TESTS += tests/tui/test_xproc.sh
 EXTRA_DIST += tests/tui/test_xproc.sh
+# An MCP client's act confirmed or refused in the TUI (tmux), end to end.
+TESTS += tests/tui/test_mcp_confirm.sh
+EXTRA_DIST += tests/tui/test_mcp_confirm.sh
 
 TUI_TESTS = tests/tui/test_man.sh tests/tui/test_screens.sh tests/tui/test_hostile.sh \
 	tests/tui/test_live.sh tests/tui/test_theme.sh tests/tui/test_agent.sh
