@@ -727,7 +727,7 @@ int amc_mcp_serve(const amc_mcp_opts *o, amc_err *e)
 	amc_sb line;
 	amc_sb_init(&line);
 	int r;
-	while ((r = amc_rpc_read_line(s->o.in, AMC_MCP_LINE_MAX, &line)) != 0) {
+	while (!(s->o.stop && atomic_load(s->o.stop)) && (r = amc_rpc_read_line(s->o.in, AMC_MCP_LINE_MAX, &line)) != 0) {
 		if (r == 2) {
 			char msg[120];
 			snprintf(msg, sizeof msg, "invalid request: a line is longer than %u bytes", AMC_MCP_LINE_MAX);
@@ -747,9 +747,11 @@ int amc_mcp_serve(const amc_mcp_opts *o, amc_err *e)
 		amc_rpc_msg_free(&m);
 	}
 	amc_sb_free(&line);
+	if (s->o.left)
+		atomic_store(s->o.left, 1);
 	/* End of input: the client has gone. Calls still running are cancelled
 	 * (no one is left to read their answers); then sessions end. */
-	amc_log(AMC_LOG_INFO, "mcp: end of input");
+	amc_log(AMC_LOG_INFO, "mcp: %s", s->o.stop && atomic_load(s->o.stop) ? "told to stop (signal)" : "end of input");
 	pthread_mutex_lock(&s->mu);
 	int inflight = s->workers > 0;
 	for (int i = 0; i < AMC_MCP_CALLS_MAX; i++)
