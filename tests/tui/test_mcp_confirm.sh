@@ -76,10 +76,15 @@ ls "$AMC_HOME"/confirm-* >/dev/null 2>&1
 ok $? "no pending files are left"
 
 task=$(answer 6 | grep -o '"task":"[^"]*"' | head -n 1 | cut -d'"' -f4)
-exec 3>&-
+# Claude Code stops its servers with SIGTERM, their input still open: the
+# session's task records its end (not left for `interrupted`).
+kill -TERM "$mcp"
 wait "$mcp"
-ok_status $? "amc mcp ends when its client closes stdin"
+ok_status $? "amc mcp ends cleanly on SIGTERM with its input still open"
+exec 3>&-
 out=$("$AMC" show "$task" 2>&1)
+like "$out" 'MCP session ended by the client after 4 actions \(1 of them failed\)' \
+	"the session's task says what happened (one act refused)"
 like "$out" 'refused' "amc show: the refused step is recorded"
 like "$out" 'reason  remove the duplicate of Alan' "with the client's reason"
 stop
