@@ -508,6 +508,12 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	int wait = cJSON_IsTrue(arg(c, "wait"));
 	/* a run is a task of its own: this session's task on the device ends first */
 	amc_mcp_srv_session_close(c->srv, dev, AMC_MCP_END_CLIENT);
+	/* a device another task holds is refused now, naming that task (as a TUI
+	 * launch is), rather than by a task that fails at its start */
+	amc_lock *probe = NULL;
+	if (amc_device_lock(o->home, dev, NULL, &probe, &e) != 0)
+		return fail_take(o->home, "run a task on", dev, e.msg);
+	amc_device_unlock(probe);
 	amc_launch_req req;
 	amc_launch_req_init(&req);
 	req.device = dev;

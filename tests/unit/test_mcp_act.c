@@ -230,6 +230,10 @@ static void test_busy(void)
 		 amc_mcp_session_task(s));
 	like(mt_text(r), want, "busy: and what the model can do");
 	cJSON_Delete(r);
+	r = mt_call(&m, 4, "run_task", "{\"device\":\"sim\",\"flow\":\"appId: x\\n---\\n- back\\n\"}", 30000);
+	ok(is_error(r), "busy: run_task on a held device is refused at once");
+	like(mt_text(r), "cannot run a task on sim:0: the device is held by another task", "busy: naming the task too");
+	cJSON_Delete(r);
 	r = mt_call(&m, 3, "observe", "{\"device\":\"sim\",\"image\":false}", 30000);
 	ok(!is_error(r), "busy: observe still reads the held device (read-only)");
 	cJSON_Delete(r);
