@@ -73,7 +73,7 @@ static int print_config(amc_cli *cli, const char *what, int yes)
 			cJSON_AddStringToObject(cJSON_AddObjectToObject(amc, "env"), "AMC_HOME", home);
 	}
 	if (!strcmp(what, "claude")) {
-		amc_sb_puts(&sb, "# Claude Code: run this once (add --scope project to share it in .mcp.json)\nclaude mcp add amc");
+		amc_sb_puts(&sb, "# Claude Code: run this once (`claude mcp add --scope project amc ...` shares it in .mcp.json)\nclaude mcp add amc");
 		if (home) {
 			amc_sb_puts(&sb, " -e ");
 			char kv[PATH_MAX + 16];
