@@ -127,5 +127,11 @@ amc_tui_dialog *amc_tui_input_new(const char *prompt, const char *initial,
 amc_tui_dialog *amc_tui_launch_new(amc_tui_app *a);
 /* A question from a runner thread (tui/operator.h); takes q's strings. */
 amc_tui_dialog *amc_tui_question_new(amc_tui_operator *op, amc_tui_question *q);
+/* A confirmation another process waits for (runtime/pending.h, e.g. `amc mcp`):
+ * dialog_pending.c. amc_tui_pending_poll opens a dialog for each question in
+ * $AMC_HOME not already shown or queued; returns how many it opened. */
+struct amc_pending;
+amc_tui_dialog *amc_tui_pending_new(const struct amc_pending *q);
+int amc_tui_pending_poll(amc_tui_app *a);
 
 #endif

@@ -29,8 +29,6 @@ static void frame(amc_tui_app *a, int h, int w, const char *title, int *y, int *
 	amc_tui_box(*y, *x, h, w, title, 1);
 }
 
-static int wrap(const char *s, int y, int x, int w, int max, attr_t at, int draw);
-
 /* Keys are looked up in the keymap table (AMC_VIEW_DIALOG rows), so the help
  * view and amc(1) list what dialogs do. A key a text field takes as text: */
 static int typed(int key)
@@ -227,7 +225,7 @@ static void put_field(int y, int x, int w, const char *label, const char *text, 
 static void launch_draw(amc_tui_app *a, amc_tui_dialog *d)
 {
 	launch *l = (launch *)d;
-	int elines = l->error[0] ? wrap(l->error, 0, 0, 60, 4, 0, 0) : 1;
+	int elines = l->error[0] ? amc_tui_wrap(l->error, 0, 0, 60, 4, 0, 0) : 1;
 	int w = 64, h = 8 + elines + (l->ndevs ? (int)l->ndevs : 1) + (int)l->nflows, y, x;
 	frame(a, h, w, "Launch a task", &y, &x);
 	int row = y + 1;
@@ -268,7 +266,7 @@ static void launch_draw(amc_tui_app *a, amc_tui_dialog *d)
 	amc_tui_put(stdscr, row++, x + 2, w - 4, s, l->field == 3 ? sel : lab, 1);
 	row++;
 	if (l->error[0]) /* wrapped: a missing key's message says in full what to set */
-		wrap(l->error, row, x + 2, w - 4, 4, amc_tui_attr(AMC_EL_ERROR), 1);
+		amc_tui_wrap(l->error, row, x + 2, w - 4, 4, amc_tui_attr(AMC_EL_ERROR), 1);
 	amc_tui_put(stdscr, y + h - 2, x + 2, w - 4, "Tab: next field  j/k: choose  Enter: launch  Esc: cancel", dim, 0);
 }
 
@@ -454,47 +452,6 @@ amc_tui_dialog *amc_tui_launch_new(amc_tui_app *a)
 
 /* ---- the operator's questions (tui/operator.h) ---- */
 
-/* Split s into lines of at most w columns, breaking at spaces where it can;
- * draws them from row y when draw is set. Returns the number of lines. */
-static int wrap(const char *s, int y, int x, int w, int max, attr_t at, int draw)
-{
-	int lines = 0;
-	if (w < 1)
-		return 0;
-	while (*s && lines < max) {
-		size_t n = strlen(s), take = 0, lastsp = 0;
-		int cols = 0;
-		while (take < n) {
-			size_t nx = take + 1;
-			while (nx < n && ((unsigned char)s[nx] & 0xC0) == 0x80)
-				nx++;
-			char ch[8];
-			snprintf(ch, sizeof ch, "%.*s", (int)(nx - take), s + take);
-			int cw = amc_tui_width(ch);
-			if (cols + cw > w)
-				break;
-			cols += cw;
-			take = nx;
-			if (s[take] == ' ')
-				lastsp = take;
-		}
-		if (take == 0)
-			take = 1;
-		if (lastsp > 0 && take < n)
-			take = lastsp;
-		if (draw) {
-			char part[AMC_ERR_MSG_MAX];
-			snprintf(part, sizeof part, "%.*s", (int)(take < sizeof part - 1 ? take : sizeof part - 1), s);
-			amc_tui_put(stdscr, y + lines, x, w, part, at, 1);
-		}
-		lines++;
-		s += take;
-		while (*s == ' ')
-			s++;
-	}
-	return lines;
-}
-
 typedef struct opq {
 	amc_tui_dialog d;
 	amc_tui_operator *op;
@@ -513,11 +470,11 @@ static void opq_draw(amc_tui_app *a, amc_tui_dialog *d)
 		w = 90;
 	if (w > a->cols - 2)
 		w = a->cols - 2;
-	int n = wrap(o->body, 0, 0, w - 4, OPQ_MAX_LINES, 0, 0);
+	int n = amc_tui_wrap(o->body, 0, 0, w - 4, OPQ_MAX_LINES, 0, 0);
 	char title[96];
 	snprintf(title, sizeof title, o->q.confirm ? "Task %.8s: allow this action?" : "Task %.8s asks", o->q.task);
 	frame(a, n + (o->q.confirm ? 4 : 6), w, title, &y, &x);
-	wrap(o->body, y + 1, x + 2, w - 4, OPQ_MAX_LINES, amc_tui_attr(AMC_EL_NORMAL), 1);
+	amc_tui_wrap(o->body, y + 1, x + 2, w - 4, OPQ_MAX_LINES, amc_tui_attr(AMC_EL_NORMAL), 1);
 	int row = y + 1 + n + 1;
 	if (o->q.confirm) {
 		amc_tui_put(stdscr, row, x + 2, w - 4, "y: allow   n or Esc: refuse   C-x: cancel the task", amc_tui_attr(AMC_EL_KEY), 0);

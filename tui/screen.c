@@ -68,13 +68,20 @@ static void sweep_dialogs(amc_tui_app *a)
 	}
 }
 
-/* Questions from runner threads open as dialogs. */
+/* Questions from runner threads open as dialogs, and so do the
+ * confirmations other processes wait for (amc mcp: runtime/pending.h). */
 static void take_questions(amc_tui_app *a)
 {
 	amc_tui_question q;
 	while (amc_tui_operator_take(a->op, &q))
 		amc_tui_open_dialog(a, amc_tui_question_new(a->op, &q));
+	amc_tui_pending_poll(a);
 	sweep_dialogs(a);
+}
+
+void amc_tui_screen_questions(amc_tui_app *a)
+{
+	take_questions(a);
 }
 
 /* Operator questions on screen or queued. */

@@ -21,7 +21,10 @@ void amc_tui_screen_mouse(amc_tui_app *a, int y, int x, mmask_t buttons);
 int amc_tui_screen_take(amc_tui_app *a);
 /* The top view re-reads the database; the screen is redrawn. */
 void amc_tui_screen_reload(amc_tui_app *a);
-/* Operator questions on screen or queued. */
+/* Open the questions waiting: the runners' and those other processes wait
+ * for in $AMC_HOME (runtime/pending.h); drop the withdrawn ones. */
+void amc_tui_screen_questions(amc_tui_app *a);
+/* Operator questions on screen or queued (of runners and other processes). */
 int amc_tui_screen_asking(const amc_tui_app *a);
 /* Free every dialog and view (at the end). */
 void amc_tui_screen_free(amc_tui_app *a);

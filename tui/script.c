@@ -129,6 +129,9 @@ int amc_tui_script_run(amc_tui_app *a, const amc_tui_opts *o, amc_err *e)
 			/* wait up to 10 s for an operator question to be on screen */
 			long long until = amc_mono_ms() + 10000;
 			while (!amc_tui_screen_asking(a) && amc_mono_ms() < until) {
+				amc_tui_screen_questions(a); /* another process's (no inotify here) */
+				if (amc_tui_screen_asking(a))
+					break;
 				struct pollfd p = { a->wake[0], POLLIN, 0 };
 				if (poll(&p, 1, 200) > 0 && amc_tui_screen_take(a))
 					amc_tui_screen_reload(a);

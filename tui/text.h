@@ -10,6 +10,10 @@
  * (pair included), padding the rest with spaces when `pad`. A cut string ends
  * in "…" ("~" without UTF-8). Returns the columns drawn. */
 int amc_tui_put(WINDOW *w, int y, int x, int width, const char *s, attr_t attr, int pad);
+/* Split s (already terminal-safe) into at most `max` lines of at most w
+ * columns, breaking at spaces where it can; draws them on stdscr from row y,
+ * column x with `at` when draw is set. Returns the number of lines. */
+int amc_tui_wrap(const char *s, int y, int x, int w, int max, attr_t at, int draw);
 /* Display width of the sanitized form of `s`. */
 int amc_tui_width(const char *s);
 /* Row y of w, its first `cols` columns (at most 1023), as UTF-8 with the

@@ -46,14 +46,16 @@ static int watch_home(amc_tui_app *a)
 	int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	if (inotify_add_watch(fd, a->home, IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO) < 0) {
+	if (inotify_add_watch(fd, a->home, IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_DELETE) < 0) {
 		close(fd);
 		return -1;
 	}
 	return fd;
 }
 
-/* 1 when an inotify batch touched the database files (not the log, not sim state). */
+/* What an inotify batch touched: bit 1 the database files (not the log, not
+ * sim state), bit 2 a confirmation another process asks or withdrew
+ * (confirm-TASK.ask, runtime/pending.h). */
 static int db_touched(int fd)
 {
 	/* Room for many events of at most sizeof(struct inotify_event) + NAME_MAX + 1 each. */
@@ -64,7 +66,9 @@ static int db_touched(int fd)
 		for (char *p = buf; p < buf + n;) {
 			struct inotify_event *ev = (struct inotify_event *)p;
 			if (ev->len && !strncmp(ev->name, "amc.db", 6))
-				hit = 1;
+				hit |= 1;
+			else if (ev->len && !strncmp(ev->name, "confirm-", 8))
+				hit |= 2;
 			p += sizeof *ev + ev->len;
 		}
 	}
@@ -151,8 +155,15 @@ static void loop(amc_tui_app *a)
 				amc_tui_screen_reload(a);
 			dv = amc_tui_session_data_version(a); /* our own runners' commits are already shown */
 		}
-		if (ino >= 0 && r > 0 && (p[2].revents & POLLIN) && db_touched(ino))
-			check = 1;
+		if (ino >= 0 && r > 0 && (p[2].revents & POLLIN)) {
+			int hit = db_touched(ino);
+			if (hit & 2) {
+				amc_tui_screen_questions(a);
+				a->dirty = 1;
+			}
+			if (hit & 1)
+				check = 1;
+		}
 		if (recheck_at && now >= recheck_at) {
 			recheck_at = 0;
 			check = 2;
@@ -282,6 +293,7 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 	sigaction(SIGINT, &sa, &old_int);
 
 	amc_tui_push(a, &amc_tui_view_tasks, amc_tui_tasks_new(a));
+	amc_tui_pending_poll(a); /* a confirmation asked before we started */
 	if (theme_bad)
 		amc_tui_message(a, 1, "theme: %s; using %s", te.msg, theme.name);
 	int rc = 0;

@@ -17,7 +17,8 @@ typedef struct amc_tui_opts {
 	 * lines: keys by name separated by spaces ("j j Enter", "C-l", "S-Tab"),
 	 * `:type TEXT`, `:resize COLSxROWS`, `:wait` (runners idle, then their
 	 * events), `:drain` (wait up to 10 s for the next event), `:ask` (wait up to
- * 10 s for a task's question, ask_user or a confirmation, to be on screen), `:changes` (what
+ * 10 s for a question on screen: a task's ask_user or confirmation, or one another
+	 * process asks through $AMC_HOME), `:changes` (what
 	 * an inotify wake does: compare PRAGMA data_version and reload),
 	 * `:click ROW,COL`, `:dclick ROW,COL`, `:wheel ROW,COL` (a negative ROW
 	 * scrolls up). */

@@ -2,6 +2,9 @@
  * --print-config, the snippet that adds it to Claude Code or Codex. */
 #include <getopt.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +73,7 @@ static int print_config(amc_cli *cli, const char *what, int yes)
 			cJSON_AddStringToObject(cJSON_AddObjectToObject(amc, "env"), "AMC_HOME", home);
 	}
 	if (!strcmp(what, "claude")) {
-		amc_sb_puts(&sb, "# Claude Code: run this once (add --scope project to share it in .mcp.json)\nclaude mcp add amc");
+		amc_sb_puts(&sb, "# Claude Code: run this once (`claude mcp add --scope project amc ...` shares it in .mcp.json)\nclaude mcp add amc");
 		if (home) {
 			amc_sb_puts(&sb, " -e ");
 			char kv[PATH_MAX + 16];
@@ -104,6 +107,52 @@ static int print_config(amc_cli *cli, const char *what, int yes)
 	fputs(amc_sb_str(&sb), stdout);
 	amc_sb_free(&sb);
 	return 0;
+}
+
+/* SIGTERM, SIGINT and SIGHUP end the server as the end of its input does
+ * (Claude Code ends its stdio servers with SIGTERM, stdin still open): the
+ * session tasks record their ends instead of being left for `interrupted`.
+ * The signals are blocked in every thread and taken by one that sigwait()s;
+ * it sets the server's stop flag and interrupts the main thread's read with
+ * SIGUSR2 (no SA_RESTART) until the server says it reads no more. */
+static atomic_int sig_stop, sig_left;
+static pthread_t main_thread;
+static sigset_t stop_set;
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+}
+
+static void *signal_main(void *arg)
+{
+	(void)arg;
+	int sig;
+	if (sigwait(&stop_set, &sig) != 0)
+		return NULL;
+	atomic_store(&sig_stop, 1);
+	while (!atomic_load(&sig_left)) {
+		pthread_kill(main_thread, SIGUSR2);
+		usleep(50000);
+	}
+	return NULL;
+}
+
+static void catch_stop_signals(void)
+{
+	sigemptyset(&stop_set);
+	sigaddset(&stop_set, SIGTERM);
+	sigaddset(&stop_set, SIGINT);
+	sigaddset(&stop_set, SIGHUP);
+	struct sigaction sa = { 0 };
+	sa.sa_handler = on_usr2;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR2, &sa, NULL);
+	pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
+	main_thread = pthread_self();
+	pthread_t t;
+	if (pthread_create(&t, NULL, signal_main, NULL) == 0)
+		pthread_detach(t);
 }
 
 static int run(amc_cli *cli, int argc, char **argv)
@@ -143,8 +192,9 @@ static int run(amc_cli *cli, int argc, char **argv)
 	amc_store *store;
 	if (amc_cli_store(cli, &store, &e) != 0)
 		return amc_cli_fail(&e);
+	catch_stop_signals();
 	amc_mcp_opts o = { .home = cli->home, .cfg = cli->cfg, .in = stdin, .out = stdout,
-			   .assume_yes = yes, .idle_s = idle, .confirm_s = confirm };
+			   .assume_yes = yes, .idle_s = idle, .confirm_s = confirm, .stop = &sig_stop, .left = &sig_left };
 	if (amc_mcp_serve(&o, &e) != 0)
 		return amc_cli_fail(&e);
 	return 0;

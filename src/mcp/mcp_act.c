@@ -14,6 +14,7 @@
 #include "mcp/mcp_tools.h"
 #include "runtime/observe.h"
 #include "runtime/run.h"
+#include "storage/store.h"
 #include "util/fsutil.h"
 #include "util/jsonutil.h"
 #include "util/sanitize.h"
@@ -338,6 +339,47 @@ static int build_action(const amc_mcp_call *c, amc_mcp_session *sess, const char
 	return 0;
 }
 
+/* A refused step's error as the model should read it: the runner's text is
+ * written for amc's own planner (finish, ask_user); a client gets what
+ * happened and what it can do (the operator's words, server.c op_confirm). */
+static void refusal_text(amc_ext_answer *ans)
+{
+	if (strcmp(ans->status, "refused"))
+		return;
+	const char *word = amc_json_str(ans->result, "matched"), *why = amc_json_str(ans->result, "why");
+	snprintf(ans->error, sizeof ans->error, "the action looks irreversible ('%.60s') and needs a person's yes: %s",
+		 word ? word : "?", why && *why ? why : "nobody could be asked. Restart the server as `amc mcp --yes` to "
+		 "allow such actions, or let your user do it");
+}
+
+/* A failure to take a device: when another task holds it, say which (its
+ * goal, planner, since when) and what the model can do, rather than the
+ * lock's bare words. */
+static cJSON *fail_take(const char *home, const char *verb, const char *dev, const char *msg)
+{
+	const char *p = strstr(msg, "is busy with task ");
+	char id[AMC_ID_SIZE] = "";
+	if (p)
+		snprintf(id, sizeof id, "%.*s", (int)strcspn(p + 18, " ;"), p + 18);
+	amc_store *store = NULL;
+	amc_task_row t;
+	amc_err e;
+	if (!id[0] || amc_store_open(home, &store, &e) != 0 || amc_store_get_task(store, id, &t, &e) != 0) {
+		amc_store_close(store);
+		return amc_mcp_fail("cannot %s %s: %s", verb, dev, msg);
+	}
+	amc_store_close(store);
+	char *goal = amc_sanitize_dup(t.goal ? t.goal : t.flow_name ? t.flow_name : t.flow_path ? t.flow_path : "");
+	cJSON *r = amc_mcp_fail("cannot %s %s: the device is held by another task, %s (%s \"%.200s\", planner %s, "
+				"process %ld), and one task at a time holds a device. Call task with id %s to follow it, "
+				"retry once it has ended, or use another device (devices lists them with the task holding "
+				"each); only whoever runs it can cancel it (amc's TUI, or its own MCP server)",
+				verb, dev, t.id, t.goal ? "goal" : "flow", goal, t.planner ? t.planner : "?", t.owner_pid, t.id);
+	free(goal);
+	amc_task_row_free(&t);
+	return r;
+}
+
 cJSON *amc_mcp_act(const amc_mcp_call *c)
 {
 	const amc_mcp_opts *o = amc_mcp_srv_opts(c->srv);
@@ -347,7 +389,7 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 		return amc_mcp_fail("%s", e.msg);
 	amc_mcp_session *sess = amc_mcp_srv_session(c->srv, dev, 1, &e);
 	if (!sess)
-		return amc_mcp_fail("cannot act on %s: %s", dev, e.msg);
+		return fail_take(o->home, "act on", dev, e.msg);
 	const char *tool;
 	cJSON *args;
 	if (build_action(c, sess, &tool, &args, &e) != 0) {
@@ -365,6 +407,7 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 	amc_err se;
 	int have_scene = amc_mcp_session_scene(sess, &scene, shot, sizeof shot, &se) == 0;
 	int ok = !strcmp(ans.status, "ok");
+	refusal_text(&ans);
 	amc_sb t;
 	amc_sb_init(&t);
 	amc_sb_printf(&t, "step %d of task %s: %s", ans.step, amc_mcp_session_task(sess), ans.status);
@@ -465,6 +508,12 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	int wait = cJSON_IsTrue(arg(c, "wait"));
 	/* a run is a task of its own: this session's task on the device ends first */
 	amc_mcp_srv_session_close(c->srv, dev, AMC_MCP_END_CLIENT);
+	/* a device another task holds is refused now, naming that task (as a TUI
+	 * launch is), rather than by a task that fails at its start */
+	amc_lock *probe = NULL;
+	if (amc_device_lock(o->home, dev, NULL, &probe, &e) != 0)
+		return fail_take(o->home, "run a task on", dev, e.msg);
+	amc_device_unlock(probe);
 	amc_launch_req req;
 	amc_launch_req_init(&req);
 	req.device = dev;
@@ -490,7 +539,7 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	amc_store_close(store);
 	if (rc != 0) {
 		free(j);
-		return amc_mcp_fail("%s", e.msg);
+		return fail_take(o->home, "run a task on", dev, e.msg);
 	}
 	j->srv = c->srv;
 	j->cfg = o->cfg;

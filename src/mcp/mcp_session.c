@@ -42,6 +42,7 @@ struct amc_mcp_session {
 	amc_task_outcome outcome;
 	int actions, failed;         /* under mu */
 	char last_shot[512];
+	char reason[1025];           /* the reason of the act in progress, under mu */
 	int finishing;
 	amc_runner_opts ro;
 };
@@ -196,6 +197,13 @@ int amc_mcp_session_ended(amc_mcp_session *s)
 	return d;
 }
 
+void amc_mcp_session_reason(amc_mcp_session *s, char *out, size_t n)
+{
+	pthread_mutex_lock(&s->mu);
+	snprintf(out, n, "%s", s->reason);
+	pthread_mutex_unlock(&s->mu);
+}
+
 int amc_mcp_session_scene(amc_mcp_session *s, cJSON **scene, char *shot, size_t shot_n, amc_err *e)
 {
 	int step;
@@ -216,6 +224,9 @@ int amc_mcp_session_act(amc_mcp_session *s, const char *tool, const cJSON *args,
 			atomic_int *cancel, amc_ext_answer *ans, amc_err *e)
 {
 	memset(ans, 0, sizeof *ans);
+	pthread_mutex_lock(&s->mu);
+	snprintf(s->reason, sizeof s->reason, "%s", reason ? reason : "");
+	pthread_mutex_unlock(&s->mu);
 	if (amc_extplanner_give(s->x, tool, args, reason, e) != 0)
 		return -1;
 	for (;;) {

@@ -62,6 +62,10 @@ int amc_mcp_session_ended(amc_mcp_session *s);
  * $AMC_HOME; "" before the first act). -1 when the task has ended. */
 int amc_mcp_session_scene(amc_mcp_session *s, cJSON **scene, char *shot, size_t shot_n, amc_err *e);
 
+/* The client's reason for the act in progress (or the last one), as given:
+ * untrusted, "" when none. Copied into out (n bytes). */
+void amc_mcp_session_reason(amc_mcp_session *s, char *out, size_t n);
+
 /* One action: `tool` a registry tool, args a JSON object, reason may be NULL.
  * Waits for its step to be recorded, polling *cancel (may be NULL). 0 with
  * *ans filled (the step, its status and error; clear it); -1 when the action

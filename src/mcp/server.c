@@ -197,22 +197,45 @@ static int op_ask(amc_operator *op, const char *task_id, const char *question, c
 	return amc_err_set(e, AMC_EUSAGE, "an MCP session has no ask_user: the client asks its own user");
 }
 
+/* The reason the client gave for the act that asks, and the device: the
+ * session whose task is task_id. */
+static void act_context(amc_mcp_server *s, const char *task_id, char *reason, size_t rn, char *dev, size_t dn)
+{
+	reason[0] = dev[0] = 0;
+	pthread_mutex_lock(&s->mu);
+	for (int i = 0; i < DEVQ_MAX; i++) {
+		amc_mcp_session *q = s->qs[i].sess;
+		if (q && task_id && !strcmp(amc_mcp_session_task(q), task_id)) {
+			amc_mcp_session_reason(q, reason, rn);
+			snprintf(dev, dn, "%s", amc_mcp_session_device(q));
+			break;
+		}
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
 static int op_confirm(amc_operator *op, const char *task_id, const char *action, const char *element,
 		      const char *word, amc_err *e)
 {
 	amc_mcp_server *s = op->impl;
 	long secs = s->o.confirm_s > 0 ? s->o.confirm_s : AMC_MCP_CONFIRM_TIMEOUT_S;
-	char msg[1024];
-	char *act = amc_sanitize_dup(action ? action : ""), *el = amc_sanitize_dup(element ? element : "");
-	snprintf(msg, sizeof msg, "amc: the agent wants to %s on \"%.200s\", which looks irreversible (\"%s\"). Allow it?",
-		 act, el, word ? word : "");
-	free(act);
-	free(el);
+	char reason[1025], dev[128], asker[400];
+	act_context(s, task_id, reason, sizeof reason, dev, sizeof dev);
 	pthread_mutex_lock(&s->mu);
 	int elicit = s->elicit;
+	snprintf(asker, sizeof asker, "MCP client %s%s%s", s->client[0] ? s->client : "(unnamed)", dev[0] ? " on " : "",
+		 dev);
 	pthread_mutex_unlock(&s->mu);
 	if (elicit) {
 		/* the client's user answers, not the model: MCP elicitation */
+		char msg[2048];
+		char *act = amc_sanitize_dup(action ? action : ""), *el = amc_sanitize_dup(element ? element : "");
+		char *why = amc_sanitize_dup(reason);
+		snprintf(msg, sizeof msg, "amc: the agent wants to %s on \"%.200s\", which looks irreversible (\"%s\").%s%.600s%s "
+			 "Allow it?", act, el, word ? word : "", why[0] ? " Its reason: " : "", why, why[0] ? "." : "");
+		free(act);
+		free(el);
+		free(why);
 		cJSON *p = cJSON_CreateObject();
 		cJSON_AddStringToObject(p, "message", msg);
 		cJSON *sch = cJSON_AddObjectToObject(p, "requestedSchema");
@@ -227,15 +250,36 @@ static int op_confirm(amc_operator *op, const char *task_id, const char *action,
 		const char *a = amc_json_str(r, "action");
 		const cJSON *content = r ? cJSON_GetObjectItemCaseSensitive(r, "content") : NULL;
 		int yes = a && !strcmp(a, "accept") && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(content, "allow"));
+		/* e->msg goes back to the model (the step's result "why", mcp_act.c):
+		 * what happened and what it can do about it */
 		if (!r)
-			amc_err_set(e, AMC_EUSAGE, "the client did not answer the confirmation within %ld s", secs);
+			amc_err_set(e, AMC_EENV, "your user did not answer the confirmation within %ld s. Retry it "
+				    "when they are there to answer, or tell them what you wanted to do", secs);
 		else if (!yes)
-			amc_err_set(e, AMC_EUSAGE, "the person declined it in the client");
+			amc_err_set(e, AMC_EFAIL, "your user refused it when asked. Do not retry it: tell them what you "
+				    "wanted to do and why, and let them decide");
 		cJSON_Delete(r);
 		return yes;
 	}
-	/* no elicitation: a person running amc's TUI on this AMC_HOME answers */
-	return amc_pending_ask(s->o.home, task_id, msg, secs * 1000, &s->stop_flag, e);
+	/* no elicitation: a person running amc's TUI on this AMC_HOME answers
+	 * (the dialog opens there); the strings go as given, the TUI makes them
+	 * terminal-safe */
+	amc_pending_q q = { action, element, word, reason, asker };
+	amc_err pe;
+	amc_err_clear(&pe);
+	int yes = amc_pending_ask(s->o.home, task_id, &q, secs * 1000, &s->stop_flag, &pe);
+	if (yes == 1)
+		return 1;
+	if (yes == 0 && pe.code == AMC_EFAIL)
+		amc_err_set(e, AMC_EFAIL, "the person at amc's TUI refused it. Do not retry it: tell your user what "
+			    "you wanted to do and why, and let them decide");
+	else if (yes == 0 && pe.code == AMC_ECANCEL)
+		amc_err_set(e, AMC_ECANCEL, "the call was cancelled while a person's yes was awaited in amc's TUI");
+	else
+		amc_err_set(e, AMC_EENV, "%s, and this MCP client cannot ask its user (it has no elicitation). Tell "
+			    "your user: they can run `amc` on the device's host (same AMC_HOME) and press y when you "
+			    "retry, or restart this server as `amc mcp --yes` to allow such actions", pe.msg);
+	return yes < 0 ? -1 : 0;
 }
 
 static const amc_operator_ops OP_OPS = { op_ask, op_confirm };
@@ -683,7 +727,7 @@ int amc_mcp_serve(const amc_mcp_opts *o, amc_err *e)
 	amc_sb line;
 	amc_sb_init(&line);
 	int r;
-	while ((r = amc_rpc_read_line(s->o.in, AMC_MCP_LINE_MAX, &line)) != 0) {
+	while (!(s->o.stop && atomic_load(s->o.stop)) && (r = amc_rpc_read_line(s->o.in, AMC_MCP_LINE_MAX, &line)) != 0) {
 		if (r == 2) {
 			char msg[120];
 			snprintf(msg, sizeof msg, "invalid request: a line is longer than %u bytes", AMC_MCP_LINE_MAX);
@@ -703,9 +747,11 @@ int amc_mcp_serve(const amc_mcp_opts *o, amc_err *e)
 		amc_rpc_msg_free(&m);
 	}
 	amc_sb_free(&line);
+	if (s->o.left)
+		atomic_store(s->o.left, 1);
 	/* End of input: the client has gone. Calls still running are cancelled
 	 * (no one is left to read their answers); then sessions end. */
-	amc_log(AMC_LOG_INFO, "mcp: end of input");
+	amc_log(AMC_LOG_INFO, "mcp: %s", s->o.stop && atomic_load(s->o.stop) ? "told to stop (signal)" : "end of input");
 	pthread_mutex_lock(&s->mu);
 	int inflight = s->workers > 0;
 	for (int i = 0; i < AMC_MCP_CALLS_MAX; i++)

@@ -17,6 +17,8 @@
 
 #include <stdio.h>
 
+#include <stdatomic.h>
+
 #include "util/config.h"
 #include "util/err.h"
 
@@ -35,6 +37,10 @@ typedef struct amc_mcp_opts {
 	int assume_yes;          /* --yes: irreversible-looking actions run without asking */
 	long idle_s;             /* <= 0: AMC_MCP_IDLE_DEFAULT_S */
 	long confirm_s;          /* <= 0: AMC_MCP_CONFIRM_TIMEOUT_S */
+	/* Set from another thread to end as at end of input (the client is
+	 * going: SIGTERM, cmd_mcp.c), then interrupt the blocked read with a
+	 * signal (EINTR); the server sets *left once it reads no more. NULL: none. */
+	atomic_int *stop, *left;
 } amc_mcp_opts;
 
 /* Serve until end of input. 0 on a clean end; -1 when it could not start. */

@@ -36,8 +36,23 @@ static int task_ok(const char *t)
 	return 1;
 }
 
-int amc_pending_ask(const char *home, const char *task_id, const char *text, long timeout_ms, atomic_int *cancel,
-		    amc_err *e)
+/* Add s cut to AMC_PENDING_TEXT_MAX bytes (never in the middle of a UTF-8 character). */
+static void add_cut(cJSON *j, const char *k, const char *s)
+{
+	char t[AMC_PENDING_TEXT_MAX + 1];
+	size_t n = s ? strlen(s) : 0;
+	if (n > AMC_PENDING_TEXT_MAX) {
+		n = AMC_PENDING_TEXT_MAX;
+		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+	}
+	memcpy(t, s ? s : "", n);
+	t[n] = 0;
+	cJSON_AddStringToObject(j, k, t);
+}
+
+int amc_pending_ask(const char *home, const char *task_id, const amc_pending_q *q, long timeout_ms,
+		    atomic_int *cancel, amc_err *e)
 {
 	if (!task_ok(task_id))
 		return amc_err_set(e, AMC_EUSAGE, "not a task id");
@@ -45,12 +60,16 @@ int amc_pending_ask(const char *home, const char *task_id, const char *text, lon
 	if (path_of(ask, sizeof ask, home, task_id, "ask") || path_of(ans, sizeof ans, home, task_id, "answer"))
 		return amc_err_set(e, AMC_EENV, "AMC_HOME is too long a path");
 	unlink(ans); /* an answer to an earlier question is not this one's */
+	long long now = amc_now_ms();
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddStringToObject(j, "task", task_id);
-	char t[AMC_PENDING_TEXT_MAX + 1];
-	snprintf(t, sizeof t, "%s", text ? text : "");
-	cJSON_AddStringToObject(j, "text", t);
-	cJSON_AddNumberToObject(j, "asked_ms", (double)amc_now_ms());
+	add_cut(j, "action", q->action);
+	add_cut(j, "target", q->target);
+	add_cut(j, "word", q->word);
+	add_cut(j, "reason", q->reason);
+	add_cut(j, "asker", q->asker);
+	cJSON_AddNumberToObject(j, "asked_ms", (double)now);
+	cJSON_AddNumberToObject(j, "until_ms", (double)(now + timeout_ms));
 	cJSON_AddNumberToObject(j, "pid", (double)getpid());
 	char *body = amc_json_print(j);
 	cJSON_Delete(j);
@@ -68,7 +87,7 @@ int amc_pending_ask(const char *home, const char *task_id, const char *text, lon
 			answer = len >= 3 && !strncmp(buf, "yes", 3);
 			free(buf);
 			if (!answer)
-				amc_err_set(e, AMC_EUSAGE, "the person at amc's TUI declined it");
+				amc_err_set(e, AMC_EFAIL, "the person at amc's TUI refused it");
 			break;
 		}
 		if (cancel && atomic_load(cancel)) {
@@ -77,9 +96,7 @@ int amc_pending_ask(const char *home, const char *task_id, const char *text, lon
 			break;
 		}
 		if (amc_mono_ms() >= deadline) {
-			amc_err_set(e, AMC_EUSAGE, "nobody confirmed it in amc's TUI within %ld s (the MCP client "
-				    "cannot ask its user: no elicitation); run `amc` on this host to answer, or start "
-				    "`amc mcp --yes` to allow such actions", timeout_ms / 1000);
+			amc_err_set(e, AMC_EENV, "nobody answered in amc's TUI within %ld s", timeout_ms / 1000);
 			answer = 0;
 			break;
 		}
@@ -88,6 +105,56 @@ int amc_pending_ask(const char *home, const char *task_id, const char *text, lon
 	unlink(ask);
 	unlink(ans);
 	return answer;
+}
+
+static void get_str(const cJSON *j, const char *k, char *out, size_t n)
+{
+	const char *s = amc_json_str(j, k);
+	snprintf(out, n, "%s", s ? s : "");
+}
+
+static long long get_ms(const cJSON *j, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, k);
+	return cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble < 1e15 ? (long long)v->valuedouble : 0;
+}
+
+/* Read the question of `task` into *q: 0 when it waits for an answer (its
+ * file is whole, its asker is alive, its time is not up, it has no answer
+ * yet), -1 otherwise. */
+static int read_ask(const char *home, const char *task, amc_pending *q)
+{
+	char p[4096], a[4096];
+	if (!task_ok(task) || path_of(p, sizeof p, home, task, "ask") || path_of(a, sizeof a, home, task, "answer"))
+		return -1;
+	if (amc_file_exists(a))
+		return -1; /* answered; the asker has not collected it yet */
+	char *buf = NULL;
+	size_t len = 0;
+	amc_err re;
+	if (amc_read_file(p, ASK_FILE_MAX, &buf, &len, &re) != 0)
+		return -1;
+	cJSON *j = cJSON_ParseWithLength(buf, len);
+	free(buf);
+	const char *jt = amc_json_str(j, "task"), *action = amc_json_str(j, "action");
+	const cJSON *pid = cJSON_GetObjectItemCaseSensitive(j, "pid");
+	int alive = cJSON_IsNumber(pid) && pid->valuedouble > 0 && pid->valuedouble < 4194305 &&
+		    (kill((pid_t)pid->valuedouble, 0) == 0 || errno == EPERM);
+	int rc = -1;
+	memset(q, 0, sizeof *q);
+	q->asked_ms = get_ms(j, "asked_ms");
+	q->until_ms = get_ms(j, "until_ms");
+	if (cJSON_IsObject(j) && jt && !strcmp(jt, task) && action && *action && alive && q->until_ms > amc_now_ms()) {
+		snprintf(q->task, sizeof q->task, "%s", task);
+		get_str(j, "action", q->action, sizeof q->action);
+		get_str(j, "target", q->target, sizeof q->target);
+		get_str(j, "word", q->word, sizeof q->word);
+		get_str(j, "reason", q->reason, sizeof q->reason);
+		get_str(j, "asker", q->asker, sizeof q->asker);
+		rc = 0;
+	}
+	cJSON_Delete(j);
+	return rc;
 }
 
 static int by_time(const void *a, const void *b)
@@ -105,6 +172,7 @@ int amc_pending_list(const char *home, amc_pending **out, size_t *n, amc_err *e)
 		return errno == ENOENT ? 0 : amc_err_set(e, AMC_EENV, "cannot read %s: %s", home, strerror(errno));
 	size_t cap = 0;
 	struct dirent *de;
+	amc_pending *q = amc_xcalloc(1, sizeof *q);
 	while ((de = readdir(d))) {
 		const char *nm = de->d_name;
 		size_t l = strlen(nm);
@@ -114,40 +182,27 @@ int amc_pending_list(const char *home, amc_pending **out, size_t *n, amc_err *e)
 		if (l - 12 >= sizeof task)
 			continue;
 		snprintf(task, sizeof task, "%.*s", (int)(l - 12), nm + 8);
-		if (!task_ok(task))
+		if (read_ask(home, task, q) != 0)
 			continue;
-		char p[4096];
-		if (path_of(p, sizeof p, home, task, "ask"))
-			continue;
-		char *buf = NULL;
-		size_t len = 0;
-		amc_err re;
-		if (amc_read_file(p, ASK_FILE_MAX, &buf, &len, &re) != 0)
-			continue;
-		cJSON *j = cJSON_ParseWithLength(buf, len);
-		free(buf);
-		const char *text = amc_json_str(j, "text"), *jt = amc_json_str(j, "task");
-		const cJSON *pid = j ? cJSON_GetObjectItemCaseSensitive(j, "pid") : NULL;
-		const cJSON *at = j ? cJSON_GetObjectItemCaseSensitive(j, "asked_ms") : NULL;
-		int alive = cJSON_IsNumber(pid) && pid->valuedouble > 0 && pid->valuedouble < 4194305 &&
-			    (kill((pid_t)pid->valuedouble, 0) == 0 || errno == EPERM);
-		if (text && jt && !strcmp(jt, task) && alive) {
-			if (*n == cap) {
-				cap = cap ? cap * 2 : 4;
-				*out = amc_xrealloc(*out, cap * sizeof **out);
-			}
-			amc_pending *q = &(*out)[(*n)++];
-			memset(q, 0, sizeof *q);
-			snprintf(q->task, sizeof q->task, "%s", task);
-			snprintf(q->text, sizeof q->text, "%s", text);
-			q->asked_ms = cJSON_IsNumber(at) ? (long long)at->valuedouble : 0;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 4;
+			*out = amc_xrealloc(*out, cap * sizeof **out);
 		}
-		cJSON_Delete(j);
+		(*out)[(*n)++] = *q;
 	}
+	free(q);
 	closedir(d);
 	if (*n > 1)
 		qsort(*out, *n, sizeof **out, by_time);
 	return 0;
+}
+
+int amc_pending_waiting(const char *home, const char *task_id, long long asked_ms)
+{
+	amc_pending *q = amc_xcalloc(1, sizeof *q);
+	int w = read_ask(home, task_id, q) == 0 && q->asked_ms == asked_ms;
+	free(q);
+	return w;
 }
 
 int amc_pending_answer(const char *home, const char *task_id, int yes, amc_err *e)

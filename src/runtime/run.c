@@ -448,6 +448,10 @@ static int confirm_gate(run *r, step *s)
 	s->result = cJSON_CreateObject();
 	cJSON_AddBoolToObject(s->result, "refused", 1);
 	cJSON_AddStringToObject(s->result, "matched", word);
+	/* the operator's own words on why (who refused, or that nobody answered
+	 * in time): a front end passes them on (amc mcp to its client) */
+	if (ce.msg[0])
+		cJSON_AddStringToObject(s->result, "why", ce.msg);
 	snprintf(s->status, sizeof s->status, "refused");
 	if (yes == 0)
 		snprintf(s->error, sizeof s->error, "the operator refused this irreversible action ('%s'); do not retry it, "

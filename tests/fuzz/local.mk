@@ -2,7 +2,7 @@
 #  - with the normal compiler as tests/fuzz/replay_NAME, run by `make check` over the
 #    committed corpus in tests/fuzz/corpus/NAME/;
 #  - with clang's libFuzzer (+ASan/UBSan) by `make fuzz` (FUZZ_SECONDS each).
-FUZZ_TARGETS = flow config png uitree model state rawframe treediff script mcp
+FUZZ_TARGETS = flow config png uitree model state rawframe treediff script mcp pending
 FUZZ_SECONDS = 30
 
 check_PROGRAMS += tests/fuzz/replay_flow tests/fuzz/replay_config tests/fuzz/replay_png tests/fuzz/replay_uitree
@@ -49,6 +49,12 @@ TESTS += tests/fuzz/replay_mcp
 tests_fuzz_replay_mcp_SOURCES = tests/fuzz/fuzz_mcp.c tests/fuzz/replay.c
 tests_fuzz_replay_mcp_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"mcp"'
 tests_fuzz_replay_mcp_LDADD = $(TEST_LDADD)
+# the confirmation files another process leaves in $AMC_HOME (runtime/pending.c)
+check_PROGRAMS += tests/fuzz/replay_pending
+TESTS += tests/fuzz/replay_pending
+tests_fuzz_replay_pending_SOURCES = tests/fuzz/fuzz_pending.c tests/fuzz/replay.c
+tests_fuzz_replay_pending_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"pending"'
+tests_fuzz_replay_pending_LDADD = $(TEST_LDADD)
 
 EXTRA_DIST += tests/fuzz/corpus
 

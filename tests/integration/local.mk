@@ -17,4 +17,4 @@ EXTRA_DIST += tests/integration/test_cmd_flow.sh tests/integration/test_run_suit
 # amc mcp: real MCP clients from npm (tests/mcp/package-lock.json), like the Appium test
 TESTS += tests/integration/test_mcp_clients.sh
 EXTRA_DIST += tests/integration/test_mcp_clients.sh tests/mcp/package.json tests/mcp/package-lock.json \
-	tests/mcp/sdk_client.mjs
+	tests/mcp/sdk_client.mjs tests/mcp/claude_mock.mjs

@@ -8,12 +8,15 @@ tests_tui_committer_SOURCES = tests/tui/committer.c
 tests_tui_committer_LDADD = $(TEST_LDADD)
 TESTS += tests/tui/test_xproc.sh
 EXTRA_DIST += tests/tui/test_xproc.sh
+# An MCP client's act confirmed or refused in the TUI (tmux), end to end.
+TESTS += tests/tui/test_mcp_confirm.sh
+EXTRA_DIST += tests/tui/test_mcp_confirm.sh
 
 TUI_TESTS = tests/tui/test_man.sh tests/tui/test_screens.sh tests/tui/test_hostile.sh \
 	tests/tui/test_live.sh tests/tui/test_theme.sh tests/tui/test_agent.sh
 # Each view's golden screens (tests/tui/screens.sh runs a script, compares dumps).
 TUI_TESTS += tests/tui/test_view_tasks.sh tests/tui/test_view_task.sh \
-	tests/tui/test_view_devices.sh tests/tui/test_view_help.sh
+	tests/tui/test_view_devices.sh tests/tui/test_view_help.sh tests/tui/test_pending_screens.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/screens.sh tests/tui/scripts tests/tui/golden
 
@@ -33,7 +36,7 @@ tests_tui_libtuitest_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 TUI_UNIT_TESTS = tests/tui/test_keymap tests/tui/test_text tests/tui/test_tree tests/tui/test_operator \
 	tests/tui/test_pixels tests/tui/test_tui_image tests/tui/test_dialog \
 	tests/tui/test_app tests/tui/test_session tests/tui/test_screen tests/tui/test_script tests/tui/test_tui \
-	tests/tui/test_evidence
+	tests/tui/test_evidence tests/tui/test_dialog_pending
 check_PROGRAMS += $(TUI_UNIT_TESTS)
 TESTS += $(TUI_UNIT_TESTS)
 EXTRA_DIST += tests/tui/tuitest.h
@@ -77,6 +80,9 @@ tests_tui_test_tui_LDADD = $(TUI_UNIT_LDADD)
 tests_tui_test_evidence_SOURCES = tests/tui/test_evidence.c
 tests_tui_test_evidence_CPPFLAGS = $(tests_tui_test_keymap_CPPFLAGS)
 tests_tui_test_evidence_LDADD = $(TUI_UNIT_LDADD)
+tests_tui_test_dialog_pending_SOURCES = tests/tui/test_dialog_pending.c
+tests_tui_test_dialog_pending_CPPFLAGS = $(tests_tui_test_keymap_CPPFLAGS)
+tests_tui_test_dialog_pending_LDADD = $(TUI_UNIT_LDADD)
 # Every view under a white and a black default background (libvterm): no
 # text drawn in its own background colour (the default theme on light terminals).
 check_PROGRAMS += tests/tui/test_contrast

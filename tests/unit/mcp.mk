@@ -1,0 +1,14 @@
+# The MCP server's modules (src/mcp) and the cross-process confirmations it
+# asks through (src/runtime/pending).
+MCP_TESTS = tests/unit/test_jsonrpc tests/unit/test_pending tests/unit/test_mcp_server \
+	tests/unit/test_mcp_tools tests/unit/test_mcp_session \
+	tests/unit/test_mcp_act
+check_PROGRAMS += $(MCP_TESTS)
+TESTS += $(MCP_TESTS)
+tests_unit_test_jsonrpc_LDADD = $(TEST_LDADD)
+tests_unit_test_pending_LDADD = $(TEST_LDADD)
+tests_unit_test_mcp_server_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/unit/mcptest.h
+tests_unit_test_mcp_tools_LDADD = $(TEST_LDADD)
+tests_unit_test_mcp_session_LDADD = $(TEST_LDADD)
+tests_unit_test_mcp_act_LDADD = $(TEST_LDADD)

@@ -1,0 +1,256 @@
+/* test_mcp_act.c - src/mcp/mcp_act.c through the server in-process
+ * (mcptest.h) on the simulated phone: observe alone starts no task; act's
+ * argument errors are tool errors the model can fix; an irreversible-looking
+ * tap asks a person: through the client (elicitation: accepted runs it,
+ * declined is refused saying not to retry), or, without elicitation, in amc's
+ * TUI through the pending files (answered here as the TUI answers: the
+ * question carries the action, its target, the word, the client's reason and
+ * who asks), or nobody answers in time and the refusal says what the user
+ * can do; a device held by another task is refused naming that task, its
+ * goal and planner and what to do. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcp/mcp_session.h"
+#include "mcptest.h"
+#include "runtime/pending.h"
+#include "tap.h"
+#include "testutil.h"
+#include "util/config.h"
+#include "util/jsonutil.h"
+
+static const char *home;
+static amc_config *cfg;
+
+/* The id of the element whose text is `text` in a result's scene. */
+static const char *elem(const cJSON *r, const char *text)
+{
+	static char id[64];
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(r, "structuredContent");
+	const cJSON *el;
+	id[0] = 0;
+	cJSON_ArrayForEach(el, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(st, "scene"), "elements")) {
+		const char *t = amc_json_str(el, "text");
+		if (t && !strcmp(t, text))
+			snprintf(id, sizeof id, "%s", amc_json_str(el, "id"));
+	}
+	return id;
+}
+
+static int is_error(const cJSON *r)
+{
+	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "isError"));
+}
+
+static const char *status(const cJSON *r)
+{
+	const char *s = amc_json_str(cJSON_GetObjectItemCaseSensitive(r, "structuredContent"), "status");
+	return s ? s : "";
+}
+
+/* From the home screen to a contact's screen; returns the result showing Delete. */
+static cJSON *to_contact(mt_server *m, int *id)
+{
+	char a[256];
+	cJSON *r = mt_call(m, (*id)++, "observe", "{\"device\":\"sim\",\"image\":false}", 30000);
+	snprintf(a, sizeof a, "{\"device\":\"sim\",\"action\":\"tap\",\"element\":\"%s\"}", elem(r, "Contacts"));
+	cJSON_Delete(r);
+	r = mt_call(m, (*id)++, "act", a, 30000);
+	snprintf(a, sizeof a, "{\"device\":\"sim\",\"action\":\"tap\",\"element\":\"%s\"}", elem(r, "Alan Turing"));
+	cJSON_Delete(r);
+	return mt_call(m, (*id)++, "act", a, 30000);
+}
+
+static void test_basics(void)
+{
+	mt_server m;
+	mt_start(&m, home, cfg, 0, 0);
+	cJSON_Delete(mt_init(&m, "2025-11-25", "{}"));
+	cJSON *r = mt_call(&m, 2, "observe", "{\"device\":\"sim\",\"image\":false}", 30000);
+	ok(!is_error(r) && elem(r, "Contacts")[0], "observe: the home screen's scene");
+	ok(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "structuredContent"), "task")),
+	   "observe alone starts no task");
+	cJSON_Delete(r);
+	r = mt_call(&m, 3, "act", "{\"device\":\"sim\",\"action\":\"tap\"}", 30000);
+	ok(is_error(r), "tap without element or x,y: a tool error");
+	like(mt_text(r), "tap needs element (a Scene id) or x and y", "  saying what it needs");
+	cJSON_Delete(r);
+	r = mt_call(&m, 4, "act", "{\"device\":\"sim\",\"action\":\"type_text\"}", 30000);
+	like(mt_text(r), "type_text needs text", "type_text without text: says so");
+	cJSON_Delete(r);
+	r = mt_call(&m, 5, "act", "{\"device\":\"sim\",\"action\":\"tap\",\"element\":\"nope\"}", 30000);
+	like(mt_text(r), "no element 'nope' on the current screen: observe again", "an unknown element: observe again");
+	cJSON_Delete(r);
+	is_int(mt_stop(&m), 0, "basics: the server ends");
+}
+
+static void test_elicitation(void)
+{
+	mt_server m;
+	mt_start(&m, home, cfg, 0, 10);
+	cJSON_Delete(mt_init(&m, "2025-11-25", "{\"elicitation\":{}}"));
+	int id = 2;
+	cJSON *r = to_contact(&m, &id);
+	char a[256];
+	snprintf(a, sizeof a, "{\"device\":\"sim\",\"action\":\"tap\",\"element\":\"%s\",\"reason\":\"the user said so\"}",
+		 elem(r, "Delete"));
+	cJSON_Delete(r);
+	for (int round = 0; round < 2; round++) {
+		char l[512];
+		snprintf(l, sizeof l, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"act\","
+			 "\"arguments\":%s}}", 50 + round, a);
+		mt_send(&m, l);
+		cJSON *req = NULL;
+		for (int i = 0; i < 300 && !req; i++) {
+			mt_pump(&m, 100);
+			for (int k = 0; k < m.nseen; k++)
+				if (!strcmp(amc_json_str(m.seen[k], "method") ? amc_json_str(m.seen[k], "method") : "",
+					    "elicitation/create")) {
+					req = m.seen[k];
+					memmove(&m.seen[k], &m.seen[k + 1], (size_t)(m.nseen - k - 1) * sizeof m.seen[0]);
+					m.nseen--;
+					break;
+				}
+		}
+		ok(req != NULL, "elicitation %d: the server asks the client's user", round);
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(req, "params");
+		const char *msg = amc_json_str(p, "message");
+		like(msg ? msg : "", "wants to tap at ", "  the action");
+		like(msg ? msg : "", " on \"Delete\", which looks irreversible (\"delete\")", "  its target and the word");
+		like(msg ? msg : "", "Its reason: the user said so", "  and the model's reason");
+		snprintf(l, sizeof l, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"action\":\"%s\",\"content\":{\"allow\":%s}}}",
+			 cJSON_GetObjectItemCaseSensitive(req, "id")->valueint, round ? "accept" : "decline",
+			 round ? "true" : "false");
+		mt_send(&m, l);
+		cJSON_Delete(req);
+		cJSON *ans = mt_answer(&m, 50 + round, 30000);
+		cJSON *res = cJSON_GetObjectItemCaseSensitive(ans, "result");
+		if (!round) {
+			is_str(status(res), "refused", "declined: refused");
+			like(mt_text(res), "needs a person's yes: your user refused it when asked. Do not retry it",
+			     "declined: the model is told not to retry");
+		} else {
+			is_str(status(res), "ok", "accepted: the tap ran");
+		}
+		cJSON_Delete(ans);
+	}
+	is_int(mt_stop(&m), 0, "elicitation: the server ends");
+}
+
+typedef struct tui_answer {
+	int yes;
+	amc_pending q;
+	int got;
+} tui_answer;
+
+/* Answer the first pending question as the TUI does. */
+static void *tui_main(void *arg)
+{
+	tui_answer *t = arg;
+	for (int i = 0; i < 300 && !t->got; i++) {
+		amc_pending *qs;
+		size_t n;
+		amc_err e;
+		if (amc_pending_list(home, &qs, &n, &e) == 0 && n) {
+			t->q = qs[0];
+			t->got = 1;
+			amc_pending_answer(home, qs[0].task, t->yes, &e);
+		}
+		free(qs);
+		usleep(50000);
+	}
+	return NULL;
+}
+
+static void test_tui(void)
+{
+	mt_server m;
+	mt_start(&m, home, cfg, 0, 2);
+	cJSON_Delete(mt_init(&m, "2025-11-25", "{}"));
+	int id = 2;
+	cJSON *r = mt_call(&m, id++, "act", "{\"device\":\"sim\",\"action\":\"press_key\",\"key\":\"home\"}", 30000);
+	cJSON_Delete(r);
+	r = to_contact(&m, &id);
+	char a[256];
+	snprintf(a, sizeof a, "{\"device\":\"sim\",\"action\":\"tap\",\"element\":\"%s\",\"reason\":\"clean up\"}",
+		 elem(r, "Delete"));
+	cJSON_Delete(r);
+	/* nobody at the TUI: refused after --confirm-timeout 2, saying what to do */
+	r = mt_call(&m, id++, "act", a, 30000);
+	is_str(status(r), "refused", "no TUI: refused");
+	like(mt_text(r), "needs a person's yes: nobody answered in amc's TUI within 2 s, and this MCP client cannot ask "
+	     "its user", "no TUI: why");
+	like(mt_text(r), "they can run `amc` on the device's host (same AMC_HOME) and press y when you retry, or restart "
+	     "this server as `amc mcp --yes`", "no TUI: what the user can do");
+	cJSON_Delete(r);
+	/* answered no, then yes, in the TUI */
+	for (int yes = 0; yes < 2; yes++) {
+		tui_answer t = { .yes = yes };
+		pthread_t th;
+		pthread_create(&th, NULL, tui_main, &t);
+		r = mt_call(&m, id++, "act", a, 30000);
+		pthread_join(th, NULL);
+		ok(t.got, "TUI %s: the question was pending", yes ? "yes" : "no");
+		ok(!strncmp(t.q.action, "tap at ", 7) && strchr(t.q.action, ','), "  its action (%s)", t.q.action);
+		is_str(t.q.target, "Delete", "  its target");
+		is_str(t.q.word, "delete", "  the word");
+		is_str(t.q.reason, "clean up", "  the client's reason");
+		is_str(t.q.asker, "MCP client unit 1.0 on sim:0", "  who asks");
+		if (!yes) {
+			is_str(status(r), "refused", "TUI no: refused");
+			like(mt_text(r), "the person at amc's TUI refused it. Do not retry it", "TUI no: not to retry");
+		} else {
+			is_str(status(r), "ok", "TUI yes: the tap ran");
+		}
+		cJSON_Delete(r);
+	}
+	is_int(mt_stop(&m), 0, "TUI: the server ends");
+}
+
+static void test_busy(void)
+{
+	amc_mcp_session_opts so = { .home = home, .cfg = cfg, .device = "sim", .client = "other client", .session_id = "held",
+				    .idle_ms = 60000 };
+	amc_mcp_session *s;
+	amc_err e;
+	if (amc_mcp_session_start(&so, &s, &e) != 0) {
+		ok(0, "busy: a session holds the sim (%s)", e.msg);
+		return;
+	}
+	mt_server m;
+	mt_start(&m, home, cfg, 0, 0);
+	cJSON_Delete(mt_init(&m, "2025-11-25", "{}"));
+	cJSON *r = mt_call(&m, 2, "act", "{\"device\":\"sim\",\"action\":\"wait\",\"ms\":1}", 30000);
+	ok(is_error(r), "busy: act on a held device is a tool error");
+	char want[200];
+	snprintf(want, sizeof want, "held by another task, %s (goal \"MCP session: other client (held)\", planner mcp",
+		 amc_mcp_session_task(s));
+	like(mt_text(r), want, "busy: naming the task, its goal and planner");
+	snprintf(want, sizeof want, "Call task with id %s to follow it, retry once it has ended, or use another device",
+		 amc_mcp_session_task(s));
+	like(mt_text(r), want, "busy: and what the model can do");
+	cJSON_Delete(r);
+	r = mt_call(&m, 4, "run_task", "{\"device\":\"sim\",\"flow\":\"appId: x\\n---\\n- back\\n\"}", 30000);
+	ok(is_error(r), "busy: run_task on a held device is refused at once");
+	like(mt_text(r), "cannot run a task on sim:0: the device is held by another task", "busy: naming the task too");
+	cJSON_Delete(r);
+	r = mt_call(&m, 3, "observe", "{\"device\":\"sim\",\"image\":false}", 30000);
+	ok(!is_error(r), "busy: observe still reads the held device (read-only)");
+	cJSON_Delete(r);
+	is_int(mt_stop(&m), 0, "busy: the server ends");
+	amc_mcp_session_end(s, AMC_MCP_END_CLIENT, 0, NULL);
+	amc_mcp_session_free(s);
+}
+
+int main(void)
+{
+	home = test_home("mcp-act");
+	setenv("AMC_OCR_POLICY", "off", 1);
+	cfg = amc_config_new();
+	test_basics();
+	test_elicitation();
+	test_tui();
+	test_busy();
+	amc_config_free(cfg);
+	return done_testing();
+}
