@@ -445,6 +445,18 @@ static int op_swipe(amc_device *d, int x1, int y1, int x2, int y2, int ms, amc_e
 static int op_key(amc_device *d, amc_key k, amc_err *e)
 {
 	/* By number: KEYCODE_DEL and the others are the same numbers on every Android. */
+	if (k == AMC_KEY_HIDE_KEYBOARD) {
+		/* back closes the keyboard when it is up, and the screen when it is not: ask first */
+		const char *q[] = { "dumpsys", "input_method", NULL };
+		char *out = NULL;
+		if (adb_shell(A(d), q, &out, e) != 0)
+			return -1;
+		int shown = out && strstr(out, "mInputShown=true");
+		free(out);
+		if (!shown)
+			return 0;
+		k = AMC_KEY_BACK;
+	}
 	int code = amc_key_android_code(k);
 	if (code < 0)
 		return amc_err_set(e, AMC_EUSAGE, "unknown key %d", (int)k);

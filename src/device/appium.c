@@ -394,6 +394,15 @@ static int op_key(amc_device *d, amc_key k, amc_err *e)
 			return -1;
 		return keycode(a, 4, "back", e);
 	}
+	if (k == AMC_KEY_HIDE_KEYBOARD) {
+		cJSON *in = cJSON_CreateObject();
+		int rc = sreq(a, "POST", "/appium/device/hide_keyboard", in, NULL, e);
+		cJSON_Delete(in);
+		/* no keyboard up is an error for some drivers: nothing to hide is fine */
+		if (rc != R_OK)
+			amc_err_clear(e);
+		return 0;
+	}
 	int code = amc_key_android_code(k);
 	if (code < 0)
 		return amc_err_set(e, AMC_EUSAGE, "unknown key %d", (int)k);

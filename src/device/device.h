@@ -38,6 +38,7 @@ typedef enum amc_key {
 	AMC_KEY_MEDIA_PREVIOUS,
 	AMC_KEY_MEDIA_REWIND,
 	AMC_KEY_MEDIA_FAST_FORWARD,
+	AMC_KEY_HIDE_KEYBOARD,  /* not a key: dismiss the soft keyboard if it is up (Maestro's hideKeyboard) */
 	AMC_KEY_COUNT
 } amc_key;
 

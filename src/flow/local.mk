@@ -6,4 +6,5 @@ libamc_a_SOURCES += \
 	src/flow/flow_resolve.c \
 	src/flow/flow_interp.c src/flow/flow_interp.h \
 	src/flow/selector.c src/flow/selector.h \
-	src/flow/flow_planner.c src/flow/flow_planner.h
+	src/flow/flow_planner.c src/flow/flow_planner.h \
+	src/flow/flow_planner_int.h src/flow/flow_planner_cmds.c src/flow/flow_planner_ops.c

@@ -179,17 +179,23 @@ static int t_press_key(const amc_tool_ctx *c, const cJSON *args, cJSON **res, am
 {
 	const char *name = NULL;
 	amc_key k;
-	if (arg_str(args, "key", &name, e) != 0)
+	int times;
+	if (arg_str(args, "key", &name, e) != 0 || arg_int(args, "times", 1, 0, &times, e) != 0)
 		return -1;
+	if (times < 1 || times > 1000)
+		return amc_err_set(e, AMC_EUSAGE, "press_key 'times' must be 1..1000");
 	if (amc_key_parse(name, &k) != 0) {
 		char *s = amc_sanitize_dup(name);
 		amc_err_set(e, AMC_EUSAGE, "unknown key '%s' (back, home, enter, delete, tab, volume_up, ...)", s);
 		free(s);
 		return -1;
 	}
-	if (c->dev->ops->key(c->dev, k, e) != 0)
-		return -1;
+	for (int i = 0; i < times; i++)
+		if (c->dev->ops->key(c->dev, k, e) != 0)
+			return -1;
 	*res = cJSON_CreateObject();
+	if (times > 1)
+		cJSON_AddNumberToObject(*res, "times", times);
 	return 0;
 }
 

@@ -285,6 +285,10 @@ void sim_key(sim *s, int key)
 	case AMC_KEY_DELETE:
 		backspace(s);
 		break;
+	case AMC_KEY_HIDE_KEYBOARD:
+		if (s->st.focus != F_NONE)
+			s->st.kb_hidden = 1;
+		break;
 	case AMC_KEY_ENTER:
 		switch (s->st.focus) {
 		case F_NAME:

@@ -311,7 +311,8 @@ static int op_type_text(amc_device *d, const char *utf8, amc_err *e)
 static int op_key(amc_device *d, amc_key k, amc_err *e)
 {
 	sim *s = S(d);
-	if (k != AMC_KEY_BACK && k != AMC_KEY_HOME && k != AMC_KEY_ENTER && k != AMC_KEY_DELETE)
+	if (k != AMC_KEY_BACK && k != AMC_KEY_HOME && k != AMC_KEY_ENTER && k != AMC_KEY_DELETE &&
+	    k != AMC_KEY_HIDE_KEYBOARD)
 		return amc_err_set(e, AMC_EUSAGE, "the sim has no %s key (it has back, home, enter and delete)",
 				   amc_key_name(k));
 	if (refresh(s, e) != 0)
