@@ -157,6 +157,92 @@ static void test_commands(void)
 	free(d);
 }
 
+/* The commands of the whole language: each form parses into what the
+ * planner reads, with its description. */
+static void test_language(void)
+{
+	amc_flow_cmd *c;
+	c = one("- runFlow: sub/login.yaml\n", "runFlow sub/login.yaml", "runFlow file");
+	ok(c->op == AMC_FLOW_RUN_FLOW && !strcmp(c->file, "sub/login.yaml"), "runFlow file kept as written");
+	c = one("- runFlow:\n    when: {visible: {id: x}, platform: android, true: \"${A}\"}\n    env: {A: 1, B: ~}\n"
+		"    commands: [back, {tapOn: a}]\n", "runFlow (2 commands)", "runFlow inline");
+	ok(c->nbody == 2 && c->nenv == 2 && !strcmp(c->env[1].value, "") && c->cond.visible &&
+	   !strcmp(c->cond.platform, "Android") && !strcmp(c->cond.is_true, "${A}"), "runFlow's body, env and when");
+	c = one("- repeat: {times: 3, commands: [back]}\n", "repeat 3 times (1 command)", "repeat times");
+	c = one("- repeat: {while: {notVisible: X}, commands: [back]}\n", "repeat while ... (1 command)", "repeat while");
+	ok(c->cond.not_visible && !strcmp(c->cond.not_visible->text, "X"), "while notVisible");
+	c = one("- repeat: {times: \"${N}\", commands: [back]}\n", "repeat (1 command)", "repeat times ${N}");
+	is_str(c->text, "${N}", "a count with ${...} is read when it runs");
+	c = one("- retry: {maxRetries: 7, commands: [back]}\n", "retry (max 3) (1 command)", "retry clamps to 3");
+	c = one("- retry: {file: r.yaml, env: {X: y}}\n", "retry (max 1) r.yaml", "retry file");
+	c = one("- extendedWaitUntil: {visible: Done, timeout: 30000}\n",
+		"extendedWaitUntil visible \"Done\" (timeout 30000 ms)", "extendedWaitUntil");
+	c = one("- eraseText\n", "eraseText 50", "eraseText default 50");
+	c = one("- eraseText: {charactersToErase: 4}\n", "eraseText 4", "eraseText mapping");
+	c = one("- pressKey: Backspace\n", "pressKey delete", "pressKey Backspace is delete");
+	c = one("- pressKey: Remote Dpad Up\n", "pressKey dpad_up", "pressKey Remote Dpad Up");
+	c = one("- hideKeyboard\n", "hideKeyboard", "hideKeyboard");
+	c = one("- action: back\n", "back", "action: back (Maestro's parser takes it)");
+	ok(c->op == AMC_FLOW_BACK, "is back");
+	c = one("- action: pasteText\n", "pasteText", "action: pasteText");
+	c = one("- stopApp\n", "stopApp", "stopApp bare");
+	c = one("- killApp: com.x\n", "killApp com.x", "killApp id");
+	c = one("- clearState: {appId: com.y}\n", "clearState com.y", "clearState mapping");
+	c = one("- clearKeychain\n", "clearKeychain", "clearKeychain");
+	c = one("- openLink: https://example.com/a?b=1\n", "openLink \"https://example.com/a?b=1\"", "openLink");
+	c = one("- openLink: {link: \"sim://notes\", autoVerify: true}\n", "openLink \"sim://notes\"", "openLink mapping");
+	c = one("- inputRandomText: {length: 12}\n", "inputRandomText", "inputRandomText");
+	ok(c->number == 12 && !strcmp(c->direction, "TEXT"), "its length");
+	c = one("- inputRandomNumber\n", "inputRandomNumber", "inputRandomNumber");
+	c = one("- inputRandomEmail\n", "inputRandomEmail", "inputRandomEmail");
+	c = one("- inputRandomPersonName\n", "inputRandomPersonName", "inputRandomPersonName");
+	c = one("- copyTextFrom: {id: total}\n", "copyTextFrom id=\"total\"", "copyTextFrom");
+	c = one("- setClipboard: hello\n", "setClipboard \"hello\"", "setClipboard");
+	c = one("- pasteText\n", "pasteText", "pasteText");
+	c = one("- doubleTapOn: {text: a, optional: true}\n", "doubleTapOn \"a\" (optional)", "doubleTapOn");
+	c = one("- evalScript: ${output.n = 1}\n", "evalScript \"${output.n = 1}\"", "evalScript");
+	c = one("- runScript: {file: s.js, env: {A: b}}\n", "runScript s.js", "runScript");
+	c = one("- assertTrue: {condition: \"${A}\", optional: true}\n", "assertTrue \"${A}\"", "assertTrue");
+	ok(c->sel.optional, "assertTrue optional");
+	c = one("- assertWithAI: {assertion: a form}\n", "assertWithAI \"a form\"", "assertWithAI");
+	c = one("- assertNoDefectsWithAI\n", "assertNoDefectsWithAI", "assertNoDefectsWithAI");
+	c = one("- extractTextWithAI: {query: q, outputVariable: v}\n", "extractTextWithAI \"q\"", "extractTextWithAI");
+	is_str(c->direction, "v", "its output variable");
+	c = one("- setLocation: {latitude: 1, longitude: 2}\n", "setLocation", "setLocation (refused by device check)");
+	c = one("- tapOn: {id: x, repeat: 2, delay: 50, retryTapIfNoChange: true, waitToSettleTimeoutMs: 100, "
+		"label: Tap x}\n", "tapOn id=\"x\"", "tap options");
+	ok(c->times == 2 && c->delay == 50 && c->retry_tap && c->settle_ms == 100 && !strcmp(c->label, "Tap x"),
+	   "repeat, delay, retryTapIfNoChange, waitToSettleTimeoutMs, label");
+	c = one("- tapOn: {below: {text: A}, rightOf: {id: b, above: C}, childOf: {containsChild: D}, "
+		"containsDescendants: [E, {id: f}], enabled: false, checked: 'true', focused: yes, selected: no, "
+		"width: 10, height: 20, tolerance: 3}\n", "tapOn (relative)", "every selector key");
+	ok(c->sel.below && c->sel.right_of && c->sel.right_of->above && c->sel.child_of &&
+	   c->sel.child_of->contains_child && c->sel.ndescendants == 2 && c->sel.enabled == AMC_SEL_NO &&
+	   c->sel.checked == AMC_SEL_YES && c->sel.focused == AMC_SEL_YES && c->sel.selected == AMC_SEL_NO &&
+	   c->sel.width == 10 && c->sel.height == 20 && c->sel.tolerance == 3, "nested and state keys");
+	c = one("- tapOn: {point: \"${output.p}\"}\n", "tapOn point=0,0", "a point with ${...}");
+	is_str(c->sel.point_text, "${output.p}", "read when it runs");
+	c = one("- swipe: {from: {id: list}, direction: UP}\n", "swipe UP from id=\"list\"", "swipe from an element");
+	c = one("- scrollUntilVisible: {element: {id: x, optional: true}, speed: 80, visibilityPercentage: 50, "
+		"centerElement: true}\n", "scrollUntilVisible id=\"x\" (optional) DOWN", "scrollUntilVisible options");
+	ok(c->speed == 80 && c->visibility == 50 && c->center, "speed, visibilityPercentage, centerElement");
+	c = one("- launchApp: {clearState: true, clearKeychain: true, stopApp: false, permissions: {all: deny}, "
+		"arguments: {a: b}}\n", "launchApp (clear state) (no stop)", "launchApp options");
+	ok(c->clear_state && c->clear_keychain && !c->stop_app && c->nenv == 1, "launchApp fields");
+	amc_flow_cmd_clear(c);
+	fails("- retry: {commands: [back], file: x.yaml}\n", "retry takes file or commands, not both", "retry both");
+	fails("- repeat: {commands: [back]}\n", "repeat needs times or while", "repeat without times");
+	fails("- repeat: {times: 2, commands: []}\n", "repeat commands is empty", "repeat empty");
+	fails("- runFlow: {when: {platform: Symbian}, file: x}\n", "must be Android, iOS or Web", "bad platform");
+	fails("- runFlow: {when: {}, file: x}\n", "runFlow when is empty", "empty when");
+	fails("- extendedWaitUntil: {timeout: 5}\n", "needs visible or notVisible", "extendedWaitUntil empty");
+	fails("- action: fly\n", "action: unknown action 'fly'", "unknown action");
+	fails("- inputRandomEmail: {length: 3}\n", "unknown option 'length'", "email has no length");
+	fails("- tapOn: {text: a, traits: [x]}\n", "option 'traits' is not supported yet", "traits");
+	fails("- tapOn: {below: {below: {below: {below: {below: {below: {below: {below: {below: {below: a}}}}}}}}}}\n",
+	      "relative selectors nested deeper than 8", "relative nesting bounded");
+}
+
 static void test_errors(void)
 {
 	fails("- eraseText: x\n", "t.yaml:1: eraseText must be a whole number", "eraseText not a count");
@@ -212,6 +298,7 @@ int main(void)
 {
 	test_table();
 	test_commands();
+	test_language();
 	test_errors();
 	return done_testing();
 }
