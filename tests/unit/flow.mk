@@ -28,3 +28,12 @@ check_PROGRAMS += tests/unit/test_flow_suite
 TESTS += tests/unit/test_flow_suite
 tests_unit_test_flow_suite_SOURCES = tests/unit/test_flow_suite.c
 tests_unit_test_flow_suite_LDADD = $(TEST_LDADD)
+# The Maestro language (issue 14): interpolation, resolving, the corpus figures.
+check_PROGRAMS += tests/unit/test_flow_interp tests/unit/test_flow_resolve tests/unit/test_flow_corpus
+TESTS += tests/unit/test_flow_interp tests/unit/test_flow_resolve tests/unit/test_flow_corpus
+tests_unit_test_flow_interp_SOURCES = tests/unit/test_flow_interp.c
+tests_unit_test_flow_interp_LDADD = $(TEST_LDADD)
+tests_unit_test_flow_resolve_SOURCES = tests/unit/test_flow_resolve.c
+tests_unit_test_flow_resolve_LDADD = $(TEST_LDADD)
+tests_unit_test_flow_corpus_SOURCES = tests/unit/test_flow_corpus.c
+tests_unit_test_flow_corpus_LDADD = $(TEST_LDADD)

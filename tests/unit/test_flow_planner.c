@@ -279,7 +279,7 @@ static void test_previous_failure(void)
 	ctx.last_ok = 0;
 	ctx.last_error = "device \x1b[31mgone";
 	is_int(p->ops->next(p, &ctx, &a, &e), AMC_PLAN_FAIL, "after a failed step: FAIL");
-	like(e.msg, "the previous step (launch_app) failed: device", "with the error");
+	like(e.msg, "test.yaml:1: launchApp a.b: device", "with the error, naming the file, line and command");
 	ok(!strchr(e.msg, 0x1b), "sanitized");
 	amc_action_clear(&a);
 	amc_planner_free(p);
