@@ -13,7 +13,7 @@ void amc_flow_interp_init(amc_flow_interp *in)
 {
 	memset(in, 0, sizeof *in);
 	in->copied = amc_xstrdup("");
-	in->platform = "Android";
+	in->platform = "android"; /* as Maestro: "android", "ios", "web" */
 }
 
 void amc_flow_interp_free(amc_flow_interp *in)
@@ -227,8 +227,8 @@ int amc_flow_interp_str(amc_flow_interp *in, const char *s, const char *where, c
 			const char *v = amc_flow_interp_get(in, x);
 			if (v) {
 				val = amc_xstrdup(v);
-			} else if (in->eval) {
-				rc = eval(in, x, where, &val, e); /* output, maestro, a global of a script */
+			} else if (in->eval && (rc = eval(in, x, where, &val, e)) == 0) {
+				/* a global of the engine (output, maestro, ...) */
 			} else {
 				char *q = amc_sanitize_dup(x);
 				rc = amc_err_set(e, AMC_EUSAGE, "%s: ${%s} is not defined: give it with -e %s=VALUE "

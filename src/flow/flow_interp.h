@@ -45,7 +45,7 @@ typedef struct amc_flow_interp {
 	void *eval_ud;
 	void (*set_copied)(void *ud, const char *text); /* tells the engine maestro.copiedText; may be NULL */
 	char *copied;               /* maestro.copiedText ("" at first) */
-	const char *platform;       /* maestro.platform: "Android" (static) */
+	const char *platform;       /* maestro.platform: "android" (static) */
 } amc_flow_interp;
 
 void amc_flow_interp_init(amc_flow_interp *in);

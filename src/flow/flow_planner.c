@@ -406,6 +406,8 @@ static void flow_destroy(amc_planner *p)
 		return;
 	flow_planner *fp = p->impl;
 	if (fp) {
+		if (fp->eval_free)
+			fp->eval_free(fp->in.eval_ud);
 		amc_flow_interp_free(&fp->in);
 		amc_flow_free(&fp->flow);
 		free(fp->failed);
@@ -426,8 +428,11 @@ void amc_flow_run_opts_init(amc_flow_run_opts *o)
 int amc_flow_planner_new_opts(amc_flow *flow, const amc_flow_run_opts *o, amc_planner **out, amc_err *e)
 {
 	*out = NULL;
-	if (!flow || !flow->cmds || flow->count == 0)
+	if (!flow || !flow->cmds || flow->count == 0) {
+		if (o->eval_free)
+			o->eval_free(o->eval_ud);
 		return amc_err_set(e, AMC_EUSAGE, "the flow has no commands");
+	}
 	flow_planner *fp = amc_xcalloc(1, sizeof *fp);
 	fp->flow = *flow;
 	memset(flow, 0, sizeof *flow);
@@ -437,6 +442,7 @@ int amc_flow_planner_new_opts(amc_flow *flow, const amc_flow_run_opts *o, amc_pl
 	fp->in.eval = o->eval;
 	fp->in.eval_ud = o->eval_ud;
 	fp->in.set_copied = o->set_copied;
+	fp->eval_free = o->eval_free;
 	if (o->platform)
 		fp->in.platform = o->platform;
 	amc_flow_interp_environ(&fp->in, o->environ);

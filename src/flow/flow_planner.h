@@ -15,8 +15,9 @@ typedef struct amc_flow_run_opts {
 	amc_flow_eval_fn eval;         /* JavaScript; NULL: none in this build (scripts refused) */
 	void *eval_ud;
 	void (*set_copied)(void *ud, const char *text); /* maestro.copiedText for the engine */
+	void (*eval_free)(void *ud);   /* non-NULL: the planner owns eval_ud (also on failure) and frees it so */
 	unsigned long long seed;       /* inputRandom*: the values are recorded in the steps */
-	const char *platform;          /* maestro.platform; NULL: "Android" */
+	const char *platform;          /* maestro.platform; NULL: "android" */
 } amc_flow_run_opts;
 
 void amc_flow_run_opts_init(amc_flow_run_opts *o);

@@ -32,6 +32,7 @@ typedef struct flow_planner {
 	amc_flow flow;
 	long wait_ms;
 	amc_flow_interp in;
+	void (*eval_free)(void *ud); /* frees in.eval_ud when set */
 	fp_frame st[FP_MAX_FRAMES];
 	int depth;
 	int passed, skipped;

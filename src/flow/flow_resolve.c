@@ -1,6 +1,6 @@
 /* flow_resolve.c - the files a flow names (sub-flows, scripts), walking every
  * command of a resolved flow, and the checks made before a run: what a device
- * kind cannot do, and what needs JavaScript. */
+ * kind cannot do, and whether JavaScript is needed (then amc-js is opened). */
 #include "flow/flow.h"
 
 #include <stdio.h>

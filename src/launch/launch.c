@@ -9,6 +9,7 @@
 #include "device/device.h"
 #include "flow/flow.h"
 #include "flow/flow_interp.h"
+#include "flow/flow_js.h"
 #include "flow/flow_planner.h"
 #include "launch/launch.h"
 #include "util/fsutil.h"
@@ -221,8 +222,8 @@ static void device_kind(const char *device, char *out, size_t n)
 	snprintf(out, n, "%.*s", (int)(k < n ? k : n - 1), device);
 }
 
-/* Sub-flows and scripts loaded, then what the device cannot do and what needs
- * JavaScript refused before anything runs, naming the file and line. */
+/* Sub-flows and scripts loaded, then what the device cannot do refused before
+ * anything runs, naming the file and line. */
 static int resolve_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow, amc_sb *text, amc_err *e)
 {
 	flow_files ff = { req->bundle, l, text, 0 };
@@ -233,10 +234,7 @@ static int resolve_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow
 	device_kind(l->task->device, kind, sizeof kind);
 	if (amc_flow_check_device(flow, kind, e) != 0)
 		return -1;
-	char where[512];
-	if (!req->eval && amc_flow_needs_js(flow, where, sizeof where))
-		return amc_err_set(e, AMC_EUSAGE, "%s: JavaScript is not available in this build (evalScript, "
-				   "runScript and ${expressions} need it)", where);
+	(void)req;
 	return 0;
 }
 
@@ -266,6 +264,12 @@ static int flow_planner(const amc_config *cfg, const amc_launch_req *req, amc_la
 	o.eval = req->eval;
 	o.eval_ud = req->eval_ud;
 	o.set_copied = req->set_copied;
+	char where[512];
+	if (!req->eval && amc_flow_needs_js(flow, where, sizeof where) &&
+	    amc_flow_js_attach(&o, "android", e) != 0) { /* the planner owns the engine from here */
+		free(kv);
+		return amc_err_prefix(e, "%s", where);
+	}
 	o.seed = seed_of(l->task->id);
 	int rc = amc_flow_planner_new_opts(flow, &o, &l->planner, e);
 	free(kv);

@@ -72,9 +72,9 @@ typedef struct amc_launch_req {
 	/* -e NAME=VALUE overrides: ${NAME} in flows, over their env: blocks. */
 	const char *const *env;
 	size_t nenv;
-	/* JavaScript for flows (evalScript, runScript, ${expr}): NULL when this
-	 * build has no engine; then a flow that needs one is refused before it
-	 * runs, naming the file and line. */
+	/* JavaScript for flows (evalScript, runScript, ${expr}): NULL to have a
+	 * flow that needs it use amc-js (flow_js.h), opened before the run; when
+	 * the helper is missing the flow is refused naming the file and line. */
 	amc_flow_eval_fn eval;
 	void *eval_ud;
 	void (*set_copied)(void *ud, const char *text);

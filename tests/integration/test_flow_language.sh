@@ -2,9 +2,11 @@
 # test_flow_language.sh - Maestro's language run by `amc run --flow` on the sim
 # (tests/data/flows/maestro/): sub-flows with env, hooks, repeat, retry,
 # when, app state, clipboard, random input, relative selectors; failures name
-# the sub-flow's file and line; what needs JavaScript or a device ability amc
-# lacks is refused before the run; -e and MAESTRO_* variables.
+# the sub-flow's file and line; JavaScript (runScript, evalScript, ${expr},
+# assertTrue); what a device cannot do is refused before the run; -e and
+# MAESTRO_* variables.
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
+export AMC_JS="$AMC_TEST_BUILDDIR/amc-js"
 D="$AMC_TEST_SRCDIR/tests/data/flows/maestro"
 export AMC_FLOW_WAIT_TIMEOUT_MS=1500 # what is not there is not waited for long
 
@@ -61,9 +63,6 @@ like "$(cat "$T_HOME/out")" 'failed after [0-9]+ steps: step [0-9]+: [^ ]*sub/fa
 like "$(cat "$T_HOME/out")" 'assertVisible "No such text" +FAILED' "after the retry's first attempt failed"
 like "$("$AMC" sim state)" '"app":[[:space:]]*"com.android.launcher3"' "onFlowComplete ran after the failure"
 
-"$AMC" run --flow "$D/needs-js.yaml" >"$T_HOME/out" 2>&1; rc=$?
-is $rc 2 "a flow that needs JavaScript is refused before the run"
-like "$(cat "$T_HOME/out")" 'needs-js.yaml:4: evalScript: JavaScript is not available in this build' "saying where"
 "$AMC" run --flow "$D/device-only.yaml" >"$T_HOME/out" 2>&1; rc=$?
 is $rc 2 "setLocation is refused before the run"
 like "$(cat "$T_HOME/out")" 'device-only.yaml:4: setLocation: not available on sim devices' "naming file, line, device"
@@ -71,6 +70,26 @@ like "$(cat "$T_HOME/out")" 'device-only.yaml:4: setLocation: not available on s
 is $rc 2 "sub-flows in a cycle are refused"
 like "$(cat "$T_HOME/out")" 'form a cycle' "saying so"
 n=$("$AMC" tasks --json | grep -c '"id"'); is "$n" 7 "refused flows recorded no task"
+
+# JavaScript (amc-js): runScript with env:, evalScript, ${expr}, output, assertTrue, when: true
+AMC_JS=/nonexistent "$AMC" run --flow "$D/scripts.yaml" >"$T_HOME/out" 2>&1; rc=$?
+ok $rc "without amc-js a flow with scripts is refused"
+like "$(cat "$T_HOME/out")" 'scripts.yaml:[0-9]+: .*needs the helper amc-js' "naming the file, line and the helper"
+n=$("$AMC" tasks --json | grep -c '"id"'); is "$n" 7 "before the run"
+"$AMC" run --flow "$D/scripts.yaml" >"$T_HOME/out" 2>&1; rc=$?
+is $rc 0 "scripts.yaml: a flow with scripts runs on the sim"
+[ $rc -eq 0 ] || sed 's/^/# /' "$T_HOME/out" | tail -n 15
+like "$("$AMC" sim state)" '"name":[[:space:]]*"Katherine Johnson"' "the name computed by runScript was typed"
+like "$("$AMC" sim state)" '"phone":[[:space:]]*"555-1234"' "the phone computed by evalScript was typed"
+n=$(grep -c 'runFlow .*(skipped' "$T_HOME/out"); is "$n" 1 "when: true: a false expression skips"
+printf 'appId: com.android.contacts\n---\n- evalScript: ${output.n = 2}\n- assertTrue: ${output.n > 5}\n' >"$T_HOME/false.yaml"
+"$AMC" run --flow "$T_HOME/false.yaml" >"$T_HOME/out" 2>&1; rc=$?
+is $rc 1 "a false assertTrue fails the task"
+like "$(cat "$T_HOME/out")" 'false.yaml:4: assertTrue' "naming the file and line"
+printf 'appId: com.android.contacts\n---\n- evalScript: ${nope.x}\n' >"$T_HOME/throw.yaml"
+"$AMC" run --flow "$T_HOME/throw.yaml" >"$T_HOME/out" 2>&1; rc=$?
+is $rc 1 "a script error fails the task"
+like "$(cat "$T_HOME/out")" 'throw.yaml:3: .*ReferenceError' "with the engine's message and the line"
 
 MAESTRO_TITLE=Contacts "$AMC" run --flow "$D/vars.yaml" -e "WHO=Alan Turing" >"$T_HOME/out" 2>&1
 ok_status $? "-e overrides env:, MAESTRO_* comes from the environment"

@@ -13,7 +13,7 @@ static int fake_eval(void *ud, const char *expr, const struct amc_flow_var *vars
 {
 	(void)ud;
 	calls++;
-	if (!strcmp(expr, "fail"))
+	if (!strcmp(expr, "fail") || !strcmp(expr, "fail()"))
 		return amc_err_set(e, AMC_EFAIL, "ReferenceError: fail is not defined");
 	if (!strcmp(expr, "vars")) {
 		char buf[256] = "";
@@ -70,7 +70,7 @@ int main(void)
 	ok(interp(&in, "${NOPE}", &e) == NULL && e.code == AMC_EUSAGE, "an undefined name is refused");
 	is_str(e.msg, "f.yaml:3: ${NOPE} is not defined: give it with -e NOPE=VALUE or in an env: block",
 	       "naming the file, line and how to set it");
-	is_str(interp(&in, "${maestro.platform}", &e), "Android", "maestro.platform without JavaScript");
+	is_str(interp(&in, "${maestro.platform}", &e), "android", "maestro.platform without JavaScript");
 	amc_flow_interp_set_copied(&in, "copied!");
 	is_str(interp(&in, "${maestro.copiedText}", &e), "copied!", "maestro.copiedText without JavaScript");
 	ok(interp(&in, "${1+1}", &e) == NULL, "an expression without an engine is refused");
@@ -80,8 +80,10 @@ int main(void)
 	in.eval = fake_eval;
 	is_str(interp(&in, "x=${1+1}", &e), "x=2", "an expression goes to the engine");
 	is_str(interp(&in, "${vars}", &e), "NAME=Ada;MAESTRO_USER=ada;", "with the visible variables, topmost first");
-	ok(interp(&in, "${fail}", &e) == NULL && e.code == AMC_EFAIL, "an engine error fails");
+	ok(interp(&in, "${fail()}", &e) == NULL && e.code == AMC_EFAIL, "an engine error fails");
 	like(e.msg, "f.yaml:3: ReferenceError", "with the file and line");
+	ok(interp(&in, "${fail}", &e) == NULL && e.code == AMC_EUSAGE, "a plain name the engine lacks too");
+	like(e.msg, "f.yaml:3: ${fail} is not defined: give it with -e fail=VALUE", "is an undefined variable");
 	int before = calls;
 	is_str(interp(&in, "${ {a: '}'}.a }", &e), "?", "braces and quotes inside an expression");
 	ok(calls == before + 1, "one expression, one call");
