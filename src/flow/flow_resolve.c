@@ -229,6 +229,7 @@ typedef struct dev_check {
 	const char *kind;
 	int have_model;
 	amc_err *e;
+	int *line;      /* non-NULL: the line goes here, not into the message */
 } dev_check;
 
 static const char *cannot(const dev_check *k, const amc_flow_cmd *c)
@@ -273,7 +274,13 @@ static int check_one(void *ud, const amc_flow *file, const amc_flow_cmd *c)
 	char *w = amc_sanitize_dup(file->path ? file->path : "(flow)");
 	char *kind = amc_sanitize_dup(k->kind);
 	char *d = amc_flow_cmd_describe(c);
-	amc_err_set(k->e, AMC_EUSAGE, "%s:%d: %s: not available on %s devices: %s", w, c->line, d, kind, why);
+	if (k->line) {
+		*k->line = c->line;
+		amc_err_set(k->e, AMC_EUSAGE, "%s: not available on %s devices: %s", d, kind, why);
+	} else {
+		amc_err_set(k->e, AMC_EUSAGE, "%s:%d: %s: not available on %s devices: %s", w, c->line, d, kind,
+			    why);
+	}
 	free(d);
 	free(kind);
 	free(w);
@@ -282,7 +289,13 @@ static int check_one(void *ud, const amc_flow *file, const amc_flow_cmd *c)
 
 int amc_flow_check_device_model(const amc_flow *f, const char *device_kind, int have_model, amc_err *e)
 {
-	dev_check k = { device_kind ? device_kind : "adb", have_model, e };
+	dev_check k = { device_kind ? device_kind : "adb", have_model, e, NULL };
+	return amc_flow_walk(f, check_one, &k) ? -1 : 0;
+}
+
+int amc_flow_device_problem(const amc_flow *f, const char *device_kind, int *line, amc_err *e)
+{
+	dev_check k = { device_kind ? device_kind : "adb", 0, e, line };
 	return amc_flow_walk(f, check_one, &k) ? -1 : 0;
 }
 

@@ -4,7 +4,8 @@
  * except the two Maestro itself rejects (one not valid YAML, one with
  * `optional:` beside `tapOn`), each refused with its line. The sub-flows they
  * name were not collected with them: missing files are counted, not errors.
- * Prints the figures: how many parse, need JavaScript, run on the sim. */
+ * Prints the figures: how many parse, use JavaScript (run by amc-js), pass
+ * the sim's and adb's device checks (the check made before a run). */
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
@@ -67,7 +68,7 @@ int main(void)
 	closedir(d);
 	qsort(names, n, sizeof *names, cmp);
 
-	int parsed = 0, js = 0, sim_ok = 0, with_missing = 0;
+	int parsed = 0, js = 0, sim_ok = 0, adb_ok = 0, with_missing = 0;
 	int refused_yaml = 0, refused_optional = 0, unexpected = 0;
 	for (size_t i = 0; i < n; i++) {
 		char path[2 * PATH_MAX];
@@ -99,13 +100,15 @@ int main(void)
 		char where[256];
 		int needs = amc_flow_needs_js(&f, where, sizeof where);
 		js += needs;
-		if (!needs && amc_flow_check_device(&f, "sim", &e) == 0)
+		if (amc_flow_check_device(&f, "sim", &e) == 0)
 			sim_ok++;
+		if (amc_flow_check_device(&f, "adb", &e) == 0)
+			adb_ok++;
 		amc_flow_free(&f);
 	}
-	diag("Maestro corpus: %d of %zu files parse (%d name sub-flows the corpus lacks; %d need JavaScript; "
-	     "%d pass the sim's device check without JavaScript); refused as Maestro does: %d not YAML, "
-	     "%d optional beside tapOn", parsed, n, with_missing, js, sim_ok, refused_yaml, refused_optional);
+	diag("Maestro corpus: %d of %zu files parse (%d name sub-flows the corpus lacks; %d use JavaScript, "
+	     "run by amc-js; %d pass the sim's device check, %d adb's); refused as Maestro does: %d not YAML, "
+	     "%d optional beside tapOn", parsed, n, with_missing, js, sim_ok, adb_ok, refused_yaml, refused_optional);
 	ok(n >= 50, "the corpus has its files (%zu)", n);
 	is_int(unexpected, 0, "no file refused that Maestro runs");
 	is_int(refused_yaml, 1, "the file that is not valid YAML is refused with its line (46)");
