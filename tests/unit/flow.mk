@@ -37,3 +37,7 @@ tests_unit_test_flow_resolve_SOURCES = tests/unit/test_flow_resolve.c
 tests_unit_test_flow_resolve_LDADD = $(TEST_LDADD)
 tests_unit_test_flow_corpus_SOURCES = tests/unit/test_flow_corpus.c
 tests_unit_test_flow_corpus_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_flow_export
+TESTS += tests/unit/test_flow_export
+tests_unit_test_flow_export_SOURCES = tests/unit/test_flow_export.c
+tests_unit_test_flow_export_LDADD = $(TEST_LDADD)
