@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "device/device.h"
 #include "flow/selector.h"
 #include "perception/uitree.h"
 #include "util/fsutil.h"
@@ -344,12 +345,23 @@ static int step_cmd(amc_sb *sb, amc_store *s, const amc_step_row *r, const amc_s
 		free(v);
 	} else if (!strcmp(tool, "press_key")) {
 		const char *k = amc_json_str(a, "key") ? amc_json_str(a, "key") : "";
-		if (!strcmp(k, "back"))
+		amc_key key;
+		int times = amc_json_int(a, "times", 1);
+		if (!strcmp(k, "back")) {
 			amc_sb_puts(sb, "- back\n");
-		else if (key_name(k))
+		} else if (!strcmp(k, "hide_keyboard")) {
+			amc_sb_puts(sb, "- hideKeyboard\n");
+		} else if (!strcmp(k, "delete") && times > 1) {
+			amc_sb_printf(sb, "- eraseText: %d\n", times);
+		} else if (key_name(k)) {
 			amc_sb_printf(sb, "- pressKey: %s\n", key_name(k));
-		else
+		} else if (amc_key_parse(k, &key) == 0) {
+			amc_sb_puts(sb, "- pressKey: ");
+			q(sb, amc_key_name(key));
+			amc_sb_putc(sb, '\n');
+		} else {
 			wrote = 0;
+		}
 	} else if (!strcmp(tool, "swipe")) {
 		amc_ui_tree t;
 		int have = before_tree(s, r, prev, &t), w = 0, h = 0;

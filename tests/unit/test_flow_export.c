@@ -9,8 +9,14 @@
 
 #include <cjson/cJSON.h>
 
+#include "device/device.h"
+#include "device/sim/sim.h"
 #include "flow/flow.h"
 #include "flow/flow_export.h"
+#include "flow/flow_planner.h"
+#include "runtime/events.h"
+#include "runtime/run.h"
+#include "util/config.h"
 #include "perception/uitree.h"
 #include "storage/store.h"
 #include "tap.h"
@@ -61,6 +67,81 @@ static void task(amc_store *s, const char *id, const char *status)
 	t.input_tokens = t.output_tokens = -1;
 	t.cost_usd = -1;
 	ok(amc_store_create_task(s, &t, &e) == 0, "task %s: %s", id, e.msg);
+}
+
+/* Run `yaml` as a flow task on a reset sim:0; the task id into id_out and
+ * the sim's state after it into *state (caller frees). 0 when it succeeded. */
+static int run_flow(amc_store *s, const char *home, amc_config *cfg, const char *yaml, char *id_out, size_t n,
+		    char **state)
+{
+	amc_err e;
+	*state = NULL;
+	if (amc_sim_reset(home, 0, cfg, &e) != 0) {
+		diag("reset: %s", e.msg);
+		return -1;
+	}
+	amc_flow f;
+	amc_planner *pl = NULL;
+	if (amc_flow_parse(yaml, strlen(yaml), "replay.yaml", &f, &e) != 0 ||
+	    amc_flow_planner_new(&f, 1500, &pl, &e) != 0) {
+		diag("flow: %s", e.msg);
+		return -1;
+	}
+	amc_device *dev = NULL;
+	if (amc_device_open("sim", home, cfg, &dev, &e) != 0) {
+		diag("sim: %s", e.msg);
+		amc_planner_free(pl);
+		return -1;
+	}
+	amc_runner_opts opts;
+	amc_runner_opts_from_config(&opts, cfg);
+	opts.ocr_policy = AMC_OCR_OFF;
+	amc_bus *bus = amc_bus_new();
+	amc_task *t = amc_task_new("flow", "sim:0");
+	amc_task_outcome out;
+	int rc = amc_task_run(&(amc_run_env){ s, bus, dev, NULL }, pl, t, &opts, &out, &e);
+	if (rc != 0)
+		diag("run: %s", e.msg);
+	else if (strcmp(out.status, "succeeded"))
+		rc = -1, diag("the task %s: %s", out.status, out.error);
+	snprintf(id_out, n, "%s", t->id);
+	if (amc_sim_state_json(dev, state, &e) != 0)
+		rc = -1;
+	amc_planner_free(pl);
+	amc_task_free(t);
+	amc_bus_free(bus);
+	amc_device_close(dev);
+	return rc;
+}
+
+/* A run on the sim exported, then replayed on a reset sim: the same state. */
+static void test_replay(amc_store *s, const char *home)
+{
+	static const char ORIGINAL[] =
+		"appId: com.android.contacts\n---\n- launchApp:\n    clearState: true\n- tapOn: \"Add contact\"\n"
+		"- tapOn:\n    id: name\n- inputText: \"Ada Lovelacx\"\n- eraseText: 1\n- inputText: e\n"
+		"- tapOn:\n    id: phone\n- inputText: 555-0100\n- hideKeyboard\n- tapOn: Save\n- back\n"
+		"- assertVisible: Ada Lovelace\n";
+	amc_config *cfg = amc_config_new();
+	char id[64], id2[64];
+	char *before = NULL, *after = NULL, *y = NULL;
+	amc_err e;
+	int rc = run_flow(s, home, cfg, ORIGINAL, id, sizeof id, &before);
+	ok(rc == 0, "the original run on the sim succeeded");
+	like(before, "Ada Lovelace", "and added the contact");
+	ok(amc_flow_export(s, id, &y, &e) == 0, "exported: %s", e.msg);
+	diag("%s", y ? y : "");
+	like(y, "- inputText: \"Ada Lovelacx\"\n- pressKey: Backspace\n", "eraseText 1 as Backspace");
+	like(y, "- hideKeyboard", "hideKeyboard");
+	like(y, "- clearState: \"com.android.contacts\"", "clearState");
+	ok(y && run_flow(s, home, cfg, y, id2, sizeof id2, &after) == 0, "the exported flow replays on a reset sim");
+	ok(before && after && !strcmp(before, after), "to the same sim state, as a whole");
+	if (before && after && strcmp(before, after))
+		diag("original: %s\nreplay: %s", before, after);
+	free(before);
+	free(after);
+	free(y);
+	amc_config_free(cfg);
 }
 
 int main(void)
@@ -144,6 +225,7 @@ int main(void)
 	task(s, "6200000000000003", "succeeded");
 	ok(amc_flow_export(s, "6200000000000003", &y, &e) == -1 && e.code == AMC_EUSAGE, "no step: refused");
 	ok(amc_flow_export(s, "ffff", &y, &e) == -1, "an unknown task");
+	test_replay(s, home);
 	amc_store_close(s);
 	return done_testing();
 }
