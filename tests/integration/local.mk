@@ -14,6 +14,8 @@ TESTS += $(CLI_TESTS) tests/integration/test_ownership.sh
 # Maestro's language on the sim (issue 14)
 TESTS += tests/integration/test_flow_language.sh
 EXTRA_DIST += tests/integration/test_flow_language.sh
+TESTS += tests/integration/test_flow_export.sh
+EXTRA_DIST += tests/integration/test_flow_export.sh
 EXTRA_DIST += tests/integration/tap.sh $(CLI_TESTS) tests/integration/test_ownership.sh
 TESTS += tests/integration/test_cmd_flow.sh tests/integration/test_run_suite.sh
 EXTRA_DIST += tests/integration/test_cmd_flow.sh tests/integration/test_run_suite.sh
