@@ -110,7 +110,7 @@ cJSON *amc_llm_planner_tools(void)
 	size_t n;
 	const amc_tool *all = amc_tools_all(&n);
 	for (size_t i = 0; i < n; i++) {
-		if (!all[i].acts)
+		if (!all[i].acts || all[i].flows_only)
 			continue; /* the Scene comes with every turn: no describe/screenshot tools */
 		cJSON *schema = cJSON_Parse(all[i].args_schema);
 		if (!schema)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "device/device.h"
 #include "flow/flow_check.h"
 #include "flow/script.h"
 
@@ -43,16 +44,28 @@ static int check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, 0, 'j' }, { "device-kind", required_argument, 0, 'k' },
+		{ "device", required_argument, 0, 'd' },
 		{ "env", required_argument, 0, 'e' }, { 0, 0, 0, 0 } };
 	const char *kind = "adb";
+	char dkind[16];
 	const char *defined[DEFINES_MAX + 1];
 	size_t nd = 0;
 	int json = 0, c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+jk:e:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+jk:d:e:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'k': kind = optarg; break;
+		case 'd': { /* a device as `amc run -d` takes it: its kind is before the ':' */
+			char id[512];
+			amc_err de;
+			amc_err_clear(&de);
+			if (amc_device_id_normalize(optarg, id, sizeof id, &de) != 0)
+				return amc_cli_fail(&de);
+			snprintf(dkind, sizeof dkind, "%.*s", (int)strcspn(id, ":"), id);
+			kind = dkind;
+			break;
+		}
 		case 'e': {
 			const char *eq = strchr(optarg, '=');
 			if (!eq || eq == optarg)
@@ -71,7 +84,8 @@ static int check(int argc, char **argv)
 	for (int i = 0; KINDS[i]; i++)
 		known |= !strcmp(kind, KINDS[i]);
 	if (!known)
-		return amc_cli_usage(&amc_cmd_flow, "--device-kind takes adb, sim or appium");
+		return amc_cli_usage(&amc_cmd_flow, "--device-kind takes adb, sim or appium (-d: a device of one "
+				     "of these kinds, as sim or adb:SERIAL)");
 	if (optind >= argc)
 		return amc_cli_usage(&amc_cmd_flow, "check needs at least one FILE or DIR");
 	amc_err e;
@@ -117,12 +131,14 @@ static int run(amc_cli *cli, int argc, char **argv)
 
 const amc_cmd amc_cmd_flow = {
 	"flow",
-	"flow check FILE|DIR... [--json] [--device-kind adb|sim|appium] [-e NAME=VALUE]...",
+	"flow check FILE|DIR... [--json] [--device-kind adb|sim|appium | -d DEVICE] [-e NAME=VALUE]...",
 	"lint Maestro flow files without a device",
 	"  check FILE|DIR...       check flow files (a folder: every .yaml/.yml below it)\n"
 	"  -j, --json              print {files, clean, lacking, problems:[{file,line,col,\n"
 	"                          kind,message}]}\n"
-	"  -k, --device-kind KIND  the device kind the flows are for (default adb)\n"
+	"  -k, --device-kind KIND  the device kind the flows are for (default adb): a\n"
+	"                          command it cannot do is a device problem\n"
+	"  -d, --device DEVICE     the same, for the kind of DEVICE (sim, sim:1, adb:SERIAL)\n"
 	"  -e, --env NAME=VALUE    a variable the run will be given (only NAME is used)\n\n"
 	"Each problem is printed as FILE:LINE:COL: message [kind], where kind is invalid,\n"
 	"missing-file (a sub-flow or script that is not there), needs-env (a ${NAME} no\n"

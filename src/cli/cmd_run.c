@@ -150,16 +150,24 @@ static int run(amc_cli *cli, int argc, char **argv)
 		{ "exclude-tags", required_argument, 0, 1002 },
 		{ "format", required_argument, 0, 1003 },
 		{ "output", required_argument, 0, 1004 },
+		{ "env", required_argument, 0, 'e' },
 		{ 0, 0, 0, 0 },
 	};
+	const char *envs[AMC_LAUNCH_ENV_MAX + 1];
+	size_t nenv = 0;
 	const char *flow_arg = NULL, *device_arg = NULL;
 	const char *inc_tags = NULL, *exc_tags = NULL, *format = NULL, *output = NULL;
 	long max_steps = 0;
 	int json = 0, c, assume_yes = 0, confirm = 0;
 	amc_err e;
 	amc_err_clear(&e);
-	while ((c = getopt_long(argc, argv, "f:d:m:jy", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:d:m:jye:", opts, NULL)) != -1) {
 		switch (c) {
+		case 'e':
+			if (nenv > AMC_LAUNCH_ENV_MAX)
+				return amc_cli_usage(&amc_cmd_run, "too many -e NAME=VALUE (at most %d)", AMC_LAUNCH_ENV_MAX);
+			envs[nenv++] = optarg;
+			break;
 		case 'y': assume_yes = 1; break;
 		case 'c': confirm = 1; break;
 		case 'f': flow_arg = optarg; break;
@@ -204,6 +212,12 @@ static int run(amc_cli *cli, int argc, char **argv)
 	else
 		req.flow_name = flow_arg;
 	req.max_steps = (int)max_steps;
+	req.env = envs;
+	req.nenv = nenv;
+	if (nenv && !flow_arg) {
+		free(goal);
+		return amc_cli_usage(&amc_cmd_run, "-e NAME=VALUE is for flows (--flow FILE)");
+	}
 	req.assume_yes = assume_yes;
 	req.confirm = confirm;
 	amc_launch ln;
@@ -301,7 +315,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 
 const amc_cmd amc_cmd_run = {
 	"run",
-	"run \"GOAL\" | --flow FILE [--device ID] [--max-steps N] [--yes] [--confirm] [--json]",
+	"run \"GOAL\" | --flow FILE [-e NAME=VALUE]... [--device ID] [--max-steps N] [--yes] [--confirm] [--json]",
 	"run a task (a goal for the LLM planner, or a Maestro flow) on a device and record every step",
 	"  GOAL                what to do, in words: the LLM planner plans each step\n"
 	"                      (needs ANTHROPIC_API_KEY or llm.anthropic_key_file)\n"
@@ -311,6 +325,8 @@ const amc_cmd amc_cmd_run = {
 	"      --exclude-tags T,U  no flow with one of these tags\n"
 	"      --format junit --output FILE  a JUnit report\n"
 	"                      (add-contact, wifi-off-on, create-note)\n"
+	"  -e, --env NAME=VALUE  set ${NAME} for the flow (over its env: blocks; MAESTRO_*\n"
+	"                      variables of the environment are read too)\n"
 	"  -d, --device ID     sim, sim:N (default: config device.default)\n"
 	"  -m, --max-steps N   fail the task after N steps (default: config runner.max_steps)\n"
 	"  -y, --yes           allow irreversible-looking taps (send, pay, delete, ...) without asking\n"

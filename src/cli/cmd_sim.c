@@ -27,7 +27,7 @@ static const sim_action ACTIONS[] = {
 	{ "tap", 2, 2, "X Y", "tap at X,Y" },
 	{ "long-press", 2, 3, "X Y [MS]", "press at X,Y (default 800 ms)" },
 	{ "type", 1, 1, "TEXT", "type TEXT into the focused field" },
-	{ "key", 1, 1, "back|home|enter", "press a key" },
+	{ "key", 1, 1, "back|home|enter|delete", "press a key" },
 	{ "swipe", 4, 5, "X1 Y1 X2 Y2 [MS]", "swipe (scrolls lists)" },
 	{ "launch", 1, 1, "APP_ID", "start an app (com.android.settings, com.android.contacts, com.amc.notes)" },
 	{ "wait", 1, 1, "MS", "let MS milliseconds of sim time pass" },
@@ -63,7 +63,7 @@ static int act(amc_device *d, const sim_action *a, char **args, int nargs, amc_e
 		amc_key k;
 		if (amc_key_parse(args[0], &k) != 0) {
 			char *s = amc_sanitize_dup(args[0]);
-			amc_err_set(e, AMC_EUSAGE, "unknown key '%s' (back, home, enter)", s);
+			amc_err_set(e, AMC_EUSAGE, "unknown key '%s' (back, home, enter, delete)", s);
 			free(s);
 			return -1;
 		}
@@ -179,7 +179,7 @@ const amc_cmd amc_cmd_sim = {
 	"  tap X Y                 tap at X,Y\n"
 	"  long-press X Y [MS]     press at X,Y\n"
 	"  type TEXT               type TEXT into the focused field\n"
-	"  key back|home|enter     press a key\n"
+	"  key back|home|enter|delete  press a key\n"
 	"  swipe X1 Y1 X2 Y2 [MS]  swipe (scrolls lists)\n"
 	"  launch APP_ID           start an app\n"
 	"  wait MS                 let MS milliseconds of sim time pass\n\n"

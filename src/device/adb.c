@@ -444,11 +444,25 @@ static int op_swipe(amc_device *d, int x1, int y1, int x2, int y2, int ms, amc_e
 
 static int op_key(amc_device *d, amc_key k, amc_err *e)
 {
-	const char *code = k == AMC_KEY_BACK ? "KEYCODE_BACK" : k == AMC_KEY_HOME ? "KEYCODE_HOME"
-			   : k == AMC_KEY_ENTER ? "KEYCODE_ENTER" : NULL;
-	if (!code)
-		return amc_err_set(e, AMC_EUSAGE, "unknown key %d: use back, home or enter", (int)k);
-	const char *w[] = { "input", "keyevent", code, NULL };
+	/* By number: KEYCODE_DEL and the others are the same numbers on every Android. */
+	if (k == AMC_KEY_HIDE_KEYBOARD) {
+		/* back closes the keyboard when it is up, and the screen when it is not: ask first */
+		const char *q[] = { "dumpsys", "input_method", NULL };
+		char *out = NULL;
+		if (adb_shell(A(d), q, &out, e) != 0)
+			return -1;
+		int shown = out && strstr(out, "mInputShown=true");
+		free(out);
+		if (!shown)
+			return 0;
+		k = AMC_KEY_BACK;
+	}
+	int code = amc_key_android_code(k);
+	if (code < 0)
+		return amc_err_set(e, AMC_EUSAGE, "unknown key %d", (int)k);
+	char num[16];
+	snprintf(num, sizeof num, "%d", code);
+	const char *w[] = { "input", "keyevent", num, NULL };
 	return shell_input(A(d), w, e);
 }
 
@@ -600,6 +614,81 @@ static int op_launch_app(amc_device *d, const char *app_id, amc_err *e)
 	return 0;
 }
 
+/* A link for the device shell: printable ASCII without quotes or spaces, in
+ * single quotes (the words of adb shell are joined and run by the phone's sh). */
+static char *link_word(const char *link)
+{
+	size_t n = link ? strlen(link) : 0;
+	if (n == 0 || n > 2000)
+		return NULL;
+	for (const char *c = link; *c; c++)
+		if ((unsigned char)*c <= 0x20 || (unsigned char)*c >= 0x7f || *c == '\'' || *c == '\\')
+			return NULL;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "'%s'", link);
+	return amc_sb_detach(&sb);
+}
+
+static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const char *arg, amc_err *e)
+{
+	adb *a = A(d);
+	if ((op != AMC_APP_OPEN_LINK || app_id) && (!valid_app_id(app_id) || strchr(app_id, '/'))) {
+		char *s = amc_sanitize_dup(app_id ? app_id : "");
+		amc_err_set(e, AMC_EUSAGE, "'%.200s' is not an Android package (com.example.app)", s);
+		free(s);
+		return -1;
+	}
+	char *out = NULL, *lw = NULL;
+	int rc = 0;
+	switch (op) {
+	case AMC_APP_CLEAR_STATE: {
+		const char *w[] = { "pm", "clear", app_id, NULL };
+		rc = adb_shell(a, w, &out, e);
+		if (rc == 0 && (!out || !strstr(out, "Success"))) {
+			char line[256];
+			amc_adb_first_line(out ? out : "", line, sizeof line);
+			rc = amc_err_set(e, AMC_EFAIL, "pm clear %s failed on %s: %s", app_id, a->serial,
+					 line[0] ? line : "no answer");
+		}
+		break;
+	}
+	case AMC_APP_KILL: {
+		/* as the system kills a background app, then for certain */
+		const char *w[] = { "am", "kill", app_id, NULL };
+		rc = adb_shell(a, w, &out, e);
+		free(out);
+		out = NULL;
+	}
+		/* fall through */
+	case AMC_APP_STOP: {
+		const char *w[] = { "am", "force-stop", app_id, NULL };
+		if (rc == 0)
+			rc = adb_shell(a, w, &out, e);
+		break;
+	}
+	case AMC_APP_OPEN_LINK: {
+		lw = link_word(arg);
+		if (!lw) {
+			rc = amc_err_set(e, AMC_EUSAGE, "a link must be 1 to 2000 printable characters without spaces, "
+					 "quotes or backslashes");
+			break;
+		}
+		const char *w[] = { "am", "start", "-W", "-a", "android.intent.action.VIEW", "-d", lw, app_id, NULL };
+		rc = adb_shell(a, w, &out, e);
+		if (rc == 0 && out && strstr(out, "Error")) {
+			char line[256];
+			amc_adb_first_line(strstr(out, "Error"), line, sizeof line);
+			rc = amc_err_set(e, AMC_EFAIL, "the link could not be opened on %s: %s", a->serial, line);
+		}
+		break;
+	}
+	}
+	free(out);
+	free(lw);
+	return rc;
+}
+
 static int op_wait(amc_device *d, int ms, amc_err *e)
 {
 	(void)d;
@@ -642,6 +731,7 @@ static int op_frame(amc_device *d, amc_image *img, amc_err *e);
 	.kind = "adb", .info = op_info, .screenshot = op_screenshot, .ui_tree = op_ui_tree, \
 	.tap = op_tap, .long_press = op_long_press, .swipe = op_swipe, .type_text = op_type_text, \
 	.key = op_key, .launch_app = op_launch_app, .wait = op_wait, .health = op_health, \
+	.manage_app = op_manage_app, \
 	.close = op_close
 static const amc_device_ops ADB_OPS = { ADB_COMMON_OPS, .frame = op_frame };
 static const amc_device_ops ADB_PNG_OPS = { ADB_COMMON_OPS };

@@ -394,11 +394,19 @@ static int op_key(amc_device *d, amc_key k, amc_err *e)
 			return -1;
 		return keycode(a, 4, "back", e);
 	}
-	if (k == AMC_KEY_HOME)
-		return keycode(a, 3, "home", e);
-	if (k == AMC_KEY_ENTER)
-		return keycode(a, 66, "enter", e);
-	return amc_err_set(e, AMC_EUSAGE, "unknown key %d: use back, home or enter", (int)k);
+	if (k == AMC_KEY_HIDE_KEYBOARD) {
+		cJSON *in = cJSON_CreateObject();
+		int rc = sreq(a, "POST", "/appium/device/hide_keyboard", in, NULL, e);
+		cJSON_Delete(in);
+		/* no keyboard up is an error for some drivers: nothing to hide is fine */
+		if (rc != R_OK)
+			amc_err_clear(e);
+		return 0;
+	}
+	int code = amc_key_android_code(k);
+	if (code < 0)
+		return amc_err_set(e, AMC_EUSAGE, "unknown key %d", (int)k);
+	return keycode(a, code, amc_key_name(k), e);
 }
 
 /* An XPath 1.0 string literal for s. */
@@ -575,6 +583,40 @@ static int op_launch_app(amc_device *d, const char *app_id, amc_err *e)
 	return 0;
 }
 
+/* mobile: clearApp / terminateApp / deepLink (UiAutomator2 and XCUITest). */
+static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const char *arg, amc_err *e)
+{
+	appium *a = P(d);
+	size_t n = app_id ? strlen(app_id) : 0;
+	if ((app_id || op != AMC_APP_OPEN_LINK) &&
+	    (!n || n > 255 ||
+	     strspn(app_id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != n))
+		return amc_err_set(e, AMC_EUSAGE, "%s is not an app id (package or bundle id)",
+				   n ? "the app id" : "an empty name");
+	if (op == AMC_APP_OPEN_LINK && (!arg || !*arg || strlen(arg) > 2000))
+		return amc_err_set(e, AMC_EUSAGE, "a link must be 1 to 2000 characters");
+	static const char *const SCRIPT[] = { "mobile: clearApp", "mobile: terminateApp", "mobile: terminateApp",
+					      "mobile: deepLink" };
+	cJSON *in = cJSON_CreateObject();
+	cJSON_AddStringToObject(in, "script", SCRIPT[op]);
+	cJSON *args = cJSON_AddArrayToObject(in, "args");
+	cJSON *o = cJSON_CreateObject();
+	if (app_id) {
+		cJSON_AddStringToObject(o, "appId", app_id);
+		cJSON_AddStringToObject(o, "bundleId", app_id);
+		if (op == AMC_APP_OPEN_LINK)
+			cJSON_AddStringToObject(o, "package", app_id);
+	}
+	if (op == AMC_APP_OPEN_LINK)
+		cJSON_AddStringToObject(o, "url", arg);
+	cJSON_AddItemToArray(args, o);
+	int rc = sreq(a, "POST", "/execute/sync", in, NULL, e);
+	cJSON_Delete(in);
+	if (rc != R_OK)
+		return amc_err_prefix(e, "%s failed", SCRIPT[op]);
+	return 0;
+}
+
 static int op_wait(amc_device *d, int ms, amc_err *e)
 {
 	(void)d;
@@ -621,6 +663,7 @@ static const amc_device_ops APPIUM_OPS = {
 	.type_text = op_type_text,
 	.key = op_key,
 	.launch_app = op_launch_app,
+	.manage_app = op_manage_app,
 	.wait = op_wait,
 	.health = op_health,
 	.close = op_close,

@@ -84,6 +84,10 @@ static int c_set_value(amc_device *d, const amc_element_ref *el, const char *utf
 {
 	COUNTED(inputs, set_value(d, el, utf8, e));
 }
+static int c_manage_app(amc_device *d, const char *app_id, amc_app_op op, const char *arg, amc_err *e)
+{
+	COUNTED(inputs, manage_app(d, app_id, op, arg, e));
+}
 static int c_wait(amc_device *d, int ms, amc_err *e)
 {
 	COUNTED(waits, wait(d, ms, e));
@@ -118,6 +122,7 @@ static void wrap(amc_device *d, const amc_device_ops *o)
 		.close = o->close ? c_close : NULL,
 		.tap_element = o->tap_element ? c_tap_element : NULL,
 		.set_value = o->set_value ? c_set_value : NULL,
+		.manage_app = o->manage_app ? c_manage_app : NULL,
 	};
 	d->ops = &d->counted;
 }

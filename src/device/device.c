@@ -14,27 +14,78 @@
 #include "util/lockfile.h"
 #include "util/sanitize.h"
 
+static const struct {
+	const char *name;     /* amc's */
+	const char *maestro;  /* Maestro's pressKey name */
+	int android;          /* KeyEvent code */
+} KEYS[AMC_KEY_COUNT] = {
+	[AMC_KEY_BACK] = { "back", "Back", 4 },
+	[AMC_KEY_HOME] = { "home", "Home", 3 },
+	[AMC_KEY_ENTER] = { "enter", "Enter", 66 },
+	[AMC_KEY_DELETE] = { "delete", "Backspace", 67 },
+	[AMC_KEY_TAB] = { "tab", "Tab", 61 },
+	[AMC_KEY_ESCAPE] = { "escape", "Escape", 111 },
+	[AMC_KEY_LOCK] = { "lock", "Lock", 276 },
+	[AMC_KEY_POWER] = { "power", "Power", 26 },
+	[AMC_KEY_VOLUME_UP] = { "volume_up", "Volume Up", 24 },
+	[AMC_KEY_VOLUME_DOWN] = { "volume_down", "Volume Down", 25 },
+	[AMC_KEY_DPAD_UP] = { "dpad_up", "Remote Dpad Up", 19 },
+	[AMC_KEY_DPAD_DOWN] = { "dpad_down", "Remote Dpad Down", 20 },
+	[AMC_KEY_DPAD_LEFT] = { "dpad_left", "Remote Dpad Left", 21 },
+	[AMC_KEY_DPAD_RIGHT] = { "dpad_right", "Remote Dpad Right", 22 },
+	[AMC_KEY_DPAD_CENTER] = { "dpad_center", "Remote Dpad Center", 23 },
+	[AMC_KEY_MEDIA_PLAY_PAUSE] = { "media_play_pause", "Remote Media Play Pause", 85 },
+	[AMC_KEY_MEDIA_STOP] = { "media_stop", "Remote Media Stop", 86 },
+	[AMC_KEY_MEDIA_NEXT] = { "media_next", "Remote Media Next", 87 },
+	[AMC_KEY_MEDIA_PREVIOUS] = { "media_previous", "Remote Media Previous", 88 },
+	[AMC_KEY_MEDIA_REWIND] = { "media_rewind", "Remote Media Rewind", 89 },
+	[AMC_KEY_MEDIA_FAST_FORWARD] = { "media_fast_forward", "Remote Media Fast Forward", 90 },
+	[AMC_KEY_HIDE_KEYBOARD] = { "hide_keyboard", "hide_keyboard", -1 },
+};
+
 int amc_key_parse(const char *s, amc_key *out)
 {
-	if (!strcasecmp(s, "back"))
-		*out = AMC_KEY_BACK;
-	else if (!strcasecmp(s, "home"))
-		*out = AMC_KEY_HOME;
-	else if (!strcasecmp(s, "enter"))
-		*out = AMC_KEY_ENTER;
-	else
+	if (!s)
 		return -1;
-	return 0;
+	for (int k = 0; k < AMC_KEY_COUNT; k++) {
+		if (!strcasecmp(s, KEYS[k].name) || !strcasecmp(s, KEYS[k].maestro)) {
+			*out = (amc_key)k;
+			return 0;
+		}
+	}
+	if (!strcasecmp(s, "backspace")) {
+		*out = AMC_KEY_DELETE;
+		return 0;
+	}
+	return -1;
 }
 
 const char *amc_key_name(amc_key k)
 {
-	switch (k) {
-	case AMC_KEY_BACK: return "back";
-	case AMC_KEY_HOME: return "home";
-	case AMC_KEY_ENTER: return "enter";
+	return (int)k >= 0 && k < AMC_KEY_COUNT ? KEYS[k].name : "?";
+}
+
+int amc_key_android_code(amc_key k)
+{
+	return (int)k >= 0 && k < AMC_KEY_COUNT ? KEYS[k].android : -1;
+}
+
+static const char *const APP_OPS[] = { "clear_state", "stop", "kill", "open_link" };
+
+const char *amc_app_op_name(amc_app_op op)
+{
+	return (int)op >= 0 && op <= AMC_APP_OPEN_LINK ? APP_OPS[op] : "?";
+}
+
+int amc_app_op_parse(const char *s, amc_app_op *out)
+{
+	for (int i = 0; s && i <= AMC_APP_OPEN_LINK; i++) {
+		if (!strcmp(s, APP_OPS[i])) {
+			*out = (amc_app_op)i;
+			return 0;
+		}
 	}
-	return "?";
+	return -1;
 }
 
 /* http(s)://HOST[:PORT][/PATH]: printable ASCII, no spaces, at most 100 bytes. */

@@ -13,15 +13,51 @@
 #include "util/err.h"
 #include "util/lockfile.h"
 
+/* The keys a driver may be asked for. Every driver sends back, home, enter
+ * and delete (backspace); adb and Appium (Android) send the rest; a driver
+ * without a key says so (AMC_EUSAGE naming the key). */
 typedef enum amc_key {
 	AMC_KEY_BACK,
 	AMC_KEY_HOME,
-	AMC_KEY_ENTER
+	AMC_KEY_ENTER,
+	AMC_KEY_DELETE,
+	AMC_KEY_TAB,
+	AMC_KEY_ESCAPE,
+	AMC_KEY_LOCK,
+	AMC_KEY_POWER,
+	AMC_KEY_VOLUME_UP,
+	AMC_KEY_VOLUME_DOWN,
+	AMC_KEY_DPAD_UP,
+	AMC_KEY_DPAD_DOWN,
+	AMC_KEY_DPAD_LEFT,
+	AMC_KEY_DPAD_RIGHT,
+	AMC_KEY_DPAD_CENTER,
+	AMC_KEY_MEDIA_PLAY_PAUSE,
+	AMC_KEY_MEDIA_STOP,
+	AMC_KEY_MEDIA_NEXT,
+	AMC_KEY_MEDIA_PREVIOUS,
+	AMC_KEY_MEDIA_REWIND,
+	AMC_KEY_MEDIA_FAST_FORWARD,
+	AMC_KEY_HIDE_KEYBOARD,  /* not a key: dismiss the soft keyboard if it is up (Maestro's hideKeyboard) */
+	AMC_KEY_COUNT
 } amc_key;
 
-/* "back", "home", "enter" (case-insensitive, Maestro's "Back"/"Home"/"Enter" too). */
+/* amc's names ("back", "delete", "volume_up"), case-insensitive, and
+ * Maestro's pressKey names ("Back", "Backspace", "Volume Up", "Remote Dpad
+ * Up", "Remote Media Play Pause", ...). */
 int amc_key_parse(const char *s, amc_key *out);
-const char *amc_key_name(amc_key k);
+const char *amc_key_name(amc_key k);   /* amc's name: "volume_up" */
+int amc_key_android_code(amc_key k);    /* Android KeyEvent code: 4 for back */
+
+/* What manage_app does to an app. */
+typedef enum amc_app_op {
+	AMC_APP_CLEAR_STATE, /* the app's data back to a fresh install (sim: factory data of that app) */
+	AMC_APP_STOP,        /* stop it (adb am force-stop; Appium terminateApp) */
+	AMC_APP_KILL,        /* kill its process as the system would (adb am kill, then force-stop) */
+	AMC_APP_OPEN_LINK    /* open a link (deep link or URL); app_id may be NULL */
+} amc_app_op;
+const char *amc_app_op_name(amc_app_op op); /* "clear_state", "stop", "kill", "open_link" */
+int amc_app_op_parse(const char *s, amc_app_op *out);
 
 typedef struct amc_device_info {
 	char id[128];       /* canonical id: "sim:0" */
@@ -67,6 +103,9 @@ typedef struct amc_device_ops {
 	 * coordinates. AMC_EFAIL "no element matches ..." when nothing matches. */
 	int (*tap_element)(amc_device *d, const amc_element_ref *el, amc_err *e);
 	int (*set_value)(amc_device *d, const amc_element_ref *el, const char *utf8, amc_err *e);
+	/* Clear an app's data, stop or kill it, or open a link (`arg`: the link;
+	 * app_id may be NULL for a link). NULL where the driver has none. */
+	int (*manage_app)(amc_device *d, const char *app_id, amc_app_op op, const char *arg, amc_err *e);
 } amc_device_ops;
 
 /* What a device's calls cost: how many and their wall time, by kind. A step

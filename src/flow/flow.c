@@ -20,9 +20,62 @@ const char *amc_flow_op_name(amc_flow_op op)
 
 /* ---- config document ---- */
 
+/* Keys Maestro accepts that do not change what amc does: taken, and said so. */
+static const struct {
+	const char *key;
+	const char *why;
+} IGNORED[] = {
+	{ "androidWebViewHierarchy", "amc reads web views from the UI tree as the device gives it" },
+	{ "jsEngine", "amc evaluates JavaScript with its own engine" },
+	{ "properties", "flow properties are for Maestro Cloud" },
+	{ "url", "web flows: amc drives phones" },
+	{ "ext", "extensions are for Maestro's own tools" },
+};
+
+static void note(amc_sb *sb, const char *key, const char *why)
+{
+	if (sb->len)
+		amc_sb_puts(sb, "; ");
+	amc_sb_printf(sb, "%s ignored (%s)", key, why);
+}
+
+static int parse_hook(amc_flow_yaml *y, const yaml_node_t *v, const char *what, amc_flow_cmd **cmds, size_t *n)
+{
+	if (v->type != YAML_SEQUENCE_NODE)
+		return amc_flow_yaml_err(y, v, "%s must be a list of commands, got %s", what, amc_flow_yaml_kind(v));
+	size_t cnt = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+	if (cnt > AMC_FLOW_MAX_COMMANDS)
+		return amc_flow_yaml_err(y, v, "%s has %zu commands, over the limit of %d", what, cnt,
+					 AMC_FLOW_MAX_COMMANDS);
+	if (cnt == 0)
+		return 0;
+	return amc_flow_cmds_parse_list(y, v, cmds, n);
+}
+
+static int parse_tags(amc_flow_yaml *y, const yaml_node_t *v, amc_flow *f)
+{
+	if (v->type == YAML_SCALAR_NODE && !amc_flow_yaml_is_null(v)) {
+		f->tags = amc_xcalloc(1, sizeof *f->tags);
+		f->ntags = 1;
+		return amc_flow_yaml_str(y, v, "tags", 1, &f->tags[0]);
+	}
+	if (v->type != YAML_SEQUENCE_NODE)
+		return amc_flow_yaml_err(y, v, "tags must be a list of words, got %s", amc_flow_yaml_kind(v));
+	size_t cnt = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+	if (cnt > 256)
+		return amc_flow_yaml_err(y, v, "tags has %zu entries, over the limit of 256", cnt);
+	f->tags = amc_xcalloc(cnt ? cnt : 1, sizeof *f->tags);
+	for (size_t i = 0; i < cnt; i++) {
+		const yaml_node_t *t = amc_flow_yaml_node(y, v->data.sequence.items.start[i]);
+		if (amc_flow_yaml_str(y, t, "a tag", 1, &f->tags[i]) != 0)
+			return -1;
+		f->ntags = i + 1;
+	}
+	return 0;
+}
+
 static int parse_config(amc_flow_yaml *y, const yaml_node_t *root, amc_flow *f)
 {
-	static const char *const LATER[] = { "env", "onFlowStart", "onFlowComplete", "jsEngine", "properties" };
 	if (root->type != YAML_MAPPING_NODE)
 		return amc_flow_yaml_err(y, root, "the first document must be a mapping (appId: ..., name: ...), "
 					 "got %s", amc_flow_yaml_kind(root));
@@ -30,32 +83,39 @@ static int parse_config(amc_flow_yaml *y, const yaml_node_t *root, amc_flow *f)
 	size_t cnt;
 	if (amc_flow_yaml_items(y, root, &items, &cnt) != 0)
 		return -1;
+	amc_sb notes;
+	amc_sb_init(&notes);
 	int rc = 0;
 	for (size_t i = 0; i < cnt && rc == 0; i++) {
 		const amc_flow_yaml_kv *it = &items[i];
-		int later = 0;
-		for (size_t j = 0; j < sizeof LATER / sizeof LATER[0]; j++)
-			later |= !strcmp(it->name, LATER[j]);
+		size_t ig = 0;
+		while (ig < sizeof IGNORED / sizeof IGNORED[0] && strcmp(it->name, IGNORED[ig].key))
+			ig++;
 		if (!strcmp(it->name, "appId"))
 			rc = amc_flow_yaml_str(y, it->val, "appId", 0, &f->app_id);
 		else if (!strcmp(it->name, "name"))
 			rc = amc_flow_yaml_str(y, it->val, "name", 1, &f->name);
-		else if (!strcmp(it->name, "tags")) {
-			/* Used by Maestro to select flows; amc runs one file, so only check the shape. */
-			if (it->val->type == YAML_MAPPING_NODE)
-				rc = amc_flow_yaml_err(y, it->val, "tags must be a list of words");
-		} else {
+		else if (!strcmp(it->name, "tags"))
+			rc = parse_tags(y, it->val, f);
+		else if (!strcmp(it->name, "env"))
+			rc = amc_flow_kv_parse(y, it->val, "env", &f->env, &f->nenv);
+		else if (!strcmp(it->name, "onFlowStart"))
+			rc = parse_hook(y, it->val, "onFlowStart", &f->on_start, &f->non_start);
+		else if (!strcmp(it->name, "onFlowComplete"))
+			rc = parse_hook(y, it->val, "onFlowComplete", &f->on_complete, &f->non_complete);
+		else if (ig < sizeof IGNORED / sizeof IGNORED[0])
+			note(&notes, IGNORED[ig].key, IGNORED[ig].why);
+		else {
 			char *q = amc_flow_yaml_quote(it->key);
-			if (later)
-				rc = amc_flow_yaml_err(y, it->key, "config key '%s' is not supported yet "
-						       "(supported: appId, name, tags)", q);
-			else
-				rc = amc_flow_yaml_err(y, it->key, "unknown config key '%s' "
-						       "(supported: appId, name, tags)", q);
+			rc = amc_flow_yaml_err(y, it->key, "unknown config key '%s' (supported: appId, name, tags, env, "
+					       "onFlowStart, onFlowComplete, androidWebViewHierarchy, jsEngine, "
+					       "properties, url, ext)", q);
 			free(q);
 		}
 	}
 	free(items);
+	free(f->notes);
+	f->notes = amc_sb_detach(&notes);
 	return rc;
 }
 
@@ -74,15 +134,47 @@ static int parse_commands(amc_flow_yaml *y, const yaml_node_t *root, amc_flow *f
 	if (cnt > AMC_FLOW_MAX_COMMANDS)
 		return amc_flow_yaml_err(y, root, "the flow has %zu commands, over the limit of %d", cnt,
 					 AMC_FLOW_MAX_COMMANDS);
-	if (amc_flow_cmds_parse_list(y, root, &f->cmds, &f->count) != 0)
-		return -1;
-	for (size_t i = 0; i < f->count; i++) {
-		amc_flow_cmd *c = &f->cmds[i];
-		if (c->op == AMC_FLOW_LAUNCH_APP && !c->text && !f->app_id)
-			return amc_err_set(y->e, AMC_EUSAGE,
-					   "%s:%d: launchApp needs an app id: set appId in the config "
-					   "document or write `launchApp: com.example.app`", y->where, c->line);
+	f->line_cmds = amc_flow_yaml_line(root);
+	return amc_flow_cmds_parse_list(y, root, &f->cmds, &f->count);
+}
+
+/* Commands that act on "the flow's app" need one: in the command or from appId. */
+static int needs_app(const amc_flow_cmd *c)
+{
+	switch (c->op) {
+	case AMC_FLOW_LAUNCH_APP:
+	case AMC_FLOW_STOP_APP:
+	case AMC_FLOW_KILL_APP:
+	case AMC_FLOW_CLEAR_STATE:
+		return !c->text;
+	default:
+		return 0;
 	}
+}
+
+static int check_app_ids(const amc_flow_cmd *cmds, size_t n, const amc_flow *f, amc_err *e)
+{
+	for (size_t i = 0; i < n; i++) {
+		const amc_flow_cmd *c = &cmds[i];
+		if (needs_app(c) && !f->app_id) {
+			char *w = amc_sanitize_dup(f->path ? f->path : "(flow)");
+			amc_err_set(e, AMC_EUSAGE, "%s:%d: %s needs an app id: set appId in the config "
+				    "document or write `%s: com.example.app`", w, c->line, amc_flow_op_name(c->op),
+				    amc_flow_op_name(c->op));
+			free(w);
+			return -1;
+		}
+		if (check_app_ids(c->body, c->nbody, f, e) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int amc_flow_check_app_ids(const amc_flow *f, amc_err *e)
+{
+	if (check_app_ids(f->cmds, f->count, f, e) != 0 || check_app_ids(f->on_start, f->non_start, f, e) != 0 ||
+	    check_app_ids(f->on_complete, f->non_complete, f, e) != 0)
+		return -1;
 	return 0;
 }
 
@@ -95,20 +187,33 @@ static char *default_name(const char *path)
 	return amc_xstrndup(base, n);
 }
 
+static void free_cmds(amc_flow_cmd *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		amc_flow_cmd_clear(&c[i]);
+	free(c);
+}
+
 void amc_flow_free(amc_flow *f)
 {
 	if (!f)
 		return;
-	for (size_t i = 0; i < f->count; i++)
-		amc_flow_cmd_clear(&f->cmds[i]);
-	free(f->cmds);
+	free_cmds(f->cmds, f->count);
+	free_cmds(f->on_start, f->non_start);
+	free_cmds(f->on_complete, f->non_complete);
+	amc_flow_kv_free(f->env, f->nenv);
+	for (size_t i = 0; i < f->ntags; i++)
+		free(f->tags[i]);
+	free(f->tags);
+	free(f->notes);
 	free(f->path);
 	free(f->name);
 	free(f->app_id);
 	memset(f, 0, sizeof *f);
 }
 
-int amc_flow_parse(const char *buf, size_t len, const char *path, amc_flow *out, amc_err *e)
+/* check_top: refuse launchApp without an app id now (a sub-flow takes its parent's). */
+int amc_flow_parse_sub(const char *buf, size_t len, const char *path, int check_top, amc_flow *out, amc_err *e)
 {
 	memset(out, 0, sizeof *out);
 	if (!path)
@@ -133,6 +238,10 @@ int amc_flow_parse(const char *buf, size_t len, const char *path, amc_flow *out,
 		goto out;
 	if (parse_commands(&y, amc_flow_yaml_use(&y, y.ndocs - 1), out) != 0)
 		goto out;
+	if (!out->notes)
+		out->notes = amc_xstrdup("");
+	if (check_top && amc_flow_check_app_ids(out, e) != 0)
+		goto out;
 	if (!out->name || !*out->name) {
 		free(out->name);
 		out->name = default_name(path);
@@ -143,6 +252,11 @@ out:
 	if (rc != 0)
 		amc_flow_free(out);
 	return rc;
+}
+
+int amc_flow_parse(const char *buf, size_t len, const char *path, amc_flow *out, amc_err *e)
+{
+	return amc_flow_parse_sub(buf, len, path, 1, out, e);
 }
 
 int amc_flow_read(const char *path, char **text, size_t *len, amc_err *e)
@@ -183,6 +297,12 @@ char *amc_flow_cmd_describe(const amc_flow_cmd *c)
 {
 	amc_sb sb;
 	amc_sb_init(&sb);
+	if (c->op == AMC_FLOW_INPUT_RANDOM) {
+		const char *k = c->direction ? c->direction : "TEXT";
+		amc_sb_puts(&sb, !strcmp(k, "NUMBER") ? "inputRandomNumber" : !strcmp(k, "EMAIL") ? "inputRandomEmail"
+				 : !strcmp(k, "PERSON_NAME") ? "inputRandomPersonName" : "inputRandomText");
+		return amc_sb_detach(&sb);
+	}
 	amc_sb_puts(&sb, amc_flow_op_name(c->op));
 	const amc_flow_cmd_def *def = amc_flow_cmds_by_op(c->op);
 	if (def && def->describe)

@@ -19,7 +19,7 @@
 
 extern char **environ;
 
-amc_flow_check_device_fn amc_flow_check_device_hook;
+amc_flow_check_device_fn amc_flow_check_device_hook = amc_flow_device_problem;
 
 const char *amc_check_kind_name(amc_check_kind k)
 {

@@ -45,9 +45,9 @@ typedef struct amc_check_report {
 typedef int (*amc_flow_check_device_fn)(const amc_flow *f, const char *kind, int *line,
 					 amc_err *e);
 
-/* The device-kind check `amc flow check` uses: the module that knows what
- * each device kind can perform sets it (NULL: commands are only checked
- * against the grammar). One call site: cmd_flow.c. */
+/* The device-kind check `amc flow check` uses: the one a run makes before
+ * it starts (amc_flow_device_problem, flow_resolve.c); NULL: commands are
+ * only checked against the grammar. One call site: cmd_flow.c. */
 extern amc_flow_check_device_fn amc_flow_check_device_hook;
 
 typedef struct amc_check_opts {

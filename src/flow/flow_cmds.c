@@ -8,222 +8,42 @@
 #include <string.h>
 #include <strings.h>
 
+#include "device/device.h"
 #include "util/sanitize.h"
 
-/* ---- options of a command's mapping ---- */
-
-/* Reads one option of a command's own: 0 read, -1 error, 1 not one of its options.
- * `what` is "COMMAND OPTION", the name messages give the value. */
-typedef int (*opt_fn)(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx);
-
-static int in_list(const char *name, const char *const *list)
-{
-	for (size_t i = 0; list && list[i]; i++)
-		if (!strcmp(name, list[i]))
-			return 1;
-	return 0;
-}
-
-static int key_error(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *cmd, const char *supported)
-{
-	char *q = amc_flow_yaml_quote(it->key);
-	if (supported)
-		amc_flow_yaml_err(y, it->key, "%s: unknown option '%s' (supported: %s)", cmd, q, supported);
-	else
-		amc_flow_yaml_err(y, it->key, "%s: option '%s' is not supported yet "
-				  "(docs/flows.md lists the supported subset)", cmd, q);
-	free(q);
-	return -1;
-}
-
-/* Walks the options of mapping m in order: `fn` reads the command's own,
- * `label` (a name for the step, cosmetic in Maestro) is checked and dropped,
- * keys in `later` (Maestro options amc lacks) are refused as not supported
- * yet, and any other as unknown, listing `supported`. */
-static int read_options(amc_flow_yaml *y, const yaml_node_t *m, const char *cmd, const char *supported,
-			const char *const *later, opt_fn fn, void *ctx)
-{
-	amc_flow_yaml_kv *items;
-	size_t cnt;
-	if (amc_flow_yaml_items(y, m, &items, &cnt) != 0)
-		return -1;
-	int rc = 0;
-	for (size_t i = 0; i < cnt && rc == 0; i++) {
-		const amc_flow_yaml_kv *it = &items[i];
-		char what[96];
-		snprintf(what, sizeof what, "%s %s", cmd, it->name);
-		if (fn && (rc = fn(y, it, what, ctx)) != 1)
-			continue;
-		rc = 0;
-		if (!strcmp(it->name, "label")) {
-			char *ignored = NULL;
-			rc = amc_flow_yaml_str(y, it->val, what, 1, &ignored);
-			free(ignored);
-		} else {
-			rc = key_error(y, it, cmd, in_list(it->name, later) ? NULL : supported);
-		}
-	}
-	free(items);
-	return rc;
-}
-
-enum { V_NONE = 1, V_SCALAR = 2, V_MAPPING = 4 };
-
-/* Which of the shapes in `accepts` the value has (V_NONE for absent or null);
- * anything else is "CMD TAKES, got KIND" and -1. */
-static int shape_of(amc_flow_yaml *y, const yaml_node_t *v, const char *cmd, int accepts, const char *takes)
-{
-	int shape = !v || amc_flow_yaml_is_null(v) ? V_NONE
-		    : v->type == YAML_SCALAR_NODE  ? V_SCALAR
-		    : v->type == YAML_MAPPING_NODE ? V_MAPPING
-						   : 0;
-	if (shape & accepts)
-		return shape;
-	return amc_flow_yaml_err(y, v, "%s %s, got %s", cmd, takes, amc_flow_yaml_kind(v));
-}
-
-static int get_direction(amc_flow_yaml *y, const yaml_node_t *n, const char *what, char **out)
-{
-	static const char *const DIRS[] = { "UP", "DOWN", "LEFT", "RIGHT" };
-	char *s = NULL;
-	if (amc_flow_yaml_str(y, n, what, 0, &s) != 0)
-		return -1;
-	for (int i = 0; i < 4; i++) {
-		if (!strcasecmp(s, DIRS[i])) {
-			free(s);
-			free(*out);
-			*out = amc_xstrdup(DIRS[i]);
-			return 0;
-		}
-	}
-	free(s);
-	char *q = amc_flow_yaml_quote(n);
-	amc_flow_yaml_err(y, n, "%s must be UP, DOWN, LEFT or RIGHT, got '%s'", what, q);
-	free(q);
-	return -1;
-}
-
-/* ---- selectors ---- */
-
-/* Maestro selector options amc does not implement yet: refused by name, clearly. */
-static const char *const SELECTOR_LATER[] = {
-	"enabled", "checked", "focused", "selected", "below", "above", "leftOf", "rightOf",
-	"containsChild", "childOf", "containsDescendants", "width", "height", "tolerance",
-	"traits", "css", "retryTapIfNoChange", "repeat", "delay", "waitToSettleTimeoutMs",
-	"waitUntilVisible", NULL
-};
-
-typedef struct sel_ctx {
-	amc_selector *s;
-	int allow_point, allow_optional;
-} sel_ctx;
-
-static int selector_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
-{
-	sel_ctx *k = ctx;
-	amc_selector *s = k->s;
-	if (!strcmp(it->name, "text"))
-		return amc_flow_yaml_str(y, it->val, what, 1, &s->text);
-	if (!strcmp(it->name, "id"))
-		return amc_flow_yaml_str(y, it->val, what, 1, &s->id);
-	if (!strcmp(it->name, "index"))
-		return amc_flow_yaml_int(y, it->val, what, 0, 100000, &s->index);
-	if (!strcmp(it->name, "point") && k->allow_point) {
-		int rc = amc_flow_yaml_point(y, it->val, what, &s->point_x, &s->point_y, &s->point_is_percent);
-		s->has_point = rc == 0;
-		return rc;
-	}
-	if (!strcmp(it->name, "optional") && k->allow_optional)
-		return amc_flow_yaml_bool(y, it->val, what, &s->optional);
-	return 1;
-}
-
-/* A selector: a text scalar (text regex) or a mapping of text/id/index/point/optional. */
-static int parse_selector(amc_flow_yaml *y, const yaml_node_t *n, const char *cmd, int allow_point,
-			  int allow_optional, amc_selector *s)
-{
-	if (n && n->type == YAML_SCALAR_NODE && !amc_flow_yaml_is_null(n))
-		return amc_flow_yaml_str(y, n, cmd, 0, &s->text);
-	if (!n || n->type != YAML_MAPPING_NODE)
-		return amc_flow_yaml_err(y, n, "%s needs a selector: a text (tapOn: \"Save\") or a mapping "
-					 "(tapOn: {id: \"save\"}), got %s", cmd, amc_flow_yaml_kind(n));
-	const char *supported = allow_point ? "text, id, index, point, optional, label"
-				: allow_optional ? "text, id, index, optional, label"
-						 : "text, id, index, label";
-	sel_ctx k = { s, allow_point, allow_optional };
-	int rc = read_options(y, n, cmd, supported, SELECTOR_LATER, selector_opt, &k);
-	if (rc == 0 && s->has_point && (s->text || s->id))
-		rc = amc_flow_yaml_err(y, n, "%s: point cannot be combined with text or id", cmd);
-	if (rc == 0 && !s->has_point && !s->text && !s->id)
-		rc = amc_flow_yaml_err(y, n, "%s needs text, id%s", cmd, allow_point ? " or point" : "");
-	return rc;
-}
-
-/* ---- descriptions ---- */
-
-static void put_quoted(amc_sb *sb, const char *s)
-{
-	amc_sb_putc(sb, '"');
-	if (strlen(s) > 60) {
-		char *cut = amc_xstrndup(s, 60);
-		amc_sanitize_line(cut, strlen(cut), sb);
-		free(cut);
-		amc_sb_puts(sb, "...");
-	} else {
-		amc_sanitize_line(s, strlen(s), sb);
-	}
-	amc_sb_putc(sb, '"');
-}
-
-static void put_labelled(amc_sb *sb, int *sep, const char *label, const char *s)
-{
-	amc_sb_puts(sb, *sep ? " " : "");
-	amc_sb_puts(sb, label);
-	put_quoted(sb, s);
-	*sep = 1;
-}
-
-static void describe_selector(amc_sb *sb, const amc_flow_cmd *c)
-{
-	const amc_selector *s = &c->sel;
-	int sep = 0;
-	amc_sb_putc(sb, ' ');
-	if (s->has_point) {
-		amc_sb_printf(sb, "point=%d%s,%d%s", s->point_x, s->point_is_percent ? "%" : "",
-			      s->point_y, s->point_is_percent ? "%" : "");
-		sep = 1;
-	}
-	if (s->text)
-		put_labelled(sb, &sep, !s->id && !s->has_point ? "" : "text=", s->text);
-	if (s->id)
-		put_labelled(sb, &sep, "id=", s->id);
-	if (s->index)
-		amc_sb_printf(sb, "%sindex=%d", sep ? " " : "", s->index);
-	if (s->optional)
-		amc_sb_puts(sb, " (optional)");
-}
+#define read_options(y, m, cmd, supported, later, fn, ctx) \
+	amc_flow_opts_read(y, m, cmd, supported, later, fn, ctx, &c->label)
+#define shape_of amc_flow_shape
+#define V_NONE AMC_FLOW_V_NONE
+#define V_SCALAR AMC_FLOW_V_SCALAR
+#define V_MAPPING AMC_FLOW_V_MAPPING
+#define describe_selector amc_flow_describe_selector
+#define describe_text amc_flow_describe_text
 
 /* ---- the commands, in the order of the table ---- */
 
 static int launch_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
 {
 	amc_flow_cmd *c = ctx;
-	int rc;
 	if (!strcmp(it->name, "appId"))
 		return amc_flow_yaml_str(y, it->val, what, 0, &c->text);
-	if (!strcmp(it->name, "clearState")) {
-		rc = amc_flow_yaml_bool(y, it->val, what, &c->clear_state);
-		if (rc == 0 && c->clear_state)
-			rc = amc_flow_yaml_err(y, it->val, "launchApp: clearState: true is not supported yet "
-					       "(use `amc sim reset` before the run)");
-		return rc;
-	}
-	if (!strcmp(it->name, "stopApp")) {
-		rc = amc_flow_yaml_bool(y, it->val, what, &c->stop_app);
-		if (rc == 0 && !c->stop_app)
-			rc = amc_flow_yaml_err(y, it->val, "launchApp: stopApp: false is not supported yet "
-					       "(launch_app always opens the app's first screen)");
-		return rc;
+	if (!strcmp(it->name, "clearState"))
+		return amc_flow_yaml_bool(y, it->val, what, &c->clear_state);
+	if (!strcmp(it->name, "clearKeychain"))
+		return amc_flow_yaml_bool(y, it->val, what, &c->clear_keychain);
+	if (!strcmp(it->name, "stopApp"))
+		return amc_flow_yaml_bool(y, it->val, what, &c->stop_app);
+	if (!strcmp(it->name, "optional"))
+		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
+	if (!strcmp(it->name, "permissions"))
+		return amc_flow_kv_parse(y, it->val, what, &c->env, &c->nenv);
+	if (!strcmp(it->name, "arguments")) {
+		/* Launch arguments reach the app on iOS/Android launchers amc does not drive. */
+		if (it->val->type != YAML_MAPPING_NODE && !amc_flow_yaml_is_null(it->val))
+			return amc_flow_yaml_err(y, it->val, "%s must be a mapping, got %s", what,
+						 amc_flow_yaml_kind(it->val));
+		c->retry_tap = 1; /* remembered to say they were not passed */
+		return 0;
 	}
 	return 1;
 }
@@ -231,14 +51,15 @@ static int launch_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *
 static int parse_launch_app(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
 			    amc_flow_cmd *c)
 {
-	static const char *const LATER[] = { "permissions", "arguments", "clearKeychain", NULL };
 	c->stop_app = 1;
 	int shape = shape_of(y, v, def->name, V_NONE | V_SCALAR | V_MAPPING, "takes an app id or a mapping");
 	if (shape == V_SCALAR)
 		return amc_flow_yaml_str(y, v, def->name, 0, &c->text);
 	if (shape != V_MAPPING)
 		return shape == V_NONE ? 0 : -1;
-	return read_options(y, v, def->name, "appId, clearState, stopApp, label", LATER, launch_opt, c);
+	return read_options(y, v, def->name,
+			    "appId, clearState, clearKeychain, stopApp, permissions, arguments, optional, label", NULL,
+			    launch_opt, c);
 }
 
 static void describe_launch_app(amc_sb *sb, const amc_flow_cmd *c)
@@ -247,18 +68,25 @@ static void describe_launch_app(amc_sb *sb, const amc_flow_cmd *c)
 		amc_sb_putc(sb, ' ');
 		amc_sanitize_line(c->text, strlen(c->text), sb);
 	}
+	if (c->clear_state)
+		amc_sb_puts(sb, " (clear state)");
+	if (!c->stop_app)
+		amc_sb_puts(sb, " (no stop)");
 }
 
 /* tapOn, longPressOn, assertVisible, assertNotVisible: a selector. */
 static int parse_selector_cmd(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
 			      amc_flow_cmd *c)
 {
-	return parse_selector(y, v, def->name, (def->flags & AMC_FLOW_CMDF_POINT) != 0, 1, &c->sel);
+	unsigned f = AMC_FLOW_SEL_OPTIONAL | ((def->flags & AMC_FLOW_CMDF_POINT) ? AMC_FLOW_SEL_POINT : 0);
+	return amc_flow_sel_parse_cmd(y, v, def->name, f, c);
 }
 
 static int input_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
 {
 	amc_flow_cmd *c = ctx;
+	if (!strcmp(it->name, "optional"))
+		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
 	return strcmp(it->name, "text") ? 1 : amc_flow_yaml_str(y, it->val, what, 1, &c->text);
 }
 
@@ -267,7 +95,7 @@ static int parse_input_text(amc_flow_yaml *y, const yaml_node_t *v, const amc_fl
 {
 	int rc;
 	if (v && v->type == YAML_MAPPING_NODE) {
-		rc = read_options(y, v, def->name, "text, label", NULL, input_opt, c);
+		rc = read_options(y, v, def->name, "text, optional, label", NULL, input_opt, c);
 		if (rc == 0 && !c->text)
 			rc = amc_flow_yaml_err(y, v, "inputText needs text");
 	} else {
@@ -278,29 +106,36 @@ static int parse_input_text(amc_flow_yaml *y, const yaml_node_t *v, const amc_fl
 	return rc;
 }
 
-static void describe_text(amc_sb *sb, const amc_flow_cmd *c)
+static int key_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
 {
-	amc_sb_putc(sb, ' ');
-	put_quoted(sb, c->text ? c->text : "");
+	amc_flow_cmd *c = ctx;
+	if (!strcmp(it->name, "optional"))
+		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
+	return strcmp(it->name, "key") ? 1 : amc_flow_yaml_str(y, it->val, what, 0, &c->text);
 }
 
 static int parse_press_key(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
 			   amc_flow_cmd *c)
 {
-	static const char *const KEYS[] = { "back", "home", "enter" };
-	char *s = NULL;
-	if (amc_flow_yaml_str(y, v, def->name, 0, &s) != 0)
+	const yaml_node_t *at = v;
+	if (v && v->type == YAML_MAPPING_NODE) {
+		if (read_options(y, v, def->name, "key, optional, label", NULL, key_opt, c) != 0)
+			return -1;
+		if (!c->text)
+			return amc_flow_yaml_err(y, v, "pressKey needs key");
+	} else if (amc_flow_yaml_str(y, v, def->name, 0, &c->text) != 0) {
 		return -1;
-	for (int i = 0; i < 3; i++) {
-		if (!strcasecmp(s, KEYS[i])) {
-			free(s);
-			c->text = amc_xstrdup(KEYS[i]);
-			return 0;
-		}
 	}
-	free(s);
-	char *q = amc_flow_yaml_quote(v);
-	amc_flow_yaml_err(y, v, "pressKey: key '%s' is not supported (supported: back, home, enter)", q);
+	amc_key k;
+	if (amc_key_parse(c->text, &k) == 0) {
+		free(c->text);
+		c->text = amc_xstrdup(amc_key_name(k));
+		return 0;
+	}
+	char *q = amc_sanitize_dup(c->text);
+	amc_flow_yaml_err(y, at, "pressKey: unknown key '%s' (Enter, Backspace, Back, Home, Lock, Power, Tab, "
+			  "Escape, Volume Up, Volume Down, Remote Dpad Up/Down/Left/Right/Center, Remote Media "
+			  "Play Pause/Stop/Next/Previous/Rewind/Fast Forward)", q);
 	free(q);
 	return -1;
 }
@@ -310,29 +145,53 @@ static void describe_press_key(amc_sb *sb, const amc_flow_cmd *c)
 	amc_sb_printf(sb, " %s", c->text ? c->text : "?");
 }
 
-/* back, scroll: nothing, or a mapping with a label only. Their label is taken
- * whatever its shape, as it always was, so that no flow that loads stops loading. */
+/* back, scroll, hideKeyboard, pasteText, ...: nothing, or a mapping of label
+ * and optional. A label is taken whatever its shape, as it always was. */
 static int label_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
 {
-	(void)y;
-	(void)what;
-	(void)ctx;
+	amc_flow_cmd *c = ctx;
+	if (!strcmp(it->name, "optional"))
+		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
 	return strcmp(it->name, "label") ? 1 : 0;
 }
 
-static int parse_no_args(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
-			 amc_flow_cmd *c)
+int amc_flow_parse_bare(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c)
 {
-	(void)c;
 	int shape = shape_of(y, v, def->name, V_NONE | V_MAPPING, "takes no value");
 	if (shape != V_MAPPING)
 		return shape == V_NONE ? 0 : -1;
-	return read_options(y, v, def->name, "label", NULL, label_opt, NULL);
+	return read_options(y, v, def->name, "optional, label", NULL, label_opt, c);
+}
+
+static int erase_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
+{
+	amc_flow_cmd *c = ctx;
+	if (!strcmp(it->name, "optional"))
+		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
+	return strcmp(it->name, "charactersToErase") ? 1 : amc_flow_yaml_int(y, it->val, what, 0, 10000, &c->number);
+}
+
+/* eraseText, eraseText: N, eraseText: {charactersToErase: N}; Maestro's default is 50. */
+static int parse_erase_text(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
+			    amc_flow_cmd *c)
+{
+	c->number = 50;
+	int shape = shape_of(y, v, def->name, V_NONE | V_SCALAR | V_MAPPING, "takes a count or {charactersToErase: N}");
+	if (shape == V_SCALAR)
+		return amc_flow_yaml_int(y, v, def->name, 0, 10000, &c->number);
+	if (shape != V_MAPPING)
+		return shape == V_NONE ? 0 : -1;
+	return read_options(y, v, def->name, "charactersToErase, optional, label", NULL, erase_opt, c);
+}
+
+static void describe_number(amc_sb *sb, const amc_flow_cmd *c)
+{
+	amc_sb_printf(sb, " %d", c->number);
 }
 
 typedef struct swipe_ctx {
 	amc_flow_cmd *c;
-	int has_start, has_end, sp, ep;
+	int has_start, has_end, has_from, sp, ep;
 } swipe_ctx;
 
 static int swipe_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
@@ -340,7 +199,7 @@ static int swipe_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *w
 	swipe_ctx *k = ctx;
 	amc_flow_cmd *c = k->c;
 	if (!strcmp(it->name, "direction"))
-		return get_direction(y, it->val, what, &c->direction);
+		return amc_flow_direction(y, it->val, what, &c->direction);
 	if (!strcmp(it->name, "start")) {
 		k->has_start = 1;
 		return amc_flow_yaml_point(y, it->val, what, &c->sx, &c->sy, &k->sp);
@@ -349,22 +208,32 @@ static int swipe_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *w
 		k->has_end = 1;
 		return amc_flow_yaml_point(y, it->val, what, &c->ex, &c->ey, &k->ep);
 	}
+	if (!strcmp(it->name, "from")) {
+		k->has_from = 1;
+		return amc_flow_sel_parse(y, it->val, what, AMC_FLOW_SEL_NESTED, &c->sel);
+	}
 	if (!strcmp(it->name, "duration"))
 		return amc_flow_yaml_int(y, it->val, what, 1, 60000, &c->number);
+	if (!strcmp(it->name, "waitToSettleTimeoutMs"))
+		return amc_flow_yaml_int(y, it->val, what, 0, 600000, &c->settle_ms);
+	if (!strcmp(it->name, "optional"))
+		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
 	return 1;
 }
 
 static int parse_swipe(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c)
 {
-	static const char *const LATER[] = { "from", "waitToSettleTimeoutMs", NULL };
 	if (shape_of(y, v, def->name, V_MAPPING, "needs a mapping: {direction: UP} or "
 		     "{start: \"50%,80%\", end: \"50%,20%\"}") < 0)
 		return -1;
-	swipe_ctx k = { c, 0, 0, 0, 0 };
+	swipe_ctx k = { c, 0, 0, 0, 0, 0 };
 	c->number = 400;
-	int rc = read_options(y, v, def->name, "direction, start, end, duration, label", LATER, swipe_opt, &k);
+	int rc = read_options(y, v, def->name, "direction, start, end, from, duration, waitToSettleTimeoutMs, "
+			      "optional, label", NULL, swipe_opt, &k);
 	if (rc == 0 && c->direction && (k.has_start || k.has_end))
 		rc = amc_flow_yaml_err(y, v, "swipe takes either direction or start and end, not both");
+	if (rc == 0 && k.has_from && !c->direction)
+		rc = amc_flow_yaml_err(y, v, "swipe from: an element needs a direction");
 	if (rc == 0 && !c->direction && (k.has_start != k.has_end || !k.has_start))
 		rc = amc_flow_yaml_err(y, v, "swipe needs direction, or both start and end");
 	if (rc == 0 && k.has_start && k.sp != k.ep)
@@ -380,6 +249,10 @@ static void describe_swipe(amc_sb *sb, const amc_flow_cmd *c)
 		amc_sb_printf(sb, " %s", c->direction);
 	else
 		amc_sb_printf(sb, " %d%s,%d%s -> %d%s,%d%s", c->sx, u, c->sy, u, c->ex, u, c->ey, u);
+	if (c->sel.text || c->sel.id) {
+		amc_sb_puts(sb, " from");
+		amc_flow_describe_selector(sb, c);
+	}
 }
 
 typedef struct scroll_ctx {
@@ -393,35 +266,44 @@ static int scroll_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *
 	amc_flow_cmd *c = k->c;
 	if (!strcmp(it->name, "element")) {
 		k->has_el = 1;
-		return parse_selector(y, it->val, what, 0, 0, &c->sel);
-	}
-	if (!strcmp(it->name, "direction"))
-		return get_direction(y, it->val, what, &c->direction);
-	if (!strcmp(it->name, "timeout"))
-		return amc_flow_yaml_int(y, it->val, what, 1000, 600000, &c->number);
-	if (!strcmp(it->name, "optional"))
-		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
-	if (!strcmp(it->name, "centerElement")) {
-		int center = 0;
-		int rc = amc_flow_yaml_bool(y, it->val, what, &center);
-		if (rc == 0 && center)
-			rc = amc_flow_yaml_err(y, it->val, "scrollUntilVisible: centerElement: true is not supported yet");
+		int opt = c->sel.optional;
+		int rc = amc_flow_sel_parse(y, it->val, what, AMC_FLOW_SEL_OPTIONAL, &c->sel);
+		c->sel.optional |= opt;
 		return rc;
 	}
+	if (!strcmp(it->name, "direction"))
+		return amc_flow_direction(y, it->val, what, &c->direction);
+	if (!strcmp(it->name, "timeout"))
+		return amc_flow_yaml_int(y, it->val, what, 0, 3600000, &c->number);
+	if (!strcmp(it->name, "optional")) {
+		int o = 0;
+		int rc = amc_flow_yaml_bool(y, it->val, what, &o);
+		c->sel.optional |= o;
+		return rc;
+	}
+	if (!strcmp(it->name, "centerElement"))
+		return amc_flow_yaml_bool(y, it->val, what, &c->center);
+	if (!strcmp(it->name, "speed"))
+		return amc_flow_yaml_int(y, it->val, what, 0, 100, &c->speed);
+	if (!strcmp(it->name, "visibilityPercentage"))
+		return amc_flow_yaml_int(y, it->val, what, 0, 100, &c->visibility);
+	if (!strcmp(it->name, "waitToSettleTimeoutMs"))
+		return amc_flow_yaml_int(y, it->val, what, 0, 600000, &c->settle_ms);
 	return 1;
 }
 
 static int parse_scroll_until_visible(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
 				      amc_flow_cmd *c)
 {
-	static const char *const LATER[] = { "speed", "visibilityPercentage", "waitToSettleTimeoutMs", NULL };
 	if (shape_of(y, v, def->name, V_MAPPING, "needs a mapping: {element: {text: \"About phone\"}, "
 		     "direction: DOWN}") < 0)
 		return -1;
 	scroll_ctx k = { c, 0 };
 	c->number = 20000;
-	int rc = read_options(y, v, def->name, "element, direction, timeout, optional, centerElement, label",
-			      LATER, scroll_opt, &k);
+	c->speed = 40;
+	c->visibility = 100;
+	int rc = read_options(y, v, def->name, "element, direction, timeout, speed, visibilityPercentage, "
+			      "centerElement, waitToSettleTimeoutMs, optional, label", NULL, scroll_opt, &k);
 	if (rc == 0 && !k.has_el)
 		rc = amc_flow_yaml_err(y, v, "scrollUntilVisible needs element");
 	if (rc == 0 && !c->direction)
@@ -438,7 +320,7 @@ static void describe_scroll_until_visible(amc_sb *sb, const amc_flow_cmd *c)
 static int wait_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
 {
 	amc_flow_cmd *c = ctx;
-	return strcmp(it->name, "timeout") ? 1 : amc_flow_yaml_int(y, it->val, what, 0, 600000, &c->number);
+	return strcmp(it->name, "timeout") ? 1 : amc_flow_yaml_int(y, it->val, what, 0, 3600000, &c->number);
 }
 
 static int parse_wait_anim(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
@@ -459,6 +341,8 @@ static void describe_wait_anim(amc_sb *sb, const amc_flow_cmd *c)
 static int shot_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
 {
 	amc_flow_cmd *c = ctx;
+	if (!strcmp(it->name, "optional"))
+		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
 	return strcmp(it->name, "path") ? 1 : amc_flow_yaml_str(y, it->val, what, 1, &c->text);
 }
 
@@ -471,7 +355,7 @@ static int parse_screenshot(amc_flow_yaml *y, const yaml_node_t *v, const amc_fl
 		return amc_flow_yaml_str(y, v, def->name, 1, &c->text);
 	if (shape != V_MAPPING)
 		return shape == V_NONE ? 0 : -1;
-	return read_options(y, v, def->name, "path, label", LATER, shot_opt, c);
+	return read_options(y, v, def->name, "path, optional, label", LATER, shot_opt, c);
 }
 
 static void describe_screenshot(amc_sb *sb, const amc_flow_cmd *c)
@@ -480,55 +364,105 @@ static void describe_screenshot(amc_sb *sb, const amc_flow_cmd *c)
 		describe_text(sb, c);
 }
 
-static void describe_number(amc_sb *sb, const amc_flow_cmd *c)
+/* `action: back` - a form Maestro's parser takes (its YAML command has an
+ * `action` field) though its docs do not show it; the corpus uses it. */
+static int parse_action(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c)
 {
-	amc_sb_printf(sb, " %d", c->number);
+	static const struct {
+		const char *name;
+		amc_flow_op op;
+	} ACTIONS[] = { { "back", AMC_FLOW_BACK }, { "hideKeyboard", AMC_FLOW_HIDE_KEYBOARD },
+			{ "scroll", AMC_FLOW_SCROLL }, { "clearKeychain", AMC_FLOW_CLEAR_KEYCHAIN },
+			{ "pasteText", AMC_FLOW_PASTE_TEXT } };
+	char *s = NULL;
+	if (amc_flow_yaml_str(y, v, def->name, 0, &s) != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof ACTIONS / sizeof ACTIONS[0]; i++) {
+		if (!strcmp(s, ACTIONS[i].name)) {
+			free(s);
+			c->op = ACTIONS[i].op;
+			return 0;
+		}
+	}
+	free(s);
+	char *q = amc_flow_yaml_quote(v);
+	amc_flow_yaml_err(y, v, "action: unknown action '%s' (back, hideKeyboard, scroll, clearKeychain, pasteText)", q);
+	free(q);
+	return -1;
 }
 
 /* ---- the table ---- */
 
 #define SELECTOR_BARE(n) "needs a selector: `- " n ": \"Save\"` or `- " n ": {id: \"save\"}`"
-#define LATER(n, flags) { n, -1, NULL, NULL, flags, NULL, NULL }
+#define SEL_ROW(n, op, flags) { n, op, parse_selector_cmd, describe_selector, flags, SELECTOR_BARE(n), NULL }
+#define BARE_ROW(n, op) { n, op, amc_flow_parse_bare, NULL, 0, NULL, NULL }
+#define DEV_ROW(n, op) { n, op, amc_flow_parse_device_only, NULL, 0, NULL, NULL }
+#define BLOCK AMC_FLOW_CMDF_BLOCK
 
 static const amc_flow_cmd_def COMMANDS[] = {
 	{ "launchApp", AMC_FLOW_LAUNCH_APP, parse_launch_app, describe_launch_app, 0, NULL, NULL },
-	{ "tapOn", AMC_FLOW_TAP_ON, parse_selector_cmd, describe_selector, AMC_FLOW_CMDF_POINT,
-	  SELECTOR_BARE("tapOn"), NULL },
-	{ "longPressOn", AMC_FLOW_LONG_PRESS_ON, parse_selector_cmd, describe_selector, AMC_FLOW_CMDF_POINT,
-	  SELECTOR_BARE("longPressOn"), NULL },
+	SEL_ROW("tapOn", AMC_FLOW_TAP_ON, AMC_FLOW_CMDF_POINT),
+	SEL_ROW("longPressOn", AMC_FLOW_LONG_PRESS_ON, AMC_FLOW_CMDF_POINT),
 	{ "inputText", AMC_FLOW_INPUT_TEXT, parse_input_text, describe_text, 0,
 	  "needs a text: `- inputText: \"hello\"`", NULL },
 	{ "pressKey", AMC_FLOW_PRESS_KEY, parse_press_key, describe_press_key, 0,
-	  "needs a key: `- pressKey: Enter` (back, home, enter)", NULL },
-	{ "back", AMC_FLOW_BACK, parse_no_args, NULL, 0, NULL, NULL },
-	{ "scroll", AMC_FLOW_SCROLL, parse_no_args, NULL, 0, NULL, NULL },
+	  "needs a key: `- pressKey: Enter`", NULL },
+	BARE_ROW("back", AMC_FLOW_BACK),
+	BARE_ROW("scroll", AMC_FLOW_SCROLL),
 	{ "swipe", AMC_FLOW_SWIPE, parse_swipe, describe_swipe, 0,
 	  "needs a mapping: `- swipe: {direction: UP}`", NULL },
 	{ "scrollUntilVisible", AMC_FLOW_SCROLL_UNTIL_VISIBLE, parse_scroll_until_visible,
 	  describe_scroll_until_visible, 0, "needs a mapping: `- scrollUntilVisible: {element: \"X\"}`", NULL },
-	{ "assertVisible", AMC_FLOW_ASSERT_VISIBLE, parse_selector_cmd, describe_selector, 0,
-	  SELECTOR_BARE("assertVisible"), NULL },
-	{ "assertNotVisible", AMC_FLOW_ASSERT_NOT_VISIBLE, parse_selector_cmd, describe_selector, 0,
-	  SELECTOR_BARE("assertNotVisible"), NULL },
+	SEL_ROW("assertVisible", AMC_FLOW_ASSERT_VISIBLE, 0),
+	SEL_ROW("assertNotVisible", AMC_FLOW_ASSERT_NOT_VISIBLE, 0),
 	{ "waitForAnimationToEnd", AMC_FLOW_WAIT_FOR_ANIMATION, parse_wait_anim, describe_wait_anim, 0, NULL,
 	  NULL },
 	{ "takeScreenshot", AMC_FLOW_TAKE_SCREENSHOT, parse_screenshot, describe_screenshot, 0, NULL, NULL },
-	/* Known to Maestro, not run by amc yet. */
-	{ "eraseText", AMC_FLOW_ERASE_TEXT, NULL, describe_number, 0, NULL,
-	  "the device tools have no delete key yet" },
-	LATER("runFlow", AMC_FLOW_CMDF_SUBFLOW | AMC_FLOW_CMDF_BLOCK),
-	LATER("repeat", AMC_FLOW_CMDF_BLOCK),
-	LATER("retry", AMC_FLOW_CMDF_SUBFLOW | AMC_FLOW_CMDF_BLOCK),
-	LATER("runScript", AMC_FLOW_CMDF_SCRIPT),
-	LATER("evalScript", 0), LATER("assertTrue", 0), LATER("extendedWaitUntil", 0),
-	LATER("doubleTapOn", 0), LATER("hideKeyboard", 0), LATER("openLink", 0), LATER("clearState", 0),
-	LATER("clearKeychain", 0), LATER("stopApp", 0), LATER("killApp", 0), LATER("copyTextFrom", 0),
-	LATER("pasteText", 0), LATER("inputRandomText", 0), LATER("inputRandomNumber", 0),
-	LATER("inputRandomEmail", 0), LATER("inputRandomPersonName", 0), LATER("setLocation", 0),
-	LATER("travel", 0), LATER("addMedia", 0), LATER("startRecording", 0), LATER("stopRecording", 0),
-	LATER("setAirplaneMode", 0), LATER("toggleAirplaneMode", 0), LATER("setOrientation", 0),
-	LATER("assertWithAI", 0), LATER("assertNoDefectsWithAI", 0), LATER("extractTextWithAI", 0),
-	LATER("waitUntil", 0),
+	{ "eraseText", AMC_FLOW_ERASE_TEXT, parse_erase_text, describe_number, 0, NULL, NULL },
+	{ "runFlow", AMC_FLOW_RUN_FLOW, amc_flow_parse_run_flow, amc_flow_describe_block,
+	  AMC_FLOW_CMDF_SUBFLOW | BLOCK, "needs a file or commands: `- runFlow: login.yaml`", NULL },
+	{ "repeat", AMC_FLOW_REPEAT, amc_flow_parse_repeat, amc_flow_describe_block, BLOCK,
+	  "needs a mapping: `- repeat: {times: 3, commands: [...]}`", NULL },
+	{ "retry", AMC_FLOW_RETRY, amc_flow_parse_retry, amc_flow_describe_block, AMC_FLOW_CMDF_SUBFLOW | BLOCK,
+	  "needs a mapping: `- retry: {maxRetries: 3, commands: [...]}`", NULL },
+	{ "extendedWaitUntil", AMC_FLOW_EXTENDED_WAIT, amc_flow_parse_ext_wait, amc_flow_describe_block, 0,
+	  "needs a mapping: `- extendedWaitUntil: {visible: \"Done\", timeout: 10000}`", NULL },
+	{ "stopApp", AMC_FLOW_STOP_APP, amc_flow_parse_app_cmd, describe_launch_app, 0, NULL, NULL },
+	{ "killApp", AMC_FLOW_KILL_APP, amc_flow_parse_app_cmd, describe_launch_app, 0, NULL, NULL },
+	{ "clearState", AMC_FLOW_CLEAR_STATE, amc_flow_parse_app_cmd, describe_launch_app, 0, NULL, NULL },
+	BARE_ROW("clearKeychain", AMC_FLOW_CLEAR_KEYCHAIN),
+	{ "openLink", AMC_FLOW_OPEN_LINK, amc_flow_parse_open_link, describe_text, 0,
+	  "needs a link: `- openLink: https://example.com`", NULL },
+	{ "inputRandomText", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
+	{ "inputRandomNumber", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
+	{ "inputRandomEmail", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
+	{ "inputRandomPersonName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
+	BARE_ROW("hideKeyboard", AMC_FLOW_HIDE_KEYBOARD),
+	BARE_ROW("pasteText", AMC_FLOW_PASTE_TEXT),
+	SEL_ROW("copyTextFrom", AMC_FLOW_COPY_TEXT_FROM, 0),
+	{ "setClipboard", AMC_FLOW_SET_CLIPBOARD, amc_flow_parse_text_cmd, describe_text, 0,
+	  "needs a text: `- setClipboard: \"hello\"`", NULL },
+	SEL_ROW("doubleTapOn", AMC_FLOW_DOUBLE_TAP_ON, AMC_FLOW_CMDF_POINT),
+	{ "evalScript", AMC_FLOW_EVAL_SCRIPT, amc_flow_parse_text_cmd, describe_text, 0,
+	  "needs a script: `- evalScript: ${output.n = 1}`", NULL },
+	{ "runScript", AMC_FLOW_RUN_SCRIPT, amc_flow_parse_run_script, amc_flow_describe_block, AMC_FLOW_CMDF_SCRIPT,
+	  "needs a file: `- runScript: setup.js`", NULL },
+	{ "assertTrue", AMC_FLOW_ASSERT_TRUE, amc_flow_parse_assert_true, describe_text, 0,
+	  "needs a condition: `- assertTrue: ${output.n == 1}`", NULL },
+	{ "assertWithAI", AMC_FLOW_ASSERT_WITH_AI, amc_flow_parse_ai, describe_text, 0,
+	  "needs an assertion: `- assertWithAI: {assertion: \"...\"}`", NULL },
+	{ "assertNoDefectsWithAI", AMC_FLOW_ASSERT_NO_DEFECTS_WITH_AI, amc_flow_parse_ai, NULL, 0, NULL, NULL },
+	{ "extractTextWithAI", AMC_FLOW_EXTRACT_TEXT_WITH_AI, amc_flow_parse_ai, describe_text, 0,
+	  "needs a query: `- extractTextWithAI: {query: \"...\", outputVariable: X}`", NULL },
+	{ "action", AMC_FLOW_BACK, parse_action, NULL, 0, "needs an action: `- action: back`", NULL },
+	DEV_ROW("setLocation", AMC_FLOW_SET_LOCATION),
+	DEV_ROW("travel", AMC_FLOW_TRAVEL),
+	DEV_ROW("addMedia", AMC_FLOW_ADD_MEDIA),
+	DEV_ROW("startRecording", AMC_FLOW_START_RECORDING),
+	DEV_ROW("stopRecording", AMC_FLOW_STOP_RECORDING),
+	DEV_ROW("setAirplaneMode", AMC_FLOW_SET_AIRPLANE_MODE),
+	DEV_ROW("toggleAirplaneMode", AMC_FLOW_TOGGLE_AIRPLANE_MODE),
+	DEV_ROW("setOrientation", AMC_FLOW_SET_ORIENTATION),
 };
 
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
@@ -571,10 +505,21 @@ char *amc_flow_cmds_supported(void)
 
 void amc_flow_cmd_clear(amc_flow_cmd *c)
 {
-	free(c->sel.text);
-	free(c->sel.id);
+	amc_selector_clear(&c->sel);
 	free(c->text);
 	free(c->direction);
+	free(c->label);
+	free(c->file);
+	if (c->sub) {
+		amc_flow_free(c->sub);
+		free(c->sub);
+	}
+	free(c->script);
+	for (size_t i = 0; i < c->nbody; i++)
+		amc_flow_cmd_clear(&c->body[i]);
+	free(c->body);
+	amc_flow_kv_free(c->env, c->nenv);
+	amc_flow_cond_clear(&c->cond);
 	memset(c, 0, sizeof *c);
 }
 

@@ -1,538 +1,403 @@
-/* flow_planner.c - plays a flow's commands one by one as a planner.
+/* flow_planner.c - plays a flow as a planner: a stack of frames.
  *
- * Each next() looks at the current command and the latest observation. Device
- * commands become one tool call; selectors that match nothing ask the runner to
- * re-observe until the wait timeout, then fail the step with the selector and a
- * sample of what was on screen; assertions are decided here without touching the
- * device. Every action's args carry "flow_line" so a failure points at the file. */
-#include "flow/flow_planner.h"
+ * The bottom frame is the flow file (its onFlowStart, its commands, its
+ * onFlowComplete); runFlow pushes the sub-flow file or its inline commands,
+ * repeat and retry push their body. Each next() goes to the command at the
+ * top of the stack; commands that need nothing from the device (entering a
+ * block, a skipped condition) are handled in the same call.
+ *
+ * Every step goes back to the planner (the runner keeps going after a failed
+ * step: keep_going), which judges it: an optional command's failure is a skip;
+ * another failure restarts the innermost retry that has retries left, else
+ * the top flow's onFlowComplete runs and the task fails with the failing
+ * step's "FILE:LINE: command: what" (the file being the sub-flow's when it is
+ * in one). Variables (env:) live on flow_interp's stack, popped with their frame. */
+#include "flow/flow_planner_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "flow/selector.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
 
-#define SCREEN_SAMPLE_MAX 12      /* texts quoted in a "not found" message */
-#define SCREEN_SAMPLE_CHARS 40
-#define ANIMATION_WAIT_MS 500     /* waitForAnimationToEnd: the runner's settle does the rest */
-#define SWIPE_MS 400
-
-typedef struct flow_planner {
-	amc_flow flow;
-	long wait_ms;
-	size_t pos;                 /* next command */
-	int skipped;                /* optional commands skipped */
-	/* scrollUntilVisible progress for the current command */
-	int swipes;
-	int have_sig;
-	unsigned long long sig;
-} flow_planner;
-
-/* ---- screen helpers ---- */
-
-static const amc_ui_tree *obs_tree(const amc_plan_ctx *ctx)
+fp_frame *fp_top(flow_planner *fp)
 {
-	return ctx && ctx->obs ? &ctx->obs->tree : NULL;
+	return fp->depth > 0 ? &fp->st[fp->depth - 1] : NULL;
 }
 
-static void screen_size(const amc_plan_ctx *ctx, int *w, int *h)
+char *fp_where(const flow_planner *fp, const amc_flow_cmd *c)
 {
-	*w = 0;
-	*h = 0;
-	if (ctx && ctx->obs) {
-		*w = ctx->obs->width;
-		*h = ctx->obs->height;
-		const amc_ui_tree *t = &ctx->obs->tree;
-		for (size_t i = 0; (*w <= 0 || *h <= 0) && t->nodes && i < t->count; i++) {
-			if (t->nodes[i].parent < 0) {
-				if (*w <= 0)
-					*w = t->nodes[i].bounds.x2;
-				if (*h <= 0)
-					*h = t->nodes[i].bounds.y2;
-			}
-		}
-	}
-	if (*w <= 0)
-		*w = 1080;
-	if (*h <= 0)
-		*h = 2400;
-}
-
-static const char *node_label(const amc_ui_node *n)
-{
-	if (n->text && *n->text)
-		return n->text;
-	if (n->content_desc && *n->content_desc)
-		return n->content_desc;
-	return NULL;
-}
-
-/* "'Contacts', 'Add contact', ..." - visible texts, deduplicated, bounded, sanitized. */
-static void screen_sample(const amc_ui_tree *t, amc_sb *sb)
-{
-	int shown = 0, more = 0;
-	size_t start = sb->len;
-	for (size_t i = 0; t && t->nodes && i < t->count; i++) {
-		const amc_ui_node *n = &t->nodes[i];
-		const char *l = (n->flags & AMC_NODE_DISPLAYED) ? node_label(n) : NULL;
-		if (!l)
-			continue;
-		int dup = 0;
-		for (size_t j = 0; j < i && !dup; j++) {
-			const amc_ui_node *m = &t->nodes[j];
-			const char *ml = (m->flags & AMC_NODE_DISPLAYED) ? node_label(m) : NULL;
-			dup = ml && !strcmp(ml, l);
-		}
-		if (dup)
-			continue;
-		if (shown == SCREEN_SAMPLE_MAX) {
-			more = 1;
-			break;
-		}
-		amc_sb_puts(sb, shown ? ", '" : "'");
-		size_t len = strlen(l);
-		amc_sanitize_line(l, len > SCREEN_SAMPLE_CHARS ? SCREEN_SAMPLE_CHARS : len, sb);
-		if (len > SCREEN_SAMPLE_CHARS)
-			amc_sb_puts(sb, "...");
-		amc_sb_putc(sb, '\'');
-		shown++;
-	}
-	if (more)
-		amc_sb_puts(sb, ", ...");
-	if (sb->len == start)
-		amc_sb_puts(sb, "no text");
-}
-
-/* A cheap fingerprint of what is on screen, to notice a swipe that moved nothing. */
-static unsigned long long screen_sig(const amc_ui_tree *t)
-{
-	unsigned long long h = 1469598103934665603ull;
-	for (size_t i = 0; t && t->nodes && i < t->count; i++) {
-		const amc_ui_node *n = &t->nodes[i];
-		if (!(n->flags & AMC_NODE_DISPLAYED))
-			continue;
-		const char *l = node_label(n);
-		for (const char *c = l ? l : ""; *c; c++)
-			h = (h ^ (unsigned char)*c) * 1099511628211ull;
-		int v[4] = { n->bounds.x1, n->bounds.y1, n->bounds.x2, n->bounds.y2 };
-		for (int k = 0; k < 4; k++)
-			h = (h ^ (unsigned)v[k]) * 1099511628211ull;
-	}
-	return h;
-}
-
-static cJSON *bounds_json(const amc_bounds *b)
-{
-	int v[4] = { b->x1, b->y1, b->x2, b->y2 };
-	return cJSON_CreateIntArray(v, 4);
-}
-
-static cJSON *matched_json(const amc_ui_node *n)
-{
-	cJSON *m = cJSON_CreateObject();
-	const char *l = node_label(n);
-	cJSON_AddStringToObject(m, "text", l ? l : "");
-	if (n->resource_id && *n->resource_id)
-		cJSON_AddStringToObject(m, "resource_id", n->resource_id);
-	cJSON_AddItemToObject(m, "bounds", bounds_json(&n->bounds));
-	return m;
-}
-
-/* ---- action builders ---- */
-
-static char *where(const flow_planner *fp, const amc_flow_cmd *c)
-{
+	const amc_flow *file = fp->depth > 0 ? fp->st[fp->depth - 1].file : &fp->flow;
+	const char *p = file && file->path ? file->path : "flow";
 	amc_sb sb;
 	amc_sb_init(&sb);
-	amc_sanitize_line(fp->flow.path ? fp->flow.path : "flow",
-			  strlen(fp->flow.path ? fp->flow.path : "flow"), &sb);
+	amc_sanitize_line(p, strlen(p), &sb);
 	amc_sb_printf(&sb, ":%d", c->line);
 	return amc_sb_detach(&sb);
 }
 
-static void begin(flow_planner *fp, const amc_flow_cmd *c, const char *tool, amc_action *out)
+void fp_advance(flow_planner *fp)
 {
-	snprintf(out->tool, sizeof out->tool, "%s", tool);
-	out->args = cJSON_CreateObject();
-	out->description = amc_flow_cmd_describe(c);
-	amc_sb sb;
-	amc_sb_init(&sb);
-	char *w = where(fp, c);
-	amc_sb_printf(&sb, "flow command %zu of %zu (%s)", fp->pos + 1, fp->flow.count, w);
-	free(w);
-	out->reasoning = amc_sb_detach(&sb);
-}
-
-static void add_line(const amc_flow_cmd *c, amc_action *out)
-{
-	cJSON_AddNumberToObject(out->args, "flow_line", c->line);
-}
-
-static void add_selector(const amc_flow_cmd *c, amc_action *out)
-{
-	char *d = amc_selector_describe(&c->sel);
-	cJSON_AddStringToObject(out->args, "selector", d);
-	free(d);
-}
-
-/* Move on to the next command and forget per-command progress. */
-static void advance(flow_planner *fp)
-{
-	fp->pos++;
-	fp->swipes = 0;
+	fp_frame *f = fp_top(fp);
+	if (f)
+		f->pos++;
+	fp->sub = 0;
 	fp->have_sig = 0;
 }
 
-static void decide(amc_action *out, int ok, char *error, cJSON *result)
+/* The commands a file frame runs in its phase. */
+static void file_phase(fp_frame *f)
 {
-	out->decided = 1;
-	out->decided_ok = ok;
-	out->decided_error = error;
-	out->decided_result = result;
+	for (;;) {
+		const amc_flow *fl = f->file;
+		if (f->phase == PH_START && fl->non_start) {
+			f->cmds = fl->on_start, f->n = fl->non_start;
+			return;
+		}
+		if (f->phase == PH_MAIN) {
+			f->cmds = fl->cmds, f->n = fl->count;
+			return;
+		}
+		if (f->phase == PH_COMPLETE && fl->non_complete) {
+			f->cmds = fl->on_complete, f->n = fl->non_complete;
+			return;
+		}
+		if (f->phase >= PH_COMPLETE) {
+			f->phase = PH_DONE;
+			f->cmds = NULL, f->n = 0;
+			return;
+		}
+		f->phase++;
+	}
 }
 
-/* "FILE:LINE: tapOn: no element matches text="Save" after 5.0 s; on screen: ..." */
-static char *not_found_msg(const flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx,
-			   const char *what)
+/* A file's env: defaults for the names nobody set above it. */
+static int push_defaults(flow_planner *fp, const amc_flow *file, amc_err *e)
 {
-	amc_sb sb;
-	amc_sb_init(&sb);
-	char *w = where(fp, c), *d = amc_selector_describe(&c->sel);
-	amc_sb_printf(&sb, "%s: %s: %s %s after %.1f s; on screen: ", w, amc_flow_op_name(c->op), what, d,
-		      (double)(ctx ? ctx->waited_ms : 0) / 1000.0);
-	free(w);
-	free(d);
-	screen_sample(obs_tree(ctx), &sb);
-	return amc_sb_detach(&sb);
+	for (size_t i = 0; i < file->nenv; i++) {
+		if (amc_flow_interp_get(&fp->in, file->env[i].name))
+			continue;
+		char *v = NULL, w[300];
+		snprintf(w, sizeof w, "%s: env %s", file->path ? file->path : "flow", file->env[i].name);
+		char *ws = amc_sanitize_dup(w);
+		int rc = amc_flow_interp_str(&fp->in, file->env[i].value, ws, &v, e);
+		free(ws);
+		if (rc != 0)
+			return -1;
+		amc_flow_interp_push(&fp->in, file->env[i].name, v);
+		free(v);
+	}
+	return 0;
 }
 
-static void skip_optional(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, const char *tool,
-			  const char *why)
+/* env: of a command, interpolated where the command is, pushed for its block. */
+static int push_env(flow_planner *fp, const amc_flow_cmd *c, amc_err *e)
 {
-	begin(fp, c, tool, out);
-	add_selector(c, out);
-	add_line(c, out);
-	/* The description ends in " (optional)" for selectors; say it was skipped there. */
+	char *where = fp_where(fp, c);
+	/* all values first, then push: one value does not see its sibling */
+	char **vals = amc_xcalloc(c->nenv ? c->nenv : 1, sizeof *vals);
+	int rc = 0;
+	for (size_t i = 0; i < c->nenv && rc == 0; i++)
+		rc = amc_flow_interp_str(&fp->in, c->env[i].value, where, &vals[i], e);
+	for (size_t i = 0; i < c->nenv; i++) {
+		if (rc == 0)
+			amc_flow_interp_push(&fp->in, c->env[i].name, vals[i]);
+		free(vals[i]);
+	}
+	free(vals);
+	free(where);
+	return rc;
+}
+
+static int push_frame(flow_planner *fp, const fp_frame *proto, amc_err *e)
+{
+	if (fp->depth >= FP_MAX_FRAMES) {
+		char *w = proto->owner ? fp_where(fp, proto->owner) : amc_xstrdup("flow");
+		amc_err_set(e, AMC_EUSAGE, "%s: blocks nested deeper than %d (runFlow calling itself?)", w,
+			    FP_MAX_FRAMES);
+		free(w);
+		return -1;
+	}
+	fp->st[fp->depth++] = *proto;
+	if (proto->kind == FR_FILE)
+		file_phase(&fp->st[fp->depth - 1]);
+	return 0;
+}
+
+static void pop_frame(flow_planner *fp)
+{
+	fp_frame *f = fp_top(fp);
+	amc_flow_interp_pop(&fp->in, f->mark);
+	fp->depth--;
+	fp->sub = 0;
+	fp->have_sig = 0;
+}
+
+/* A count written as ${...}: its value now. */
+static int dyn_count(flow_planner *fp, const amc_flow_cmd *c, int *out, amc_err *e)
+{
+	if (!c->text)
+		return 0;
+	char *where = fp_where(fp, c), *v = NULL;
+	int rc = amc_flow_interp_str(&fp->in, c->text, where, &v, e);
+	if (rc == 0) {
+		char *end;
+		long n = strtol(v, &end, 10);
+		if (!*v || *end || n < 0 || n > 100000)
+			rc = amc_err_set(e, AMC_EUSAGE, "%s: %s: the count must be a whole number, got '%.40s'", where,
+					 amc_flow_op_name(c->op), v);
+		else
+			*out = (int)n;
+	}
+	free(v);
+	free(where);
+	return rc;
+}
+
+/* A skipped runFlow/repeat is a step of its own, so the timeline shows why. */
+static void skipped_step(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, const char *why)
+{
+	fp_begin(fp, c, "flow", out);
 	char *d = out->description;
-	size_t dl = strlen(d), ol = strlen(" (optional)");
-	if (dl >= ol && !strcmp(d + dl - ol, " (optional)"))
-		d[dl - ol] = '\0';
 	amc_sb sb;
 	amc_sb_init(&sb);
-	amc_sb_printf(&sb, "%s (optional, skipped)", d);
+	amc_sb_printf(&sb, "%s (skipped: %s)", d, why);
 	free(d);
 	out->description = amc_sb_detach(&sb);
 	cJSON *r = cJSON_CreateObject();
 	cJSON_AddBoolToObject(r, "skipped", 1);
 	cJSON_AddStringToObject(r, "reason", why);
-	decide(out, 1, NULL, r);
-	fp->skipped++;
-	advance(fp);
+	fp_decide(out, 1, NULL, r);
 }
 
-static int to_px(int v, int percent, int size)
+int fp_enter_block(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
 {
-	long x = percent ? (long)size * v / 100 : v;
-	if (x >= size)
-		x = size - 1;
-	if (x < 0)
-		x = 0;
-	return (int)x;
-}
-
-static void swipe_args(amc_action *out, int x1, int y1, int x2, int y2, int ms)
-{
-	cJSON_AddNumberToObject(out->args, "x1", x1);
-	cJSON_AddNumberToObject(out->args, "y1", y1);
-	cJSON_AddNumberToObject(out->args, "x2", x2);
-	cJSON_AddNumberToObject(out->args, "y2", y2);
-	cJSON_AddNumberToObject(out->args, "ms", ms);
-}
-
-/* Finger movement for a direction, as fractions of the screen (percent). */
-static void direction_points(const char *dir, int *x1, int *y1, int *x2, int *y2)
-{
-	if (dir && !strcmp(dir, "DOWN")) {
-		*x1 = 50, *y1 = 30, *x2 = 50, *y2 = 70;
-	} else if (dir && !strcmp(dir, "LEFT")) {
-		*x1 = 80, *y1 = 50, *x2 = 20, *y2 = 50;
-	} else if (dir && !strcmp(dir, "RIGHT")) {
-		*x1 = 20, *y1 = 50, *x2 = 80, *y2 = 50;
-	} else { /* UP */
-		*x1 = 50, *y1 = 70, *x2 = 50, *y2 = 30;
-	}
-}
-
-static void swipe_dir(const amc_plan_ctx *ctx, amc_action *out, const char *dir, int ms)
-{
-	int w, h, x1, y1, x2, y2;
-	screen_size(ctx, &w, &h);
-	direction_points(dir, &x1, &y1, &x2, &y2);
-	swipe_args(out, to_px(x1, 1, w), to_px(y1, 1, h), to_px(x2, 1, w), to_px(y2, 1, h), ms);
-}
-
-/* scrollUntilVisible DOWN means "bring content further down into view": the finger moves up. */
-static const char *reverse_dir(const char *dir)
-{
-	if (!dir || !strcmp(dir, "DOWN"))
-		return "UP";
-	if (!strcmp(dir, "UP"))
-		return "DOWN";
-	if (!strcmp(dir, "LEFT"))
-		return "RIGHT";
-	return "LEFT";
-}
-
-/* ---- commands ---- */
-
-static amc_plan_rc plan_tap(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx,
-			    amc_action *out)
-{
-	const char *tool = c->op == AMC_FLOW_LONG_PRESS_ON ? "long_press" : "tap";
-	int x, y;
-	if (c->sel.has_point) {
-		int w, h;
-		screen_size(ctx, &w, &h);
-		x = to_px(c->sel.point_x, c->sel.point_is_percent, w);
-		y = to_px(c->sel.point_y, c->sel.point_is_percent, h);
-	} else {
-		const amc_ui_tree *t = obs_tree(ctx);
-		int i = t ? amc_selector_find(&c->sel, t) : -1;
-		if (i < 0) {
-			if (ctx && ctx->waited_ms < fp->wait_ms)
-				return AMC_PLAN_REOBSERVE;
-			if (c->sel.optional) {
-				skip_optional(fp, c, out, tool, "no element matched");
-				return AMC_PLAN_ACT;
+	fp_frame *cur = fp_top(fp);
+	if (c->op == AMC_FLOW_RUN_FLOW) {
+		if (c->cond.visible || c->cond.not_visible || c->cond.is_true || c->cond.platform) {
+			int h = fp_cond_holds(fp, c, &c->cond, ctx, e);
+			if (h < 0)
+				return -1;
+			if (!h) {
+				skipped_step(fp, c, out, "its when: condition is false");
+				return FP_ACT;
 			}
-			begin(fp, c, tool, out);
-			add_selector(c, out);
-			add_line(c, out);
-			decide(out, 0, not_found_msg(fp, c, ctx, "no element matches"), NULL);
-			advance(fp);
-			return AMC_PLAN_ACT;
 		}
-		const amc_bounds *b = &t->nodes[i].bounds;
-		x = b->x1 + (b->x2 - b->x1) / 2;
-		y = b->y1 + (b->y2 - b->y1) / 2;
-		if (x < 0)
-			x = 0;
-		if (y < 0)
-			y = 0;
-	}
-	begin(fp, c, tool, out);
-	cJSON_AddNumberToObject(out->args, "x", x);
-	cJSON_AddNumberToObject(out->args, "y", y);
-	add_selector(c, out);
-	add_line(c, out);
-	advance(fp);
-	return AMC_PLAN_ACT;
-}
-
-static amc_plan_rc plan_assert(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx,
-			       amc_action *out)
-{
-	int want_visible = c->op == AMC_FLOW_ASSERT_VISIBLE;
-	const char *tool = want_visible ? "assert_visible" : "assert_not_visible";
-	const amc_ui_tree *t = obs_tree(ctx);
-	int i = t ? amc_selector_find(&c->sel, t) : -1;
-	int holds = want_visible ? i >= 0 : i < 0;
-	if (!holds && ctx && ctx->waited_ms < fp->wait_ms)
-		return AMC_PLAN_REOBSERVE;
-	if (!holds && c->sel.optional) {
-		skip_optional(fp, c, out, tool, want_visible ? "not visible" : "still visible");
-		return AMC_PLAN_ACT;
-	}
-	begin(fp, c, tool, out);
-	add_selector(c, out);
-	add_line(c, out);
-	if (holds) {
-		cJSON *r = cJSON_CreateObject();
-		if (i >= 0)
-			cJSON_AddItemToObject(r, "matched", matched_json(&t->nodes[i]));
-		else
-			cJSON_AddNullToObject(r, "matched");
-		decide(out, 1, NULL, r);
-	} else if (want_visible) {
-		decide(out, 0, not_found_msg(fp, c, ctx, "no element matches"), NULL);
-	} else {
-		amc_sb sb;
-		amc_sb_init(&sb);
-		char *w = where(fp, c), *d = amc_selector_describe(&c->sel);
-		const amc_ui_node *n = &t->nodes[i];
-		const char *l = node_label(n);
-		char *ls = amc_sanitize_dup(l ? l : "");
-		amc_sb_printf(&sb, "%s: assertNotVisible: %s is still visible after %.1f s: '%s' at "
-			      "[%d,%d][%d,%d]", w, d, (double)(ctx ? ctx->waited_ms : 0) / 1000.0, ls,
-			      n->bounds.x1, n->bounds.y1, n->bounds.x2, n->bounds.y2);
-		free(ls);
-		free(w);
-		free(d);
-		cJSON *r = cJSON_CreateObject();
-		cJSON_AddItemToObject(r, "matched", matched_json(n));
-		decide(out, 0, amc_sb_detach(&sb), r);
-	}
-	advance(fp);
-	return AMC_PLAN_ACT;
-}
-
-static amc_plan_rc plan_scroll_until(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx,
-				     amc_action *out)
-{
-	const amc_ui_tree *t = obs_tree(ctx);
-	int i = t ? amc_selector_find(&c->sel, t) : -1;
-	/* One swipe per second of Maestro's timeout: sim time is not wall time. */
-	int max_swipes = c->number / 1000 > 0 ? c->number / 1000 : 1;
-	unsigned long long sig = screen_sig(t);
-	int stuck = i < 0 && fp->have_sig && sig == fp->sig;
-	if (i >= 0 || stuck || fp->swipes >= max_swipes) {
-		if (i < 0 && c->sel.optional) {
-			skip_optional(fp, c, out, "scroll_until_visible", "not found");
-			return AMC_PLAN_ACT;
-		}
-		begin(fp, c, "scroll_until_visible", out);
-		add_selector(c, out);
-		add_line(c, out);
-		cJSON_AddNumberToObject(out->args, "swipes", fp->swipes);
-		if (i >= 0) {
-			cJSON *r = cJSON_CreateObject();
-			cJSON_AddItemToObject(r, "matched", matched_json(&t->nodes[i]));
-			cJSON_AddNumberToObject(r, "swipes", fp->swipes);
-			decide(out, 1, NULL, r);
-		} else {
-			amc_sb sb;
-			amc_sb_init(&sb);
-			char *w = where(fp, c), *d = amc_selector_describe(&c->sel);
-			amc_sb_printf(&sb, "%s: scrollUntilVisible: no element matches %s after %d swipe%s%s; "
-				      "on screen: ", w, d, fp->swipes, fp->swipes == 1 ? "" : "s",
-				      stuck ? " (the screen stopped moving)" : "");
+		if (c->file && !c->sub) {
+			char *w = fp_where(fp, c), *f = amc_sanitize_dup(c->file);
+			amc_err_set(e, AMC_EUSAGE, "%s: runFlow: sub-flow '%s' was not loaded (resolve the flow first)", w, f);
 			free(w);
-			free(d);
-			screen_sample(t, &sb);
-			decide(out, 0, amc_sb_detach(&sb), NULL);
+			free(f);
+			return -1;
 		}
-		advance(fp);
-		return AMC_PLAN_ACT;
 	}
-	fp->have_sig = 1;
-	fp->sig = sig;
-	fp->swipes++;
-	begin(fp, c, "swipe", out);
-	swipe_dir(ctx, out, reverse_dir(c->direction), SWIPE_MS);
-	add_selector(c, out);
-	add_line(c, out);
-	char *d = out->description;
+	fp_frame nf;
+	memset(&nf, 0, sizeof nf);
+	nf.owner = c;
+	nf.file = cur->file;
+	nf.mark = amc_flow_interp_mark(&fp->in);
+	if (c->op == AMC_FLOW_REPEAT) {
+		nf.kind = FR_REPEAT;
+		nf.times = c->number ? c->times : -1;
+		if (dyn_count(fp, c, &nf.times, e) != 0)
+			return -1;
+		nf.cmds = c->body, nf.n = c->nbody;
+		nf.iter = -1; /* the first round starts at the end of "round -1" */
+		nf.pos = nf.n;
+	} else if (c->op == AMC_FLOW_RETRY) {
+		nf.kind = FR_RETRY;
+		nf.times = c->times;
+		if (dyn_count(fp, c, &nf.times, e) != 0)
+			return -1;
+		if (nf.times > 3)
+			nf.times = 3;
+		if (c->sub) {
+			nf.file = c->sub;
+			nf.cmds = c->sub->cmds, nf.n = c->sub->count;
+		} else {
+			nf.cmds = c->body, nf.n = c->nbody;
+		}
+	} else if (c->sub) {
+		nf.kind = FR_FILE;
+		nf.file = c->sub;
+		nf.phase = PH_START;
+	} else {
+		nf.kind = FR_BLOCK;
+		nf.cmds = c->body, nf.n = c->nbody;
+	}
+	if (push_env(fp, c, e) != 0)
+		return -1;
+	if (nf.file != cur->file && push_defaults(fp, nf.file, e) != 0) {
+		amc_flow_interp_pop(&fp->in, nf.mark);
+		return -1;
+	}
+	fp_advance(fp); /* the parent goes on after the block */
+	return push_frame(fp, &nf, e) == 0 ? FP_NEXT : -1;
+}
+
+/* The top frame ran out of commands: a repeat starts its next round, a file
+ * its next phase, anything else ends. */
+static int frame_end(flow_planner *fp, const amc_plan_ctx *ctx, amc_err *e)
+{
+	fp_frame *f = fp_top(fp);
+	if (f->kind == FR_FILE && f->phase < PH_DONE) {
+		f->phase++;
+		f->pos = 0;
+		file_phase(f);
+		if (f->phase != PH_DONE)
+			return 0;
+	}
+	if (f->kind == FR_REPEAT) {
+		f->iter++;
+		int more = f->times < 0 || f->iter < f->times;
+		const amc_flow_cmd *c = f->owner;
+		if (more && (c->cond.visible || c->cond.not_visible || c->cond.is_true)) {
+			int h = fp_cond_holds(fp, c, &c->cond, ctx, e);
+			if (h < 0)
+				return -1;
+			more = h;
+		}
+		if (more) {
+			f->pos = 0;
+			return 0;
+		}
+	}
+	if (f->kind == FR_FILE && f->owner == NULL)
+		return 1; /* the whole flow is done */
+	pop_frame(fp);
+	return 0;
+}
+
+/* A step failed (not optional): restart the innermost retry with retries
+ * left; else run the top flow's onFlowComplete and fail after it. */
+static void failed(flow_planner *fp, const char *msg)
+{
+	for (int i = fp->depth - 1; i > 0; i--) {
+		fp_frame *f = &fp->st[i];
+		if (f->kind != FR_RETRY || f->iter >= f->times)
+			continue;
+		while (fp->depth - 1 > i)
+			pop_frame(fp);
+		f->iter++;
+		f->pos = 0;
+		fp->sub = 0;
+		fp->have_sig = 0;
+		return;
+	}
+	if (!fp->failed)
+		fp->failed = amc_xstrdup(msg);
+	while (fp->depth > 1)
+		pop_frame(fp);
+	fp_frame *top = fp_top(fp);
+	if (top->phase < PH_COMPLETE) {
+		top->phase = PH_COMPLETE;
+		top->pos = 0;
+		file_phase(top);
+	} else {
+		top->phase = PH_DONE;
+		top->n = 0;
+	}
+	fp->sub = 0;
+}
+
+/* The outcome of the step handed out last. */
+static void judge(flow_planner *fp, const amc_plan_ctx *ctx)
+{
+	if (!fp->emitted)
+		return;
+	fp->emitted = 0;
+	int ok = !ctx || !ctx->last_tool || ctx->last_ok;
+	if (ok) {
+		if (fp->emitted_final) {
+			if (fp->emitted_skip)
+				fp->skipped++;
+			else
+				fp->passed++;
+			fp_advance(fp);
+		}
+		return;
+	}
+	if (fp->emitted_optional) {
+		fp->skipped++;
+		fp_advance(fp);
+		return;
+	}
 	amc_sb sb;
 	amc_sb_init(&sb);
-	amc_sb_printf(&sb, "%s (swipe %d)", d, fp->swipes);
-	free(d);
-	out->description = amc_sb_detach(&sb);
-	return AMC_PLAN_ACT; /* stays on this command until found */
+	const char *err = ctx->last_error ? ctx->last_error : "no details";
+	char *es = amc_sanitize_dup(err);
+	if (ctx->step > 1)
+		amc_sb_printf(&sb, "step %d: ", ctx->step - 1);
+	/* decided failures already start with FILE:LINE; device errors do not */
+	const char *colon = fp->emitted_where ? strchr(fp->emitted_where, ':') : NULL;
+	if (fp->emitted_where && colon && strncmp(es, fp->emitted_where, (size_t)(colon - fp->emitted_where)) != 0)
+		amc_sb_printf(&sb, "%s: ", fp->emitted_where);
+	amc_sb_puts(&sb, es);
+	free(es);
+	char *m = amc_sb_detach(&sb);
+	failed(fp, m);
+	free(m);
 }
 
 static amc_plan_rc flow_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
 {
 	flow_planner *fp = p->impl;
 	memset(out, 0, sizeof *out);
-	if (ctx && ctx->last_tool && !ctx->last_ok) {
-		char *le = amc_sanitize_dup(ctx->last_error ? ctx->last_error : "no details");
-		amc_err_set(e, AMC_EFAIL, "the previous step (%s) failed: %s", ctx->last_tool, le);
-		free(le);
-		return AMC_PLAN_FAIL;
-	}
-	if (fp->pos >= fp->flow.count) {
-		amc_sb sb;
-		amc_sb_init(&sb);
-		char *name = amc_sanitize_dup(fp->flow.name ? fp->flow.name : "flow");
-		amc_sb_printf(&sb, "flow '%s': %zu command%s passed", name, fp->flow.count - (size_t)fp->skipped,
-			      fp->flow.count - (size_t)fp->skipped == 1 ? "" : "s");
-		if (fp->skipped)
-			amc_sb_printf(&sb, ", %d optional skipped", fp->skipped);
-		free(name);
-		out->description = amc_sb_detach(&sb);
-		return AMC_PLAN_DONE;
-	}
-	const amc_flow_cmd *c = &fp->flow.cmds[fp->pos];
-	switch (c->op) {
-	case AMC_FLOW_TAP_ON:
-	case AMC_FLOW_LONG_PRESS_ON:
-		return plan_tap(fp, c, ctx, out);
-	case AMC_FLOW_ASSERT_VISIBLE:
-	case AMC_FLOW_ASSERT_NOT_VISIBLE:
-		return plan_assert(fp, c, ctx, out);
-	case AMC_FLOW_SCROLL_UNTIL_VISIBLE:
-		return plan_scroll_until(fp, c, ctx, out);
-	case AMC_FLOW_LAUNCH_APP: {
-		const char *app = c->text ? c->text : fp->flow.app_id;
-		if (!app) { /* the parser refuses this; a hand-built flow might not */
-			char *w = where(fp, c);
-			amc_err_set(e, AMC_EUSAGE, "%s: launchApp needs an app id (set appId)", w);
-			free(w);
-			return AMC_PLAN_FAIL;
+	judge(fp, ctx);
+	for (int guard = 0; guard < 100000; guard++) {
+		fp_frame *f = fp_top(fp);
+		if (!f)
+			break;
+		if (f->pos >= f->n) {
+			int rc = frame_end(fp, ctx, e);
+			if (rc < 0) {
+				failed(fp, e->msg);
+				continue;
+			}
+			if (rc == 1)
+				break;
+			continue;
 		}
-		begin(fp, c, "launch_app", out);
-		cJSON_AddStringToObject(out->args, "app_id", app);
-		if (!c->text) { /* show which app in the step */
-			free(out->description);
+		const amc_flow_cmd *c = &f->cmds[f->pos];
+		int rc = fp_plan_cmd(fp, c, ctx, out, e);
+		if (rc == FP_NEXT)
+			continue;
+		if (rc == FP_FAIL) {
+			/* an error of the flow itself (a ${NAME} nobody set): a failure like any other */
+			amc_action_clear(out);
+			memset(out, 0, sizeof *out);
+			failed(fp, e->msg);
+			amc_err_clear(e);
+			continue;
+		}
+		if (rc == FP_ACT) {
+			fp->emitted = 1;
+			fp->emitted_optional = c->sel.optional;
+			free(fp->emitted_where);
+			char *w = fp_where(fp, c), *d = amc_flow_cmd_describe(c);
 			amc_sb sb;
 			amc_sb_init(&sb);
-			amc_sb_puts(&sb, "launchApp ");
-			amc_sanitize_line(app, strlen(app), &sb);
-			out->description = amc_sb_detach(&sb);
+			amc_sb_printf(&sb, "%s: %s", w, d);
+			fp->emitted_where = amc_sb_detach(&sb);
+			free(w);
+			free(d);
 		}
-		break;
+		return (amc_plan_rc)rc;
 	}
-	case AMC_FLOW_INPUT_TEXT:
-		begin(fp, c, "type_text", out);
-		cJSON_AddStringToObject(out->args, "text", c->text ? c->text : "");
-		break;
-	case AMC_FLOW_PRESS_KEY:
-		begin(fp, c, "press_key", out);
-		cJSON_AddStringToObject(out->args, "key", c->text ? c->text : "enter");
-		break;
-	case AMC_FLOW_BACK:
-		begin(fp, c, "press_key", out);
-		cJSON_AddStringToObject(out->args, "key", "back");
-		break;
-	case AMC_FLOW_SCROLL:
-		begin(fp, c, "swipe", out);
-		swipe_dir(ctx, out, "UP", SWIPE_MS);
-		break;
-	case AMC_FLOW_SWIPE:
-		begin(fp, c, "swipe", out);
-		if (c->direction) {
-			swipe_dir(ctx, out, c->direction, c->number > 0 ? c->number : SWIPE_MS);
-		} else {
-			int w, h;
-			screen_size(ctx, &w, &h);
-			swipe_args(out, to_px(c->sx, c->percent, w), to_px(c->sy, c->percent, h),
-				   to_px(c->ex, c->percent, w), to_px(c->ey, c->percent, h),
-				   c->number > 0 ? c->number : SWIPE_MS);
-		}
-		break;
-	case AMC_FLOW_WAIT_FOR_ANIMATION:
-		begin(fp, c, "wait", out);
-		cJSON_AddNumberToObject(out->args, "ms", c->number < ANIMATION_WAIT_MS ? c->number : ANIMATION_WAIT_MS);
-		break;
-	case AMC_FLOW_TAKE_SCREENSHOT:
-		begin(fp, c, "screenshot", out);
-		if (c->text)
-			cJSON_AddStringToObject(out->args, "name", c->text);
-		break;
-	case AMC_FLOW_ERASE_TEXT:
-	default: {
-		char *w = where(fp, c);
-		amc_err_set(e, AMC_EUSAGE, "%s: command '%s' is not supported yet", w, amc_flow_op_name(c->op));
-		free(w);
+	if (fp->failed) {
+		amc_err_set(e, AMC_EFAIL, "%s", fp->failed);
 		return AMC_PLAN_FAIL;
 	}
-	}
-	add_line(c, out);
-	advance(fp);
-	return AMC_PLAN_ACT;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	char *name = amc_sanitize_dup(fp->flow.name ? fp->flow.name : "flow");
+	amc_sb_printf(&sb, "flow '%s': %d command%s passed", name, fp->passed, fp->passed == 1 ? "" : "s");
+	if (fp->skipped)
+		amc_sb_printf(&sb, ", %d optional skipped", fp->skipped);
+	free(name);
+	out->description = amc_sb_detach(&sb);
+	return AMC_PLAN_DONE;
 }
 
 static void flow_destroy(amc_planner *p)
@@ -541,7 +406,12 @@ static void flow_destroy(amc_planner *p)
 		return;
 	flow_planner *fp = p->impl;
 	if (fp) {
+		if (fp->eval_free)
+			fp->eval_free(fp->in.eval_ud);
+		amc_flow_interp_free(&fp->in);
 		amc_flow_free(&fp->flow);
+		free(fp->failed);
+		free(fp->emitted_where);
 		free(fp);
 	}
 	free(p);
@@ -549,18 +419,59 @@ static void flow_destroy(amc_planner *p)
 
 static const amc_planner_ops FLOW_OPS = { "flow", flow_next, flow_destroy };
 
-int amc_flow_planner_new(amc_flow *flow, long wait_timeout_ms, amc_planner **out, amc_err *e)
+void amc_flow_run_opts_init(amc_flow_run_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->seed = 0x9e3779b97f4a7c15ull;
+}
+
+int amc_flow_planner_new_opts(amc_flow *flow, const amc_flow_run_opts *o, amc_planner **out, amc_err *e)
 {
 	*out = NULL;
-	if (!flow || !flow->cmds || flow->count == 0)
+	if (!flow || !flow->cmds || flow->count == 0) {
+		if (o->eval_free)
+			o->eval_free(o->eval_ud);
 		return amc_err_set(e, AMC_EUSAGE, "the flow has no commands");
+	}
 	flow_planner *fp = amc_xcalloc(1, sizeof *fp);
 	fp->flow = *flow;
 	memset(flow, 0, sizeof *flow);
-	fp->wait_ms = wait_timeout_ms > 0 ? wait_timeout_ms : 0;
+	fp->wait_ms = o->wait_timeout_ms > 0 ? o->wait_timeout_ms : 0;
+	fp->rng = o->seed ? o->seed : 1;
+	amc_flow_interp_init(&fp->in);
+	fp->in.eval = o->eval;
+	fp->in.eval_ud = o->eval_ud;
+	fp->in.set_copied = o->set_copied;
+	fp->eval_free = o->eval_free;
+	if (o->platform)
+		fp->in.platform = o->platform;
+	amc_flow_interp_environ(&fp->in, o->environ);
+	for (size_t i = 0; i < o->nenv; i++)
+		amc_flow_interp_push(&fp->in, o->env[i].name, o->env[i].value);
+	fp_frame top;
+	memset(&top, 0, sizeof top);
+	top.kind = FR_FILE;
+	top.file = &fp->flow;
+	top.phase = PH_START;
+	top.mark = 0;
+	fp->depth = 0;
+	push_frame(fp, &top, e);
 	amc_planner *p = amc_xcalloc(1, sizeof *p);
 	p->ops = &FLOW_OPS;
 	p->impl = fp;
+	if (push_defaults(fp, &fp->flow, e) != 0) {
+		flow_destroy(p);
+		return -1;
+	}
+	p->keep_going = 1; /* failed steps come back here: optional, retry, onFlowComplete */
 	*out = p;
 	return 0;
+}
+
+int amc_flow_planner_new(amc_flow *flow, long wait_timeout_ms, amc_planner **out, amc_err *e)
+{
+	amc_flow_run_opts o;
+	amc_flow_run_opts_init(&o);
+	o.wait_timeout_ms = wait_timeout_ms;
+	return amc_flow_planner_new_opts(flow, &o, out, e);
 }

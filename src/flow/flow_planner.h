@@ -3,10 +3,30 @@
 #define AMC_FLOW_PLANNER_H
 
 #include "flow/flow.h"
+#include "flow/flow_interp.h"
 #include "runtime/planner.h"
 
-/* Takes ownership of `flow` (moved; the caller's struct is zeroed).
- * wait_timeout_ms: how long selectors wait for their element. */
+/* How a flow runs: waits, variables, and the JavaScript hook. */
+typedef struct amc_flow_run_opts {
+	long wait_timeout_ms;          /* how long selectors wait for their element */
+	const amc_flow_kv *env;        /* -e NAME=VALUE: over the flows' env: blocks */
+	size_t nenv;
+	char *const *environ;          /* MAESTRO_* variables are read from it; NULL: none */
+	amc_flow_eval_fn eval;         /* JavaScript; NULL: none in this build (scripts refused) */
+	void *eval_ud;
+	void (*set_copied)(void *ud, const char *text); /* maestro.copiedText for the engine */
+	void (*eval_free)(void *ud);   /* non-NULL: the planner owns eval_ud (also on failure) and frees it so */
+	unsigned long long seed;       /* inputRandom*: the values are recorded in the steps */
+	const char *platform;          /* maestro.platform; NULL: "android" */
+} amc_flow_run_opts;
+
+void amc_flow_run_opts_init(amc_flow_run_opts *o);
+/* Takes ownership of `flow` (moved; the caller's struct is zeroed), which
+ * should be resolved (amc_flow_resolve): a runFlow whose file was not loaded
+ * fails when it is reached. The planner keeps going after failed steps
+ * (keep_going) and judges them itself. On failure the flow is freed. */
+int amc_flow_planner_new_opts(amc_flow *flow, const amc_flow_run_opts *o, amc_planner **out, amc_err *e);
+/* The same with default options and this wait. */
 int amc_flow_planner_new(amc_flow *flow, long wait_timeout_ms, amc_planner **out, amc_err *e);
 
 #endif

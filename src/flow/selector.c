@@ -111,69 +111,55 @@ static int id_matches(matcher *m, const char *rid)
 	return slash && value_matches(m, slash + 1);
 }
 
-static int node_matches(matcher *text, matcher *id, const amc_ui_node *n)
+/* ---- Maestro's filters, each giving an ordered list of node indexes ---- */
+
+typedef struct list {
+	int *v;
+	int n;
+} list;
+
+static void list_add(list *l, int i, size_t cap)
 {
-	if (!(n->flags & AMC_NODE_DISPLAYED))
-		return 0;
-	if (text->pattern && !value_matches(text, n->text) && !value_matches(text, n->content_desc) &&
-	    !value_matches(text, n->hint))
-		return 0;
-	if (id->pattern && !id_matches(id, n->resource_id))
-		return 0;
-	return 1;
+	if (l->v == NULL)
+		l->v = amc_xmalloc((cap ? cap : 1) * sizeof *l->v);
+	l->v[l->n++] = i;
 }
 
-static int before(const amc_ui_tree *t, int a, int b)
+static int displayed(const amc_ui_tree *t, size_t i)
 {
-	const amc_bounds *ba = &t->nodes[a].bounds, *bb = &t->nodes[b].bounds;
-	if (ba->y1 != bb->y1)
-		return ba->y1 < bb->y1;
-	if (ba->x1 != bb->x1)
-		return ba->x1 < bb->x1;
-	return a < b;
+	return (t->nodes[i].flags & AMC_NODE_DISPLAYED) != 0;
 }
 
-/* Stable bottom-up merge sort by (y1, x1), document order on ties. (qsort would
- * need the tree in a global, and runners for several devices are threads.) */
-static void sort_by_position(const amc_ui_tree *t, int *idx, int cnt)
+/* Is a an ancestor of d (bounded walk: a malformed chain cannot loop)? */
+static int ancestor_of(const amc_ui_tree *t, int a, int d)
 {
-	if (cnt < 2)
-		return;
-	int *tmp = amc_xmalloc((size_t)cnt * sizeof *tmp);
-	for (int w = 1; w < cnt; w *= 2) {
-		for (int lo = 0; lo < cnt; lo += 2 * w) {
-			int mid = lo + w < cnt ? lo + w : cnt, hi = lo + 2 * w < cnt ? lo + 2 * w : cnt;
-			int a = lo, b = mid, k = lo;
-			while (a < mid && b < hi)
-				tmp[k++] = before(t, idx[b], idx[a]) ? idx[b++] : idx[a++];
-			while (a < mid)
-				tmp[k++] = idx[a++];
-			while (b < hi)
-				tmp[k++] = idx[b++];
-		}
-		memcpy(idx, tmp, (size_t)cnt * sizeof *idx);
+	int p = t->nodes[d].parent;
+	for (size_t steps = 0; p >= 0 && (size_t)p < t->count && steps < t->count; steps++) {
+		if (p == a)
+			return 1;
+		p = t->nodes[p].parent;
 	}
-	free(tmp);
+	return 0;
 }
 
-/* Matching node indexes, deepest only, sorted top-to-bottom then left-to-right.
- * Returns the count; *out (caller frees) may be NULL when the count is 0. */
-static int collect(const amc_selector *s, const amc_ui_tree *t, int **out)
+/* Nodes whose value matches, the deepest only (a match inside a match
+ * replaces it), in document order: text or id. */
+static list deepest(const amc_ui_tree *t, const char *pattern, int is_id)
 {
-	*out = NULL;
-	if (!s || !t || !t->nodes || t->count == 0 || (!s->text && !s->id))
-		return 0;
-	matcher text, id;
-	matcher_init(&text, s->text);
-	matcher_init(&id, s->id);
+	list out = { 0 };
+	matcher m;
+	matcher_init(&m, pattern);
 	size_t n = t->count;
 	unsigned char *hit = amc_xcalloc(n, 1), *covered = amc_xcalloc(n, 1);
-	for (size_t i = 0; i < n; i++)
-		hit[i] = (unsigned char)node_matches(&text, &id, &t->nodes[i]);
-	matcher_free(&text);
-	matcher_free(&id);
-	/* Mark every ancestor of a match; stop early at one already marked. The
-	 * step bound guards against a malformed parent chain with a cycle. */
+	for (size_t i = 0; i < n; i++) {
+		const amc_ui_node *nd = &t->nodes[i];
+		if (!displayed(t, i))
+			continue;
+		hit[i] = (unsigned char)(is_id ? id_matches(&m, nd->resource_id)
+					       : value_matches(&m, nd->text) || value_matches(&m, nd->content_desc) ||
+							 value_matches(&m, nd->hint));
+	}
+	matcher_free(&m);
 	for (size_t i = 0; i < n; i++) {
 		if (!hit[i])
 			continue;
@@ -185,38 +171,302 @@ static int collect(const amc_selector *s, const amc_ui_tree *t, int **out)
 			p = t->nodes[p].parent;
 		}
 	}
-	int *idx = amc_xmalloc(n * sizeof *idx);
-	int cnt = 0;
 	for (size_t i = 0; i < n; i++)
 		if (hit[i] && !covered[i])
-			idx[cnt++] = (int)i;
+			list_add(&out, (int)i, n);
 	free(hit);
 	free(covered);
-	if (cnt == 0) {
-		free(idx);
-		return 0;
+	return out;
+}
+
+static int flag_ok(unsigned flags, unsigned bit, int want)
+{
+	return want == AMC_SEL_ANY || ((flags & bit) != 0) == (want == AMC_SEL_YES);
+}
+
+static int iabs(int x)
+{
+	return x < 0 ? -x : x;
+}
+
+/* Displayed nodes that pass the state and size keys, in document order. */
+static list plain(const amc_ui_tree *t, const amc_selector *s)
+{
+	list out = { 0 };
+	for (size_t i = 0; i < t->count; i++) {
+		const amc_ui_node *nd = &t->nodes[i];
+		if (!displayed(t, i) || !flag_ok(nd->flags, AMC_NODE_ENABLED, s->enabled) ||
+		    !flag_ok(nd->flags, AMC_NODE_CHECKED, s->checked) || !flag_ok(nd->flags, AMC_NODE_FOCUSED, s->focused) ||
+		    !flag_ok(nd->flags, AMC_NODE_SELECTED, s->selected))
+			continue;
+		if (s->width > 0 && iabs((nd->bounds.x2 - nd->bounds.x1) - s->width) > s->tolerance)
+			continue;
+		if (s->height > 0 && iabs((nd->bounds.y2 - nd->bounds.y1) - s->height) > s->tolerance)
+			continue;
+		list_add(&out, (int)i, t->count);
 	}
-	sort_by_position(t, idx, cnt);
-	*out = idx;
-	return cnt;
+	return out;
+}
+
+enum { REL_BELOW, REL_ABOVE, REL_LEFT_OF, REL_RIGHT_OF };
+
+static int rel_holds(const amc_bounds *it, const amc_bounds *other, int kind)
+{
+	switch (kind) {
+	case REL_BELOW: return it->y1 > other->y1;
+	case REL_ABOVE: return it->y1 < other->y1;
+	case REL_LEFT_OF: return it->x1 < other->x1;
+	default: return it->x1 > other->x1;
+	}
+}
+
+static double center_dist(const amc_bounds *a, const amc_bounds *b)
+{
+	double ax = (a->x1 + a->x2) / 2.0, ay = (a->y1 + a->y2) / 2.0;
+	double bx = (b->x1 + b->x2) / 2.0, by = (b->y1 + b->y2) / 2.0;
+	return (ax - bx) * (ax - bx) + (ay - by) * (ay - by); /* squared: the order is the same */
+}
+
+typedef struct pair {
+	int node;
+	double d;
+	int seq;
+} pair;
+
+static int pair_before(const pair *a, const pair *b)
+{
+	return a->d < b->d || (a->d == b->d && a->seq < b->seq);
+}
+
+/* Every displayed node in relation `kind` to some anchor, nearest pairs first
+ * (centre distance), each node once where it first comes. */
+static list relative_to(const amc_ui_tree *t, const list *anchors, int kind)
+{
+	list out = { 0 };
+	size_t cap = 16, np = 0;
+	pair *ps = amc_xmalloc(cap * sizeof *ps);
+	for (size_t i = 0; i < t->count; i++) {
+		if (!displayed(t, i))
+			continue;
+		for (int k = 0; k < anchors->n; k++) {
+			const amc_bounds *o = &t->nodes[anchors->v[k]].bounds;
+			if (!rel_holds(&t->nodes[i].bounds, o, kind))
+				continue;
+			if (np == cap) {
+				cap *= 2;
+				ps = amc_xrealloc(ps, cap * sizeof *ps);
+			}
+			ps[np] = (pair){ (int)i, center_dist(&t->nodes[i].bounds, o), (int)np };
+			np++;
+		}
+	}
+	/* insertion sort would be quadratic on big trees: bottom-up merge sort */
+	pair *tmp = amc_xmalloc((np ? np : 1) * sizeof *tmp);
+	for (size_t w = 1; w < np; w *= 2) {
+		for (size_t lo = 0; lo < np; lo += 2 * w) {
+			size_t mid = lo + w < np ? lo + w : np, hi = lo + 2 * w < np ? lo + 2 * w : np;
+			size_t a = lo, b = mid, k = lo;
+			while (a < mid && b < hi)
+				tmp[k++] = pair_before(&ps[b], &ps[a]) ? ps[b++] : ps[a++];
+			while (a < mid)
+				tmp[k++] = ps[a++];
+			while (b < hi)
+				tmp[k++] = ps[b++];
+		}
+		memcpy(ps, tmp, np * sizeof *ps);
+	}
+	free(tmp);
+	unsigned char *seen = amc_xcalloc(t->count ? t->count : 1, 1);
+	for (size_t i = 0; i < np; i++) {
+		if (!seen[ps[i].node]) {
+			seen[ps[i].node] = 1;
+			list_add(&out, ps[i].node, t->count);
+		}
+	}
+	free(seen);
+	free(ps);
+	return out;
+}
+
+static list resolve(const amc_selector *s, const amc_ui_tree *t, int depth);
+
+/* containsChild: the nodes whose direct child is the child selector's element. */
+static list with_child(const amc_ui_tree *t, const amc_selector *child, int depth)
+{
+	list out = { 0 }, c = resolve(child, t, depth + 1);
+	if (c.n > 0) {
+		int p = t->nodes[c.v[0]].parent;
+		if (p >= 0 && (size_t)p < t->count && displayed(t, (size_t)p))
+			list_add(&out, p, 1);
+	}
+	free(c.v);
+	return out;
+}
+
+/* containsDescendants: nodes with a match of every selector below them. */
+static list with_descendants(const amc_ui_tree *t, const amc_selector *ds, size_t nd, int depth)
+{
+	list out = { 0 };
+	list *each = amc_xcalloc(nd, sizeof *each);
+	for (size_t k = 0; k < nd; k++)
+		each[k] = resolve(&ds[k], t, depth + 1);
+	for (size_t i = 0; i < t->count; i++) {
+		if (!displayed(t, i))
+			continue;
+		int all = 1;
+		for (size_t k = 0; k < nd && all; k++) {
+			int any = 0;
+			for (int j = 0; j < each[k].n && !any; j++)
+				any = ancestor_of(t, (int)i, each[k].v[j]);
+			all = any;
+		}
+		if (all)
+			list_add(&out, (int)i, t->count);
+	}
+	for (size_t k = 0; k < nd; k++)
+		free(each[k].v);
+	free(each);
+	return out;
+}
+
+/* childOf: nodes inside an element of the parent selector. */
+static list inside(const amc_ui_tree *t, const amc_selector *parent, int depth)
+{
+	list out = { 0 }, ps = resolve(parent, t, depth + 1);
+	for (size_t i = 0; i < t->count; i++) {
+		if (!displayed(t, i))
+			continue;
+		int in = 0;
+		for (int j = 0; j < ps.n && !in; j++)
+			in = ancestor_of(t, ps.v[j], (int)i);
+		if (in)
+			list_add(&out, (int)i, t->count);
+	}
+	free(ps.v);
+	return out;
+}
+
+/* Keep the nodes of *acc that are in l too, in acc's order (Maestro's intersect). */
+static void intersect(const amc_ui_tree *t, list *acc, int *have, list l)
+{
+	if (!*have) {
+		*acc = l;
+		*have = 1;
+		return;
+	}
+	unsigned char *in = amc_xcalloc(t->count ? t->count : 1, 1);
+	for (int i = 0; i < l.n; i++)
+		in[l.v[i]] = 1;
+	int k = 0;
+	for (int i = 0; i < acc->n; i++)
+		if (in[acc->v[i]])
+			acc->v[k++] = acc->v[i];
+	acc->n = k;
+	free(in);
+	free(l.v);
+}
+
+static int before(const amc_ui_tree *t, int a, int b)
+{
+	const amc_bounds *ba = &t->nodes[a].bounds, *bb = &t->nodes[b].bounds;
+	if (ba->y1 != bb->y1)
+		return ba->y1 < bb->y1;
+	return ba->x1 < bb->x1;
+}
+
+static int clickable_before(const amc_ui_tree *t, int a, int b)
+{
+	return (t->nodes[a].flags & AMC_NODE_CLICKABLE) && !(t->nodes[b].flags & AMC_NODE_CLICKABLE);
+}
+
+/* Stable bottom-up merge sort with a "goes before" test. (qsort would need the
+ * tree in a global, and runners for several devices are threads.) */
+static void sort_nodes(const amc_ui_tree *t, int *idx, int cnt, int (*lt)(const amc_ui_tree *, int, int))
+{
+	if (cnt < 2)
+		return;
+	int *tmp = amc_xmalloc((size_t)cnt * sizeof *tmp);
+	for (int w = 1; w < cnt; w *= 2) {
+		for (int lo = 0; lo < cnt; lo += 2 * w) {
+			int mid = lo + w < cnt ? lo + w : cnt, hi = lo + 2 * w < cnt ? lo + 2 * w : cnt;
+			int a = lo, b = mid, k = lo;
+			while (a < mid && b < hi)
+				tmp[k++] = lt(t, idx[b], idx[a]) ? idx[b++] : idx[a++];
+			while (a < mid)
+				tmp[k++] = idx[a++];
+			while (b < hi)
+				tmp[k++] = idx[b++];
+		}
+		memcpy(idx, tmp, (size_t)cnt * sizeof *idx);
+	}
+	free(tmp);
+}
+
+/* The selector's matches in Maestro's order: the filters in Maestro's order
+ * intersected (the first filter's order kept), then with index: by position
+ * (top to bottom, left to right) and only the index-th; without: clickable
+ * ones first. */
+static list resolve(const amc_selector *s, const amc_ui_tree *t, int depth)
+{
+	list acc = { 0 };
+	int have = 0;
+	if (!s || !t || !t->nodes || t->count == 0 || depth > 16)
+		return acc;
+	if (s->text)
+		intersect(t, &acc, &have, deepest(t, s->text, 0));
+	if (s->id)
+		intersect(t, &acc, &have, deepest(t, s->id, 1));
+	if (s->width > 0 || s->height > 0 || s->enabled || s->checked || s->focused || s->selected)
+		intersect(t, &acc, &have, plain(t, s));
+	const amc_selector *rel[4] = { s->below, s->above, s->left_of, s->right_of };
+	for (int k = 0; k < 4; k++) {
+		if (!rel[k])
+			continue;
+		list anchors = resolve(rel[k], t, depth + 1);
+		intersect(t, &acc, &have, relative_to(t, &anchors, k));
+		free(anchors.v);
+	}
+	if (s->contains_child)
+		intersect(t, &acc, &have, with_child(t, s->contains_child, depth));
+	if (s->ndescendants)
+		intersect(t, &acc, &have, with_descendants(t, s->descendants, s->ndescendants, depth));
+	if (s->child_of)
+		intersect(t, &acc, &have, inside(t, s->child_of, depth));
+	if (!have) /* a selector that says nothing matches nothing (the parser refuses one) */
+		return acc;
+	if (s->has_index || s->index > 0) {
+		sort_nodes(t, acc.v, acc.n, before);
+		if (s->index < acc.n) {
+			acc.v[0] = acc.v[s->index];
+			acc.n = 1;
+		} else {
+			acc.n = 0;
+		}
+	} else {
+		sort_nodes(t, acc.v, acc.n, clickable_before);
+	}
+	return acc;
 }
 
 int amc_selector_find(const amc_selector *s, const amc_ui_tree *t)
 {
-	int *idx;
-	int cnt = collect(s, t, &idx);
-	int want = s && s->index > 0 ? s->index : 0;
-	int r = want < cnt ? idx[want] : -1;
-	free(idx);
+	list l = resolve(s, t, 0);
+	int r = l.n > 0 ? l.v[0] : -1;
+	free(l.v);
 	return r;
 }
 
 int amc_selector_count(const amc_selector *s, const amc_ui_tree *t)
 {
-	int *idx;
-	int cnt = collect(s, t, &idx);
-	free(idx);
-	return cnt;
+	amc_selector all;
+	if (!s)
+		return 0;
+	all = *s;
+	all.has_index = 0;
+	all.index = 0;
+	list l = resolve(&all, t, 0);
+	free(l.v);
+	return l.n;
 }
 
 static void put_q(amc_sb *sb, const char *v)

@@ -8,6 +8,8 @@
 #include "agent/goal.h"
 #include "device/device.h"
 #include "flow/flow.h"
+#include "flow/flow_interp.h"
+#include "flow/flow_js.h"
 #include "flow/flow_planner.h"
 #include "launch/launch.h"
 #include "util/fsutil.h"
@@ -159,6 +161,121 @@ static int take_bundle(const amc_launch_bundle *b, amc_launch *l, amc_sb *all, a
 	return 0;
 }
 
+/* ---- the files a flow names (runFlow, retry, runScript) ---- */
+
+/* Reading a flow's sub-flows and scripts once, here, like the flow itself:
+ * from the bundle's files, or from disk (then carried in l->files, so the
+ * launch holds every byte the run uses, and scanned for secrets). */
+typedef struct flow_files {
+	const amc_launch_bundle *bundle; /* NULL: disk */
+	amc_launch *l;
+	amc_sb *text;
+	size_t total;
+} flow_files;
+
+static int read_from_bundle(flow_files *ff, const char *path, char **text, size_t *len)
+{
+	const amc_launch_bundle *b = ff->bundle;
+	size_t bl = strlen(b->base);
+	if (strncmp(path, b->base, bl) != 0 || path[bl] != '/')
+		return 1;
+	for (size_t i = 0; i < b->nfiles; i++) {
+		if (!strcmp(b->files[i].name, path + bl + 1)) {
+			*text = amc_xstrdup(b->files[i].text);
+			*len = strlen(*text);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int ff_read(void *ud, const char *path, char **text, size_t *len, amc_err *e)
+{
+	flow_files *ff = ud;
+	if (ff->bundle)
+		return read_from_bundle(ff, path, text, len);
+	if (!amc_file_exists(path))
+		return 1;
+	if (amc_flow_read(path, text, len, e) != 0)
+		return -1;
+	ff->total += *len;
+	if (ff->total > AMC_LAUNCH_BUNDLE_MAX_BYTES) {
+		free(*text);
+		*text = NULL;
+		return amc_err_set(e, AMC_EUSAGE, "the flow and the files it names are larger than %u bytes",
+				   AMC_LAUNCH_BUNDLE_MAX_BYTES);
+	}
+	amc_launch *l = ff->l;
+	l->files = amc_xrealloc(l->files, (l->nfiles + 1) * sizeof *l->files);
+	l->files[l->nfiles].name = amc_xstrdup(path);
+	l->files[l->nfiles].text = amc_xstrdup(*text);
+	l->nfiles++;
+	amc_sb_putc(ff->text, '\n');
+	amc_sb_append(ff->text, *text, *len);
+	return 0;
+}
+
+/* "sim:0" -> "sim" */
+static void device_kind(const char *device, char *out, size_t n)
+{
+	size_t k = strcspn(device, ":");
+	snprintf(out, n, "%.*s", (int)(k < n ? k : n - 1), device);
+}
+
+/* Sub-flows and scripts loaded, then what the device cannot do refused before
+ * anything runs, naming the file and line. */
+static int resolve_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow, amc_sb *text, amc_err *e)
+{
+	flow_files ff = { req->bundle, l, text, 0 };
+	amc_flow_loader ld = { ff_read, NULL, &ff };
+	if (amc_flow_resolve(flow, &ld, e) != 0)
+		return -1;
+	char kind[16];
+	device_kind(l->task->device, kind, sizeof kind);
+	if (amc_flow_check_device(flow, kind, e) != 0)
+		return -1;
+	(void)req;
+	return 0;
+}
+
+static unsigned long long seed_of(const char *s)
+{
+	unsigned long long h = 1469598103934665603ull;
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h ? h : 1;
+}
+
+extern char **environ;
+
+static int flow_planner(const amc_config *cfg, const amc_launch_req *req, amc_launch *l, amc_flow *flow, amc_err *e)
+{
+	amc_flow_run_opts o;
+	amc_flow_run_opts_init(&o);
+	o.wait_timeout_ms = amc_config_int(cfg, "flow", "wait_timeout_ms");
+	amc_flow_kv *kv = amc_xcalloc(l->nenv ? l->nenv : 1, sizeof *kv);
+	for (size_t i = 0; i < l->nenv; i++) {
+		kv[i].name = l->env[i].name;
+		kv[i].value = l->env[i].value;
+	}
+	o.env = kv;
+	o.nenv = l->nenv;
+	o.environ = environ;
+	o.eval = req->eval;
+	o.eval_ud = req->eval_ud;
+	o.set_copied = req->set_copied;
+	char where[512];
+	if (!req->eval && amc_flow_needs_js(flow, where, sizeof where) &&
+	    amc_flow_js_attach(&o, "android", e) != 0) { /* the planner owns the engine from here */
+		free(kv);
+		return amc_err_prefix(e, "%s", where);
+	}
+	o.seed = seed_of(l->task->id);
+	int rc = amc_flow_planner_new_opts(flow, &o, &l->planner, e);
+	free(kv);
+	return rc;
+}
+
 /* Read or take the flow text, parse it, and fill the task's flow fields.
  * `text` gets every byte that may name a secret (flow, then bundle files). */
 static int load_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow, amc_sb *text, amc_err *e)
@@ -186,6 +303,8 @@ static int load_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow, a
 			rc = amc_flow_parse(buf, len, path, flow, e);
 		}
 	}
+	if (rc == 0 && (rc = resolve_flow(req, l, flow, text, e)) != 0)
+		amc_flow_free(flow);
 	if (rc == 0) {
 		l->task->flow_path = path;
 		l->task->flow_name = amc_xstrdup(flow->name);
@@ -283,7 +402,7 @@ static int prepare(const amc_config *cfg, amc_store *store, const amc_launch_req
 		if (store && amc_store_prune_decisions(store, amc_config_int(cfg, "planner", "decisions_keep"), &pe) < 0)
 			snprintf(l->prune_warn, sizeof l->prune_warn, "%s", pe.msg);
 	} else {
-		if (amc_flow_planner_new(&flow, amc_config_int(cfg, "flow", "wait_timeout_ms"), &l->planner, e) != 0) {
+		if (flow_planner(cfg, req, l, &flow, e) != 0) {
 			amc_flow_free(&flow);
 			return -1;
 		}

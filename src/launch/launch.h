@@ -15,6 +15,7 @@
 #define AMC_LAUNCH_H
 
 #include <stddef.h>
+#include "flow/flow_interp.h"
 #include "runtime/planner.h"
 #include "runtime/run.h"
 #include "runtime/safety.h"
@@ -45,9 +46,12 @@ typedef struct amc_launch_file {
 } amc_launch_file;
 
 /* A flow handed over as text (by a remote caller) with the sub-flows and
- * scripts it names. The flow grammar has no runFlow/runScript yet (the next
- * flows issue adds them): the files are checked, bounded, carried in the
- * result and scanned for {{secret:NAME}}, and only the flow text is parsed. */
+ * scripts it names (runFlow, retry file:, runScript), by their names relative
+ * to `base`. The files are checked, bounded, carried in the result, scanned
+ * for {{secret:NAME}}, and the flow's references are resolved from them (a
+ * name the flow uses that the bundle lacks is an error naming FILE:LINE). A
+ * flow read from disk has its files read from disk the same way, once, and
+ * carried in the result too. */
 typedef struct amc_launch_bundle {
 	const char *flow;        /* the flow's YAML text */
 	const char *flow_file;   /* its name within base, for messages and the record; NULL: "flow.yaml" */
@@ -65,10 +69,15 @@ typedef struct amc_launch_req {
 	const char *flow_path;    /* a flow file, taken as a path */
 	const amc_launch_bundle *bundle;
 	const char *goal;         /* a goal in words for the LLM planner */
-	/* -e NAME=VALUE overrides, checked and carried in the result for the
-	 * flows issue that adds ${NAME} interpolation; nothing reads them yet. */
+	/* -e NAME=VALUE overrides: ${NAME} in flows, over their env: blocks. */
 	const char *const *env;
 	size_t nenv;
+	/* JavaScript for flows (evalScript, runScript, ${expr}): NULL to have a
+	 * flow that needs it use amc-js (flow_js.h), opened before the run; when
+	 * the helper is missing the flow is refused naming the file and line. */
+	amc_flow_eval_fn eval;
+	void *eval_ud;
+	void (*set_copied)(void *ud, const char *text);
 	int max_steps;            /* 0: config runner.max_steps (the runner decides) */
 	int assume_yes;           /* --yes: irreversible-looking taps pass without asking */
 	int confirm;              /* --confirm: gate flows too (goals always are) */

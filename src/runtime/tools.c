@@ -179,17 +179,23 @@ static int t_press_key(const amc_tool_ctx *c, const cJSON *args, cJSON **res, am
 {
 	const char *name = NULL;
 	amc_key k;
-	if (arg_str(args, "key", &name, e) != 0)
+	int times;
+	if (arg_str(args, "key", &name, e) != 0 || arg_int(args, "times", 1, 0, &times, e) != 0)
 		return -1;
+	if (times < 1 || times > 1000)
+		return amc_err_set(e, AMC_EUSAGE, "press_key 'times' must be 1..1000");
 	if (amc_key_parse(name, &k) != 0) {
 		char *s = amc_sanitize_dup(name);
-		amc_err_set(e, AMC_EUSAGE, "unknown key '%s' (back, home, enter)", s);
+		amc_err_set(e, AMC_EUSAGE, "unknown key '%s' (back, home, enter, delete, tab, volume_up, ...)", s);
 		free(s);
 		return -1;
 	}
-	if (c->dev->ops->key(c->dev, k, e) != 0)
-		return -1;
+	for (int i = 0; i < times; i++)
+		if (c->dev->ops->key(c->dev, k, e) != 0)
+			return -1;
 	*res = cJSON_CreateObject();
+	if (times > 1)
+		cJSON_AddNumberToObject(*res, "times", times);
 	return 0;
 }
 
@@ -199,6 +205,25 @@ static int t_launch_app(const amc_tool_ctx *c, const cJSON *args, cJSON **res, a
 	if (arg_str(args, "app_id", &app, e) != 0)
 		return -1;
 	if (c->dev->ops->launch_app(c->dev, app, e) != 0)
+		return -1;
+	*res = cJSON_CreateObject();
+	return 0;
+}
+
+static int t_manage_app(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	const char *opname = NULL, *app = amc_json_str(args, "app_id"), *link = amc_json_str(args, "link");
+	amc_app_op op;
+	if (arg_str(args, "op", &opname, e) != 0)
+		return -1;
+	if (amc_app_op_parse(opname, &op) != 0)
+		return amc_err_set(e, AMC_EUSAGE, "manage_app 'op' must be clear_state, stop, kill or open_link");
+	if (op == AMC_APP_OPEN_LINK ? !link : !app)
+		return amc_err_set(e, AMC_EUSAGE, "manage_app %s needs '%s'", opname,
+				   op == AMC_APP_OPEN_LINK ? "link" : "app_id");
+	if (!c->dev->ops->manage_app)
+		return amc_err_set(e, AMC_EUSAGE, "%s devices cannot %s apps", c->dev->ops->kind, opname);
+	if (c->dev->ops->manage_app(c->dev, app, op, link, e) != 0)
 		return -1;
 	*res = cJSON_CreateObject();
 	return 0;
@@ -221,27 +246,29 @@ static int t_wait(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err
 
 static const amc_tool TOOLS[] = {
 	{ "describe_screen", "the current screen as a Scene (elements with ids, types, bounds, text)",
-	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen },
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen, 0 },
 	{ "describe_screen_semantic", "describe_screen plus the SemanticScene {page, intents, widgets} (null when enrichment is off or failed)",
-	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen_semantic },
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen_semantic, 0 },
 	{ "get_ui_tree", "the current UI tree, normalized",
-	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_get_ui_tree },
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_get_ui_tree, 0 },
 	{ "screenshot", "capture the screen",
-	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_screenshot },
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_screenshot, 0 },
 	{ "tap", "tap at x,y (pixels)",
-	  "{\"type\":\"object\",\"properties\":{" XY "},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_tap },
+	  "{\"type\":\"object\",\"properties\":{" XY "},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_tap, 0 },
 	{ "long_press", "press at x,y for ms milliseconds",
-	  "{\"type\":\"object\",\"properties\":{" XY ",\"ms\":{\"type\":\"integer\"}},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_long_press },
+	  "{\"type\":\"object\",\"properties\":{" XY ",\"ms\":{\"type\":\"integer\"}},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_long_press, 0 },
 	{ "swipe", "swipe from x1,y1 to x2,y2 over ms milliseconds",
-	  "{\"type\":\"object\",\"properties\":{\"x1\":{\"type\":\"integer\"},\"y1\":{\"type\":\"integer\"},\"x2\":{\"type\":\"integer\"},\"y2\":{\"type\":\"integer\"},\"ms\":{\"type\":\"integer\"}},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}", 1, t_swipe },
+	  "{\"type\":\"object\",\"properties\":{\"x1\":{\"type\":\"integer\"},\"y1\":{\"type\":\"integer\"},\"x2\":{\"type\":\"integer\"},\"y2\":{\"type\":\"integer\"},\"ms\":{\"type\":\"integer\"}},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}", 1, t_swipe, 0 },
 	{ "type_text", "type text into the focused field",
-	  "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"],\"additionalProperties\":false}", 1, t_type_text },
-	{ "press_key", "press back, home or enter",
-	  "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\",\"enum\":[\"back\",\"home\",\"enter\"]}},\"required\":[\"key\"],\"additionalProperties\":false}", 1, t_press_key },
+	  "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"],\"additionalProperties\":false}", 1, t_type_text, 0 },
+	{ "press_key", "press back, home, enter or delete (backspace)",
+	  "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\",\"enum\":[\"back\",\"home\",\"enter\",\"delete\"]}},\"required\":[\"key\"],\"additionalProperties\":false}", 1, t_press_key, 0 },
 	{ "launch_app", "start an app by its id (package)",
-	  "{\"type\":\"object\",\"properties\":{\"app_id\":{\"type\":\"string\"}},\"required\":[\"app_id\"],\"additionalProperties\":false}", 1, t_launch_app },
+	  "{\"type\":\"object\",\"properties\":{\"app_id\":{\"type\":\"string\"}},\"required\":[\"app_id\"],\"additionalProperties\":false}", 1, t_launch_app, 0 },
+	{ "manage_app", "clear an app's data, stop or kill it, or open a link",
+	  "{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"clear_state\",\"stop\",\"kill\",\"open_link\"]},\"app_id\":{\"type\":\"string\"},\"link\":{\"type\":\"string\"}},\"required\":[\"op\"],\"additionalProperties\":false}", 1, t_manage_app, 1 },
 	{ "wait", "let ms milliseconds pass",
-	  "{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"ms\"],\"additionalProperties\":false}", 1, t_wait },
+	  "{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"ms\"],\"additionalProperties\":false}", 1, t_wait, 0 },
 };
 
 const amc_tool *amc_tools_find(const char *name)

@@ -1,6 +1,6 @@
 /* tools.h - the tool registry: every action a planner can ask for, one table.
  * describe_screen, get_ui_tree, screenshot, tap, long_press, swipe, type_text,
- * press_key, launch_app, wait. The LLM planner's tool schemas are made from it,
+ * press_key, launch_app, wait, and manage_app (flows only). The LLM planner's tool schemas are made from it,
  * so a tool is added in one row. */
 #ifndef AMC_TOOLS_H
 #define AMC_TOOLS_H
@@ -22,6 +22,7 @@ typedef struct amc_tool {
 	int acts;                    /* 1: changes the device (settle and observe afterwards) */
 	/* Run with validated args; *result (owned by caller) may be set. */
 	int (*run)(const amc_tool_ctx *ctx, const cJSON *args, cJSON **result, amc_err *e);
+	int flows_only;              /* 1: for flows (clearing app data...), not offered to model planners */
 } amc_tool;
 
 const amc_tool *amc_tools_find(const char *name);

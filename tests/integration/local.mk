@@ -11,6 +11,11 @@ CLI_TESTS = tests/integration/test_main.sh tests/integration/test_cmd_config.sh 
 	tests/integration/test_cmd_show.sh tests/integration/test_cmd_sim.sh \
 	tests/integration/test_cmd_tasks.sh tests/integration/test_cmd_tui.sh
 TESTS += $(CLI_TESTS) tests/integration/test_ownership.sh
+# Maestro's language on the sim (issue 14)
+TESTS += tests/integration/test_flow_language.sh
+EXTRA_DIST += tests/integration/test_flow_language.sh
+TESTS += tests/integration/test_flow_export.sh
+EXTRA_DIST += tests/integration/test_flow_export.sh
 EXTRA_DIST += tests/integration/tap.sh $(CLI_TESTS) tests/integration/test_ownership.sh
 TESTS += tests/integration/test_cmd_flow.sh tests/integration/test_run_suite.sh
 EXTRA_DIST += tests/integration/test_cmd_flow.sh tests/integration/test_run_suite.sh

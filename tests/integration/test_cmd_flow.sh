@@ -89,9 +89,21 @@ if [ -d "$C" ]; then
 	out=$("$AMC" flow check "$C"); rc=$?
 	ok $((rc == 0 || rc == 2)) "the corpus is checked"
 	echo "# corpus: $(printf '%s\n' "$out" | tail -n 1)"
+	out_sim=$("$AMC" flow check -d sim "$C" | tail -n 1)
+	echo "# corpus: $out_sim"
 	like "$out" 'sync-manual-trigger\.yaml:46:11: malformed YAML' "the file that is not YAML is refused with its line"
 else
 	echo "# SKIP corpus: $C is absent (set AMC_MAESTRO_CORPUS) -- corpus figures NOT measured"
 	ok 1 "# SKIP the Maestro corpus is absent"
 fi
+# the device kind: the check a run makes before it starts
+printf 'appId: com.a\n---\n- launchApp\n- setLocation: {latitude: 1, longitude: 2}\n' >"$W/device.yaml"
+out=$("$AMC" flow check -d sim:1 "$W/device.yaml"); is "$?" 2 "-d sim:1: a command the sim cannot do: exit 2"
+like "$out" 'device.yaml:4:1: setLocation: not available on sim devices: .* \[device\]' "named with its line and kind"
+printf 'appId: com.a\n---\n- pressKey: volume up\n' >"$W/keys.yaml"
+"$AMC" flow check -d sim "$W/keys.yaml" >"$T_HOME/out"; is "$?" 2 "a key the sim lacks"
+like "$(cat "$T_HOME/out")" 'keys.yaml:3:1: pressKey.*not available on sim devices' "is a device problem"
+"$AMC" flow check --device-kind adb "$W/keys.yaml" >/dev/null; is "$?" 0 "adb has that key"
+"$AMC" flow check -d nonsense "$W/keys.yaml" >/dev/null 2>"$T_HOME/err"; is "$?" 2 "an unknown device is refused"
+like "$(cat "$T_HOME/err")" "unknown device" "saying so"
 done_testing

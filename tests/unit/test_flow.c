@@ -202,11 +202,12 @@ static void test_errors(void)
 	free(big);
 
 	fails("- launchApp\n", "t.yaml:1: launchApp needs an app id", "launchApp without any appId");
-	fails("appId: a\n---\n- launchApp: {clearState: true}\n", "clearState: true is not supported yet",
-	      "clearState true");
+	fails("- stopApp\n", "t.yaml:1: stopApp needs an app id", "stopApp without any appId");
+	fails("appId: a\n---\n- repeat: {times: 2, commands: [{clearState: [1]}]}\n",
+	      "t.yaml:3: clearState takes nothing, an app id or {appId: ...}, got a list", "error inside a block");
 	fails("appId: a\n", "followed by `---`", "config without commands");
 	fails("appId: a\n---\n[]\n", "no commands", "empty command list");
-	fails("appId: a\nenv: {X: 1}\n---\n- back\n", "config key 'env' is not supported yet", "env");
+	fails("appId: a\nenv: [X]\n---\n- back\n", "t.yaml:2: env must be a mapping of NAME: value", "env a list");
 	fails("appId: a\nwhatever: 1\n---\n- back\n", "t.yaml:2: unknown config key 'whatever'", "unknown config");
 	fails("appId: a\ntags: {a: b}\n---\n- back\n", "t.yaml:2: tags must be a list of words", "tags mapping");
 	fails("appId: 5\n---\n- back\n", "t.yaml:1: appId must be a text, got a number", "appId a number");

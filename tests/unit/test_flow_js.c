@@ -1,11 +1,25 @@
-/* test_flow_js.c - the interpreter's bridge: evalScript, runScript with env:,
- * assertTrue and ${expression} interpolation. */
+/* test_flow_js.c - the interpreter (flow_interp.h) with the real engine
+ * through the bridge: ${expression}, evalScript, runScript with env:,
+ * assertTrue's truthiness, the shared `output`, maestro.copiedText and
+ * maestro.platform, and the error when amc-js is missing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "flow/flow_js.h"
+#include "flow/flow_planner.h"
 #include "tap.h"
+
+static char *run(amc_flow_interp *in, const char *s, amc_err *e)
+{
+	static char *last;
+	free(last);
+	last = NULL;
+	amc_err_clear(e);
+	if (amc_flow_interp_str(in, s, "f.yaml:3", &last, e) != 0)
+		return NULL;
+	return last;
+}
 
 int main(void)
 {
@@ -17,41 +31,68 @@ int main(void)
 		ok(0, "open: %s", e.msg);
 		return done_testing();
 	}
-	struct amc_flow_var vars[] = { { "NAME", "Ada" }, { "COUNT", "3" } };
+	amc_flow_interp in;
+	amc_flow_interp_init(&in);
+	in.eval = amc_flow_js_eval;
+	in.eval_ud = s;
+	in.set_copied = amc_flow_js_set_copied;
+	amc_flow_interp_push(&in, "NAME", "Ada");
+	amc_flow_interp_push(&in, "COUNT", "3");
+
 	char *out = NULL;
-	ok(amc_flow_js_eval(s, "output.greeting = 'hi ' + NAME", vars, 2, &out, &e) == 0, "evalScript");
+	ok(amc_flow_interp_script(&in, "output.greeting = 'hi ' + NAME", "f.yaml:2", &out, &e) == 0, "evalScript");
 	is_str(out, "hi Ada", "its value");
 	free(out);
 
-	struct amc_flow_var env[] = { { "NAME", "Ada" }, { "SUFFIX", "!" } };
-	ok(amc_flow_js_run_script(s, "output.shout = output.greeting + SUFFIX;", "s.js", env, 2, &e) == 0,
+	/* runScript: its env: pushed for the script, popped after */
+	size_t mark = amc_flow_interp_mark(&in);
+	amc_flow_interp_push(&in, "SUFFIX", "!");
+	ok(amc_flow_interp_script(&in, "output.shout = output.greeting + SUFFIX;", "f.yaml:4", &out, &e) == 0,
 	   "runScript with env:");
-	ok(amc_flow_js_run_script(s, "var x = ;", "broken.js", env, 2, &e) == -1, "a broken script fails");
+	free(out);
+	ok(amc_flow_interp_script(&in, "var x = ;", "f.yaml:5", &out, &e) == -1, "a broken script fails");
+	like(e.msg, "f.yaml:5", "naming the command's file and line");
 	like(e.msg, "SyntaxError", "with the parser's message");
+	amc_flow_interp_pop(&in, mark);
+	ok(!amc_flow_interp_get(&in, "SUFFIX"), "runScript's env: gone after it");
 
-	ok(amc_flow_js_interpolate(s, "Say ${output.shout} x${COUNT * 2}${(function () { return 1; })()}", vars, 2, &out, &e) == 0,
-	   "interpolation");
-	is_str(out, "Say hi Ada! x61", "each ${} replaced, braces inside expressions kept");
-	free(out);
-	ok(amc_flow_js_interpolate(s, "plain text", vars, 2, &out, &e) == 0, "no ${}");
-	is_str(out, "plain text", "copied as is");
-	free(out);
-	ok(amc_flow_js_interpolate(s, "a ${NAME", vars, 2, &out, &e) == -1, "unterminated ${");
-	ok(amc_flow_js_interpolate(s, "a ${nope.x}", vars, 2, &out, &e) == -1, "a failing expression");
-	like(e.msg, "${nope.x}", "is named");
+	is_str(run(&in, "Say ${output.shout} x${COUNT * 2}${(function () { return 1; })()}", &e),
+	       "Say hi Ada! x61", "output shared across scripts; each ${} replaced, braces inside kept");
+	is_str(run(&in, "${NAME} is ${ NAME }", &e), "Ada is Ada", "plain names without the engine's help");
+	is_str(run(&in, "plain text", &e), "plain text", "no ${}: copied as is");
+	ok(!run(&in, "a ${NAME", &e), "unterminated ${");
+	ok(!run(&in, "a ${nope.x}", &e), "a failing expression");
+	like(e.msg, "f.yaml:3", "is named with its line");
+	ok(!run(&in, "a ${NOPE}", &e), "an undefined plain name");
+	like(e.msg, "-e NOPE=VALUE", "says to give it with -e");
 
-	int t = -1;
-	ok(amc_flow_js_truth(s, "output.shout == 'hi Ada!'", vars, 2, &t, &e) == 0 && t == 1,
-	   "assertTrue: true");
-	ok(amc_flow_js_truth(s, "COUNT > 5", vars, 2, &t, &e) == 0 && t == 0, "assertTrue: false");
-	ok(amc_flow_js_truth(s, "''", vars, 2, &t, &e) == 0 && t == 0, "assertTrue: falsy string");
+	/* assertTrue: the condition's text after ${} is judged truthy */
+	ok(amc_flow_interp_truthy(run(&in, "${output.shout == 'hi Ada!'}", &e)), "assertTrue: true");
+	ok(!amc_flow_interp_truthy(run(&in, "${COUNT > 5}", &e)), "assertTrue: false");
+	ok(!amc_flow_interp_truthy(run(&in, "${''}", &e)), "assertTrue: a falsy string");
 
-	amc_flow_js_set_copied(s, "clip");
-	ok(amc_flow_js_eval(s, "maestro.copiedText", NULL, 0, &out, &e) == 0, "copied text");
-	is_str(out, "clip", "set through the bridge");
-	free(out);
+	amc_flow_interp_set_copied(&in, "clip");
+	is_str(run(&in, "${maestro.copiedText.toUpperCase()}", &e), "CLIP", "maestro.copiedText reaches the engine");
+	is_str(run(&in, "${maestro.platform}", &e), "android", "maestro.platform as Maestro spells it");
+	is_str(run(&in, "${maestro.platform == 'android' ? 'A' : 'B'}", &e), "A", "the same inside the engine");
+	amc_flow_interp_free(&in);
+	run(&in, "", &e); /* frees the last text */
+	amc_script_close(s);
+
+	out = NULL;
 	ok(amc_flow_js_eval(NULL, "1", NULL, 0, &out, &e) == -1 && e.code == AMC_EENV,
 	   "no engine: an environment error");
-	amc_script_close(s);
+
+	/* attach: the hooks and ownership, or a clear error without amc-js */
+	amc_flow_run_opts o;
+	amc_flow_run_opts_init(&o);
+	setenv("AMC_JS", h && *h ? h : AMC_ABS_BUILDDIR "/amc-js", 1);
+	ok(amc_flow_js_attach(&o, NULL, &e) == 0 && o.eval == amc_flow_js_eval && o.eval_ud && o.eval_free,
+	   "attach fills the hooks");
+	o.eval_free(o.eval_ud);
+	amc_flow_run_opts_init(&o);
+	setenv("AMC_JS", "/nonexistent/amc-js", 1);
+	ok(amc_flow_js_attach(&o, NULL, &e) == -1 && e.code == AMC_EENV && !o.eval, "no helper: refused");
+	like(e.msg, "needs the helper amc-js", "saying what is missing");
 	return done_testing();
 }

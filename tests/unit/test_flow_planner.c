@@ -279,7 +279,7 @@ static void test_previous_failure(void)
 	ctx.last_ok = 0;
 	ctx.last_error = "device \x1b[31mgone";
 	is_int(p->ops->next(p, &ctx, &a, &e), AMC_PLAN_FAIL, "after a failed step: FAIL");
-	like(e.msg, "the previous step (launch_app) failed: device", "with the error");
+	like(e.msg, "test.yaml:1: launchApp a.b: device", "with the error, naming the file, line and command");
 	ok(!strchr(e.msg, 0x1b), "sanitized");
 	amc_action_clear(&a);
 	amc_planner_free(p);
@@ -337,8 +337,213 @@ static void test_bundled_on_screens(void)
 	screen_free(&list2);
 }
 
+/* The previous step's outcome, as the runner reports it, then the next decision. */
+static amc_plan_rc after(amc_planner *p, const screen *s, int last_ok, const char *err, amc_action *a, amc_err *e)
+{
+	amc_plan_ctx ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.obs = s ? &s->obs : NULL;
+	ctx.last_tool = "tap";
+	ctx.last_ok = last_ok;
+	char *errc = err ? strdup(err) : NULL; /* err may be a->decided_error, freed below */
+	ctx.last_error = errc;
+	ctx.step = 7;
+	amc_action_clear(a);
+	amc_err_clear(e);
+	amc_plan_rc rc = p->ops->next(p, &ctx, a, e);
+	free(errc);
+	return rc;
+}
+
+static amc_planner *planner_opts(const char *yaml, const char *const *files, amc_flow_run_opts *o)
+{
+	amc_flow f;
+	amc_err e;
+	if (amc_flow_parse(yaml, strlen(yaml), "dir/main.yaml", &f, &e) != 0) {
+		diag("parse: %s", e.msg);
+		return NULL;
+	}
+	if (files) {
+		/* sub-flows from memory, by path */
+		for (size_t i = 0; i < f.count; i++) {
+			amc_flow_cmd *c = &f.cmds[i];
+			for (size_t k = 0; c->file && files[k]; k += 2) {
+				if (strcmp(c->file, files[k]))
+					continue;
+				char path[128];
+				snprintf(path, sizeof path, "dir/%s", files[k]);
+				c->sub = amc_xcalloc(1, sizeof *c->sub);
+				if (amc_flow_parse_sub(files[k + 1], strlen(files[k + 1]), path, 0, c->sub, &e) != 0)
+					diag("sub: %s", e.msg);
+			}
+		}
+	}
+	amc_planner *p;
+	amc_flow_run_opts def;
+	amc_flow_run_opts_init(&def);
+	if (amc_flow_planner_new_opts(&f, o ? o : &def, &p, &e) != 0) {
+		diag("new: %s", e.msg);
+		return NULL;
+	}
+	return p;
+}
+
+static void test_blocks(void)
+{
+	static const char *const FILES[] = {
+		"sub.yaml", "---\n- tapOn: Bob\n- assertVisible: ${WHO}\n", NULL,
+	};
+	amc_planner *p = planner_opts("appId: com.a\nenv:\n  WHO: Bob\n  X: ${WHO}!\n---\n"
+				      "- runFlow: {file: sub.yaml, env: {WHO: Contacts}}\n"
+				      "- repeat: {times: 2, commands: [{inputText: \"${X}\"}]}\n"
+				      "- runFlow: {when: {visible: Nobody}, commands: [back]}\n"
+				      "- runFlow: {when: {platform: Android, notVisible: Nobody}, commands: [{pressKey: home}]}\n"
+				      "- retry: {maxRetries: 1, commands: [{tapOn: Bob}, {assertVisible: Done}]}\n",
+				      FILES, NULL);
+	if (!ok(p != NULL, "a flow with blocks"))
+		return;
+	screen s;
+	contacts_list(&s);
+	amc_action a;
+	amc_err e;
+	memset(&a, 0, sizeof a);
+	is_int(step(p, &s, 0, &a, &e), AMC_PLAN_ACT, "runFlow goes straight to the sub-flow's first command");
+	ok(!strcmp(a.tool, "tap") && arg_int(&a, "flow_line") == 2, "tapOn Bob, line 2 of the sub-flow");
+	is_str(amc_json_str(a.args, "flow_file"), "dir/sub.yaml", "the step names the sub-flow's file");
+	step(p, &s, 0, &a, &e);
+	ok(a.decided && a.decided_ok, "assertVisible ${WHO}: the runFlow env: (Contacts) over the flow's (Bob)");
+	step(p, &s, 0, &a, &e);
+	is_str(amc_json_str(a.args, "text"), "Bob!", "env: values are interpolated ($X is ${WHO}!)");
+	step(p, &s, 0, &a, &e);
+	is_str(amc_json_str(a.args, "text"), "Bob!", "repeat: the second round");
+	step(p, &s, 0, &a, &e);
+	like(a.description, "runFlow (1 command) (skipped: its when: condition is false)", "when visible: false");
+	step(p, &s, 0, &a, &e);
+	ok(!strcmp(a.tool, "press_key") && !strcmp(amc_json_str(a.args, "key"), "home"),
+	   "when platform Android and notVisible: runs");
+	step(p, &s, 0, &a, &e);
+	is_str(a.tool, "tap", "retry: first attempt, tap");
+	step(p, &s, 0, &a, &e);
+	ok(a.decided && !a.decided_ok, "its assertion fails");
+	is_int(after(p, &s, 0, a.decided_error, &a, &e), AMC_PLAN_ACT, "the failure is judged: retry");
+	is_str(a.tool, "tap", "second attempt starts again");
+	step(p, &s, 0, &a, &e);
+	ok(a.decided && !a.decided_ok, "fails again");
+	is_int(after(p, &s, 0, a.decided_error, &a, &e), AMC_PLAN_FAIL, "no retries left: the task fails");
+	like(e.msg, "step 6: dir/main.yaml:10: assertVisible: no element matches text=\"Done\"",
+	     "naming the step, file and line");
+	amc_action_clear(&a);
+	amc_planner_free(p);
+	screen_free(&s);
+}
+
+static void test_hooks_and_failures(void)
+{
+	static const char *const FILES[] = { "bad.yaml", "---\n- back\n- tapOn: Nobody\n", NULL };
+	amc_planner *p = planner_opts("appId: com.a\nonFlowStart: [{launchApp: {clearState: true}}]\n"
+				      "onFlowComplete: [{pressKey: Home}]\n---\n- runFlow: bad.yaml\n- back\n",
+				      FILES, NULL);
+	if (!ok(p != NULL, "a flow with hooks"))
+		return;
+	screen s;
+	contacts_list(&s);
+	amc_action a;
+	amc_err e;
+	memset(&a, 0, sizeof a);
+	step(p, &s, 0, &a, &e);
+	ok(!strcmp(a.tool, "manage_app") && !strcmp(amc_json_str(a.args, "op"), "clear_state") &&
+	   !strcmp(amc_json_str(a.args, "app_id"), "com.a"), "onFlowStart: clearState first");
+	step(p, &s, 0, &a, &e);
+	is_str(a.tool, "launch_app", "then the launch");
+	step(p, &s, 0, &a, &e);
+	is_str(amc_json_str(a.args, "key"), "back", "the sub-flow's back");
+	is_int(after(p, &s, 0, "device gone", &a, &e), AMC_PLAN_ACT, "a device failure: the hook still runs");
+	is_str(amc_json_str(a.args, "key"), "home", "onFlowComplete's pressKey");
+	is_int(step(p, &s, 0, &a, &e), AMC_PLAN_FAIL, "then the task fails");
+	is_str(e.msg, "step 6: dir/bad.yaml:2: back: device gone", "with the sub-flow's file and line");
+	amc_action_clear(&a);
+	amc_planner_free(p);
+
+	/* an optional command's failure is a skip; an undefined name fails with its line */
+	p = planner_opts("appId: com.a\n---\n- back: {optional: true}\n- inputText: ${NOPE}\n", NULL, NULL);
+	step(p, &s, 0, &a, &e);
+	is_int(after(p, &s, 0, "no", &a, &e), AMC_PLAN_FAIL, "an optional failure skipped; the undefined name fails");
+	like(e.msg, "dir/main.yaml:4: ${NOPE} is not defined", "naming the line");
+	amc_action_clear(&a);
+	amc_planner_free(p);
+	screen_free(&s);
+}
+
+static void test_state_and_input(void)
+{
+	amc_flow_run_opts o;
+	amc_flow_run_opts_init(&o);
+	amc_flow_kv cli[] = { { "WHO", "Grace" } };
+	o.env = cli;
+	o.nenv = 1;
+	o.seed = 42;
+	amc_planner *p = planner_opts(
+		"appId: com.a\nenv: {WHO: Ada}\n---\n- copyTextFrom: {id: name}\n- pasteText\n- setClipboard: \"${WHO}\"\n"
+		"- pasteText\n- eraseText: 3\n- hideKeyboard\n- inputRandomNumber: {length: 5}\n- inputRandomEmail\n"
+		"- stopApp\n- killApp: com.b\n- openLink: sim://notes\n- clearKeychain\n- assertTrue: \"${WHO}\"\n"
+		"- assertTrue: {condition: \"false\"}\n", NULL, &o);
+	if (!ok(p != NULL, "a flow of state and input commands"))
+		return;
+	screen s;
+	contacts_list(&s);
+	amc_action a;
+	amc_err e;
+	memset(&a, 0, sizeof a);
+	step(p, &s, 0, &a, &e);
+	ok(a.decided && a.decided_ok && !strcmp(amc_json_str(a.decided_result, "text"), "Bob"), "copyTextFrom keeps Bob");
+	step(p, &s, 0, &a, &e);
+	ok(!strcmp(a.tool, "type_text") && !strcmp(amc_json_str(a.args, "text"), "Bob"), "pasteText types it");
+	step(p, &s, 0, &a, &e);
+	step(p, &s, 0, &a, &e);
+	is_str(amc_json_str(a.args, "text"), "Grace", "setClipboard with -e over env:, pasted");
+	step(p, &s, 0, &a, &e);
+	ok(!strcmp(amc_json_str(a.args, "key"), "delete") && arg_int(&a, "times") == 3, "eraseText: delete x3");
+	step(p, &s, 0, &a, &e);
+	is_str(amc_json_str(a.args, "key"), "hide_keyboard", "hideKeyboard");
+	step(p, &s, 0, &a, &e);
+	const char *num = amc_json_str(a.args, "text");
+	ok(num && strlen(num) == 5 && strspn(num, "0123456789") == 5 && num[0] != '0', "a random number of 5 digits");
+	char first[16];
+	snprintf(first, sizeof first, "%s", num ? num : "");
+	step(p, &s, 0, &a, &e);
+	like(amc_json_str(a.args, "text"), "@example.com", "a random email");
+	step(p, &s, 0, &a, &e);
+	ok(!strcmp(a.tool, "manage_app") && !strcmp(amc_json_str(a.args, "op"), "stop") &&
+	   !strcmp(amc_json_str(a.args, "app_id"), "com.a"), "stopApp: the flow's app");
+	step(p, &s, 0, &a, &e);
+	ok(!strcmp(amc_json_str(a.args, "op"), "kill") && !strcmp(amc_json_str(a.args, "app_id"), "com.b"), "killApp");
+	step(p, &s, 0, &a, &e);
+	ok(!strcmp(amc_json_str(a.args, "op"), "open_link") && !strcmp(amc_json_str(a.args, "link"), "sim://notes"),
+	   "openLink");
+	step(p, &s, 0, &a, &e);
+	ok(a.decided && a.decided_ok, "clearKeychain: nothing to do on Android");
+	step(p, &s, 0, &a, &e);
+	ok(a.decided && a.decided_ok, "assertTrue of a truthy text");
+	step(p, &s, 0, &a, &e);
+	ok(a.decided && !a.decided_ok, "assertTrue false fails");
+	like(a.decided_error, "dir/main.yaml:17: assertTrue: false is false", "naming the line");
+	amc_action_clear(&a);
+	amc_planner_free(p);
+
+	/* the same seed gives the same values: a run can be replayed */
+	p = planner_opts("appId: com.a\n---\n- inputRandomNumber: {length: 5}\n", NULL, &o);
+	step(p, &s, 0, &a, &e);
+	is_str(amc_json_str(a.args, "text"), first, "seeded: the same number again");
+	amc_action_clear(&a);
+	amc_planner_free(p);
+	screen_free(&s);
+}
+
 int main(void)
 {
+	test_blocks();
+	test_hooks_and_failures();
+	test_state_and_input();
 	test_tap_and_wait();
 	test_asserts();
 	test_other_commands();

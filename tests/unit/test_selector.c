@@ -155,6 +155,7 @@ static void test_id(void)
 	is_int(amc_selector_find(&s, &b.t), FIELD, "id regex over the full string");
 	s = id_sel("name");
 	is_int(amc_selector_count(&s, &b.t), 3, "three rows share an id");
+	s.has_index = 1;
 	is_int(amc_selector_find(&s, &b.t), ROW_A, "index 0 is the topmost, not the first in the document");
 	s.index = 1;
 	is_int(amc_selector_find(&s, &b.t), ROW_B, "index 1");
@@ -184,7 +185,12 @@ static void test_order_and_depth(void)
 	int box = node(&b, r, "", NULL, "Wrapped", NULL, 0, 1000, 1080, 1400, 1);
 	int inner = node(&b, box, "Wrapped", NULL, NULL, NULL, 100, 1100, 500, 1200, 1);
 	amc_selector s = text_sel("Item");
-	is_int(amc_selector_find(&s, &b.t), left, "same row: left first");
+	is_int(amc_selector_find(&s, &b.t), right, "no index: the first in the document (Maestro)");
+	b.t.nodes[below].flags |= AMC_NODE_CLICKABLE;
+	is_int(amc_selector_find(&s, &b.t), below, "no index: a clickable one first (Maestro's clickableFirst)");
+	b.t.nodes[below].flags &= ~AMC_NODE_CLICKABLE;
+	s.has_index = 1;
+	is_int(amc_selector_find(&s, &b.t), left, "index 0, same row: left first");
 	s.index = 1;
 	is_int(amc_selector_find(&s, &b.t), right, "then right");
 	s.index = 2;
@@ -251,8 +257,92 @@ static void test_describe(void)
 	free(d);
 }
 
+/* A settings-like form: labels on the left, switches on the right, in rows
+ * that hold both; Maestro's relative, state and size keys over it. */
+static void test_relative(void)
+{
+	tb b;
+	memset(&b, 0, sizeof b);
+	int r = node(&b, -1, NULL, NULL, NULL, NULL, 0, 0, 1080, 2400, 1);
+	int row1 = node(&b, r, "", "row", NULL, NULL, 0, 200, 1080, 300, 1);
+	int wifi = node(&b, row1, "Wi-Fi", "label", NULL, NULL, 40, 220, 500, 280, 1);
+	int sw1 = node(&b, row1, "", "switch", NULL, NULL, 900, 220, 1000, 280, 1);
+	int row2 = node(&b, r, "", "row", NULL, NULL, 0, 300, 1080, 400, 1);
+	int bt = node(&b, row2, "Bluetooth", "label", NULL, NULL, 40, 320, 500, 380, 1);
+	int sw2 = node(&b, row2, "", "switch", NULL, NULL, 900, 320, 1000, 380, 1);
+	int row3 = node(&b, r, "", "row", NULL, NULL, 0, 400, 1080, 500, 1);
+	int nfc = node(&b, row3, "NFC", "label", NULL, NULL, 40, 420, 500, 480, 1);
+	int sw3 = node(&b, row3, "", "switch", NULL, NULL, 900, 420, 1000, 480, 1);
+	b.t.nodes[sw2].flags |= AMC_NODE_CHECKED;
+	b.t.nodes[sw3].flags &= ~AMC_NODE_ENABLED;
+
+	amc_selector anchor = text_sel("Bluetooth"), s = id_sel("switch");
+	s.below = &anchor;
+	is_int(amc_selector_find(&s, &b.t), sw3, "below: the nearest switch under the anchor's top");
+	is_int(amc_selector_count(&s, &b.t), 1, "below: only those whose top is lower");
+	s.below = NULL;
+	s.above = &anchor;
+	is_int(amc_selector_find(&s, &b.t), sw1, "above");
+	s.above = NULL;
+	s.right_of = &anchor;
+	/* Maestro intersects its filters keeping the first one's order: with an
+	 * id, the first switch in the document that is right of the anchor. */
+	is_int(amc_selector_find(&s, &b.t), sw1, "rightOf with an id: the id's order (Maestro), not the nearest");
+	amc_selector lab = id_sel("label"), sw = id_sel("switch");
+	sw.checked = AMC_SEL_YES;
+	lab.left_of = &sw;
+	is_int(amc_selector_find(&lab, &b.t), wifi, "leftOf a checked switch, with an id: the id's order");
+	amc_selector near = { 0 };
+	near.left_of = &sw;
+	is_int(amc_selector_find(&near, &b.t), row2, "leftOf alone: the nearest element (by centres) first");
+	near.height = 60;
+	is_int(amc_selector_find(&near, &b.t), wifi, "a size key before it: the size filter's order (Maestro)");
+	sw = id_sel("switch");
+	sw.checked = AMC_SEL_YES;
+	is_int(amc_selector_find(&sw, &b.t), sw2, "checked: true");
+	sw.checked = AMC_SEL_NO;
+	is_int(amc_selector_count(&sw, &b.t), 2, "checked: false");
+	sw = id_sel("switch");
+	sw.enabled = AMC_SEL_NO;
+	is_int(amc_selector_find(&sw, &b.t), sw3, "enabled: false");
+	/* relative alone, no text or id: every element in relation, nearest first */
+	amc_selector only = { 0 };
+	only.right_of = &anchor;
+	is_int(amc_selector_find(&only, &b.t), sw2, "a relative key alone: the nearest element");
+
+	amc_selector child = text_sel("NFC"), row = id_sel("row");
+	row.contains_child = &child;
+	is_int(amc_selector_find(&row, &b.t), row3, "containsChild");
+	amc_selector par = id_sel("row");
+	par.contains_child = &child;
+	amc_selector in = id_sel("switch");
+	in.child_of = &par;
+	is_int(amc_selector_find(&in, &b.t), sw3, "childOf a row that contains NFC");
+	amc_selector ds[2];
+	ds[0] = text_sel("Wi-Fi");
+	ds[1] = id_sel("switch");
+	row = id_sel("row");
+	row.descendants = ds;
+	row.ndescendants = 2;
+	is_int(amc_selector_find(&row, &b.t), row1, "containsDescendants: all of them inside");
+	ds[0] = text_sel("Nope");
+	is_int(amc_selector_find(&row, &b.t), -1, "containsDescendants: one missing, no match");
+
+	amc_selector size = id_sel("switch");
+	size.width = 105;
+	is_int(amc_selector_count(&size, &b.t), 0, "width off by 5 without tolerance");
+	size.tolerance = 5;
+	is_int(amc_selector_count(&size, &b.t), 3, "width within tolerance");
+	size.height = 10;
+	is_int(amc_selector_count(&size, &b.t), 0, "height too");
+	(void)wifi;
+	(void)nfc;
+	tb_free(&b);
+}
+
 int main(void)
 {
+	test_relative();
 	test_text();
 	test_literal_fallback();
 	test_id();

@@ -1,7 +1,10 @@
 /* test_tools.c - the tool registry: names, schemas, argument validation, effects on the sim. */
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "device/device.h"
+#include "device/sim/sim.h"
 #include "runtime/observe.h"
 #include "runtime/tools.h"
 #include "tap.h"
@@ -13,10 +16,11 @@ int main(void)
 	const char *home = test_home("tools");
 	size_t n;
 	const amc_tool *all = amc_tools_all(&n);
-	is_int(n, 11, "eleven tools");
+	is_int(n, 12, "twelve tools");
 	static const char *names[] = { "describe_screen", "describe_screen_semantic", "get_ui_tree", "screenshot", "tap",
-				       "long_press", "swipe", "type_text", "press_key", "launch_app", "wait" };
-	for (size_t i = 0; i < 11; i++)
+				       "long_press", "swipe", "type_text", "press_key", "launch_app", "wait",
+				       "manage_app" };
+	for (size_t i = 0; i < 12; i++)
 		ok(amc_tools_find(names[i]) != NULL, "tool %s registered", names[i]);
 	ok(amc_tools_find("teleport") == NULL, "unknown tool not found");
 	for (size_t i = 0; i < n; i++) {
@@ -66,6 +70,64 @@ int main(void)
 	   cJSON_GetObjectItem(res, "width")->valueint == obs.width, "screenshot result has the size");
 	cJSON_Delete(res);
 	cJSON_Delete(args);
+	ok(amc_tools_find("manage_app")->flows_only && !amc_tools_find("tap")->flows_only,
+	   "manage_app is for flows, not offered to model planners");
+
+	/* the delete key, several times; the sim's name field */
+	char *st = NULL;
+	args = cJSON_Parse("{\"key\":\"delete\",\"times\":3}");
+	d->ops->launch_app(d, "com.android.contacts", &e);
+	d->ops->tap(d, 980, 2180, &e); /* the Add contact button */
+	ok(d->ops->type_text(d, "Adaxyz", &e) == 0, "typed into the name field");
+	res = NULL;
+	ok(amc_tools_find("press_key")->run(&c, args, &res, &e) == 0, "press_key delete times 3");
+	cJSON_Delete(res);
+	cJSON_Delete(args);
+	amc_sim_state_json(d, &st, &e);
+	like(st, "\"name\":\"Ada\"", "three characters erased");
+	free(st);
+	args = cJSON_Parse("{\"key\":\"delete\",\"times\":0}");
+	ok(amc_tools_find("press_key")->run(&c, args, &res, &e) == -1, "times 0 refused");
+	cJSON_Delete(args);
+	args = cJSON_Parse("{\"key\":\"volume_up\"}");
+	ok(amc_tools_find("press_key")->run(&c, args, &res, &e) == -1 && e.code == AMC_EUSAGE, "the sim has no volume key");
+	like(e.msg, "the sim has no volume_up key", "said so");
+	cJSON_Delete(args);
+	args = cJSON_Parse("{\"key\":\"back\"}");
+	amc_tools_find("press_key")->run(&c, args, &res, &e); /* keyboard */
+	amc_tools_find("press_key")->run(&c, args, &res, &e); /* leave the form */
+	cJSON_Delete(args);
+	/* manage_app on the sim: clear_state, stop, open_link */
+	args = cJSON_Parse("{\"op\":\"open_link\",\"link\":\"sim://notes\"}");
+	res = NULL;
+	ok(amc_tools_find("manage_app")->run(&c, args, &res, &e) == 0, "open_link sim://notes");
+	cJSON_Delete(res);
+	cJSON_Delete(args);
+	amc_sim_state_json(d, &st, &e);
+	like(st, "\"app\":\"com.amc.notes\"", "the Notes app is in front");
+	free(st);
+	args = cJSON_Parse("{\"op\":\"stop\",\"app_id\":\"com.amc.notes\"}");
+	res = NULL;
+	ok(amc_tools_find("manage_app")->run(&c, args, &res, &e) == 0, "stop");
+	cJSON_Delete(res);
+	cJSON_Delete(args);
+	amc_sim_state_json(d, &st, &e);
+	like(st, "\"app\":\"com.android.launcher3\"", "back on the launcher");
+	free(st);
+	args = cJSON_Parse("{\"op\":\"open_link\",\"link\":\"https://example.com\"}");
+	ok(amc_tools_find("manage_app")->run(&c, args, &res, &e) == -1, "the sim opens sim:// links only");
+	cJSON_Delete(args);
+	args = cJSON_Parse("{\"op\":\"clear_state\"}");
+	ok(amc_tools_find("manage_app")->run(&c, args, &res, &e) == -1, "clear_state needs app_id");
+	cJSON_Delete(args);
+	args = cJSON_Parse("{\"op\":\"clear_state\",\"app_id\":\"com.android.contacts\"}");
+	res = NULL;
+	ok(amc_tools_find("manage_app")->run(&c, args, &res, &e) == 0, "clear_state of Contacts");
+	cJSON_Delete(res);
+	cJSON_Delete(args);
+	amc_sim_state_json(d, &st, &e);
+	like(st, "Grace Hopper", "factory contacts back");
+	free(st);
 	amc_observation_free(&obs);
 	amc_device_close(d);
 	amc_config_free(cfg);

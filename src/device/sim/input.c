@@ -282,6 +282,13 @@ void sim_key(sim *s, int key)
 		if (s->st.depth > 1 || s->st.dialog != DLG_NONE)
 			sim_launch(s, SCR_LAUNCHER);
 		break;
+	case AMC_KEY_DELETE:
+		backspace(s);
+		break;
+	case AMC_KEY_HIDE_KEYBOARD:
+		if (s->st.focus != F_NONE)
+			s->st.kb_hidden = 1;
+		break;
 	case AMC_KEY_ENTER:
 		switch (s->st.focus) {
 		case F_NAME:

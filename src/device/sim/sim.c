@@ -311,8 +311,10 @@ static int op_type_text(amc_device *d, const char *utf8, amc_err *e)
 static int op_key(amc_device *d, amc_key k, amc_err *e)
 {
 	sim *s = S(d);
-	if (k != AMC_KEY_BACK && k != AMC_KEY_HOME && k != AMC_KEY_ENTER)
-		return amc_err_set(e, AMC_EUSAGE, "unknown key %d: use back, home or enter", (int)k);
+	if (k != AMC_KEY_BACK && k != AMC_KEY_HOME && k != AMC_KEY_ENTER && k != AMC_KEY_DELETE &&
+	    k != AMC_KEY_HIDE_KEYBOARD)
+		return amc_err_set(e, AMC_EUSAGE, "the sim has no %s key (it has back, home, enter and delete)",
+				   amc_key_name(k));
 	if (refresh(s, e) != 0)
 		return -1;
 	sim_key(s, k);
@@ -338,6 +340,71 @@ static int op_launch_app(amc_device *d, const char *app_id, amc_err *e)
 	if (refresh(s, e) != 0)
 		return -1;
 	sim_launch(s, screen);
+	return finish(s, COST_LAUNCH, e);
+}
+
+static int app_screen(const char *app_id)
+{
+	for (size_t i = 0; app_id && i < sizeof APPS / sizeof APPS[0]; i++)
+		if (!strcmp(app_id, APPS[i].pkg))
+			return APPS[i].screen;
+	return -1;
+}
+
+/* The app on screen: the package of the top screen. */
+static int in_front(const sim *s, const char *app_id)
+{
+	return !strcmp(sim_screen_package(s->st.stack[s->st.depth - 1].screen), app_id);
+}
+
+/* Links: "sim://PACKAGE" (or the app's last name: "sim://contacts") opens the app. */
+static int open_link(sim *s, const char *link, amc_err *e)
+{
+	const char *rest = link && !strncmp(link, "sim://", 6) ? link + 6 : NULL;
+	int screen = -1;
+	for (size_t i = 0; rest && i < sizeof APPS / sizeof APPS[0]; i++) {
+		const char *last = strrchr(APPS[i].pkg, '.');
+		if (!strcmp(rest, APPS[i].pkg) || (last && !strcmp(rest, last + 1)))
+			screen = APPS[i].screen;
+	}
+	if (screen < 0) {
+		char *bad = amc_sanitize_dup(link ? link : "");
+		amc_err_set(e, AMC_EUSAGE, "sim:%d cannot open '%.200s': the sim opens sim://APP links only "
+			    "(sim://contacts, sim://notes, sim://settings)", s->index, bad);
+		free(bad);
+		return -1;
+	}
+	sim_launch(s, screen);
+	return 0;
+}
+
+static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const char *arg, amc_err *e)
+{
+	sim *s = S(d);
+	if (op != AMC_APP_OPEN_LINK && app_screen(app_id) < 0) {
+		char *bad = amc_sanitize_dup(app_id ? app_id : "");
+		amc_err_set(e, AMC_EUSAGE, "app '%.200s' is not installed on sim:%d", bad, s->index);
+		free(bad);
+		return -1;
+	}
+	if (refresh(s, e) != 0)
+		return -1;
+	switch (op) {
+	case AMC_APP_CLEAR_STATE:
+		if (in_front(s, app_id))
+			sim_launch(s, SCR_LAUNCHER);
+		sim_state_clear_app(&s->st, app_id);
+		break;
+	case AMC_APP_STOP:
+	case AMC_APP_KILL:
+		if (in_front(s, app_id))
+			sim_launch(s, SCR_LAUNCHER);
+		break;
+	case AMC_APP_OPEN_LINK:
+		if (open_link(s, arg, e) != 0)
+			return -1;
+		break;
+	}
 	return finish(s, COST_LAUNCH, e);
 }
 
@@ -387,6 +454,7 @@ static const amc_device_ops SIM_OPS = {
 	.type_text = op_type_text,
 	.key = op_key,
 	.launch_app = op_launch_app,
+	.manage_app = op_manage_app,
 	.wait = op_wait,
 	.health = op_health,
 	.close = op_close,

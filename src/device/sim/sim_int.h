@@ -245,6 +245,9 @@ int sim_state_save(sim *s, amc_err *e);
 const char *sim_screen_name(int screen);
 const char *sim_screen_package(int screen);
 const char *sim_toggle_name(int t);
+/* Put app `pkg`'s data back to factory (contacts, notes, or Settings'
+ * toggles and Wi-Fi); -1 for a package the sim does not have. */
+int sim_state_clear_app(sim_state *st, const char *pkg);
 /* Sort contacts by name: ASCII case-insensitive, then code points; stable. */
 void sim_contacts_sort(sim_state *st);
 

@@ -228,6 +228,37 @@ void sim_state_factory(sim_state *st, long long seed)
 	add_note(st, "Shopping list", "Milk\nEggs\nBread\nCoffee beans");
 }
 
+/* One app's data back to factory: the other apps' data is kept. The
+ * launcher has no data; Settings owns the toggles and the Wi-Fi connection. */
+int sim_state_clear_app(sim_state *st, const char *pkg)
+{
+	sim_state f;
+	sim_state_factory(&f, st->seed);
+	int rc = 0;
+	if (!strcmp(pkg, "com.android.contacts")) {
+		sim_contact *c = st->contacts;
+		int n = st->ncontacts;
+		st->contacts = f.contacts;
+		st->ncontacts = f.ncontacts;
+		f.contacts = c;
+		f.ncontacts = n;
+	} else if (!strcmp(pkg, "com.amc.notes")) {
+		sim_note *nt = st->notes;
+		int n = st->nnotes;
+		st->notes = f.notes;
+		st->nnotes = f.nnotes;
+		f.notes = nt;
+		f.nnotes = n;
+	} else if (!strcmp(pkg, "com.android.settings")) {
+		memcpy(st->toggles, f.toggles, sizeof st->toggles);
+		st->wifi_connected = f.wifi_connected;
+	} else if (strcmp(pkg, "com.android.launcher3") != 0) {
+		rc = -1;
+	}
+	sim_state_free(&f);
+	return rc;
+}
+
 static cJSON *view_json(const sim_view *v)
 {
 	cJSON *o = cJSON_CreateObject();

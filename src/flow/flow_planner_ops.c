@@ -1,0 +1,410 @@
+/* flow_planner_ops.c - one flow command, whatever it is: the device commands
+ * that need no selector, app state, input, clipboard, scripts; the rest is
+ * handed to flow_planner_cmds.c (selectors) and flow_planner.c (blocks). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flow/flow_planner_int.h"
+#include "flow/selector.h"
+#include "util/sanitize.h"
+#include "util/strbuf.h"
+
+#define ANIMATION_WAIT_MS 500 /* waitForAnimationToEnd: the runner's settle does the rest */
+#define SWIPE_MS 400
+
+static const char *file_app(flow_planner *fp)
+{
+	fp_frame *f = fp_top(fp);
+	return f && f->file && f->file->app_id ? f->file->app_id : fp->flow.app_id;
+}
+
+/* The command's app: its own (interpolated) or its file's appId. */
+static int app_of(flow_planner *fp, const amc_flow_cmd *c, char **out, amc_err *e)
+{
+	*out = NULL;
+	if (c->text)
+		return fp_interp(fp, c, c->text, out, e);
+	const char *a = file_app(fp);
+	if (!a) {
+		char *w = fp_where(fp, c);
+		amc_err_set(e, AMC_EUSAGE, "%s: %s needs an app id (set appId)", w, amc_flow_op_name(c->op));
+		free(w);
+		return -1;
+	}
+	*out = amc_xstrdup(a);
+	return 0;
+}
+
+static void describe_with(amc_action *out, const char *prefix, const char *what)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_puts(&sb, prefix);
+	amc_sanitize_line(what, strlen(what) > 120 ? 120 : strlen(what), &sb);
+	free(out->description);
+	out->description = amc_sb_detach(&sb);
+}
+
+static int in_front(const amc_plan_ctx *ctx, const char *app)
+{
+	const amc_ui_tree *t = fp_obs_tree(ctx);
+	for (size_t i = 0; t && t->nodes && i < t->count; i++)
+		if (t->nodes[i].package && *t->nodes[i].package)
+			return !strcmp(t->nodes[i].package, app);
+	return 0;
+}
+
+static int plan_launch(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+		       amc_err *e)
+{
+	char *app;
+	if (app_of(fp, c, &app, e) != 0)
+		return FP_FAIL;
+	if (c->clear_state && fp->sub == 0) {
+		fp_begin(fp, c, "manage_app", out);
+		cJSON_AddStringToObject(out->args, "op", "clear_state");
+		cJSON_AddStringToObject(out->args, "app_id", app);
+		describe_with(out, "launchApp: clear the state of ", app);
+		fp->sub = 1;
+		fp->emitted_final = 0;
+		free(app);
+		return FP_ACT;
+	}
+	if (!c->stop_app && !c->clear_state && in_front(ctx, app)) {
+		fp_begin(fp, c, "launch_app", out);
+		describe_with(out, "launchApp (already in front, stopApp: false) ", app);
+		fp_decide(out, 1, NULL, cJSON_CreateObject());
+		free(app);
+		return FP_ACT;
+	}
+	fp_begin(fp, c, "launch_app", out);
+	cJSON_AddStringToObject(out->args, "app_id", app);
+	describe_with(out, "launchApp ", app);
+	/* what Maestro would do that amc's drivers cannot: said in the step */
+	amc_sb notes;
+	amc_sb_init(&notes);
+	if (c->clear_keychain)
+		amc_sb_puts(&notes, "clearKeychain: Android has no keychain, nothing to clear. ");
+	if (c->nenv)
+		amc_sb_puts(&notes, "permissions: not set (the driver grants none). ");
+	if (c->retry_tap)
+		amc_sb_puts(&notes, "arguments: not passed (the driver launches without extras). ");
+	if (notes.len)
+		cJSON_AddStringToObject(out->args, "notes", amc_sb_str(&notes));
+	amc_sb_free(&notes);
+	free(app);
+	return FP_ACT;
+}
+
+static int plan_app(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, amc_err *e)
+{
+	char *arg = NULL;
+	const char *op = c->op == AMC_FLOW_STOP_APP ? "stop" : c->op == AMC_FLOW_KILL_APP ? "kill"
+			 : c->op == AMC_FLOW_CLEAR_STATE ? "clear_state" : "open_link";
+	if (c->op == AMC_FLOW_OPEN_LINK ? fp_interp(fp, c, c->text, &arg, e) : app_of(fp, c, &arg, e))
+		return FP_FAIL;
+	fp_begin(fp, c, "manage_app", out);
+	cJSON_AddStringToObject(out->args, "op", op);
+	cJSON_AddStringToObject(out->args, c->op == AMC_FLOW_OPEN_LINK ? "link" : "app_id", arg);
+	describe_with(out, c->op == AMC_FLOW_OPEN_LINK ? "openLink " : c->op == AMC_FLOW_STOP_APP ? "stopApp "
+			   : c->op == AMC_FLOW_KILL_APP ? "killApp " : "clearState ", arg);
+	free(arg);
+	return FP_ACT;
+}
+
+/* ---- input ---- */
+
+static unsigned long long next_rand(flow_planner *fp)
+{
+	unsigned long long x = fp->rng; /* xorshift64* */
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	fp->rng = x;
+	return x * 2685821657736338717ull;
+}
+
+static char *random_text(flow_planner *fp, const char *kind, int len)
+{
+	static const char *const FIRST[] = { "Ada", "Alan", "Grace", "Linus", "Margaret", "Dennis", "Barbara", "Ken" };
+	static const char *const LAST[] = { "Lovelace", "Turing", "Hopper", "Torvalds", "Hamilton", "Ritchie",
+					    "Liskov", "Thompson" };
+	amc_sb sb;
+	amc_sb_init(&sb);
+	if (!strcmp(kind, "PERSON_NAME")) {
+		amc_sb_printf(&sb, "%s %s", FIRST[next_rand(fp) % 8], LAST[next_rand(fp) % 8]);
+	} else if (!strcmp(kind, "EMAIL")) {
+		for (int i = 0; i < 10; i++)
+			amc_sb_putc(&sb, (char)('a' + next_rand(fp) % 26));
+		amc_sb_puts(&sb, "@example.com");
+	} else {
+		int num = !strcmp(kind, "NUMBER");
+		for (int i = 0; i < len; i++)
+			amc_sb_putc(&sb, num ? (char)((i == 0 ? '1' : '0') + next_rand(fp) % (i == 0 ? 9 : 10))
+					     : (char)('a' + next_rand(fp) % 26));
+	}
+	return amc_sb_detach(&sb);
+}
+
+static int type_step(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, const char *text)
+{
+	fp_begin(fp, c, "type_text", out);
+	cJSON_AddStringToObject(out->args, "text", text);
+	return FP_ACT;
+}
+
+static int plan_copy(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	amc_selector s;
+	int i = fp_find_now(fp, c, &c->sel, ctx, &s, e);
+	int rc = FP_ACT;
+	if (i == -2) {
+		rc = FP_FAIL;
+	} else if (i < 0 && ctx && ctx->waited_ms < fp->wait_ms) {
+		rc = FP_REOBSERVE;
+	} else if (i < 0 && c->sel.optional) {
+		fp_skip_optional(fp, c, &s, out, "copy_text", "no element matched");
+	} else if (i < 0) {
+		fp_begin(fp, c, "copy_text", out);
+		fp_add_selector(&s, out);
+		fp_decide(out, 0, fp_not_found(fp, c, &s, ctx, "no element matches"), NULL);
+	} else {
+		const char *l = fp_node_label(&fp_obs_tree(ctx)->nodes[i]);
+		amc_flow_interp_set_copied(&fp->in, l ? l : "");
+		fp_begin(fp, c, "copy_text", out);
+		fp_add_selector(&s, out);
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "text", l ? l : "");
+		fp_decide(out, 1, NULL, r);
+	}
+	amc_selector_clear(&s);
+	return rc;
+}
+
+/* ---- scripts and conditions, decided here ---- */
+
+static int decided_text(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, const char *tool, int ok,
+			const char *key, const char *value, char *error)
+{
+	fp_begin(fp, c, tool, out);
+	cJSON *r = NULL;
+	if (ok && key) {
+		r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, key, value ? value : "");
+	}
+	fp_decide(out, ok, error, r);
+	return FP_ACT;
+}
+
+/* evalScript, runScript, assertTrue, setClipboard: an error of the script
+ * fails the step (so optional and retry apply), with FILE:LINE in it. */
+static int plan_script(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+		       amc_err *e)
+{
+	char *v = NULL;
+	amc_err se;
+	amc_err_clear(&se);
+	int rc = 0;
+	switch (c->op) {
+	case AMC_FLOW_RUN_SCRIPT: {
+		if (c->cond.visible || c->cond.not_visible || c->cond.is_true || c->cond.platform) {
+			int h = fp_cond_holds(fp, c, &c->cond, ctx, e);
+			if (h < 0)
+				return FP_FAIL;
+			if (!h)
+				return decided_text(fp, c, out, "run_script", 1, "skipped", "when: is false", NULL);
+		}
+		size_t mark = amc_flow_interp_mark(&fp->in);
+		char *w = fp_where(fp, c);
+		for (size_t i = 0; i < c->nenv && rc == 0; i++) {
+			char *val = NULL;
+			rc = amc_flow_interp_str(&fp->in, c->env[i].value, w, &val, &se);
+			if (rc == 0)
+				amc_flow_interp_push(&fp->in, c->env[i].name, val);
+			free(val);
+		}
+		if (rc == 0 && !c->script)
+			rc = amc_err_set(&se, AMC_EUSAGE, "%s: runScript: the script file was not loaded", w);
+		if (rc == 0)
+			rc = amc_flow_interp_script(&fp->in, c->script, w, &v, &se);
+		amc_flow_interp_pop(&fp->in, mark);
+		free(w);
+		break;
+	}
+	case AMC_FLOW_EVAL_SCRIPT: {
+		char *w = fp_where(fp, c);
+		rc = strstr(c->text, "${") ? amc_flow_interp_str(&fp->in, c->text, w, &v, &se)
+					   : amc_flow_interp_script(&fp->in, c->text, w, &v, &se);
+		free(w);
+		break;
+	}
+	case AMC_FLOW_ASSERT_TRUE:
+		rc = fp_interp(fp, c, c->text, &v, &se);
+		if (rc == 0 && !amc_flow_interp_truthy(v)) {
+			char *w = fp_where(fp, c), *q = amc_sanitize_dup(c->text), *g = amc_sanitize_dup(v);
+			amc_err_set(&se, AMC_EFAIL, "%s: assertTrue: %.200s is false (it came to '%.100s')", w, q, g);
+			free(w);
+			free(q);
+			free(g);
+			rc = -1;
+		}
+		break;
+	default: /* setClipboard */
+		rc = fp_interp(fp, c, c->text, &v, &se);
+		if (rc == 0)
+			amc_flow_interp_set_copied(&fp->in, v);
+		break;
+	}
+	const char *tool = c->op == AMC_FLOW_RUN_SCRIPT ? "run_script" : c->op == AMC_FLOW_EVAL_SCRIPT ? "eval_script"
+			   : c->op == AMC_FLOW_ASSERT_TRUE ? "assert_true" : "set_clipboard";
+	if (rc != 0 && c->sel.optional) {
+		fp_skip_optional(fp, c, NULL, out, tool, se.msg);
+		free(v);
+		return FP_ACT;
+	}
+	decided_text(fp, c, out, tool, rc == 0, "value", v, rc == 0 ? NULL : amc_xstrdup(se.msg));
+	free(v);
+	return FP_ACT;
+}
+
+/* ---- the dispatch ---- */
+
+static int refused(flow_planner *fp, const amc_flow_cmd *c, const char *why, amc_err *e)
+{
+	char *w = fp_where(fp, c);
+	amc_err_set(e, AMC_EUSAGE, "%s: %s: %s", w, amc_flow_op_name(c->op), why);
+	free(w);
+	return FP_FAIL;
+}
+
+int fp_plan_cmd(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	fp->emitted_final = 1;
+	fp->emitted_skip = 0;
+	char *v = NULL;
+	switch (c->op) {
+	case AMC_FLOW_RUN_FLOW:
+	case AMC_FLOW_REPEAT:
+	case AMC_FLOW_RETRY: {
+		int rc = fp_enter_block(fp, c, ctx, out, e);
+		return rc < 0 ? FP_FAIL : rc;
+	}
+	case AMC_FLOW_TAP_ON:
+	case AMC_FLOW_LONG_PRESS_ON:
+	case AMC_FLOW_DOUBLE_TAP_ON:
+		return fp_plan_tap(fp, c, ctx, out, e);
+	case AMC_FLOW_ASSERT_VISIBLE:
+	case AMC_FLOW_ASSERT_NOT_VISIBLE:
+		return fp_plan_assert(fp, c, ctx, out, e);
+	case AMC_FLOW_SCROLL_UNTIL_VISIBLE:
+		return fp_plan_scroll_until(fp, c, ctx, out, e);
+	case AMC_FLOW_EXTENDED_WAIT:
+		return fp_plan_ext_wait(fp, c, ctx, out, e);
+	case AMC_FLOW_LAUNCH_APP:
+		return plan_launch(fp, c, ctx, out, e);
+	case AMC_FLOW_STOP_APP:
+	case AMC_FLOW_KILL_APP:
+	case AMC_FLOW_CLEAR_STATE:
+	case AMC_FLOW_OPEN_LINK:
+		return plan_app(fp, c, out, e);
+	case AMC_FLOW_CLEAR_KEYCHAIN:
+		return decided_text(fp, c, out, "flow", 1, "note", "Android has no keychain: nothing to clear", NULL);
+	case AMC_FLOW_INPUT_TEXT: {
+		if (fp_interp(fp, c, c->text, &v, e) != 0)
+			return FP_FAIL;
+		int rc = type_step(fp, c, out, v);
+		free(v);
+		return rc;
+	}
+	case AMC_FLOW_INPUT_RANDOM: {
+		v = random_text(fp, c->direction ? c->direction : "TEXT", c->number > 0 ? c->number : 8);
+		int rc = type_step(fp, c, out, v);
+		free(v);
+		return rc;
+	}
+	case AMC_FLOW_PASTE_TEXT:
+		if (!fp->in.copied || !*fp->in.copied)
+			return decided_text(fp, c, out, "type_text", 0, NULL, NULL,
+					    fp_not_found(fp, c, &(amc_selector){ 0 }, ctx,
+							 "nothing was copied (copyTextFrom or setClipboard first);"));
+		return type_step(fp, c, out, fp->in.copied);
+	case AMC_FLOW_COPY_TEXT_FROM:
+		return plan_copy(fp, c, ctx, out, e);
+	case AMC_FLOW_SET_CLIPBOARD:
+	case AMC_FLOW_EVAL_SCRIPT:
+	case AMC_FLOW_RUN_SCRIPT:
+	case AMC_FLOW_ASSERT_TRUE:
+		return plan_script(fp, c, ctx, out, e);
+	case AMC_FLOW_ERASE_TEXT:
+		if (c->number <= 0)
+			return decided_text(fp, c, out, "press_key", 1, "erased", "0", NULL);
+		fp_begin(fp, c, "press_key", out);
+		cJSON_AddStringToObject(out->args, "key", "delete");
+		cJSON_AddNumberToObject(out->args, "times", c->number);
+		return FP_ACT;
+	case AMC_FLOW_PRESS_KEY:
+	case AMC_FLOW_BACK:
+	case AMC_FLOW_HIDE_KEYBOARD:
+		fp_begin(fp, c, "press_key", out);
+		cJSON_AddStringToObject(out->args, "key", c->op == AMC_FLOW_BACK	    ? "back"
+							  : c->op == AMC_FLOW_HIDE_KEYBOARD ? "hide_keyboard"
+							  : c->text			    ? c->text
+											    : "enter");
+		return FP_ACT;
+	case AMC_FLOW_SCROLL:
+		fp_begin(fp, c, "swipe", out);
+		fp_swipe_dir(ctx, out, "UP", SWIPE_MS);
+		return FP_ACT;
+	case AMC_FLOW_SWIPE: {
+		int ms = c->number > 0 ? c->number : SWIPE_MS, w, h;
+		fp_screen_size(ctx, &w, &h);
+		if (c->sel.text || c->sel.id) { /* from: an element, in a direction */
+			amc_selector s;
+			int i = fp_find_now(fp, c, &c->sel, ctx, &s, e);
+			if (i == -2 || (i < 0 && ctx && ctx->waited_ms < fp->wait_ms)) {
+				amc_selector_clear(&s);
+				return i == -2 ? FP_FAIL : FP_REOBSERVE;
+			}
+			if (i < 0) {
+				fp_begin(fp, c, "swipe", out);
+				fp_decide(out, 0, fp_not_found(fp, c, &s, ctx, "no element matches"), NULL);
+				amc_selector_clear(&s);
+				return FP_ACT;
+			}
+			amc_selector_clear(&s);
+			const amc_bounds *b = &fp_obs_tree(ctx)->nodes[i].bounds;
+			int x = (b->x1 + b->x2) / 2, y = (b->y1 + b->y2) / 2, dx = 0, dy = 0;
+			if (!strcmp(c->direction, "UP") || !strcmp(c->direction, "DOWN"))
+				dy = (c->direction[0] == 'U' ? -1 : 1) * h * 40 / 100;
+			else
+				dx = (c->direction[0] == 'L' ? -1 : 1) * w * 40 / 100;
+			fp_begin(fp, c, "swipe", out);
+			fp_swipe_args(out, x, y, fp_to_px(x + dx, 0, w), fp_to_px(y + dy, 0, h), ms);
+		} else if (c->direction) {
+			fp_begin(fp, c, "swipe", out);
+			fp_swipe_dir(ctx, out, c->direction, ms);
+		} else {
+			fp_begin(fp, c, "swipe", out);
+			fp_swipe_args(out, fp_to_px(c->sx, c->percent, w), fp_to_px(c->sy, c->percent, h),
+				      fp_to_px(c->ex, c->percent, w), fp_to_px(c->ey, c->percent, h), ms);
+		}
+		return FP_ACT;
+	}
+	case AMC_FLOW_WAIT_FOR_ANIMATION:
+		fp_begin(fp, c, "wait", out);
+		cJSON_AddNumberToObject(out->args, "ms", c->number < ANIMATION_WAIT_MS ? c->number : ANIMATION_WAIT_MS);
+		return FP_ACT;
+	case AMC_FLOW_TAKE_SCREENSHOT:
+		fp_begin(fp, c, "screenshot", out);
+		if (c->text)
+			cJSON_AddStringToObject(out->args, "name", c->text);
+		return FP_ACT;
+	case AMC_FLOW_ASSERT_WITH_AI:
+	case AMC_FLOW_ASSERT_NO_DEFECTS_WITH_AI:
+	case AMC_FLOW_EXTRACT_TEXT_WITH_AI:
+		return refused(fp, c, "AI commands are not wired to a model in flows yet", e);
+	default:
+		return refused(fp, c, "not available on this device (amc flow check lists what each device can do)", e);
+	}
+}

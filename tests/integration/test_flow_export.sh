@@ -1,0 +1,74 @@
+#!/bin/sh
+# test_flow_export.sh - agentic runs (the LLM planner against the local fake
+# Anthropic API, tests/tools/mockllm) exported as Maestro flows
+# (amc_flow_export, through tests/tools/flowexport until `amc export --flow`
+# is wired), each replayed by `amc run --flow` on a reset sim: the same sim
+# state as a whole. One scenario per sim app: Contacts, Settings, Notes.
+. "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
+MOCK="$AMC_TEST_BUILDDIR/tests/tools/mockllm"
+EXPORT="$AMC_TEST_BUILDDIR/tests/tools/flowexport"
+export AMC_JS="$AMC_TEST_BUILDDIR/amc-js"
+LOGS="$T_HOME/mock"
+mkdir -p "$LOGS" "$XDG_CONFIG_HOME/amc"
+unset ANTHROPIC_BASE_URL AMC_PLANNER_MODEL
+MPID=
+trap '[ -n "$MPID" ] && kill "$MPID" 2>/dev/null' EXIT
+
+# scenario NAME GOAL SCRIPT STATE_PATTERN ASSERTED
+scenario() {
+	printf '%s\n' "$3" >"$T_HOME/script"
+	rm -f "$T_HOME/port"
+	"$MOCK" "$T_HOME/script" "$T_HOME/port" "$LOGS" &
+	MPID=$!
+	wait_for 10 test -s "$T_HOME/port" || diag "mock did not start"
+	"$AMC" sim reset >/dev/null
+	ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T_HOME/port")" ANTHROPIC_API_KEY=sk-ant-test \
+		setsid -w "$AMC" run "$2" --json </dev/null >"$T_HOME/out" 2>"$T_HOME/err"; rc=$?
+	kill "$MPID" 2>/dev/null; wait "$MPID" 2>/dev/null; MPID=
+	is "$rc" 0 "$1: the agentic run succeeds"
+	[ "$rc" -eq 0 ] || sed 's/^/# /' "$T_HOME/err" | tail -n 5
+	id=$(sed -n 's/.*"id":[[:space:]]*"\([0-9a-z]*\)".*/\1/p' "$T_HOME/out" | head -n 1)
+	"$AMC" sim state >"$T_HOME/state1"
+	like "$(cat "$T_HOME/state1")" "$4" "$1: it changed the sim"
+
+	"$EXPORT" "$id" >"$T_HOME/$1.yaml" 2>"$T_HOME/err"; ok_status $? "$1: exported as a flow"
+	sed 's/^/#   /' "$T_HOME/$1.yaml"
+	y=$(cat "$T_HOME/$1.yaml")
+	like "$y" 'planner llm' "$1: naming the planner"
+	like "$y" '# a unique (resource id|text)' "$1: taps as selectors from the step's tree"
+	like "$y" "- assertVisible: \"$5\"" "$1: what the goal was about asserted at the end"
+	"$AMC" flow check -d sim "$T_HOME/$1.yaml" >"$T_HOME/check"; ok_status $? "$1: the export checks clean"
+
+	"$AMC" sim reset >/dev/null
+	"$AMC" run --flow "$T_HOME/$1.yaml" >"$T_HOME/out" 2>&1; rc=$?
+	is "$rc" 0 "$1: the exported flow replays on a reset sim"
+	[ "$rc" -eq 0 ] || sed 's/^/# /' "$T_HOME/out" | tail -n 15
+	"$AMC" sim state >"$T_HOME/state2"
+	if cmp -s "$T_HOME/state1" "$T_HOME/state2"; then ok 1 "$1: the same sim state as the agentic run, as a whole"
+	else ok 0 "$1: the same sim state as the agentic run, as a whole"; diff "$T_HOME/state1" "$T_HOME/state2" | sed 's/^/# /'; fi
+}
+
+scenario contacts "Add a contact for Ada Lovelace, 555-0100" "launch com.android.contacts
+tap Add contact
+tap Name
+type Ada Lovelace
+tap Phone
+type 555-0100
+tap Save
+finish true Added Ada Lovelace, 555-0100" '"name":[[:space:]]*"Ada Lovelace"' "Ada Lovelace"
+
+scenario settings "Turn Wi-Fi off in Settings" "launch com.android.settings
+tap Wi-Fi
+tap Use Wi-Fi
+finish true Wi-Fi is off" '"wifi":[[:space:]]*false' "Wi-Fi is off"
+
+scenario notes "Write a note titled Shopping list" "launch com.amc.notes
+tap New note
+tap Title
+type Shopping list
+key back
+key back
+finish true Wrote the note Shopping list" '"title":[[:space:]]*"Shopping list"' "Shopping list"
+
+"$EXPORT" nosuchtask >/dev/null 2>&1; is $? 1 "an unknown task is refused"
+done_testing
