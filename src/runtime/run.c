@@ -8,6 +8,7 @@
 #include "image/png.h"
 #include "runtime/observe.h"
 #include "runtime/tools.h"
+#include "storage/search.h"
 #include "util/clock.h"
 #include "util/jsonutil.h"
 #include "util/log.h"
@@ -622,6 +623,10 @@ static int step_record(run *r, step *s, amc_err *e)
 	rec.reasoning = act->reasoning;
 	rec.started_ms = s->started_ms;
 	rec.finished_ms = amc_now_ms();
+	/* for the search index: what was on the screen the step acted on and,
+	 * when it looked again, the screen it left (both masked already) */
+	rec.screen_text = amc_search_visible_text(&r->obs.tree, r->obs.ocr_json);
+	rec.after_text = s->have_after ? amc_search_visible_text(&post->tree, post->ocr_json) : NULL;
 	rec.timings = timings_json(r, s, amc_mono_ms() - r0);
 	int rc = amc_store_add_step(r->store, &rec, e);
 	if (rc == 0) {
@@ -642,6 +647,8 @@ static int step_record(run *r, step *s, amc_err *e)
 	free(rec.scene);
 	free(rec.semantic_scene);
 	free(rec.timings);
+	free(rec.screen_text);
+	free(rec.after_text);
 	return rc;
 }
 

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "storage/search_schema.h"
 #include "storage/store.h"
 #include "storage/store_int.h"
 
@@ -96,6 +97,10 @@ static const amc_migration MIGRATIONS[] = {
 	 " cost_usd REAL,"
 	 " detail TEXT);"
 	 "CREATE INDEX planner_decisions_task_idx ON planner_decisions(task_id, step);"},
+
+	/* Full-text search over everything amc saw (storage/search_schema.h):
+	 * the screen-text columns, the FTS5 index, its triggers and the backfill. */
+	{4, "add the full-text search index", AMC_SEARCH_MIGRATION_SQL},
 };
 
 #define N_MIGRATIONS ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))
