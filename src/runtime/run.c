@@ -627,6 +627,10 @@ static int step_record(run *r, step *s, amc_err *e)
 	 * when it looked again, the screen it left (both masked already) */
 	rec.screen_text = amc_search_visible_text(&r->obs.tree, r->obs.ocr_json);
 	rec.after_text = s->have_after ? amc_search_visible_text(&post->tree, post->ocr_json) : NULL;
+	if (rec.after_text && !strcmp(rec.after_text, rec.screen_text)) {
+		free(rec.after_text); /* nothing changed on screen: one copy is enough */
+		rec.after_text = NULL;
+	}
 	rec.timings = timings_json(r, s, amc_mono_ms() - r0);
 	int rc = amc_store_add_step(r->store, &rec, e);
 	if (rc == 0) {
