@@ -32,6 +32,7 @@ extern const amc_cmd amc_cmd_run, amc_cmd_tasks, amc_cmd_show, amc_cmd_devices,
 extern const amc_cmd amc_cmd_doctor;
 extern const amc_cmd amc_cmd_providers;
 extern const amc_cmd amc_cmd_search;
+extern const amc_cmd amc_cmd_export;
 
 /* Open the store once: creates $AMC_HOME, migrates, marks dead tasks
  * interrupted and applies the configured retention. */

@@ -5,4 +5,5 @@ amc_SOURCES += \
 	src/cli/cmd_scene.c \
 	src/cli/cmd_doctor.c \
 	src/cli/cmd_providers.c \
-	src/cli/cmd_search.c
+	src/cli/cmd_search.c \
+	src/cli/cmd_export.c
