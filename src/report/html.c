@@ -148,6 +148,16 @@ static void mark_target(amc_image *img, double f, const amc_step_row *r)
 	cJSON_Delete(scene);
 }
 
+/* 1 when the step's arguments name a point or a path to mark. */
+static int has_target(const amc_step_row *r)
+{
+	cJSON *a = r->args ? cJSON_Parse(r->args) : NULL;
+	int yes = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(a, "x")) ||
+		  cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(a, "x1"));
+	cJSON_Delete(a);
+	return yes;
+}
+
 /* An <img> of an artifact, scaled, marked when `r` is given, as JPEG or PNG,
  * whichever is smaller. */
 static void put_shot(amc_sb *out, amc_store *s, const char *rel, const char *label, const amc_step_row *r)
@@ -367,7 +377,8 @@ static void put_step(amc_sb *out, amc_store *s, const amc_step_row *r)
 	amc_sb_puts(out, " <span class=\"status\">");
 	ESC(out, r->status ? r->status : "?");
 	amc_sb_puts(out, "</span></h2><div class=\"shots\">");
-	put_shot(out, s, r->before_screenshot, "before (target marked)", r);
+	int target = has_target(r);
+	put_shot(out, s, r->before_screenshot, target ? "before (target marked)" : "before", target ? r : NULL);
 	put_shot(out, s, r->after_screenshot, "after", NULL);
 	amc_sb_puts(out, "</div><dl>");
 	put_json_pre(out, "action", r->args);

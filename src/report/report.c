@@ -62,7 +62,12 @@ static void add_path(amc_store *s, cJSON *j, const char *key, const char *rel, c
 	if (!rel) {
 		cJSON_AddNullToObject(j, key);
 	} else if (artifact_dir) {
-		cJSON_AddStringToObject(j, key, rel); /* relative to the export folder */
+		/* relative to the export folder; null when it could not be copied
+		 * (removed by retention, or never written) */
+		if (amc_path_join(abs, sizeof abs, artifact_dir, rel) == 0 && amc_file_exists(abs))
+			cJSON_AddStringToObject(j, key, rel);
+		else
+			cJSON_AddNullToObject(j, key);
 	} else if (amc_store_artifact_abspath(s, rel, abs, sizeof abs, NULL) == 0) {
 		cJSON_AddStringToObject(j, key, abs);
 	} else {
@@ -185,7 +190,9 @@ static int dir_usable(const char *dir, amc_err *e)
 	return 0;
 }
 
-/* Copy one artifact to DIR/REL (REL is a clean store path, so it stays inside DIR). */
+/* Copy one artifact to DIR/REL (REL is a clean store path, so it stays inside
+ * DIR). One that no longer exists (retention, a step that failed before its
+ * after-observation was written) is skipped: task.json names it as null. */
 static int copy_artifact(amc_store *s, const char *rel, const char *dir, amc_err *e)
 {
 	char src[PATH_MAX], dst[PATH_MAX], parent[PATH_MAX];
@@ -195,8 +202,8 @@ static int copy_artifact(amc_store *s, const char *rel, const char *dir, amc_err
 		return -1;
 	if (amc_path_join(dst, sizeof dst, dir, rel) != 0)
 		return amc_err_set(e, AMC_EUSAGE, "the export path for %s is too long", rel);
-	if (amc_file_exists(dst))
-		return 0; /* a reused observation: copied for the step before */
+	if (amc_file_exists(dst) || !amc_file_exists(src))
+		return 0; /* a reused observation (copied for the step before), or a missing one */
 	snprintf(parent, sizeof parent, "%s", dst);
 	char *slash = strrchr(parent, '/');
 	if (slash)

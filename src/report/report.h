@@ -67,8 +67,8 @@ void amc_report_html_escape(amc_sb *out, const char *s);
 cJSON *amc_report_json(amc_store *s, const amc_report_task *t, const char *artifact_dir);
 
 /* --dir: DIR/task.json and DIR/artifacts/ with a copy of every screenshot,
- * thumbnail-free, and tree artifact the records name. DIR is created (0700)
- * if missing; an existing DIR must be empty. */
+ * and tree artifact the records name (one that no longer exists is null in
+ * task.json). DIR is created (0700) if missing; an existing DIR must be empty. */
 int amc_report_dir(amc_store *s, const amc_report_task *t, const char *dir, amc_err *e);
 
 #endif
