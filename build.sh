@@ -18,7 +18,8 @@ packages="build-essential autoconf automake pkg-config
   libchafa-dev libglib2.0-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
   libpng-dev libxml2-dev libyaml-dev libpcre2-dev libfreetype-dev fonts-dejavu-core
   clang tmux tesseract-ocr libvterm-dev
-  libjpeg-dev chromium"
+  duktape-dev libjpeg-dev chromium"
+# duktape-dev: the JavaScript engine of flows (amc-js, src/flow/amc_js.c).
 # libjpeg-dev: JPEG screenshots in `amc export --html` reports. chromium is for
 # the tests only: tests/integration/test_report_browser.sh opens a report in it
 # (headless, network blocked); amc itself never runs a browser.

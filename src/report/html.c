@@ -16,6 +16,7 @@
 #include "image/jpeg.h"
 #include "image/png.h"
 #include "perception/uitree.h"
+#include "runtime/stepdiff.h"
 #include "util/clock.h"
 #include "util/fsutil.h"
 #include "util/jsonutil.h"
@@ -248,43 +249,36 @@ static void put_ocr(amc_sb *out, const char *ocr)
 	cJSON_Delete(arr);
 }
 
-/* The step's before/after UI-tree diff. The tree diff is computed and stored
- * by the perception layer (issue 13, the other half): pass its stored JSON as
- * `diff_json`, or NULL while a record carries none; this prints it when
- * present and says so otherwise. The JSON is read generically: every array
- * member of the object ("added", "removed", "changed", ...) is one list. */
-static void tree_diff_section(amc_sb *out, const char *diff_json)
+/* One line of the step's diff (runtime/stepdiff.h's render): the symbol
+ * starts the text, so it reads without colour; the class colours it. */
+static void diff_line(char op, const char *line, void *ud)
+{
+	amc_sb *out = ud;
+	const char *cls = op == '+' ? "add" : op == '-' ? "rem" : op == '~' ? "chg" : op == '!' ? "warn" : "note";
+	amc_sb_printf(out, "<li class=\"%s\"><code>", cls);
+	ESC(out, line);
+	amc_sb_puts(out, "</code></li>");
+}
+
+/* The step's before/after difference: its stored diff, or one computed now
+ * from the trees and screenshots beside the record (older records). An
+ * action that changed nothing leads with stepdiff's '!' line. */
+static void tree_diff_section(amc_sb *out, amc_store *s, const amc_step_row *r)
 {
 	amc_sb_puts(out, "<div class=\"diff\"><h3>UI-tree diff</h3>");
-	cJSON *d = diff_json ? cJSON_Parse(diff_json) : NULL;
-	if (!cJSON_IsObject(d)) {
-		amc_sb_puts(out, "<p class=\"none\">tree diff not available for this step</p></div>");
-		cJSON_Delete(d);
+	char *json = NULL;
+	amc_err e = { 0 };
+	if (amc_stepdiff_of_row(s, r, &json, &e) != 0 || !json) {
+		amc_sb_puts(out, "<p class=\"none\">tree diff not available for this step: ");
+		ESC(out, e.msg[0] ? e.msg : "no record");
+		amc_sb_puts(out, "</p></div>");
+		free(json);
 		return;
 	}
-	int any = 0;
-	const cJSON *part;
-	cJSON_ArrayForEach(part, d) {
-		if (!cJSON_IsArray(part))
-			continue;
-		amc_sb_puts(out, "<h4>");
-		ESC(out, part->string);
-		amc_sb_printf(out, " (%d)</h4><ul>", cJSON_GetArraySize(part));
-		const cJSON *it;
-		cJSON_ArrayForEach(it, part) {
-			char *t = cJSON_PrintUnformatted(it);
-			amc_sb_puts(out, "<li><code>");
-			ESC(out, t);
-			amc_sb_puts(out, "</code></li>");
-			free(t);
-			any = 1;
-		}
-		amc_sb_puts(out, "</ul>");
-	}
-	if (!any)
-		amc_sb_puts(out, "<p>no change in the UI tree</p>");
-	amc_sb_puts(out, "</div>");
-	cJSON_Delete(d);
+	amc_sb_puts(out, "<ul class=\"difflist\">");
+	amc_stepdiff_render(json, 1, diff_line, out);
+	amc_sb_puts(out, "</ul></div>");
+	free(json);
 }
 
 static void put_node(amc_sb *out, const amc_ui_node *n)
@@ -400,8 +394,7 @@ static void put_step(amc_sb *out, amc_store *s, const amc_step_row *r)
 	}
 	amc_sb_puts(out, "</dl>");
 	put_ocr(out, r->ocr);
-	/* wired at merge to the record's stored diff (the tree-diff branch) */
-	tree_diff_section(out, NULL);
+	tree_diff_section(out, s, r);
 	put_tree(out, s, r);
 	amc_sb_puts(out, "</section>\n");
 }
@@ -427,7 +420,9 @@ static const char CSS[] =
 	"td,th{border:1px solid var(--line);padding:1px 6px;text-align:left}"
 	"details{margin:6px 0}summary{cursor:pointer;color:var(--mute)}"
 	".tree ul{margin:0;padding-left:16px;list-style:none;font-size:12px}"
-	".desc,.rid,.b{color:var(--mute)}";
+	".desc,.rid,.b{color:var(--mute)}"
+	".difflist{margin:0;padding-left:0;list-style:none}.add{color:#1a7f37}.rem,.warn{color:var(--bad)}"
+	".chg{color:#9a6700}.note{color:var(--mute)}.warn{font-weight:bold}";
 
 static void put_row(amc_sb *out, const char *label, const char *value)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "runtime/stepdiff.h"
 #include "util/fsutil.h"
 #include "util/jsonutil.h"
 #include "util/sanitize.h"
@@ -120,6 +121,15 @@ static cJSON *step_json(amc_store *s, const amc_step_row *r, const char *artifac
 	cJSON_AddItemToObject(j, "semantic_scene", json_field(r->semantic_scene));
 	amc_json_add_str(j, "reasoning", r->reasoning);
 	cJSON_AddItemToObject(j, "timings", json_field(r->timings));
+	/* what the step changed (runtime/stepdiff.h): stored, or computed now
+	 * from the artifacts for an older record */
+	char *diff = NULL;
+	amc_err de;
+	if (amc_stepdiff_of_row(s, r, &diff, &de) == 0 && diff)
+		cJSON_AddItemToObject(j, "tree_diff", json_field(diff));
+	else
+		cJSON_AddNullToObject(j, "tree_diff");
+	free(diff);
 	add_num_or_null(j, "started_ms", (double)r->started_ms, r->started_ms > 0);
 	add_num_or_null(j, "finished_ms", (double)r->finished_ms, r->finished_ms > 0);
 	return j;

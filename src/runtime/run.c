@@ -7,6 +7,7 @@
 
 #include "image/png.h"
 #include "runtime/observe.h"
+#include "runtime/stepdiff.h"
 #include "runtime/tools.h"
 #include "storage/search.h"
 #include "util/clock.h"
@@ -623,6 +624,15 @@ static int step_record(run *r, step *s, amc_err *e)
 	rec.reasoning = act->reasoning;
 	rec.started_ms = s->started_ms;
 	rec.finished_ms = amc_now_ms();
+	/* What the action changed, stored with the record (a step that looked at
+	 * the screen again changed nothing by design: its diff is made on demand). */
+	if (s->have_after) {
+		amc_stepdiff_in din = { act->tool, &r->obs.tree, &s->after.tree, &r->obs.img, &s->after.img,
+					r->settle.status_bar_px, r->settle.tolerance };
+		cJSON *dj = amc_stepdiff_compute(&din);
+		rec.tree_diff = amc_json_print(dj);
+		cJSON_Delete(dj);
+	}
 	/* for the search index: what was on the screen the step acted on and,
 	 * when it looked again, the screen it left (both masked already) */
 	rec.screen_text = amc_search_visible_text(&r->obs.tree, r->obs.ocr_json);
@@ -651,6 +661,7 @@ static int step_record(run *r, step *s, amc_err *e)
 	free(rec.scene);
 	free(rec.semantic_scene);
 	free(rec.timings);
+	free(rec.tree_diff);
 	free(rec.screen_text);
 	free(rec.after_text);
 	return rc;

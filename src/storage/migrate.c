@@ -98,9 +98,15 @@ static const amc_migration MIGRATIONS[] = {
 	 " detail TEXT);"
 	 "CREATE INDEX planner_decisions_task_idx ON planner_decisions(task_id, step);"},
 
+	/* Each step's before/after difference (runtime/stepdiff.h: the UI tree
+	 * diff, the pixels changed, the "changed nothing" flag) as small JSON.
+	 * NULL for older rows: readers compute it on demand from the trees. */
+	{4, "add the per-step tree diff column",
+	 "ALTER TABLE timeline ADD COLUMN tree_diff TEXT;"},
+
 	/* Full-text search over everything amc saw (storage/search_schema.h):
 	 * the screen-text columns, the FTS5 index, its triggers and the backfill. */
-	{4, "add the full-text search index", AMC_SEARCH_MIGRATION_SQL},
+	{5, "add the full-text search index", AMC_SEARCH_MIGRATION_SQL},
 };
 
 #define N_MIGRATIONS ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))

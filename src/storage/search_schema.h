@@ -1,4 +1,4 @@
-/* search_schema.h - the SQL of the full-text search index (schema version 4),
+/* search_schema.h - the SQL of the full-text search index (schema version 5),
  * kept apart from migrate.c's table so the row there stays one line.
  *
  * Only src/storage/ includes this. The index is three things:

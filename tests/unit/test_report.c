@@ -18,6 +18,7 @@
 #include "image/png.h"
 #include "perception/uitree.h"
 #include "report/report.h"
+#include "runtime/stepdiff.h"
 #include "storage/store.h"
 #include "tap.h"
 #include "testutil.h"
@@ -74,8 +75,9 @@ static void put_png(amc_store *s, const char *name, unsigned char shade, char *r
 	amc_image_free(&img);
 }
 
-/* A tree artifact whose every string field is hostile. */
-static void put_tree(amc_store *s, char *rel, size_t n)
+/* A tree artifact whose every string field is hostile; the tree stays in *tp
+ * (caller frees). */
+static void put_tree(amc_store *s, char *rel, size_t n, amc_ui_tree *tp)
 {
 	amc_ui_tree t = { 0 };
 	amc_uitree_builder b;
@@ -97,7 +99,18 @@ static void put_tree(amc_store *s, char *rel, size_t n)
 		diag("tree: %s", e.msg);
 	free(text);
 	cJSON_Delete(j);
-	amc_uitree_free(&t);
+	*tp = t;
+}
+
+/* The runner's stored diff (runtime/stepdiff.h) between two trees and, when
+ * given, one image standing for both screenshots. Caller frees. */
+static char *diff_of(const char *tool, const amc_ui_tree *a, const amc_ui_tree *b, const amc_image *img)
+{
+	amc_stepdiff_in in = { tool, a, b, img, img, 0, 0.001 };
+	cJSON *d = amc_stepdiff_compute(&in);
+	char *text = amc_json_print(d);
+	cJSON_Delete(d);
+	return text;
 }
 
 static void make_task(amc_store *s)
@@ -105,7 +118,7 @@ static void make_task(amc_store *s)
 	amc_err e = { 0 };
 	amc_task_row t = { .id = (char *)ID, .kind = "goal", .goal = "goal " ALL, .flow_name = "flow " ALL,
 			   .device = "sim:0", .planner = "llm", .status = "failed", .created_ms = 1700000000000LL,
-			   .started_ms = 1700000000100LL, .finished_ms = 1700000009100LL, .steps = 2, .max_steps = 50,
+			   .started_ms = 1700000000100LL, .finished_ms = 1700000009100LL, .steps = 3, .max_steps = 50,
 			   .summary = "summary " ALL, .error = "task error " ALL, .input_tokens = 1200,
 			   .output_tokens = 80, .cost_usd = 0.0123, .source_task_id = "src " P_SCRIPT,
 			   .source_attempt = 2 };
@@ -113,7 +126,20 @@ static void make_task(amc_store *s)
 	char shot1[256], shot2[256], tree[256];
 	put_png(s, "obs-0001.png", 40, shot1, sizeof shot1);
 	put_png(s, "obs-0002.png", 200, shot2, sizeof shot2);
-	put_tree(s, tree, sizeof tree);
+	amc_ui_tree after, before = { 0 };
+	put_tree(s, tree, sizeof tree, &after);
+	/* before: the root alone, so the hostile node is "added" in the diff */
+	amc_uitree_builder tb;
+	amc_uitree_builder_init(&tb, &before);
+	int root = amc_uitree_builder_add(&tb, -1, &e);
+	amc_uitree_builder_done(&tb);
+	snprintf(before.format, sizeof before.format, "uiautomator");
+	amc_uitree_set_str(&before.nodes[root].class_name, "android.widget.FrameLayout");
+	char *diff1 = diff_of("tap", &before, &after, NULL);
+	amc_image same = { 0 };
+	amc_image_alloc(&same, 100, 200, &e);
+	char *diff3 = diff_of("tap", &after, &after, &same);
+	amc_image_free(&same);
 	char ocr[1024];
 	cJSON *o = cJSON_CreateArray(), *w = cJSON_CreateObject();
 	cJSON_AddStringToObject(w, "text", "ocr " ALL);
@@ -146,7 +172,7 @@ static void make_task(amc_store *s)
 			    .description = "tap " ALL, .status = "ok", .result = "{\"note\":\"" P_SCRIPT "\"}",
 			    .before_screenshot = shot1, .after_screenshot = shot2, .ocr = ocr, .scene = scene,
 			    .ui_tree_path = tree, .reasoning = "reasoning " ALL, .started_ms = 1700000000200LL,
-			    .finished_ms = 1700000000900LL };
+			    .finished_ms = 1700000000900LL, .tree_diff = diff1 };
 	ok(amc_store_add_step(s, &r1, &e) == 0, "step 1: %s", e.msg);
 	/* step 2: its before is step 1's after; its after was never written */
 	amc_step_row r2 = { .task_id = (char *)ID, .step = 2, .tool = "swipe",
@@ -154,6 +180,14 @@ static void make_task(amc_store *s)
 			    .status = "failed", .error = "step error " ALL, .before_screenshot = shot2,
 			    .after_screenshot = "artifacts/7200000000000001/obs-9999.png" };
 	ok(amc_store_add_step(s, &r2, &e) == 0, "step 2: %s", e.msg);
+	/* step 3: a tap that changed nothing (same tree, same pixels) */
+	amc_step_row r3 = { .task_id = (char *)ID, .step = 3, .tool = "tap", .args = "{\"x\":5,\"y\":5}",
+			    .description = "tap the margin", .status = "ok", .tree_diff = diff3 };
+	ok(amc_store_add_step(s, &r3, &e) == 0, "step 3: %s", e.msg);
+	free(diff1);
+	free(diff3);
+	amc_uitree_free(&after);
+	amc_uitree_free(&before);
 	free(args);
 	free(scene);
 }
@@ -203,20 +237,26 @@ static void test_html(amc_store *s, amc_report_task *t)
 	}
 	like(h, "&quot;&gt;&lt;img src=x onerror=alert(2)&gt;", "an attribute break shows as text");
 	like(h, "&lt;/style&gt;&lt;style&gt;", "a style break shows as text");
-	like(h, "data-steps=\"2\"", "the step count");
-	is_int(count_of(h, "<section class=\"step"), 2, "one section per step");
+	like(h, "data-steps=\"3\"", "the step count");
+	is_int(count_of(h, "<section class=\"step"), 3, "one section per step");
 	like(h, "id=\"step-2\" data-step=\"2\"", "steps are addressable");
 	like(h, "<section class=\"step failed\" id=\"step-2\"", "the failed step is marked");
 	like(h, "before (target marked)", "a tap's before image is marked");
 	like(h, "screenshot not readable", "a missing screenshot is said, not fatal");
-	is_int(count_of(h, "tree diff not available for this step"), 2, "the tree-diff section says it has none");
+	like(h, "<li class=\"add\"><code>+ ", "step 1's stored diff: the added node, marked + (reads without colour)");
+	like(h, "UI text &lt;script&gt;alert(1)&lt;/script&gt;", "its text escaped");
+	like(h, "tree: 1 added, 0 removed", "with its counts");
+	like(h, "tree: unknown (the after tree is not recorded)",
+	     "step 2 has none stored: computed from the artifacts, saying what is missing");
+	is_int(count_of(h, "<li class=\"warn\"><code>! changed nothing"), 1,
+	       "step 3 (same tree, same pixels) is flagged as having changed nothing");
 	like(h, "UI tree after the step (2 nodes)", "the UI tree, in a <details>");
 	like(h, "<details class=\"tree\">", "collapsible");
 	like(h, "OCR words (1)", "the OCR words");
 	like(h, "<td>0.91</td>", "with their confidence");
 	like(h, "1200 input tokens, 80 output tokens, $0.0123", "usage and cost");
 	like(h, "attempt 2", "the source attempt");
-	ok(sb.len < 200 * 1024, "two steps take %zu bytes", sb.len);
+	ok(sb.len < 200 * 1024, "three steps take %zu bytes", sb.len);
 	amc_sb_free(&sb);
 }
 
@@ -228,13 +268,19 @@ static void test_json_and_dir(amc_store *s, amc_report_task *t, const char *base
 	is_str(amc_json_str(task, "id"), ID, "the task");
 	is_str(amc_json_str(task, "goal"), "goal " ALL, "its goal exactly as stored (JSON escapes it)");
 	const cJSON *steps = cJSON_GetObjectItemCaseSensitive(j, "steps");
-	is_int(cJSON_GetArraySize(steps), 2, "every step");
+	is_int(cJSON_GetArraySize(steps), 3, "every step");
 	const cJSON *s1 = cJSON_GetArrayItem(steps, 0);
 	const char *before = amc_json_str(s1, "before_screenshot");
 	ok(before && before[0] == '/' && amc_file_exists(before), "artifact paths are absolute: %s",
 	   before ? before : "(null)");
 	ok(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(s1, "ocr")), "the OCR words as JSON");
 	ok(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(s1, "args")), "the arguments as JSON");
+	const cJSON *td = cJSON_GetObjectItemCaseSensitive(s1, "tree_diff");
+	ok(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(td, "tree")), "the stored tree diff as JSON");
+	const cJSON *s3 = cJSON_GetArrayItem(steps, 2);
+	ok(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(s3, "tree_diff"),
+							 "changed_nothing")),
+	   "step 3's diff says it changed nothing");
 	cJSON_Delete(j);
 
 	char dir[PATH_MAX], path[PATH_MAX + 64];
@@ -274,7 +320,7 @@ int main(void)
 	make_task(s);
 	amc_report_task t;
 	ok(amc_report_load(s, "72000000", &t, &e) == 0, "load by prefix: %s", e.msg);
-	is_int(t.nsteps, 2, "with its steps");
+	is_int(t.nsteps, 3, "with its steps");
 	test_html(s, &t);
 	test_json_and_dir(s, &t, home);
 	amc_report_free(&t);
