@@ -10,5 +10,6 @@ include tests/unit/device.mk
 include tests/unit/llm.mk
 include tests/unit/launch.mk
 include tests/unit/mcp.mk
+include tests/unit/report.mk
 include tests/integration/local.mk
 include tests/fuzz/local.mk

@@ -5,5 +5,7 @@ amc_SOURCES += \
 	src/cli/cmd_scene.c \
 	src/cli/cmd_doctor.c \
 	src/cli/cmd_providers.c \
-	src/cli/cmd_mcp.c
+	src/cli/cmd_mcp.c \
+	src/cli/cmd_search.c \
+	src/cli/cmd_export.c
 amc_SOURCES += src/cli/cmd_flow.c src/cli/cmd_run_suite.c src/cli/cmd_run_suite.h

@@ -9,6 +9,7 @@
 #include "runtime/observe.h"
 #include "runtime/stepdiff.h"
 #include "runtime/tools.h"
+#include "storage/search.h"
 #include "util/clock.h"
 #include "util/jsonutil.h"
 #include "util/log.h"
@@ -636,6 +637,14 @@ static int step_record(run *r, step *s, amc_err *e)
 		rec.tree_diff = amc_json_print(dj);
 		cJSON_Delete(dj);
 	}
+	/* for the search index: what was on the screen the step acted on and,
+	 * when it looked again, the screen it left (both masked already) */
+	rec.screen_text = amc_search_visible_text(&r->obs.tree, r->obs.ocr_json);
+	rec.after_text = s->have_after ? amc_search_visible_text(&post->tree, post->ocr_json) : NULL;
+	if (rec.after_text && !strcmp(rec.after_text, rec.screen_text)) {
+		free(rec.after_text); /* nothing changed on screen: one copy is enough */
+		rec.after_text = NULL;
+	}
 	rec.timings = timings_json(r, s, amc_mono_ms() - r0);
 	int rc = amc_store_add_step(r->store, &rec, e);
 	if (rc == 0) {
@@ -657,6 +666,8 @@ static int step_record(run *r, step *s, amc_err *e)
 	free(rec.semantic_scene);
 	free(rec.timings);
 	free(rec.tree_diff);
+	free(rec.screen_text);
+	free(rec.after_text);
 	return rc;
 }
 

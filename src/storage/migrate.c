@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "storage/search_schema.h"
 #include "storage/store.h"
 #include "storage/store_int.h"
 
@@ -102,6 +103,10 @@ static const amc_migration MIGRATIONS[] = {
 	 * NULL for older rows: readers compute it on demand from the trees. */
 	{4, "add the per-step tree diff column",
 	 "ALTER TABLE timeline ADD COLUMN tree_diff TEXT;"},
+
+	/* Full-text search over everything amc saw (storage/search_schema.h):
+	 * the screen-text columns, the FTS5 index, its triggers and the backfill. */
+	{5, "add the full-text search index", AMC_SEARCH_MIGRATION_SQL},
 };
 
 #define N_MIGRATIONS ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))

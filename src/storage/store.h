@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include "util/err.h"
 
-#define AMC_STORE_SCHEMA_VERSION 4
+#define AMC_STORE_SCHEMA_VERSION 5
 
 typedef struct amc_store amc_store;
 
@@ -71,6 +71,12 @@ typedef struct amc_step_row {
 	long long started_ms, finished_ms;
 	char *tree_diff;          /* JSON of runtime/stepdiff.h (tree diff, pixels, "changed nothing"), or
 				     NULL: recorded before version 4 or by a writer that computed none */
+	/* Search (storage/search.h): the visible text of the before and after
+	 * observations, masked, one item a line (amc_search_visible_text). Written
+	 * for the index only: amc_store_get_steps leaves them NULL. NULL
+	 * screen_text: the index reads the scene, OCR and UI tree JSON instead. */
+	char *screen_text;
+	char *after_text;
 } amc_step_row;
 
 /* Orders of the task list; every one ends in id, so it is total. */

@@ -33,6 +33,8 @@ void amc_step_row_free(amc_step_row *r)
 	free(r->reasoning);
 	free(r->timings);
 	free(r->tree_diff);
+	free(r->screen_text);
+	free(r->after_text);
 	memset(r, 0, sizeof *r);
 }
 
@@ -81,8 +83,9 @@ int amc_store_add_step(amc_store *s, const amc_step_row *r, amc_err *e)
 			      "INSERT INTO timeline (task_id, step, tool, args, description, status, "
 			      "result, error, screenshot_path, created_ms, before_screenshot, "
 			      "after_screenshot, ocr, ui_tree, ui_tree_path, scene, semantic_scene, "
-			      "reasoning, timings, started_ms, finished_ms, tree_diff) VALUES (?1, ?2, ?3, ?4, ?5, "
-			      "?6, ?7, ?8, ?9, ?10, ?11, ?9, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
+			      "reasoning, timings, started_ms, finished_ms, tree_diff, screen_text, after_text) "
+			      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?9, ?12, ?13, ?14, "
+			      "?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
 			      &st, e) != 0)
 		return -1;
 	int rc = SQLITE_OK;
@@ -107,6 +110,8 @@ int amc_store_add_step(amc_store *s, const amc_step_row *r, amc_err *e)
 	amc_store_bind_pos(st, 19, r->started_ms, &rc);
 	amc_store_bind_pos(st, 20, r->finished_ms, &rc);
 	amc_store_bind_text(st, 21, r->tree_diff, &rc);
+	amc_store_bind_text(st, 22, r->screen_text, &rc);
+	amc_store_bind_text(st, 23, r->after_text, &rc);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	sqlite3_finalize(st);

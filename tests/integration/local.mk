@@ -9,7 +9,8 @@ CLI_TESTS = tests/integration/test_main.sh tests/integration/test_cmd_config.sh 
 	tests/integration/test_cmd_providers.sh tests/integration/test_cmd_retention.sh \
 	tests/integration/test_cmd_run.sh tests/integration/test_cmd_scene.sh \
 	tests/integration/test_cmd_show.sh tests/integration/test_cmd_sim.sh \
-	tests/integration/test_cmd_tasks.sh tests/integration/test_cmd_tui.sh
+	tests/integration/test_cmd_tasks.sh tests/integration/test_cmd_tui.sh \
+	tests/integration/test_cmd_search.sh
 TESTS += $(CLI_TESTS) tests/integration/test_ownership.sh
 # Maestro's language on the sim (issue 14)
 TESTS += tests/integration/test_flow_language.sh

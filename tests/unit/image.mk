@@ -9,3 +9,8 @@ check_PROGRAMS += tests/unit/test_rawframe
 TESTS += tests/unit/test_rawframe
 tests_unit_test_rawframe_SOURCES = tests/unit/test_rawframe.c
 tests_unit_test_rawframe_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/unit/test_jpeg
+TESTS += tests/unit/test_jpeg
+tests_unit_test_jpeg_SOURCES = tests/unit/test_jpeg.c
+tests_unit_test_jpeg_LDADD = $(TEST_LDADD)

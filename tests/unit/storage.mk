@@ -38,3 +38,8 @@ check_PROGRAMS += tests/unit/test_sql
 TESTS += tests/unit/test_sql
 tests_unit_test_sql_SOURCES = tests/unit/test_sql.c
 tests_unit_test_sql_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/unit/test_search
+TESTS += tests/unit/test_search
+tests_unit_test_search_SOURCES = tests/unit/test_search.c
+tests_unit_test_search_LDADD = $(TEST_LDADD)

@@ -116,6 +116,10 @@ static void test_v1_upgrade(const char *base)
 	     "reasoning,timings,started_ms,finished_ms",
 	     "timeline gained the evidence columns");
 	like(columns(db, "timeline"), "finished_ms,tree_diff", "version 4 added the tree diff column");
+	like(columns(db, "timeline"), "tree_diff,screen_text,after_text", "version 5 added the screen-text columns");
+	is_int(one_int(db, "SELECT count(*) FROM search_doc d JOIN search_fts f ON f.rowid = d.id "
+			   "WHERE search_fts MATCH '\"tap Add\"'"),
+	       1, "version 5 indexed the old records for search");
 	is_int(one_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN "
 			   "('tasks_created_idx', 'tasks_status_idx')"),
 	       2, "the task indexes exist");

@@ -1,0 +1,128 @@
+/* amc export - a recorded task in a form to hand on: one row of FORMATS per
+ * format (--html FILE, --json [FILE], --dir DIR). A new format is one row,
+ * its writer and its lines in the help; the options are made from the table. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "report/report.h"
+#include "util/fsutil.h"
+#include "util/jsonutil.h"
+#include "util/strbuf.h"
+
+/* Write task `t` to `dest` (the option's value; NULL for an optional one not
+ * given). Returns 0 or -1 with e set. */
+typedef int (*export_writer)(amc_store *s, const amc_report_task *t, const char *dest, amc_err *e);
+
+typedef struct export_format {
+	const char *name;   /* the long option: --NAME */
+	int has_arg;        /* required_argument or optional_argument (--NAME=VALUE) */
+	const char *arg;    /* what the value is, for messages */
+	export_writer write;
+} export_format;
+
+static int write_html(amc_store *s, const amc_report_task *t, const char *dest, amc_err *e)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	int rc = amc_report_html(s, t, &sb, e);
+	if (rc == 0)
+		rc = amc_write_atomic(dest, sb.buf ? sb.buf : "", sb.len, 0600, e);
+	amc_sb_free(&sb);
+	return rc;
+}
+
+static int write_json(amc_store *s, const amc_report_task *t, const char *dest, amc_err *e)
+{
+	cJSON *j = amc_report_json(s, t, NULL);
+	if (!dest || !strcmp(dest, "-")) {
+		amc_cli_print_json(j);
+		return 0;
+	}
+	char *text = amc_json_print(j);
+	cJSON_Delete(j);
+	int rc = amc_write_atomic(dest, text, strlen(text), 0600, e);
+	free(text);
+	return rc;
+}
+
+static int write_dir(amc_store *s, const amc_report_task *t, const char *dest, amc_err *e)
+{
+	return amc_report_dir(s, t, dest, e);
+}
+
+static const export_format FORMATS[] = {
+	{ "html", required_argument, "FILE", write_html },
+	{ "json", optional_argument, "FILE", write_json },
+	{ "dir", required_argument, "DIR", write_dir },
+};
+#define NFORMATS (sizeof FORMATS / sizeof FORMATS[0])
+
+static int run(amc_cli *cli, int argc, char **argv)
+{
+	struct option opts[NFORMATS + 1];
+	const char *dest[NFORMATS];
+	int wanted[NFORMATS];
+	for (size_t i = 0; i < NFORMATS; i++) {
+		opts[i] = (struct option){ FORMATS[i].name, FORMATS[i].has_arg, 0, (int)(256 + i) };
+		dest[i] = NULL;
+		wanted[i] = 0;
+	}
+	opts[NFORMATS] = (struct option){ 0, 0, 0, 0 };
+	int c, any = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c < 256 || c >= 256 + (int)NFORMATS)
+			return amc_cli_usage(&amc_cmd_export, "unknown option");
+		size_t i = (size_t)(c - 256);
+		if (FORMATS[i].has_arg == required_argument && (!optarg || !*optarg))
+			return amc_cli_usage(&amc_cmd_export, "--%s needs a %s", FORMATS[i].name, FORMATS[i].arg);
+		wanted[i] = 1;
+		dest[i] = optarg;
+		any = 1;
+	}
+	if (optind >= argc)
+		return amc_cli_usage(&amc_cmd_export, "which task? give its id or a unique prefix");
+	if (argc - optind > 1)
+		return amc_cli_usage(&amc_cmd_export, "one task at a time");
+	if (!any)
+		return amc_cli_usage(&amc_cmd_export, "in which format? give --html FILE, --json or --dir DIR");
+	amc_store *store;
+	amc_err e;
+	if (amc_cli_store(cli, &store, &e) != 0)
+		return amc_cli_fail(&e);
+	amc_report_task t;
+	if (amc_report_load(store, argv[optind], &t, &e) != 0)
+		return amc_cli_fail(&e);
+	int rc = 0;
+	for (size_t i = 0; i < NFORMATS && rc == 0; i++) {
+		if (!wanted[i])
+			continue;
+		if (FORMATS[i].write(store, &t, dest[i], &e) != 0) {
+			amc_err_prefix(&e, "export --%s", FORMATS[i].name);
+			rc = amc_cli_fail(&e);
+		} else if (dest[i] && strcmp(dest[i], "-")) {
+			fprintf(stderr, "amc: wrote task %s (%zu steps) to ", t.task.id, t.nsteps);
+			amc_cli_put_safe(stderr, dest[i]);
+			fprintf(stderr, "\n");
+		}
+	}
+	amc_report_free(&t);
+	return rc;
+}
+
+const amc_cmd amc_cmd_export = {
+	"export",
+	"export TASK [--html FILE] [--json[=FILE]] [--dir DIR]",
+	"write a recorded task as an HTML report, a JSON document or a folder",
+	"      --html FILE    one self-contained HTML page: screenshots (target marked),\n"
+	"                     actions, results, reasoning, OCR words, UI trees; no network,\n"
+	"                     no script, no other files: mail it, open it in any browser\n"
+	"      --json[=FILE]  every record of the task as one JSON document (stdout, or FILE)\n"
+	"      --dir DIR      DIR/task.json with the screenshots and UI trees it names copied\n"
+	"                     under DIR/artifacts/ (DIR new or empty)\n\n"
+	"Several formats may be given at once. Secrets are masked as everywhere in amc:\n"
+	"what is exported is what was recorded.\n",
+	run,
+};

@@ -1,0 +1,521 @@
+/* html.c - `amc export TASK --html FILE`: one self-contained page.
+ *
+ * Nothing in the page is fetched: screenshots are data: URLs, the style is in
+ * the page, there is no script, and a Content-Security-Policy meta tag says
+ * so to the browser (AMC_REPORT_CSP). Every string that came from a device,
+ * OCR, a model or a file goes through amc_report_html_escape. Collapsible
+ * parts (OCR words, the UI tree) are <details>, which needs no script. */
+#include "report/report.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "image/image.h"
+#include "image/jpeg.h"
+#include "image/png.h"
+#include "perception/uitree.h"
+#include "runtime/stepdiff.h"
+#include "util/clock.h"
+#include "util/fsutil.h"
+#include "util/jsonutil.h"
+#include "util/sanitize.h"
+
+void amc_report_html_escape(amc_sb *out, const char *s)
+{
+	if (!s)
+		return;
+	amc_sb safe;
+	amc_sb_init(&safe);
+	amc_sanitize_text(s, strlen(s), &safe);
+	for (const char *p = amc_sb_str(&safe); *p; p++) {
+		switch (*p) {
+		case '&': amc_sb_puts(out, "&amp;"); break;
+		case '<': amc_sb_puts(out, "&lt;"); break;
+		case '>': amc_sb_puts(out, "&gt;"); break;
+		case '"': amc_sb_puts(out, "&quot;"); break;
+		case '\'': amc_sb_puts(out, "&#39;"); break;
+		default: amc_sb_putc(out, *p);
+		}
+	}
+	amc_sb_free(&safe);
+}
+
+#define ESC(sb, s) amc_report_html_escape((sb), (s))
+
+static void base64(amc_sb *out, const unsigned char *p, size_t n)
+{
+	static const char T[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
+			     (i + 2 < n ? p[i + 2] : 0);
+		char q[4] = { T[v >> 18 & 63], T[v >> 12 & 63], i + 1 < n ? T[v >> 6 & 63] : '=',
+			      i + 2 < n ? T[v & 63] : '=' };
+		amc_sb_append(out, q, 4);
+	}
+}
+
+/* ---- screenshots -------------------------------------------------------- */
+
+#define MARK_RGBA 0xff2d55ffu  /* the action's target */
+#define PATH_RGBA 0x0a84ffffu  /* a swipe's path */
+
+/* A thick dot, for drawing lines out of the one primitive image.h has. */
+static void dot(amc_image *img, int x, int y, uint32_t rgba)
+{
+	amc_image_rect(img, x - 2, y - 2, x + 2, y + 2, 3, rgba);
+}
+
+static void line(amc_image *img, int x0, int y0, int x1, int y1, uint32_t rgba)
+{
+	int dx = abs(x1 - x0), dy = -abs(y1 - y0), sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
+	int err = dx + dy;
+	for (int guard = 0; guard < 20000; guard++) {
+		dot(img, x0, y0, rgba);
+		if (x0 == x1 && y0 == y1)
+			break;
+		int e2 = 2 * err;
+		if (e2 >= dy) {
+			err += dy;
+			x0 += sx;
+		}
+		if (e2 <= dx) {
+			err += dx;
+			y0 += sy;
+		}
+	}
+}
+
+static int read_bounds(const cJSON *arr, amc_bounds *b)
+{
+	if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != 4)
+		return -1;
+	int v[4];
+	for (int i = 0; i < 4; i++) {
+		const cJSON *x = cJSON_GetArrayItem(arr, i);
+		if (!cJSON_IsNumber(x))
+			return -1;
+		v[i] = x->valueint;
+	}
+	*b = (amc_bounds){ v[0], v[1], v[2], v[3] };
+	return 0;
+}
+
+/* The smallest scene element containing (x, y), else -1. */
+static int element_at(const cJSON *scene, int x, int y, amc_bounds *out)
+{
+	const cJSON *el;
+	long best = -1;
+	cJSON_ArrayForEach(el, cJSON_GetObjectItemCaseSensitive(scene, "elements")) {
+		amc_bounds b;
+		if (read_bounds(cJSON_GetObjectItemCaseSensitive(el, "bounds"), &b) != 0)
+			continue;
+		long area = (long)(b.x2 - b.x1) * (b.y2 - b.y1);
+		if (x >= b.x1 && x < b.x2 && y >= b.y1 && y < b.y2 && area > 0 && (best < 0 || area < best)) {
+			best = area;
+			*out = b;
+		}
+	}
+	return best < 0 ? -1 : 0;
+}
+
+/* Draw the step's target on `img` (scaled by f from the device's pixels): the
+ * element it acted on boxed, a tap's point, a swipe's path. */
+static void mark_target(amc_image *img, double f, const amc_step_row *r)
+{
+	cJSON *args = r->args ? cJSON_Parse(r->args) : NULL;
+	cJSON *scene = r->scene ? cJSON_Parse(r->scene) : NULL;
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(args, "x");
+	const cJSON *y = cJSON_GetObjectItemCaseSensitive(args, "y");
+	const cJSON *x1 = cJSON_GetObjectItemCaseSensitive(args, "x1");
+	const cJSON *y1 = cJSON_GetObjectItemCaseSensitive(args, "y1");
+	const cJSON *x2 = cJSON_GetObjectItemCaseSensitive(args, "x2");
+	const cJSON *y2 = cJSON_GetObjectItemCaseSensitive(args, "y2");
+	if (cJSON_IsNumber(x) && cJSON_IsNumber(y)) {
+		amc_bounds b;
+		if (element_at(scene, x->valueint, y->valueint, &b) == 0)
+			amc_image_rect(img, (int)(b.x1 * f), (int)(b.y1 * f), (int)(b.x2 * f), (int)(b.y2 * f), 2,
+				       MARK_RGBA);
+		int px = (int)(x->valueint * f), py = (int)(y->valueint * f);
+		amc_image_rect(img, px - 7, py - 7, px + 7, py + 7, 2, MARK_RGBA);
+		dot(img, px, py, MARK_RGBA);
+	} else if (cJSON_IsNumber(x1) && cJSON_IsNumber(y1) && cJSON_IsNumber(x2) && cJSON_IsNumber(y2)) {
+		int ax = (int)(x1->valueint * f), ay = (int)(y1->valueint * f);
+		line(img, ax, ay, (int)(x2->valueint * f), (int)(y2->valueint * f), PATH_RGBA);
+		amc_image_rect(img, ax - 7, ay - 7, ax + 7, ay + 7, 2, PATH_RGBA);
+	}
+	cJSON_Delete(args);
+	cJSON_Delete(scene);
+}
+
+/* 1 when the step's arguments name a point or a path to mark. */
+static int has_target(const amc_step_row *r)
+{
+	cJSON *a = r->args ? cJSON_Parse(r->args) : NULL;
+	int yes = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(a, "x")) ||
+		  cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(a, "x1"));
+	cJSON_Delete(a);
+	return yes;
+}
+
+/* An <img> of an artifact, scaled, marked when `r` is given, as JPEG or PNG,
+ * whichever is smaller. */
+static void put_shot(amc_sb *out, amc_store *s, const char *rel, const char *label, const amc_step_row *r)
+{
+	char abs[PATH_MAX];
+	amc_err e;
+	amc_image full = { 0 }, small = { 0 };
+	unsigned char *jpg = NULL, *png = NULL;
+	size_t jlen = 0, plen = 0;
+	amc_sb_printf(out, "<figure><figcaption>%s</figcaption>", label);
+	if (!rel) {
+		amc_sb_puts(out, "<p class=\"none\">no screenshot recorded</p></figure>");
+		return;
+	}
+	if (amc_store_artifact_abspath(s, rel, abs, sizeof abs, &e) != 0 ||
+	    amc_png_decode_file(abs, &full, &e) != 0 ||
+	    amc_image_scale_fit(&full, AMC_REPORT_SHOT_MAX_W, AMC_REPORT_SHOT_MAX_H, &small, &e) != 0) {
+		amc_sb_puts(out, "<p class=\"none\">screenshot not readable: ");
+		ESC(out, e.msg);
+		amc_sb_puts(out, "</p></figure>");
+		amc_image_free(&full);
+		return;
+	}
+	if (r)
+		mark_target(&small, (double)small.w / full.w, r);
+	int jok = amc_jpeg_encode(&small, AMC_REPORT_JPEG_QUALITY, &jpg, &jlen, &e) == 0;
+	int pok = amc_png_encode(&small, 9, &png, &plen, &e) == 0;
+	if (jok || pok) {
+		int use_png = pok && (!jok || plen < jlen);
+		amc_sb_printf(out, "<img class=\"shot\" width=\"%d\" height=\"%d\" alt=\"%s\" src=\"data:image/%s;base64,",
+			      small.w, small.h, label, use_png ? "png" : "jpeg");
+		base64(out, use_png ? png : jpg, use_png ? plen : jlen);
+		amc_sb_puts(out, "\">");
+	} else {
+		amc_sb_puts(out, "<p class=\"none\">screenshot not encodable: ");
+		ESC(out, e.msg);
+		amc_sb_puts(out, "</p>");
+	}
+	amc_sb_puts(out, "</figure>");
+	free(jpg);
+	free(png);
+	amc_image_free(&full);
+	amc_image_free(&small);
+}
+
+/* ---- parts of a step ---------------------------------------------------- */
+
+static void put_json_pre(amc_sb *out, const char *label, const char *json)
+{
+	if (!json || !*json || !strcmp(json, "{}") || !strcmp(json, "null"))
+		return;
+	cJSON *j = cJSON_Parse(json);
+	char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+	amc_sb_printf(out, "<dt>%s</dt><dd><code>", label);
+	ESC(out, text ? text : json);
+	amc_sb_puts(out, "</code></dd>");
+	free(text);
+	cJSON_Delete(j);
+}
+
+static void put_ocr(amc_sb *out, const char *ocr)
+{
+	cJSON *arr = ocr ? cJSON_Parse(ocr) : NULL;
+	int n = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : 0;
+	amc_sb_printf(out, "<details class=\"ocr\"><summary>OCR words (%d)</summary>", n);
+	if (n) {
+		amc_sb_puts(out, "<table><tr><th>text</th><th>confidence</th><th>box</th></tr>");
+		const cJSON *w;
+		cJSON_ArrayForEach(w, arr) {
+			amc_bounds b = { 0 };
+			int has_b = read_bounds(cJSON_GetObjectItemCaseSensitive(w, "bounds"), &b) == 0;
+			const cJSON *c = cJSON_GetObjectItemCaseSensitive(w, "confidence");
+			amc_sb_puts(out, "<tr><td>");
+			ESC(out, amc_json_str(w, "text"));
+			if (cJSON_IsNumber(c))
+				amc_sb_printf(out, "</td><td>%.2f</td><td>", c->valuedouble);
+			else
+				amc_sb_puts(out, "</td><td>-</td><td>");
+			if (has_b)
+				amc_sb_printf(out, "[%d,%d][%d,%d]", b.x1, b.y1, b.x2, b.y2);
+			amc_sb_puts(out, "</td></tr>");
+		}
+		amc_sb_puts(out, "</table>");
+	} else {
+		amc_sb_puts(out, "<p class=\"none\">no OCR words recorded for this step</p>");
+	}
+	amc_sb_puts(out, "</details>");
+	cJSON_Delete(arr);
+}
+
+/* One line of the step's diff (runtime/stepdiff.h's render): the symbol
+ * starts the text, so it reads without colour; the class colours it. */
+static void diff_line(char op, const char *line, void *ud)
+{
+	amc_sb *out = ud;
+	const char *cls = op == '+' ? "add" : op == '-' ? "rem" : op == '~' ? "chg" : op == '!' ? "warn" : "note";
+	amc_sb_printf(out, "<li class=\"%s\"><code>", cls);
+	ESC(out, line);
+	amc_sb_puts(out, "</code></li>");
+}
+
+/* The step's before/after difference: its stored diff, or one computed now
+ * from the trees and screenshots beside the record (older records). An
+ * action that changed nothing leads with stepdiff's '!' line. */
+static void tree_diff_section(amc_sb *out, amc_store *s, const amc_step_row *r)
+{
+	amc_sb_puts(out, "<div class=\"diff\"><h3>UI-tree diff</h3>");
+	char *json = NULL;
+	amc_err e = { 0 };
+	if (amc_stepdiff_of_row(s, r, &json, &e) != 0 || !json) {
+		amc_sb_puts(out, "<p class=\"none\">tree diff not available for this step: ");
+		ESC(out, e.msg[0] ? e.msg : "no record");
+		amc_sb_puts(out, "</p></div>");
+		free(json);
+		return;
+	}
+	amc_sb_puts(out, "<ul class=\"difflist\">");
+	amc_stepdiff_render(json, 1, diff_line, out);
+	amc_sb_puts(out, "</ul></div>");
+	free(json);
+}
+
+static void put_node(amc_sb *out, const amc_ui_node *n)
+{
+	const char *cls = n->class_name && *n->class_name ? n->class_name : "node";
+	const char *dot = strrchr(cls, '.');
+	amc_sb_puts(out, "<code>");
+	ESC(out, dot && dot[1] ? dot + 1 : cls);
+	amc_sb_puts(out, "</code>");
+	if (n->text && *n->text) {
+		amc_sb_puts(out, " <q>");
+		ESC(out, n->text);
+		amc_sb_puts(out, "</q>");
+	}
+	if (n->content_desc && *n->content_desc) {
+		amc_sb_puts(out, " <span class=\"desc\">desc ");
+		ESC(out, n->content_desc);
+		amc_sb_puts(out, "</span>");
+	}
+	if (n->resource_id && *n->resource_id) {
+		amc_sb_puts(out, " <span class=\"rid\">#");
+		ESC(out, n->resource_id);
+		amc_sb_puts(out, "</span>");
+	}
+	amc_sb_printf(out, " <span class=\"b\">[%d,%d][%d,%d]</span>", n->bounds.x1, n->bounds.y1, n->bounds.x2,
+		      n->bounds.y2);
+}
+
+/* The tree of the step's after observation, nested lists in a <details>. */
+static void put_tree(amc_sb *out, amc_store *s, const amc_step_row *r)
+{
+	char abs[PATH_MAX], *text = NULL;
+	size_t len;
+	amc_err e = { 0 };
+	amc_ui_tree t = { 0 };
+	cJSON *j = NULL;
+	int ok = 0;
+	if (r->ui_tree_path && amc_store_artifact_abspath(s, r->ui_tree_path, abs, sizeof abs, &e) == 0 &&
+	    amc_read_file(abs, AMC_UITREE_MAX_BYTES, &text, &len, &e) == 0 &&
+	    (j = amc_json_parse(text, len, AMC_UITREE_MAX_BYTES, &e)) != NULL &&
+	    amc_uitree_from_json(j, &t, &e) == 0)
+		ok = 1;
+	free(text);
+	cJSON_Delete(j);
+	if (!ok) {
+		amc_sb_puts(out, "<details class=\"tree\"><summary>UI tree</summary><p class=\"none\">");
+		if (r->ui_tree_path)
+			ESC(out, e.msg);
+		else
+			amc_sb_puts(out, "no UI tree recorded for this step");
+		amc_sb_puts(out, "</p></details>");
+		return;
+	}
+	amc_sb_printf(out, "<details class=\"tree\"><summary>UI tree after the step (%zu nodes)</summary>", t.count);
+	size_t shown = t.count < AMC_REPORT_TREE_MAX_NODES ? t.count : AMC_REPORT_TREE_MAX_NODES;
+	int cur = -1;
+	for (size_t i = 0; i < shown; i++) {
+		int d = t.nodes[i].depth;
+		if (d > cur + 1)
+			d = cur + 1; /* pre-order never skips a level; guard all the same */
+		if (d > cur) {
+			amc_sb_puts(out, "<ul>");
+		} else {
+			amc_sb_puts(out, "</li>");
+			for (; cur > d; cur--)
+				amc_sb_puts(out, "</ul></li>");
+		}
+		cur = d;
+		amc_sb_puts(out, "<li>");
+		put_node(out, &t.nodes[i]);
+	}
+	for (; cur >= 0; cur--)
+		amc_sb_puts(out, "</li></ul>");
+	if (shown < t.count)
+		amc_sb_printf(out, "<p class=\"none\">%zu more nodes not shown</p>", t.count - shown);
+	amc_sb_puts(out, "</details>");
+	amc_uitree_free(&t);
+}
+
+static void put_step(amc_sb *out, amc_store *s, const amc_step_row *r)
+{
+	int failed = r->status && strcmp(r->status, "ok");
+	amc_sb_printf(out, "<section class=\"step%s\" id=\"step-%d\" data-step=\"%d\"><h2>%d · ", failed ? " failed" : "",
+		      r->step, r->step, r->step);
+	ESC(out, r->tool ? r->tool : "?");
+	if (r->description && *r->description) {
+		amc_sb_puts(out, " — ");
+		ESC(out, r->description);
+	}
+	amc_sb_puts(out, " <span class=\"status\">");
+	ESC(out, r->status ? r->status : "?");
+	amc_sb_puts(out, "</span></h2><div class=\"shots\">");
+	int target = has_target(r);
+	put_shot(out, s, r->before_screenshot, target ? "before (target marked)" : "before", target ? r : NULL);
+	put_shot(out, s, r->after_screenshot, "after", NULL);
+	amc_sb_puts(out, "</div><dl>");
+	put_json_pre(out, "action", r->args);
+	put_json_pre(out, "result", r->result);
+	if (r->error && *r->error) {
+		amc_sb_puts(out, "<dt>error</dt><dd class=\"err\">");
+		ESC(out, r->error);
+		amc_sb_puts(out, "</dd>");
+	}
+	if (r->reasoning && *r->reasoning) {
+		amc_sb_puts(out, "<dt>reasoning</dt><dd>");
+		ESC(out, r->reasoning);
+		amc_sb_puts(out, "</dd>");
+	}
+	if (r->started_ms > 0 && r->finished_ms >= r->started_ms) {
+		char dur[32];
+		amc_format_duration(r->finished_ms - r->started_ms, dur, sizeof dur);
+		amc_sb_printf(out, "<dt>time</dt><dd>%s</dd>", dur);
+	}
+	amc_sb_puts(out, "</dl>");
+	put_ocr(out, r->ocr);
+	tree_diff_section(out, s, r);
+	put_tree(out, s, r);
+	amc_sb_puts(out, "</section>\n");
+}
+
+/* ---- the page ----------------------------------------------------------- */
+
+static const char CSS[] =
+	":root{color-scheme:light dark;--fg:#1d1d1f;--bg:#fff;--mute:#6e6e73;--line:#d2d2d7;--bad:#c9182b}"
+	"@media (prefers-color-scheme:dark){:root{--fg:#f5f5f7;--bg:#1c1c1e;--mute:#a1a1a6;--line:#3a3a3c;"
+	"--bad:#ff6b6b}}"
+	"body{font:14px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;"
+	"max-width:980px;padding:16px}"
+	"h1{font-size:20px;margin:0 0 8px}h2{font-size:16px;margin:0 0 8px}h3{font-size:14px;margin:8px 0 4px}"
+	"h4{font-size:13px;margin:4px 0}"
+	"dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:8px 0}dt{color:var(--mute)}"
+	"dd{margin:0;overflow-wrap:anywhere;white-space:pre-wrap}"
+	"code{font:12px/1.4 ui-monospace,monospace;overflow-wrap:anywhere}"
+	".step{border-top:1px solid var(--line);padding:12px 0}.failed h2,.err{color:var(--bad)}"
+	".status{font-weight:normal;color:var(--mute);font-size:13px}"
+	".shots{display:flex;gap:16px;flex-wrap:wrap}figure{margin:0}figcaption{color:var(--mute);font-size:12px}"
+	"img.shot{border:1px solid var(--line);display:block}"
+	".none{color:var(--mute);font-style:italic}table{border-collapse:collapse;font-size:12px}"
+	"td,th{border:1px solid var(--line);padding:1px 6px;text-align:left}"
+	"details{margin:6px 0}summary{cursor:pointer;color:var(--mute)}"
+	".tree ul{margin:0;padding-left:16px;list-style:none;font-size:12px}"
+	".desc,.rid,.b{color:var(--mute)}"
+	".difflist{margin:0;padding-left:0;list-style:none}.add{color:#1a7f37}.rem,.warn{color:var(--bad)}"
+	".chg{color:#9a6700}.note{color:var(--mute)}.warn{font-weight:bold}";
+
+static void put_row(amc_sb *out, const char *label, const char *value)
+{
+	if (!value || !*value)
+		return;
+	amc_sb_printf(out, "<dt>%s</dt><dd>", label);
+	ESC(out, value);
+	amc_sb_puts(out, "</dd>");
+}
+
+static void put_time_row(amc_sb *out, const char *label, long long ms)
+{
+	char when[32];
+	if (ms <= 0)
+		return;
+	amc_format_time(ms, when, sizeof when);
+	put_row(out, label, when);
+}
+
+static void put_header(amc_sb *out, const amc_task_row *t)
+{
+	const char *title = t->goal && *t->goal ? t->goal : t->flow_name && *t->flow_name ? t->flow_name
+							   : t->flow_path ? t->flow_path : t->id;
+	amc_sb_puts(out, "<header><h1>");
+	ESC(out, title);
+	amc_sb_puts(out, "</h1><dl>");
+	put_row(out, "task", t->id);
+	put_row(out, "status", t->status);
+	put_row(out, t->goal ? "goal" : "flow", t->goal ? t->goal : t->flow_name);
+	put_row(out, "flow file", t->flow_path);
+	put_row(out, "device", t->device);
+	put_row(out, "planner", t->planner);
+	put_time_row(out, "created", t->created_ms);
+	put_time_row(out, "started", t->started_ms);
+	put_time_row(out, "finished", t->finished_ms);
+	char buf[96];
+	if (t->started_ms > 0 && t->finished_ms >= t->started_ms) {
+		amc_format_duration(t->finished_ms - t->started_ms, buf, sizeof buf);
+		put_row(out, "duration", buf);
+	}
+	snprintf(buf, sizeof buf, "%d (limit %d)", t->steps, t->max_steps);
+	put_row(out, "steps", buf);
+	if (t->source_task_id) {
+		amc_sb_puts(out, "<dt>source</dt><dd>");
+		ESC(out, t->source_task_id);
+		if (t->source_attempt >= 0)
+			amc_sb_printf(out, " attempt %d", t->source_attempt);
+		amc_sb_puts(out, "</dd>");
+	}
+	if (t->input_tokens >= 0 || t->output_tokens >= 0 || t->cost_usd >= 0) {
+		amc_sb_puts(out, "<dt>usage</dt><dd>");
+		if (t->input_tokens >= 0)
+			amc_sb_printf(out, "%lld input tokens, ", t->input_tokens);
+		if (t->output_tokens >= 0)
+			amc_sb_printf(out, "%lld output tokens, ", t->output_tokens);
+		if (t->cost_usd >= 0)
+			amc_sb_printf(out, "$%.4f", t->cost_usd);
+		else
+			amc_sb_puts(out, "cost unknown");
+		amc_sb_puts(out, "</dd>");
+	} else {
+		put_row(out, "usage", "no model calls recorded");
+	}
+	put_row(out, "summary", t->summary);
+	if (t->error && *t->error) {
+		amc_sb_puts(out, "<dt>error</dt><dd class=\"err\">");
+		ESC(out, t->error);
+		amc_sb_puts(out, "</dd>");
+	}
+	amc_sb_puts(out, "</dl></header>\n");
+}
+
+int amc_report_html(amc_store *s, const amc_report_task *t, amc_sb *out, amc_err *e)
+{
+	(void)e; /* every part that can fail says so in the page instead */
+	const amc_task_row *k = &t->task;
+	amc_sb_puts(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+			 "<meta http-equiv=\"Content-Security-Policy\" content=\"" AMC_REPORT_CSP "\">\n"
+			 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+			 "<meta name=\"generator\" content=\"amc export\">\n<title>amc task ");
+	ESC(out, k->id);
+	amc_sb_puts(out, ": ");
+	ESC(out, k->goal ? k->goal : k->flow_name ? k->flow_name : k->status);
+	amc_sb_printf(out, "</title>\n<style>%s</style></head>\n<body>\n", CSS);
+	put_header(out, k);
+	amc_sb_printf(out, "<main id=\"steps\" data-steps=\"%zu\">\n", t->nsteps);
+	if (!t->nsteps)
+		amc_sb_puts(out, "<p class=\"none\">this task recorded no steps</p>");
+	for (size_t i = 0; i < t->nsteps; i++)
+		put_step(out, s, &t->steps[i]);
+	char when[32];
+	amc_format_time(amc_now_ms(), when, sizeof when);
+	amc_sb_printf(out, "</main>\n<footer><p class=\"none\">written by amc export at %s</p></footer>\n"
+			   "</body></html>\n", when);
+	return 0;
+}

@@ -1,0 +1,3 @@
+libamc_a_SOURCES += \
+	src/report/report.c src/report/report.h \
+	src/report/html.c
