@@ -1,5 +1,5 @@
 /* amc export - a recorded task in a form to hand on: one row of FORMATS per
- * format (--html FILE, --json [FILE], --dir DIR). A new format is one row,
+ * format (--html FILE, --json [FILE], --dir DIR, --flow [FILE]). A new format is one row,
  * its writer and its lines in the help; the options are made from the table. */
 #include <getopt.h>
 #include <stdio.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "flow/flow_export.h"
 #include "report/report.h"
 #include "util/fsutil.h"
 #include "util/jsonutil.h"
@@ -53,10 +54,25 @@ static int write_dir(amc_store *s, const amc_report_task *t, const char *dest, a
 	return amc_report_dir(s, t, dest, e);
 }
 
+static int write_flow(amc_store *s, const amc_report_task *t, const char *dest, amc_err *e)
+{
+	char *yaml = NULL;
+	if (amc_flow_export(s, t->task.id, &yaml, e) != 0)
+		return -1;
+	int rc = 0;
+	if (!dest || !strcmp(dest, "-"))
+		fputs(yaml, stdout);
+	else
+		rc = amc_write_atomic(dest, yaml, strlen(yaml), 0600, e);
+	free(yaml);
+	return rc;
+}
+
 static const export_format FORMATS[] = {
 	{ "html", required_argument, "FILE", write_html },
 	{ "json", optional_argument, "FILE", write_json },
 	{ "dir", required_argument, "DIR", write_dir },
+	{ "flow", optional_argument, "FILE", write_flow },
 };
 #define NFORMATS (sizeof FORMATS / sizeof FORMATS[0])
 
@@ -87,7 +103,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 	if (argc - optind > 1)
 		return amc_cli_usage(&amc_cmd_export, "one task at a time");
 	if (!any)
-		return amc_cli_usage(&amc_cmd_export, "in which format? give --html FILE, --json or --dir DIR");
+		return amc_cli_usage(&amc_cmd_export, "in which format? give --html FILE, --json, --dir DIR or --flow");
 	amc_store *store;
 	amc_err e;
 	if (amc_cli_store(cli, &store, &e) != 0)
@@ -114,14 +130,17 @@ static int run(amc_cli *cli, int argc, char **argv)
 
 const amc_cmd amc_cmd_export = {
 	"export",
-	"export TASK [--html FILE] [--json[=FILE]] [--dir DIR]",
-	"write a recorded task as an HTML report, a JSON document or a folder",
+	"export TASK [--html FILE] [--json[=FILE]] [--dir DIR] [--flow[=FILE]]",
+	"write a recorded task as an HTML report, a JSON document, a folder or a Maestro flow",
 	"      --html FILE    one self-contained HTML page: screenshots (target marked),\n"
 	"                     actions, results, reasoning, OCR words, UI trees; no network,\n"
 	"                     no script, no other files: mail it, open it in any browser\n"
 	"      --json[=FILE]  every record of the task as one JSON document (stdout, or FILE)\n"
 	"      --dir DIR      DIR/task.json with the screenshots and UI trees it names copied\n"
-	"                     under DIR/artifacts/ (DIR new or empty)\n\n"
+	"                     under DIR/artifacts/ (DIR new or empty)\n"
+	"      --flow[=FILE]  a succeeded task as a Maestro flow that replays it (stdout, or\n"
+	"                     FILE): taps as selectors from the tree each step saw, typed\n"
+	"                     secrets as ${NAME}, an assertVisible of the final screen\n\n"
 	"Several formats may be given at once. Secrets are masked as everywhere in amc:\n"
 	"what is exported is what was recorded.\n",
 	run,

@@ -1,12 +1,10 @@
 #!/bin/sh
 # test_flow_export.sh - agentic runs (the LLM planner against the local fake
 # Anthropic API, tests/tools/mockllm) exported as Maestro flows
-# (amc_flow_export, through tests/tools/flowexport until `amc export --flow`
-# is wired), each replayed by `amc run --flow` on a reset sim: the same sim
+# (`amc export TASK --flow`), each replayed by `amc run --flow` on a reset sim: the same sim
 # state as a whole. One scenario per sim app: Contacts, Settings, Notes.
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
 MOCK="$AMC_TEST_BUILDDIR/tests/tools/mockllm"
-EXPORT="$AMC_TEST_BUILDDIR/tests/tools/flowexport"
 export AMC_JS="$AMC_TEST_BUILDDIR/amc-js"
 LOGS="$T_HOME/mock"
 mkdir -p "$LOGS" "$XDG_CONFIG_HOME/amc"
@@ -31,7 +29,7 @@ scenario() {
 	"$AMC" sim state >"$T_HOME/state1"
 	like "$(cat "$T_HOME/state1")" "$4" "$1: it changed the sim"
 
-	"$EXPORT" "$id" >"$T_HOME/$1.yaml" 2>"$T_HOME/err"; ok_status $? "$1: exported as a flow"
+	"$AMC" export "$id" --flow >"$T_HOME/$1.yaml" 2>"$T_HOME/err"; ok_status $? "$1: exported as a flow"
 	sed 's/^/#   /' "$T_HOME/$1.yaml"
 	y=$(cat "$T_HOME/$1.yaml")
 	like "$y" 'planner llm' "$1: naming the planner"
@@ -70,5 +68,5 @@ key back
 key back
 finish true Wrote the note Shopping list" '"title":[[:space:]]*"Shopping list"' "Shopping list"
 
-"$EXPORT" nosuchtask >/dev/null 2>&1; is $? 1 "an unknown task is refused"
+"$AMC" export nosuchtask --flow >/dev/null 2>&1; is $? 1 "an unknown task is refused"
 done_testing

@@ -41,6 +41,3 @@ check_PROGRAMS += tests/unit/test_flow_export
 TESTS += tests/unit/test_flow_export
 tests_unit_test_flow_export_SOURCES = tests/unit/test_flow_export.c
 tests_unit_test_flow_export_LDADD = $(TEST_LDADD)
-check_PROGRAMS += tests/tools/flowexport
-tests_tools_flowexport_SOURCES = tests/tools/flowexport.c
-tests_tools_flowexport_LDADD = $(TEST_LDADD)

@@ -55,6 +55,7 @@ static void task(amc_store *s, const char *id, const char *status)
 {
 	amc_task_row t = { 0 };
 	amc_err e;
+	amc_err_clear(&e);
 	t.id = (char *)id;
 	t.kind = "goal";
 	t.goal = "add the contact Ada Lovelace";
