@@ -234,7 +234,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 	}
 	amc_task_outcome out;
 	int rc;
-	if (amc_task_run(&(amc_run_env){ store, bus, dev, &cancel_flag }, ln.planner, task, &ro, &out, &e) != 0) {
+	if (amc_task_run(&(amc_run_env){ store, bus, dev, &cancel_flag, NULL }, ln.planner, task, &ro, &out, &e) != 0) {
 		rc = amc_cli_fail(&e);
 	} else {
 		if (!strcmp(out.status, "succeeded"))

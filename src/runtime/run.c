@@ -32,6 +32,7 @@ void amc_runner_opts_from_config(amc_runner_opts *o, const amc_config *c)
 	o->assume_yes = 0;
 	o->secrets = NULL;
 	o->enricher = NULL;
+	o->decision_sink = NULL;
 }
 
 /* The strings a task row holds beside the task's own: copies, so the row (whose
@@ -111,6 +112,7 @@ typedef struct run {
 	amc_task *task;
 	const amc_runner_opts *opts;
 	atomic_int *cancel;
+	const char *interrupt_why;      /* env->interrupt_why */
 	amc_observe_opts observe;       /* this task's captures; its OCR goes off if tesseract's data is missing */
 	amc_settle_opts settle;
 	amc_lock *lock;
@@ -177,7 +179,11 @@ static void finish_task(run *r, const char *status, const char *error, const cha
 
 static void finish_cancelled(run *r)
 {
-	finish_task(r, AMC_ST_CANCELLED, "cancelled by the operator", NULL);
+	if (r->cancel && atomic_load(r->cancel) == AMC_RUN_INTERRUPT)
+		finish_task(r, AMC_ST_INTERRUPTED,
+			    r->interrupt_why && *r->interrupt_why ? r->interrupt_why : "interrupted", NULL);
+	else
+		finish_task(r, AMC_ST_CANCELLED, "cancelled by the operator", NULL);
 }
 
 /* Secrets never leave the device: mask every observation before anyone sees it. */
@@ -273,6 +279,8 @@ static void record_decision(run *r, int n, const amc_action *act, const char *ou
 	amc_err e;
 	if (amc_store_add_decision(r->store, &dr, &e) != 0)
 		amc_log_warn("task %s: cannot record the planner decision of step %d: %s", r->task->id, n, e.msg);
+	else if (r->opts->decision_sink && r->opts->decision_sink->decided)
+		r->opts->decision_sink->decided(r->opts->decision_sink->ud, &dr);
 	free(dr.model);
 	free(dr.system_prompt);
 	free(dr.user_prompt);
@@ -734,7 +742,7 @@ int amc_task_run(const amc_run_env *env, amc_planner *planner, amc_task *task,
 	memset(out, 0, sizeof *out);
 	atomic_int *cancel = env->cancel;
 	run r = { .store = env->store, .bus = env->bus, .dev = env->dev, .planner = planner, .task = task,
-		  .opts = opts, .cancel = cancel };
+		  .opts = opts, .cancel = cancel, .interrupt_why = env->interrupt_why };
 	int rc = run_start(&r, e);
 	if (rc < 0)
 		return -1;
