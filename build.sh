@@ -18,7 +18,9 @@ packages="build-essential autoconf automake pkg-config
   libchafa-dev libglib2.0-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
   libpng-dev libxml2-dev libyaml-dev libpcre2-dev libfreetype-dev fonts-dejavu-core
   clang tmux tesseract-ocr libvterm-dev
+  duktape-dev
   libpq-dev postgresql-15"
+# duktape-dev: the JavaScript engine of flows (amc-js, src/flow/amc_js.c).
 # libpq-dev: the fleet's PostgreSQL client; postgresql-15: the server the fleet
 # tests start privately (initdb + pg_ctl as an unprivileged user).
 # tesseract-ocr (the CLI) is only the baseline of bench/bench_ocr (`make bench`

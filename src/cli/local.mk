@@ -4,4 +4,6 @@ amc_SOURCES += \
 	src/cli/cmd_sim.c src/cli/cmd_retention.c src/cli/cmd_config.c \
 	src/cli/cmd_scene.c \
 	src/cli/cmd_doctor.c \
-	src/cli/cmd_providers.c
+	src/cli/cmd_providers.c \
+	src/cli/cmd_mcp.c
+amc_SOURCES += src/cli/cmd_flow.c src/cli/cmd_run_suite.c src/cli/cmd_run_suite.h

@@ -7,6 +7,7 @@
 
 #include "image/png.h"
 #include "runtime/observe.h"
+#include "runtime/stepdiff.h"
 #include "runtime/tools.h"
 #include "util/clock.h"
 #include "util/jsonutil.h"
@@ -33,6 +34,7 @@ void amc_runner_opts_from_config(amc_runner_opts *o, const amc_config *c)
 	o->secrets = NULL;
 	o->enricher = NULL;
 	o->decision_sink = NULL;
+	o->interrupt_why = NULL;
 }
 
 /* The strings a task row holds beside the task's own: copies, so the row (whose
@@ -112,7 +114,6 @@ typedef struct run {
 	amc_task *task;
 	const amc_runner_opts *opts;
 	atomic_int *cancel;
-	const char *interrupt_why;      /* env->interrupt_why */
 	amc_observe_opts observe;       /* this task's captures; its OCR goes off if tesseract's data is missing */
 	amc_settle_opts settle;
 	amc_lock *lock;
@@ -181,7 +182,7 @@ static void finish_cancelled(run *r)
 {
 	if (r->cancel && atomic_load(r->cancel) == AMC_RUN_INTERRUPT)
 		finish_task(r, AMC_ST_INTERRUPTED,
-			    r->interrupt_why && *r->interrupt_why ? r->interrupt_why : "interrupted", NULL);
+			    r->opts->interrupt_why && *r->opts->interrupt_why ? r->opts->interrupt_why : "interrupted", NULL);
 	else
 		finish_task(r, AMC_ST_CANCELLED, "cancelled by the operator", NULL);
 }
@@ -630,6 +631,15 @@ static int step_record(run *r, step *s, amc_err *e)
 	rec.reasoning = act->reasoning;
 	rec.started_ms = s->started_ms;
 	rec.finished_ms = amc_now_ms();
+	/* What the action changed, stored with the record (a step that looked at
+	 * the screen again changed nothing by design: its diff is made on demand). */
+	if (s->have_after) {
+		amc_stepdiff_in din = { act->tool, &r->obs.tree, &s->after.tree, &r->obs.img, &s->after.img,
+					r->settle.status_bar_px, r->settle.tolerance };
+		cJSON *dj = amc_stepdiff_compute(&din);
+		rec.tree_diff = amc_json_print(dj);
+		cJSON_Delete(dj);
+	}
 	rec.timings = timings_json(r, s, amc_mono_ms() - r0);
 	int rc = amc_store_add_step(r->store, &rec, e);
 	if (rc == 0) {
@@ -650,6 +660,7 @@ static int step_record(run *r, step *s, amc_err *e)
 	free(rec.scene);
 	free(rec.semantic_scene);
 	free(rec.timings);
+	free(rec.tree_diff);
 	return rc;
 }
 
@@ -742,7 +753,7 @@ int amc_task_run(const amc_run_env *env, amc_planner *planner, amc_task *task,
 	memset(out, 0, sizeof *out);
 	atomic_int *cancel = env->cancel;
 	run r = { .store = env->store, .bus = env->bus, .dev = env->dev, .planner = planner, .task = task,
-		  .opts = opts, .cancel = cancel, .interrupt_why = env->interrupt_why };
+		  .opts = opts, .cancel = cancel };
 	int rc = run_start(&r, e);
 	if (rc < 0)
 		return -1;

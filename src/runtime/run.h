@@ -45,6 +45,11 @@ typedef struct amc_runner_opts {
 	 * database (seed 000 D7) without agent/ or runtime/ knowing of the fleet.
 	 * NULL: nobody. */
 	const struct amc_decision_sink *decision_sink;
+	/* When the task's cancel flag is set to AMC_RUN_INTERRUPT instead of 1,
+	 * the task ends `interrupted` with this text as its error (the fleet
+	 * host: "lease lost") instead of `cancelled`; the caller writes the text
+	 * before it sets the flag. NULL: "interrupted". */
+	const char *interrupt_why;
 } amc_runner_opts;
 
 typedef struct amc_decision_sink {
@@ -63,11 +68,6 @@ typedef struct amc_run_env {
 	amc_bus *bus;
 	amc_device *dev;
 	atomic_int *cancel;
-	/* When *cancel is set to AMC_RUN_INTERRUPT instead of 1, the task ends
-	 * `interrupted` with this text as its error (the fleet host: "lease
-	 * lost") instead of `cancelled`; the caller writes the text before it sets
-	 * the flag. NULL: "interrupted". */
-	const char *interrupt_why;
 } amc_run_env;
 
 /* The value of *cancel that interrupts a task instead of cancelling it. */

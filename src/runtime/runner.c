@@ -115,7 +115,7 @@ static void *runner_main(void *arg)
 				amc_runner_opts opts = r->opts;
 				pthread_mutex_unlock(&r->mu);
 				opts.secrets = j->secrets;
-				if (amc_task_run(&(amc_run_env){ store, r->bus, dev, &j->cancel, NULL }, j->planner, j->task, &opts, &out, &e) != 0)
+				if (amc_task_run(&(amc_run_env){ store, r->bus, dev, &j->cancel }, j->planner, j->task, &opts, &out, &e) != 0)
 					record_unrun(r, store, j, AMC_ST_FAILED, e.msg);
 				/* A device that went away mid-task: the task has ended (failed);
 				 * this thread stays, reports the device offline and opens it

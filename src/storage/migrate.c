@@ -96,6 +96,12 @@ static const amc_migration MIGRATIONS[] = {
 	 " cost_usd REAL,"
 	 " detail TEXT);"
 	 "CREATE INDEX planner_decisions_task_idx ON planner_decisions(task_id, step);"},
+
+	/* Each step's before/after difference (runtime/stepdiff.h: the UI tree
+	 * diff, the pixels changed, the "changed nothing" flag) as small JSON.
+	 * NULL for older rows: readers compute it on demand from the trees. */
+	{4, "add the per-step tree diff column",
+	 "ALTER TABLE timeline ADD COLUMN tree_diff TEXT;"},
 };
 
 #define N_MIGRATIONS ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))
