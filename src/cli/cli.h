@@ -33,6 +33,7 @@ extern const amc_cmd amc_cmd_doctor;
 extern const amc_cmd amc_cmd_providers;
 extern const amc_cmd amc_cmd_flow;
 extern const amc_cmd amc_cmd_mcp;
+extern const amc_cmd amc_cmd_fleet, amc_cmd_host;
 
 /* Open the store once: creates $AMC_HOME, migrates, marks dead tasks
  * interrupted and applies the configured retention. */

@@ -7,3 +7,4 @@ amc_SOURCES += \
 	src/cli/cmd_providers.c \
 	src/cli/cmd_mcp.c
 amc_SOURCES += src/cli/cmd_flow.c src/cli/cmd_run_suite.c src/cli/cmd_run_suite.h
+amc_SOURCES += src/cli/cmd_fleet.c src/cli/cmd_host.c

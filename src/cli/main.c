@@ -22,6 +22,7 @@ static const amc_cmd *const COMMANDS[] = {
 	&amc_cmd_tui, &amc_cmd_doctor, &amc_cmd_providers,
 	&amc_cmd_flow,
 	&amc_cmd_mcp,
+	&amc_cmd_fleet, &amc_cmd_host,
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
