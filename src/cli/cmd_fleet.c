@@ -163,7 +163,7 @@ static int do_ls(amc_cli *cli, int argc, char **argv)
 	const char *state = NULL;
 	int json = 0, c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+s:j", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:j", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': state = optarg; break;
 		case 'j': json = 1; break;
@@ -218,7 +218,7 @@ static int do_show(amc_cli *cli, int argc, char **argv)
 		{ "json", no_argument, 0, 'j' }, { "decisions", no_argument, 0, 'd' }, { 0, 0, 0, 0 } };
 	int json = 0, dec = 0, c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+jd", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jd", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'd': dec = 1; break;

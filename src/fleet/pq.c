@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "fleet/pq.h"
+#include "util/log.h"
 #include "util/clock.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
@@ -140,6 +141,16 @@ int amc_pq_step(PGconn *c, int *want, amc_err *e)
 	}
 }
 
+/* Server notices (NOTICE: ... already exists) go to amc's log, made one safe
+ * line, never to the terminal. */
+static void notice_to_log(void *arg, const char *msg)
+{
+	(void)arg;
+	char line[600];
+	safe_line(msg, line, sizeof line);
+	amc_log_info("fleet database: %s", line);
+}
+
 int amc_pq_connect(const char *url, int timeout_ms, PGconn **out, amc_err *e)
 {
 	*out = NULL;
@@ -174,6 +185,7 @@ int amc_pq_connect(const char *url, int timeout_ms, PGconn **out, amc_err *e)
 			return amc_err_set(e, AMC_EENV, "cannot connect to the fleet database: poll: %s", strerror(errno));
 		}
 	}
+	PQsetNoticeProcessor(c, notice_to_log, NULL);
 	*out = c;
 	return 0;
 }
