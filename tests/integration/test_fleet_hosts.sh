@@ -102,7 +102,8 @@ pg_sql "INSERT INTO amc_fleet.assignment (kind, title, device_kind, payload)
 base=$(pg_sql "SELECT min(id) FROM amc_fleet.assignment WHERE id >= $first")
 t0=$(date +%s.%N)
 pids=""
-for h in L1 L2 L3 L4; do start_host $h sim:0,sim:1; pids="$pids $host_pid"; done
+# Small sims: the screenshots are what a one-command task spends its time on.
+for h in L1 L2 L3 L4; do start_host $h sim:0,sim:1 AMC_SIM_WIDTH=270 AMC_SIM_HEIGHT=600; pids="$pids $host_pid"; done
 load_done() { [ "$(count "assignment WHERE id >= $base AND state IN ('queued','leased')")" = 0 ]; }
 wait_for 120 load_done; ok_status $? "$N assignments worked off by 4 hosts x 2 sims"
 t1=$(date +%s.%N)
