@@ -22,3 +22,8 @@ EXTRA_DIST += tests/integration/test_mcp_clients.sh tests/mcp/package.json tests
 FLEET_TESTS = tests/integration/test_fleet.sh tests/integration/test_fleet_hosts.sh
 TESTS += $(FLEET_TESTS)
 EXTRA_DIST += tests/integration/pgserver.sh $(FLEET_TESTS)
+# make bench-fleet: the fleet load test with 2,000 assignments (FLEET_LOAD_N to change it)
+bench-fleet: amc
+	$(AM_TESTS_ENVIRONMENT) FLEET_LOAD_N=$${FLEET_LOAD_N:-2000}; export FLEET_LOAD_N; \
+	$(SHELL) $(top_srcdir)/tests/integration/test_fleet_hosts.sh
+.PHONY: bench-fleet
