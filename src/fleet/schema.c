@@ -193,6 +193,7 @@ static const char v1[] =
 	"CREATE POLICY write_decision ON amc_fleet.decision FOR INSERT TO amc_fleet_host\n"
 	"  WITH CHECK (host_role = current_user AND amc_fleet.holds(assignment_id, current_user));\n"
 	"GRANT USAGE ON SCHEMA amc_fleet TO amc_fleet_host;\n"
+	"GRANT SELECT ON amc_fleet.meta TO amc_fleet_host;\n"
 	"GRANT USAGE ON SEQUENCE amc_fleet.token TO amc_fleet_host;\n"
 	"GRANT SELECT, INSERT ON amc_fleet.host TO amc_fleet_host;\n"
 	"GRANT UPDATE (last_seen, stopped_at) ON amc_fleet.host TO amc_fleet_host;\n"

@@ -37,16 +37,25 @@ pg_start() {
 		while (exec 3<>"/dev/tcp/127.0.0.1/$PG_PORT") 2>/dev/null; do PG_PORT=$((PG_PORT + 1)); done
 	fi
 	PG_SOCK=$PG_DIR
-	# shellcheck disable=SC2086
-	$PG_RUN "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 30 start \
-		-o "-c listen_addresses=$listen -p $PG_PORT -c unix_socket_directories=$PG_DIR \
-		    -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 \
-		    ${PG_OPTS:-}" >"$PG_DIR/pg_ctl.log" 2>&1 ||
-		{ sed 's/^/# /' "$PG_DIR/pg_ctl.log" "$PG_DIR/server.log"; echo "Bail out! the PostgreSQL server did not start"; exit 1; }
+	PG_LISTEN=$listen
+	pg_up
 	$PG_RUN "$PG_BIN/psql" -h "$PG_SOCK" -p "$PG_PORT" -U amc -d postgres -qAt -c "CREATE DATABASE fleet" >/dev/null ||
 		{ echo "Bail out! createdb failed"; exit 1; }
 	PG_URL="postgresql:///fleet?host=$PG_SOCK&port=$PG_PORT&user=amc"
 	export AMC_FLEET_URL="$PG_URL"
+}
+# Start the server (again) on the same folder, port and options.
+pg_up() {
+	# shellcheck disable=SC2086
+	$PG_RUN "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 30 start \
+		-o "-c listen_addresses=$PG_LISTEN -p $PG_PORT -c unix_socket_directories=$PG_DIR \
+		    -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 \
+		    ${PG_OPTS:-}" >"$PG_DIR/pg_ctl.log" 2>&1 ||
+		{ sed 's/^/# /' "$PG_DIR/pg_ctl.log" "$PG_DIR/server.log"; echo "Bail out! the PostgreSQL server did not start"; exit 1; }
+}
+# Stop the server (the database "goes away"; pg_up brings it back).
+pg_down() {
+	$PG_RUN "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null 2>&1
 }
 # psql as the superuser on the fleet database: pg_sql "SQL" (tuples only, | separated)
 pg_sql() {

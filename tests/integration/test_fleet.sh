@@ -16,6 +16,7 @@ FLOWS="$AMC_TEST_SRCDIR/data/flows"
 # Short leases so that the faults show within seconds.
 export AMC_FLEET_LEASE_S=3 AMC_FLEET_RENEW_S=1 AMC_FLEET_REAP_S=1 AMC_FLEET_REAP_GRACE_S=0 AMC_FLEET_POLL_S=2
 export AMC_OCR_POLICY=off
+submit_slow() { "$AMC" fleet submit --flow "$SLOW" --json | sed -n 's/.*"id":[[:space:]]*\([0-9]*\).*/\1/p'; }
 # A flow that can be run again from any point (the lease tests stop it midway).
 SLOW="$T_HOME/slow.yaml"
 cat >"$SLOW" <<'YAML'
@@ -158,5 +159,26 @@ like "$("$AMC" show "$l5" --json)" '"status":[[:space:]]*"interrupted"' "its loc
 h4=$!
 ended5() { [ "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $id5")" = succeeded ]; }
 wait_for 30 ended5; ok_status $? "with max_attempts 1 it still runs again (released does not count)"
+
+# The database goes away mid-run for longer than the lease: the host
+# self-fences (the local task ends interrupted, its steps kept), reconnects
+# when the server is back, and the reaper runs attempt 2.
 kill -TERM $h4; wait $h4
+id6=$(submit_slow)
+running6() { [ "$(pg_sql "SELECT count(*) FROM amc_fleet.attempt WHERE assignment_id = $id6 AND progress_step >= 2")" = 1 ]; }
+AMC_SIM_FAULTS=latency:150 "$AMC" host --devices sim:0 --name h5 >"$T_HOME/h5.out" 2>&1 &
+h5=$!
+wait_for 20 running6; ok_status $? "assignment $id6 runs"
+l6=$(pg_sql "SELECT local_task_id FROM amc_fleet.attempt WHERE assignment_id = $id6 AND n = 1")
+pg_down
+interrupted6() { "$AMC" show "$l6" --json | grep -q '"status":[[:space:]]*"interrupted"'; }
+wait_for 10 interrupted6; ok_status $? "with the database gone, the host self-fences"
+like "$("$AMC" show "$l6" --json)" '"error":[[:space:]]*"lease lost: no renewal reached' "the reason says so"
+like "$("$AMC" show "$l6" --json)" '"step":[[:space:]]*2' "the finished steps are kept"
+pg_up
+ended6() { [ "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $id6")" = succeeded ]; }
+wait_for 40 ended6; ok_status $? "the server back, attempt 2 succeeds"
+is "$(pg_sql "SELECT string_agg(n || ':' || state, ' ' ORDER BY n) FROM amc_fleet.attempt WHERE assignment_id = $id6")" \
+	"1:lost 2:succeeded" "attempt 1 lost, attempt 2 succeeded: it never ran twice at once"
+kill -TERM $h5; wait $h5
 done_testing
