@@ -130,6 +130,8 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 	int stop_s = (int)amc_config_int(cfg, "fleet", "stop_timeout_s");
 	long keep = amc_config_int(cfg, "fleet", "decisions_keep");
 	long age = amc_config_int(cfg, "fleet", "decisions_max_age_days");
+	const char *dec = amc_config_str(cfg, "fleet", "decisions");
+	int decisions = dec && !strcmp(dec, "on");
 	PGconn *c;
 	if (listen_conn(hc->url, &c, e) != 0)
 		return -1;
@@ -142,7 +144,7 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 	size_t ns = 0;
 	for (size_t i = 0; i < n; i++) {
 		amc_slot_cfg sc = { hc->url, hc->home, cfg, host_id, label, ids[i], kind_of(ids[i]),
-				    lease_s, renew_s, poll_s, 0 };
+				    lease_s, renew_s, poll_s, decisions };
 		if (amc_slot_start(&sc, &slots[ns], e) != 0) {
 			for (size_t j = 0; j < ns; j++) {
 				amc_slot_stats st;

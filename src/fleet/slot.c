@@ -219,6 +219,60 @@ static void *renew_main(void *arg)
 	return NULL;
 }
 
+/* D7: planner decisions copied to the fleet database (fleet.decisions = on)
+ * on their own connection, from the runner's thread, masked with the task's
+ * secrets; no screenshot bytes exist in a decision row (images are artifact
+ * references). A decision that cannot be written is logged and skipped: the
+ * local store has it. */
+typedef struct dsink {
+	amc_slot *s;
+	const attempt *a;
+	PGconn *pg;
+	amc_decision_sink sink;
+} dsink;
+
+#define DECISION_TEXT_MAX (256u * 1024u)
+
+static char *masked(const amc_slot *s, const char *in)
+{
+	if (!in)
+		return NULL;
+	char *m = s->secrets ? amc_secrets_mask(s->secrets, in) : NULL;
+	char *t = amc_fleet_text(m ? m : in, DECISION_TEXT_MAX);
+	free(m);
+	return t;
+}
+
+static void on_decided(void *ud, const amc_decision_row *d)
+{
+	dsink *k = ud;
+	amc_err e;
+	if (!k->pg || PQstatus(k->pg) != CONNECTION_OK) {
+		if (k->pg)
+			PQfinish(k->pg);
+		k->pg = NULL;
+		if (amc_pq_connect(k->s->cfg.url, 3000, &k->pg, &e) != 0) {
+			amc_log_warn("fleet: planner decision of step %d not copied: %s", d->step, e.msg);
+			return;
+		}
+	}
+	char step[16];
+	snprintf(step, sizeof step, "%d", d->step);
+	char attempt_n[16];
+	snprintf(attempt_n, sizeof attempt_n, "%d", k->a->n);
+	char *v[] = { masked(k->s, d->planner), masked(k->s, d->model), masked(k->s, d->system_prompt),
+		      masked(k->s, d->user_prompt), masked(k->s, d->tool), masked(k->s, d->args), masked(k->s, d->outcome) };
+	const char *p[] = { k->a->said, attempt_n, step, v[0], v[1], v[2], v[3], v[4], v[5], v[6] };
+	int broken = 0;
+	if (amc_pq_exec(k->pg,
+			"INSERT INTO amc_fleet.decision (assignment_id, attempt, step, planner, model, system_prompt,"
+			" user_prompt, tool, args, outcome) VALUES ($1::bigint, $2::int, $3::int, $4, $5, $6, $7, $8, $9, $10)",
+			10, p, 5000, NULL, &broken, &e) != 0)
+		amc_log_warn("fleet: planner decision of step %d not copied: %s", d->step, e.msg);
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		free(v[i]);
+}
+
 /* End the attempt, fenced. 1: accepted, 0: rejected (lease gone), -1: the
  * database could not be reached before the lease would have run out. */
 static int finish(amc_slot *s, const attempt *a, const char *state, const char *error)
@@ -306,6 +360,10 @@ static void run_attempt(amc_slot *s, attempt *a, const char *payload, int max_st
 	amc_runner_opts_from_config(&ro, s->cfg.cfg);
 	amc_launch_runner_opts(&ln, &ro);
 	ro.interrupt_why = s->why;
+	dsink ds = { s, a, NULL, { on_decided, NULL } };
+	ds.sink.ud = &ds;
+	if (s->cfg.decisions)
+		ro.decision_sink = &ds.sink;
 	pthread_mutex_lock(&s->mu);
 	s->p_step = 0;
 	s->p_status[0] = s->p_summary[0] = 0;
@@ -331,6 +389,8 @@ static void run_attempt(amc_slot *s, attempt *a, const char *payload, int max_st
 	amc_bus_unsubscribe(bus, sub);
 	amc_bus_free(bus);
 	amc_device_close(dev);
+	if (ds.pg)
+		PQfinish(ds.pg);
 	pthread_mutex_lock(&s->mu);
 	s->secrets = NULL;
 	int lost = s->lost, release = s->release_req;
