@@ -19,7 +19,7 @@ static int open_fleet(amc_cli *cli, int check, PGconn **c, amc_err *e)
 {
 	const char *url = amc_config_str(cli->cfg, "fleet", "url");
 	if (!url || !*url)
-		return amc_err_set(e, AMC_EUSAGE, "no fleet database: set fleet.url (amc config set fleet.url URL) "
+		return amc_err_set(e, AMC_EUSAGE, "no fleet database: set url under [fleet] in the config file "
 				   "or AMC_FLEET_URL to a PostgreSQL connection string");
 	if (amc_pq_connect(url, 0, c, e) != 0)
 		return -1;

@@ -44,7 +44,7 @@ static int host(amc_cli *cli, int argc, char **argv)
 		return amc_cli_usage(&amc_cmd_host, "--name takes 1 to 100 characters");
 	const char *url = amc_config_str(cli->cfg, "fleet", "url");
 	if (!url || !*url) {
-		amc_err_set(&e, AMC_EUSAGE, "no fleet database: set fleet.url (amc config set fleet.url URL) "
+		amc_err_set(&e, AMC_EUSAGE, "no fleet database: set url under [fleet] in the config file "
 			    "or AMC_FLEET_URL to a PostgreSQL connection string");
 		return amc_cli_fail(&e);
 	}
