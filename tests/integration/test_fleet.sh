@@ -83,6 +83,13 @@ like "$js" '"source_attempt":[[:space:]]*1' "and its attempt"
 like "$js" '"status":[[:space:]]*"succeeded"' "the local task succeeded"
 like "$("$AMC" show "$local_id")" "source +1 attempt 1" "amc show prints the source"
 like "$("$AMC" tasks)" "from 1 #1" "amc tasks shows the source"
+# The TUI: the Tasks view's SOURCE column and the Task view's header.
+printf ':dump tasks\nEnter\n:dump task\n' >"$T_HOME/tui.keys"
+mkdir -p "$T_HOME/dump"
+"$AMC" tui --script "$T_HOME/tui.keys" --dump-dir "$T_HOME/dump" --size 160x30 </dev/null
+ok_status $? "amc tui in script mode"
+like "$(cat "$T_HOME/dump/tasks.txt")" "1#1" "the Tasks view shows the assignment and attempt"
+like "$(cat "$T_HOME/dump/task.txt")" "from 1 #1" "the Task view's header too"
 show=$("$AMC" fleet show 1); ok_status $? "fleet show 1"
 like "$show" "attempt 1  succeeded  host h1  device sim:0" "fleet show lists the attempt"
 like "$show" "amc show $local_id" "and the command to inspect it on its host"
