@@ -4,7 +4,8 @@
 # every planner decision is also written to the fleet database with its
 # attempt-scoped step index, `amc fleet show --decisions` prints them, and a
 # scan of the whole database dump finds no screenshot bytes (PNG signature,
-# base64 or bytea PNG) and not the API key.
+# base64 or bytea PNG), not the API key and not the secret value the task
+# typed.
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
 . "$AMC_TEST_SRCDIR/tests/integration/pgserver.sh"
 pg_start
@@ -19,15 +20,17 @@ tap Add contact
 tap Name
 type Ada Lovelace
 tap Phone
-type 555-0100
+type {{secret:PHONE}}
 tap Save
-finish true Added Ada Lovelace, 555-0100" >"$T_HOME/script"
+finish true Added Ada Lovelace" >"$T_HOME/script"
+SECRET="731-88642-SECRET"
 "$MOCK" "$T_HOME/script" "$T_HOME/port" "$T_HOME/mock" &
 mp=$!
 wait_for 10 test -s "$T_HOME/port"; ok_status $? "the mock model is up"
-id=$("$AMC" fleet submit --json "Add a contact for Ada Lovelace, 555-0100" | sed -n 's/.*"id":[[:space:]]*\([0-9]*\).*/\1/p')
+id=$("$AMC" fleet submit --json "Add a contact for Ada Lovelace, phone {{secret:PHONE}}" | sed -n 's/.*"id":[[:space:]]*\([0-9]*\).*/\1/p')
 is "$id" 1 "the goal is queued"
-ANTHROPIC_API_KEY="$KEY" ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T_HOME/port")" \
+mkdir -p "$T_HOME/g1"
+AMC_HOME="$T_HOME/g1" AMC_SECRET_PHONE="$SECRET" ANTHROPIC_API_KEY="$KEY" ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T_HOME/port")" \
 	setsid "$AMC" host --name g1 </dev/null >"$T_HOME/g1.out" 2>&1 &
 hp=$!
 ended() { [ "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $id")" = succeeded ]; }
@@ -46,11 +49,13 @@ like "$(pg_sql "SELECT count(*) FROM amc_fleet.decision WHERE system_prompt <> '
 show=$("$AMC" fleet show "$id" --decisions); ok_status $? "fleet show --decisions"
 like "$show" "decision attempt 1 step 2: tap" "prints them"
 l=$(pg_sql "SELECT local_task_id FROM amc_fleet.attempt WHERE assignment_id = $id")
-like "$("$AMC" show "$l" --json)" '"source_task_id":[[:space:]]*"1"' "the local task is correlated"
+like "$(AMC_HOME="$T_HOME/g1" "$AMC" show "$l" --json)" '"source_task_id":[[:space:]]*"1"' "the local task is correlated"
+like "$(AMC_HOME="$T_HOME/g1" "$AMC" sim state)" "$SECRET" "the host's device got the secret value"
+like "$(pg_sql "SELECT string_agg(args, ' ') FROM amc_fleet.decision")" "secret:PHONE" "the decisions keep the placeholder"
 $PG_RUN "$PG_BIN/pg_dump" -h "$PG_SOCK" -p "$PG_PORT" -U amc -d fleet >"$T_HOME/dump.sql"; ok_status $? "pg_dump"
 ok_status $([ -s "$T_HOME/dump.sql" ]; echo $?) "the dump is not empty"
 png=$(printf '\211PNG')
-for pat in "$png" "iVBORw0KGgo" "89504e470d0a1a0a" "$KEY"; do
+for pat in "$png" "iVBORw0KGgo" "89504e470d0a1a0a" "$KEY" "$SECRET"; do
 	c=$(grep -c -a -i -F -- "$pat" "$T_HOME/dump.sql")
 	is "$c" 0 "no '$(printf '%s' "$pat" | tr -c '[:alnum:]' .)' in the database"
 done
