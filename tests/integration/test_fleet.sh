@@ -188,4 +188,21 @@ wait_for 40 ended6; ok_status $? "the server back, attempt 2 succeeds"
 is "$(pg_sql "SELECT string_agg(n || ':' || state, ' ' ORDER BY n) FROM amc_fleet.attempt WHERE assignment_id = $id6")" \
 	"1:lost 2:succeeded" "attempt 1 lost, attempt 2 succeeded: it never ran twice at once"
 kill -TERM $h5; wait $h5
+
+# A short outage within the lease: the host reconnects and renews in time;
+# the task goes on as attempt 1.
+AMC_FLEET_LEASE_S=8 AMC_SIM_FAULTS=latency:150 "$AMC" host --devices sim:0 --name h6 >"$T_HOME/h6.out" 2>&1 &
+h6=$!
+id7=$(submit_slow)
+running7() { [ "$(pg_sql "SELECT count(*) FROM amc_fleet.attempt WHERE assignment_id = $id7 AND renewals >= 1")" = 1 ]; }
+wait_for 20 running7; ok_status $? "assignment $id7 runs and renews"
+r0=$(pg_sql "SELECT renewals FROM amc_fleet.attempt WHERE assignment_id = $id7")
+pg_down; pg_up
+ended7() { [ "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $id7")" = succeeded ]; }
+wait_for 40 ended7; ok_status $? "after a short outage the assignment succeeds"
+is "$(pg_sql "SELECT string_agg(n || ':' || state, ' ' ORDER BY n) FROM amc_fleet.attempt WHERE assignment_id = $id7")" \
+	"1:succeeded" "as attempt 1: the lease was renewed in time"
+r1=$(pg_sql "SELECT renewals FROM amc_fleet.attempt WHERE assignment_id = $id7")
+diag "renewals before the outage $r0, at the end $r1"
+kill -TERM $h6; wait $h6
 done_testing
