@@ -90,6 +90,16 @@ mkdir -p "$T_HOME/dump"
 ok_status $? "amc tui in script mode"
 like "$(cat "$T_HOME/dump/tasks.txt")" "1#1" "the Tasks view shows the assignment and attempt"
 like "$(cat "$T_HOME/dump/task.txt")" "from 1 #1" "the Task view's header too"
+# The Fleet view: hosts and assignments, read by a worker thread.
+printf 'F\n:drain\n:dump fleet\n' >"$T_HOME/fleet.keys"
+"$AMC" tui --script "$T_HOME/fleet.keys" --dump-dir "$T_HOME/dump" --size 160x30 </dev/null
+ok_status $? "amc tui: the Fleet view"
+like "$(cat "$T_HOME/dump/fleet.txt")" "h1 +up .* sim:0" "it lists the host and its device"
+like "$(cat "$T_HOME/dump/fleet.txt")" "1 +succeeded +1/3 .*wifi-off-on.yaml" "and the assignments"
+like "$(cat "$T_HOME/dump/fleet.txt")" "frobnicate" "with the error of a failed one"
+AMC_FLEET_URL="postgresql:///fleet?host=/nonexistent-amc-dir&user=amc" \
+	"$AMC" tui --script "$T_HOME/fleet.keys" --dump-dir "$T_HOME/dump" --size 160x30 </dev/null
+like "$(cat "$T_HOME/dump/fleet.txt")" "fleet database unreachable \(retrying\): cannot connect" "an unreachable database is shown as such"
 show=$("$AMC" fleet show 1); ok_status $? "fleet show 1"
 like "$show" "attempt 1  succeeded  host h1  device sim:0" "fleet show lists the attempt"
 like "$show" "amc show $local_id" "and the command to inspect it on its host"
