@@ -59,4 +59,11 @@ for pat in "$png" "iVBORw0KGgo" "89504e470d0a1a0a" "$KEY" "$SECRET"; do
 	c=$(grep -c -a -i -F -- "$pat" "$T_HOME/dump.sql")
 	is "$c" 0 "no '$(printf '%s' "$pat" | tr -c '[:alnum:]' .)' in the database"
 done
+# Retention: the history of ended assignments is bounded by age (and count).
+out=$("$AMC" fleet reap); ok_status $? "fleet reap"
+is "$(pg_sql "SELECT count(*) FROM amc_fleet.decision")" "$n" "a recent assignment keeps its decisions"
+pg_sql "UPDATE amc_fleet.assignment SET finished_at = now() - interval '31 days' WHERE id = $id" >/dev/null
+"$AMC" fleet reap >/dev/null
+is "$(pg_sql "SELECT count(*) FROM amc_fleet.decision")" 0 "one ended longer ago than decisions_max_age_days loses them"
+is "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $id")" succeeded "the assignment itself stays"
 done_testing
