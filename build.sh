@@ -18,9 +18,12 @@ packages="build-essential autoconf automake pkg-config
   libchafa-dev libglib2.0-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
   libpng-dev libxml2-dev libyaml-dev libpcre2-dev libfreetype-dev fonts-dejavu-core
   clang tmux tesseract-ocr libvterm-dev
-  duktape-dev libjpeg-dev"
+  duktape-dev libjpeg-dev
+  libpq-dev postgresql-15"
 # duktape-dev: the JavaScript engine of flows (amc-js, src/flow/amc_js.c).
 # libjpeg-dev: JPEG screenshots in `amc export --html` reports.
+# libpq-dev: the fleet's PostgreSQL client; postgresql-15: the server the fleet
+# tests start privately (initdb + pg_ctl as an unprivileged user).
 # tesseract-ocr (the CLI) is only the baseline of bench/bench_ocr (`make bench`
 # and its short run in `make check`); amc itself uses the library.
 # Not installed here: adb (Debian package adb) is needed only at run time to

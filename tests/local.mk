@@ -11,5 +11,6 @@ include tests/unit/llm.mk
 include tests/unit/launch.mk
 include tests/unit/mcp.mk
 include tests/unit/report.mk
+include tests/unit/fleet.mk
 include tests/integration/local.mk
 include tests/fuzz/local.mk

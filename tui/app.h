@@ -116,7 +116,10 @@ void amc_tui_box(int y, int x, int h, int w, const char *title, int focused);
 
 /* Views and dialogs (one file each). */
 extern const amc_tui_view_ops amc_tui_view_tasks, amc_tui_view_task, amc_tui_view_help, amc_tui_view_devices;
+extern const amc_tui_view_ops amc_tui_view_fleet;
 void *amc_tui_devices_new(amc_tui_app *a);
+/* The Fleet view's state: starts its reader thread (view_fleet.c). */
+void *amc_tui_fleet_new(amc_tui_app *a);
 void *amc_tui_tasks_new(amc_tui_app *a);
 void *amc_tui_task_new(amc_tui_app *a, const char *task_id);
 void *amc_tui_help_new(amc_tui_app *a, unsigned view);

@@ -10,8 +10,8 @@
 #include "util/strbuf.h"
 
 #define CTRL(c) ((c) & 0x1f)
-#define NAV (AMC_VIEW_TASKS | AMC_VIEW_TASK | AMC_VIEW_DEVICES | AMC_VIEW_HELP)
-#define MAIN (AMC_VIEW_TASKS | AMC_VIEW_TASK | AMC_VIEW_DEVICES)
+#define NAV (AMC_VIEW_TASKS | AMC_VIEW_TASK | AMC_VIEW_DEVICES | AMC_VIEW_HELP | AMC_VIEW_FLEET)
+#define MAIN (AMC_VIEW_TASKS | AMC_VIEW_TASK | AMC_VIEW_DEVICES | AMC_VIEW_FLEET)
 
 static const amc_tui_binding TABLE[] = {
 	/* The UI-tree pane of the Task view (tmux mode-tree keys); these rows win
@@ -64,6 +64,7 @@ static const amc_tui_binding TABLE[] = {
 	{ 'c', "c", AMC_VIEW_TASKS | AMC_VIEW_TASK, AMC_REQ_CANCEL, "cancel the selected running task (asks first)" },
 	{ 'D', "D", MAIN, AMC_REQ_DEVICES, "the Devices view" },
 	{ 'T', "T", MAIN, AMC_REQ_TASKS, "the Tasks view" },
+	{ 'F', "F", MAIN, AMC_REQ_FLEET, "the Fleet view: hosts and assignments in fleet.url (docs/fleet.md)" },
 	{ 'r', "r", AMC_VIEW_DEVICES, AMC_REQ_REFRESH, "list the devices again and capture the selected one's screen now" },
 	{ CTRL('l'), "C-l", MAIN, AMC_REQ_REFRESH, "redraw the screen and reload from the database" },
 	{ 'Z', "Z", MAIN, AMC_REQ_PAUSE, "pause or resume live updates" },
@@ -111,6 +112,7 @@ const char *amc_tui_keymap_view_name(unsigned view)
 	case AMC_VIEW_HELP: return "Help";
 	case AMC_VIEW_DIALOG: return "Dialogs";
 	case AMC_VIEW_TREE: return "UI tree";
+	case AMC_VIEW_FLEET: return "Fleet";
 	default: return "?";
 	}
 }
@@ -216,6 +218,10 @@ void amc_tui_keymap_write_man(FILE *f)
 		{ AMC_VIEW_DEVICES, "each device with its status and the task holding it, beside the selected "
 				    "device's screen: its latest recorded observation (following a running task step by "
 				    "step), or a fresh capture on r when the device is free." },
+		{ AMC_VIEW_FLEET, "the fleet in fleet.url: each host with its devices, when it was last seen and what "
+				  "each device runs; every assignment with its state, attempts, host and latest progress. "
+				  "It follows the database (LISTEN) without a key press and says so when the database "
+				  "cannot be reached." },
 		{ AMC_VIEW_HELP, "the keys of the view it was opened from, and of dialogs." },
 		{ AMC_VIEW_TREE, "the UI-tree tab of the Task view's evidence pane (Tab to it): the step's UI tree, collapsible "
 				 "like tmux's choose-tree, searchable, with a JSON view. The Task view's other keys "

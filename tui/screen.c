@@ -215,6 +215,17 @@ void amc_tui_screen_key(amc_tui_app *a, int key)
 		if (req == AMC_REQ_DEVICES)
 			amc_tui_push(a, &amc_tui_view_devices, amc_tui_devices_new(a));
 		break;
+	case AMC_REQ_FLEET: {
+		const char *url = amc_config_str(a->cfg, "fleet", "url");
+		if (!url || !*url) {
+			amc_tui_message(a, 1, "no fleet database: set url under [fleet] or AMC_FLEET_URL (docs/fleet.md)");
+			break;
+		}
+		while (a->view->prev)
+			amc_tui_pop(a);
+		amc_tui_push(a, &amc_tui_view_fleet, amc_tui_fleet_new(a));
+		break;
+	}
 	case AMC_REQ_PAUSE:
 		a->paused = !a->paused;
 		if (!a->paused)

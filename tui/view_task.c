@@ -423,6 +423,12 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	amc_sb_init(&sb);
 	amc_sb_printf(&sb, "%s %s  %.8s  %s  on %s  %d step%s  %s", amc_tui_status_symbol(r->status), r->status, r->id,
 		      r->goal ? r->goal : r->flow_name ? r->flow_name : "?", r->device, r->steps, r->steps == 1 ? "" : "s", dur);
+	/* a task run for someone else (a fleet assignment and its attempt) */
+	if (r->source_task_id) {
+		amc_sb_printf(&sb, "  from %.24s", r->source_task_id);
+		if (r->source_attempt >= 0)
+			amc_sb_printf(&sb, " #%d", r->source_attempt);
+	}
 	/* a planned task's totals; flows have none, and unknown stays unknown */
 	if (r->input_tokens >= 0 || r->output_tokens >= 0 || r->cost_usd >= 0) {
 		if (r->input_tokens >= 0)

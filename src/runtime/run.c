@@ -34,6 +34,8 @@ void amc_runner_opts_from_config(amc_runner_opts *o, const amc_config *c)
 	o->assume_yes = 0;
 	o->secrets = NULL;
 	o->enricher = NULL;
+	o->decision_sink = NULL;
+	o->interrupt_why = NULL;
 }
 
 /* The strings a task row holds beside the task's own: copies, so the row (whose
@@ -179,7 +181,11 @@ static void finish_task(run *r, const char *status, const char *error, const cha
 
 static void finish_cancelled(run *r)
 {
-	finish_task(r, AMC_ST_CANCELLED, "cancelled by the operator", NULL);
+	if (r->cancel && atomic_load(r->cancel) == AMC_RUN_INTERRUPT)
+		finish_task(r, AMC_ST_INTERRUPTED,
+			    r->opts->interrupt_why && *r->opts->interrupt_why ? r->opts->interrupt_why : "interrupted", NULL);
+	else
+		finish_task(r, AMC_ST_CANCELLED, "cancelled by the operator", NULL);
 }
 
 /* Secrets never leave the device: mask every observation before anyone sees it. */
@@ -275,6 +281,8 @@ static void record_decision(run *r, int n, const amc_action *act, const char *ou
 	amc_err e;
 	if (amc_store_add_decision(r->store, &dr, &e) != 0)
 		amc_log_warn("task %s: cannot record the planner decision of step %d: %s", r->task->id, n, e.msg);
+	else if (r->opts->decision_sink && r->opts->decision_sink->decided)
+		r->opts->decision_sink->decided(r->opts->decision_sink->ud, &dr);
 	free(dr.model);
 	free(dr.system_prompt);
 	free(dr.user_prompt);

@@ -39,7 +39,23 @@ typedef struct amc_runner_opts {
 	int assume_yes;                 /* --yes: confirmations pass without asking */
 	const amc_secrets *secrets;     /* the task's {{secret:NAME}} values and every other known one (mask-only); NULL: none */
 	amc_enricher *enricher;         /* semantic.enrich = on: one SemanticScene per observation; NULL: off */
+	/* Told of every planner decision that is recorded, after the store has it
+	 * (the same row, masked as stored; valid during the call only), on the
+	 * runner's thread. The fleet host wires one to copy decisions to the fleet
+	 * database (seed 000 D7) without agent/ or runtime/ knowing of the fleet.
+	 * NULL: nobody. */
+	const struct amc_decision_sink *decision_sink;
+	/* When the task's cancel flag is set to AMC_RUN_INTERRUPT instead of 1,
+	 * the task ends `interrupted` with this text as its error (the fleet
+	 * host: "lease lost") instead of `cancelled`; the caller writes the text
+	 * before it sets the flag. NULL: "interrupted". */
+	const char *interrupt_why;
 } amc_runner_opts;
+
+typedef struct amc_decision_sink {
+	void (*decided)(void *ud, const amc_decision_row *d);
+	void *ud;
+} amc_decision_sink;
 
 void amc_runner_opts_from_config(amc_runner_opts *o, const amc_config *c);
 
@@ -53,6 +69,9 @@ typedef struct amc_run_env {
 	amc_device *dev;
 	atomic_int *cancel;
 } amc_run_env;
+
+/* The value of *cancel that interrupts a task instead of cancelling it. */
+#define AMC_RUN_INTERRUPT 2
 
 /* Run one task to a terminal state on env's device. None of the arguments is
  * kept after the call; the planner's hooks are told of

@@ -109,6 +109,27 @@ static const keydef KEYS[] = {
 	  "JSON object of W3C alwaysMatch capabilities for new Appium sessions (or a JSON file named by AMC_APPIUM_CAPS)" },
 	{ "appium", "timeout_ms", K_INT, "30000", 500, 600000, NULL,
 	  "wall-clock limit for one Appium HTTP request" },
+	/* the fleet (docs/fleet.md): amc fleet, amc host, the TUI's Fleet view */
+	{ "fleet", "url", K_STR, "", 0, 0, NULL,
+	  "the fleet's PostgreSQL database: a libpq URI or connection string (passwords from ~/.pgpass or PGPASSWORD, never stored by amc)" },
+	{ "fleet", "lease_s", K_INT, "30", 3, 3600, NULL,
+	  "how long a host's claim on an assignment lasts without a renewal, in seconds (database clock)" },
+	{ "fleet", "renew_s", K_INT, "10", 1, 1200, NULL,
+	  "a host renews its leases this often (at most a third of fleet.lease_s is used)" },
+	{ "fleet", "reap_s", K_INT, "10", 1, 3600, NULL,
+	  "a host runs the reaper (lost attempts are queued again) this often" },
+	{ "fleet", "reap_grace_s", K_INT, "5", 0, 3600, NULL,
+	  "an attempt is lost this many seconds after its lease ran out" },
+	{ "fleet", "poll_s", K_INT, "30", 1, 3600, NULL,
+	  "an idle host looks for work this often even when no NOTIFY came" },
+	{ "fleet", "stop_timeout_s", K_INT, "30", 0, 3600, NULL,
+	  "on SIGTERM a host lets running tasks finish this long, then hands them back (released)" },
+	{ "fleet", "decisions", K_ENUM, "off", 0, 0, "off|on",
+	  "also write each planner decision (prompts, tool calls; never screenshots) to the fleet database" },
+	{ "fleet", "decisions_keep", K_INT, "200", 1, 100000000, NULL,
+	  "the reaper keeps the fleet decision history of this many ended assignments" },
+	{ "fleet", "decisions_max_age_days", K_INT, "30", 1, 36500, NULL,
+	  "and of none that ended longer ago than this" },
 };
 #define NKEYS (sizeof KEYS / sizeof KEYS[0])
 

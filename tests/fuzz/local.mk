@@ -2,7 +2,7 @@
 #  - with the normal compiler as tests/fuzz/replay_NAME, run by `make check` over the
 #    committed corpus in tests/fuzz/corpus/NAME/;
 #  - with clang's libFuzzer (+ASan/UBSan) by `make fuzz` (FUZZ_SECONDS each).
-FUZZ_TARGETS = flow config png uitree model state rawframe treediff script mcp pending
+FUZZ_TARGETS = flow config png uitree model state rawframe treediff script mcp pending fleet
 FUZZ_SECONDS = 30
 
 check_PROGRAMS += tests/fuzz/replay_flow tests/fuzz/replay_config tests/fuzz/replay_png tests/fuzz/replay_uitree
@@ -55,6 +55,12 @@ TESTS += tests/fuzz/replay_pending
 tests_fuzz_replay_pending_SOURCES = tests/fuzz/fuzz_pending.c tests/fuzz/replay.c
 tests_fuzz_replay_pending_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"pending"'
 tests_fuzz_replay_pending_LDADD = $(TEST_LDADD)
+# the fleet payloads PostgreSQL hands over (src/fleet/payload.c)
+check_PROGRAMS += tests/fuzz/replay_fleet
+TESTS += tests/fuzz/replay_fleet
+tests_fuzz_replay_fleet_SOURCES = tests/fuzz/fuzz_fleet.c tests/fuzz/replay.c
+tests_fuzz_replay_fleet_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"fleet"'
+tests_fuzz_replay_fleet_LDADD = $(TEST_LDADD)
 
 EXTRA_DIST += tests/fuzz/corpus
 

@@ -24,3 +24,13 @@ EXTRA_DIST += tests/integration/test_cmd_flow.sh tests/integration/test_run_suit
 TESTS += tests/integration/test_mcp_clients.sh
 EXTRA_DIST += tests/integration/test_mcp_clients.sh tests/mcp/package.json tests/mcp/package-lock.json \
 	tests/mcp/sdk_client.mjs tests/mcp/claude_mock.mjs
+# the fleet: a private PostgreSQL 15 server per test (pgserver.sh)
+FLEET_TESTS = tests/integration/test_fleet.sh tests/integration/test_fleet_hosts.sh \
+	tests/integration/test_fleet_rls.sh tests/integration/test_fleet_decisions.sh tests/integration/test_fleet_tls.sh
+TESTS += $(FLEET_TESTS)
+EXTRA_DIST += tests/integration/pgserver.sh $(FLEET_TESTS)
+# make bench-fleet: the fleet load test with 2,000 assignments (FLEET_LOAD_N to change it)
+bench-fleet: amc
+	$(AM_TESTS_ENVIRONMENT) FLEET_LOAD_N=$${FLEET_LOAD_N:-2000}; export FLEET_LOAD_N; \
+	$(SHELL) $(top_srcdir)/tests/integration/test_fleet_hosts.sh
+.PHONY: bench-fleet

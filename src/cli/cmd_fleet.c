@@ -1,0 +1,423 @@
+/* amc fleet - the operator's side of the fleet (fleet.h): init, submit, ls,
+ * show, cancel, hosts, reap. Everything read from the database is untrusted
+ * and printed through amc_cli_put_safe / amc_cli_print_json. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "fleet/fleet.h"
+#include "fleet/payload.h"
+#include "fleet/pq.h"
+#include "fleet/schema.h"
+#include "launch/launch.h"
+#include "util/strbuf.h"
+
+/* Connect to fleet.url; with `check`, also make sure the schema is current. */
+static int open_fleet(amc_cli *cli, int check, PGconn **c, amc_err *e)
+{
+	const char *url = amc_config_str(cli->cfg, "fleet", "url");
+	if (!url || !*url)
+		return amc_err_set(e, AMC_EUSAGE, "no fleet database: set url under [fleet] in the config file "
+				   "or AMC_FLEET_URL to a PostgreSQL connection string");
+	if (amc_pq_connect(url, 0, c, e) != 0)
+		return -1;
+	if (check && amc_fleet_schema_check(*c, e) != 0) {
+		PQfinish(*c);
+		*c = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static double num(const cJSON *o, const char *k, double def)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : def;
+}
+
+static void put(const char *s)
+{
+	amc_cli_put_safe(stdout, s ? s : "-");
+}
+
+static int do_init(amc_cli *cli, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	PGconn *c;
+	amc_err e;
+	if (open_fleet(cli, 0, &c, &e) != 0)
+		return amc_cli_fail(&e);
+	int from, to;
+	int rc = amc_fleet_schema_init(c, &from, &to, &e);
+	PQfinish(c);
+	if (rc != 0)
+		return amc_cli_fail(&e);
+	if (from == to)
+		printf("the fleet schema is up to date (version %d)\n", to);
+	else
+		printf("the fleet schema is now version %d (was %d)\n", to, from);
+	return 0;
+}
+
+static int do_submit(amc_cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "flow", required_argument, 0, 'f' }, { "device-kind", required_argument, 0, 'k' },
+		{ "host", required_argument, 0, 'H' }, { "max-steps", required_argument, 0, 'm' },
+		{ "max-attempts", required_argument, 0, 'a' }, { "priority", required_argument, 0, 'p' },
+		{ "json", no_argument, 0, 'j' }, { 0, 0, 0, 0 } };
+	amc_fleet_submit_req r = { 0 };
+	const char *flow = NULL;
+	long v;
+	int json = 0, c;
+	amc_err e;
+	amc_err_clear(&e);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+f:k:H:m:a:p:j", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': flow = optarg; break;
+		case 'k':
+			if (strcmp(optarg, "sim") && strcmp(optarg, "adb") && strcmp(optarg, "appium"))
+				return amc_cli_usage(&amc_cmd_fleet, "--device-kind takes sim, adb or appium");
+			r.device_kind = optarg;
+			break;
+		case 'H': r.host = optarg; break;
+		case 'm':
+			if (amc_cli_int("--max-steps", optarg, 1, 100000, &v, &e) != 0)
+				return amc_cli_usage(&amc_cmd_fleet, "%s", e.msg);
+			r.max_steps = (int)v;
+			break;
+		case 'a':
+			if (amc_cli_int("--max-attempts", optarg, 1, 100, &v, &e) != 0)
+				return amc_cli_usage(&amc_cmd_fleet, "%s", e.msg);
+			r.max_attempts = (int)v;
+			break;
+		case 'p':
+			if (amc_cli_int("--priority", optarg, -1000000, 1000000, &v, &e) != 0)
+				return amc_cli_usage(&amc_cmd_fleet, "%s", e.msg);
+			r.priority = (int)v;
+			break;
+		case 'j': json = 1; break;
+		default: return amc_cli_usage(&amc_cmd_fleet, "unknown option");
+		}
+	}
+	if ((optind < argc) == (flow != NULL))
+		return amc_cli_usage(&amc_cmd_fleet, "submit takes either --flow FILE or a GOAL");
+	char *payload, *title = NULL;
+	if (flow) {
+		payload = amc_fleet_payload_flow(flow, &title, &e);
+		r.kind = "flow";
+	} else {
+		amc_sb sb;
+		amc_sb_init(&sb);
+		for (int i = optind; i < argc; i++) {
+			if (i > optind)
+				amc_sb_putc(&sb, ' ');
+			amc_sb_puts(&sb, argv[i]);
+		}
+		title = amc_sb_detach(&sb);
+		payload = amc_fleet_payload_goal(title, &e);
+		r.kind = "goal";
+	}
+	if (!payload) {
+		free(title);
+		return amc_cli_usage(&amc_cmd_fleet, "%s", e.msg);
+	}
+	r.payload = payload;
+	r.title = title;
+	PGconn *pg;
+	long long id = 0;
+	int rc = open_fleet(cli, 1, &pg, &e);
+	if (rc == 0) {
+		rc = amc_fleet_submit(pg, &r, &id, &e);
+		PQfinish(pg);
+	}
+	free(payload);
+	free(title);
+	if (rc != 0)
+		return amc_cli_fail(&e);
+	if (json) {
+		cJSON *j = cJSON_CreateObject();
+		cJSON_AddNumberToObject(j, "id", (double)id);
+		cJSON_AddStringToObject(j, "state", "queued");
+		amc_cli_print_json(j);
+	} else {
+		printf("queued assignment %lld\n", id);
+	}
+	return 0;
+}
+
+static int do_ls(amc_cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "state", required_argument, 0, 's' }, { "json", no_argument, 0, 'j' }, { 0, 0, 0, 0 } };
+	const char *state = NULL;
+	int json = 0, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:j", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': state = optarg; break;
+		case 'j': json = 1; break;
+		default: return amc_cli_usage(&amc_cmd_fleet, "unknown option");
+		}
+	}
+	static const char *const STATES[] = { "queued", "leased", "succeeded", "failed", "cancelled", NULL };
+	int known = !state;
+	for (int i = 0; state && STATES[i]; i++)
+		known |= !strcmp(state, STATES[i]);
+	if (!known)
+		return amc_cli_usage(&amc_cmd_fleet, "--state takes queued, leased, succeeded, failed or cancelled");
+	PGconn *pg;
+	amc_err e;
+	if (open_fleet(cli, 1, &pg, &e) != 0)
+		return amc_cli_fail(&e);
+	cJSON *a = amc_fleet_list(pg, state, 1000, &e);
+	PQfinish(pg);
+	if (!a)
+		return amc_cli_fail(&e);
+	if (json) {
+		amc_cli_print_json(a);
+		return 0;
+	}
+	printf("%-6s %-10s %-5s %-8s %-16s %s\n", "ID", "STATE", "TRY", "KIND", "HOST/DEVICE", "TITLE / PROGRESS");
+	const cJSON *o;
+	cJSON_ArrayForEach(o, a) {
+		printf("%-6.0f %-10s %2.0f/%-2.0f %-8s ", num(o, "id", 0), str(o, "state") ? str(o, "state") : "?",
+		       num(o, "attempts", 0), num(o, "max_attempts", 0), str(o, "kind") ? str(o, "kind") : "?");
+		const cJSON *run = cJSON_GetObjectItemCaseSensitive(o, "running");
+		char hd[64] = "-";
+		if (cJSON_IsObject(run))
+			snprintf(hd, sizeof hd, "%.30s %.20s", str(run, "host") ? str(run, "host") : "?",
+				 str(run, "device") ? str(run, "device") : "?");
+		amc_cli_put_safe(stdout, hd);
+		printf("%*s", (int)(strlen(hd) < 16 ? 16 - strlen(hd) : 0) + 1, "");
+		put(str(o, "title"));
+		if (cJSON_IsObject(run) && str(run, "summary")) {
+			printf("  [step %.0f %s: ", num(run, "step_index", 0), str(run, "step_status") ? str(run, "step_status") : "");
+			put(str(run, "summary"));
+			printf("]");
+		}
+		printf("\n");
+	}
+	cJSON_Delete(a);
+	return 0;
+}
+
+static int do_show(amc_cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, 0, 'j' }, { "decisions", no_argument, 0, 'd' }, { 0, 0, 0, 0 } };
+	int json = 0, dec = 0, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jd", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = 1; break;
+		case 'd': dec = 1; break;
+		default: return amc_cli_usage(&amc_cmd_fleet, "unknown option");
+		}
+	}
+	amc_err e;
+	long long id;
+	if (optind != argc - 1)
+		return amc_cli_usage(&amc_cmd_fleet, "show takes one assignment ID");
+	if (amc_fleet_parse_id(argv[optind], &id, &e) != 0)
+		return amc_cli_usage(&amc_cmd_fleet, "%s", e.msg);
+	PGconn *pg;
+	if (open_fleet(cli, 1, &pg, &e) != 0)
+		return amc_cli_fail(&e);
+	cJSON *o = amc_fleet_show(pg, id, dec, &e);
+	PQfinish(pg);
+	if (!o)
+		return amc_cli_fail(&e);
+	if (json) {
+		amc_cli_print_json(o);
+		return 0;
+	}
+	printf("assignment %lld  %s  ", id, str(o, "state") ? str(o, "state") : "?");
+	put(str(o, "kind"));
+	printf("  ");
+	put(str(o, "title"));
+	printf("\n  device kind %s, max attempts %.0f, priority %.0f\n", str(o, "device_kind") ? str(o, "device_kind") : "?",
+	       num(o, "max_attempts", 0), num(o, "priority", 0));
+	if (str(o, "error")) {
+		printf("  error: ");
+		put(str(o, "error"));
+		printf("\n");
+	}
+	const cJSON *t;
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(o, "attempts")) {
+		printf("  attempt %.0f  ", num(t, "attempt", 0));
+		put(str(t, "state"));
+		printf("  host ");
+		put(str(t, "host"));
+		printf("  device ");
+		put(str(t, "device"));
+		if (num(t, "lease_left_s", -1e9) > -1e9)
+			printf("  lease left %.1f s", num(t, "lease_left_s", 0));
+		printf("\n");
+		if (str(t, "summary")) {
+			printf("    progress: step %.0f ", num(t, "step_index", 0));
+			put(str(t, "step_status"));
+			printf(": ");
+			put(str(t, "summary"));
+			printf(" (%.1f s ago)\n", num(t, "progress_age_s", 0));
+		}
+		if (str(t, "error")) {
+			printf("    error: ");
+			put(str(t, "error"));
+			printf("\n");
+		}
+		if (str(t, "local_task_id")) {
+			printf("    local task ");
+			put(str(t, "local_task_id"));
+			printf(": ");
+			put(str(t, "inspect"));
+			printf("\n");
+		}
+	}
+	const cJSON *d;
+	cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(o, "decisions")) {
+		printf("  decision attempt %.0f step %.0f: ", num(d, "attempt", 0), num(d, "step", 0));
+		put(str(d, "tool"));
+		printf(" ");
+		put(str(d, "args"));
+		printf("\n");
+	}
+	cJSON_Delete(o);
+	return 0;
+}
+
+static int do_cancel(amc_cli *cli, int argc, char **argv)
+{
+	amc_err e;
+	long long id;
+	if (argc != 2)
+		return amc_cli_usage(&amc_cmd_fleet, "cancel takes one assignment ID");
+	if (amc_fleet_parse_id(argv[1], &id, &e) != 0)
+		return amc_cli_usage(&amc_cmd_fleet, "%s", e.msg);
+	PGconn *pg;
+	if (open_fleet(cli, 1, &pg, &e) != 0)
+		return amc_cli_fail(&e);
+	char state[16];
+	int rc = amc_fleet_cancel(pg, id, state, &e);
+	PQfinish(pg);
+	if (rc != 0)
+		return amc_cli_fail(&e);
+	if (!strcmp(state, "cancelled"))
+		printf("assignment %lld cancelled\n", id);
+	else
+		printf("assignment %lld: its host was asked to stop it\n", id);
+	return 0;
+}
+
+static int do_hosts(amc_cli *cli, int argc, char **argv)
+{
+	int json = 0;
+	optind = 1;
+	int rc = amc_cli_json_only(&amc_cmd_fleet, argc, argv, &json);
+	if (rc != 0)
+		return rc;
+	PGconn *pg;
+	amc_err e;
+	if (open_fleet(cli, 1, &pg, &e) != 0)
+		return amc_cli_fail(&e);
+	cJSON *a = amc_fleet_hosts(pg, &e);
+	PQfinish(pg);
+	if (!a)
+		return amc_cli_fail(&e);
+	if (json) {
+		amc_cli_print_json(a);
+		return 0;
+	}
+	const cJSON *h;
+	cJSON_ArrayForEach(h, a) {
+		put(str(h, "name"));
+		printf(" (");
+		put(str(h, "hostname"));
+		printf(", role ");
+		put(str(h, "role"));
+		printf(")  %s, last seen %.1f s ago\n", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "stopped")) ?
+		       "stopped" : "up", num(h, "last_seen_s", 0));
+		const cJSON *d;
+		cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(h, "devices")) {
+			printf("  ");
+			put(str(d, "device"));
+			if (num(d, "assignment", 0) > 0) {
+				printf("  runs assignment %.0f attempt %.0f: ", num(d, "assignment", 0), num(d, "attempt", 0));
+				put(str(d, "summary"));
+			} else {
+				printf("  idle");
+			}
+			printf("\n");
+		}
+	}
+	cJSON_Delete(a);
+	return 0;
+}
+
+static int do_reap(amc_cli *cli, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	PGconn *pg;
+	amc_err e;
+	if (open_fleet(cli, 1, &pg, &e) != 0)
+		return amc_cli_fail(&e);
+	int busy;
+	int n = amc_fleet_reap(pg, (double)amc_config_int(cli->cfg, "fleet", "reap_grace_s"),
+			       amc_config_int(cli->cfg, "fleet", "decisions_keep"),
+			       amc_config_int(cli->cfg, "fleet", "decisions_max_age_days"), &busy, &e);
+	PQfinish(pg);
+	if (n < 0)
+		return amc_cli_fail(&e);
+	if (busy)
+		printf("another reaper is running; nothing done\n");
+	else
+		printf("%d attempt%s marked lost\n", n, n == 1 ? "" : "s");
+	return 0;
+}
+
+static int fleet(amc_cli *cli, int argc, char **argv)
+{
+	if (argc < 2)
+		return amc_cli_usage(&amc_cmd_fleet, "which one: init, submit, ls, show, cancel, hosts or reap?");
+	static const struct {
+		const char *name;
+		int (*fn)(amc_cli *, int, char **);
+	} SUB[] = { { "init", do_init }, { "submit", do_submit }, { "ls", do_ls }, { "show", do_show },
+		    { "cancel", do_cancel }, { "hosts", do_hosts }, { "reap", do_reap } };
+	for (size_t i = 0; i < sizeof SUB / sizeof SUB[0]; i++)
+		if (!strcmp(argv[1], SUB[i].name))
+			return SUB[i].fn(cli, argc - 1, argv + 1);
+	return amc_cli_usage(&amc_cmd_fleet, "unknown fleet command '%.40s'", argv[1]);
+}
+
+const amc_cmd amc_cmd_fleet = {
+	"fleet",
+	"fleet init|submit|ls|show|cancel|hosts|reap ...",
+	"queue work for device hosts in PostgreSQL and watch it (docs/fleet.md)",
+	"  init                    create or migrate the fleet schema in fleet.url\n"
+	"  submit (--flow FILE | GOAL) [--device-kind sim|adb|appium] [--host NAME]\n"
+	"         [--max-steps N] [--max-attempts N] [--priority P] [--json]\n"
+	"                          queue an assignment (the flow and the sub-flows and\n"
+	"                          scripts it names travel in it)\n"
+	"  ls [--state S] [--json] assignments, newest first, with their latest progress\n"
+	"  show ID [--json] [--decisions]\n"
+	"                          every attempt: host, device, state, lease left, progress,\n"
+	"                          error and the local task (ssh HOST amc show LOCAL_ID)\n"
+	"  cancel ID               cancel a queued assignment, or ask its host to stop it\n"
+	"  hosts [--json]          hosts, their devices, last seen, what each runs\n"
+	"  reap                    mark attempts whose lease ran out lost and queue them again\n\n"
+	"The database is fleet.url or AMC_FLEET_URL (a libpq connection string or URI);\n"
+	"passwords come from ~/.pgpass, PGPASSFILE or PGPASSWORD and are never printed.\n",
+	fleet,
+};

@@ -1,0 +1,280 @@
+/* fleet.c - the operator's side of the fleet (see fleet.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fleet/fleet.h"
+#include "fleet/pq.h"
+
+/* Column types by OID (pg_type.h is a server header; these are fixed). */
+#define OID_BOOL 16
+#define OID_INT8 20
+#define OID_INT2 21
+#define OID_INT4 23
+#define OID_FLOAT4 700
+#define OID_FLOAT8 701
+#define OID_NUMERIC 1700
+
+/* Row r of res as a JSON object, numbers as numbers and NULL as null. */
+static cJSON *row_json(const PGresult *res, int r, const char *skip_prefix)
+{
+	cJSON *o = cJSON_CreateObject();
+	for (int c = 0; c < PQnfields(res); c++) {
+		const char *name = PQfname(res, c);
+		if (skip_prefix && !strncmp(name, skip_prefix, strlen(skip_prefix)))
+			continue;
+		if (PQgetisnull(res, r, c)) {
+			cJSON_AddNullToObject(o, name);
+			continue;
+		}
+		const char *v = PQgetvalue(res, r, c);
+		switch (PQftype(res, c)) {
+		case OID_BOOL:
+			cJSON_AddBoolToObject(o, name, v[0] == 't');
+			break;
+		case OID_INT2: case OID_INT4: case OID_INT8: case OID_FLOAT4: case OID_FLOAT8: case OID_NUMERIC:
+			cJSON_AddNumberToObject(o, name, strtod(v, NULL));
+			break;
+		default:
+			cJSON_AddStringToObject(o, name, v);
+		}
+	}
+	return o;
+}
+
+int amc_fleet_parse_id(const char *s, long long *id, amc_err *e)
+{
+	if (s && *s == '#')
+		s++;
+	char *end;
+	errno = 0;
+	long long v = s && *s ? strtoll(s, &end, 10) : 0;
+	if (!s || !*s || *end || errno || v <= 0)
+		return amc_err_set(e, AMC_EUSAGE, "'%.40s' is not an assignment id (a number, as `amc fleet ls` shows)",
+				   s ? s : "");
+	*id = v;
+	return 0;
+}
+
+int amc_fleet_submit(PGconn *c, const amc_fleet_submit_req *r, long long *id, amc_err *e)
+{
+	char steps[16], att[16], prio[16];
+	snprintf(steps, sizeof steps, "%d", r->max_steps);
+	snprintf(att, sizeof att, "%d", r->max_attempts > 0 ? r->max_attempts : AMC_FLEET_MAX_ATTEMPTS);
+	snprintf(prio, sizeof prio, "%d", r->priority);
+	const char *p[] = { r->kind, r->title, r->device_kind ? r->device_kind : "sim", r->host,
+			    r->max_steps > 0 ? steps : NULL, att, prio, r->payload };
+	PGresult *res;
+	if (amc_pq_exec(c,
+			"INSERT INTO amc_fleet.assignment (kind, title, device_kind, want_host, max_steps, max_attempts,"
+			" priority, payload) VALUES ($1, left($2, 200), $3, $4, $5::int, $6::int, $7::int, $8) RETURNING id",
+			8, p, 0, &res, NULL, e) != 0)
+		return amc_err_prefix(e, "cannot queue the assignment");
+	*id = amc_pq_getll(res, 0, "id", 0);
+	PQclear(res);
+	return 0;
+}
+
+/* The running attempt of an assignment, as one sub-object. */
+#define RUNNING_COLS \
+	" t.host_label AS r_host, t.device AS r_device, t.progress_step AS r_step_index," \
+	" t.progress_status AS r_step_status, t.progress_summary AS r_summary," \
+	" round(extract(epoch FROM now() - t.progress_at)::numeric, 1) AS r_progress_age_s," \
+	" round(extract(epoch FROM t.lease_until - now())::numeric, 1) AS r_lease_left_s"
+
+cJSON *amc_fleet_list(PGconn *c, const char *state, int limit, amc_err *e)
+{
+	char lim[16];
+	snprintf(lim, sizeof lim, "%d", limit > 0 ? limit : 100);
+	const char *p[] = { state, lim };
+	PGresult *res;
+	if (amc_pq_exec(c,
+			"SELECT a.id, a.state, a.kind, a.title, a.device_kind, a.want_host AS host, a.priority,"
+			" (SELECT count(*) FROM amc_fleet.attempt x WHERE x.assignment_id = a.id) AS attempts,"
+			" a.max_attempts, to_char(a.created_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS created_at,"
+			" to_char(a.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS finished_at, a.error,"
+			" t.id IS NOT NULL AS r_is," RUNNING_COLS
+			" FROM amc_fleet.assignment a"
+			" LEFT JOIN amc_fleet.attempt t ON t.assignment_id = a.id AND t.state = 'running'"
+			" WHERE ($1::text IS NULL OR a.state = $1) ORDER BY a.id DESC LIMIT $2::int",
+			2, p, 0, &res, NULL, e) != 0)
+		return NULL;
+	cJSON *arr = cJSON_CreateArray();
+	for (int i = 0; i < PQntuples(res); i++) {
+		cJSON *o = row_json(res, i, "r_");
+		if (!strcmp(amc_pq_get(res, i, "r_is"), "t")) {
+			cJSON *run = cJSON_CreateObject();
+			for (int k = 0; k < PQnfields(res); k++) {
+				const char *n = PQfname(res, k);
+				if (strncmp(n, "r_", 2) || !strcmp(n, "r_is"))
+					continue;
+				const char *v = PQgetisnull(res, i, k) ? NULL : PQgetvalue(res, i, k);
+				if (!v)
+					cJSON_AddNullToObject(run, n + 2);
+				else if (PQftype(res, k) == OID_NUMERIC || PQftype(res, k) == OID_INT4)
+					cJSON_AddNumberToObject(run, n + 2, strtod(v, NULL));
+				else
+					cJSON_AddStringToObject(run, n + 2, v);
+			}
+			cJSON_AddItemToObject(o, "running", run);
+		} else {
+			cJSON_AddNullToObject(o, "running");
+		}
+		cJSON_AddItemToArray(arr, o);
+	}
+	PQclear(res);
+	return arr;
+}
+
+cJSON *amc_fleet_show(PGconn *c, long long id, int decisions, amc_err *e)
+{
+	char ids[24];
+	snprintf(ids, sizeof ids, "%lld", id);
+	const char *p[] = { ids };
+	PGresult *res;
+	if (amc_pq_exec(c,
+			"SELECT a.id, a.state, a.kind, a.title, a.device_kind, a.want_host AS host, a.priority,"
+			" a.max_attempts, a.max_steps, a.cancel_requested, a.submitted_by,"
+			" to_char(a.created_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS created_at,"
+			" to_char(a.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS finished_at, a.error,"
+			" length(a.payload) AS payload_bytes"
+			" FROM amc_fleet.assignment a WHERE a.id = $1::bigint",
+			1, p, 0, &res, NULL, e) != 0)
+		return NULL;
+	if (PQntuples(res) == 0) {
+		PQclear(res);
+		amc_err_set(e, AMC_EUSAGE, "no assignment %lld (`amc fleet ls` lists them)", id);
+		return NULL;
+	}
+	cJSON *o = row_json(res, 0, NULL);
+	PQclear(res);
+	/* Progress only while the attempt runs (D6: not shown after its end). */
+	if (amc_pq_exec(c,
+			"SELECT t.n AS attempt, t.host_label AS host, h.hostname, t.host_role, t.device, t.state, t.token,"
+			" to_char(t.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS started_at,"
+			" to_char(t.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS finished_at,"
+			" CASE WHEN t.state = 'running' THEN round(extract(epoch FROM t.lease_until - now())::numeric, 1)"
+			"  END AS lease_left_s, t.renewals,"
+			" CASE WHEN t.state = 'running' THEN t.progress_step END AS step_index,"
+			" CASE WHEN t.state = 'running' THEN t.progress_status END AS step_status,"
+			" CASE WHEN t.state = 'running' THEN t.progress_summary END AS summary,"
+			" CASE WHEN t.state = 'running' THEN round(extract(epoch FROM now() - t.progress_at)::numeric, 1)"
+			"  END AS progress_age_s,"
+			" t.error, t.local_task_id"
+			" FROM amc_fleet.attempt t LEFT JOIN amc_fleet.host h ON h.id = t.host_id"
+			" WHERE t.assignment_id = $1::bigint ORDER BY t.n",
+			1, p, 0, &res, NULL, e) != 0) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	cJSON *arr = cJSON_AddArrayToObject(o, "attempts");
+	for (int i = 0; i < PQntuples(res); i++) {
+		cJSON *t = row_json(res, i, NULL);
+		const char *lt = amc_pq_get(res, i, "local_task_id");
+		const char *hn = amc_pq_get(res, i, "hostname");
+		if (lt) {
+			char cmd[512];
+			snprintf(cmd, sizeof cmd, "ssh %s amc show %s", hn && *hn ? hn : amc_pq_get(res, i, "host"), lt);
+			cJSON_AddStringToObject(t, "inspect", cmd);
+		} else {
+			cJSON_AddNullToObject(t, "inspect");
+		}
+		cJSON_AddItemToArray(arr, t);
+	}
+	PQclear(res);
+	if (decisions) {
+		if (amc_pq_exec(c,
+				"SELECT attempt, step, to_char(created_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS created_at,"
+				" planner, model, system_prompt, user_prompt, tool, args, outcome"
+				" FROM amc_fleet.decision WHERE assignment_id = $1::bigint ORDER BY attempt, step, id",
+				1, p, 0, &res, NULL, e) != 0) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+		cJSON *d = cJSON_AddArrayToObject(o, "decisions");
+		for (int i = 0; i < PQntuples(res); i++)
+			cJSON_AddItemToArray(d, row_json(res, i, NULL));
+		PQclear(res);
+	}
+	return o;
+}
+
+int amc_fleet_cancel(PGconn *c, long long id, char *state, amc_err *e)
+{
+	char ids[24];
+	snprintf(ids, sizeof ids, "%lld", id);
+	const char *p[] = { ids };
+	PGresult *res;
+	if (amc_pq_exec(c,
+			"UPDATE amc_fleet.assignment SET updated_at = now(), cancel_requested = true,"
+			" state = CASE WHEN state = 'queued' THEN 'cancelled' ELSE state END,"
+			" finished_at = CASE WHEN state = 'queued' THEN now() ELSE finished_at END,"
+			" error = CASE WHEN state = 'queued' THEN 'cancelled before it ran' ELSE error END"
+			" WHERE id = $1::bigint AND state IN ('queued', 'leased') RETURNING state",
+			1, p, 0, &res, NULL, e) != 0)
+		return -1;
+	if (PQntuples(res) == 1) {
+		snprintf(state, 16, "%s", amc_pq_get(res, 0, "state"));
+		PQclear(res);
+		return 0;
+	}
+	PQclear(res);
+	if (amc_pq_exec(c, "SELECT state FROM amc_fleet.assignment WHERE id = $1::bigint", 1, p, 0, &res, NULL, e) != 0)
+		return -1;
+	int rc;
+	if (PQntuples(res) == 0)
+		rc = amc_err_set(e, AMC_EUSAGE, "no assignment %lld (`amc fleet ls` lists them)", id);
+	else
+		rc = amc_err_set(e, AMC_EUSAGE, "assignment %lld has already ended (%s)", id, amc_pq_get(res, 0, "state"));
+	PQclear(res);
+	return rc;
+}
+
+cJSON *amc_fleet_hosts(PGconn *c, amc_err *e)
+{
+	PGresult *res;
+	if (amc_pq_exec(c,
+			"SELECT h.id, h.label AS name, h.role, h.hostname, h.pid,"
+			" to_char(h.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS started_at,"
+			" round(extract(epoch FROM now() - h.last_seen)::numeric, 1) AS last_seen_s,"
+			" h.stopped_at IS NOT NULL AS stopped,"
+			" coalesce((SELECT json_agg(json_build_object('device', d.device, 'kind', d.kind,"
+			"   'assignment', t.assignment_id, 'attempt', t.n, 'step_index', t.progress_step,"
+			"   'summary', t.progress_summary) ORDER BY d.device)"
+			"  FROM amc_fleet.device d LEFT JOIN amc_fleet.attempt t ON t.host_id = d.host_id"
+			"   AND t.device = d.device AND t.state = 'running' WHERE d.host_id = h.id), '[]')::text AS devices"
+			" FROM amc_fleet.host h ORDER BY h.stopped_at IS NOT NULL, h.last_seen DESC LIMIT 200",
+			0, NULL, 0, &res, NULL, e) != 0)
+		return NULL;
+	cJSON *arr = cJSON_CreateArray();
+	for (int i = 0; i < PQntuples(res); i++) {
+		cJSON *o = row_json(res, i, "devices");
+		const char *d = amc_pq_get(res, i, "devices");
+		cJSON *dj = d ? cJSON_Parse(d) : NULL;
+		cJSON_AddItemToObject(o, "devices", dj ? dj : cJSON_CreateArray());
+		cJSON_AddItemToArray(arr, o);
+	}
+	PQclear(res);
+	return arr;
+}
+
+int amc_fleet_reap(PGconn *c, double grace_s, long keep, long max_age_days, int *busy, amc_err *e)
+{
+	char g[32], k[24], a[24];
+	snprintf(g, sizeof g, "%.3f", grace_s);
+	snprintf(k, sizeof k, "%ld", keep);
+	snprintf(a, sizeof a, "%ld", max_age_days);
+	const char *p[] = { g, k, a };
+	PGresult *res;
+	*busy = 0;
+	if (amc_pq_exec(c, "SELECT amc_fleet.reap($1::float8, $2::int, $3::int) AS n", 3, p, 0, &res, NULL, e) != 0)
+		return -1;
+	long long n = amc_pq_getll(res, 0, "n", 0);
+	PQclear(res);
+	if (n < 0) {
+		*busy = 1;
+		return 0;
+	}
+	return (int)n;
+}

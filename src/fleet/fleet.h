@@ -1,0 +1,59 @@
+/* fleet.h - the fleet as its operator sees it: submit, list, show, cancel,
+ * hosts, reap. Every function takes a connection the caller opened
+ * (pq.h) with a checked schema (schema.h) and answers from SQL; times and
+ * ages are computed by the database clock. Lists come back as cJSON (the
+ * shape `--json` prints); text from the database is untrusted and must be
+ * made terminal-safe by whoever shows it. */
+#ifndef AMC_FLEET_H
+#define AMC_FLEET_H
+
+#include <cjson/cJSON.h>
+#include <libpq-fe.h>
+#include "util/config.h"
+#include "util/err.h"
+
+/* Defaults of the [fleet] keys (config.c declares them with these values). */
+#define AMC_FLEET_LEASE_S 30
+#define AMC_FLEET_RENEW_S 10
+#define AMC_FLEET_REAP_S 10
+#define AMC_FLEET_REAP_GRACE_S 5
+#define AMC_FLEET_MAX_ATTEMPTS 3
+
+typedef struct amc_fleet_submit_req {
+	const char *payload;     /* payload.h JSON text */
+	const char *kind;        /* "flow" or "goal" */
+	const char *title;       /* the goal or the flow's file name, for lists */
+	const char *device_kind; /* "sim", "adb" or "appium"; NULL: sim */
+	const char *host;        /* only a host with this label (--name) may claim it; NULL: any */
+	int max_steps;           /* 0: the host's runner.max_steps */
+	int max_attempts;        /* 0: AMC_FLEET_MAX_ATTEMPTS */
+	int priority;            /* higher first */
+} amc_fleet_submit_req;
+
+/* Queue an assignment; *id gets its id. */
+int amc_fleet_submit(PGconn *c, const amc_fleet_submit_req *r, long long *id, amc_err *e);
+/* Assignments, newest first (state NULL: all; limit <= 0: 100): an array of
+ * {id, state, kind, title, device_kind, host, priority, attempts, max_attempts,
+ *  created_at, finished_at, error, running:{host, device, step_index, step_status,
+ *  summary, progress_age_s, lease_left_s} or null}. NULL with e. */
+cJSON *amc_fleet_list(PGconn *c, const char *state, int limit, amc_err *e);
+/* One assignment with "attempts" (every attempt: n, host, hostname, device,
+ * state, started_at, finished_at, lease_left_s, progress (only while running),
+ * error, local_task_id, inspect) and, with `decisions`, "decisions". NULL with
+ * e (AMC_EUSAGE when there is no such assignment). */
+cJSON *amc_fleet_show(PGconn *c, long long id, int decisions, amc_err *e);
+/* Cancel: a queued assignment ends `cancelled` now; a leased one is asked to
+ * stop (its host learns it through NOTIFY and its next renewal). *state
+ * (16 bytes) gets the assignment's state after the call. */
+int amc_fleet_cancel(PGconn *c, long long id, char *state, amc_err *e);
+/* Hosts with their devices, last seen (seconds ago) and what each device
+ * runs now. NULL with e. */
+cJSON *amc_fleet_hosts(PGconn *c, amc_err *e);
+/* The reaper once (schema.h): the number of attempts marked lost, -1 with
+ * e. *busy = 1 when another reaper held the lock (nothing was done). */
+int amc_fleet_reap(PGconn *c, double grace_s, long keep, long max_age_days, int *busy, amc_err *e);
+
+/* Parse an assignment id ("17", also "#17"): 0 with *id, -1 with e. */
+int amc_fleet_parse_id(const char *s, long long *id, amc_err *e);
+
+#endif

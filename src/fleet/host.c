@@ -1,0 +1,290 @@
+/* host.c - the fleet host agent (see host.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "device/device.h"
+#include "fleet/fleet.h"
+#include "fleet/host.h"
+#include "fleet/pq.h"
+#include "fleet/schema.h"
+#include "fleet/slot.h"
+#include "util/clock.h"
+#include "util/log.h"
+#include "util/strbuf.h"
+
+int amc_host_parse_devices(const char *list, char (*ids)[128], size_t max, size_t *n, amc_err *e)
+{
+	*n = 0;
+	if (!list || !*list)
+		list = "sim:0";
+	char *copy = amc_xstrdup(list);
+	char *save = NULL;
+	int rc = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		tok += strspn(tok, " ");
+		if (!*tok)
+			continue;
+		if (*n == max) {
+			rc = amc_err_set(e, AMC_EUSAGE, "--devices: at most %zu devices per host", max);
+			break;
+		}
+		if (!strcmp(tok, "adb:*")) {
+			rc = amc_err_set(e, AMC_EUSAGE, "--devices: 'adb:*' is not supported yet; name each device "
+					 "(adb:SERIAL, as `amc devices` lists them)");
+			break;
+		}
+		if (amc_device_id_normalize(tok, ids[*n], 128, e) != 0) {
+			rc = amc_err_prefix(e, "--devices");
+			break;
+		}
+		for (size_t i = 0; i < *n; i++)
+			if (!strcmp(ids[i], ids[*n])) {
+				rc = amc_err_set(e, AMC_EUSAGE, "--devices: %s is named twice", ids[i]);
+				break;
+			}
+		if (rc)
+			break;
+		(*n)++;
+	}
+	free(copy);
+	if (rc == 0 && *n == 0)
+		rc = amc_err_set(e, AMC_EUSAGE, "--devices: no device named");
+	return rc;
+}
+
+static const char *kind_of(const char *id)
+{
+	if (!strncmp(id, "sim:", 4))
+		return "sim";
+	if (!strncmp(id, "adb:", 4))
+		return "adb";
+	return "appium";
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int listen_conn(const char *url, PGconn **out, amc_err *e)
+{
+	if (amc_pq_connect(url, 5000, out, e) != 0)
+		return -1;
+	if (amc_pq_script(*out, "LISTEN amc_fleet_work; LISTEN amc_fleet_cancel", e) != 0) {
+		PQfinish(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Register the host and its devices: *id gets the host's row id. */
+static int register_host(PGconn *c, const char *label, char (*ids)[128], size_t n, long long *id, amc_err *e)
+{
+	char hn[256] = "", pid[24];
+	gethostname(hn, sizeof hn - 1);
+	snprintf(pid, sizeof pid, "%d", (int)getpid());
+	char *l = amc_fleet_text(label, 200), *h = amc_fleet_text(hn, 200);
+	const char *p[] = { l, h, pid };
+	PGresult *res;
+	int rc = amc_pq_exec(c, "INSERT INTO amc_fleet.host (label, hostname, pid) VALUES ($1, $2, $3::int) RETURNING id",
+			     3, p, 0, &res, NULL, e);
+	free(l);
+	free(h);
+	if (rc != 0)
+		return amc_err_prefix(e, "cannot register the host");
+	*id = amc_pq_getll(res, 0, "id", 0);
+	PQclear(res);
+	char sid[24];
+	snprintf(sid, sizeof sid, "%lld", *id);
+	for (size_t i = 0; i < n; i++) {
+		const char *q[] = { sid, ids[i], kind_of(ids[i]) };
+		if (amc_pq_exec(c, "INSERT INTO amc_fleet.device (host_id, device, kind) VALUES ($1::bigint, $2, $3)", 3, q,
+				0, NULL, NULL, e) != 0)
+			return amc_err_prefix(e, "cannot register device %s", ids[i]);
+	}
+	return 0;
+}
+
+int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e)
+{
+	char ids[AMC_HOST_DEVICES_MAX][128];
+	size_t n;
+	if (amc_host_parse_devices(hc->devices, ids, AMC_HOST_DEVICES_MAX, &n, e) != 0)
+		return -1;
+	char label[256];
+	if (hc->label && *hc->label)
+		snprintf(label, sizeof label, "%s", hc->label);
+	else if (gethostname(label, sizeof label - 1) != 0 || !*label)
+		snprintf(label, sizeof label, "host");
+	label[sizeof label - 1] = 0;
+	const amc_config *cfg = hc->cfg;
+	int lease_s = (int)amc_config_int(cfg, "fleet", "lease_s");
+	int renew_s = (int)amc_config_int(cfg, "fleet", "renew_s");
+	int reap_s = (int)amc_config_int(cfg, "fleet", "reap_s");
+	int grace_s = (int)amc_config_int(cfg, "fleet", "reap_grace_s");
+	int poll_s = (int)amc_config_int(cfg, "fleet", "poll_s");
+	int stop_s = (int)amc_config_int(cfg, "fleet", "stop_timeout_s");
+	long keep = amc_config_int(cfg, "fleet", "decisions_keep");
+	long age = amc_config_int(cfg, "fleet", "decisions_max_age_days");
+	const char *dec = amc_config_str(cfg, "fleet", "decisions");
+	int decisions = dec && !strcmp(dec, "on");
+	PGconn *c;
+	if (listen_conn(hc->url, &c, e) != 0)
+		return -1;
+	long long host_id = 0;
+	if (amc_fleet_schema_check(c, e) != 0 || register_host(c, label, ids, n, &host_id, e) != 0) {
+		PQfinish(c);
+		return -1;
+	}
+	amc_slot *slots[AMC_HOST_DEVICES_MAX];
+	size_t ns = 0;
+	for (size_t i = 0; i < n; i++) {
+		amc_slot_cfg sc = { hc->url, hc->home, cfg, host_id, label, ids[i], kind_of(ids[i]),
+				    lease_s, renew_s, poll_s, decisions };
+		if (amc_slot_start(&sc, &slots[ns], e) != 0) {
+			for (size_t j = 0; j < ns; j++) {
+				amc_slot_stats st;
+				amc_slot_stop(slots[j], &st);
+				free(st.claim_ms);
+			}
+			PQfinish(c);
+			return -1;
+		}
+		ns++;
+	}
+	amc_log_info("fleet host %s (id %lld) started with %zu devices", label, host_id, ns);
+	if (out) {
+		fprintf(out, "amc host: %s (host %lld) runs %zu device%s:", label, host_id, ns, ns == 1 ? "" : "s");
+		for (size_t i = 0; i < ns; i++)
+			fprintf(out, " %s", ids[i]);
+		fputc('\n', out);
+		fflush(out);
+	}
+	char sid[24], sgrace[24], skeep[24], sage[24];
+	snprintf(sid, sizeof sid, "%lld", host_id);
+	snprintf(sgrace, sizeof sgrace, "%d", grace_s);
+	snprintf(skeep, sizeof skeep, "%ld", keep);
+	snprintf(sage, sizeof sage, "%ld", age);
+	long long next_reap = amc_mono_ms() + reap_s * 1000LL;
+	long backoff = 200;
+	long long started = amc_mono_ms();
+	while (!atomic_load(stop)) {
+		if (!c) {
+			amc_err ce;
+			if (listen_conn(hc->url, &c, &ce) != 0) {
+				amc_log_warn("fleet host: cannot reconnect: %s", ce.msg);
+				struct timespec ts = { backoff / 1000, (backoff % 1000) * 1000000L };
+				nanosleep(&ts, NULL);
+				backoff = backoff < 5000 ? backoff * 2 : 5000;
+				continue;
+			}
+			backoff = 200;
+			for (size_t i = 0; i < ns; i++)
+				amc_slot_wake(slots[i]); /* NOTIFYs may have been missed */
+		}
+		char *ch = NULL, *pl = NULL;
+		amc_err we;
+		int w = amc_pq_wait_notify(c, 250, &ch, &pl, &we);
+		if (w < 0) {
+			amc_log_warn("fleet host: %s", we.msg);
+			PQfinish(c);
+			c = NULL;
+			continue;
+		}
+		if (w == 1) {
+			if (!strcmp(ch, "amc_fleet_work")) {
+				for (size_t i = 0; i < ns; i++)
+					if (!strcmp(pl, kind_of(ids[i])))
+						amc_slot_wake(slots[i]);
+			} else if (!strcmp(ch, "amc_fleet_cancel")) {
+				long long aid = atoll(pl);
+				for (size_t i = 0; i < ns; i++)
+					amc_slot_cancel_hint(slots[i], aid);
+			}
+		}
+		free(ch);
+		free(pl);
+		if (amc_mono_ms() >= next_reap) {
+			next_reap = amc_mono_ms() + reap_s * 1000LL;
+			amc_err re;
+			const char *p[] = { sid };
+			int broken = 0;
+			if (amc_pq_exec(c, "UPDATE amc_fleet.host SET last_seen = now() WHERE id = $1::bigint", 1, p, 5000,
+					NULL, &broken, &re) != 0)
+				amc_log_warn("fleet host: %s", re.msg);
+			int busy = 0;
+			int lost = broken ? -1 : amc_fleet_reap(c, grace_s, keep, age, &busy, &re);
+			if (lost > 0) {
+				amc_log_info("fleet host: the reaper marked %d attempts lost", lost);
+				for (size_t i = 0; i < ns; i++)
+					amc_slot_wake(slots[i]);
+			} else if (lost < 0 && !broken) {
+				amc_log_warn("fleet host: reaper: %s", re.msg);
+			}
+			if (broken || PQstatus(c) != CONNECTION_OK) {
+				PQfinish(c);
+				c = NULL;
+			}
+		}
+	}
+	/* Drain: claim nothing more, let running tasks finish, hand back the rest. */
+	for (size_t i = 0; i < ns; i++)
+		amc_slot_drain(slots[i]);
+	long long until = amc_mono_ms() + stop_s * 1000LL;
+	for (;;) {
+		int busy = 0;
+		for (size_t i = 0; i < ns; i++)
+			busy += amc_slot_busy(slots[i]);
+		if (!busy || amc_mono_ms() >= until)
+			break;
+		struct timespec ts = { 0, 100000000L };
+		nanosleep(&ts, NULL);
+	}
+	for (size_t i = 0; i < ns; i++)
+		amc_slot_release(slots[i], "handed back: the host was stopped");
+	amc_slot_stats total = { 0 };
+	double *lat = NULL;
+	size_t nlat = 0;
+	for (size_t i = 0; i < ns; i++) {
+		amc_slot_stats st;
+		amc_slot_stop(slots[i], &st);
+		total.claims += st.claims;
+		total.empty_claims += st.empty_claims;
+		total.renewals += st.renewals;
+		total.finished += st.finished;
+		total.rejected += st.rejected;
+		total.lost += st.lost;
+		lat = amc_xrealloc(lat, (nlat + st.nclaim_ms + 1) * sizeof *lat);
+		if (st.nclaim_ms)
+			memcpy(lat + nlat, st.claim_ms, st.nclaim_ms * sizeof *lat);
+		nlat += st.nclaim_ms;
+		free(st.claim_ms);
+	}
+	if (!c)
+		listen_conn(hc->url, &c, e);
+	if (c) {
+		const char *p[] = { sid };
+		amc_err se;
+		if (amc_pq_exec(c, "UPDATE amc_fleet.host SET stopped_at = now(), last_seen = now() WHERE id = $1::bigint", 1,
+				p, 5000, NULL, NULL, &se) != 0)
+			amc_log_warn("fleet host: %s", se.msg);
+		PQfinish(c);
+	}
+	if (out) {
+		double secs = (double)(amc_mono_ms() - started) / 1000.0;
+		qsort(lat, nlat, sizeof *lat, cmp_d);
+		double p50 = nlat ? lat[nlat / 2] : 0, p99 = nlat ? lat[(nlat * 99) / 100 < nlat ? (nlat * 99) / 100 : nlat - 1] : 0;
+		fprintf(out,
+			"amc host: stopped after %.1f s: %ld claims (%.1f/s), claim latency p50 %.2f ms p99 %.2f ms, "
+			"%ld renewals (%.1f/s), %ld ended, %ld rejected, %ld leases lost\n",
+			secs, total.claims, secs > 0 ? total.claims / secs : 0, p50, p99, total.renewals,
+			secs > 0 ? total.renewals / secs : 0, total.finished, total.rejected, total.lost);
+		fflush(out);
+	}
+	free(lat);
+	return 0;
+}

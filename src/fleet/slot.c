@@ -1,0 +1,616 @@
+/* slot.c - one device of a fleet host (see slot.h). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "device/device.h"
+#include "fleet/payload.h"
+#include "fleet/pq.h"
+#include "fleet/slot.h"
+#include "launch/launch.h"
+#include "runtime/events.h"
+#include "runtime/run.h"
+#include "storage/store.h"
+#include "util/clock.h"
+#include "util/log.h"
+#include "util/sanitize.h"
+#include "util/strbuf.h"
+
+/* The latest progress snapshot (D6): one, overwritten. */
+#define SUMMARY_MAX 480
+
+struct amc_slot {
+	amc_slot_cfg cfg;              /* strings owned */
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;             /* wakes the slot thread and the renewal thread */
+	int wake, draining, renew_now, run_over;
+	int busy;
+	long long assignment;          /* the one running, 0: none */
+	atomic_int cancel;             /* the running task's flag (run.h) */
+	char why[128];                 /* the interrupt reason the runner records */
+	int release_req;               /* amc_slot_release was called */
+	int lost;                      /* 1: no row matched, 2: self-fenced */
+	/* the latest-progress holder, filled from the bus */
+	int p_step;
+	char p_status[16];
+	char p_summary[SUMMARY_MAX + 16];
+	const amc_secrets *secrets;    /* the running task's, for masking the summary */
+	amc_store *store;
+	PGconn *pg;
+	amc_slot_stats st;
+	size_t claim_cap;
+};
+
+char *amc_fleet_text(const char *s, size_t max)
+{
+	char *t = amc_sanitize_dup(s ? s : "");
+	size_t n = strlen(t);
+	if (n > max) {
+		n = max;
+		while (n > 0 && ((unsigned char)t[n] & 0xC0) == 0x80)
+			n--;
+		t[n] = 0;
+	}
+	return t;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+static void timed_wait(amc_slot *s, long ms)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+}
+
+/* Interrupt the running task once (lease lost, or handed back). */
+static void interrupt(amc_slot *s, const char *why)
+{
+	if (atomic_load(&s->cancel))
+		return;
+	snprintf(s->why, sizeof s->why, "%s", why);
+	atomic_store(&s->cancel, AMC_RUN_INTERRUPT);
+}
+
+/* Make sure s->pg is usable; one try, bounded by timeout_ms. */
+static int ensure_conn(amc_slot *s, int timeout_ms, amc_err *e)
+{
+	if (s->pg && PQstatus(s->pg) == CONNECTION_OK)
+		return 0;
+	if (s->pg)
+		PQfinish(s->pg);
+	s->pg = NULL;
+	return amc_pq_connect(s->cfg.url, timeout_ms, &s->pg, e);
+}
+
+static int exec(amc_slot *s, const char *sql, int n, const char *const *p, int timeout_ms, PGresult **res, amc_err *e)
+{
+	int broken = 0;
+	if (ensure_conn(s, timeout_ms, e) != 0)
+		return -1;
+	int rc = amc_pq_exec(s->pg, sql, n, p, timeout_ms, res, &broken, e);
+	if (rc != 0 && broken) {
+		PQfinish(s->pg);
+		s->pg = NULL;
+	}
+	return rc;
+}
+
+static void on_event(const amc_event *ev, void *ud)
+{
+	amc_slot *s = ud;
+	if (ev->type != AMC_EV_STEP_STARTED && ev->type != AMC_EV_STEP_FINISHED)
+		return;
+	pthread_mutex_lock(&s->mu);
+	s->p_step = ev->step;
+	if (ev->type == AMC_EV_STEP_STARTED) {
+		snprintf(s->p_status, sizeof s->p_status, "running");
+		const char *txt = ev->text ? ev->text : ev->tool ? ev->tool : "";
+		char *m = s->secrets ? amc_secrets_mask(s->secrets, txt) : NULL;
+		char *t = amc_fleet_text(m ? m : txt, SUMMARY_MAX);
+		snprintf(s->p_summary, sizeof s->p_summary, "%s", t);
+		free(t);
+		free(m);
+	} else {
+		snprintf(s->p_status, sizeof s->p_status, "%s", ev->status ? ev->status : "");
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+typedef struct attempt {
+	long long id, assignment, token;
+	int n;
+	char sid[24], stok[24], said[24];
+} attempt;
+
+/* The renewal thread of one attempt. */
+typedef struct renewal {
+	amc_slot *s;
+	const attempt *a;
+} renewal;
+
+static void *renew_main(void *arg)
+{
+	renewal *rn = arg;
+	amc_slot *s = rn->s;
+	const attempt *a = rn->a;
+	long lease_ms = s->cfg.lease_s * 1000L;
+	long every = s->cfg.renew_s * 1000L;
+	if (every > lease_ms / 3)
+		every = lease_ms / 3;
+	/* The claim's lease counts from before the claim was sent: the slot
+	 * thread set nothing, so count from now minus nothing (a claim takes ms). */
+	long long deadline = amc_mono_ms() + lease_ms;
+	long long next = amc_mono_ms() + every;
+	char lease[24];
+	snprintf(lease, sizeof lease, "%d", s->cfg.lease_s);
+	pthread_mutex_lock(&s->mu);
+	while (!s->run_over) {
+		long long now = amc_mono_ms();
+		if (now >= deadline) {
+			s->lost = 2;
+			s->st.lost++;
+			interrupt(s, "lease lost: no renewal reached the fleet database in time");
+			break;
+		}
+		if (!s->renew_now && now < next) {
+			long w = (long)((next < deadline ? next : deadline) - now);
+			timed_wait(s, w > 0 ? w : 1);
+			continue;
+		}
+		s->renew_now = 0;
+		char step[16], status[16], summary[SUMMARY_MAX + 16];
+		int has = s->p_step > 0;
+		snprintf(step, sizeof step, "%d", s->p_step);
+		snprintf(status, sizeof status, "%s", s->p_status);
+		snprintf(summary, sizeof summary, "%s", s->p_summary);
+		pthread_mutex_unlock(&s->mu);
+		long long sent = amc_mono_ms();
+		const char *p[] = { a->sid, a->stok, lease, has ? step : NULL, has ? status : NULL, has ? summary : NULL };
+		PGresult *res = NULL;
+		amc_err e;
+		long left = (long)(deadline - sent);
+		int rc = exec(s,
+			      "UPDATE amc_fleet.attempt t SET lease_until = now() + make_interval(secs => $3::float8),"
+			      " renewed_at = now(), renewals = t.renewals + 1,"
+			      " progress_step = coalesce($4::int, t.progress_step),"
+			      " progress_status = coalesce($5, t.progress_status),"
+			      " progress_summary = coalesce($6, t.progress_summary),"
+			      " progress_at = CASE WHEN $4::int IS NULL THEN t.progress_at ELSE now() END"
+			      " WHERE t.id = $1::bigint AND t.token = $2::bigint AND t.state = 'running' AND t.lease_until > now()"
+			      " RETURNING (SELECT x.cancel_requested FROM amc_fleet.assignment x WHERE x.id = t.assignment_id)"
+			      " AS cancel",
+			      6, p, left > 100 ? (int)left : 100, &res, &e);
+		pthread_mutex_lock(&s->mu);
+		if (rc != 0) {
+			amc_log_warn("fleet %s: renewal of assignment %lld failed: %s", s->cfg.device, a->assignment, e.msg);
+			next = amc_mono_ms() + 500; /* retry soon; the deadline decides */
+			continue;
+		}
+		if (PQntuples(res) != 1) {
+			PQclear(res);
+			s->lost = 1;
+			s->st.lost++;
+			interrupt(s, "lease lost: the fleet took the attempt back");
+			break;
+		}
+		const char *c = amc_pq_get(res, 0, "cancel");
+		if (c && c[0] == 't' && !atomic_load(&s->cancel))
+			atomic_store(&s->cancel, 1);
+		PQclear(res);
+		s->st.renewals++;
+		deadline = sent + lease_ms;
+		next = sent + every;
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+/* D7: planner decisions copied to the fleet database (fleet.decisions = on)
+ * on their own connection, from the runner's thread, masked with the task's
+ * secrets; no screenshot bytes exist in a decision row (images are artifact
+ * references). A decision that cannot be written is logged and skipped: the
+ * local store has it. */
+typedef struct dsink {
+	amc_slot *s;
+	const attempt *a;
+	PGconn *pg;
+	amc_decision_sink sink;
+} dsink;
+
+#define DECISION_TEXT_MAX (256u * 1024u)
+
+static char *masked(const amc_slot *s, const char *in)
+{
+	if (!in)
+		return NULL;
+	char *m = s->secrets ? amc_secrets_mask(s->secrets, in) : NULL;
+	char *t = amc_fleet_text(m ? m : in, DECISION_TEXT_MAX);
+	free(m);
+	return t;
+}
+
+static void on_decided(void *ud, const amc_decision_row *d)
+{
+	dsink *k = ud;
+	amc_err e;
+	if (!k->pg || PQstatus(k->pg) != CONNECTION_OK) {
+		if (k->pg)
+			PQfinish(k->pg);
+		k->pg = NULL;
+		if (amc_pq_connect(k->s->cfg.url, 3000, &k->pg, &e) != 0) {
+			amc_log_warn("fleet: planner decision of step %d not copied: %s", d->step, e.msg);
+			return;
+		}
+	}
+	char step[16];
+	snprintf(step, sizeof step, "%d", d->step);
+	char attempt_n[16];
+	snprintf(attempt_n, sizeof attempt_n, "%d", k->a->n);
+	char *v[] = { masked(k->s, d->planner), masked(k->s, d->model), masked(k->s, d->system_prompt),
+		      masked(k->s, d->user_prompt), masked(k->s, d->tool), masked(k->s, d->args), masked(k->s, d->outcome) };
+	const char *p[] = { k->a->said, attempt_n, step, v[0], v[1], v[2], v[3], v[4], v[5], v[6] };
+	int broken = 0;
+	if (amc_pq_exec(k->pg,
+			"INSERT INTO amc_fleet.decision (assignment_id, attempt, step, planner, model, system_prompt,"
+			" user_prompt, tool, args, outcome) VALUES ($1::bigint, $2::int, $3::int, $4, $5, $6, $7, $8, $9, $10)",
+			10, p, 5000, NULL, &broken, &e) != 0)
+		amc_log_warn("fleet: planner decision of step %d not copied: %s", d->step, e.msg);
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		free(v[i]);
+}
+
+/* End the attempt, fenced. 1: accepted, 0: rejected (lease gone), -1: the
+ * database could not be reached before the lease would have run out. */
+static int finish(amc_slot *s, const attempt *a, const char *state, const char *error)
+{
+	char *err = error && *error ? amc_fleet_text(error, 2000) : NULL;
+	const char *p[] = { a->sid, a->stok, state, err };
+	long long until = amc_mono_ms() + s->cfg.lease_s * 1000L;
+	long backoff = 200;
+	int out = -1;
+	for (;;) {
+		PGresult *res;
+		amc_err e;
+		if (exec(s, "SELECT amc_fleet.finish($1::bigint, $2::bigint, $3, $4) AS ok", 4, p, 5000, &res, &e) == 0) {
+			const char *v = amc_pq_get(res, 0, "ok");
+			out = v && v[0] == 't';
+			PQclear(res);
+			break;
+		}
+		amc_log_warn("fleet %s: cannot end assignment %lld: %s", s->cfg.device, a->assignment, e.msg);
+		if (amc_mono_ms() + backoff >= until)
+			break;
+		sleep_ms(backoff);
+		backoff = backoff < 2000 ? backoff * 2 : 2000;
+	}
+	free(err);
+	return out;
+}
+
+/* Run one claimed attempt to its end. */
+static void run_attempt(amc_slot *s, attempt *a, const char *payload, int max_steps)
+{
+	amc_err e;
+	amc_fleet_payload pl;
+	char src[24];
+	snprintf(src, sizeof src, "%lld", a->assignment);
+	if (amc_fleet_payload_parse(payload, strlen(payload), &pl, &e) != 0) {
+		char msg[AMC_ERR_MSG_MAX + 32];
+		snprintf(msg, sizeof msg, "bad assignment: %s", e.msg);
+		amc_log_warn("fleet %s: assignment %lld: %s", s->cfg.device, a->assignment, msg);
+		s->st.finished += finish(s, a, "failed", msg) == 1;
+		return;
+	}
+	amc_launch_req req;
+	amc_launch_req_init(&req);
+	req.device = s->cfg.device;
+	amc_launch_bundle b = { 0 };
+	char base[64];
+	snprintf(base, sizeof base, "fleet-assignment-%lld", a->assignment);
+	if (pl.goal) {
+		req.goal = pl.goal;
+	} else {
+		b.flow = pl.flow_text;
+		b.flow_file = pl.flow_name;
+		b.base = base;
+		b.files = pl.files;
+		b.nfiles = pl.nfiles;
+		req.bundle = &b;
+	}
+	req.max_steps = max_steps;
+	req.source_task_id = src;
+	req.source_attempt = a->n;
+	amc_launch ln;
+	int lrc = amc_launch_prepare(s->cfg.cfg, s->store, &req, &ln, &e);
+	amc_fleet_payload_free(&pl);
+	if (lrc != 0) {
+		s->st.finished += finish(s, a, "failed", e.msg) == 1;
+		return;
+	}
+	const char *p[] = { a->sid, a->stok, ln.task->id };
+	PGresult *res;
+	if (exec(s, "UPDATE amc_fleet.attempt SET local_task_id = $3 WHERE id = $1::bigint AND token = $2::bigint"
+		    " AND state = 'running'", 3, p, 5000, &res, &e) == 0)
+		PQclear(res);
+	else
+		amc_log_warn("fleet %s: cannot record the local task of assignment %lld: %s", s->cfg.device,
+			     a->assignment, e.msg);
+	amc_device *dev = NULL;
+	if (amc_device_open(ln.task->device, s->cfg.home, s->cfg.cfg, &dev, &e) != 0) {
+		s->st.finished += finish(s, a, "failed", e.msg) == 1;
+		amc_launch_free(&ln);
+		return;
+	}
+	amc_bus *bus = amc_bus_new();
+	amc_runner_opts ro;
+	amc_runner_opts_from_config(&ro, s->cfg.cfg);
+	amc_launch_runner_opts(&ln, &ro);
+	ro.interrupt_why = s->why;
+	dsink ds = { s, a, NULL, { on_decided, NULL } };
+	ds.sink.ud = &ds;
+	if (s->cfg.decisions)
+		ro.decision_sink = &ds.sink;
+	pthread_mutex_lock(&s->mu);
+	s->p_step = 0;
+	s->p_status[0] = s->p_summary[0] = 0;
+	s->secrets = ln.secrets;
+	s->lost = 0;
+	s->run_over = 0;
+	s->renew_now = 0;
+	pthread_mutex_unlock(&s->mu);
+	int sub = amc_bus_subscribe(bus, on_event, s);
+	renewal rn = { s, a };
+	pthread_t rt;
+	int have_rt = pthread_create(&rt, NULL, renew_main, &rn) == 0;
+	if (!have_rt)
+		amc_log_warn("fleet %s: cannot start the renewal thread; the lease will run out", s->cfg.device);
+	amc_task_outcome out;
+	int rc = amc_task_run(&(amc_run_env){ s->store, bus, dev, &s->cancel }, ln.planner, ln.task, &ro, &out, &e);
+	pthread_mutex_lock(&s->mu);
+	s->run_over = 1;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	if (have_rt)
+		pthread_join(rt, NULL);
+	amc_bus_unsubscribe(bus, sub);
+	amc_bus_free(bus);
+	amc_device_close(dev);
+	if (ds.pg)
+		PQfinish(ds.pg);
+	pthread_mutex_lock(&s->mu);
+	s->secrets = NULL;
+	int lost = s->lost, release = s->release_req;
+	pthread_mutex_unlock(&s->mu);
+	const char *state, *error;
+	if (rc != 0) {
+		state = "failed";
+		error = e.msg;
+	} else if (!strcmp(out.status, "succeeded")) {
+		state = "succeeded";
+		error = NULL;
+	} else if (!strcmp(out.status, "cancelled")) {
+		state = "cancelled";
+		error = "cancelled by the operator";
+	} else if (release && !lost) {
+		state = "released";
+		error = s->why;
+	} else {
+		state = "failed";
+		error = out.error[0] ? out.error : out.status;
+	}
+	if (lost == 2) {
+		/* Self-fenced: the database was out of reach; the reaper ends it. */
+		amc_log_warn("fleet %s: assignment %lld attempt %d: lease lost, left to the reaper", s->cfg.device,
+			     a->assignment, a->n);
+	} else {
+		int ok = finish(s, a, state, error);
+		if (ok == 1)
+			s->st.finished++;
+		else if (ok == 0) {
+			s->st.rejected++;
+			amc_log_warn("fleet %s: the fleet rejected the end of assignment %lld attempt %d (lease lost)",
+				     s->cfg.device, a->assignment, a->n);
+		}
+	}
+	amc_launch_free(&ln);
+}
+
+/* Claim one assignment: 1 claimed (and ran), 0 none queued, -1 error. */
+static int claim_and_run(amc_slot *s)
+{
+	char host[24], lease[24];
+	snprintf(host, sizeof host, "%lld", s->cfg.host_id);
+	snprintf(lease, sizeof lease, "%d", s->cfg.lease_s);
+	const char *p[] = { host, s->cfg.label, s->cfg.device, s->cfg.kind, lease };
+	PGresult *res;
+	amc_err e;
+	long long t0 = amc_mono_us();
+	if (exec(s, "SELECT * FROM amc_fleet.claim($1::bigint, $2, $3, $4, $5::float8)", 5, p, 10000, &res, &e) != 0) {
+		amc_log_warn("fleet %s: claim failed: %s", s->cfg.device, e.msg);
+		return -1;
+	}
+	double ms = (double)(amc_mono_us() - t0) / 1000.0;
+	if (PQntuples(res) != 1) {
+		PQclear(res);
+		s->st.empty_claims++;
+		return 0;
+	}
+	s->st.claims++;
+	if (s->st.nclaim_ms == s->claim_cap) {
+		s->claim_cap = s->claim_cap ? s->claim_cap * 2 : 64;
+		s->st.claim_ms = amc_xrealloc(s->st.claim_ms, s->claim_cap * sizeof *s->st.claim_ms);
+	}
+	s->st.claim_ms[s->st.nclaim_ms++] = ms;
+	attempt a = { 0 };
+	a.id = amc_pq_getll(res, 0, "attempt_id", 0);
+	a.assignment = amc_pq_getll(res, 0, "assignment_id", 0);
+	a.token = amc_pq_getll(res, 0, "token", 0);
+	a.n = (int)amc_pq_getll(res, 0, "n", 0);
+	int max_steps = (int)amc_pq_getll(res, 0, "max_steps", 0);
+	if (max_steps < 0 || max_steps > 100000)
+		max_steps = 0;
+	snprintf(a.sid, sizeof a.sid, "%lld", a.id);
+	snprintf(a.stok, sizeof a.stok, "%lld", a.token);
+	snprintf(a.said, sizeof a.said, "%lld", a.assignment);
+	const char *pv = amc_pq_get(res, 0, "payload");
+	char *payload = amc_xstrdup(pv ? pv : "");
+	PQclear(res);
+	pthread_mutex_lock(&s->mu);
+	s->busy = 1;
+	s->assignment = a.assignment;
+	s->release_req = 0;
+	atomic_store(&s->cancel, 0);
+	s->why[0] = 0;
+	pthread_mutex_unlock(&s->mu);
+	amc_log_info("fleet %s: claimed assignment %lld attempt %d", s->cfg.device, a.assignment, a.n);
+	run_attempt(s, &a, payload, max_steps);
+	free(payload);
+	pthread_mutex_lock(&s->mu);
+	s->busy = 0;
+	s->assignment = 0;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	return 1;
+}
+
+static void *slot_main(void *arg)
+{
+	amc_slot *s = arg;
+	long backoff = 200;
+	for (;;) {
+		pthread_mutex_lock(&s->mu);
+		if (!s->wake && !s->draining)
+			timed_wait(s, s->cfg.poll_s * 1000L);
+		int stop = s->draining;
+		s->wake = 0;
+		pthread_mutex_unlock(&s->mu);
+		if (stop)
+			break;
+		int rc;
+		do {
+			pthread_mutex_lock(&s->mu);
+			stop = s->draining;
+			pthread_mutex_unlock(&s->mu);
+			rc = stop ? 0 : claim_and_run(s);
+		} while (rc == 1);
+		if (rc < 0) {
+			sleep_ms(backoff);
+			backoff = backoff < 5000 ? backoff * 2 : 5000;
+			pthread_mutex_lock(&s->mu);
+			s->wake = 1;
+			pthread_mutex_unlock(&s->mu);
+		} else {
+			backoff = 200;
+		}
+	}
+	return NULL;
+}
+
+int amc_slot_start(const amc_slot_cfg *cfg, amc_slot **out, amc_err *e)
+{
+	amc_slot *s = amc_xcalloc(1, sizeof *s);
+	s->cfg = *cfg;
+	s->cfg.url = amc_xstrdup(cfg->url);
+	s->cfg.home = amc_xstrdup(cfg->home);
+	s->cfg.label = amc_xstrdup(cfg->label);
+	s->cfg.device = amc_xstrdup(cfg->device);
+	s->cfg.kind = amc_xstrdup(cfg->kind);
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
+	atomic_init(&s->cancel, 0);
+	s->wake = 1;
+	int rc = amc_store_open(cfg->home, &s->store, e);
+	if (rc == 0 && pthread_create(&s->th, NULL, slot_main, s) != 0)
+		rc = amc_err_set(e, AMC_EFAIL, "cannot start the thread of device %s", cfg->device);
+	if (rc != 0) {
+		if (s->store)
+			amc_store_close(s->store);
+		free((char *)s->cfg.url);
+		free((char *)s->cfg.home);
+		free((char *)s->cfg.label);
+		free((char *)s->cfg.device);
+		free((char *)s->cfg.kind);
+		pthread_mutex_destroy(&s->mu);
+		pthread_cond_destroy(&s->cv);
+		free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+void amc_slot_wake(amc_slot *s)
+{
+	pthread_mutex_lock(&s->mu);
+	s->wake = 1;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
+void amc_slot_cancel_hint(amc_slot *s, long long assignment_id)
+{
+	pthread_mutex_lock(&s->mu);
+	if (s->busy && s->assignment == assignment_id) {
+		s->renew_now = 1;
+		pthread_cond_broadcast(&s->cv);
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+void amc_slot_drain(amc_slot *s)
+{
+	pthread_mutex_lock(&s->mu);
+	s->draining = 1;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
+int amc_slot_busy(amc_slot *s)
+{
+	pthread_mutex_lock(&s->mu);
+	int b = s->busy;
+	pthread_mutex_unlock(&s->mu);
+	return b;
+}
+
+void amc_slot_release(amc_slot *s, const char *why)
+{
+	pthread_mutex_lock(&s->mu);
+	if (s->busy) {
+		s->release_req = 1;
+		interrupt(s, why);
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+void amc_slot_stop(amc_slot *s, amc_slot_stats *st)
+{
+	amc_slot_drain(s);
+	pthread_join(s->th, NULL);
+	*st = s->st;
+	if (s->pg)
+		PQfinish(s->pg);
+	amc_store_close(s->store);
+	free((char *)s->cfg.url);
+	free((char *)s->cfg.home);
+	free((char *)s->cfg.label);
+	free((char *)s->cfg.device);
+	free((char *)s->cfg.kind);
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->cv);
+	free(s);
+}

@@ -1,0 +1,43 @@
+/* Fuzz target: what the fleet reads from outside: an assignment's payload as
+ * a host reads it from the database (fleet/payload.c, every check), a text
+ * made fit for PostgreSQL (amc_fleet_text), a fleet URL shown redacted
+ * (amc_pq_redact) and an assignment id as typed (amc_fleet_parse_id). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fleet/fleet.h"
+#include "fleet/payload.h"
+#include "fleet/pq.h"
+#include "fleet/slot.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1);
+	if (!s)
+		return 0;
+	memcpy(s, data, size);
+	s[size] = 0;
+	amc_fleet_payload p;
+	amc_err e;
+	if (amc_fleet_payload_parse(s, size, &p, &e) == 0) {
+		/* a parsed payload is whole: a goal, or a flow with its files */
+		if (!p.goal && (!p.flow_name || !p.flow_text))
+			abort();
+		for (size_t i = 0; i < p.nfiles; i++)
+			if (!p.files[i].name || !p.files[i].text || strstr(p.files[i].name, ".."))
+				abort();
+		amc_fleet_payload_free(&p);
+	}
+	char *t = amc_fleet_text(s, 100);
+	if (strlen(t) > 100)
+		abort();
+	free(t);
+	char red[256];
+	amc_pq_redact(s, red, sizeof red);
+	long long id;
+	amc_fleet_parse_id(s, &id, &e);
+	free(s);
+	return 0;
+}

@@ -1,0 +1,254 @@
+/* view_fleet.c - the Fleet view (when fleet.url is set): the fleet's hosts
+ * with their devices and what each runs, and the assignments with their
+ * latest progress (docs/fleet.md).
+ *
+ * The view never waits on the database: a worker thread owns the connection,
+ * LISTENs on amc_fleet_change, re-reads the fleet on each notification (or
+ * every few seconds) and hands the view a snapshot under a mutex, then wakes
+ * the loop through the wake pipe (byte 3: redraw). An unreachable database
+ * is shown as such, and the worker keeps trying. Everything from the
+ * database is untrusted: amc_tui_put draws it terminal-safe. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fleet/fleet.h"
+#include "fleet/pq.h"
+#include "fleet/schema.h"
+#include "tui/app.h"
+#include "tui/text.h"
+#include "util/strbuf.h"
+
+typedef struct fleet_view {
+	pthread_t th;
+	int have_th;
+	pthread_mutex_t mu;
+	int stop;
+	char *url;
+	int wake_fd;
+	cJSON *hosts, *list;   /* the latest snapshot, owned; under mu */
+	char status[AMC_ERR_MSG_MAX + 64]; /* "" when the snapshot is current */
+	long sel;
+} fleet_view;
+
+static int stopping(fleet_view *f)
+{
+	pthread_mutex_lock(&f->mu);
+	int s = f->stop;
+	pthread_mutex_unlock(&f->mu);
+	return s;
+}
+
+static void wake(fleet_view *f)
+{
+	char b = 3;
+	if (f->wake_fd >= 0) {
+		ssize_t w = write(f->wake_fd, &b, 1); /* nonblocking: a full pipe already wakes */
+		(void)w;
+	}
+}
+
+static void set_status(fleet_view *f, const char *msg)
+{
+	pthread_mutex_lock(&f->mu);
+	snprintf(f->status, sizeof f->status, "%s", msg);
+	pthread_mutex_unlock(&f->mu);
+	wake(f);
+}
+
+static void *worker(void *arg)
+{
+	fleet_view *f = arg;
+	PGconn *c = NULL;
+	while (!stopping(f)) {
+		amc_err e;
+		if (!c) {
+			if (amc_pq_connect(f->url, 3000, &c, &e) != 0 || amc_fleet_schema_check(c, &e) != 0 ||
+			    amc_pq_script(c, "LISTEN amc_fleet_change", &e) != 0) {
+				char msg[AMC_ERR_MSG_MAX + 64];
+				snprintf(msg, sizeof msg, "fleet database unreachable (retrying): %s", e.msg);
+				set_status(f, msg);
+				if (c)
+					PQfinish(c);
+				c = NULL;
+				for (int i = 0; i < 30 && !stopping(f); i++) {
+					struct timespec ts = { 0, 100000000L };
+					nanosleep(&ts, NULL);
+				}
+				continue;
+			}
+		}
+		cJSON *h = amc_fleet_hosts(c, &e);
+		cJSON *l = h ? amc_fleet_list(c, NULL, 200, &e) : NULL;
+		if (!l) {
+			cJSON_Delete(h);
+			char msg[AMC_ERR_MSG_MAX + 64];
+			snprintf(msg, sizeof msg, "fleet database: %s", e.msg);
+			set_status(f, msg);
+			PQfinish(c);
+			c = NULL;
+			continue;
+		}
+		pthread_mutex_lock(&f->mu);
+		cJSON_Delete(f->hosts);
+		cJSON_Delete(f->list);
+		f->hosts = h;
+		f->list = l;
+		f->status[0] = 0;
+		pthread_mutex_unlock(&f->mu);
+		wake(f);
+		/* Until something changes (NOTIFY), at most 3 s; stop within 250 ms. */
+		for (int i = 0; i < 12 && !stopping(f); i++) {
+			char *ch = NULL, *pl = NULL;
+			int w = amc_pq_wait_notify(c, 250, &ch, &pl, &e);
+			free(ch);
+			free(pl);
+			if (w < 0) {
+				PQfinish(c);
+				c = NULL;
+				break;
+			}
+			if (w == 1) {
+				/* let a burst of changes settle, then read once */
+				while (amc_pq_wait_notify(c, 50, &ch, &pl, &e) == 1) {
+					free(ch);
+					free(pl);
+				}
+				break;
+			}
+		}
+	}
+	if (c)
+		PQfinish(c);
+	return NULL;
+}
+
+void *amc_tui_fleet_new(amc_tui_app *a)
+{
+	fleet_view *f = amc_xcalloc(1, sizeof *f);
+	pthread_mutex_init(&f->mu, NULL);
+	f->url = amc_xstrdup(amc_config_str(a->cfg, "fleet", "url"));
+	f->wake_fd = a->wake[1];
+	snprintf(f->status, sizeof f->status, "connecting to the fleet database...");
+	f->have_th = pthread_create(&f->th, NULL, worker, f) == 0;
+	if (!f->have_th)
+		snprintf(f->status, sizeof f->status, "cannot start the fleet reader thread");
+	return f;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static double num(const cJSON *o, const char *k, double def)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : def;
+}
+
+static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
+{
+	(void)a;
+	fleet_view *f = v->data;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	int row = y, end = y + h;
+	pthread_mutex_lock(&f->mu);
+	if (f->status[0])
+		amc_tui_put(stdscr, row++, 1, w - 2, f->status, amc_tui_attr(AMC_EL_ERROR), 1);
+	amc_tui_put(stdscr, row++, 1, w - 2, "HOST                 STATE    SEEN  DEVICES", amc_tui_attr(AMC_EL_TITLE), 1);
+	const cJSON *o;
+	cJSON_ArrayForEach(o, f->hosts) {
+		if (row >= end - 3)
+			break;
+		int stopped = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "stopped"));
+		amc_sb_reset(&sb);
+		amc_sb_printf(&sb, "%-20.20s %-8s %4.0fs ", str(o, "name") ? str(o, "name") : "?", stopped ? "stopped" : "up",
+			      num(o, "last_seen_s", 0));
+		const cJSON *d;
+		cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(o, "devices")) {
+			amc_sb_printf(&sb, " %s", str(d, "device") ? str(d, "device") : "?");
+			if (num(d, "assignment", 0) > 0)
+				amc_sb_printf(&sb, " [%.0f#%.0f step %.0f]", num(d, "assignment", 0), num(d, "attempt", 0),
+					      num(d, "step_index", 0));
+		}
+		amc_tui_put(stdscr, row++, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(stopped ? AMC_EL_DIM : AMC_EL_NORMAL), 1);
+	}
+	row++;
+	amc_tui_put(stdscr, row++, 1, w - 2, "ID     STATE      TRY   HOST/DEVICE          TITLE / LATEST PROGRESS",
+		    amc_tui_attr(AMC_EL_TITLE), 1);
+	long n = cJSON_GetArraySize(f->list), i = 0;
+	if (f->sel >= n)
+		f->sel = n ? n - 1 : 0;
+	cJSON_ArrayForEach(o, f->list) {
+		if (row >= end)
+			break;
+		const cJSON *run = cJSON_GetObjectItemCaseSensitive(o, "running");
+		amc_sb_reset(&sb);
+		amc_sb_printf(&sb, "%-6.0f %-10s %2.0f/%-2.0f ", num(o, "id", 0), str(o, "state") ? str(o, "state") : "?",
+			      num(o, "attempts", 0), num(o, "max_attempts", 0));
+		if (cJSON_IsObject(run))
+			amc_sb_printf(&sb, "%-20.20s ", str(run, "host") ? str(run, "host") : "?");
+		else
+			amc_sb_printf(&sb, "%-20s ", "-");
+		amc_sb_puts(&sb, str(o, "title") ? str(o, "title") : "");
+		if (cJSON_IsObject(run) && str(run, "summary"))
+			amc_sb_printf(&sb, "  step %.0f %s: %s (%.0fs ago)", num(run, "step_index", 0),
+				      str(run, "step_status") ? str(run, "step_status") : "", str(run, "summary"),
+				      num(run, "progress_age_s", 0));
+		else if (str(o, "error"))
+			amc_sb_printf(&sb, "  %s", str(o, "error"));
+		const char *st = str(o, "state") ? str(o, "state") : "";
+		amc_tui_el el = !strcmp(st, "succeeded") ? AMC_EL_SUCCEEDED : !strcmp(st, "failed") ? AMC_EL_FAILED
+			: !strcmp(st, "leased") ? AMC_EL_RUNNING : !strcmp(st, "cancelled") ? AMC_EL_CANCELLED : AMC_EL_QUEUED;
+		attr_t at = i == f->sel ? amc_tui_attr(AMC_EL_SELECTED) : amc_tui_attr(el);
+		amc_tui_put(stdscr, row++, 1, w - 2, amc_sb_str(&sb), at, 1);
+		i++;
+	}
+	if (!n && !f->status[0] && row < end)
+		amc_tui_put(stdscr, row, 1, w - 2, "no assignments yet: amc fleet submit", amc_tui_attr(AMC_EL_DIM), 1);
+	pthread_mutex_unlock(&f->mu);
+	amc_sb_free(&sb);
+}
+
+static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
+{
+	(void)a;
+	fleet_view *f = v->data;
+	switch (req) {
+	case AMC_REQ_DOWN: f->sel++; return 1;
+	case AMC_REQ_UP: f->sel = f->sel > 0 ? f->sel - 1 : 0; return 1;
+	case AMC_REQ_TOP: f->sel = 0; return 1;
+	case AMC_REQ_BOTTOM: f->sel = 1L << 30; return 1;
+	default: return 0;
+	}
+}
+
+static void reload(amc_tui_app *a, amc_tui_view *v)
+{
+	(void)a;
+	(void)v; /* the worker keeps the snapshot current */
+}
+
+static void vfree(amc_tui_view *v)
+{
+	fleet_view *f = v->data;
+	pthread_mutex_lock(&f->mu);
+	f->stop = 1;
+	pthread_mutex_unlock(&f->mu);
+	if (f->have_th)
+		pthread_join(f->th, NULL);
+	cJSON_Delete(f->hosts);
+	cJSON_Delete(f->list);
+	free(f->url);
+	pthread_mutex_destroy(&f->mu);
+	free(f);
+}
+
+const amc_tui_view_ops amc_tui_view_fleet = {
+	"Fleet", AMC_VIEW_FLEET, draw, request, reload, NULL, NULL, vfree, NULL, NULL,
+};
