@@ -10,4 +10,5 @@ include tests/unit/device.mk
 include tests/unit/llm.mk
 include tests/unit/launch.mk
 include tests/integration/local.mk
+include tests/hardening/local.mk
 include tests/fuzz/local.mk

@@ -13,6 +13,9 @@ struct amc_store {
 	sqlite3 *db;
 	char home[PATH_MAX];
 	char path[PATH_MAX];   /* $AMC_HOME/amc.db, for messages */
+	long long busy_since;  /* amc_mono_ms() when the current lock wait began */
+	long long busy_max_ms; /* the longest lock wait of this connection */
+	int busy_waits;        /* how many statements had to wait for a lock */
 };
 
 /* Task statuses that mean "someone may still work on it": never removed by
