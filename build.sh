@@ -19,10 +19,12 @@ packages="build-essential autoconf automake pkg-config
   libpng-dev libxml2-dev libyaml-dev libpcre2-dev libfreetype-dev fonts-dejavu-core
   clang tmux tesseract-ocr libvterm-dev
   duktape-dev
-  libclang-rt-14-dev llvm-14"
+  libclang-rt-14-dev llvm-14 sqlite3"
 # libclang-rt-14-dev (libFuzzer, ASan/UBSan runtimes) and llvm-14 (llvm-profdata,
 # llvm-cov): only *recommended* by clang, so --no-install-recommends leaves them out;
 # `make fuzz` and `make check-hardening` (fuzzing and line coverage) need them.
+# sqlite3 (the CLI): the hardening checks read the database with it (PRAGMA
+# integrity_check, rows that name artifact files).
 # duktape-dev: the JavaScript engine of flows (amc-js, src/flow/amc_js.c).
 # tesseract-ocr (the CLI) is only the baseline of bench/bench_ocr (`make bench`
 # and its short run in `make check`); amc itself uses the library.

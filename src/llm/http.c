@@ -273,7 +273,7 @@ int amc_http_post(const amc_http_req *req, const amc_http_hooks *hooks, amc_http
 			}
 		}
 		amc_http_scrub(why, sizeof why, req->secret);
-		if (!retry || attempt == max_attempts)
+		if (!retry || attempt == max_attempts || (cc == CURLE_OPERATION_TIMEDOUT && capped))
 			break;
 		long ra = h.retry_after_ms >= 0 ? h.retry_after_ms : h.retry_after_s_ms;
 		long wait = amc_http_backoff_ms(attempt - 1, ra, hk_jitter(hooks));

@@ -30,7 +30,9 @@ surface() { # surface NAME INPUT CMD...: run CMD, check its stdout and stderr
 newest() { "$AMC" tasks --json 2>/dev/null | sed -n 's/.*"id":[[:space:]]*"\([0-9a-z]*\)".*/\1/p' | head -n 1; }
 mkdir -p "$XDG_CONFIG_HOME/amc"
 big=$(head -c 1048576 /dev/zero | tr '\0' A)
+# HOSTILE_ONLY: the entries to use (the short version in make check).
 echo "$HOSTILE" | while IFS='|' read -r name raw yaml; do
+	case " ${HOSTILE_ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
 	# shellcheck disable=SC2059
 	text=$(printf "$raw")
 	# 1. a flow named with the text, typing it; its file name carries it too
@@ -71,7 +73,7 @@ finish false $text" || log "mock did not start"
 	printf '[device]\ndefault = %s\n[core]\nlog_level = %s\n' "$text" "$text" > "$XDG_CONFIG_HOME/amc/config" 2>/dev/null ||
 		{ mkdir -p "$XDG_CONFIG_HOME/amc"; printf '[device]\ndefault = %s\n' "$text" > "$XDG_CONFIG_HOME/amc/config"; }
 	surface "config" "$name" "$AMC" config
-	surface "doctor" "$name" "$AMC" doctor
+	[ -n "${HOSTILE_ONLY:-}" ] || surface "doctor" "$name" "$AMC" doctor
 	rm -f "$XDG_CONFIG_HOME/amc/config"
 	echo "$tried $leaks" > "$WORK/count"
 done

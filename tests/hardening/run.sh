@@ -12,8 +12,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 export AMC TOOLS SRC
 quick=${HARDEN_QUICK:-0}
 if [ "$quick" = 1 ]; then
-	KILLS=${KILLS:-4}; FUZZ_SECONDS=0; TWOPROC_SECONDS=${TWOPROC_SECONDS:-4}; FAULT_RUNS=${FAULT_RUNS:-1}
+	KILLS=${KILLS:-4}; FUZZ_SECONDS=0; TWOPROC_SECONDS=${TWOPROC_SECONDS:-3}; FAULT_RUNS=${FAULT_RUNS:-1}
 	PARTS=${PARTS:-"crash twoproc hostile faults"}
+	HOSTILE_ONLY=${HOSTILE_ONLY:-"csi c1csi bidi overlong"}; FAULTS_QUICK=1
+	export HOSTILE_ONLY FAULTS_QUICK
 else
 	KILLS=${KILLS:-100}; FUZZ_SECONDS=${FUZZ_SECONDS:-45}; TWOPROC_SECONDS=${TWOPROC_SECONDS:-60}; FAULT_RUNS=${FAULT_RUNS:-3}
 	PARTS=${PARTS:-"crash fuzz twoproc hostile faults"}
