@@ -33,7 +33,7 @@ build_lib() { # build_lib DIR CFLAGS...
 	d=$1; shift
 	mkdir -p "$d"
 	for s in $FUZZ_SRCS; do echo "$s"; done | xargs -P 2 -I{} sh -c \
-		'o="$0/$(echo "{}" | tr / _).o"; exec '"$cc $* $std $FUZZ_CPPFLAGS"' -c "{}" -o "$o"' "$d" || return 1
+		'o="$0/o$(echo "{}" | tr / _).o"; exec '"$cc $* $std $FUZZ_CPPFLAGS"' -c "{}" -o "$o"' "$d" || return 1
 	rm -f "$d/lib.a"; ar rcs "$d/lib.a" "$d"/*.o
 }
 t0=$(now_ms)
@@ -48,8 +48,8 @@ total_exec=0 total_crash=0
 for t in $FUZZ_TARGETS; do
 	exe="$WORK/fuzz_$t"
 	# shellcheck disable=SC2086
-	$CLANG -g -O1 -fsanitize=fuzzer,address,undefined $std $FUZZ_CPPFLAGS "$SRC/tests/fuzz/fuzz_$t.c" \
-		"$WORK/fz/lib.a" $FUZZ_LIBS -o "$exe" 2>>"$WORK/build.log" ||
+	eval "$CLANG -g -O1 -fsanitize=fuzzer,address,undefined $std $FUZZ_CPPFLAGS \"\$SRC/tests/fuzz/fuzz_$t.c\" \
+		\"\$WORK/fz/lib.a\" $FUZZ_LIBS -o \"\$exe\"" 2>>"$WORK/build.log" ||
 		{ log "$t: link failed"; result "fuzz_${t}_exec" 0; result "fuzz_${t}_crashes" build-failed; continue; }
 	corpus="$WORK/corpus_$t"; rm -rf "$corpus"; mkdir -p "$corpus" "$WORK/art_$t"
 	cp "$SRC/tests/fuzz/corpus/$t/"* "$corpus/"
@@ -67,8 +67,8 @@ for t in $FUZZ_TARGETS; do
 	if [ $cov -eq 1 ]; then
 		ce="$WORK/cov_$t"
 		# shellcheck disable=SC2086
-		if $CLANG -g -O0 -fprofile-instr-generate -fcoverage-mapping $std $FUZZ_CPPFLAGS -DFUZZ_NAME="\"$t\"" \
-			"$SRC/tests/fuzz/fuzz_$t.c" "$SRC/tests/fuzz/replay.c" "$WORK/cv/lib.a" $FUZZ_LIBS -o "$ce" 2>>"$WORK/build.log"; then
+		if eval "$CLANG -g -O0 -fprofile-instr-generate -fcoverage-mapping $std $FUZZ_CPPFLAGS -DFUZZ_NAME='\"$t\"' \
+			\"\$SRC/tests/fuzz/fuzz_$t.c\" \"\$SRC/tests/fuzz/replay.c\" \"\$WORK/cv/lib.a\" $FUZZ_LIBS -o \"\$ce\"" 2>>"$WORK/build.log"; then
 			LLVM_PROFILE_FILE="$WORK/$t.profraw" "$ce" "$corpus" >/dev/null 2>&1
 			"$LLVM_PROFDATA" merge -sparse "$WORK/$t.profraw" -o "$WORK/$t.profdata" 2>/dev/null
 			files=""; for f in $(parsers "$t"); do files="$files $SRC/$f"; done
