@@ -54,9 +54,15 @@ for t in $FUZZ_TARGETS; do
 	corpus="$WORK/corpus_$t"; rm -rf "$corpus"; mkdir -p "$corpus" "$WORK/art_$t"
 	cp "$SRC/tests/fuzz/corpus/$t/"* "$corpus/"
 	dict=""; [ -f "$SRC/tests/fuzz/$t.dict" ] && dict="-dict=$SRC/tests/fuzz/$t.dict"
-	"$exe" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=256 -malloc_limit_mb=128 -timeout=2 \
-		-max_len=262144 -print_final_stats=1 $dict -artifact_prefix="$WORK/art_$t/" \
-		"$corpus" >"$WORK/log_$t" 2>&1
+	# A small ASan quarantine, so -rss_limit_mb measures the parser's memory
+	# rather than freed blocks ASan holds back. A run that outlives its time
+	# (libFuzzer can stall reporting an out-of-memory) counts as a crash.
+	ASAN_OPTIONS=quarantine_size_mb=16:allocator_may_return_null=0 \
+	timeout -k 5 $((FUZZ_SECONDS + 30)) "$exe" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=256 \
+		-malloc_limit_mb=128 -timeout=2 -max_len=262144 -print_final_stats=1 $dict \
+		-artifact_prefix="$WORK/art_$t/" "$corpus" >"$WORK/log_$t" 2>&1
+	frc=$?
+	[ $frc -ne 124 ] && [ $frc -ne 137 ] || { log "$t: the fuzzer stalled"; : > "$WORK/art_$t/stalled"; }
 	ex=$(sed -n 's/^stat::number_of_executed_units: *//p' "$WORK/log_$t" | tail -n 1)
 	cr=$(find "$WORK/art_$t" -type f | wc -l)
 	[ -n "$ex" ] || ex=0
