@@ -17,17 +17,18 @@ if [ "$quick" = 1 ]; then
 	HOSTILE_ONLY=${HOSTILE_ONLY:-"csi c1csi bidi overlong"}; FAULTS_QUICK=1
 	export HOSTILE_ONLY FAULTS_QUICK
 else
-	KILLS=${KILLS:-100}; FUZZ_SECONDS=${FUZZ_SECONDS:-45}; TWOPROC_SECONDS=${TWOPROC_SECONDS:-60}; FAULT_RUNS=${FAULT_RUNS:-3}
+	KILLS=${KILLS:-100}; FUZZ_SECONDS=${FUZZ_SECONDS:-30}; TWOPROC_SECONDS=${TWOPROC_SECONDS:-60}; FAULT_RUNS=${FAULT_RUNS:-2}
 	PARTS=${PARTS:-"crash fuzz twoproc hostile faults"}
 fi
 SEED=${SEED:-16}
 export KILLS FUZZ_SECONDS TWOPROC_SECONDS FAULT_RUNS SEED
 ntargets=$(echo ${FUZZ_TARGETS:-} | wc -w)
 # Budgets (s): a part that runs past its budget is stopped and reported.
-b_crash=$((KILLS * 4 + 30))
-b_fuzz=$((ntargets * (FUZZ_SECONDS + 8) + 240))
-b_twoproc=$((TWOPROC_SECONDS + 40))
-b_hostile=60
+# Defaults: 320 + 500 + 90 + 100 + 180 = 1190 s, under 20 minutes.
+b_crash=$((KILLS * 3 + 20))
+b_fuzz=$((ntargets * (FUZZ_SECONDS + 8) + 120))
+b_twoproc=$((TWOPROC_SECONDS + 30))
+b_hostile=100
 b_faults=$((FAULT_RUNS * 60 + 60))
 [ "$quick" = 1 ] && { b_crash=60; b_hostile=30; b_faults=60; }
 top=$(mktemp -d "${TMPDIR:-/tmp}/amc-harden-XXXXXX")
@@ -49,6 +50,7 @@ row() { printf '%-24s %-12s %s\n' "$1" "$2" "$3"; }
 echo
 echo "amc check-hardening (seed $SEED$( [ "$quick" = 1 ] && echo ', quick'))"
 row PART BUDGET/USED FIGURES
+total=0; for p in $PARTS; do eval "total=\$((total + b_$p))"; done
 for p in $PARTS; do
 	bu="$(eval echo \$b_$p)/$(v ${p}_seconds)s"
 	case $p in
@@ -63,6 +65,7 @@ for p in $PARTS; do
 	faults) row "faults" "$bu" "tasks $(v faults_tasks): $(v faults_states); hangs $(v faults_hangs), without a reason $(v faults_noreason), database not ok $(v faults_corrupt)" ;;
 	esac
 done
+echo "budgets: $total s in all$( [ "$(echo $PARTS | wc -w)" -gt 1 ] && echo " ($(echo $PARTS | tr ' ' '+'))")"
 [ -z "$over" ] || echo "over budget:$over"
 bad=0
 for k in crash_corrupt crash_not_interrupted crash_lost_steps crash_dangling crash_temp_files crash_next_not_started \
