@@ -63,4 +63,8 @@ int amc_store_status_ok(const char *status);
  * artifacts/X/Y, no empty, "." or ".." component, no control characters. */
 int amc_store_relpath_ok(const char *rel);
 
+/* Remove the temp files (NAME.tmp.PID.N, util/fsutil.c's atomic writes) a
+ * killed process left in a task's artifacts folder. Returns how many. */
+int amc_store_sweep_tmp(amc_store *s, const char *task_id);
+
 #endif

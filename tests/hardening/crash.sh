@@ -19,7 +19,19 @@ tap Phone
 type 555-0100
 tap Save
 finish true Added Ada Lovelace"
+report() {
+	result crash_seed "$SEED"
+	result crash_kills "$kills"
+	result crash_finished_before_kill "$finished_before"
+	result crash_corrupt "$corrupt"
+	result crash_not_interrupted "$not_interrupted"
+	result crash_lost_steps "$lost"
+	result crash_dangling "$dangling"
+	result crash_temp_files "$temps"
+	result crash_next_not_started "$no_start"
+}
 rnd_list "$SEED" "$KILLS" 30 1500 > "$WORK/delays"
+: > "$WORK/tmps_seen"
 kills=0 corrupt=0 lost=0 dangling=0 not_interrupted=0 no_start=0 temps=0 finished_before=0
 i=0
 while read -r delay; do
@@ -55,11 +67,19 @@ while read -r delay; do
 	succeeded|failed) finished_before=$((finished_before + 1)) ;;
 	*) not_interrupted=$((not_interrupted + 1)); log "kill $i (seed $SEED, ${delay} ms): task $id is '$st'" ;;
 	esac
-	n=$(find "$AMC_HOME" -name '*.tmp.*' | wc -l)
-	[ "$n" -eq 0 ] || { temps=$((temps + n)); log "kill $i: $n temp files left after the next start"; }
+	# Temp files that outlived the next start, each counted once.
+	find "$AMC_HOME" -name '*.tmp.*' > "$WORK/tmps"
+	n=$(sort -u "$WORK/tmps" "$WORK/tmps_seen" 2>/dev/null | wc -l)
+	m=$(sort -u "$WORK/tmps_seen" 2>/dev/null | wc -l)
+	[ "$n" -eq "$m" ] || { log "kill $i: $((n - m)) temp files left after the next start"; }
+	sort -u "$WORK/tmps" "$WORK/tmps_seen" -o "$WORK/tmps_seen" 2>/dev/null
+	temps=$(wc -l < "$WORK/tmps_seen")
 	check_home "$id"
 	corrupt=$((corrupt + CORRUPT)); lost=$((lost + LOST)); dangling=$((dangling + DANGLING))
 	[ $CORRUPT -eq 0 ] || { log "kill $i: database corrupt, starting a new one"; rm -rf "$AMC_HOME"; }
+	# Figures so far (run.sh reads the last of each): a part stopped at its
+	# budget still reports the kills it made.
+	report
 done < "$WORK/delays"
 check_home
 corrupt=$((corrupt + CORRUPT)); lost=$((lost + LOST)); dangling=$((dangling + DANGLING))
@@ -67,12 +87,4 @@ corrupt=$((corrupt + CORRUPT)); lost=$((lost + LOST)); dangling=$((dangling + DA
 "$AMC" sim reset >/dev/null 2>&1
 "$AMC" run --flow "$flow" </dev/null >/dev/null 2>&1; last=$?
 [ $last -eq 0 ] || { no_start=$((no_start + 1)); log "the final flow after the kills failed ($last)"; }
-result crash_seed "$SEED"
-result crash_kills "$kills"
-result crash_finished_before_kill "$finished_before"
-result crash_corrupt "$corrupt"
-result crash_not_interrupted "$not_interrupted"
-result crash_lost_steps "$lost"
-result crash_dangling "$dangling"
-result crash_temp_files "$temps"
-result crash_next_not_started "$no_start"
+report
