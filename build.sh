@@ -19,7 +19,13 @@ packages="build-essential autoconf automake pkg-config
   libpng-dev libxml2-dev libyaml-dev libpcre2-dev libfreetype-dev fonts-dejavu-core
   clang tmux tesseract-ocr libvterm-dev
   duktape-dev libjpeg-dev
-  libpq-dev postgresql-15"
+  libpq-dev postgresql-15
+  libclang-rt-14-dev llvm-14 sqlite3"
+# libclang-rt-14-dev (libFuzzer, ASan/UBSan runtimes) and llvm-14 (llvm-profdata,
+# llvm-cov): only *recommended* by clang, so --no-install-recommends leaves them out;
+# `make fuzz` and `make check-hardening` (fuzzing and line coverage) need them.
+# sqlite3 (the CLI): the hardening checks read the database with it (PRAGMA
+# integrity_check, rows that name artifact files).
 # duktape-dev: the JavaScript engine of flows (amc-js, src/flow/amc_js.c).
 # libjpeg-dev: JPEG screenshots in `amc export --html` reports.
 # libpq-dev: the fleet's PostgreSQL client; postgresql-15: the server the fleet

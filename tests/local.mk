@@ -13,4 +13,5 @@ include tests/unit/mcp.mk
 include tests/unit/report.mk
 include tests/unit/fleet.mk
 include tests/integration/local.mk
+include tests/hardening/local.mk
 include tests/fuzz/local.mk

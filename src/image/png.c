@@ -90,6 +90,34 @@ long amc_png_decode_count(void)
 	return atomic_load(&decodes);
 }
 
+/* Every chunk's declared length must fit in the bytes that follow it: libpng
+ * allocates a text chunk's declared length before reading it, so an 83-byte
+ * file declaring a 1.3 GB tEXt chunk cost that much memory (found by
+ * `make check-hardening`). Stops at IEND or at the end of the input (a file cut
+ * short is libpng's "truncated data" error). */
+static int check_chunks(const unsigned char *p, size_t len, amc_err *e)
+{
+	size_t off = 8;
+	while (len - off >= 8) {
+		uint32_t n = be32(p + off);
+		char type[5];
+		for (int i = 0; i < 4; i++)
+			type[i] = (p[off + 4 + i] >= 'A' && p[off + 4 + i] <= 'z') ? (char)p[off + 4 + i] : '?';
+		type[4] = 0;
+		if (n > 0x7fffffffu || (size_t)n > len - off - 8)
+			return amc_err_set(e, AMC_EUSAGE,
+					   "corrupt PNG: chunk %s declares %u bytes but only %zu follow", type,
+					   n, len - off - 8);
+		if (!memcmp(p + off + 4, "IEND", 4))
+			break;
+		off += 8 + (size_t)n;
+		if (len - off < 4)
+			break;
+		off += 4; /* CRC */
+	}
+	return 0;
+}
+
 int amc_png_decode(const void *buf, size_t len, amc_image *out, amc_err *e)
 {
 	int w, h;
@@ -97,7 +125,7 @@ int amc_png_decode(const void *buf, size_t len, amc_image *out, amc_err *e)
 	out->w = out->h = 0;
 	out->px = NULL;
 	/* Refuse oversized input and oversized headers before libpng allocates anything. */
-	if (amc_png_info(buf, len, &w, &h, e) != 0)
+	if (amc_png_info(buf, len, &w, &h, e) != 0 || check_chunks(buf, len, e) != 0)
 		return -1;
 	png_ctx *c = calloc(1, sizeof *c);
 	if (!c)

@@ -216,7 +216,17 @@ int amc_http_post(const amc_http_req *req, const amc_http_hooks *hooks, amc_http
 		}
 		curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
 		curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
-		curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, attempt_ms);
+		/* No attempt outlives the caller's deadline (the step's time budget). */
+		long this_ms = attempt_ms;
+		int capped = 0;
+		if (req->deadline_ms > 0) {
+			long long left = req->deadline_ms - hk_now(hooks);
+			if (left < this_ms) {
+				this_ms = left > 1 ? (long)left : 1;
+				capped = 1;
+			}
+		}
+		curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, this_ms);
 		curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 		curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
 		curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
@@ -243,6 +253,10 @@ int amc_http_post(const amc_http_req *req, const amc_http_hooks *hooks, amc_http
 		if (cc != CURLE_OK) {
 			if (cc == CURLE_WRITE_ERROR)
 				snprintf(why, sizeof why, "response larger than %u bytes", AMC_HTTP_MAX_BODY);
+			else if (cc == CURLE_OPERATION_TIMEDOUT && capped)
+				snprintf(why, sizeof why, "%s: the step's time budget ran out "
+					 "(raise planner.step_timeout_ms if the model is this slow)",
+					 curl_easy_strerror(cc));
 			else
 				snprintf(why, sizeof why, "%s", curl_easy_strerror(cc));
 			retry = cc != CURLE_WRITE_ERROR && cc != CURLE_UNSUPPORTED_PROTOCOL &&
@@ -259,7 +273,7 @@ int amc_http_post(const amc_http_req *req, const amc_http_hooks *hooks, amc_http
 			}
 		}
 		amc_http_scrub(why, sizeof why, req->secret);
-		if (!retry || attempt == max_attempts)
+		if (!retry || attempt == max_attempts || (cc == CURLE_OPERATION_TIMEDOUT && capped))
 			break;
 		long ra = h.retry_after_ms >= 0 ? h.retry_after_ms : h.retry_after_s_ms;
 		long wait = amc_http_backoff_ms(attempt - 1, ra, hk_jitter(hooks));

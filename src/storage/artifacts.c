@@ -4,10 +4,12 @@
  * whose one path string appears in two rows. */
 #include "storage/store.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "image/image.h"
 #include "image/png.h"
@@ -115,4 +117,27 @@ int amc_store_put_thumbnail(amc_store *s, const char *task_id, const char *name,
 		rc = amc_store_put_artifact(s, task_id, tname, png, len, rel, sizeof rel, e);
 	free(png);
 	return rc;
+}
+
+int amc_store_sweep_tmp(amc_store *s, const char *task_id)
+{
+	char dir[PATH_MAX];
+	if (!amc_store_id_ok(task_id) ||
+	    snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, task_id) >= (int)sizeof dir)
+		return 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char p[PATH_MAX];
+		if (de->d_name[0] == '.' || !strstr(de->d_name, ".tmp.") ||
+		    snprintf(p, sizeof p, "%s/%s", dir, de->d_name) >= (int)sizeof p)
+			continue;
+		if (unlink(p) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
 }

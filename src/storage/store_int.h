@@ -13,6 +13,9 @@ struct amc_store {
 	sqlite3 *db;
 	char home[PATH_MAX];
 	char path[PATH_MAX];   /* $AMC_HOME/amc.db, for messages */
+	long long busy_since;  /* amc_mono_ms() when the current lock wait began */
+	long long busy_max_ms; /* the longest lock wait of this connection */
+	int busy_waits;        /* how many statements had to wait for a lock */
 };
 
 /* Task statuses that mean "someone may still work on it": never removed by
@@ -59,5 +62,9 @@ int amc_store_status_ok(const char *status);
 /* 1 when `rel` is a clean path inside artifacts/: relative, at least
  * artifacts/X/Y, no empty, "." or ".." component, no control characters. */
 int amc_store_relpath_ok(const char *rel);
+
+/* Remove the temp files (NAME.tmp.PID.N, util/fsutil.c's atomic writes) a
+ * killed process left in a task's artifacts folder. Returns how many. */
+int amc_store_sweep_tmp(amc_store *s, const char *task_id);
 
 #endif

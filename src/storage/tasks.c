@@ -600,7 +600,12 @@ static int mark_interrupted(amc_store *s, const orphan_cand *c, amc_err *e)
 		snprintf(what, sizeof what, "mark task %s interrupted", c->id);
 		return amc_store_sql_error_rc(s, rc, e, what);
 	}
-	return sqlite3_changes(s->db) > 0 ? 1 : 0;
+	if (sqlite3_changes(s->db) == 0)
+		return 0;
+	/* The dead owner may have been writing an artifact: no temp file outlives
+	 * this start (check-hardening's kill -9 part found them left). */
+	amc_store_sweep_tmp(s, c->id);
+	return 1;
 }
 
 /* A running task's process holds the flock named by its lock_name for the

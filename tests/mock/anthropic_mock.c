@@ -604,6 +604,15 @@ void amc_mock_agent_handle(void *ud, const mock_req *rq, mock_resp *rs)
 			rs->body = strdup(b);
 			cJSON_Delete(in);
 			break;
+		} else if (!strcmp(cmd, "cut") || !strcmp(cmd, "drop")) {
+			/* The connection ends mid-body (cut) or before any answer (drop). */
+			rs->body = reply(a, "end_turn", NULL);
+			if (!strcmp(cmd, "cut"))
+				rs->cut = 1;
+			else
+				rs->drop = 1;
+			cJSON_Delete(in);
+			break;
 		} else if (!strcmp(cmd, "malformed")) {
 			rs->body = strdup("{\"type\":\"message\",\"content\":[{\"type\":");
 			cJSON_Delete(in);

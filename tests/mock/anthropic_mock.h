@@ -11,6 +11,7 @@
  *   http STATUS [RETRY_AFTER_S] [spend]   one error reply, then the next line
  *   stop refusal|max_tokens              a reply with that stop_reason
  *   malformed                            a 200 whose body is not JSON
+ *   cut | drop                           the connection ends mid-body | before any answer
  *   slow MS                              the next reply comes MS late
  *   expect TEXT                          the next request's tool_result must contain TEXT
  *   usage IN OUT                         token counts of the following replies (default 1000 100)

@@ -129,7 +129,7 @@ static void serve_one(mock_server *m, int c)
 				 "connection: close\r\nrequest-id: req_mock_%d\r\n%s\r\n",
 				 rs.status ? rs.status : 200, strlen(b), m->count, rs.headers);
 		send_all(c, head, (size_t)n);
-		send_all(c, b, strlen(b));
+		send_all(c, b, rs.cut ? strlen(b) / 2 : strlen(b));
 	}
 	free(rs.body);
 	free(rq.headers);

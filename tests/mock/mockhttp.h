@@ -22,6 +22,7 @@ typedef struct mock_resp {
 	char *body;         /* malloc'd by the handler, freed by the server */
 	long delay_ms;      /* wait this long before replying (a slow server) */
 	int drop;           /* close the connection without replying */
+	int cut;            /* announce the whole body, send half of it, close */
 } mock_resp;
 
 typedef void (*mock_handler)(void *ud, const mock_req *rq, mock_resp *rs);

@@ -200,6 +200,30 @@ int main(void)
 		amc_http_resp_free(&rs);
 	}
 
+	/* check-hardening found: the step's deadline bounds each attempt, not only
+	 * the waits between them (a slow model held a 4 s step for 30 s). */
+	memset(&s, 0, sizeof s);
+	s.r[0].delay_ms = 3000;
+	s.r[1].delay_ms = 3000;
+	{
+		nwaits = 0;
+		fake_now = 0;
+		amc_http_req rq = { 0 };
+		rq.url = url;
+		rq.body = "{}";
+		rq.body_len = 2;
+		rq.attempt_timeout_ms = 90000;
+		rq.max_attempts = 2;
+		rq.deadline_ms = 300;
+		long long t0 = amc_mono_ms();
+		int rc = amc_http_post(&rq, &HOOKS, &rs, &e);
+		long long took = amc_mono_ms() - t0;
+		is_int(rc, -1, "a reply later than the deadline fails");
+		ok(took < 2000, "the deadline cuts the attempt short (%lld ms)", took);
+		like(e.msg, "time budget", "the message names the step's time budget");
+		amc_http_resp_free(&rs);
+	}
+
 	/* secrets never in messages */
 	memset(&s, 0, sizeof s);
 	set(&s, 0, 401, NULL, ERR("authentication_error", "invalid x-api-key sk-ant-PLANTED-0123456789"));

@@ -9,6 +9,7 @@
 #include "tap.h"
 #include "testutil.h"
 #include "image/png.h"
+#include "util/clock.h"
 #include "util/fsutil.h"
 
 typedef struct membuf {
@@ -119,6 +120,20 @@ int main(void)
 				all = 0;
 		}
 		ok(all, "every truncation refused (last: %s)", e.msg);
+		/* A chunk declaring more bytes than follow (check-hardening's fuzzing:
+		 * 1.3 GB allocated for an 83-byte file) is refused before libpng. */
+		{
+			unsigned char bomb[8 + 25 + 12 + 21];
+			memcpy(bomb, png, 8 + 25); /* signature and IHDR */
+			static const unsigned char text[] = { 0x4e, 0x2b, 0x9b, 0x15, 't', 'E', 'X', 't' };
+			memcpy(bomb + 33, text, sizeof text);
+			memset(bomb + 33 + 8, 'a', sizeof bomb - 33 - 8);
+			long long t0 = amc_mono_ms();
+			ok(amc_png_decode(bomb, sizeof bomb, &back, &e) == -1 && e.code == AMC_EUSAGE &&
+				   strstr(e.msg, "tEXt declares 1311480597 bytes"),
+			   "a chunk longer than the file is refused: %s", e.msg);
+			ok(amc_mono_ms() - t0 < 100, "at once");
+		}
 		/* Not a PNG at all. */
 		ok(amc_png_decode("GIF89a....................", 26, &back, &e) == -1 && strstr(e.msg, "not a PNG"),
 		   "other formats refused: %s", e.msg);

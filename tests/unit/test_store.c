@@ -217,6 +217,15 @@ static void test_recover(const char *base)
 	mk(s, F, "running", dead, "device-sim:10");
 	mk(s, G, "succeeded", dead, "device-sim:11");
 	amc_store_close(s);
+	/* A's owner was killed while writing an artifact (check-hardening's kill -9
+	 * part): its temp file goes at recovery; finished files stay. */
+	char adir[PATH_MAX + 64], tmpf[PATH_MAX + 128], keep[PATH_MAX + 128];
+	snprintf(adir, sizeof adir, "%s/artifacts/%s", home, A);
+	snprintf(tmpf, sizeof tmpf, "%s/obs-0004.thumb.png.tmp.1858.29", adir);
+	snprintf(keep, sizeof keep, "%s/obs-0003.png", adir);
+	ok(amc_mkdir_p(adir, 0700, &e) == 0 && amc_write_atomic(keep, "x", 1, 0600, &e) == 0 &&
+		   amc_write_atomic(tmpf, "partial", 7, 0600, &e) == 0,
+	   "a temp file and a finished file in A's artifacts");
 
 	/* flock locks conflict between open file descriptions even in one
 	 * process, so holding B's lock here stands in for a live owner. */
@@ -235,6 +244,8 @@ static void test_recover(const char *base)
 	char want[128];
 	snprintf(want, sizeof want, "the amc process running this task (pid %ld) stopped before it finished", dead);
 	is_str(err, want, "with an error naming the pid");
+	ok(access(tmpf, F_OK) != 0, "the dead owner's temp file is gone");
+	ok(access(keep, F_OK) == 0, "its finished artifact stays");
 	amc_task_row t;
 	ok(amc_store_get_task(s, A, &t, &e) == 0 && t.finished_ms > 0, "and a finished time");
 	is_int(t.steps, 0, "its step counter is as it was");

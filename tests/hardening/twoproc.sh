@@ -1,0 +1,61 @@
+#!/bin/sh
+# twoproc.sh - two processes, one database: for TWOPROC_SECONDS, two `amc run`
+# loops write on sim:0 and sim:1, `amc retention` runs every second and a
+# reader polls `amc tasks` and `amc show` of the newest task, while a niced CPU
+# burner adds load. Counted: commits (step and task records written), "database
+# is locked" errors, other errors, the longest lock wait (AMC_STORE_STATS), and
+# tasks that did not end `succeeded`.
+PART=twoproc
+. "$(dirname "$0")/lib.sh"
+export AMC_HOME="$WORK/home"
+export AMC_STORE_STATS=1
+secs=${TWOPROC_SECONDS:-60}
+end=$(( $(date +%s) + secs ))
+"$AMC" tasks >/dev/null 2>&1   # create the database before the race
+writer() { # writer N FLOW
+	while [ "$(date +%s)" -lt "$end" ]; do
+		"$AMC" sim --device "sim:$1" reset >/dev/null 2>>"$WORK/err$1"
+		"$AMC" run --flow "$SRC/data/flows/$2.yaml" --device "sim:$1" --json </dev/null \
+			>"$WORK/out$1" 2>>"$WORK/err$1"
+		echo "rc=$? $(tr -d '\n\t ' < "$WORK/out$1" | sed -n 's/.*"status":"\([a-z_]*\)".*"steps":\([0-9]*\),.*/\1 \2/p')" >> "$WORK/runs$1"
+	done
+}
+keeper() {
+	while [ "$(date +%s)" -lt "$end" ]; do
+		"$AMC" retention --keep 6 >/dev/null 2>>"$WORK/err_ret" || echo fail >> "$WORK/ret_fail"
+		sleep 1
+	done
+}
+reader() {
+	while [ "$(date +%s)" -lt "$end" ]; do
+		id=$("$AMC" tasks --json 2>>"$WORK/err_read" | sed -n 's/.*"id":[[:space:]]*"\([0-9a-z]*\)".*/\1/p' | head -n 1)
+		[ -z "$id" ] || "$AMC" show "$id" >/dev/null 2>>"$WORK/err_read" || echo "show $id" >> "$WORK/read_fail"
+		echo poll >> "$WORK/polls"
+	done
+}
+( while [ "$(date +%s)" -lt "$end" ]; do :; done ) & burner=$!
+renice -n 19 -p $burner >/dev/null 2>&1
+writer 0 add-contact & w0=$!
+writer 1 create-note & w1=$!
+keeper & k=$!
+reader & r=$!
+wait $w0 $w1 $k $r
+kill $burner 2>/dev/null; wait $burner 2>/dev/null
+cat "$WORK"/err* > "$WORK/allerr" 2>/dev/null
+locked=$(grep -ci 'database is locked\|busy for over' "$WORK/allerr")
+other=$(grep -v '^amc-store-stats:' "$WORK/allerr" | grep -vci 'database is locked\|busy for over')
+other=$((other + $(cat "$WORK/ret_fail" "$WORK/read_fail" 2>/dev/null | wc -l)))
+wait_ms=$(sed -n 's/^amc-store-stats: .*longest \([0-9]*\) ms/\1/p' "$WORK/allerr" | sort -n | tail -n 1)
+tasks=$(cat "$WORK"/runs* | wc -l)
+incomplete=$(cat "$WORK"/runs* | grep -vc '^rc=0 succeeded')
+steps=$(cat "$WORK"/runs* | awk '{ s += $3 } END { print s + 0 }')
+[ "$incomplete" -eq 0 ] || { log "runs not succeeded:"; grep -v '^rc=0 succeeded' "$WORK"/runs* >&2; }
+[ "$other" -eq 0 ] || { log "errors:"; grep -v '^amc-store-stats:' "$WORK/allerr" | head -n 5 >&2; }
+check_home
+result twoproc_commits $((steps + 2 * tasks))
+result twoproc_locked "$locked"
+result twoproc_errors $((other + CORRUPT))
+result twoproc_wait_ms "${wait_ms:-0}"
+result twoproc_tasks "$tasks"
+result twoproc_incomplete "$incomplete"
+result twoproc_polls "$(cat "$WORK/polls" 2>/dev/null | wc -l)"
