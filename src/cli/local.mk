@@ -4,4 +4,5 @@ amc_SOURCES += \
 	src/cli/cmd_sim.c src/cli/cmd_retention.c src/cli/cmd_config.c \
 	src/cli/cmd_scene.c \
 	src/cli/cmd_doctor.c \
-	src/cli/cmd_providers.c
+	src/cli/cmd_providers.c \
+	src/cli/cmd_bench.c

@@ -6,4 +6,5 @@ libamc_a_SOURCES += \
 	src/storage/timeline.c \
 	src/storage/artifacts.c \
 	src/storage/retention.c \
-	src/storage/decisions.c
+	src/storage/decisions.c \
+	src/storage/suite.c
