@@ -17,7 +17,9 @@ packages="build-essential autoconf automake pkg-config
   libncurses-dev libsqlite3-dev libcurl4-openssl-dev libcjson-dev
   libchafa-dev libglib2.0-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
   libpng-dev libxml2-dev libyaml-dev libpcre2-dev libfreetype-dev fonts-dejavu-core
-  clang tmux tesseract-ocr libvterm-dev"
+  clang tmux tesseract-ocr libvterm-dev
+  duktape-dev"
+# duktape-dev: the JavaScript engine of flows (amc-js, src/flow/amc_js.c).
 # tesseract-ocr (the CLI) is only the baseline of bench/bench_ocr (`make bench`
 # and its short run in `make check`); amc itself uses the library.
 # Not installed here: adb (Debian package adb) is needed only at run time to

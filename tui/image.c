@@ -325,7 +325,67 @@ static wchar_t outline(int xx, int yy, const int b[4])
 	return u ? (top || bottom ? 0x2500 : 0x2502) : (top || bottom ? '-' : '|');
 }
 
-static int draw_cells(const render *r, int y, int x, int h, int w, int tx, int ty, const int *box)
+/* A cell of the full image's pixel (px, py) in a render of r->cw x r->ch cells. */
+static void to_cell(const render *r, int px, int py, int *cx, int *cy)
+{
+	long vx = (long)px * r->cw / r->fw, vy = (long)py * r->ch / r->fh;
+	*cx = vx < 0 ? 0 : vx >= r->cw ? r->cw - 1 : (int)vx;
+	*cy = vy < 0 ? 0 : vy >= r->ch ? r->ch - 1 : (int)vy;
+}
+
+/* The marks as one overlay of characters (0: the image shows), so drawing
+ * asks one cell at a time. Later marks win: the box, then a swipe's path,
+ * then the target. */
+static wchar_t *mark_cells(const render *r, const amc_tui_marks *m)
+{
+	if (!m || r->fw <= 0 || r->fh <= 0 || r->cw <= 0 || r->ch <= 0)
+		return NULL;
+	int u = amc_tui_utf8();
+	wchar_t *ov = amc_xcalloc((size_t)r->cw * (size_t)r->ch, sizeof *ov);
+	if (m->box) {
+		int b[4];
+		to_cell(r, m->box[0], m->box[1], &b[0], &b[1]);
+		to_cell(r, m->box[2], m->box[3], &b[2], &b[3]);
+		for (int yy = 0; yy < r->ch; yy++)
+			for (int xx = 0; xx < r->cw; xx++)
+				ov[yy * r->cw + xx] = outline(xx, yy, b);
+	}
+	if (m->swipe) {
+		/* Bresenham from the start cell to the end cell: dots, an arrow head
+		 * pointing the way the finger moved. */
+		int x0, y0, x1, y1;
+		to_cell(r, m->sx1, m->sy1, &x0, &y0);
+		to_cell(r, m->sx2, m->sy2, &x1, &y1);
+		int dx = x1 > x0 ? x1 - x0 : x0 - x1, dy = -(y1 > y0 ? y1 - y0 : y0 - y1);
+		int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1, err = dx + dy, cx = x0, cy = y0;
+		for (;;) {
+			ov[cy * r->cw + cx] = u ? 0x00B7 : '.'; /* · */
+			if (cx == x1 && cy == y1)
+				break;
+			int e2 = 2 * err;
+			if (e2 >= dy) {
+				err += dy;
+				cx += sx;
+			}
+			if (e2 <= dx) {
+				err += dx;
+				cy += sy;
+			}
+		}
+		int horiz = dx >= -dy;
+		wchar_t head = horiz ? (x1 >= x0 ? (u ? 0x2192 : '>') : (u ? 0x2190 : '<'))   /* → ← */
+				     : (y1 >= y0 ? (u ? 0x2193 : 'v') : (u ? 0x2191 : '^')); /* ↓ ↑ */
+		ov[y1 * r->cw + x1] = head;
+	}
+	if (m->tx >= 0 && m->ty >= 0) {
+		int cx, cy;
+		to_cell(r, m->tx, m->ty, &cx, &cy);
+		ov[cy * r->cw + cx] = u ? 0x25CE : '@'; /* ◎ */
+	}
+	return ov;
+}
+
+static int draw_cells(const render *r, int y, int x, int h, int w, const amc_tui_marks *m)
 {
 	(void)h;
 	if (r->bad) {
@@ -340,44 +400,36 @@ static int draw_cells(const render *r, int y, int x, int h, int w, int tx, int t
 		return 0;
 	}
 	int ox = x + (w - r->cw) / 2, oy = y;
-	int mx = -1, my = -1;
-	if (tx >= 0 && ty >= 0 && r->fw > 0 && r->fh > 0) {
-		mx = (int)((long)tx * r->cw / r->fw);
-		my = (int)((long)ty * r->ch / r->fh);
-	}
-	int b[4] = { -1, -1, -2, -2 };
-	if (box && r->fw > 0 && r->fh > 0) {
-		for (int i = 0; i < 4; i++) {
-			long v = (long)box[i] * (i % 2 ? r->ch : r->cw) / (i % 2 ? r->fh : r->fw);
-			int lim = (i % 2 ? r->ch : r->cw) - 1;
-			b[i] = v < 0 ? 0 : v > lim ? lim : (int)v;
-		}
-	}
+	wchar_t *ov = mark_cells(r, m);
 	for (int yy = 0; yy < r->ch; yy++)
 		for (int xx = 0; xx < r->cw; xx++) {
 			cell *c = &r->cells[yy * r->cw + xx];
 			wchar_t wc[2] = { c->ch ? c->ch : L' ', 0 };
-			int pair = alloc_pair(c->fg >= 0 ? c->fg : -1, c->bg >= 0 ? c->bg : -1);
 			cchar_t cc;
-			wchar_t ow = box ? outline(xx, yy, b) : 0;
-			if (ow && !(xx == mx && yy == my)) {
+			wchar_t ow = ov ? ov[yy * r->cw + xx] : 0;
+			if (ow) {
 				wc[0] = ow;
 				setcchar(&cc, wc, amc_tui_attr(AMC_EL_TARGET) & ~A_COLOR,
 					 (short)PAIR_NUMBER(amc_tui_attr(AMC_EL_TARGET)), NULL);
-			} else if (xx == mx && yy == my) {
-				wc[0] = amc_tui_utf8() ? 0x25CE : '@'; /* ◎ */
-				setcchar(&cc, wc, amc_tui_attr(AMC_EL_TARGET) & ~A_COLOR,
-					 (short)PAIR_NUMBER(amc_tui_attr(AMC_EL_TARGET)), NULL);
 			} else {
+				int pair = alloc_pair(c->fg >= 0 ? c->fg : -1, c->bg >= 0 ? c->bg : -1);
 				setcchar(&cc, wc, A_NORMAL, (short)(pair > 0 && pair < 32768 ? pair : 0), NULL);
 			}
 			mvadd_wch(oy + yy, ox + xx, &cc);
 		}
+	free(ov);
 	return 0;
 }
 
 int amc_tui_image_draw(const char *abspath, int y, int x, int h, int w, int tx, int ty, const int *box, int full,
 		       const char *mode_name)
+{
+	amc_tui_marks m = { tx, ty, box, 0, 0, 0, 0, 0 };
+	return amc_tui_image_draw_marked(abspath, y, x, h, w, &m, full, mode_name);
+}
+
+int amc_tui_image_draw_marked(const char *abspath, int y, int x, int h, int w, const amc_tui_marks *m, int full,
+			       const char *mode_name)
 {
 	if (h < 1 || w < 1)
 		return 0;
@@ -421,7 +473,7 @@ int amc_tui_image_draw(const char *abspath, int y, int x, int h, int w, int tx, 
 		r = find(abspath, thumb, w, h, mode);
 		cold = 1;
 	}
-	int rc = r ? draw_cells(r, y, x, h, w, tx, ty, box) : -1;
+	int rc = r ? draw_cells(r, y, x, h, w, m) : -1;
 	pthread_mutex_unlock(&mu);
 	if (timing_f && !cold)
 		fprintf(timing_f, "render_cached_us %lld %dx%d\n", now_us() - t0, w, h);

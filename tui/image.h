@@ -18,6 +18,16 @@
  * or -1 when the file cannot be read (a message is drawn instead). */
 int amc_tui_image_draw(const char *abspath, int y, int x, int h, int w, int tx, int ty, const int *box, int full,
 		       const char *mode);
+/* What is marked over a screenshot, in full-image pixels. */
+typedef struct amc_tui_marks {
+	int tx, ty;             /* the target point (<0: none), drawn as ◎ (@) */
+	const int *box;         /* {x1, y1, x2, y2} outlined, or NULL */
+	int swipe;              /* 1: a swipe's path from (sx1, sy1) to (sx2, sy2), dots and an arrow head */
+	int sx1, sy1, sx2, sy2;
+} amc_tui_marks;
+/* amc_tui_image_draw with any of the marks (m may be NULL). */
+int amc_tui_image_draw_marked(const char *abspath, int y, int x, int h, int w, const amc_tui_marks *m, int full,
+			      const char *mode);
 /* Start the render worker; it writes a byte to `wake_fd` after each render.
  * Without it, draws render on the calling thread. Stop joins it. */
 int amc_tui_image_start(int wake_fd);

@@ -53,7 +53,13 @@ static const amc_tui_binding TABLE[] = {
 	{ '/', "/", AMC_VIEW_TASKS, AMC_REQ_SEARCH, "search goals, flow names and ids" },
 	{ 'f', "f", AMC_VIEW_TASKS, AMC_REQ_FILTER, "filter by status (cycles: all, running, succeeded, failed, ...)" },
 	{ 's', "s", AMC_VIEW_TASKS, AMC_REQ_SORT, "sort (cycles: newest first, oldest first, by status, longest first)" },
-	{ 'o', "o", AMC_VIEW_TASK, AMC_REQ_OCR_MARK, "mark the next OCR observation's box on the before image (after the last: none)" },
+	{ 'o', "o", AMC_VIEW_TASK, AMC_REQ_OCR_MARK, "OCR tab: mark the next word's box on the before image (after the last: none)" },
+	{ 'e', "e", AMC_VIEW_TASK, AMC_REQ_TAB_NEXT, "evidence pane: the next tab (UI tree, OCR, Scene, Diff, SemanticScene)" },
+	{ '1', "1", AMC_VIEW_TASK, AMC_REQ_TAB_TREE, "evidence pane: the UI tree after the action" },
+	{ '2', "2", AMC_VIEW_TASK, AMC_REQ_TAB_OCR, "evidence pane: OCR words, confidence, box (the selected one marked on Before)" },
+	{ '3', "3", AMC_VIEW_TASK, AMC_REQ_TAB_SCENE, "evidence pane: the Scene's elements and their source (uitree, ocr, fused)" },
+	{ '4', "4", AMC_VIEW_TASK, AMC_REQ_TAB_DIFF, "evidence pane: what the action changed (+ added, - removed, ~ changed)" },
+	{ '5', "5", AMC_VIEW_TASK, AMC_REQ_TAB_SEMANTIC, "evidence pane: the SemanticScene (when the step has one)" },
 	{ 'n', "n", MAIN, AMC_REQ_LAUNCH, "launch a task: device, flow or goal, max steps" },
 	{ 'c', "c", AMC_VIEW_TASKS | AMC_VIEW_TASK, AMC_REQ_CANCEL, "cancel the selected running task (asks first)" },
 	{ 'D', "D", MAIN, AMC_REQ_DEVICES, "the Devices view" },
@@ -199,16 +205,19 @@ void amc_tui_keymap_write_man(FILE *f)
 				  "(a symbol and a colour), short id, goal or flow, device, steps, duration, start time "
 				  "and the source task when there is one. New tasks and status changes, also those "
 				  "written by another amc process, appear without a key press." },
-		{ AMC_VIEW_TASK, "one task: the timeline (a row per step) beside the selected step's detail: the "
-				 "before and after screenshots (the action's target marked on the before image) and "
-				 "the operation (tool, arguments, result, error, reasoning, the model call's usage and cost, timings, OCR, "
-				 "the SemanticScene when recorded) and the UI tree. A running "
+		{ AMC_VIEW_TASK, "one task: the timeline (a row per step; ! marks an action that changed nothing, "
+				 "often a missed tap) beside the selected step's detail: the "
+				 "before and after screenshots (the action's target marked on the before image, a swipe "
+				 "drawn as its path), the operation (the action, its target, the result or error and the "
+				 "reasoning first; then arguments, result, the model call's usage and cost, timings as JSON) "
+				 "and the evidence pane, whose tabs are the UI tree, the OCR words, the Scene, the Diff "
+				 "(what the action changed in the UI tree) and the SemanticScene when recorded. A running "
 				 "task's steps stream in as they finish, with the current phase." },
 		{ AMC_VIEW_DEVICES, "each device with its status and the task holding it, beside the selected "
 				    "device's screen: its latest recorded observation (following a running task step by "
 				    "step), or a fresh capture on r when the device is free." },
 		{ AMC_VIEW_HELP, "the keys of the view it was opened from, and of dialogs." },
-		{ AMC_VIEW_TREE, "the UI-tree pane of the Task view (Tab to it): the step's UI tree, collapsible "
+		{ AMC_VIEW_TREE, "the UI-tree tab of the Task view's evidence pane (Tab to it): the step's UI tree, collapsible "
 				 "like tmux's choose-tree, searchable, with a JSON view. The Task view's other keys "
 				 "work there too." },
 		{ AMC_VIEW_DIALOG, "launch (every device the manager lists, busy and offline ones greyed with the "
@@ -241,7 +250,8 @@ void amc_tui_keymap_write_man(FILE *f)
 	fputs(".SH MOUSE\n"
 	      "The wheel scrolls the focused list. In the Tasks view a click selects a task and a second click "
 	      "(or a double click) opens it; in the Task view a click focuses a pane (and in the timeline selects "
-	      "the step), a double click zooms it.\n", f);
+	      "the step, in a list tab of the evidence pane the row, on the evidence pane's title the tab), a "
+	      "double click zooms it.\n", f);
 	fputs(".SH ENVIRONMENT\n"
 	      ".TP\n.B AMC_HOME\nthe database and artifacts (default $XDG_DATA_HOME/amc); the log is amc.log there, "
 	      "and while the interface runs, standard error goes to it too.\n"

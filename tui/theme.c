@@ -14,6 +14,7 @@
 static const char *const EL_NAMES[AMC_EL__COUNT] = {
 	"normal", "title", "status", "selected", "border", "focus", "dim", "error", "key", "target",
 	"queued", "running", "succeeded", "failed", "cancelled", "interrupted", "waiting_user",
+	"added", "removed", "changed", "warn",
 };
 
 static attr_t current[AMC_EL__COUNT];
@@ -41,6 +42,7 @@ void amc_tui_theme_mono(amc_tui_theme *t)
 	t->attr[AMC_EL_TARGET] = A_REVERSE | A_BOLD;
 	t->attr[AMC_EL_RUNNING] = A_BOLD;
 	t->attr[AMC_EL_FAILED] = A_BOLD;
+	t->attr[AMC_EL_WARN] = A_BOLD;
 }
 
 static int parse_colour(const char *w, int *out)

@@ -19,6 +19,8 @@ typedef enum amc_tui_el {
 	/* One per task status, in util/status.h's table order. */
 	AMC_EL_QUEUED, AMC_EL_RUNNING, AMC_EL_SUCCEEDED, AMC_EL_FAILED, AMC_EL_CANCELLED,
 	AMC_EL_INTERRUPTED, AMC_EL_WAITING,
+	/* The Diff tab (added +, removed -, changed ~) and the "changed nothing" warning. */
+	AMC_EL_ADDED, AMC_EL_REMOVED, AMC_EL_CHANGED, AMC_EL_WARN,
 	AMC_EL__COUNT
 } amc_tui_el;
 

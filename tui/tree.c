@@ -146,23 +146,25 @@ static void node_line(const amc_ui_node *n, int collapsed, amc_sb *sb)
 		amc_sb_puts(sb, " [checked]");
 }
 
-void amc_tui_tree_draw(amc_tui_tree *t, int y, int x, int h, int w, int focused)
+void amc_tui_tree_title(const amc_tui_tree *t, char *out, size_t n)
 {
-	char title[128];
 	if (t->loaded)
-		snprintf(title, sizeof title, "UI tree%s: %zu nodes%s%s%s", t->json ? " (JSON)" : "", t->tree.count,
-			 t->search ? "  /" : "", t->search ? t->search : "", "");
+		snprintf(out, n, "UI tree%s: %zu nodes%s%s", t->json ? " (JSON)" : "", t->tree.count,
+			 t->search ? "  /" : "", t->search ? t->search : "");
 	else
-		snprintf(title, sizeof title, "UI tree");
-	amc_tui_box(y, x, h, w, title, focused);
-	t->page = h - 2;
+		snprintf(out, n, "UI tree");
+}
+
+void amc_tui_tree_draw_in(amc_tui_tree *t, int y, int x, int h, int w, int focused)
+{
+	t->page = h;
 	if (!t->loaded) {
-		amc_tui_put(stdscr, y + 1, x + 1, w - 2, t->reason, amc_tui_attr(AMC_EL_DIM), 0);
+		amc_tui_put(stdscr, y, x, w, t->reason, amc_tui_attr(AMC_EL_DIM), 0);
 		return;
 	}
 	if (t->json) {
 		for (int i = 0; i < t->page && t->json_top + i < (long)t->njson; i++)
-			amc_tui_put(stdscr, y + 1 + i, x + 1, w - 2, t->json_lines[t->json_top + i], amc_tui_attr(AMC_EL_NORMAL), 1);
+			amc_tui_put(stdscr, y + i, x, w, t->json_lines[t->json_top + i], amc_tui_attr(AMC_EL_NORMAL), 1);
 		return;
 	}
 	if (t->sel < t->top)
@@ -177,10 +179,18 @@ void amc_tui_tree_draw(amc_tui_tree *t, int y, int x, int h, int w, int focused)
 		/* A cursor mark, so the selection reads without colour or reverse. */
 		amc_sb_puts(&sb, sel ? ">" : " ");
 		node_line(&t->tree.nodes[idx], t->collapsed[idx], &sb);
-		amc_tui_put(stdscr, y + 1 + i, x + 1, w - 2, amc_sb_str(&sb),
+		amc_tui_put(stdscr, y + i, x, w, amc_sb_str(&sb),
 			    sel ? amc_tui_attr(focused ? AMC_EL_SELECTED : AMC_EL_FOCUS) : amc_tui_attr(AMC_EL_NORMAL), 1);
 		amc_sb_free(&sb);
 	}
+}
+
+void amc_tui_tree_draw(amc_tui_tree *t, int y, int x, int h, int w, int focused)
+{
+	char title[128];
+	amc_tui_tree_title(t, title, sizeof title);
+	amc_tui_box(y, x, h, w, title, focused);
+	amc_tui_tree_draw_in(t, y + 1, x + 1, h - 2, w - 2, focused);
 }
 
 static int ci_contains(const char *hay, const char *needle)

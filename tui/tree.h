@@ -4,6 +4,7 @@
 #ifndef AMC_TUI_TREE_H
 #define AMC_TUI_TREE_H
 
+#include <stddef.h>
 #include "tui/keymap.h"
 #include "util/err.h"
 
@@ -14,8 +15,13 @@ void amc_tui_tree_free(amc_tui_tree *t);
 /* Show the normalized tree in `json` (amc_uitree_to_json's form); NULL or
  * unreadable JSON leaves the pane empty with the reason (returns -1). */
 int amc_tui_tree_load(amc_tui_tree *t, const char *json, amc_err *e);
-/* Draw into stdscr's area; `title` goes on the frame. */
+/* Draw into stdscr's area, framed, the title (amc_tui_tree_title) on the frame. */
 void amc_tui_tree_draw(amc_tui_tree *t, int y, int x, int h, int w, int focused);
+/* The rows only, filling the area (y, x, h, w): for a pane that draws its own
+ * frame (the Task view's evidence pane). */
+void amc_tui_tree_draw_in(amc_tui_tree *t, int y, int x, int h, int w, int focused);
+/* "UI tree: 42 nodes  /battery" ("(JSON)" in the JSON view). */
+void amc_tui_tree_title(const amc_tui_tree *t, char *out, size_t n);
 /* Navigation, collapse/expand, search next/previous, JSON toggle; 1 if handled. */
 int amc_tui_tree_request(amc_tui_tree *t, amc_tui_req req);
 /* Set the search text and jump to the first match from the selection. */

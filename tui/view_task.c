@@ -1,9 +1,10 @@
-/* view_task.c - the Task view: the timeline (one row per step) and the
- * selected step's detail in panes: before and after screenshots (the action's
- * target marked on the before image, and on request an OCR observation's
- * box) and the operation (tool, arguments,
- * result, error, reasoning, the device calls and timings, OCR observations, the
- * UI tree's artifact).
+/* view_task.c - the Task view: the timeline (one row per step, "!" on an
+ * action that changed nothing) and the selected step's detail in panes:
+ * before and after screenshots (the action's target marked on the before
+ * image, a swipe drawn as its path, the OCR word or Scene element selected in
+ * the evidence pane outlined), the operation (what a person reads first: the
+ * action, its target, the result or error, the reasoning; then the JSON
+ * details) and the tabbed evidence pane (tui/evidence.h).
  * Any pane can be zoomed to the full screen. */
 #include <limits.h>
 #include <stdlib.h>
@@ -11,17 +12,18 @@
 #include <cjson/cJSON.h>
 
 #include "device/device.h"
+#include "runtime/stepdiff.h"
 #include "tui/app.h"
+#include "tui/evidence.h"
 #include "tui/session.h"
 #include "tui/image.h"
 #include "tui/text.h"
-#include "tui/tree.h"
 #include "util/fsutil.h"
 #include "util/clock.h"
 #include "util/strbuf.h"
 
-enum { P_TIMELINE, P_BEFORE, P_AFTER, P_OPERATION, P_TREE, NPANES };
-static const char *const PANE_NAMES[NPANES] = { "Timeline", "Before", "After", "Operation", "UI tree" };
+enum { P_TIMELINE, P_BEFORE, P_AFTER, P_OPERATION, P_EVIDENCE, NPANES };
+static const char *const PANE_NAMES[NPANES] = { "Timeline", "Before", "After", "Operation", "Evidence" };
 
 typedef struct task_view {
 	char id[32];
@@ -34,12 +36,11 @@ typedef struct task_view {
 	long sel, top;
 	int focus;
 	int zoom;
-	int ocr_mark;       /* 1-based OCR observation whose box is marked on the before image; 0: none */
 	long op_top;        /* scroll of the operation pane */
 	int tl_page, op_page;
 	int follow_tail;    /* keep the newest step selected while it runs */
-	amc_tui_tree *tree;
-	long tree_step;     /* step whose tree is loaded, -1 none */
+	signed char *nothing; /* per step: 1 changed nothing, 0 not, -1 unknown (yet) */
+	amc_tui_evidence *ev;
 	struct { int y, x, h, w; } at[NPANES]; /* where each pane was drawn, for clicks */
 } task_view;
 
@@ -54,6 +55,12 @@ static void load(amc_tui_app *a, task_view *t)
 	t->nsteps = 0;
 	if (t->have_task && amc_store_get_steps(a->store, t->id, &t->steps, &t->nsteps, &e) != 0)
 		amc_tui_message(a, 1, "%s", e.msg);
+	/* The flag of each recorded diff; older records get theirs when the Diff
+	 * tab computes it. */
+	free(t->nothing);
+	t->nothing = amc_xmalloc(t->nsteps ? t->nsteps : 1);
+	for (size_t i = 0; i < t->nsteps; i++)
+		t->nothing[i] = (signed char)amc_stepdiff_changed_nothing(t->steps[i].tree_diff);
 	amc_decision_rows_free(t->dec, t->ndec);
 	t->dec = NULL;
 	t->ndec = 0;
@@ -71,8 +78,7 @@ void *amc_tui_task_new(amc_tui_app *a, const char *id)
 {
 	task_view *t = amc_xcalloc(1, sizeof *t);
 	snprintf(t->id, sizeof t->id, "%s", id);
-	t->tree = amc_tui_tree_new();
-	t->tree_step = -1;
+	t->ev = amc_tui_evidence_new();
 	load(a, t);
 	t->follow_tail = t->have_task && !amc_status_is_terminal(t->task.status);
 	if (t->follow_tail && t->nsteps)
@@ -83,6 +89,21 @@ void *amc_tui_task_new(amc_tui_app *a, const char *id)
 static void reload(amc_tui_app *a, amc_tui_view *v)
 {
 	load(a, v->data);
+}
+
+/* A swipe's x1,y1 -> x2,y2 arguments; 1 when the step has them. */
+static int swipe_of(const amc_step_row *s, int p[4])
+{
+	static const char *const keys[4] = { "x1", "y1", "x2", "y2" };
+	cJSON *aj = s->args ? cJSON_Parse(s->args) : NULL;
+	int found = aj != NULL;
+	for (int i = 0; i < 4 && found; i++) {
+		cJSON *v = cJSON_GetObjectItemCaseSensitive(aj, keys[i]);
+		found = cJSON_IsNumber(v);
+		p[i] = found ? v->valueint : 0;
+	}
+	cJSON_Delete(aj);
+	return found;
 }
 
 /* The action's target in image pixels: the matched element's centre, or the
@@ -111,33 +132,6 @@ static int target_of(const amc_step_row *s, int *x, int *y)
 		cJSON_Delete(aj);
 	}
 	return found;
-}
-
-/* The bounds [x1, y1, x2, y2] of the step's `k`-th (1-based) OCR observation. */
-static int ocr_box(const amc_step_row *s, int k, int box[4])
-{
-	int found = 0;
-	cJSON *ocr = s->ocr && k > 0 ? cJSON_Parse(s->ocr) : NULL;
-	cJSON *o = cJSON_IsArray(ocr) ? cJSON_GetArrayItem(ocr, k - 1) : NULL;
-	cJSON *b = o ? cJSON_GetObjectItemCaseSensitive(o, "bounds") : NULL;
-	if (cJSON_IsArray(b) && cJSON_GetArraySize(b) == 4) {
-		found = 1;
-		for (int i = 0; i < 4; i++) {
-			cJSON *v = cJSON_GetArrayItem(b, i);
-			found &= cJSON_IsNumber(v);
-			box[i] = cJSON_IsNumber(v) ? v->valueint : 0;
-		}
-	}
-	cJSON_Delete(ocr);
-	return found && box[2] >= box[0] && box[3] >= box[1];
-}
-
-static int ocr_count(const amc_step_row *s)
-{
-	cJSON *ocr = s->ocr ? cJSON_Parse(s->ocr) : NULL;
-	int n = cJSON_IsArray(ocr) ? cJSON_GetArraySize(ocr) : 0;
-	cJSON_Delete(ocr);
-	return n;
 }
 
 /* Operation pane text, one entry per line (strings are raw: drawn sanitized). */
@@ -224,21 +218,52 @@ static void add_usage(const task_view *t, int step, lines *l)
 	amc_sb_free(&sb);
 }
 
-static void build_op(const task_view *t, const amc_step_row *s, lines *l)
+/* "target: "Battery" [60,300][210,360]", "target: x 135, y 330" or a swipe's path. */
+static void add_target(const amc_step_row *s, lines *l)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	int p[4], x, y;
+	cJSON *r = s->result ? cJSON_Parse(s->result) : NULL;
+	cJSON *m = r ? cJSON_GetObjectItemCaseSensitive(r, "matched") : NULL;
+	const char *mt = m ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "text")) : NULL;
+	if (swipe_of(s, p))
+		amc_sb_printf(&sb, "target: swipe %d,%d %s %d,%d", p[0], p[1], amc_tui_utf8() ? "\xe2\x86\x92" : "->", p[2], p[3]);
+	else if (target_of(s, &x, &y)) {
+		amc_sb_puts(&sb, "target: ");
+		if (mt && *mt)
+			amc_sb_printf(&sb, "\"%s\" ", mt);
+		amc_sb_printf(&sb, "at %d,%d", x, y);
+	}
+	cJSON_Delete(r);
+	if (sb.len)
+		add(l, amc_sb_str(&sb));
+	amc_sb_free(&sb);
+}
+
+/* What a person reads first (the action, its target, the result or error, the
+ * reasoning), then the details as JSON. */
+static void build_op(const task_view *t, const amc_step_row *s, int nothing, lines *l)
 {
 	amc_sb sb;
 	amc_sb_init(&sb);
 	amc_sb_printf(&sb, "step %d  %s  %s", s->step, s->tool, s->status);
 	add(l, amc_sb_str(&sb));
 	amc_sb_reset(&sb);
-	if (s->description)
-		add(l, s->description);
+	/* the action as the planner or flow put it, unlabelled: the line people read first */
+	add(l, s->description ? s->description : s->tool);
+	add_target(s, l);
 	if (s->error && *s->error)
 		add_multi(l, "error", s->error);
-	add_json(l, "arguments", s->args);
-	add_json(l, "result", s->result);
+	else
+		add(l, s->status && !strcmp(s->status, "ok") ? "result: ok" : "result: not ok");
+	if (nothing == 1)
+		add(l, "! changed nothing: same UI tree, same pixels (a missed tap?) - 4: Diff");
 	if (s->reasoning && *s->reasoning)
 		add_multi(l, "reasoning", s->reasoning);
+	add(l, "");
+	add_json(l, "arguments", s->args);
+	add_json(l, "result", s->result);
 	add_usage(t, s->step, l);
 	amc_device_calls dc = { 0 };
 	if (amc_device_calls_add_json(&dc, s->timings) == 0) {
@@ -251,28 +276,14 @@ static void build_op(const task_view *t, const amc_step_row *s, lines *l)
 	add_json(l, "timings", s->timings);
 	cJSON *ocr = s->ocr ? cJSON_Parse(s->ocr) : NULL;
 	int n = cJSON_IsArray(ocr) ? cJSON_GetArraySize(ocr) : 0;
-	amc_sb_printf(&sb, "OCR: %d observation%s", n, n == 1 ? "" : "s");
-	add(l, amc_sb_str(&sb));
-	for (int i = 0; i < n; i++) {
-		cJSON *o = cJSON_GetArrayItem(ocr, i);
-		cJSON *tx = cJSON_GetObjectItemCaseSensitive(o, "text");
-		cJSON *cf = cJSON_GetObjectItemCaseSensitive(o, "confidence");
-		cJSON *bx = cJSON_GetObjectItemCaseSensitive(o, "bounds");
-		char *bs = bx ? cJSON_PrintUnformatted(bx) : NULL;
-		amc_sb_reset(&sb);
-		amc_sb_printf(&sb, "%s %-30s %5.2f %s", i + 1 == t->ocr_mark ? ">" : " ", cJSON_IsString(tx) ? tx->valuestring : "?",
-			      cJSON_IsNumber(cf) ? cf->valuedouble : 0.0, bs ? bs : "");
-		free(bs);
-		add(l, amc_sb_str(&sb));
-	}
 	cJSON_Delete(ocr);
+	amc_sb_printf(&sb, "OCR: %d word%s (2: the OCR tab)", n, n == 1 ? "" : "s");
+	add(l, amc_sb_str(&sb));
 	if (s->ui_tree_path || s->ui_tree) {
 		amc_sb_reset(&sb);
 		amc_sb_printf(&sb, "UI tree: %s", s->ui_tree ? "in the record" : s->ui_tree_path);
 		add(l, amc_sb_str(&sb));
 	}
-	if (s->semantic_scene && *s->semantic_scene)
-		add_json(l, "SemanticScene", s->semantic_scene);
 	amc_sb_free(&sb);
 }
 
@@ -297,8 +308,12 @@ static void draw_timeline(amc_tui_app *a, task_view *t, int y, int x, int h, int
 		attr_t base = sel ? amc_tui_attr(AMC_EL_SELECTED) : amc_tui_attr(AMC_EL_NORMAL);
 		char dur[32], head[64];
 		amc_format_duration(s->finished_ms > s->started_ms ? s->finished_ms - s->started_ms : 0, dur, sizeof dur);
-		snprintf(head, sizeof head, "%s%3d %s ", sel ? ">" : " ", s->step, amc_tui_status_symbol(s->status));
+		snprintf(head, sizeof head, "%s%3d %s", sel ? ">" : " ", s->step, amc_tui_status_symbol(s->status));
 		int c = amc_tui_put(stdscr, y + 1 + i, x + 1, w - 2, head, sel ? base : amc_tui_attr(amc_tui_status_el(s->status)), 0);
+		/* "!": the action changed nothing (a missed tap?) */
+		int nothing = t->nothing[t->top + i] == 1;
+		c += amc_tui_put(stdscr, y + 1 + i, x + 1 + c, w - 2 - c, nothing ? "!" : " ",
+				 sel ? base : amc_tui_attr(nothing ? AMC_EL_WARN : AMC_EL_NORMAL), 0);
 		int dw = (int)strlen(dur) + 1;
 		amc_tui_put(stdscr, y + 1 + i, x + 1 + c, w - 2 - c - dw, s->description ? s->description : s->tool, base, 1);
 		char d2[40];
@@ -335,11 +350,22 @@ static void draw_image(amc_tui_app *a, task_view *t, int pane, int y, int x, int
 		amc_tui_put(stdscr, y + 1, x + 1, w - 2, e.msg, amc_tui_attr(AMC_EL_ERROR), 0);
 		return;
 	}
-	int tx = -1, ty = -1, box[4];
-	if (pane == P_BEFORE && !target_of(s, &tx, &ty))
-		tx = ty = -1;
-	int marked = pane == P_BEFORE && t->ocr_mark > 0 && ocr_box(s, t->ocr_mark, box);
-	amc_tui_image_draw(abs, y + 1, x + 1, h - 2, w - 2, tx, ty, marked ? box : NULL, t->zoom, a->graphics);
+	amc_tui_marks m = { -1, -1, NULL, 0, 0, 0, 0, 0 };
+	int box[4], p[4];
+	if (pane == P_BEFORE) {
+		if (swipe_of(s, p)) {
+			m.swipe = 1;
+			m.sx1 = m.tx = p[0];
+			m.sy1 = m.ty = p[1];
+			m.sx2 = p[2];
+			m.sy2 = p[3];
+		} else if (!target_of(s, &m.tx, &m.ty)) {
+			m.tx = m.ty = -1;
+		}
+		if (amc_tui_evidence_mark(t->ev, box))
+			m.box = box;
+	}
+	amc_tui_image_draw_marked(abs, y + 1, x + 1, h - 2, w - 2, &m, t->zoom, a->graphics);
 }
 
 static void draw_operation(task_view *t, int y, int x, int h, int w)
@@ -349,7 +375,7 @@ static void draw_operation(task_view *t, int y, int x, int h, int w)
 	if (!t->nsteps)
 		return;
 	lines l = { NULL, 0 };
-	build_op(t, &t->steps[t->sel], &l);
+	build_op(t, &t->steps[t->sel], t->nothing[t->sel], &l);
 	if (t->op_top > (long)l.n - 1)
 		t->op_top = l.n ? (long)l.n - 1 : 0;
 	for (int i = 0; i < t->op_page && t->op_top + i < (long)l.n; i++)
@@ -358,39 +384,18 @@ static void draw_operation(task_view *t, int y, int x, int h, int w)
 	free_lines(&l);
 }
 
-/* Load the selected step's UI tree: kept in the record for get_ui_tree
- * records, else the observation's tree artifact. */
-static void sync_tree(amc_tui_app *a, task_view *t)
-{
-	if (!t->nsteps || t->tree_step == t->steps[t->sel].step)
-		return;
-	amc_step_row *s = &t->steps[t->sel];
-	t->tree_step = s->step;
-	amc_err e;
-	if (s->ui_tree) {
-		amc_tui_tree_load(t->tree, s->ui_tree, &e);
-		return;
-	}
-	char abs[PATH_MAX], *buf = NULL; /* a longer path could not be opened anyway */
-	size_t len;
-	if (s->ui_tree_path && amc_store_artifact_abspath(a->store, s->ui_tree_path, abs, sizeof abs, &e) == 0 &&
-	    amc_read_file(abs, 64u * 1024 * 1024, &buf, &len, &e) == 0) {
-		amc_tui_tree_load(t->tree, buf, &e);
-		free(buf);
-	} else {
-		amc_tui_tree_load(t->tree, NULL, &e);
-	}
-}
-
 static void draw_pane(amc_tui_app *a, task_view *t, int pane, int y, int x, int h, int w)
 {
 	t->at[pane].y = y;
 	t->at[pane].x = x;
 	t->at[pane].h = h;
 	t->at[pane].w = w;
-	if (pane == P_TREE) {
-		sync_tree(a, t);
-		amc_tui_tree_draw(t->tree, y, x, h, w, t->focus == P_TREE);
+	if (pane == P_EVIDENCE) {
+		amc_tui_evidence_draw(t->ev, y, x, h, w, t->focus == P_EVIDENCE);
+		/* the Diff tab may have just computed the flag of an older record */
+		int cn = amc_tui_evidence_changed_nothing(t->ev);
+		if (t->nsteps && cn >= 0)
+			t->nothing[t->sel] = (signed char)cn;
 		return;
 	}
 	if (pane == P_TIMELINE)
@@ -440,6 +445,8 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	y += 2;
 	h -= 2;
 	memset(t->at, 0, sizeof t->at);
+	/* the evidence pane follows the selected step (the before image's mark comes from it) */
+	amc_tui_evidence_step(t->ev, a->store, t->nsteps ? &t->steps[t->sel] : NULL);
 	if (t->zoom) {
 		draw_pane(a, t, t->focus, y, 0, h, w);
 		return;
@@ -454,25 +461,32 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	draw_pane(a, t, P_BEFORE, y, tw, ih, rw / 2);
 	draw_pane(a, t, P_AFTER, y, tw + rw / 2, ih, rw - rw / 2);
 	draw_pane(a, t, P_OPERATION, y + ih, tw, h - ih, rw / 2);
-	draw_pane(a, t, P_TREE, y + ih, tw + rw / 2, h - ih, rw - rw / 2);
+	draw_pane(a, t, P_EVIDENCE, y + ih, tw + rw / 2, h - ih, rw - rw / 2);
 }
 
 static void tree_search(amc_tui_app *a, const char *text, void *ud)
 {
 	(void)a;
 	task_view *t = ud;
-	amc_tui_tree_search(t->tree, text);
+	amc_tui_evidence_tree_search(t->ev, text);
 }
 
 static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 {
 	task_view *t = v->data;
 	long n = (long)t->nsteps;
-	if (t->focus == P_TREE && req == AMC_REQ_SEARCH) {
+	const char *why = NULL;
+	if (amc_tui_evidence_tab_request(t->ev, req, &why)) {
+		if (why)
+			amc_tui_message(a, 1, "%s", why);
+		return 1;
+	}
+	int tree_keys = t->focus == P_EVIDENCE && amc_tui_evidence_tree_keys(t->ev);
+	if (tree_keys && req == AMC_REQ_SEARCH) {
 		amc_tui_open_dialog(a, amc_tui_input_new("Search the UI tree", "", tree_search, t));
 		return 1;
 	}
-	if (t->focus == P_TREE && amc_tui_tree_request(t->tree, req))
+	if (t->focus == P_EVIDENCE && amc_tui_evidence_request(t->ev, req))
 		return 1;
 	int op = t->focus == P_OPERATION;
 	long *pos = op ? &t->op_top : &t->sel;
@@ -487,14 +501,13 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 	case AMC_REQ_NEXT_PANE: t->focus = (t->focus + 1) % NPANES; return 1;
 	case AMC_REQ_PREV_PANE: t->focus = (t->focus + NPANES - 1) % NPANES; return 1;
 	case AMC_REQ_ZOOM: t->zoom = !t->zoom; return 1;
-	case AMC_REQ_OCR_MARK:
-		/* the next observation of the step; after the last, none */
-		if (t->nsteps)
-			t->ocr_mark = t->ocr_mark < ocr_count(&t->steps[t->sel]) ? t->ocr_mark + 1 : 0;
-		if (!t->ocr_mark)
-			return 1;
-		amc_tui_message(a, 0, "OCR observation %d marked on the before image (o: next)", t->ocr_mark);
+	case AMC_REQ_OCR_MARK: {
+		/* the OCR tab's next word; after the last, none */
+		int k = t->nsteps ? amc_tui_evidence_next_word(t->ev) : 0;
+		if (k)
+			amc_tui_message(a, 0, "OCR word %d marked on the before image (o: next)", k);
 		return 1;
+	}
 	case AMC_REQ_BACK:
 		if (t->zoom) {
 			t->zoom = 0;
@@ -509,7 +522,6 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 		if (t->sel >= n)
 			t->sel = n > 0 ? n - 1 : 0;
 		t->op_top = 0;
-		t->ocr_mark = 0;
 		/* Moving away from the newest step stops following it. */
 		t->follow_tail = t->sel == n - 1 && t->have_task && !amc_status_is_terminal(t->task.status);
 	}
@@ -535,7 +547,8 @@ static void vfree(amc_tui_view *v)
 		amc_task_row_free(&t->task);
 	amc_step_rows_free(t->steps, t->nsteps);
 	amc_decision_rows_free(t->dec, t->ndec);
-	amc_tui_tree_free(t->tree);
+	amc_tui_evidence_free(t->ev);
+	free(t->nothing);
 	free(t);
 }
 
@@ -556,10 +569,14 @@ static void click(amc_tui_app *a, amc_tui_view *v, int y, int x, int twice)
 				t->op_top = 0;
 			}
 		}
-		/* In the tree a double click opens or closes the node, as in any
-		 * file tree; elsewhere it zooms the pane. */
-		if (p == P_TREE && t->tree) {
-			amc_tui_tree_click(t->tree, y - t->at[p].y - 1, twice);
+		/* In the evidence pane a click picks a tab (on the frame) or a row,
+		 * and in the tree a double click opens or closes the node, as in any
+		 * file tree; elsewhere a double click zooms the pane. */
+		if (p == P_EVIDENCE) {
+			int tree = amc_tui_evidence_tree_keys(t->ev);
+			amc_tui_evidence_click(t->ev, y - t->at[p].y, x - t->at[p].x, twice);
+			if (twice && !tree)
+				t->zoom = !t->zoom;
 			return;
 		}
 		if (twice)
@@ -571,7 +588,8 @@ static void click(amc_tui_app *a, amc_tui_view *v, int y, int x, int twice)
 static unsigned keymask(amc_tui_app *a, amc_tui_view *v)
 {
 	(void)a;
-	return ((task_view *)v->data)->focus == P_TREE ? AMC_VIEW_TREE : 0;
+	task_view *t = v->data;
+	return t->focus == P_EVIDENCE && amc_tui_evidence_tree_keys(t->ev) ? AMC_VIEW_TREE : 0;
 }
 
 const amc_tui_view_ops amc_tui_view_task = {

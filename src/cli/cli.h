@@ -31,6 +31,8 @@ extern const amc_cmd amc_cmd_run, amc_cmd_tasks, amc_cmd_show, amc_cmd_devices,
 	amc_cmd_tui;
 extern const amc_cmd amc_cmd_doctor;
 extern const amc_cmd amc_cmd_providers;
+extern const amc_cmd amc_cmd_flow;
+extern const amc_cmd amc_cmd_mcp;
 extern const amc_cmd amc_cmd_bench;
 
 /* Open the store once: creates $AMC_HOME, migrates, marks dead tasks

@@ -1,5 +1,6 @@
 /* amc run - run a task headless: a Maestro flow, or a free goal planned by the LLM planner. */
 #include <getopt.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "agent/tty_operator.h"
 #include "cli/cli.h"
+#include "cli/cmd_run_suite.h"
 #include "device/device.h"
 #include "launch/launch.h"
 #include "runtime/runner.h"
@@ -129,6 +131,12 @@ static void usage_line(amc_store *store, const char *id)
 	amc_task_row_free(&row);
 }
 
+static int is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static int run(amc_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -138,9 +146,14 @@ static int run(amc_cli *cli, int argc, char **argv)
 		{ "json", no_argument, 0, 'j' },
 		{ "yes", no_argument, 0, 'y' },
 		{ "confirm", no_argument, 0, 'c' },
+		{ "include-tags", required_argument, 0, 1001 },
+		{ "exclude-tags", required_argument, 0, 1002 },
+		{ "format", required_argument, 0, 1003 },
+		{ "output", required_argument, 0, 1004 },
 		{ 0, 0, 0, 0 },
 	};
 	const char *flow_arg = NULL, *device_arg = NULL;
+	const char *inc_tags = NULL, *exc_tags = NULL, *format = NULL, *output = NULL;
 	long max_steps = 0;
 	int json = 0, c, assume_yes = 0, confirm = 0;
 	amc_err e;
@@ -156,6 +169,10 @@ static int run(amc_cli *cli, int argc, char **argv)
 				return amc_cli_usage(&amc_cmd_run, "%s", e.msg);
 			break;
 		case 'j': json = 1; break;
+		case 1001: inc_tags = optarg; break;
+		case 1002: exc_tags = optarg; break;
+		case 1003: format = optarg; break;
+		case 1004: output = optarg; break;
 		default: return amc_cli_usage(&amc_cmd_run, "unknown option");
 		}
 	}
@@ -163,6 +180,11 @@ static int run(amc_cli *cli, int argc, char **argv)
 		return amc_cli_usage(&amc_cmd_run, "give either --flow FILE or a goal, not both");
 	if (optind >= argc && !flow_arg)
 		return amc_cli_usage(&amc_cmd_run, "nothing to run: give a goal (amc run \"GOAL\") or --flow FILE");
+	if (flow_arg && is_dir(flow_arg))
+		return amc_cli_run_suite(flow_arg, device_arg, inc_tags, exc_tags, format, output, json);
+	if (inc_tags || exc_tags || format || output)
+		return amc_cli_usage(&amc_cmd_run, "--include-tags, --exclude-tags, --format and --output "
+				     "go with --flow DIR");
 	char *goal = NULL;
 	if (optind < argc && join_goal(argc - optind, argv + optind, &goal, &e) != 0)
 		return amc_cli_usage(&amc_cmd_run, "%s", e.msg);
@@ -284,6 +306,10 @@ const amc_cmd amc_cmd_run = {
 	"  GOAL                what to do, in words: the LLM planner plans each step\n"
 	"                      (needs ANTHROPIC_API_KEY or llm.anthropic_key_file)\n"
 	"  -f, --flow FILE     a Maestro flow file, or the name of a bundled flow\n"
+	"  -f, --flow DIR      every flow below DIR, each its own task (docs/flow-tools.md):\n"
+	"      --include-tags T,U  only flows with one of these tags\n"
+	"      --exclude-tags T,U  no flow with one of these tags\n"
+	"      --format junit --output FILE  a JUnit report\n"
 	"                      (add-contact, wifi-off-on, create-note)\n"
 	"  -d, --device ID     sim, sim:N (default: config device.default)\n"
 	"  -m, --max-steps N   fail the task after N steps (default: config runner.max_steps)\n"

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "device/device.h"
+#include "runtime/stepdiff.h"
 #include "util/clock.h"
 #include "util/jsonutil.h"
 #include "util/sanitize.h"
@@ -31,6 +32,41 @@ static void add_path(amc_store *store, cJSON *j, const char *key, const char *re
 
 static cJSON *step_usage_json(const amc_decision_row *d, size_t n, int step);
 
+/* The step's before/after difference (stored, or computed from the stored
+ * trees and screenshots): malloc'd JSON text, or NULL when the record cannot
+ * be read (the message goes to stderr). */
+static char *step_diff(amc_store *store, const amc_step_row *r)
+{
+	char *json = NULL;
+	amc_err e;
+	if (amc_stepdiff_of_row(store, r, &json, &e) != 0) {
+		fprintf(stderr, "amc: step %d: %s\n", r->step, e.msg);
+		return NULL;
+	}
+	return json;
+}
+
+/* Whether the step changed nothing, for the overview: only action steps can,
+ * so the others are not read from disk. */
+static int step_changed_nothing(amc_store *store, const amc_step_row *r)
+{
+	if (!amc_stepdiff_is_action(r->tool))
+		return 0;
+	char *json = step_diff(store, r);
+	int v = amc_stepdiff_changed_nothing(json);
+	free(json);
+	return v;
+}
+
+static void print_diff_line(char op, const char *line, void *ud)
+{
+	(void)op;
+	(void)ud;
+	printf("  ");
+	amc_cli_put_safe(stdout, line);
+	printf("\n");
+}
+
 static cJSON *step_json(amc_store *store, const amc_step_row *r, const amc_decision_row *dec, size_t ndec)
 {
 	cJSON *j = cJSON_CreateObject();
@@ -54,6 +90,13 @@ static cJSON *step_json(amc_store *store, const amc_step_row *r, const amc_decis
 	cJSON_AddItemToObject(j, "timings", json_field(r->timings));
 	cJSON_AddNumberToObject(j, "started_ms", (double)r->started_ms);
 	cJSON_AddNumberToObject(j, "finished_ms", (double)r->finished_ms);
+	/* what the step changed (runtime/stepdiff.h), and its flag beside it */
+	char *diff = step_diff(store, r);
+	cJSON *dj = diff ? cJSON_Parse(diff) : NULL;
+	free(diff);
+	const cJSON *cn = cJSON_GetObjectItemCaseSensitive(dj, "changed_nothing");
+	cJSON_AddItemToObject(j, "changed_nothing", cJSON_IsBool(cn) ? cJSON_CreateBool(cJSON_IsTrue(cn)) : cJSON_CreateNull());
+	cJSON_AddItemToObject(j, "diff", dj ? dj : cJSON_CreateNull());
 	return j;
 }
 
@@ -480,6 +523,12 @@ static int run(amc_cli *cli, int argc, char **argv)
 			amc_device_calls_format(&dc, line, sizeof line);
 			printf("  device  %s\n", line);
 		}
+		char *diff = step_diff(store, one);
+		if (diff) {
+			printf("diff (before -> after):\n");
+			amc_stepdiff_render(diff, 1, print_diff_line, NULL);
+			free(diff);
+		}
 		print_path(store, "before", one->before_screenshot);
 		print_path(store, "after", one->after_screenshot);
 		print_path(store, "tree", one->ui_tree_path);
@@ -505,6 +554,8 @@ static int run(amc_cli *cli, int argc, char **argv)
 		printf("  %3d %-14s %-6s %6s  ", r->step, r->tool ? r->tool : "?", r->status ? r->status : "?", dur);
 		amc_cli_put_safe(stdout, r->description ? r->description : "");
 		printf("\n");
+		if (step_changed_nothing(store, r) == 1)
+			printf("     ! changed nothing: same UI tree, same pixels (a missed tap?)\n");
 		if (r->reasoning && *r->reasoning) {
 			printf("     reason  ");
 			amc_cli_put_safe(stdout, r->reasoning);
@@ -555,7 +606,7 @@ const amc_cmd amc_cmd_show = {
 	"show a task's timeline: each step's action, result and before/after screenshots",
 	"  TASK             a task id or a unique prefix of one (see `amc tasks`)\n"
 	"  -s, --step N     everything recorded for step N (args, result, model usage and cost,\n"
-	"                   timings, scene, tree)\n"
+	"                   what it changed in the UI tree, timings, scene, tree)\n"
 	"  -D, --decisions  the planner's decisions: prompt text, tool call, arguments, usage\n"
 	"                   and cost of each model call (kept for planner.decisions_keep tasks)\n"
 	"  -j, --json       JSON on stdout (artifact paths are absolute)\n",

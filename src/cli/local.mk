@@ -5,4 +5,6 @@ amc_SOURCES += \
 	src/cli/cmd_scene.c \
 	src/cli/cmd_doctor.c \
 	src/cli/cmd_providers.c \
-	src/cli/cmd_bench.c
+	src/cli/cmd_mcp.c
+amc_SOURCES += src/cli/cmd_flow.c src/cli/cmd_run_suite.c src/cli/cmd_run_suite.h
+amc_SOURCES += src/cli/cmd_bench.c

@@ -20,6 +20,8 @@ static const amc_cmd *const COMMANDS[] = {
 	&amc_cmd_run, &amc_cmd_tasks, &amc_cmd_show, &amc_cmd_devices,
 	&amc_cmd_sim, &amc_cmd_retention, &amc_cmd_config, &amc_cmd_scene,
 	&amc_cmd_tui, &amc_cmd_doctor, &amc_cmd_providers,
+	&amc_cmd_flow,
+	&amc_cmd_mcp,
 	&amc_cmd_bench,
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])

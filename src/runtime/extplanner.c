@@ -41,6 +41,9 @@ typedef struct shared {
 	amc_ext_answer answer;
 	int ended;
 	amc_task_outcome outcome;
+	/* this planner's ops: EXT_OPS with the name asked for */
+	amc_planner_ops ops;
+	char name[32];
 } shared;
 
 struct amc_extplanner {
@@ -221,8 +224,11 @@ void amc_extplanner_new(const amc_extplanner_opts *o, amc_planner **planner, amc
 	pthread_condattr_destroy(&ca);
 	s->refs = 2;
 	s->wait_ms = o && o->wait_ms > 0 ? o->wait_ms : AMC_EXTPLANNER_WAIT_MS;
+	s->ops = EXT_OPS;
+	snprintf(s->name, sizeof s->name, "%s", o && o->name && *o->name ? o->name : EXT_OPS.name);
+	s->ops.name = s->name;
 	amc_planner *p = amc_xcalloc(1, sizeof *p);
-	p->ops = &EXT_OPS;
+	p->ops = &s->ops;
 	p->impl = s;
 	p->hooks = &EXT_HOOKS;
 	p->keep_going = 1;

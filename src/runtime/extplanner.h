@@ -32,6 +32,9 @@ typedef struct amc_extplanner_opts {
 	/* 1: taps on irreversible-looking elements need the operator's yes (runner
 	 * opts confirm_words), as for a model's actions; 0: they run as given. */
 	int gated;
+	/* The planner's name as the task row records it ("mcp"); NULL or "":
+	 * "external". At most 31 bytes are kept. */
+	const char *name;
 } amc_extplanner_opts;
 
 typedef struct amc_extplanner amc_extplanner;

@@ -8,4 +8,6 @@ libamc_a_SOURCES += \
 	src/runtime/run.c src/runtime/run.h \
 	src/runtime/runner.c src/runtime/runner.h \
 	src/runtime/operator.h src/runtime/safety.c src/runtime/safety.h \
-	src/runtime/secrets.c src/runtime/secrets.h
+	src/runtime/secrets.c src/runtime/secrets.h \
+	src/runtime/stepdiff.c src/runtime/stepdiff.h \
+	src/runtime/pending.c src/runtime/pending.h

@@ -7,6 +7,7 @@
 
 #include "image/png.h"
 #include "runtime/observe.h"
+#include "runtime/stepdiff.h"
 #include "runtime/tools.h"
 #include "util/clock.h"
 #include "util/jsonutil.h"
@@ -625,6 +626,15 @@ static int step_record(run *r, step *s, amc_err *e)
 	rec.reasoning = act->reasoning;
 	rec.started_ms = s->started_ms;
 	rec.finished_ms = amc_now_ms();
+	/* What the action changed, stored with the record (a step that looked at
+	 * the screen again changed nothing by design: its diff is made on demand). */
+	if (s->have_after) {
+		amc_stepdiff_in din = { act->tool, &r->obs.tree, &s->after.tree, &r->obs.img, &s->after.img,
+					r->settle.status_bar_px, r->settle.tolerance };
+		cJSON *dj = amc_stepdiff_compute(&din);
+		rec.tree_diff = amc_json_print(dj);
+		cJSON_Delete(dj);
+	}
 	rec.timings = timings_json(r, s, amc_mono_ms() - r0);
 	int rc = amc_store_add_step(r->store, &rec, e);
 	if (rc == 0) {
@@ -645,6 +655,7 @@ static int step_record(run *r, step *s, amc_err *e)
 	free(rec.scene);
 	free(rec.semantic_scene);
 	free(rec.timings);
+	free(rec.tree_diff);
 	return rc;
 }
 

@@ -97,10 +97,16 @@ static const amc_migration MIGRATIONS[] = {
 	 " detail TEXT);"
 	 "CREATE INDEX planner_decisions_task_idx ON planner_decisions(task_id, step);"},
 
+	/* Each step's before/after difference (runtime/stepdiff.h: the UI tree
+	 * diff, the pixels changed, the "changed nothing" flag) as small JSON.
+	 * NULL for older rows: readers compute it on demand from the trees. */
+	{4, "add the per-step tree diff column",
+	 "ALTER TABLE timeline ADD COLUMN tree_diff TEXT;"},
+
 	/* The task suite: an information task's answer on its task, and one row
 	 * per template run of `amc bench tasks` (kept when the task is pruned:
 	 * the scores outlive the evidence). */
-	{4, "add task answers and the suite runs table",
+	{5, "add task answers and the suite runs table",
 	 "ALTER TABLE tasks ADD COLUMN answer TEXT;"
 	 "CREATE TABLE suite_runs ("
 	 " id INTEGER PRIMARY KEY,"

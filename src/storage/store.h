@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include "util/err.h"
 
-#define AMC_STORE_SCHEMA_VERSION 4
+#define AMC_STORE_SCHEMA_VERSION 5
 
 typedef struct amc_store amc_store;
 
@@ -69,6 +69,8 @@ typedef struct amc_step_row {
 	char *reasoning;
 	char *timings;            /* JSON {"observe_ms":..,"plan_ms":..,...} */
 	long long started_ms, finished_ms;
+	char *tree_diff;          /* JSON of runtime/stepdiff.h (tree diff, pixels, "changed nothing"), or
+				     NULL: recorded before version 4 or by a writer that computed none */
 } amc_step_row;
 
 /* Orders of the task list; every one ends in id, so it is total. */

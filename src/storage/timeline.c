@@ -32,6 +32,7 @@ void amc_step_row_free(amc_step_row *r)
 	free(r->semantic_scene);
 	free(r->reasoning);
 	free(r->timings);
+	free(r->tree_diff);
 	memset(r, 0, sizeof *r);
 }
 
@@ -80,8 +81,8 @@ int amc_store_add_step(amc_store *s, const amc_step_row *r, amc_err *e)
 			      "INSERT INTO timeline (task_id, step, tool, args, description, status, "
 			      "result, error, screenshot_path, created_ms, before_screenshot, "
 			      "after_screenshot, ocr, ui_tree, ui_tree_path, scene, semantic_scene, "
-			      "reasoning, timings, started_ms, finished_ms) VALUES (?1, ?2, ?3, ?4, ?5, "
-			      "?6, ?7, ?8, ?9, ?10, ?11, ?9, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+			      "reasoning, timings, started_ms, finished_ms, tree_diff) VALUES (?1, ?2, ?3, ?4, ?5, "
+			      "?6, ?7, ?8, ?9, ?10, ?11, ?9, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
 			      &st, e) != 0)
 		return -1;
 	int rc = SQLITE_OK;
@@ -105,6 +106,7 @@ int amc_store_add_step(amc_store *s, const amc_step_row *r, amc_err *e)
 	amc_store_bind_text(st, 18, r->timings, &rc);
 	amc_store_bind_pos(st, 19, r->started_ms, &rc);
 	amc_store_bind_pos(st, 20, r->finished_ms, &rc);
+	amc_store_bind_text(st, 21, r->tree_diff, &rc);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	sqlite3_finalize(st);
@@ -138,7 +140,7 @@ int amc_store_get_steps(amc_store *s, const char *task_id, amc_step_row **out, s
 			      "SELECT task_id, step, tool, args, description, status, result, error, "
 			      "before_screenshot, COALESCE(after_screenshot, screenshot_path), "
 			      "screenshot_path, COALESCE(ocr, '[]'), ui_tree, ui_tree_path, scene, "
-			      "semantic_scene, reasoning, timings, started_ms, finished_ms "
+			      "semantic_scene, reasoning, timings, started_ms, finished_ms, tree_diff "
 			      "FROM timeline WHERE task_id = ?1 ORDER BY step",
 			      &st, e) != 0)
 		return -1;
@@ -176,6 +178,7 @@ int amc_store_get_steps(amc_store *s, const char *task_id, amc_step_row **out, s
 		r->timings = amc_store_col_dup(st, 17);
 		r->started_ms = amc_store_col_i64(st, 18, 0);
 		r->finished_ms = amc_store_col_i64(st, 19, 0);
+		r->tree_diff = amc_store_col_dup(st, 20);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {

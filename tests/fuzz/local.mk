@@ -2,7 +2,7 @@
 #  - with the normal compiler as tests/fuzz/replay_NAME, run by `make check` over the
 #    committed corpus in tests/fuzz/corpus/NAME/;
 #  - with clang's libFuzzer (+ASan/UBSan) by `make fuzz` (FUZZ_SECONDS each).
-FUZZ_TARGETS = flow config png uitree model state rawframe
+FUZZ_TARGETS = flow config png uitree model state rawframe treediff script mcp
 FUZZ_SECONDS = 30
 
 check_PROGRAMS += tests/fuzz/replay_flow tests/fuzz/replay_config tests/fuzz/replay_png tests/fuzz/replay_uitree
@@ -33,6 +33,22 @@ TESTS += tests/fuzz/replay_rawframe
 tests_fuzz_replay_rawframe_SOURCES = tests/fuzz/fuzz_rawframe.c tests/fuzz/replay.c
 tests_fuzz_replay_rawframe_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"rawframe"'
 tests_fuzz_replay_rawframe_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/fuzz/replay_treediff
+TESTS += tests/fuzz/replay_treediff
+tests_fuzz_replay_treediff_SOURCES = tests/fuzz/fuzz_treediff.c tests/fuzz/replay.c
+tests_fuzz_replay_treediff_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"treediff"'
+tests_fuzz_replay_treediff_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/fuzz/replay_script
+TESTS += tests/fuzz/replay_script
+tests_fuzz_replay_script_SOURCES = tests/fuzz/fuzz_script.c tests/fuzz/replay.c
+tests_fuzz_replay_script_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"script"'
+tests_fuzz_replay_script_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/fuzz/replay_mcp
+TESTS += tests/fuzz/replay_mcp
+tests_fuzz_replay_mcp_SOURCES = tests/fuzz/fuzz_mcp.c tests/fuzz/replay.c
+tests_fuzz_replay_mcp_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"mcp"'
+tests_fuzz_replay_mcp_LDADD = $(TEST_LDADD)
 
 EXTRA_DIST += tests/fuzz/corpus
 

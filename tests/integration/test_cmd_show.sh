@@ -75,4 +75,28 @@ else
 	diag "ids differ in their first character: ambiguity not checked"
 fi
 
+# --- what a step changed: the tree diff and the changed-nothing flag ------------------------------------
+# A tap on the status bar does nothing; a tap on Wi-Fi opens its screen.
+printf 'appId: com.android.settings\nname: Miss then hit\n---\n- launchApp\n- tapOn:\n    point: "50%%,1%%"\n- tapOn: "Wi-Fi"\n' >"$T_HOME/miss.yaml"
+"$AMC" run --flow "$T_HOME/miss.yaml" >/dev/null 2>&1; is $? 0 "the missing task ran"
+mid=$("$AMC" tasks --json | ids | head -1)
+out=$("$AMC" show "$mid"); ok_status $? "show it"
+like "$(printf '%s\n' "$out" | grep -A1 '^ *2 tap ' | tail -1)" "^ +! changed nothing: same UI tree, same pixels \(a missed tap\?\)$" \
+	"the timeline marks the missed tap, below its step"
+is "$(printf '%s\n' "$out" | grep -c 'changed nothing')" 1 "and only that step"
+out=$("$AMC" show "$mid" --step 2)
+like "$out" "^diff \(before -> after\):$" "--step: the diff section"
+like "$out" "^  ! changed nothing: the UI tree is the same and 0.00% of the pixels" "--step: the flag, first"
+like "$out" "^    tree: 0 added, 0 removed, 0 changed, [0-9]+ unchanged$" "--step: an empty tree diff"
+out=$("$AMC" show "$mid" --step 3)
+like "$out" "^    tree: [0-9]+ added, [0-9]+ removed" "--step 3: the tree changed"
+like "$out" "^  - TextView \"Bluetooth\" #title " "a removed row, with - and its text"
+like "$out" "^  \+ TextView \"Use Wi-Fi\" " "an added node, with +"
+json=$("$AMC" show "$mid" --step 2 --json)
+like "$json" '"changed_nothing":[[:space:]]*true' "--json: the flag"
+like "$json" '"diff":[[:space:]]*\{' "--json: the diff object"
+json=$("$AMC" show "$mid" --step 3 --json)
+like "$json" '"changed_nothing":[[:space:]]*false' "--json: step 3 changed something"
+like "$json" '"op":[[:space:]]*"-"' "--json: its entries"
+
 done_testing

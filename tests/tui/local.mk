@@ -32,7 +32,8 @@ tests_tui_libtuitest_a_SOURCES = $(AMC_TUI_SOURCES)
 tests_tui_libtuitest_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 TUI_UNIT_TESTS = tests/tui/test_keymap tests/tui/test_text tests/tui/test_tree tests/tui/test_operator \
 	tests/tui/test_pixels tests/tui/test_tui_image tests/tui/test_dialog \
-	tests/tui/test_app tests/tui/test_session tests/tui/test_screen tests/tui/test_script tests/tui/test_tui
+	tests/tui/test_app tests/tui/test_session tests/tui/test_screen tests/tui/test_script tests/tui/test_tui \
+	tests/tui/test_evidence
 check_PROGRAMS += $(TUI_UNIT_TESTS)
 TESTS += $(TUI_UNIT_TESTS)
 EXTRA_DIST += tests/tui/tuitest.h
@@ -73,3 +74,13 @@ tests_tui_test_script_LDADD = $(TUI_UNIT_LDADD)
 tests_tui_test_tui_SOURCES = tests/tui/test_tui.c
 tests_tui_test_tui_CPPFLAGS = $(tests_tui_test_keymap_CPPFLAGS)
 tests_tui_test_tui_LDADD = $(TUI_UNIT_LDADD)
+tests_tui_test_evidence_SOURCES = tests/tui/test_evidence.c
+tests_tui_test_evidence_CPPFLAGS = $(tests_tui_test_keymap_CPPFLAGS)
+tests_tui_test_evidence_LDADD = $(TUI_UNIT_LDADD)
+# Every view under a white and a black default background (libvterm): no
+# text drawn in its own background colour (the default theme on light terminals).
+check_PROGRAMS += tests/tui/test_contrast
+tests_tui_test_contrast_SOURCES = tests/tui/test_contrast.c
+tests_tui_test_contrast_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(VTERM_CFLAGS)
+tests_tui_test_contrast_LDADD = $(TEST_LDADD) $(VTERM_LIBS)
+TESTS += tests/tui/test_contrast

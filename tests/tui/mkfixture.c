@@ -7,14 +7,22 @@
  * --hostile puts raw terminal escapes, OSC 52, C1 (U+009B), bidi controls and
  * wide characters into goals, errors, descriptions, arguments and OCR text.
  * --agent gives the goal task t028 one step planned by a model: its reasoning,
- * a SemanticScene and the model calls (decisions) with usage and cost. */
+ * a SemanticScene and the model calls (decisions) with usage and cost.
+ * --evidence gives the newest task's observations their UI trees (as the
+ * runner stores them), step 1 a swipe with a Scene and no stored diff (the TUI
+ * computes it), step 2 a tap that changed nothing (the same screen after it;
+ * its diff stored as the runner computes it) with a SemanticScene. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "image/image.h"
 #include "image/png.h"
+#include "perception/scene.h"
+#include "perception/uitree.h"
+#include "runtime/stepdiff.h"
 #include "storage/store.h"
+#include "util/jsonutil.h"
 
 #define T0 1767225600000LL /* 2026-01-01 00:00:00 UTC */
 
@@ -48,14 +56,70 @@ static int image_png(int variant, unsigned char **png, size_t *len, amc_err *e)
 	return rc;
 }
 
+/* The settings list (variant 0) and the battery screen (1 and 2), as the sim
+ * draws them. */
+static const char *const TREES[2] = {
+	"<hierarchy rotation=\"0\"><node index=\"0\" text=\"\" class=\"android.widget.FrameLayout\" "
+	"package=\"com.android.settings\" enabled=\"true\" bounds=\"[0,0][270,600]\">"
+	"<node index=\"0\" text=\"Settings\" resource-id=\"android:id/title_bar\" class=\"android.widget.TextView\" "
+	"enabled=\"true\" bounds=\"[10,20][200,60]\" />"
+	"<node index=\"1\" text=\"Wi-Fi\" resource-id=\"android:id/title\" class=\"android.widget.TextView\" "
+	"clickable=\"true\" enabled=\"true\" bounds=\"[60,200][210,260]\" />"
+	"<node index=\"2\" text=\"Battery\" resource-id=\"android:id/title\" class=\"android.widget.TextView\" "
+	"clickable=\"true\" enabled=\"true\" bounds=\"[60,300][210,360]\" />"
+	"<node index=\"3\" text=\"\" resource-id=\"com.android.settings:id/switch\" class=\"android.widget.Switch\" "
+	"checkable=\"true\" checked=\"false\" enabled=\"true\" bounds=\"[220,200][260,260]\" />"
+	"</node></hierarchy>",
+	"<hierarchy rotation=\"0\"><node index=\"0\" text=\"\" class=\"android.widget.FrameLayout\" "
+	"package=\"com.android.settings\" enabled=\"true\" bounds=\"[0,0][270,600]\">"
+	"<node index=\"0\" text=\"Battery\" resource-id=\"android:id/title_bar\" class=\"android.widget.TextView\" "
+	"enabled=\"true\" bounds=\"[10,20][200,60]\" />"
+	"<node index=\"1\" text=\"72%\" resource-id=\"com.android.settings:id/level\" class=\"android.widget.TextView\" "
+	"enabled=\"true\" bounds=\"[60,200][210,260]\" />"
+	"<node index=\"2\" text=\"\" resource-id=\"com.android.settings:id/switch\" class=\"android.widget.Switch\" "
+	"checkable=\"true\" checked=\"true\" enabled=\"true\" bounds=\"[220,200][260,260]\" />"
+	"</node></hierarchy>",
+};
+
+/* Observation v's tree stored beside its screenshot as the runner does
+ * (obs-000v-tree.json), and parsed into *t. */
+static int put_tree(amc_store *s, const char *id, int v, amc_ui_tree *t, char *rel, size_t n, amc_err *e)
+{
+	const char *xml = TREES[v ? 1 : 0];
+	if (amc_uitree_parse(xml, strlen(xml), t, e) != 0)
+		return -1;
+	cJSON *j = amc_uitree_to_json(t);
+	char *js = amc_json_print(j);
+	cJSON_Delete(j);
+	char name[32];
+	snprintf(name, sizeof name, "obs-%04d-tree.json", v);
+	int rc = amc_store_put_artifact(s, id, name, js, strlen(js), rel, n, e);
+	free(js);
+	return rc;
+}
+
+static char *scene_json(const amc_ui_tree *t)
+{
+	amc_scene sc;
+	amc_err e;
+	if (amc_scene_from_tree(t, 270, 600, &sc, &e) != 0)
+		return NULL;
+	cJSON *j = amc_scene_to_json(&sc);
+	char *js = amc_json_print(j);
+	cJSON_Delete(j);
+	amc_scene_free(&sc);
+	return js;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: mkfixture HOME [--hostile | --thumbs]\n");
+		fprintf(stderr, "usage: mkfixture HOME [--hostile | --thumbs | --agent | --evidence]\n");
 		return 2;
 	}
 	int hostile = argc > 2 && !strcmp(argv[2], "--hostile");
 	int thumbs = argc > 2 && !strcmp(argv[2], "--thumbs"); /* as the runner writes them */
+	int evidence = argc > 2 && !strcmp(argv[2], "--evidence");
 	amc_store *s;
 	amc_err e;
 	if (amc_store_open(argv[1], &s, &e) != 0)
@@ -109,7 +173,8 @@ int main(int argc, char **argv)
 		unsigned char *png;
 		size_t len;
 		char name[32];
-		if (image_png(v, &png, &len, &e) != 0)
+		/* --evidence: the tap of step 2 changes nothing, so its after image is its before image */
+		if (image_png(evidence && v == 2 ? 1 : v, &png, &len, &e) != 0)
 			return die(&e);
 		snprintf(name, sizeof name, "obs-%04d.png", v);
 		amc_image img;
@@ -121,6 +186,15 @@ int main(int argc, char **argv)
 		if (amc_store_put_artifact(s, id, name, png, len, rel[v], sizeof rel[v], &e) != 0)
 			return die(&e);
 		free(png);
+	}
+	amc_ui_tree trees[3] = { { 0 }, { 0 }, { 0 } };
+	char tree_rel[3][512];
+	amc_image imgs[3] = { { 0 }, { 0 }, { 0 } };
+	for (int v = 0; evidence && v < 3; v++) {
+		char abs[4096];
+		if (put_tree(s, id, v, &trees[v], tree_rel[v], sizeof tree_rel[v], &e) != 0 ||
+		    amc_store_artifact_abspath(s, rel[v], abs, sizeof abs, &e) != 0 || amc_png_decode_file(abs, &imgs[v], &e) != 0)
+			return die(&e);
 	}
 	static const char *const tools[] = { "launch_app", "tap", "assert_visible" };
 	static const char *const descs[] = { "launchApp com.android.settings", "tapOn \"Battery\"", "assertVisible \"Battery\"" };
@@ -170,12 +244,38 @@ int main(int argc, char **argv)
 				    "\"content_desc\":\"Use Wi-Fi\",\"hint\":\"\",\"bounds\":[900,84,1060,200],"
 				    "\"flags\":[\"checkable\",\"checked\"],\"children\":[]}]}]}";
 		}
+		char *scene = NULL, *diff = NULL;
+		if (evidence && k == 0) {
+			r.tool = "swipe";
+			r.description = "swipe up";
+			snprintf(args, sizeof args, "{\"x1\":135,\"y1\":500,\"x2\":135,\"y2\":150}");
+			r.result = "{}";
+		}
+		if (evidence && k < 2) {
+			r.ui_tree_path = tree_rel[k + 1];
+			r.scene = scene = scene_json(&trees[k]);
+		}
+		if (evidence && k == 1) {
+			/* what the runner stores: the diff of the two observations */
+			amc_stepdiff_in in = { "tap", &trees[1], &trees[2], &imgs[1], &imgs[2], 20, 0.001 };
+			cJSON *dj = amc_stepdiff_compute(&in);
+			r.tree_diff = diff = amc_json_print(dj);
+			cJSON_Delete(dj);
+			r.semantic_scene = "{\"page\":\"Battery\",\"intents\":[\"check the battery level\"],"
+					   "\"widgets\":[{\"element_id\":\"e1\",\"purpose\":\"battery saver switch\"}]}";
+		}
 		r.reasoning = "flow command";
 		r.timings = "{\"observe_ms\":12,\"plan_ms\":0,\"act_ms\":40,\"settle_ms\":100}";
 		r.started_ms = T0 + 29 * 60000 + 100 + k * 500;
 		r.finished_ms = r.started_ms + 300 + k * 10;
 		if (amc_store_add_step(s, &r, &e) != 0)
 			return die(&e);
+		free(scene);
+		free(diff);
+	}
+	for (int v = 0; v < 3; v++) {
+		amc_uitree_free(&trees[v]);
+		amc_image_free(&imgs[v]);
 	}
 	if (argc > 2 && !strcmp(argv[2], "--agent")) {
 		const char *gid = "t028000000000000";

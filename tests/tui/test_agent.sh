@@ -230,8 +230,15 @@ Enter
 Tab Tab Tab
 z
 :dump task-agent-detail
+Esc
+5
+Tab
+z
+:dump task-agent-semantic
 KEYS
 "$AMC" tui --script "$T_HOME/detail.keys" --dump-dir "$out" --size 100x30 2>"$T_HOME/err"
 ok_status $? "detail script runs"
 golden "$out/task-agent-detail.txt" task-agent-detail
+like "$(cat "$out/task-agent-semantic.txt")" '"screen": "Settings"' "the SemanticScene in the evidence pane's tab 5"
+like "$(sed -n 4p "$out/task-agent-semantic.txt")" '\[5 Sem\]' "tab 5 named on the zoomed pane's frame"
 done_testing

@@ -27,7 +27,7 @@ EOT
 done
 grep -q '^ Keys of the Task view (Esc: back)' "$d/help-task.txt"
 ok_status $? "the title names the view it was opened from"
-grep -q 'In the UI tree pane:' "$d/help-task.txt"
+grep -q 'In the UI tree pane:' "$d/help-task-end.txt"
 ok_status $? "the Task view's help lists the tree pane's keys under a heading"
 ! grep -q 'show the tree as JSON' "$d/help-task.txt" && grep -q 'show the tree as JSON' "$d/help-task-end.txt"
 ok_status $? "G scrolls to the last key line"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The Task view (tui/view_task.c) as golden screens: timeline, step detail,
-# panes, the OCR box mark, zoom, and its UI-tree pane (tui/tree.c): mode-tree
-# keys, search with n/N, the JSON view.
+# panes, the OCR box mark, zoom, its evidence pane's tabs (tui/evidence.c) and
+# UI-tree tab (tui/tree.c): mode-tree keys, search with n/N, the JSON view.
 . "$AMC_TEST_SRCDIR/tests/tui/screens.sh"
 run_screens task tree
 
@@ -23,4 +23,11 @@ grep -q '^render_cold_us [0-9]* [0-9]*x[0-9]* thumbnail$' "$T_HOME/timing"
 ok_status $? "the panes read the thumbnails"
 grep -q '^render_cold_us [0-9]* [0-9]*x[0-9]* full$' "$T_HOME/timing"
 ok_status $? "the zoomed pane reads the full capture"
+
+# The evidence pane on a fixture with UI trees, a swipe and a tap that
+# changed nothing (mkfixture --evidence).
+AMC_HOME=$T_HOME/evidence
+"$AMC_TEST_BUILDDIR/tests/tui/mkfixture" "$AMC_HOME" --evidence
+ok_status $? "fixture database with UI trees"
+run_screens evidence
 done_testing

@@ -21,3 +21,7 @@ check_PROGRAMS += tests/unit/test_ocr_plan
 TESTS += tests/unit/test_ocr_plan
 tests_unit_test_ocr_plan_SOURCES = tests/unit/test_ocr_plan.c
 tests_unit_test_ocr_plan_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_treediff
+TESTS += tests/unit/test_treediff
+tests_unit_test_treediff_SOURCES = tests/unit/test_treediff.c tests/unit/uitree_test.h
+tests_unit_test_treediff_LDADD = $(TEST_LDADD)

@@ -14,3 +14,6 @@ tests_unit_test_runner_LDADD = $(TEST_LDADD)
 tests_unit_test_extplanner_LDADD = $(TEST_LDADD)
 tests_unit_test_secrets_LDADD = $(TEST_LDADD)
 tests_unit_test_safety_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_stepdiff
+TESTS += tests/unit/test_stepdiff
+tests_unit_test_stepdiff_LDADD = $(TEST_LDADD)

@@ -56,7 +56,7 @@ static void task_start(task_thread *t, fixture *f, long wait_ms)
 	memset(t, 0, sizeof *t);
 	t->f = f;
 	atomic_init(&t->cancel, 0);
-	amc_extplanner_opts o = { wait_ms, 0 };
+	amc_extplanner_opts o = { .wait_ms = wait_ms, .gated = 0 };
 	amc_extplanner_new(&o, &t->planner, &t->x);
 	t->task = amc_task_new("goal", "sim:0");
 	t->task->goal = amc_xstrdup("driven from outside");
@@ -294,8 +294,25 @@ static void test_on_runner(fixture *f, const char *home, const amc_config *cfg)
 	amc_extplanner_free(x);
 }
 
+/* The planner's name as recorded: "external" unless the opts name one. */
+static void test_name(void)
+{
+	amc_planner *p;
+	amc_extplanner *x;
+	amc_extplanner_new(NULL, &p, &x);
+	is_str(p->ops->name, "external", "the planner is named external by default");
+	amc_planner_free(p);
+	amc_extplanner_free(x);
+	amc_extplanner_opts o = { .name = "mcp" };
+	amc_extplanner_new(&o, &p, &x);
+	amc_extplanner_free(x);
+	is_str(p->ops->name, "mcp", "opts.name names it (the MCP server's sessions: mcp)");
+	amc_planner_free(p);
+}
+
 int main(void)
 {
+	test_name();
 	const char *home = test_home("extplanner");
 	amc_err e;
 	amc_config *cfg = amc_config_new();

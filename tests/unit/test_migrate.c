@@ -115,6 +115,10 @@ static void test_v1_upgrade(const char *base)
 	     "before_screenshot,after_screenshot,ocr,ui_tree,ui_tree_path,scene,semantic_scene,"
 	     "reasoning,timings,started_ms,finished_ms",
 	     "timeline gained the evidence columns");
+	like(columns(db, "timeline"), "finished_ms,tree_diff", "version 4 added the tree diff column");
+	like(columns(db, "tasks"), "cost_usd,answer", "version 5 added the task answer column");
+	is_int(one_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'suite_runs'"), 1,
+	       "version 5 added the suite runs table");
 	is_int(one_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN "
 			   "('tasks_created_idx', 'tasks_status_idx')"),
 	       2, "the task indexes exist");

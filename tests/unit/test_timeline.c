@@ -44,6 +44,7 @@ static void test_round_trip(amc_store *s)
 		.scene = (char *)scene, .semantic_scene = (char *)semantic,
 		.reasoning = "the name field is focused", .timings = (char *)timings,
 		.started_ms = 1700000000000LL, .finished_ms = 1700000000473LL,
+		.tree_diff = "{\"tree\":{\"added\":1},\"changed_nothing\":false}",
 	};
 	ok(amc_store_add_step(s, &r, &e) == 0, "add a full step: %s", e.msg);
 
@@ -81,13 +82,15 @@ static void test_round_trip(amc_store *s)
 	is_str(g->timings, timings, "timings");
 	is_int(g->started_ms, 1700000000000LL, "started_ms");
 	is_int(g->finished_ms, 1700000000473LL, "finished_ms");
+	is_str(g->tree_diff, "{\"tree\":{\"added\":1},\"changed_nothing\":false}", "tree diff JSON");
 
 	g = &rows[1];
 	is_str(g->before_screenshot, rows[0].after_screenshot, "step 2's before is step 1's after, same path");
 	ok(g->after_screenshot == NULL && g->screenshot_path == NULL, "no after image: both NULL");
 	is_str(g->ocr, "[]", "ocr defaults to []");
 	is_str(g->error, "device did not answer", "error");
-	ok(g->result == NULL && g->scene == NULL && g->semantic_scene == NULL, "absent JSON stays NULL");
+	ok(g->result == NULL && g->scene == NULL && g->semantic_scene == NULL && g->tree_diff == NULL,
+	   "absent JSON stays NULL");
 	is_int(g->started_ms, 0, "unknown times read as 0");
 	amc_step_rows_free(rows, n);
 }

@@ -1,0 +1,133 @@
+/* amc flow check - lint Maestro flow files without a device (flow_check.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "flow/flow_check.h"
+#include "flow/script.h"
+
+#define DEFINES_MAX 256
+
+static const char *const KINDS[] = { "adb", "sim", "appium", NULL };
+
+static void print_problem(const amc_check_problem *p)
+{
+	amc_cli_put_safe(stdout, p->file);
+	printf(":%d:%d: ", p->line, p->col);
+	amc_cli_put_safe(stdout, p->msg);
+	printf(" [%s]\n", amc_check_kind_name(p->kind));
+}
+
+static cJSON *report_json(const amc_check_report *r)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "files", (double)r->files);
+	cJSON_AddNumberToObject(j, "clean", (double)r->clean);
+	cJSON_AddNumberToObject(j, "lacking", (double)r->lacking);
+	cJSON *a = cJSON_AddArrayToObject(j, "problems");
+	for (size_t i = 0; i < r->n; i++) {
+		cJSON *p = cJSON_CreateObject();
+		cJSON_AddStringToObject(p, "file", r->v[i].file);
+		cJSON_AddNumberToObject(p, "line", r->v[i].line);
+		cJSON_AddNumberToObject(p, "col", r->v[i].col);
+		cJSON_AddStringToObject(p, "kind", amc_check_kind_name(r->v[i].kind));
+		cJSON_AddStringToObject(p, "message", r->v[i].msg);
+		cJSON_AddItemToArray(a, p);
+	}
+	return j;
+}
+
+static int check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, 0, 'j' }, { "device-kind", required_argument, 0, 'k' },
+		{ "env", required_argument, 0, 'e' }, { 0, 0, 0, 0 } };
+	const char *kind = "adb";
+	const char *defined[DEFINES_MAX + 1];
+	size_t nd = 0;
+	int json = 0, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+jk:e:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = 1; break;
+		case 'k': kind = optarg; break;
+		case 'e': {
+			const char *eq = strchr(optarg, '=');
+			if (!eq || eq == optarg)
+				return amc_cli_usage(&amc_cmd_flow, "-e takes NAME=VALUE");
+			if (nd == DEFINES_MAX)
+				return amc_cli_usage(&amc_cmd_flow, "at most %d -e options", DEFINES_MAX);
+			*(char *)eq = '\0'; /* only the name matters for checking */
+			defined[nd++] = optarg;
+			break;
+		}
+		default: return amc_cli_usage(&amc_cmd_flow, "unknown option");
+		}
+	}
+	defined[nd] = NULL;
+	int known = 0;
+	for (int i = 0; KINDS[i]; i++)
+		known |= !strcmp(kind, KINDS[i]);
+	if (!known)
+		return amc_cli_usage(&amc_cmd_flow, "--device-kind takes adb, sim or appium");
+	if (optind >= argc)
+		return amc_cli_usage(&amc_cmd_flow, "check needs at least one FILE or DIR");
+	amc_err e;
+	amc_err_clear(&e);
+	amc_script *js;
+	if (amc_script_open(NULL, !strcmp(kind, "appium") ? "ios" : "android", &js, &e) != 0)
+		return amc_cli_fail(&e);
+	amc_check_opts o = { .device_kind = kind, .defined = defined, .js = js,
+			     .device_check = amc_flow_check_device_hook };
+	amc_check_report r = { 0 };
+	int rc = 0;
+	for (int i = optind; i < argc && rc != AMC_EENV; i++) {
+		amc_err_clear(&e);
+		if (amc_flow_check_path(argv[i], &o, &r, &e) != 0 && e.code == AMC_EENV)
+			rc = amc_cli_fail(&e);
+	}
+	amc_script_close(js);
+	if (rc == 0) {
+		if (json) {
+			amc_cli_print_json(report_json(&r));
+		} else {
+			for (size_t i = 0; i < r.n; i++)
+				print_problem(&r.v[i]);
+			printf("%zu of %zu flow files check clean (device kind %s); %zu more only lack "
+			       "sub-flow/script files or -e variables; %zu refused\n", r.clean, r.files, kind,
+			       r.lacking, r.files - r.clean - r.lacking);
+		}
+		rc = r.n ? AMC_EUSAGE : 0;
+	}
+	amc_check_report_free(&r);
+	return rc;
+}
+
+static int run(amc_cli *cli, int argc, char **argv)
+{
+	(void)cli;
+	if (argc < 2)
+		return amc_cli_usage(&amc_cmd_flow, "which flow subcommand? (check)");
+	if (!strcmp(argv[1], "check"))
+		return check(argc - 1, argv + 1);
+	return amc_cli_usage(&amc_cmd_flow, "unknown flow subcommand '%s' (check)", argv[1]);
+}
+
+const amc_cmd amc_cmd_flow = {
+	"flow",
+	"flow check FILE|DIR... [--json] [--device-kind adb|sim|appium] [-e NAME=VALUE]...",
+	"lint Maestro flow files without a device",
+	"  check FILE|DIR...       check flow files (a folder: every .yaml/.yml below it)\n"
+	"  -j, --json              print {files, clean, lacking, problems:[{file,line,col,\n"
+	"                          kind,message}]}\n"
+	"  -k, --device-kind KIND  the device kind the flows are for (default adb)\n"
+	"  -e, --env NAME=VALUE    a variable the run will be given (only NAME is used)\n\n"
+	"Each problem is printed as FILE:LINE:COL: message [kind], where kind is invalid,\n"
+	"missing-file (a sub-flow or script that is not there), needs-env (a ${NAME} no\n"
+	"env block defines), script (JavaScript that does not parse, or ES2015+ syntax the\n"
+	"ES5 engine cannot run), cycle or device. Exit status 0 when every file would run,\n"
+	"2 otherwise, 3 when the JavaScript engine (amc-js) cannot be started.\n",
+	run,
+};

@@ -1,0 +1,69 @@
+/* flow_check.h - `amc flow check`: lint Maestro flow files without a device.
+ *
+ * Each file: its YAML, every command and option (amc_flow_parse, the same
+ * grammar the runner uses, so the two cannot diverge), the sub-flow and
+ * script files it names (found, checked in turn, no cycles), every script
+ * and ${expression} parsed by the JavaScript engine (amc-js), and each
+ * ${NAME} defined by an env block, -e NAME=VALUE or a MAESTRO_* variable.
+ * A directory is every .yaml/.yml flow below it (as Maestro's `test` takes a
+ * folder), in name order. Problems carry a kind so a caller can tell "cannot
+ * run" from "needs a file or a variable this copy lacks". */
+#ifndef AMC_FLOW_CHECK_H
+#define AMC_FLOW_CHECK_H
+
+#include <stddef.h>
+#include "flow/flow.h"
+#include "flow/script.h"
+#include "util/err.h"
+
+typedef enum amc_check_kind {
+	AMC_CHECK_INVALID,       /* not a flow amc (or Maestro) accepts: YAML, command, option */
+	AMC_CHECK_MISSING_FILE,  /* a sub-flow or script file that does not exist */
+	AMC_CHECK_NEEDS_ENV,     /* a ${NAME} no env block defines: needs -e NAME */
+	AMC_CHECK_SCRIPT,        /* JavaScript that does not parse (or ES2015+) */
+	AMC_CHECK_CYCLE,         /* sub-flows that include each other */
+	AMC_CHECK_DEVICE         /* a command the device kind cannot perform */
+} amc_check_kind;
+
+typedef struct amc_check_problem {
+	char *file;              /* as reached (terminal-safe); owned */
+	int line, col;           /* 1-based */
+	amc_check_kind kind;
+	char *msg;               /* terminal-safe; owned */
+} amc_check_problem;
+
+typedef struct amc_check_report {
+	amc_check_problem *v;
+	size_t n, cap;
+	size_t files;            /* top-level flow files checked */
+	size_t clean;            /* of which without a problem (their sub-flows included) */
+	size_t lacking;          /* of which only lack files or variables (missing-file, needs-env) */
+} amc_check_report;
+
+/* What a device kind cannot perform: 0 when `f` runs on `kind`, else -1 with
+ * the message and *line of the first command it cannot. */
+typedef int (*amc_flow_check_device_fn)(const amc_flow *f, const char *kind, int *line,
+					 amc_err *e);
+
+/* The device-kind check `amc flow check` uses: the module that knows what
+ * each device kind can perform sets it (NULL: commands are only checked
+ * against the grammar). One call site: cmd_flow.c. */
+extern amc_flow_check_device_fn amc_flow_check_device_hook;
+
+typedef struct amc_check_opts {
+	const char *device_kind;        /* "adb" when NULL */
+	const char *const *defined;     /* names given with -e, NULL-terminated or NULL */
+	amc_script *js;                 /* the engine scripts are parsed with */
+	amc_flow_check_device_fn device_check; /* NULL: the device kind is not checked */
+} amc_check_opts;
+
+/* Check a file or every flow below a directory, adding to r. -1 only when
+ * `path` cannot be read at all (the problem is in r too) or the engine fails
+ * (AMC_EENV); problems in flows are in r with 0 returned. */
+int amc_flow_check_path(const char *path, const amc_check_opts *o, amc_check_report *r,
+			amc_err *e);
+void amc_check_report_free(amc_check_report *r);
+/* "invalid", "missing-file", "needs-env", "script", "cycle", "device". */
+const char *amc_check_kind_name(amc_check_kind k);
+
+#endif

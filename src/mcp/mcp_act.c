@@ -1,0 +1,540 @@
+/* mcp_act.c - observe, act and run_task: the tools that touch a device
+ * (mcp_act.h). */
+#include "mcp/mcp_act.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "device/device.h"
+#include "image/png.h"
+#include "launch/launch.h"
+#include "mcp/mcp_tools.h"
+#include "runtime/observe.h"
+#include "runtime/run.h"
+#include "util/fsutil.h"
+#include "util/jsonutil.h"
+#include "util/sanitize.h"
+#include "util/strbuf.h"
+
+char *amc_mcp_base64(const unsigned char *d, size_t n)
+{
+	static const char T[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char *o = amc_xmalloc((n + 2) / 3 * 4 + 1), *p = o;
+	size_t i = 0;
+	for (; i + 2 < n; i += 3) {
+		unsigned v = (unsigned)d[i] << 16 | (unsigned)d[i + 1] << 8 | d[i + 2];
+		*p++ = T[v >> 18 & 63], *p++ = T[v >> 12 & 63], *p++ = T[v >> 6 & 63], *p++ = T[v & 63];
+	}
+	if (i < n) {
+		unsigned v = (unsigned)d[i] << 16 | (i + 1 < n ? (unsigned)d[i + 1] << 8 : 0);
+		*p++ = T[v >> 18 & 63], *p++ = T[v >> 12 & 63];
+		*p++ = i + 1 < n ? T[v >> 6 & 63] : '=';
+		*p++ = '=';
+	}
+	*p = '\0';
+	return o;
+}
+
+/* The image as MCP image content, its long edge at most AMC_MCP_IMAGE_EDGE
+ * (docs/mcp.md: what models read well for their image tokens). NULL on error. */
+static cJSON *image_content(const amc_image *img, cJSON *info)
+{
+	amc_image small;
+	amc_err e;
+	int edge = img->w > img->h ? img->w : img->h;
+	const amc_image *use = img;
+	memset(&small, 0, sizeof small);
+	if (edge > AMC_MCP_IMAGE_EDGE) {
+		if (amc_image_scale_fit(img, AMC_MCP_IMAGE_EDGE, AMC_MCP_IMAGE_EDGE, &small, &e) != 0)
+			return NULL;
+		use = &small;
+	}
+	unsigned char *png = NULL;
+	size_t len = 0;
+	int rc = amc_png_encode(use, 6, &png, &len, &e);
+	if (info) {
+		cJSON_AddNumberToObject(info, "width", use->w);
+		cJSON_AddNumberToObject(info, "height", use->h);
+		/* device pixels per image pixel: multiply image coordinates by it */
+		cJSON_AddNumberToObject(info, "scale", use->w ? (double)img->w / use->w : 1.0);
+	}
+	amc_image_free(&small);
+	if (rc != 0)
+		return NULL;
+	char *b64 = amc_mcp_base64(png, len);
+	free(png);
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "type", "image");
+	cJSON_AddStringToObject(j, "data", b64);
+	cJSON_AddStringToObject(j, "mimeType", "image/png");
+	free(b64);
+	return j;
+}
+
+/* A stored screenshot (relative to home) as image content; NULL when none. */
+static cJSON *image_file(const char *home, const char *rel, cJSON *info)
+{
+	if (!rel || !*rel)
+		return NULL;
+	char path[PATH_MAX];
+	if (snprintf(path, sizeof path, "%s/%s", home, rel) >= (int)sizeof path)
+		return NULL;
+	amc_image img;
+	amc_err e;
+	if (amc_png_decode_file(path, &img, &e) != 0)
+		return NULL;
+	cJSON *j = image_content(&img, info);
+	amc_image_free(&img);
+	return j;
+}
+
+/* The Scene as short lines a model reads well: `id type [x1,y1,x2,y2] "text"`,
+ * terminal-safe, cut at AMC_MCP_SCENE_TEXT_MAX. */
+static void scene_text(const cJSON *scene, amc_sb *out)
+{
+	const cJSON *els = cJSON_GetObjectItemCaseSensitive(scene, "elements");
+	amc_sb_printf(out, "screen %dx%d, %d elements (id type [x1,y1,x2,y2] \"text\"):\n",
+		      amc_json_int(scene, "width", 0), amc_json_int(scene, "height", 0), cJSON_GetArraySize(els));
+	const cJSON *el;
+	size_t start = out->len;
+	cJSON_ArrayForEach(el, els) {
+		if (out->len - start > AMC_MCP_SCENE_TEXT_MAX) {
+			amc_sb_puts(out, "[... more elements left out; use task with a step for the whole scene]\n");
+			break;
+		}
+		const cJSON *b = cJSON_GetObjectItemCaseSensitive(el, "bounds");
+		int v[4] = { 0 };
+		for (int i = 0; i < 4; i++) {
+			const cJSON *x = cJSON_GetArrayItem(b, i);
+			v[i] = cJSON_IsNumber(x) ? x->valueint : 0;
+		}
+		const char *id = amc_json_str(el, "id"), *type = amc_json_str(el, "type"), *text = amc_json_str(el, "text");
+		amc_sb_printf(out, "%s %s [%d,%d,%d,%d]", id ? id : "?", type ? type : "?", v[0], v[1], v[2], v[3]);
+		if (text && *text) {
+			amc_sb_puts(out, " \"");
+			size_t n = strlen(text);
+			amc_sanitize_line(text, n > 200 ? 200 : n, out);
+			amc_sb_puts(out, "\"");
+		}
+		amc_sb_putc(out, '\n');
+	}
+}
+
+static void add_safe_str(cJSON *j, const char *k, const char *v)
+{
+	char *s = amc_sanitize_dup(v ? v : "");
+	cJSON_AddStringToObject(j, k, s);
+	free(s);
+}
+
+static int device_arg(const amc_mcp_call *c, char *dev, size_t n, amc_err *e)
+{
+	const char *d = amc_json_str(c->args, "device");
+	return amc_device_id_normalize(d ? d : amc_config_str(amc_mcp_srv_opts(c->srv)->cfg, "device", "default"), dev,
+				       n, e);
+}
+
+/* ---- observe ---- */
+
+static cJSON *observe_result(const char *dev, cJSON *scene, cJSON *semantic, cJSON *image, cJSON *info,
+			     const char *task, const char *note)
+{
+	amc_sb t;
+	amc_sb_init(&t);
+	amc_sb_printf(&t, "%s", dev);
+	if (task)
+		amc_sb_printf(&t, " (held by this session's task %s)", task);
+	amc_sb_puts(&t, ": ");
+	scene_text(scene, &t);
+	if (semantic) {
+		char *s = cJSON_PrintUnformatted(semantic);
+		amc_sb_printf(&t, "SemanticScene: %.8000s\n", s);
+		free(s);
+	}
+	if (note)
+		amc_sb_printf(&t, "%s\n", note);
+	cJSON *st = cJSON_CreateObject();
+	amc_json_add_str(st, "device", dev);
+	cJSON_AddItemToObject(st, "scene", scene);
+	cJSON_AddItemToObject(st, "semantic", semantic ? semantic : cJSON_CreateNull());
+	cJSON_AddItemToObject(st, "screenshot", info ? info : cJSON_CreateNull());
+	if (task)
+		amc_json_add_str(st, "task", task);
+	else
+		cJSON_AddNullToObject(st, "task");
+	cJSON *r = amc_mcp_result(st, amc_sb_str(&t), 0);
+	amc_sb_free(&t);
+	if (image)
+		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(r, "content"), image);
+	return r;
+}
+
+cJSON *amc_mcp_observe(const amc_mcp_call *c)
+{
+	const amc_mcp_opts *o = amc_mcp_srv_opts(c->srv);
+	char dev[128];
+	amc_err e;
+	if (device_arg(c, dev, sizeof dev, &e) != 0)
+		return amc_mcp_fail("%s", e.msg);
+	const cJSON *im = cJSON_GetObjectItemCaseSensitive(c->args, "image");
+	int want_image = !cJSON_IsFalse(im);
+	int want_sem = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c->args, "semantic"));
+	amc_mcp_session *sess = amc_mcp_srv_session(c->srv, dev, 0, &e);
+	if (sess) {
+		/* the device is this session's: read the screen its task will act on */
+		cJSON *scene;
+		char shot[512];
+		if (amc_mcp_session_scene(sess, &scene, shot, sizeof shot, &e) != 0)
+			return amc_mcp_fail("cannot read %s: %s", dev, e.msg);
+		cJSON *info = want_image ? cJSON_CreateObject() : NULL;
+		cJSON *img = want_image ? image_file(o->home, shot, info) : NULL;
+		if (!img) {
+			cJSON_Delete(info);
+			info = NULL;
+		}
+		return observe_result(dev, scene, NULL, img, info, amc_mcp_session_task(sess),
+				      want_sem ? "SemanticScene: only outside a session (it is in each step's record)" : NULL);
+	}
+	amc_device *d;
+	if (amc_device_open(dev, o->home, o->cfg, &d, &e) != 0)
+		return amc_mcp_fail("cannot open %s: %s (devices lists what is there)", dev, e.msg);
+	amc_runner_opts ro;
+	amc_runner_opts_from_config(&ro, o->cfg);
+	amc_observe_opts oo = { ro.capture_retries, ro.ocr_policy };
+	amc_observation obs;
+	if (amc_observe(d, &oo, &obs, &e) != 0) {
+		amc_device_close(d);
+		return amc_mcp_fail("cannot observe %s: %s", dev, e.msg);
+	}
+	amc_device_close(d);
+	/* every known secret value is masked in text and blacked out in pixels */
+	amc_secrets *sec = NULL;
+	amc_err se;
+	if (amc_secrets_resolve(NULL, amc_config_str(o->cfg, "secrets", "file"), &sec, &se) != 0) {
+		amc_observation_free(&obs);
+		return amc_mcp_fail("%s", se.msg);
+	}
+	if (sec)
+		amc_secrets_mask_observation(sec, &obs, NULL, 0);
+	amc_secrets_free(sec);
+	cJSON *semantic = NULL;
+	const char *note = NULL;
+	if (want_sem) {
+		amc_enricher *en = NULL;
+		if (amc_enricher_from_config(o->cfg, &en, &se) == 0 && en) {
+			semantic = amc_enrich_scene(en, &obs.scene, NULL);
+			if (!semantic)
+				note = "SemanticScene: enrichment failed this time";
+			amc_enricher_free(en);
+		} else
+			note = "SemanticScene: enrichment is off ([semantic] enrich = on turns it on)";
+	}
+	cJSON *info = want_image ? cJSON_CreateObject() : NULL;
+	cJSON *img = want_image ? image_content(&obs.img, info) : NULL;
+	if (!img) {
+		cJSON_Delete(info);
+		info = NULL;
+	}
+	cJSON *r = observe_result(dev, amc_scene_to_json(&obs.scene), semantic, img, info, NULL, note);
+	amc_observation_free(&obs);
+	return r;
+}
+
+/* ---- act ---- */
+
+static int element_center(amc_mcp_session *sess, const char *id, int *x, int *y, amc_err *e)
+{
+	cJSON *scene;
+	char shot[512];
+	if (amc_mcp_session_scene(sess, &scene, shot, sizeof shot, e) != 0)
+		return -1;
+	const cJSON *el;
+	int found = 0;
+	cJSON_ArrayForEach(el, cJSON_GetObjectItemCaseSensitive(scene, "elements")) {
+		const char *eid = amc_json_str(el, "id");
+		const cJSON *b = cJSON_GetObjectItemCaseSensitive(el, "bounds");
+		if (eid && !strcmp(eid, id) && cJSON_GetArraySize(b) == 4) {
+			*x = (cJSON_GetArrayItem(b, 0)->valueint + cJSON_GetArrayItem(b, 2)->valueint) / 2;
+			*y = (cJSON_GetArrayItem(b, 1)->valueint + cJSON_GetArrayItem(b, 3)->valueint) / 2;
+			found = 1;
+			break;
+		}
+	}
+	cJSON_Delete(scene);
+	if (!found) {
+		char *s = amc_sanitize_dup(id);
+		amc_err_set(e, AMC_EUSAGE, "no element '%.64s' on the current screen: observe again and use its ids", s);
+		free(s);
+		return -1;
+	}
+	return 0;
+}
+
+static const cJSON *arg(const amc_mcp_call *c, const char *k)
+{
+	return cJSON_GetObjectItemCaseSensitive(c->args, k);
+}
+
+/* The registry tool and its arguments for the act's action. */
+static int build_action(const amc_mcp_call *c, amc_mcp_session *sess, const char **tool, cJSON **out, amc_err *e)
+{
+	const char *a = amc_json_str(c->args, "action");
+	cJSON *j = cJSON_CreateObject();
+	*out = j;
+	const cJSON *x = arg(c, "x"), *y = arg(c, "y"), *ms = arg(c, "ms");
+	const char *el = amc_json_str(c->args, "element");
+	if (!strcmp(a, "tap") || !strcmp(a, "long_press")) {
+		*tool = a;
+		int px, py;
+		if (el) {
+			if (element_center(sess, el, &px, &py, e) != 0)
+				return -1;
+		} else if (x && y) {
+			px = x->valueint, py = y->valueint;
+		} else
+			return amc_err_set(e, AMC_EUSAGE, "%s needs element (a Scene id) or x and y", a);
+		cJSON_AddNumberToObject(j, "x", px);
+		cJSON_AddNumberToObject(j, "y", py);
+		if (ms && *a == 'l')
+			cJSON_AddNumberToObject(j, "ms", ms->valueint);
+	} else if (!strcmp(a, "swipe")) {
+		*tool = "swipe";
+		const cJSON *x2 = arg(c, "x2"), *y2 = arg(c, "y2");
+		if (!x || !y || !x2 || !y2)
+			return amc_err_set(e, AMC_EUSAGE, "swipe needs x, y, x2 and y2");
+		cJSON_AddNumberToObject(j, "x1", x->valueint);
+		cJSON_AddNumberToObject(j, "y1", y->valueint);
+		cJSON_AddNumberToObject(j, "x2", x2->valueint);
+		cJSON_AddNumberToObject(j, "y2", y2->valueint);
+		if (ms)
+			cJSON_AddNumberToObject(j, "ms", ms->valueint);
+	} else if (!strcmp(a, "type_text")) {
+		*tool = "type_text";
+		const char *t = amc_json_str(c->args, "text");
+		if (!t)
+			return amc_err_set(e, AMC_EUSAGE, "type_text needs text");
+		cJSON_AddStringToObject(j, "text", t);
+	} else if (!strcmp(a, "press_key")) {
+		*tool = "press_key";
+		const char *k = amc_json_str(c->args, "key");
+		if (!k)
+			return amc_err_set(e, AMC_EUSAGE, "press_key needs key (back, home or enter)");
+		cJSON_AddStringToObject(j, "key", k);
+	} else if (!strcmp(a, "launch_app")) {
+		*tool = "launch_app";
+		const char *app = amc_json_str(c->args, "app");
+		if (!app)
+			return amc_err_set(e, AMC_EUSAGE, "launch_app needs app (its id, e.g. com.amc.contacts)");
+		cJSON_AddStringToObject(j, "app_id", app);
+	} else {
+		*tool = "wait";
+		if (!ms)
+			return amc_err_set(e, AMC_EUSAGE, "wait needs ms");
+		cJSON_AddNumberToObject(j, "ms", ms->valueint);
+	}
+	return 0;
+}
+
+cJSON *amc_mcp_act(const amc_mcp_call *c)
+{
+	const amc_mcp_opts *o = amc_mcp_srv_opts(c->srv);
+	char dev[128];
+	amc_err e;
+	if (device_arg(c, dev, sizeof dev, &e) != 0)
+		return amc_mcp_fail("%s", e.msg);
+	amc_mcp_session *sess = amc_mcp_srv_session(c->srv, dev, 1, &e);
+	if (!sess)
+		return amc_mcp_fail("cannot act on %s: %s", dev, e.msg);
+	const char *tool;
+	cJSON *args;
+	if (build_action(c, sess, &tool, &args, &e) != 0) {
+		cJSON_Delete(args);
+		return amc_mcp_fail("%s", e.msg);
+	}
+	amc_ext_answer ans;
+	int rc = amc_mcp_session_act(sess, tool, args, amc_json_str(c->args, "reason"), c->cancel, &ans, &e);
+	cJSON_Delete(args);
+	amc_mcp_srv_touch(c->srv, dev);
+	if (rc != 0)
+		return amc_mcp_fail("the action did not run: %s", e.msg);
+	cJSON *scene = NULL;
+	char shot[512];
+	amc_err se;
+	int have_scene = amc_mcp_session_scene(sess, &scene, shot, sizeof shot, &se) == 0;
+	int ok = !strcmp(ans.status, "ok");
+	amc_sb t;
+	amc_sb_init(&t);
+	amc_sb_printf(&t, "step %d of task %s: %s", ans.step, amc_mcp_session_task(sess), ans.status);
+	if (!ok) {
+		amc_sb_puts(&t, ": ");
+		amc_sanitize_line(ans.error, strlen(ans.error), &t);
+	}
+	amc_sb_puts(&t, "\nnow: ");
+	if (have_scene)
+		scene_text(scene, &t);
+	else
+		amc_sb_printf(&t, "(the screen could not be read: %s)\n", se.msg);
+	cJSON *st = cJSON_CreateObject();
+	amc_json_add_str(st, "task", amc_mcp_session_task(sess));
+	cJSON_AddNumberToObject(st, "step", ans.step);
+	amc_json_add_str(st, "status", ans.status);
+	if (ok)
+		cJSON_AddNullToObject(st, "error");
+	else
+		add_safe_str(st, "error", ans.error);
+	cJSON_AddItemToObject(st, "scene", scene ? scene : cJSON_CreateNull());
+	cJSON *r = amc_mcp_result(st, amc_sb_str(&t), !ok);
+	amc_sb_free(&t);
+	cJSON *img = image_file(o->home, ans.screenshot, NULL);
+	if (img)
+		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(r, "content"), img);
+	amc_ext_answer_clear(&ans);
+	return r;
+}
+
+/* ---- run_task ---- */
+
+typedef struct run_job {
+	amc_mcp_server *srv;
+	amc_mcp_run *run;
+	amc_launch ln;
+	amc_runner_opts ro;
+	cJSON *token;        /* progress token while the call waits; NULL: none */
+	char home[PATH_MAX];
+	const amc_config *cfg;
+	int total;
+} run_job;
+
+static void on_event(const amc_event *ev, void *ud)
+{
+	run_job *j = ud;
+	if (ev->type != AMC_EV_STEP_FINISHED || !j->token || !ev->task_id || strcmp(ev->task_id, j->ln.task->id))
+		return;
+	char msg[300];
+	snprintf(msg, sizeof msg, "step %d %s: %s", ev->step, ev->tool ? ev->tool : "", ev->status ? ev->status : "");
+	amc_mcp_call c = { j->srv, NULL, NULL, j->token };
+	amc_mcp_srv_progress(&c, ev->step, j->total, msg);
+}
+
+static void *run_main(void *arg)
+{
+	run_job *j = arg;
+	amc_store *store = NULL;
+	amc_device *dev = NULL;
+	amc_bus *bus = amc_bus_new();
+	amc_bus_subscribe(bus, on_event, j);
+	amc_err e = { 0 };
+	amc_task_outcome out;
+	memset(&out, 0, sizeof out);
+	if (amc_store_open(j->home, &store, &e) == 0 && amc_device_open(j->ln.task->device, j->home, j->cfg, &dev, &e) == 0) {
+		if (amc_task_run(&(amc_run_env){ store, bus, dev, amc_mcp_run_cancel(j->run) }, j->ln.planner, j->ln.task,
+				 &j->ro, &out, &e) != 0) {
+			snprintf(out.status, sizeof out.status, "%s", AMC_ST_FAILED);
+			snprintf(out.error, sizeof out.error, "%s", e.msg);
+		}
+	} else {
+		if (store)
+			amc_task_record_unrun(store, bus, j->ln.task, j->ln.planner, j->ro.max_steps, AMC_ST_FAILED, e.msg);
+		snprintf(out.status, sizeof out.status, "%s", AMC_ST_FAILED);
+		snprintf(out.error, sizeof out.error, "%s", e.msg);
+	}
+	amc_device_close(dev);
+	amc_store_close(store);
+	amc_bus_free(bus);
+	amc_mcp_run_done(j->srv, j->run, &out);
+	amc_launch_free(&j->ln);
+	cJSON_Delete(j->token);
+	free(j);
+	return NULL;
+}
+
+cJSON *amc_mcp_run_task(const amc_mcp_call *c)
+{
+	const amc_mcp_opts *o = amc_mcp_srv_opts(c->srv);
+	char dev[128];
+	amc_err e;
+	if (device_arg(c, dev, sizeof dev, &e) != 0)
+		return amc_mcp_fail("%s", e.msg);
+	const char *goal = amc_json_str(c->args, "goal"), *flow = amc_json_str(c->args, "flow");
+	if (!!goal == !!flow)
+		return amc_mcp_fail("run_task needs exactly one of goal (words) or flow (a path or YAML text)");
+	const cJSON *ms = arg(c, "max_steps");
+	int wait = cJSON_IsTrue(arg(c, "wait"));
+	/* a run is a task of its own: this session's task on the device ends first */
+	amc_mcp_srv_session_close(c->srv, dev, AMC_MCP_END_CLIENT);
+	amc_launch_req req;
+	amc_launch_req_init(&req);
+	req.device = dev;
+	req.max_steps = ms ? ms->valueint : 0;
+	amc_launch_bundle b;
+	char cwd[PATH_MAX];
+	if (goal)
+		req.goal = goal;
+	else if (strchr(flow, '\n') && !amc_file_exists(flow)) {
+		/* YAML text: relative names in it are taken from the server's folder */
+		memset(&b, 0, sizeof b);
+		b.flow = flow;
+		b.base = getcwd(cwd, sizeof cwd) ? cwd : "/";
+		req.bundle = &b;
+	} else
+		req.flow_path = flow;
+	run_job *j = amc_xcalloc(1, sizeof *j);
+	amc_store *store = NULL;
+	amc_err se;
+	if (amc_store_open(o->home, &store, &se) != 0)
+		store = NULL;
+	int rc = amc_launch_prepare(o->cfg, store, &req, &j->ln, &e);
+	amc_store_close(store);
+	if (rc != 0) {
+		free(j);
+		return amc_mcp_fail("%s", e.msg);
+	}
+	j->srv = c->srv;
+	j->cfg = o->cfg;
+	snprintf(j->home, sizeof j->home, "%s", o->home);
+	amc_runner_opts_from_config(&j->ro, o->cfg);
+	amc_launch_runner_opts(&j->ln, &j->ro);
+	/* nobody at a terminal answers a run's confirmations: they are refused
+	 * unless the server was started with --yes */
+	j->ro.op = NULL;
+	j->ro.assume_yes = o->assume_yes;
+	j->total = j->ln.task->max_steps > 0 ? j->ln.task->max_steps : j->ro.max_steps;
+	j->token = wait && c->progress_token ? cJSON_Duplicate(c->progress_token, 1) : NULL;
+	char task_id[AMC_ID_SIZE];
+	snprintf(task_id, sizeof task_id, "%s", j->ln.task->id);
+	j->run = amc_mcp_srv_run_add(c->srv, task_id);
+	if (!j->run || amc_mcp_run_spawn(c->srv, j->run, run_main, j) != 0) {
+		amc_launch_free(&j->ln);
+		cJSON_Delete(j->token);
+		free(j);
+		return amc_mcp_fail("too many tasks running in this MCP server; wait for one to end");
+	}
+	cJSON *st = cJSON_CreateObject();
+	amc_json_add_str(st, "task", task_id);
+	if (!wait) {
+		amc_json_add_str(st, "status", AMC_ST_RUNNING);
+		cJSON_AddNullToObject(st, "steps");
+		cJSON_AddNullToObject(st, "summary");
+		cJSON_AddNullToObject(st, "error");
+		char text[300];
+		snprintf(text, sizeof text, "task %s started on %s; follow it with task {id}, stop it with cancel_task",
+			 task_id, dev);
+		return amc_mcp_result(st, text, 0);
+	}
+	amc_task_outcome out;
+	amc_mcp_run_wait(c->srv, j->run, c->cancel, &out);
+	amc_json_add_str(st, "status", out.status);
+	cJSON_AddNumberToObject(st, "steps", out.steps);
+	if (out.summary[0])
+		add_safe_str(st, "summary", out.summary);
+	else
+		cJSON_AddNullToObject(st, "summary");
+	if (out.error[0])
+		add_safe_str(st, "error", out.error);
+	else
+		cJSON_AddNullToObject(st, "error");
+	return amc_mcp_result(st, NULL, 0);
+}

@@ -1,0 +1,25 @@
+/* mcp_act.h - the tools that touch a device: observe, act, run_task
+ * (mcp_act.c), and the result helpers every tool uses (mcp_tools.c). */
+#ifndef AMC_MCP_ACT_H
+#define AMC_MCP_ACT_H
+
+#include <stdarg.h>
+#include <cjson/cJSON.h>
+
+#include "mcp/server_int.h"
+#include "util/err.h"
+
+/* A CallToolResult: a text block (text, or structured printed as JSON when
+ * text is NULL), structuredContent (taken; may be NULL) and isError. */
+cJSON *amc_mcp_result(cJSON *structured, const char *text, int is_error);
+/* An isError result whose text is the formatted message, made terminal-safe. */
+cJSON *amc_mcp_fail(const char *fmt, ...) AMC_PRINTF(1, 2);
+
+cJSON *amc_mcp_observe(const amc_mcp_call *c);
+cJSON *amc_mcp_act(const amc_mcp_call *c);
+cJSON *amc_mcp_run_task(const amc_mcp_call *c);
+
+/* Base64 of n bytes (malloc'd). */
+char *amc_mcp_base64(const unsigned char *d, size_t n);
+
+#endif

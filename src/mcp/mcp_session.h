@@ -1,0 +1,79 @@
+/* mcp_session.h - one MCP client's session on one device, recorded as a task.
+ *
+ * The first `act` a client makes on a device starts a task through the launch
+ * module (launch/launch.h: the one launch path for every front end) with the
+ * external planner named "mcp" (runtime/extplanner.h): goal "MCP session: CLIENT
+ * (SESSION)", holding the device lock like any task, so a flow or a TUI launch
+ * on that device is refused as busy and names it. Each act is handed to the
+ * runner as the next action and becomes an ordinary recorded step (before/after
+ * screenshots, scene, OCR, tree; the client's reason as the step's reasoning).
+ *
+ * The task ends with a summary saying what happened: amc_mcp_session_end with
+ * AMC_MCP_END_CLIENT ("MCP session ended by the client after N actions";
+ * succeeded only when every action was carried out), AMC_MCP_END_IDLE (the
+ * session was idle past its bound and the device is released), or
+ * AMC_MCP_END_CANCEL (cancelled: the client cancelled it or disappeared).
+ *
+ * Thread-safety: every call may come from any thread; acts on one session must
+ * not overlap (the server runs calls on one device in arrival order). */
+#ifndef AMC_MCP_SESSION_H
+#define AMC_MCP_SESSION_H
+
+#include <stdatomic.h>
+#include <cjson/cJSON.h>
+
+#include "runtime/extplanner.h"
+#include "runtime/operator.h"
+#include "util/config.h"
+#include "util/err.h"
+
+typedef struct amc_mcp_session amc_mcp_session;
+
+typedef struct amc_mcp_session_opts {
+	const char *home;          /* $AMC_HOME */
+	const amc_config *cfg;     /* kept; must outlive the session */
+	const char *device;        /* as the client typed it ("sim") */
+	const char *client;        /* the client's name and version, terminal-safe */
+	const char *session_id;    /* this server's session id */
+	long idle_ms;              /* the extplanner's bound on waiting for an action */
+	int assume_yes;            /* amc mcp --yes */
+	amc_operator *op;          /* confirms irreversible-looking taps; not owned */
+} amc_mcp_session_opts;
+
+typedef enum amc_mcp_end {
+	AMC_MCP_END_CLIENT,
+	AMC_MCP_END_IDLE,
+	AMC_MCP_END_CANCEL
+} amc_mcp_end;
+
+/* Start the task and wait (at most 60 s) until it asks for its first action.
+ * 0 with *out; -1 with e saying why (the device is busy with another task,
+ * cannot be opened, ...), nothing left running. */
+int amc_mcp_session_start(const amc_mcp_session_opts *o, amc_mcp_session **out, amc_err *e);
+/* The task's id (static for the session's life). */
+const char *amc_mcp_session_task(const amc_mcp_session *s);
+/* The canonical device id. */
+const char *amc_mcp_session_device(const amc_mcp_session *s);
+/* 1 once the task has ended (for any reason). */
+int amc_mcp_session_ended(amc_mcp_session *s);
+
+/* The screen the task will act on next, as a Scene (secrets masked, owned by
+ * the caller), and the artifact path of the latest screenshot (relative to
+ * $AMC_HOME; "" before the first act). -1 when the task has ended. */
+int amc_mcp_session_scene(amc_mcp_session *s, cJSON **scene, char *shot, size_t shot_n, amc_err *e);
+
+/* One action: `tool` a registry tool, args a JSON object, reason may be NULL.
+ * Waits for its step to be recorded, polling *cancel (may be NULL). 0 with
+ * *ans filled (the step, its status and error; clear it); -1 when the action
+ * never ran (the task ended, cancelled) with e saying why. */
+int amc_mcp_session_act(amc_mcp_session *s, const char *tool, const cJSON *args, const char *reason,
+			atomic_int *cancel, amc_ext_answer *ans, amc_err *e);
+
+/* End the task the way `how` says and wait for its end (bounded); `idle_s`
+ * is the idle bound for the message of AMC_MCP_END_IDLE. *out (may be NULL)
+ * gets the outcome. Safe to call twice. */
+void amc_mcp_session_end(amc_mcp_session *s, amc_mcp_end how, long idle_s, amc_task_outcome *out);
+/* End (as AMC_MCP_END_CANCEL when still running), join and free. */
+void amc_mcp_session_free(amc_mcp_session *s);
+
+#endif

@@ -1,0 +1,32 @@
+/* mcp_tools.h - the six MCP tools: devices, observe, act, run_task, task,
+ * cancel_task. Small schemas (tools/list is printed and bounded by a test),
+ * annotations, an outputSchema and structuredContent for each.
+ *
+ * A tool that fails returns a result with isError: true and a message the
+ * model can act on (bad arguments included), never a protocol error. */
+#ifndef AMC_MCP_TOOLS_H
+#define AMC_MCP_TOOLS_H
+
+#include <cjson/cJSON.h>
+
+#include "mcp/server_int.h"
+
+/* Screenshots go to the client with their long edge at most this many pixels
+ * (docs/mcp.md says why). */
+#define AMC_MCP_IMAGE_EDGE 1024
+/* Scene JSON in a text result is cut at this many bytes (with a note). */
+#define AMC_MCP_SCENE_TEXT_MAX 32768
+/* `task` lists at most this many steps (the latest). */
+#define AMC_MCP_TASK_STEPS_MAX 30
+
+/* The tools/list "tools" array (caller owns it). */
+cJSON *amc_mcp_tools_list(void);
+/* 1 when `name` is one of the six. */
+int amc_mcp_tool_known(const char *name);
+/* Run a tool; the CallToolResult (caller owns it). */
+cJSON *amc_mcp_tool_call(const char *name, const amc_mcp_call *c);
+/* Check arguments against the tool's input schema (types, required, no
+ * unknown fields). 0, or -1 with why (n bytes). Used by every call first. */
+int amc_mcp_tool_check(const char *name, const cJSON *args, char *why, size_t n);
+
+#endif

@@ -1,0 +1,737 @@
+/* server.c - the MCP server over stdio: reader, workers, sessions, runs
+ * (server.h). */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "device/device.h"
+#include "mcp/jsonrpc.h"
+#include "runtime/pending.h"
+#include "mcp/mcp_tools.h"
+#include "mcp/server_int.h"
+#include "util/clock.h"
+#include "util/ids.h"
+#include "util/jsonutil.h"
+#include "util/log.h"
+#include "util/sanitize.h"
+
+#define DEVQ_MAX 64
+#define RUNS_MAX 64
+#define PEND_MAX 16
+
+static const char *const VERSIONS[] = { "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05" };
+static const char *const LEVELS[] = { "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency" };
+
+typedef struct call_slot {
+	int used;
+	char key[300];
+	atomic_int cancel;
+} call_slot;
+
+typedef struct devq {
+	char device[128];
+	unsigned long next, serving;  /* tickets: arrival order */
+	amc_mcp_session *sess;
+	long long last_used;
+} devq;
+
+struct amc_mcp_run {
+	int used, spawned, done;
+	char task_id[AMC_ID_SIZE];
+	atomic_int cancel;
+	pthread_t thread;
+	amc_task_outcome outcome;
+};
+
+typedef struct pend {
+	int used, done;
+	long id;
+	cJSON *result;   /* the response's result; NULL with an error */
+} pend;
+
+struct amc_mcp_server {
+	amc_mcp_opts o;
+	pthread_mutex_t out_mu;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	char client[160];
+	int elicit;
+	int log_level;           /* index in LEVELS: messages at or above it are sent */
+	char session_id[AMC_ID_SIZE];
+	call_slot calls[AMC_MCP_CALLS_MAX];
+	int workers;
+	int had_inflight_at_eof;
+	devq qs[DEVQ_MAX];
+	struct amc_mcp_run runs[RUNS_MAX];
+	pend pends[PEND_MAX];
+	long next_req;
+	int stopping;
+	atomic_int stop_flag;   /* = stopping, for waits outside mu */
+	amc_operator op;
+};
+
+/* ---- writing ---- */
+
+static void send_msg(amc_mcp_server *s, cJSON *j)
+{
+	char *t = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	if (!t)
+		return;
+	pthread_mutex_lock(&s->out_mu);
+	fputs(t, s->o.out);
+	fputc('\n', s->o.out);
+	fflush(s->o.out);
+	pthread_mutex_unlock(&s->out_mu);
+	free(t);
+}
+
+const amc_mcp_opts *amc_mcp_srv_opts(amc_mcp_server *s)
+{
+	return &s->o;
+}
+
+void amc_mcp_srv_progress(const amc_mcp_call *c, double progress, double total, const char *message)
+{
+	if (!c->progress_token)
+		return;
+	cJSON *p = cJSON_CreateObject();
+	cJSON_AddItemToObject(p, "progressToken", cJSON_Duplicate(c->progress_token, 1));
+	cJSON_AddNumberToObject(p, "progress", progress);
+	if (total > 0)
+		cJSON_AddNumberToObject(p, "total", total);
+	if (message)
+		cJSON_AddStringToObject(p, "message", message);
+	send_msg(c->srv, amc_rpc_notification("notifications/progress", p));
+}
+
+static int level_index(const char *l)
+{
+	for (size_t i = 0; i < sizeof LEVELS / sizeof LEVELS[0]; i++)
+		if (!strcmp(LEVELS[i], l))
+			return (int)i;
+	return -1;
+}
+
+void amc_mcp_srv_log(amc_mcp_server *s, const char *level, const char *text)
+{
+	amc_log(AMC_LOG_INFO, "mcp: %s", text);
+	pthread_mutex_lock(&s->mu);
+	int min = s->log_level;
+	pthread_mutex_unlock(&s->mu);
+	int li = level_index(level);
+	if (li < 0 || li < min)
+		return;
+	cJSON *p = cJSON_CreateObject();
+	cJSON_AddStringToObject(p, "level", level);
+	cJSON_AddStringToObject(p, "logger", "amc");
+	cJSON_AddStringToObject(p, "data", text);
+	send_msg(s, amc_rpc_notification("notifications/message", p));
+}
+
+/* ---- requests to the client (elicitation) ---- */
+
+/* Send method(params) to the client and wait at most ms for its answer.
+ * The result (owned) or NULL (an error answer, no answer, end of input). */
+static cJSON *ask_client(amc_mcp_server *s, const char *method, cJSON *params, long ms, atomic_int *cancel)
+{
+	pthread_mutex_lock(&s->mu);
+	int k = -1;
+	for (int i = 0; i < PEND_MAX; i++)
+		if (!s->pends[i].used) {
+			k = i;
+			break;
+		}
+	if (k < 0 || s->stopping) {
+		pthread_mutex_unlock(&s->mu);
+		cJSON_Delete(params);
+		return NULL;
+	}
+	pend *p = &s->pends[k];
+	memset(p, 0, sizeof *p);
+	p->used = 1;
+	p->id = ++s->next_req;
+	pthread_mutex_unlock(&s->mu);
+	cJSON *req = amc_rpc_notification(method, params);
+	cJSON_AddNumberToObject(req, "id", (double)p->id);
+	send_msg(s, req);
+	long long deadline = amc_mono_ms() + ms;
+	pthread_mutex_lock(&s->mu);
+	while (!p->done && !s->stopping && amc_mono_ms() < deadline && !(cancel && atomic_load(cancel))) {
+		struct timespec ts;
+		amc_timespec_after(CLOCK_MONOTONIC, 100, &ts);
+		pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+	}
+	cJSON *r = p->result;
+	p->result = NULL;
+	p->used = 0;
+	pthread_mutex_unlock(&s->mu);
+	return r;
+}
+
+static void got_response(amc_mcp_server *s, const amc_rpc_msg *m)
+{
+	if (!cJSON_IsNumber(m->id))
+		return;
+	pthread_mutex_lock(&s->mu);
+	for (int i = 0; i < PEND_MAX; i++) {
+		pend *p = &s->pends[i];
+		if (p->used && !p->done && (double)p->id == m->id->valuedouble) {
+			p->done = 1;
+			p->result = m->result ? cJSON_Duplicate(m->result, 1) : NULL;
+			pthread_cond_broadcast(&s->cv);
+		}
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* ---- the operator: confirmations of irreversible-looking actions ---- */
+
+static int op_ask(amc_operator *op, const char *task_id, const char *question, char **answer, amc_err *e)
+{
+	(void)op, (void)task_id, (void)question, (void)answer;
+	return amc_err_set(e, AMC_EUSAGE, "an MCP session has no ask_user: the client asks its own user");
+}
+
+static int op_confirm(amc_operator *op, const char *task_id, const char *action, const char *element,
+		      const char *word, amc_err *e)
+{
+	amc_mcp_server *s = op->impl;
+	long secs = s->o.confirm_s > 0 ? s->o.confirm_s : AMC_MCP_CONFIRM_TIMEOUT_S;
+	char msg[1024];
+	char *act = amc_sanitize_dup(action ? action : ""), *el = amc_sanitize_dup(element ? element : "");
+	snprintf(msg, sizeof msg, "amc: the agent wants to %s on \"%.200s\", which looks irreversible (\"%s\"). Allow it?",
+		 act, el, word ? word : "");
+	free(act);
+	free(el);
+	pthread_mutex_lock(&s->mu);
+	int elicit = s->elicit;
+	pthread_mutex_unlock(&s->mu);
+	if (elicit) {
+		/* the client's user answers, not the model: MCP elicitation */
+		cJSON *p = cJSON_CreateObject();
+		cJSON_AddStringToObject(p, "message", msg);
+		cJSON *sch = cJSON_AddObjectToObject(p, "requestedSchema");
+		cJSON_AddStringToObject(sch, "type", "object");
+		cJSON *pr = cJSON_AddObjectToObject(sch, "properties");
+		cJSON *c = cJSON_AddObjectToObject(pr, "allow");
+		cJSON_AddStringToObject(c, "type", "boolean");
+		cJSON_AddStringToObject(c, "title", "Allow this action");
+		cJSON *req = cJSON_AddArrayToObject(sch, "required");
+		cJSON_AddItemToArray(req, cJSON_CreateString("allow"));
+		cJSON *r = ask_client(s, "elicitation/create", p, secs * 1000, NULL);
+		const char *a = amc_json_str(r, "action");
+		const cJSON *content = r ? cJSON_GetObjectItemCaseSensitive(r, "content") : NULL;
+		int yes = a && !strcmp(a, "accept") && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(content, "allow"));
+		if (!r)
+			amc_err_set(e, AMC_EUSAGE, "the client did not answer the confirmation within %ld s", secs);
+		else if (!yes)
+			amc_err_set(e, AMC_EUSAGE, "the person declined it in the client");
+		cJSON_Delete(r);
+		return yes;
+	}
+	/* no elicitation: a person running amc's TUI on this AMC_HOME answers */
+	return amc_pending_ask(s->o.home, task_id, msg, secs * 1000, &s->stop_flag, e);
+}
+
+static const amc_operator_ops OP_OPS = { op_ask, op_confirm };
+
+/* ---- device queues and sessions ---- */
+
+static devq *queue_for(amc_mcp_server *s, const char *device)
+{
+	devq *free_q = NULL;
+	for (int i = 0; i < DEVQ_MAX; i++) {
+		if (s->qs[i].device[0] && !strcmp(s->qs[i].device, device))
+			return &s->qs[i];
+		if (!s->qs[i].device[0] && !free_q)
+			free_q = &s->qs[i];
+	}
+	if (free_q)
+		snprintf(free_q->device, sizeof free_q->device, "%s", device);
+	return free_q;
+}
+
+amc_mcp_session *amc_mcp_srv_session(amc_mcp_server *s, const char *device, int start, amc_err *e)
+{
+	pthread_mutex_lock(&s->mu);
+	devq *q = queue_for(s, device);
+	amc_mcp_session *old = NULL, *have = NULL;
+	if (q && q->sess) {
+		if (amc_mcp_session_ended(q->sess)) {
+			old = q->sess; /* its task ended on its own (e.g. the device failed): start afresh */
+			q->sess = NULL;
+		} else {
+			have = q->sess;
+			q->last_used = amc_mono_ms();
+		}
+	}
+	pthread_mutex_unlock(&s->mu);
+	amc_mcp_session_free(old);
+	if (have || !start) {
+		if (!have)
+			amc_err_set(e, AMC_EUSAGE, "no session on %s", device);
+		return have;
+	}
+	if (!q) {
+		amc_err_set(e, AMC_EENV, "too many devices in one MCP session (at most %d)", DEVQ_MAX);
+		return NULL;
+	}
+	amc_mcp_session_opts so = { .home = s->o.home, .cfg = s->o.cfg, .device = device, .client = s->client,
+				    .session_id = s->session_id, .idle_ms = (s->o.idle_s > 0 ? s->o.idle_s : AMC_MCP_IDLE_DEFAULT_S) * 1000,
+				    .assume_yes = s->o.assume_yes, .op = &s->op };
+	amc_mcp_session *n;
+	if (amc_mcp_session_start(&so, &n, e) != 0)
+		return NULL;
+	pthread_mutex_lock(&s->mu);
+	q->sess = n;
+	q->last_used = amc_mono_ms();
+	pthread_mutex_unlock(&s->mu);
+	char line[300];
+	snprintf(line, sizeof line, "session task %s started on %s", amc_mcp_session_task(n), amc_mcp_session_device(n));
+	amc_mcp_srv_log(s, "info", line);
+	return n;
+}
+
+void amc_mcp_srv_touch(amc_mcp_server *s, const char *device)
+{
+	pthread_mutex_lock(&s->mu);
+	devq *q = queue_for(s, device);
+	if (q)
+		q->last_used = amc_mono_ms();
+	pthread_mutex_unlock(&s->mu);
+}
+
+void amc_mcp_srv_session_close(amc_mcp_server *s, const char *device, amc_mcp_end how)
+{
+	pthread_mutex_lock(&s->mu);
+	devq *q = queue_for(s, device);
+	amc_mcp_session *sess = q ? q->sess : NULL;
+	if (q)
+		q->sess = NULL;
+	pthread_mutex_unlock(&s->mu);
+	if (!sess)
+		return;
+	amc_task_outcome o;
+	amc_mcp_session_end(sess, how, s->o.idle_s > 0 ? s->o.idle_s : AMC_MCP_IDLE_DEFAULT_S, &o);
+	char line[1200];
+	snprintf(line, sizeof line, "session task %s %s: %.1000s", amc_mcp_session_task(sess), o.status,
+		 o.summary[0] ? o.summary : o.error);
+	amc_mcp_srv_log(s, "info", line);
+	amc_mcp_session_free(sess);
+}
+
+/* The idle bound: a session no call has used for idle_s ends and releases its
+ * device. Runs once a second on its own thread. */
+static void *reaper_main(void *arg)
+{
+	amc_mcp_server *s = arg;
+	long idle_ms = (s->o.idle_s > 0 ? s->o.idle_s : AMC_MCP_IDLE_DEFAULT_S) * 1000;
+	pthread_mutex_lock(&s->mu);
+	while (!s->stopping) {
+		struct timespec ts;
+		amc_timespec_after(CLOCK_MONOTONIC, 250, &ts);
+		pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+		for (int i = 0; i < DEVQ_MAX && !s->stopping; i++) {
+			devq *q = &s->qs[i];
+			if (q->sess && q->serving == q->next && amc_mono_ms() - q->last_used > idle_ms) {
+				char dev[128];
+				snprintf(dev, sizeof dev, "%s", q->device);
+				pthread_mutex_unlock(&s->mu);
+				amc_mcp_srv_session_close(s, dev, AMC_MCP_END_IDLE);
+				pthread_mutex_lock(&s->mu);
+			}
+		}
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+/* ---- runs ---- */
+
+amc_mcp_run *amc_mcp_srv_run_add(amc_mcp_server *s, const char *task_id)
+{
+	pthread_mutex_lock(&s->mu);
+	struct amc_mcp_run *r = NULL;
+	for (int i = 0; i < RUNS_MAX && !r; i++)
+		if (!s->runs[i].used)
+			r = &s->runs[i];
+	if (!r)  /* reuse the slot of a finished run whose thread was joined */
+		for (int i = 0; i < RUNS_MAX && !r; i++)
+			if (s->runs[i].done && !s->runs[i].spawned)
+				r = &s->runs[i];
+	if (r) {
+		memset(r, 0, sizeof *r);
+		r->used = 1;
+		snprintf(r->task_id, sizeof r->task_id, "%s", task_id);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return r;
+}
+
+atomic_int *amc_mcp_run_cancel(amc_mcp_run *r)
+{
+	return &r->cancel;
+}
+
+int amc_mcp_run_spawn(amc_mcp_server *s, amc_mcp_run *r, void *(*fn)(void *), void *arg)
+{
+	pthread_mutex_lock(&s->mu);
+	int rc = pthread_create(&r->thread, NULL, fn, arg);
+	if (rc == 0)
+		r->spawned = 1;
+	else
+		r->used = 0;
+	pthread_mutex_unlock(&s->mu);
+	return rc == 0 ? 0 : -1;
+}
+
+void amc_mcp_run_done(amc_mcp_server *s, amc_mcp_run *r, const amc_task_outcome *o)
+{
+	pthread_mutex_lock(&s->mu);
+	r->outcome = *o;
+	r->done = 1;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
+int amc_mcp_run_wait(amc_mcp_server *s, amc_mcp_run *r, atomic_int *cancel, amc_task_outcome *o)
+{
+	pthread_mutex_lock(&s->mu);
+	while (!r->done) {
+		if (cancel && atomic_load(cancel))
+			atomic_store(&r->cancel, 1);
+		struct timespec ts;
+		amc_timespec_after(CLOCK_MONOTONIC, 100, &ts);
+		pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+	}
+	*o = r->outcome;
+	pthread_mutex_unlock(&s->mu);
+	return 0;
+}
+
+int amc_mcp_srv_cancel_task(amc_mcp_server *s, const char *task_id)
+{
+	pthread_mutex_lock(&s->mu);
+	for (int i = 0; i < RUNS_MAX; i++)
+		if (s->runs[i].used && !s->runs[i].done && !strcmp(s->runs[i].task_id, task_id)) {
+			atomic_store(&s->runs[i].cancel, 1);
+			pthread_mutex_unlock(&s->mu);
+			return 1;
+		}
+	char dev[128] = "";
+	for (int i = 0; i < DEVQ_MAX; i++)
+		if (s->qs[i].sess && !strcmp(amc_mcp_session_task(s->qs[i].sess), task_id))
+			snprintf(dev, sizeof dev, "%s", s->qs[i].device);
+	pthread_mutex_unlock(&s->mu);
+	if (!dev[0])
+		return 0;
+	amc_mcp_srv_session_close(s, dev, AMC_MCP_END_CANCEL);
+	return 1;
+}
+
+/* ---- tools/call workers ---- */
+
+typedef struct work {
+	amc_mcp_server *s;
+	int slot;
+	char tool[32];
+	cJSON *id, *args, *token;
+	devq *q;                 /* NULL: the call names no device */
+	unsigned long ticket;
+} work;
+
+static void *worker_main(void *arg)
+{
+	work *w = arg;
+	amc_mcp_server *s = w->s;
+	call_slot *cs = &s->calls[w->slot];
+	if (w->q) {
+		pthread_mutex_lock(&s->mu);
+		while (w->q->serving != w->ticket)
+			pthread_cond_wait(&s->cv, &s->mu);
+		pthread_mutex_unlock(&s->mu);
+	}
+	cJSON *result = NULL;
+	if (!atomic_load(&cs->cancel)) {
+		amc_mcp_call c = { s, w->args, &cs->cancel, w->token };
+		result = amc_mcp_tool_call(w->tool, &c);
+	}
+	pthread_mutex_lock(&s->mu);
+	if (w->q) {
+		w->q->serving++;
+		w->q->last_used = amc_mono_ms();
+	}
+	int cancelled = atomic_load(&cs->cancel);
+	pthread_mutex_unlock(&s->mu);
+	/* a cancelled request gets no response at all */
+	if (result && !cancelled)
+		send_msg(s, amc_rpc_result(w->id, result));
+	else
+		cJSON_Delete(result);
+	pthread_mutex_lock(&s->mu);
+	cs->used = 0;
+	s->workers--;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	cJSON_Delete(w->id);
+	cJSON_Delete(w->args);
+	cJSON_Delete(w->token);
+	free(w);
+	return NULL;
+}
+
+/* The call's device as a queue (taken in arrival order); NULL for a call
+ * that names none or names one that is not valid (its handler says why). */
+static devq *call_queue(amc_mcp_server *s, const char *tool, const cJSON *args, unsigned long *ticket)
+{
+	if (strcmp(tool, "observe") && strcmp(tool, "act") && strcmp(tool, "run_task"))
+		return NULL;
+	const char *d = amc_json_str(args, "device");
+	char dev[128];
+	amc_err e;
+	if (amc_device_id_normalize(d ? d : amc_config_str(s->o.cfg, "device", "default"), dev, sizeof dev, &e) != 0)
+		return NULL;
+	devq *q = queue_for(s, dev);
+	if (q)
+		*ticket = q->next++;
+	return q;
+}
+
+static void tools_call(amc_mcp_server *s, const amc_rpc_msg *m)
+{
+	const char *name = amc_json_str(m->params, "name");
+	const cJSON *args = m->params ? cJSON_GetObjectItemCaseSensitive(m->params, "arguments") : NULL;
+	if (!name || !amc_mcp_tool_known(name)) {
+		send_msg(s, amc_rpc_error(m->id, AMC_RPC_INVALID_PARAMS,
+					  "unknown tool: use one of devices, observe, act, run_task, task, cancel_task"));
+		return;
+	}
+	if (args && !cJSON_IsObject(args) && !cJSON_IsNull(args)) {
+		send_msg(s, amc_rpc_error(m->id, AMC_RPC_INVALID_PARAMS, "\"arguments\" must be an object"));
+		return;
+	}
+	const cJSON *meta = m->params ? cJSON_GetObjectItemCaseSensitive(m->params, "_meta") : NULL;
+	const cJSON *token = meta ? cJSON_GetObjectItemCaseSensitive(meta, "progressToken") : NULL;
+	char key[300];
+	amc_rpc_id_key(m->id, key, sizeof key);
+	pthread_mutex_lock(&s->mu);
+	int slot = -1;
+	for (int i = 0; i < AMC_MCP_CALLS_MAX; i++) {
+		if (s->calls[i].used && !strcmp(s->calls[i].key, key)) {
+			pthread_mutex_unlock(&s->mu);
+			send_msg(s, amc_rpc_error(m->id, AMC_RPC_INVALID_REQUEST, "a request with this id is still running"));
+			return;
+		}
+		if (!s->calls[i].used && slot < 0)
+			slot = i;
+	}
+	if (slot < 0) {
+		pthread_mutex_unlock(&s->mu);
+		send_msg(s, amc_rpc_error(m->id, AMC_RPC_INTERNAL, "busy: 32 calls are running; try again when one ends"));
+		return;
+	}
+	work *w = amc_xcalloc(1, sizeof *w);
+	w->s = s;
+	w->slot = slot;
+	snprintf(w->tool, sizeof w->tool, "%s", name);
+	w->id = cJSON_Duplicate(m->id, 1);
+	w->args = cJSON_IsObject(args) ? cJSON_Duplicate(args, 1) : cJSON_CreateObject();
+	w->token = token && (cJSON_IsString(token) || cJSON_IsNumber(token)) ? cJSON_Duplicate(token, 1) : NULL;
+	w->q = call_queue(s, name, w->args, &w->ticket);
+	call_slot *cs = &s->calls[slot];
+	cs->used = 1;
+	snprintf(cs->key, sizeof cs->key, "%s", key);
+	atomic_store(&cs->cancel, 0);
+	s->workers++;
+	pthread_t t;
+	pthread_attr_t at;
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	int rc = pthread_create(&t, &at, worker_main, w);
+	pthread_attr_destroy(&at);
+	if (rc != 0) {
+		cs->used = 0;
+		s->workers--;
+		if (w->q)
+			w->q->serving++; /* the ticket is given up */
+		pthread_cond_broadcast(&s->cv);
+	}
+	pthread_mutex_unlock(&s->mu);
+	if (rc != 0) {
+		send_msg(s, amc_rpc_error(m->id, AMC_RPC_INTERNAL, "cannot start a thread for the call"));
+		cJSON_Delete(w->id);
+		cJSON_Delete(w->args);
+		cJSON_Delete(w->token);
+		free(w);
+	}
+}
+
+/* ---- the other methods ---- */
+
+static cJSON *initialize(amc_mcp_server *s, const cJSON *params)
+{
+	const char *want = amc_json_str(params, "protocolVersion");
+	const char *ver = VERSIONS[0];
+	for (size_t i = 0; want && i < sizeof VERSIONS / sizeof VERSIONS[0]; i++)
+		if (!strcmp(want, VERSIONS[i]))
+			ver = VERSIONS[i];
+	const cJSON *info = params ? cJSON_GetObjectItemCaseSensitive(params, "clientInfo") : NULL;
+	const cJSON *caps = params ? cJSON_GetObjectItemCaseSensitive(params, "capabilities") : NULL;
+	const char *cn = amc_json_str(info, "name"), *cv = amc_json_str(info, "version");
+	char raw[160];
+	snprintf(raw, sizeof raw, "%.80s%s%.40s", cn ? cn : "an MCP client", cv ? " " : "", cv ? cv : "");
+	char *safe = amc_sanitize_dup(raw);
+	pthread_mutex_lock(&s->mu);
+	snprintf(s->client, sizeof s->client, "%s", safe);
+	s->elicit = cJSON_IsObject(caps) && cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "elicitation"));
+	pthread_mutex_unlock(&s->mu);
+	amc_log(AMC_LOG_INFO, "mcp: initialize from %s (protocol %s)", safe, ver);
+	free(safe);
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddStringToObject(r, "protocolVersion", ver);
+	cJSON *c = cJSON_AddObjectToObject(r, "capabilities");
+	cJSON_AddFalseToObject(cJSON_AddObjectToObject(c, "tools"), "listChanged");
+	cJSON_AddObjectToObject(c, "logging");
+	cJSON *si = cJSON_AddObjectToObject(r, "serverInfo");
+	cJSON_AddStringToObject(si, "name", "amc");
+	cJSON_AddStringToObject(si, "title", "amc: agentic mobile control");
+	cJSON_AddStringToObject(si, "version", PACKAGE_VERSION);
+	cJSON_AddStringToObject(r, "instructions",
+				"Drive phones through amc. Call devices, then observe a device, then act on it one action at a "
+				"time (give a short reason). Every act is recorded as a step of a task that people see in amc's "
+				"TUI. run_task runs a whole goal or Maestro flow; task shows a task; cancel_task stops one.");
+	return r;
+}
+
+static void handle(amc_mcp_server *s, const amc_rpc_msg *m)
+{
+	if (m->kind == AMC_RPC_RESPONSE) {
+		got_response(s, m);
+		return;
+	}
+	if (m->kind == AMC_RPC_NOTIFICATION) {
+		if (!strcmp(m->method, "notifications/cancelled")) {
+			const cJSON *rid = m->params ? cJSON_GetObjectItemCaseSensitive(m->params, "requestId") : NULL;
+			char key[300];
+			amc_rpc_id_key(rid, key, sizeof key);
+			pthread_mutex_lock(&s->mu);
+			for (int i = 0; i < AMC_MCP_CALLS_MAX; i++)
+				if (s->calls[i].used && !strcmp(s->calls[i].key, key))
+					atomic_store(&s->calls[i].cancel, 1);
+			pthread_mutex_unlock(&s->mu);
+		}
+		return; /* initialized, progress, roots/list_changed...: nothing to do */
+	}
+	const char *me = m->method;
+	if (!strcmp(me, "initialize")) {
+		send_msg(s, amc_rpc_result(m->id, initialize(s, m->params)));
+	} else if (!strcmp(me, "ping")) {
+		send_msg(s, amc_rpc_result(m->id, cJSON_CreateObject()));
+	} else if (!strcmp(me, "tools/list")) {
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddItemToObject(r, "tools", amc_mcp_tools_list());
+		send_msg(s, amc_rpc_result(m->id, r));
+	} else if (!strcmp(me, "tools/call")) {
+		tools_call(s, m);
+	} else if (!strcmp(me, "logging/setLevel")) {
+		const char *l = amc_json_str(m->params, "level");
+		int li = l ? level_index(l) : -1;
+		if (li < 0) {
+			send_msg(s, amc_rpc_error(m->id, AMC_RPC_INVALID_PARAMS,
+						  "\"level\" must be one of debug, info, notice, warning, error, critical, alert, emergency"));
+			return;
+		}
+		pthread_mutex_lock(&s->mu);
+		s->log_level = li;
+		pthread_mutex_unlock(&s->mu);
+		send_msg(s, amc_rpc_result(m->id, cJSON_CreateObject()));
+	} else {
+		char msg[200];
+		char *safe = amc_sanitize_dup(me);
+		snprintf(msg, sizeof msg, "method not found: %.120s", safe);
+		free(safe);
+		send_msg(s, amc_rpc_error(m->id, AMC_RPC_METHOD_NOT_FOUND, msg));
+	}
+}
+
+int amc_mcp_serve(const amc_mcp_opts *o, amc_err *e)
+{
+	amc_mcp_server *s = amc_xcalloc(1, sizeof *s);
+	s->o = *o;
+	pthread_mutex_init(&s->out_mu, NULL);
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	s->log_level = level_index("warning");
+	s->op.ops = &OP_OPS;
+	s->op.impl = s;
+	snprintf(s->client, sizeof s->client, "an MCP client");
+	amc_id_new(s->session_id);
+	pthread_t reaper;
+	if (pthread_create(&reaper, NULL, reaper_main, s) != 0) {
+		free(s);
+		return amc_err_set(e, AMC_EENV, "cannot start a thread");
+	}
+	amc_sb line;
+	amc_sb_init(&line);
+	int r;
+	while ((r = amc_rpc_read_line(s->o.in, AMC_MCP_LINE_MAX, &line)) != 0) {
+		if (r == 2) {
+			char msg[120];
+			snprintf(msg, sizeof msg, "invalid request: a line is longer than %u bytes", AMC_MCP_LINE_MAX);
+			send_msg(s, amc_rpc_error(NULL, AMC_RPC_INVALID_REQUEST, msg));
+			continue;
+		}
+		if (line.len == 0 || !line.buf[strspn(line.buf, " \t\r")])
+			continue;
+		amc_rpc_msg m;
+		cJSON *err;
+		if (amc_rpc_parse(line.buf, line.len, &m, &err) != 0) {
+			if (err)
+				send_msg(s, err);
+			continue;
+		}
+		handle(s, &m);
+		amc_rpc_msg_free(&m);
+	}
+	amc_sb_free(&line);
+	/* End of input: the client has gone. Calls still running are cancelled
+	 * (no one is left to read their answers); then sessions end. */
+	amc_log(AMC_LOG_INFO, "mcp: end of input");
+	pthread_mutex_lock(&s->mu);
+	int inflight = s->workers > 0;
+	for (int i = 0; i < AMC_MCP_CALLS_MAX; i++)
+		if (s->calls[i].used)
+			atomic_store(&s->calls[i].cancel, 1);
+	for (int i = 0; i < RUNS_MAX; i++)
+		if (s->runs[i].used && !s->runs[i].done)
+			atomic_store(&s->runs[i].cancel, 1);
+	s->stopping = 1;
+	atomic_store(&s->stop_flag, 1);
+	pthread_cond_broadcast(&s->cv);
+	while (s->workers > 0)
+		pthread_cond_wait(&s->cv, &s->mu);
+	pthread_mutex_unlock(&s->mu);
+	pthread_join(reaper, NULL);
+	for (int i = 0; i < DEVQ_MAX; i++)
+		if (s->qs[i].sess)
+			amc_mcp_srv_session_close(s, s->qs[i].device, inflight ? AMC_MCP_END_CANCEL : AMC_MCP_END_CLIENT);
+	for (int i = 0; i < RUNS_MAX; i++)
+		if (s->runs[i].spawned)
+			pthread_join(s->runs[i].thread, NULL);
+	for (int i = 0; i < PEND_MAX; i++)
+		cJSON_Delete(s->pends[i].result);
+	pthread_mutex_destroy(&s->out_mu);
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->cv);
+	free(s);
+	return 0;
+}

@@ -1,0 +1,97 @@
+# test_cmd_flow.sh - `amc flow check`: problems as FILE:LINE:COL with their kind,
+# sub-flows and scripts found and checked, cycles, needs -e NAME, scripts parsed
+# by amc-js, folders, --json, exit 0/2; then the Maestro corpus, counted.
+. "${AMC_TEST_SRCDIR:-.}/tests/integration/tap.sh"
+export AMC_JS="$AMC_TEST_BUILDDIR/amc-js"
+W="$T_HOME/flows"
+mkdir -p "$W/sub" "$W/scripts"
+
+cat >"$W/clean.yaml" <<'Y'
+appId: com.example.app
+---
+- launchApp
+- tapOn: "Hello ${USER}"
+- inputText: ${output.name || 'x'}
+Y
+"$AMC" flow check -e USER=ada "$W/clean.yaml" >"$T_HOME/out" 2>&1; is "$?" 0 "a clean flow: exit 0"
+like "$(cat "$T_HOME/out")" '^1 of 1 flow files check clean' "counted clean"
+cat >"$W/sub/env.yaml" <<'Y'
+appId: a
+env:
+  USER: ada
+---
+- tapOn: "Hello ${USER}"
+Y
+out=$("$AMC" flow check "$W/sub/env.yaml")
+is "$(printf '%s\n' "$out" | grep -c needs-env)" 0 "a name an env block defines is not needed"
+
+cat >"$W/needs.yaml" <<'Y'
+appId: ${APP_ID}
+---
+- launchApp
+- inputText: ${PASSWORD}
+Y
+out=$("$AMC" flow check "$W/needs.yaml"); is "$?" 2 "an undefined variable: exit 2"
+like "$out" "needs\.yaml:1:8: needs -e APP_ID: .*\[needs-env\]" "needs -e NAME, with line and column"
+like "$out" "needs\.yaml:4:14: needs -e PASSWORD" "each variable"
+"$AMC" flow check -e APP_ID=x --env PASSWORD=y "$W/needs.yaml" >/dev/null; is "$?" 0 "-e defines them"
+MAESTRO_PASSWORD=1 "$AMC" flow check -e APP_ID=x "$W/needs.yaml" >/dev/null; is "$?" 2 \
+	"MAESTRO_PASSWORD does not define PASSWORD"
+
+cat >"$W/bad-js.yaml" <<'Y'
+appId: a
+---
+- launchApp
+- inputText: ${output.x = }
+- assertVisible: ${[1,2].map((x) => x * 2)}
+Y
+out=$("$AMC" flow check "$W/bad-js.yaml"); is "$?" 2 "a script that does not parse: exit 2"
+like "$out" 'bad-js\.yaml:4:14: .*SyntaxError.*\[script\]' "its syntax error, with line and column"
+like "$out" 'bad-js\.yaml:5:18: .*ES2015\+ syntax \(arrow functions\)' "ES2015+ named as the engine limit"
+
+cat >"$W/refs.yaml" <<'Y'
+appId: a
+---
+- launchApp
+- runFlow: sub/missing.yaml
+- runScript: scripts/broken.js
+- runScript:
+    file: scripts/absent.js
+- runFlow:
+    file: sub/a.yaml
+Y
+printf 'var x = ;\n' >"$W/scripts/broken.js"
+printf 'appId: a\n---\n- runFlow: b.yaml\n' >"$W/sub/a.yaml"
+printf 'appId: a\n---\n- runFlow: a.yaml\n' >"$W/sub/b.yaml"
+out=$("$AMC" flow check "$W/refs.yaml"); is "$?" 2 "references: exit 2"
+like "$out" 'refs\.yaml:4:12: sub-flow file .*sub/missing\.yaml not found \[missing-file\]' "a missing sub-flow"
+like "$out" 'refs\.yaml:5:14: script .*broken\.js: SyntaxError.*\[script\]' "a script file is parsed"
+like "$out" 'refs\.yaml:7:11: script file .*absent\.js not found \[missing-file\]' "a missing script (file: form)"
+like "$out" 'sub/b\.yaml:3:12: sub-flow .*a\.yaml includes itself.*\[cycle\]' "a cycle of sub-flows"
+
+printf 'appId: a\n---\n- tapOn: "x"\n  foo: [\n' >"$W/broken.yaml"
+out=$("$AMC" flow check "$W/broken.yaml"); is "$?" 2 "bad YAML: exit 2"
+like "$out" 'broken\.yaml:[0-9]+:[0-9]+: .*YAML.*\[invalid\]' "bad YAML: line and column"
+printf 'appId: a\n---\n- launchApp\n- frobnicate: 1\n' >"$W/unknown.yaml"
+out=$("$AMC" flow check "$W/unknown.yaml")
+like "$out" "unknown\.yaml:4:3: .*frobnicate.*\[invalid\]" "an unknown command: where it is"
+
+out=$("$AMC" flow check --json "$W"); is "$?" 2 "a folder: exit 2"
+like "$out" '"files":[[:space:]]*9' "a folder: every flow below it (sub/ included)"
+like "$out" '"kind":[[:space:]]*"cycle"' "--json: kinds"
+"$AMC" flow check --device-kind toaster "$W/clean.yaml" >/dev/null 2>&1; is "$?" 2 "an unknown device kind"
+AMC_JS=/nonexistent "$AMC" flow check "$W/clean.yaml" >/dev/null 2>"$T_HOME/err"; is "$?" 3 "no engine: exit 3"
+like "$(cat "$T_HOME/err")" 'AMC_JS' "no engine: says how to fix it"
+
+# --- the Maestro corpus (third-party files beside the checkout, never copied) --
+C="${AMC_MAESTRO_CORPUS:-$AMC_TEST_SRCDIR/../shared/corpus/maestro}"
+if [ -d "$C" ]; then
+	out=$("$AMC" flow check "$C"); rc=$?
+	ok $((rc == 0 || rc == 2)) "the corpus is checked"
+	echo "# corpus: $(printf '%s\n' "$out" | tail -n 1)"
+	like "$out" 'sync-manual-trigger\.yaml:46:11: malformed YAML' "the file that is not YAML is refused with its line"
+else
+	echo "# SKIP corpus: $C is absent (set AMC_MAESTRO_CORPUS) -- corpus figures NOT measured"
+	ok 1 "# SKIP the Maestro corpus is absent"
+fi
+done_testing

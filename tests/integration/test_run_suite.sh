@@ -1,0 +1,29 @@
+# test_run_suite.sh - `amc run --flow DIR` on the sim: every flow below the
+# folder as its own task, tags selecting them, a JUnit report, exit 1 on a failure.
+. "${AMC_TEST_SRCDIR:-.}/tests/integration/tap.sh"
+D="$T_HOME/suite"
+mkdir -p "$D/more"
+cp "$AMC_TEST_SRCDIR/data/flows/add-contact.yaml" "$D/a.yaml"
+printf 'appId: com.android.contacts\nname: Fails <on purpose>\ntags: [smoke, broken]\n---\n- assertVisible: "No such text"\n' >"$D/more/b.yaml"
+printf 'appId: com.android.contacts\ntags: [smoke]\n---\n- assertVisible: "Contacts"\n' >"$D/more/c.yml"
+printf 'flows:\n  - "*"\n' >"$D/config.yaml"
+
+"$AMC" run --flow "$D" --device sim --format junit --output "$T_HOME/j.xml" 2>"$T_HOME/err"; rc=$?
+is "$rc" 1 "one flow fails: exit 1"
+like "$(cat "$T_HOME/err")" '2 of 3 flows passed' "every flow below the folder ran (not config.yaml)"
+j=$(cat "$T_HOME/j.xml")
+like "$j" '<testsuite name="[^"]*" tests="3" failures="1"' "JUnit: counts"
+like "$j" 'name="Fails &lt;on purpose&gt;"' "JUnit: names XML-escaped"
+like "$j" '<failure message="step 1: [^"]*b\.yaml:5: assertVisible' "JUnit: the failure names file and line"
+like "$j" 'system-out>amc task [0-9a-z]+' "JUnit: the task of each flow"
+
+out=$("$AMC" run --flow "$D" --device sim --include-tags smoke --exclude-tags broken --json); rc=$?
+is "$rc" 0 "tags: the failing flow excluded"
+like "$out" '"flows":[[:space:]]*1' "tags: only c.yml"
+like "$out" '"passed":[[:space:]]*true' "it passed"
+"$AMC" run --flow "$D" --device sim --include-tags nothing-has-this >/dev/null 2>&1; is "$?" 2 "no flow matches: exit 2"
+"$AMC" run --flow "$D" --format junit >/dev/null 2>&1; is "$?" 2 "--format junit needs --output"
+"$AMC" run --flow "$D/a.yaml" --include-tags x >/dev/null 2>&1; is "$?" 2 "tags go with a folder"
+n=$("$AMC" tasks --json | grep -c '"id"')
+ok $((n >= 4)) "each flow is its own recorded task ($n)"
+done_testing

@@ -1,0 +1,82 @@
+/* test_flow_check.c - flow_check.c as a library: problems, kinds, counts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "flow/flow_check.h"
+#include "tap.h"
+#include "testutil.h"
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static size_t count_kind(const amc_check_report *r, amc_check_kind k)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n; i++)
+		n += r->v[i].kind == k;
+	return n;
+}
+
+int main(void)
+{
+	const char *home = test_home("flow_check");
+	char dir[PATH_MAX], p[PATH_MAX];
+	pathf(dir, sizeof dir, "%s/flows", home);
+	mkdir(dir, 0700);
+	amc_script *js;
+	amc_err e;
+	amc_err_clear(&e);
+	const char *h = getenv("AMC_JS");
+	if (amc_script_open(h && *h ? h : AMC_ABS_BUILDDIR "/amc-js", NULL, &js, &e) != 0) {
+		ok(0, "open the engine: %s", e.msg);
+		return done_testing();
+	}
+	pathf(p, sizeof p, "%s/a.yaml", dir);
+	put(p, "appId: x\n---\n- launchApp\n- inputText: ${NAME}\n");
+	pathf(p, sizeof p, "%s/b.yml", dir);
+	put(p, "appId: x\n---\n- launchApp\n- tapOn: \"ok\"\n");
+	pathf(p, sizeof p, "%s/c.yaml", dir);
+	put(p, "appId: x\n---\n- launchApp\n- inputText: ${1 +}\n");
+	pathf(p, sizeof p, "%s/config.yaml", dir);
+	put(p, "flows:\n  - '*'\n");
+	pathf(p, sizeof p, "%s/notes.txt", dir);
+	put(p, "not a flow\n");
+
+	amc_check_opts o = { .device_kind = "adb", .js = js };
+	amc_check_report r = { 0 };
+	ok(amc_flow_check_path(dir, &o, &r, &e) == 0, "a folder checks");
+	is_int(r.files, 3, "its .yaml/.yml flows, not config.yaml or other files");
+	is_int(r.clean, 1, "one clean");
+	is_int(r.lacking, 1, "one only lacks a variable");
+	is_int(count_kind(&r, AMC_CHECK_NEEDS_ENV), 1, "needs-env");
+	is_int(count_kind(&r, AMC_CHECK_SCRIPT), 1, "a script problem");
+	for (size_t i = 0; i < r.n; i++)
+		if (r.v[i].kind == AMC_CHECK_NEEDS_ENV) {
+			is_int(r.v[i].line, 4, "needs-env: its line");
+			is_int(r.v[i].col, 14, "needs-env: its column");
+			like(r.v[i].msg, "needs -e NAME", "needs-env: the message");
+		}
+	amc_check_report_free(&r);
+
+	const char *defined[] = { "NAME", NULL };
+	o.defined = defined;
+	pathf(p, sizeof p, "%s/a.yaml", dir);
+	ok(amc_flow_check_path(p, &o, &r, &e) == 0 && r.n == 0 && r.clean == 1, "-e NAME defines it");
+	amc_check_report_free(&r);
+
+	pathf(p, sizeof p, "%s/none.yaml", dir);
+	ok(amc_flow_check_path(p, &o, &r, &e) == -1 && e.code == AMC_EUSAGE, "a missing path");
+	ok(r.n == 1 && r.files == 1 && r.clean == 0, "counted as a refused file");
+	amc_check_report_free(&r);
+	is_str(amc_check_kind_name(AMC_CHECK_MISSING_FILE), "missing-file", "kind names");
+	amc_script_close(js);
+	return done_testing();
+}

@@ -1,0 +1,473 @@
+/* evidence.c - the Task view's tabbed evidence pane (see evidence.h). */
+#include "tui/evidence.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+
+#include "runtime/stepdiff.h"
+#include "tui/app.h"
+#include "tui/text.h"
+#include "tui/theme.h"
+#include "tui/tree.h"
+#include "util/fsutil.h"
+#include "util/strbuf.h"
+
+static const char *const TAB_NAMES[AMC_TUI_NTABS] = { "Tree", "OCR", "Scene", "Diff", "Sem" };
+
+/* One row of a list tab: its text (raw: drawn sanitized), the element its
+ * colour comes from, and the box it marks on the before image. */
+typedef struct row {
+	char *text;
+	amc_tui_el el;
+	int box[4];
+	int has_box;
+} row;
+
+typedef struct list {
+	row *v;
+	size_t n;
+	long sel, top;   /* sel: the selected row (-1 none) in OCR and Scene; Diff and Sem scroll (top) */
+	int page;
+} list;
+
+struct amc_tui_evidence {
+	amc_step_row s;          /* the shown step: task id, step, tool, paths, stored diff (copies) */
+	int have_step;
+	amc_store *store;
+	amc_tui_tab tab;
+	amc_tui_tree *tree;
+	list l[AMC_TUI_NTABS];
+	char summary[AMC_TUI_NTABS][160];
+	int have_semantic;
+	int diff_loaded;         /* the Diff tab's rows are made (on first show: may read artifacts) */
+	int changed_nothing;     /* -1 unknown until the diff is read */
+	int tab_col[AMC_TUI_NTABS][2]; /* first and last column of each name on the frame; -1 not shown */
+};
+
+amc_tui_evidence *amc_tui_evidence_new(void)
+{
+	amc_tui_evidence *ev = amc_xcalloc(1, sizeof *ev);
+	ev->tree = amc_tui_tree_new();
+	ev->changed_nothing = -1;
+	return ev;
+}
+
+static void list_clear(list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].text);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+static row *add_row(list *l, const char *text, amc_tui_el el)
+{
+	l->v = amc_xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+	row *r = &l->v[l->n++];
+	memset(r, 0, sizeof *r);
+	r->text = amc_xstrdup(text);
+	r->el = el;
+	return r;
+}
+
+static void forget_step(amc_tui_evidence *ev)
+{
+	if (ev->have_step)
+		amc_step_row_free(&ev->s);
+	memset(&ev->s, 0, sizeof ev->s);
+	ev->have_step = 0;
+	for (int i = 0; i < AMC_TUI_NTABS; i++)
+		list_clear(&ev->l[i]);
+	ev->have_semantic = 0;
+	ev->diff_loaded = 0;
+	ev->changed_nothing = -1;
+}
+
+void amc_tui_evidence_free(amc_tui_evidence *ev)
+{
+	if (!ev)
+		return;
+	forget_step(ev);
+	amc_tui_tree_free(ev->tree);
+	free(ev);
+}
+
+static int bounds_of(const cJSON *o, int box[4])
+{
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "bounds");
+	if (!cJSON_IsArray(b) || cJSON_GetArraySize(b) != 4)
+		return 0;
+	for (int i = 0; i < 4; i++) {
+		const cJSON *v = cJSON_GetArrayItem(b, i);
+		if (!cJSON_IsNumber(v))
+			return 0;
+		box[i] = v->valueint;
+	}
+	return box[2] >= box[0] && box[3] >= box[1];
+}
+
+static const char *str_of(const cJSON *o, const char *key)
+{
+	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+	return s ? s : "";
+}
+
+static void load_ocr(amc_tui_evidence *ev, const char *json)
+{
+	list *l = &ev->l[AMC_TUI_TAB_OCR];
+	cJSON *ocr = json ? cJSON_Parse(json) : NULL;
+	int n = cJSON_IsArray(ocr) ? cJSON_GetArraySize(ocr) : 0;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	for (int i = 0; i < n; i++) {
+		const cJSON *o = cJSON_GetArrayItem(ocr, i);
+		const cJSON *cf = cJSON_GetObjectItemCaseSensitive(o, "confidence");
+		int box[4] = { 0, 0, 0, 0 }, has = bounds_of(o, box);
+		amc_sb_reset(&sb);
+		amc_sb_printf(&sb, "%2d %4.2f \"%s\"", i + 1, cJSON_IsNumber(cf) ? cf->valuedouble : 0.0, str_of(o, "text"));
+		if (has)
+			amc_sb_printf(&sb, " [%d,%d][%d,%d]", box[0], box[1], box[2], box[3]);
+		row *r = add_row(l, amc_sb_str(&sb), AMC_EL_NORMAL);
+		memcpy(r->box, box, sizeof box);
+		r->has_box = has;
+	}
+	snprintf(ev->summary[AMC_TUI_TAB_OCR], sizeof ev->summary[0], "OCR of the before screen: %d word%s", n,
+		 n == 1 ? "" : "s");
+	amc_sb_free(&sb);
+	cJSON_Delete(ocr);
+}
+
+static void load_scene(amc_tui_evidence *ev, const char *json)
+{
+	list *l = &ev->l[AMC_TUI_TAB_SCENE];
+	cJSON *sc = json ? cJSON_Parse(json) : NULL;
+	const cJSON *els = cJSON_GetObjectItemCaseSensitive(sc, "elements");
+	int n = cJSON_IsArray(els) ? cJSON_GetArraySize(els) : 0;
+	int by[3] = { 0, 0, 0 };
+	amc_sb sb;
+	amc_sb_init(&sb);
+	for (int i = 0; i < n; i++) {
+		const cJSON *o = cJSON_GetArrayItem(els, i);
+		const char *src = str_of(o, "source"), *text = str_of(o, "text");
+		by[!strcmp(src, "ocr") ? 1 : !strcmp(src, "fused") ? 2 : 0]++;
+		int box[4] = { 0, 0, 0, 0 }, has = bounds_of(o, box);
+		amc_sb_reset(&sb);
+		amc_sb_printf(&sb, "%-6s %-9s", src, str_of(o, "type"));
+		if (*text)
+			amc_sb_printf(&sb, " \"%s\"", text);
+		amc_sb_printf(&sb, " %s", str_of(o, "id"));
+		if (has)
+			amc_sb_printf(&sb, " [%d,%d][%d,%d]", box[0], box[1], box[2], box[3]);
+		row *r = add_row(l, amc_sb_str(&sb), AMC_EL_NORMAL);
+		memcpy(r->box, box, sizeof box);
+		r->has_box = has;
+	}
+	if (sc)
+		snprintf(ev->summary[AMC_TUI_TAB_SCENE], sizeof ev->summary[0],
+			 "Scene: %d elements (%d uitree, %d ocr, %d fused)", n, by[0], by[1], by[2]);
+	else
+		snprintf(ev->summary[AMC_TUI_TAB_SCENE], sizeof ev->summary[0], "(no Scene recorded for this step)");
+	amc_sb_free(&sb);
+	cJSON_Delete(sc);
+}
+
+static void load_semantic(amc_tui_evidence *ev, const char *json)
+{
+	cJSON *j = json && *json ? cJSON_Parse(json) : NULL;
+	ev->have_semantic = j && !cJSON_IsNull(j);
+	char *pretty = ev->have_semantic ? cJSON_Print(j) : NULL;
+	const char *p = pretty;
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+		char *one = amc_xstrndup(p, n);
+		add_row(&ev->l[AMC_TUI_TAB_SEMANTIC], one, AMC_EL_NORMAL);
+		free(one);
+		p += n + (p[n] == '\n');
+	}
+	snprintf(ev->summary[AMC_TUI_TAB_SEMANTIC], sizeof ev->summary[0], "%s",
+		 ev->have_semantic ? "SemanticScene the planner saw" : "(no SemanticScene for this step)");
+	free(pretty);
+	cJSON_Delete(j);
+}
+
+/* The tree of the screen after the action: in the record for get_ui_tree
+ * records, else the observation's tree artifact. */
+static void load_tree(amc_tui_evidence *ev, const amc_step_row *s)
+{
+	amc_err e;
+	if (s->ui_tree) {
+		amc_tui_tree_load(ev->tree, s->ui_tree, &e);
+		return;
+	}
+	char abs[PATH_MAX], *buf = NULL; /* a longer path could not be opened anyway */
+	size_t len;
+	if (s->ui_tree_path && amc_store_artifact_abspath(ev->store, s->ui_tree_path, abs, sizeof abs, &e) == 0 &&
+	    amc_read_file(abs, 64u * 1024 * 1024, &buf, &len, &e) == 0) {
+		amc_tui_tree_load(ev->tree, buf, &e);
+		free(buf);
+	} else {
+		amc_tui_tree_load(ev->tree, NULL, &e);
+	}
+}
+
+void amc_tui_evidence_step(amc_tui_evidence *ev, amc_store *store, const amc_step_row *s)
+{
+	ev->store = store;
+	if (s && ev->have_step && ev->s.step == s->step && ev->s.task_id && s->task_id &&
+	    !strcmp(ev->s.task_id, s->task_id))
+		return;
+	forget_step(ev);
+	if (!s) {
+		amc_err e;
+		amc_tui_tree_load(ev->tree, NULL, &e);
+		return;
+	}
+	ev->have_step = 1;
+	ev->s.task_id = amc_xstrdup(s->task_id);
+	ev->s.step = s->step;
+	ev->s.tool = amc_xstrdup(s->tool);
+	ev->s.before_screenshot = amc_xstrdup(s->before_screenshot);
+	ev->s.after_screenshot = amc_xstrdup(s->after_screenshot);
+	ev->s.ui_tree_path = amc_xstrdup(s->ui_tree_path);
+	ev->s.tree_diff = amc_xstrdup(s->tree_diff);
+	ev->changed_nothing = s->tree_diff ? amc_stepdiff_changed_nothing(s->tree_diff) : -1;
+	load_tree(ev, s);
+	load_ocr(ev, s->ocr);
+	load_scene(ev, s->scene);
+	load_semantic(ev, s->semantic_scene);
+	if (ev->tab == AMC_TUI_TAB_SEMANTIC && !ev->have_semantic)
+		ev->tab = AMC_TUI_TAB_TREE;
+}
+
+static void diff_line(char op, const char *line, void *ud)
+{
+	amc_tui_el el = op == '+' ? AMC_EL_ADDED : op == '-' ? AMC_EL_REMOVED : op == '~' ? AMC_EL_CHANGED
+		      : op == '!' ? AMC_EL_WARN : AMC_EL_DIM;
+	add_row(ud, line, el);
+}
+
+/* The Diff tab's rows: the stored diff, or one computed from the artifacts
+ * (older records), on the first show of the tab for this step. */
+static void load_diff(amc_tui_evidence *ev)
+{
+	if (ev->diff_loaded || !ev->have_step)
+		return;
+	ev->diff_loaded = 1;
+	char *json = NULL;
+	amc_err e;
+	list *l = &ev->l[AMC_TUI_TAB_DIFF];
+	if (amc_stepdiff_of_row(ev->store, &ev->s, &json, &e) != 0) {
+		add_row(l, e.msg, AMC_EL_ERROR);
+		return;
+	}
+	ev->changed_nothing = amc_stepdiff_changed_nothing(json);
+	amc_stepdiff_render(json, amc_tui_utf8(), diff_line, l);
+	snprintf(ev->summary[AMC_TUI_TAB_DIFF], sizeof ev->summary[0], "Diff: before %s after (%s)",
+		 amc_tui_utf8() ? "\xe2\x86\x92" : "->", ev->s.tree_diff ? "recorded" : "computed now");
+	free(json);
+}
+
+/* The tab names for the frame: "1 Tree [2 OCR] 3 Scene 4 Diff 5 Sem", or
+ * where that does not fit in `room` columns "1T [2 OCR] 3S 4D 5S" (the shown
+ * tab in full); notes where each name is, for clicks. */
+static void title(amc_tui_evidence *ev, int room, char *out, size_t n)
+{
+	for (int compact = 0; compact < 2; compact++) {
+		size_t len = 0;
+		out[0] = 0;
+		for (int i = 0; i < AMC_TUI_NTABS; i++) {
+			ev->tab_col[i][0] = ev->tab_col[i][1] = -1;
+			if (i == AMC_TUI_TAB_SEMANTIC && !ev->have_semantic)
+				continue;
+			int cur = i == (int)ev->tab;
+			int w = cur ? snprintf(out + len, n - len, "%s[%d %s]", len ? " " : "", i + 1, TAB_NAMES[i])
+			      : compact ? snprintf(out + len, n - len, "%s%d%c", len ? " " : "", i + 1, TAB_NAMES[i][0])
+					: snprintf(out + len, n - len, "%s%d %s", len ? " " : "", i + 1, TAB_NAMES[i]);
+			if (w < 0 || (size_t)w >= n - len)
+				break;
+			/* amc_tui_box draws " title " from column 2 of the frame */
+			ev->tab_col[i][0] = 3 + (int)len + (len ? 1 : 0);
+			len += (size_t)w;
+			ev->tab_col[i][1] = 3 + (int)len - 1;
+		}
+		if ((int)len <= room)
+			return;
+	}
+}
+
+static int selects(amc_tui_tab tab)
+{
+	return tab == AMC_TUI_TAB_OCR || tab == AMC_TUI_TAB_SCENE;
+}
+
+static void draw_list(amc_tui_evidence *ev, list *l, int y, int x, int h, int w, int focused)
+{
+	int sel_tab = selects(ev->tab);
+	l->page = h;
+	if (sel_tab && l->sel >= 0) {
+		if (l->sel < l->top)
+			l->top = l->sel;
+		if (l->sel >= l->top + h)
+			l->top = l->sel - h + 1;
+	}
+	if (l->top > (long)l->n - 1)
+		l->top = l->n ? (long)l->n - 1 : 0;
+	if (l->top < 0)
+		l->top = 0;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	for (int i = 0; i < h && l->top + i < (long)l->n; i++) {
+		const row *r = &l->v[l->top + i];
+		int sel = sel_tab && l->top + i == l->sel;
+		amc_sb_reset(&sb);
+		/* a cursor mark, so the selection reads without colour or reverse */
+		if (sel_tab)
+			amc_sb_puts(&sb, sel ? ">" : " ");
+		amc_sb_puts(&sb, r->text);
+		attr_t at = sel ? amc_tui_attr(focused ? AMC_EL_SELECTED : AMC_EL_FOCUS) : amc_tui_attr(r->el);
+		amc_tui_put(stdscr, y + i, x, w, amc_sb_str(&sb), at, 1);
+	}
+	amc_sb_free(&sb);
+}
+
+void amc_tui_evidence_draw(amc_tui_evidence *ev, int y, int x, int h, int w, int focused)
+{
+	char t[160];
+	title(ev, w - 6, t, sizeof t);
+	amc_tui_box(y, x, h, w, t, focused);
+	if (h < 3 || w < 3)
+		return;
+	if (!ev->have_step) {
+		amc_tui_put(stdscr, y + 1, x + 1, w - 2, "(no step)", amc_tui_attr(AMC_EL_DIM), 0);
+		return;
+	}
+	char sum[160];
+	if (ev->tab == AMC_TUI_TAB_TREE)
+		amc_tui_tree_title(ev->tree, sum, sizeof sum);
+	else {
+		if (ev->tab == AMC_TUI_TAB_DIFF)
+			load_diff(ev);
+		snprintf(sum, sizeof sum, "%s", ev->summary[ev->tab]);
+	}
+	amc_tui_put(stdscr, y + 1, x + 1, w - 2, sum, amc_tui_attr(AMC_EL_DIM), 1);
+	if (ev->tab == AMC_TUI_TAB_TREE)
+		amc_tui_tree_draw_in(ev->tree, y + 2, x + 1, h - 3, w - 2, focused);
+	else
+		draw_list(ev, &ev->l[ev->tab], y + 2, x + 1, h - 3, w - 2, focused);
+}
+
+int amc_tui_evidence_request(amc_tui_evidence *ev, amc_tui_req req)
+{
+	if (ev->tab == AMC_TUI_TAB_TREE)
+		return amc_tui_tree_request(ev->tree, req);
+	list *l = &ev->l[ev->tab];
+	long *pos = selects(ev->tab) ? &l->sel : &l->top;
+	long page = l->page > 1 ? l->page : 1, last = l->n ? (long)l->n - 1 : 0;
+	switch (req) {
+	case AMC_REQ_DOWN: (*pos)++; break;
+	case AMC_REQ_UP: (*pos)--; break;
+	case AMC_REQ_PAGE_DOWN: *pos += page; break;
+	case AMC_REQ_PAGE_UP: *pos -= page; break;
+	case AMC_REQ_TOP: *pos = 0; break;
+	case AMC_REQ_BOTTOM: *pos = last; break;
+	default: return 0;
+	}
+	if (*pos > last)
+		*pos = last;
+	if (*pos < 0)
+		*pos = 0;
+	return 1;
+}
+
+int amc_tui_evidence_tab_request(amc_tui_evidence *ev, amc_tui_req req, const char **why)
+{
+	*why = NULL;
+	amc_tui_tab to;
+	switch (req) {
+	case AMC_REQ_TAB_NEXT:
+		to = (amc_tui_tab)((ev->tab + 1) % AMC_TUI_NTABS);
+		if (to == AMC_TUI_TAB_SEMANTIC && !ev->have_semantic)
+			to = AMC_TUI_TAB_TREE;
+		break;
+	case AMC_REQ_TAB_TREE: to = AMC_TUI_TAB_TREE; break;
+	case AMC_REQ_TAB_OCR: to = AMC_TUI_TAB_OCR; break;
+	case AMC_REQ_TAB_SCENE: to = AMC_TUI_TAB_SCENE; break;
+	case AMC_REQ_TAB_DIFF: to = AMC_TUI_TAB_DIFF; break;
+	case AMC_REQ_TAB_SEMANTIC:
+		if (!ev->have_semantic) {
+			*why = "this step has no SemanticScene (enrichment was off or failed)";
+			return 1;
+		}
+		to = AMC_TUI_TAB_SEMANTIC;
+		break;
+	default: return 0;
+	}
+	ev->tab = to;
+	return 1;
+}
+
+amc_tui_tab amc_tui_evidence_tab(const amc_tui_evidence *ev)
+{
+	return ev->tab;
+}
+
+int amc_tui_evidence_next_word(amc_tui_evidence *ev)
+{
+	list *l = &ev->l[AMC_TUI_TAB_OCR];
+	if (ev->tab != AMC_TUI_TAB_OCR) {
+		ev->tab = AMC_TUI_TAB_OCR;
+		l->sel = l->n ? 0 : -1;
+	} else {
+		l->sel = l->sel + 1 < (long)l->n ? l->sel + 1 : -1;
+	}
+	return (int)l->sel + 1;
+}
+
+int amc_tui_evidence_mark(const amc_tui_evidence *ev, int box[4])
+{
+	if (!selects(ev->tab))
+		return 0;
+	const list *l = &ev->l[ev->tab];
+	if (l->sel < 0 || l->sel >= (long)l->n || !l->v[l->sel].has_box)
+		return 0;
+	memcpy(box, l->v[l->sel].box, 4 * sizeof *box);
+	return 1;
+}
+
+void amc_tui_evidence_click(amc_tui_evidence *ev, int row, int col, int twice)
+{
+	if (row == 0) {
+		for (int i = 0; i < AMC_TUI_NTABS; i++)
+			if (ev->tab_col[i][0] >= 0 && col >= ev->tab_col[i][0] && col <= ev->tab_col[i][1])
+				ev->tab = (amc_tui_tab)i;
+		return;
+	}
+	if (row < 2)
+		return;
+	if (ev->tab == AMC_TUI_TAB_TREE) {
+		amc_tui_tree_click(ev->tree, row - 2, twice);
+		return;
+	}
+	list *l = &ev->l[ev->tab];
+	long k = l->top + (row - 2);
+	if (selects(ev->tab) && k >= 0 && k < (long)l->n)
+		l->sel = k;
+}
+
+int amc_tui_evidence_changed_nothing(const amc_tui_evidence *ev)
+{
+	return ev->changed_nothing;
+}
+
+int amc_tui_evidence_tree_keys(const amc_tui_evidence *ev)
+{
+	return ev->tab == AMC_TUI_TAB_TREE;
+}
+
+void amc_tui_evidence_tree_search(amc_tui_evidence *ev, const char *text)
+{
+	amc_tui_tree_search(ev->tree, text);
+}
