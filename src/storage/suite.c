@@ -117,7 +117,7 @@ int amc_store_get_suite_rows(amc_store *s, const char *suite_id, amc_suite_row *
 	amc_store_bind_text(st, 1, suite_id, &rc);
 	size_t cap = 0;
 	amc_suite_row *rows = NULL;
-	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 32;
 			rows = amc_xrealloc(rows, cap * sizeof *rows);

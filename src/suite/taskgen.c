@@ -186,6 +186,24 @@ static int apply(amc_sb *sb, const char *val, const char *filter, size_t fl)
 		}
 	} else if (fl == 5 && !strncmp(filter, "first", 5)) {
 		amc_sb_append(sb, val, strcspn(val, " "));
+	} else if (fl == 3 && !strncmp(filter, "key", 3)) {
+		/* A state key from a label: "Auto-rotate screen" -> auto_rotate_screen. */
+		int gap = 0;
+		for (const char *p = val; *p; p++) {
+			char c = *p;
+			int alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
+			if (!alnum) {
+				gap = 1;
+				continue;
+			}
+			if (gap && sb->len)
+				amc_sb_putc(sb, '_');
+			gap = 0;
+			amc_sb_putc(sb, (char)(c >= 'A' && c <= 'Z' ? c + 32 : c));
+		}
+	} else if (fl == 3 && !strncmp(filter, "not", 3)) {
+		/* The opposite of a switch word: on/off, true/false. */
+		amc_sb_puts(sb, !strcmp(val, "on") ? "off" : !strcmp(val, "off") ? "on" : !strcmp(val, "true") ? "false" : "true");
 	} else {
 		return -1;
 	}
@@ -233,7 +251,7 @@ int amc_tpl_fill(const char *s, const amc_tpl_values *v, char **out, amc_err *e)
 		}
 		if (apply(&sb, val, f, (size_t)(fend - f)) != 0) {
 			char *bad = safe_n(f, (size_t)(fend - f));
-			amc_err_set(e, AMC_EUSAGE, "unknown filter '%s' (re, yaml, lower, upper, first)", bad);
+			amc_err_set(e, AMC_EUSAGE, "unknown filter '%s' (re, yaml, lower, upper, first, key, not)", bad);
 			free(bad);
 			amc_sb_free(&sb);
 			return -1;
@@ -257,13 +275,28 @@ int amc_tpl_mentions(const char *s, const char *name)
 	return 0;
 }
 
+/* A string that is one hole and nothing else takes the type of what it
+ * becomes when it is a switch word: "{{state}}" with state "on" or "true" is
+ * JSON true, "off" or "false" false (so a set-up can put a toggle in the
+ * state a goal's parameter names, or its opposite with |not). */
+static cJSON *typed(const char *src, const char *s)
+{
+	size_t n = strlen(src);
+	int whole = n > 4 && !strncmp(src, "{{", 2) && !strcmp(src + n - 2, "}}") && !strstr(src + 2, "{{");
+	if (whole && (!strcmp(s, "on") || !strcmp(s, "true")))
+		return cJSON_CreateTrue();
+	if (whole && (!strcmp(s, "off") || !strcmp(s, "false")))
+		return cJSON_CreateFalse();
+	return cJSON_CreateString(s);
+}
+
 cJSON *amc_tpl_fill_json(const cJSON *j, const amc_tpl_values *v, amc_err *e)
 {
 	if (cJSON_IsString(j)) {
 		char *s;
 		if (amc_tpl_fill(j->valuestring, v, &s, e) != 0)
 			return NULL;
-		cJSON *r = cJSON_CreateString(s);
+		cJSON *r = typed(j->valuestring, s);
 		free(s);
 		return r;
 	}
@@ -275,10 +308,19 @@ cJSON *amc_tpl_fill_json(const cJSON *j, const amc_tpl_values *v, amc_err *e)
 				cJSON_Delete(r);
 				return NULL;
 			}
-			if (cJSON_IsArray(j))
+			if (cJSON_IsArray(j)) {
 				cJSON_AddItemToArray(r, x);
-			else
-				cJSON_AddItemToObject(r, c->string, x);
+				continue;
+			}
+			/* Keys have holes too: toggles: {"{{label|key}}": true}. */
+			char *k;
+			if (amc_tpl_fill(c->string, v, &k, e) != 0) {
+				cJSON_Delete(x);
+				cJSON_Delete(r);
+				return NULL;
+			}
+			cJSON_AddItemToObject(r, k, x);
+			free(k);
 		}
 		return r;
 	}

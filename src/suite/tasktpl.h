@@ -117,10 +117,13 @@ void amc_tpl_draw(const amc_tpl *t, long long seed, amc_tpl_values *out);
 int amc_tpl_redraw(const amc_tpl *t, int i, long long salt, amc_tpl_values *v);
 /* Fill {{name}} and {{name|filter}} in s: filters re (PCRE-escaped, for flow
  * selectors), yaml (a double-quoted YAML string's escapes), lower, upper,
- * first (first word). Unknown names or filters are an error (AMC_EUSAGE).
- * *out is malloc'd. */
+ * first (first word), key (a state key from a label: "Dark theme" ->
+ * dark_theme), not (on <-> off, true <-> false). One filter per hole. Unknown
+ * names or filters are an error (AMC_EUSAGE). *out is malloc'd. */
 int amc_tpl_fill(const char *s, const amc_tpl_values *v, char **out, amc_err *e);
-/* A copy of json with every string filled; NULL with e set on error. */
+/* A copy of json with every string and key filled; a string that is one
+ * hole becoming on/true or off/false is a JSON boolean. NULL with e set on
+ * error. */
 cJSON *amc_tpl_fill_json(const cJSON *json, const amc_tpl_values *v, amc_err *e);
 /* The values as a JSON object {"name":"value",...}; caller owns. */
 cJSON *amc_tpl_values_json(const amc_tpl_values *v);
