@@ -201,6 +201,9 @@ static int apply(amc_sb *sb, const char *val, const char *filter, size_t fl)
 			gap = 0;
 			amc_sb_putc(sb, (char)(c >= 'A' && c <= 'Z' ? c + 32 : c));
 		}
+	} else if (fl == 3 && !strncmp(filter, "int", 3)) {
+		/* The value itself; a set-up string that is only this hole becomes a number. */
+		amc_sb_puts(sb, val);
 	} else if (fl == 3 && !strncmp(filter, "not", 3)) {
 		/* The opposite of a switch word: on/off, true/false. */
 		amc_sb_puts(sb, !strcmp(val, "on") ? "off" : !strcmp(val, "off") ? "on" : !strcmp(val, "true") ? "false" : "true");
@@ -251,7 +254,7 @@ int amc_tpl_fill(const char *s, const amc_tpl_values *v, char **out, amc_err *e)
 		}
 		if (apply(&sb, val, f, (size_t)(fend - f)) != 0) {
 			char *bad = safe_n(f, (size_t)(fend - f));
-			amc_err_set(e, AMC_EUSAGE, "unknown filter '%s' (re, yaml, lower, upper, first, key, not)", bad);
+			amc_err_set(e, AMC_EUSAGE, "unknown filter '%s' (re, yaml, lower, upper, first, key, not, int)", bad);
 			free(bad);
 			amc_sb_free(&sb);
 			return -1;
@@ -287,6 +290,12 @@ static cJSON *typed(const char *src, const char *s)
 		return cJSON_CreateTrue();
 	if (whole && (!strcmp(s, "off") || !strcmp(s, "false")))
 		return cJSON_CreateFalse();
+	if (whole && n > 8 && !strcmp(src + n - 6, "|int}}")) {
+		char *end;
+		long v = strtol(s, &end, 10);
+		if (*s && !*end && v > -1000000000L && v < 1000000000L)
+			return cJSON_CreateNumber((double)v);
+	}
 	return cJSON_CreateString(s);
 }
 

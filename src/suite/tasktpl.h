@@ -118,7 +118,8 @@ int amc_tpl_redraw(const amc_tpl *t, int i, long long salt, amc_tpl_values *v);
 /* Fill {{name}} and {{name|filter}} in s: filters re (PCRE-escaped, for flow
  * selectors), yaml (a double-quoted YAML string's escapes), lower, upper,
  * first (first word), key (a state key from a label: "Dark theme" ->
- * dark_theme), not (on <-> off, true <-> false). One filter per hole. Unknown
+ * dark_theme), not (on <-> off, true <-> false), int (the value; a set-up
+ * string that is only {{x|int}} becomes a JSON number). One filter per hole. Unknown
  * names or filters are an error (AMC_EUSAGE). *out is malloc'd. */
 int amc_tpl_fill(const char *s, const amc_tpl_values *v, char **out, amc_err *e);
 /* A copy of json with every string and key filled; a string that is one
