@@ -274,8 +274,14 @@ static int put_text(sim *s, const char *utf8, size_t len)
 	if (!f)
 		return -1;
 	size_t max = s->st.focus == F_BODY || s->st.focus == F_MESSAGE ? SIM_BODY_MAX : SIM_FIELD_MAX;
-	if (f->len + len > max)
+	if ((s->st.selected ? 0 : f->len) + len > max)
 		return -2;
+	/* Text typed over a selection replaces it. */
+	if (s->st.selected) {
+		f->len = 0;
+		f->buf[0] = '\0';
+		s->st.selected = 0;
+	}
 	amc_sb_append(f, utf8, len);
 	if (s->st.focus == F_NAME)
 		s->st.form_error = 0;
@@ -287,6 +293,12 @@ static void backspace(sim *s)
 	amc_sb *f = field_buf(s, s->st.focus);
 	if (!f || f->len == 0)
 		return;
+	if (s->st.selected) {
+		f->len = 0;
+		f->buf[0] = '\0';
+		s->st.selected = 0;
+		return;
+	}
 	size_t n = f->len - 1;
 	while (n > 0 && ((unsigned char)f->buf[n] & 0xC0) == 0x80)
 		n--;
@@ -296,6 +308,7 @@ static void backspace(sim *s)
 
 void sim_key(sim *s, int key)
 {
+	s->st.selected = 0;
 	switch (key) {
 	case AMC_KEY_BACK:
 		if (s->st.dialog != DLG_NONE)
@@ -342,6 +355,9 @@ int sim_type(sim *s, const char *utf8)
 
 static void act(sim *s, const vnode *n, int long_press)
 {
+	/* A selection lasts until the next key or tap that is not typing over it. */
+	if (n->act != A_KEY_CHAR && n->act != A_KEY_BKSP)
+		s->st.selected = 0;
 	/* A long press on a note or a conversation in its list asks to delete it. */
 	if (long_press && n->act == A_OPEN && (n->a1 == SCR_NOTE_EDIT || n->a1 == SCR_THREAD) && n->a2 >= 0) {
 		sim_transition(s, TR_FADE);
@@ -365,10 +381,15 @@ static void act(sim *s, const vnode *n, int long_press)
 	case A_TOGGLE:
 		s->st.toggles[n->a1] = !s->st.toggles[n->a1];
 		break;
-	case A_FOCUS:
+	case A_FOCUS: {
+		/* A long press on a field selects all of its text, as Android's
+		 * "Select all" does: what is typed next replaces it. */
+		amc_sb *f = field_buf(s, n->a1);
 		s->st.focus = n->a1;
 		s->st.kb_hidden = 0;
+		s->st.selected = long_press && f && f->len > 0;
 		break;
+	}
 	case A_SAVE_CONTACT:
 		save_contact(s);
 		break;

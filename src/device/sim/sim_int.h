@@ -169,6 +169,8 @@ typedef struct sim_state {
 	int dialog, dialog_arg;
 	int focus;
 	int kb_hidden;       /* focused field but keyboard dismissed with back */
+#define SIM_SELECTION_BG 0xB3D4FCFFu /* behind a field's selected text */
+	int selected;        /* the focused field's text is all selected (a long press on it): typing replaces it */
 	amc_sb f_name, f_phone, f_title, f_body;
 	int form_error;      /* "Name is required" shown */
 	int toggles[TG_COUNT];

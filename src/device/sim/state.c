@@ -281,6 +281,7 @@ char *sim_state_to_json(const sim *s)
 	amc_json_add_str(o, "focused_field", FIELD_NAMES[st->focus]);
 	cJSON_AddBoolToObject(o, "keyboard", st->focus != F_NONE && !st->kb_hidden);
 	cJSON_AddBoolToObject(o, "keyboard_hidden", st->kb_hidden);
+	cJSON_AddBoolToObject(o, "selection", st->selected);
 	amc_json_add_str(o, "dialog", DIALOG_NAMES[st->dialog]);
 	cJSON_AddNumberToObject(o, "dialog_arg", st->dialog_arg);
 	cJSON *f = cJSON_AddObjectToObject(o, "fields");
@@ -536,6 +537,7 @@ int sim_state_from_json(sim *s, const char *text, size_t len, amc_err *e)
 		st.focus = F_NONE;
 	}
 	st.kb_hidden = get_bool(&l, o, "keyboard_hidden", 0);
+	st.selected = get_bool(&l, o, "selection", 0) && st.focus != F_NONE;
 	const char *ds = get_str(&l, o, "dialog", 32, 0);
 	st.dialog = lookup(DIALOG_NAMES, DLG_COUNT, ds);
 	if (st.dialog < 0) {
