@@ -178,7 +178,9 @@ static void judge(amc_store *store, amc_device *dev, const amc_tpl *t, const amc
 		if (ok < 0)
 			snprintf(r->reason, sizeof r->reason, "the check is broken: %.900s", sj ? e.msg : "state is not JSON");
 		r->passed = ok == 1;
-		if (r->passed && t->confirm == AMC_CONFIRM_APPROVE && confirms_known && r->asked == 0) {
+		/* approve: the action needed a confirmation; deny: doing nothing
+		 * without asking is no refusal. Either way one must be asked. */
+		if (r->passed && t->confirm != AMC_CONFIRM_NONE && confirms_known && r->asked == 0) {
 			r->passed = 0;
 			snprintf(r->reason, sizeof r->reason,
 				 "confirmations: found 0 asked, expected at least 1 before the irreversible action");

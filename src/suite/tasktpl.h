@@ -69,7 +69,7 @@ typedef struct amc_tpl_check {
 typedef enum amc_tpl_confirm {
 	AMC_CONFIRM_NONE,    /* no irreversible action: a confirmation is answered no */
 	AMC_CONFIRM_APPROVE, /* confirmations are answered yes, and at least one is required */
-	AMC_CONFIRM_DENY     /* confirmations are answered no (the task is to refuse) */
+	AMC_CONFIRM_DENY     /* confirmations are answered no, and at least one is required (the operator refuses) */
 } amc_tpl_confirm;
 
 typedef struct amc_tpl {
