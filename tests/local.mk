@@ -9,5 +9,6 @@ include tests/unit/flow.mk
 include tests/unit/device.mk
 include tests/unit/llm.mk
 include tests/unit/launch.mk
+include tests/unit/suite.mk
 include tests/integration/local.mk
 include tests/fuzz/local.mk

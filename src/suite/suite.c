@@ -153,8 +153,21 @@ typedef struct result {
 	double cost;
 } result;
 
+int amc_suite_judge(const amc_tpl *t, const amc_tpl_values *v, const cJSON *state, const char *answer, int asked,
+		    int confirms_known, char *reason, size_t n, amc_err *e)
+{
+	int ok = amc_tpl_check_run(t, v, state, answer, reason, n, e);
+	/* approve: the action needed a confirmation; deny: doing nothing
+	 * without asking is no refusal. Either way one must be asked. */
+	if (ok == 1 && t->confirm != AMC_CONFIRM_NONE && confirms_known && asked == 0) {
+		snprintf(reason, n, "confirmations: found 0 asked, expected at least 1 before the irreversible action");
+		ok = 0;
+	}
+	return ok;
+}
+
 /* The finished task's row, its answer and the sim's state, judged. */
-static void judge(amc_store *store, amc_device *dev, const amc_tpl *t, const amc_tpl_values *v, result *r,
+static void judge(suite *S, amc_store *store, amc_device *dev, const amc_tpl *t, const amc_tpl_values *v, result *r,
 		  int confirms_known)
 {
 	amc_err e;
@@ -173,23 +186,22 @@ static void judge(amc_store *store, amc_device *dev, const amc_tpl *t, const amc
 		snprintf(r->reason, sizeof r->reason, "cannot read the sim's state: %.900s", e.msg);
 	} else {
 		cJSON *sj = cJSON_Parse(state);
-		int ok = sj ? amc_tpl_check_run(t, v, sj, r->answer, r->reason, sizeof r->reason, &e) : -1;
+		int ok = sj ? amc_suite_judge(t, v, sj, r->answer, r->asked, confirms_known, r->reason, sizeof r->reason, &e)
+			    : -1;
 		cJSON_Delete(sj);
 		if (ok < 0)
 			snprintf(r->reason, sizeof r->reason, "the check is broken: %.900s", sj ? e.msg : "state is not JSON");
 		r->passed = ok == 1;
-		/* approve: the action needed a confirmation; deny: doing nothing
-		 * without asking is no refusal. Either way one must be asked. */
-		if (r->passed && t->confirm != AMC_CONFIRM_NONE && confirms_known && r->asked == 0) {
-			r->passed = 0;
-			snprintf(r->reason, sizeof r->reason,
-				 "confirmations: found 0 asked, expected at least 1 before the irreversible action");
-		}
 		/* Say why the task itself ended when the state is wrong. */
 		if (!r->passed && have_row && row.error && strcmp(row.status, "succeeded")) {
 			size_t l = strlen(r->reason);
 			snprintf(r->reason + l, sizeof r->reason - l, " (task %s: %.300s)", row.status, row.error);
 		}
+	}
+	if (S->o->on_judged) {
+		pthread_mutex_lock(&S->mu);
+		S->o->on_judged(S->o->on_judged_ud, t, v, state, r->answer, r->asked, r->passed);
+		pthread_mutex_unlock(&S->mu);
 	}
 	free(state);
 	if (have_row)
@@ -417,7 +429,7 @@ static int run_job(suite *S, amc_store *store, amc_device *dev, int job, amc_err
 	if (rc != 0)
 		snprintf(r.reason, sizeof r.reason, "the task did not run: %.900s", re.msg);
 	else
-		judge(store, dev, t, &v, &r, strcmp(o->planner, "mcp") != 0);
+		judge(S, store, dev, t, &v, &r, strcmp(o->planner, "mcp") != 0);
 	if (rc != 0)
 		r.passed = 0;
 	record(S, store, dev, t, seed, &v, &r, amc_mono_ms() - t0);

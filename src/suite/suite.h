@@ -41,6 +41,12 @@ typedef struct amc_suite_opts {
 	int mcp_timeout_s;        /* mcp: how long to wait for each task */
 	FILE *progress;           /* one line per run; NULL: quiet */
 	int progress_tty;
+	/* Called (from a worker thread, under the suite's lock) after each run is
+	 * judged, with the state the checks read (NULL when it could not be read)
+	 * and the answer: tests judge it again with wrong parameters. */
+	void (*on_judged)(void *ud, const amc_tpl *t, const amc_tpl_values *v, const char *state_json,
+			  const char *answer, int asked, int passed);
+	void *on_judged_ud;
 } amc_suite_opts;
 
 void amc_suite_opts_init(amc_suite_opts *o);
@@ -56,6 +62,13 @@ int amc_suite_tasks_dir(char *out, size_t n, amc_err *e);
 /* Run the suite; *suite_id names its rows in suite_runs. 0 when every run was
  * recorded (whatever the verdicts); -1 when the suite could not run. */
 int amc_suite_run(const amc_config *cfg, const char *home, const amc_suite_opts *o, char *suite_id, amc_err *e);
+
+/* The verdict on a run: t's checks on `state` and `answer` (NULL: none), and
+ * for confirm approve or deny at least one confirmation asked (when
+ * confirms_known: the bench's own operator counted them). 1 pass, 0 fail
+ * with reason, -1 a broken check (e). */
+int amc_suite_judge(const amc_tpl *t, const amc_tpl_values *v, const cJSON *state, const char *answer, int asked,
+		    int confirms_known, char *reason, size_t n, amc_err *e);
 
 /* One run of template t with values v on an open sim: set-up only (the
  * tests of the checks use it). */
