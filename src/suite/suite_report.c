@@ -134,7 +134,7 @@ int amc_suite_report(amc_store *store, const char *suite_id, int json, FILE *out
 		if (json) {
 			cJSON *o = summary_json(&s);
 			cJSON_AddStringToObject(o, "template", rows[i].template_name);
-			cJSON *runs = cJSON_AddArrayToObject(o, "runs");
+			cJSON *runs = cJSON_AddArrayToObject(o, "results"); /* "runs" is the count */
 			for (size_t k = i; k < j; k++) {
 				const amc_suite_row *r = &rows[k];
 				cJSON *rj = cJSON_CreateObject();
