@@ -13,6 +13,8 @@ CLI_TESTS = tests/integration/test_main.sh tests/integration/test_cmd_config.sh 
 TESTS += $(CLI_TESTS) tests/integration/test_ownership.sh
 EXTRA_DIST += tests/integration/tap.sh $(CLI_TESTS) tests/integration/test_ownership.sh
 TESTS += tests/integration/test_cmd_flow.sh tests/integration/test_run_suite.sh
+TESTS += tests/integration/test_cmd_bench.sh
+EXTRA_DIST += tests/integration/test_cmd_bench.sh
 EXTRA_DIST += tests/integration/test_cmd_flow.sh tests/integration/test_run_suite.sh
 # amc mcp: real MCP clients from npm (tests/mcp/package-lock.json), like the Appium test
 TESTS += tests/integration/test_mcp_clients.sh
