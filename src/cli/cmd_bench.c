@@ -104,7 +104,7 @@ const amc_cmd amc_cmd_bench = {
 	"run the task suite (data/tasks) on simulated phones and score it",
 	"  -p, --planner P        flow: each template's reference flow (default); llm: the goal for\n"
 	"                         the LLM planner; mcp: wait for an outside MCP client to do each task\n"
-	"  -t, --tasks GLOB       only templates whose name matches GLOB (e.g. 'clock-*')\n"
+	"  -t, --tasks GLOB       only templates whose name matches GLOB (e.g. 'alarm-*')\n"
 	"  -s, --seeds N          seeds per template (default 1): parameters differ per seed\n"
 	"      --first-seed N     the first seed (default 1)\n"
 	"  -n, --sims N           phones in parallel, one task each at a time (default 1)\n"
