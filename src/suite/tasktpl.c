@@ -353,6 +353,7 @@ static int read_check(rd *r, amc_tpl *t, const yaml_node_t *n)
 			continue;
 		ops++;
 		c->op = OPS[k].op;
+		cJSON_Delete(c->expect); /* two operations: refused below, the first freed here */
 		c->expect = to_json(r, v, 0);
 		if (!c->expect) {
 			free(c->path);
@@ -583,7 +584,8 @@ void amc_tpl_free(amc_tpl *t)
 		free(t->tags[i]);
 	free(t->tags);
 	free(t->goal);
-	for (int i = 0; i < t->nparams; i++) {
+	/* <= nparams: a parameter refused half way keeps what it had read */
+	for (int i = 0; i <= t->nparams && i < AMC_TPL_MAX_PARAMS; i++) {
 		for (int k = 0; k < t->params[i].nchoices; k++)
 			free(t->params[i].choices[k]);
 		free(t->params[i].choices);

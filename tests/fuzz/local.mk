@@ -2,7 +2,7 @@
 #  - with the normal compiler as tests/fuzz/replay_NAME, run by `make check` over the
 #    committed corpus in tests/fuzz/corpus/NAME/;
 #  - with clang's libFuzzer (+ASan/UBSan) by `make fuzz` (FUZZ_SECONDS each).
-FUZZ_TARGETS = flow config png uitree model state rawframe treediff script mcp
+FUZZ_TARGETS = flow config png uitree model state rawframe treediff script mcp tasktpl
 FUZZ_SECONDS = 30
 
 check_PROGRAMS += tests/fuzz/replay_flow tests/fuzz/replay_config tests/fuzz/replay_png tests/fuzz/replay_uitree
@@ -49,6 +49,11 @@ TESTS += tests/fuzz/replay_mcp
 tests_fuzz_replay_mcp_SOURCES = tests/fuzz/fuzz_mcp.c tests/fuzz/replay.c
 tests_fuzz_replay_mcp_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"mcp"'
 tests_fuzz_replay_mcp_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/fuzz/replay_tasktpl
+TESTS += tests/fuzz/replay_tasktpl
+tests_fuzz_replay_tasktpl_SOURCES = tests/fuzz/fuzz_tasktpl.c tests/fuzz/replay.c
+tests_fuzz_replay_tasktpl_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"tasktpl"'
+tests_fuzz_replay_tasktpl_LDADD = $(TEST_LDADD)
 
 EXTRA_DIST += tests/fuzz/corpus
 
