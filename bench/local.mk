@@ -38,3 +38,13 @@ bench: bench/bench_steps$(EXEEXT) bench/bench_ocr$(EXEEXT) bench/bench_tui$(EXEE
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_ocr$(EXEEXT) 3
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_tui$(EXEEXT) $(abs_top_builddir)/amc$(EXEEXT) $(BENCH_TUI_ARGS)
 .PHONY: bench
+
+# bench-tasks: the whole task suite (data/tasks) with the reference flows on
+# BENCH_TASKS_SEEDS seeds over four sims in a scratch AMC_HOME; prints pass@1 per
+# template and overall (make check runs one seed: tests/unit/test_suite).
+BENCH_TASKS_SEEDS = 5
+bench-tasks: amc$(EXEEXT)
+	h=$$(mktemp -d) && AMC_HOME=$$h AMC_DATA_DIR=$(abs_top_srcdir)/data ./amc$(EXEEXT) bench tasks \
+		--seeds $(BENCH_TASKS_SEEDS) --sims 4 -q; rc=$$?; rm -rf "$$h"; exit $$rc
+bench: bench-tasks
+.PHONY: bench-tasks

@@ -12,6 +12,7 @@ include tests/unit/launch.mk
 include tests/unit/mcp.mk
 include tests/unit/report.mk
 include tests/unit/fleet.mk
+include tests/unit/suite.mk
 include tests/integration/local.mk
 include tests/hardening/local.mk
 include tests/fuzz/local.mk

@@ -37,7 +37,7 @@ static const char SYSTEM_PROMPT[] =
 	"operator refused, do not try the same action again: find another way, ask_user, or finish.\n"
 	"- Use ask_user only when the goal is ambiguous or needs information only the person has.\n"
 	"- Call finish with success=true and a one-line summary as soon as the goal is reached and "
-	"visible on the screen; call finish with success=false and the reason when it cannot be reached.\n";
+	"visible on the screen (when the goal asks a question, put the answer alone in `answer`); call finish with success=false and the reason when it cannot be reached.\n";
 
 const char *amc_llm_planner_system_prompt(void)
 {
@@ -141,6 +141,8 @@ cJSON *amc_llm_planner_tools(void)
 	p = cJSON_AddObjectToObject(s, "properties");
 	add_prop(p, "success", "boolean", "true when the goal is reached and visible");
 	add_prop(p, "summary", "string", "one line: what was done, or why the goal cannot be reached");
+	add_prop(p, "answer", "string",
+		 "only when the goal asks a question: the answer alone, exactly as shown on the screen; else empty");
 	r = cJSON_AddArrayToObject(s, "required");
 	cJSON_AddItemToArray(r, cJSON_CreateString("success"));
 	cJSON_AddItemToArray(r, cJSON_CreateString("summary"));
@@ -322,6 +324,9 @@ static amc_plan_rc map_call(llm_planner *lp, const amc_plan_ctx *ctx, const char
 		char *sum = amc_llm_bounded(amc_json_str(in, "summary"), AMC_AGENT_REASON_MAX);
 		if (cJSON_IsTrue(succ)) {
 			out->description = sum;
+			const char *ans = amc_json_str(in, "answer");
+			if (ans && *ans)
+				out->answer = amc_llm_bounded(ans, AMC_AGENT_REASON_MAX);
 			return AMC_PLAN_DONE;
 		}
 		amc_err_set(e, AMC_EFAIL, "the agent gave up: %s", sum);

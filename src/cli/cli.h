@@ -36,6 +36,7 @@ extern const amc_cmd amc_cmd_mcp;
 extern const amc_cmd amc_cmd_search;
 extern const amc_cmd amc_cmd_export;
 extern const amc_cmd amc_cmd_fleet, amc_cmd_host;
+extern const amc_cmd amc_cmd_bench;
 
 /* Open the store once: creates $AMC_HOME, migrates, marks dead tasks
  * interrupted and applies the configured retention. */

@@ -22,14 +22,14 @@ typedef struct sim_action {
 static const sim_action ACTIONS[] = {
 	{ "screenshot", 1, 1, "OUT.png", "write the current screen as PNG" },
 	{ "ui", 0, 0, "", "print the UI tree (uiautomator dump XML)" },
-	{ "state", 0, 0, "", "print the phone's state as JSON" },
+	{ "state", 0, 2, "[--set FILE]", "print the phone's state as JSON; --set FILE (- for stdin) sets it" },
 	{ "reset", 0, 0, "", "restore the factory state" },
 	{ "tap", 2, 2, "X Y", "tap at X,Y" },
 	{ "long-press", 2, 3, "X Y [MS]", "press at X,Y (default 800 ms)" },
 	{ "type", 1, 1, "TEXT", "type TEXT into the focused field" },
 	{ "key", 1, 1, "back|home|enter|delete", "press a key" },
 	{ "swipe", 4, 5, "X1 Y1 X2 Y2 [MS]", "swipe (scrolls lists)" },
-	{ "launch", 1, 1, "APP_ID", "start an app (com.android.settings, com.android.contacts, com.amc.notes)" },
+	{ "launch", 1, 1, "APP_ID", "start an app (com.android.settings, com.android.contacts, com.amc.notes, com.android.deskclock, com.amc.messages, com.amc.files)" },
 	{ "wait", 1, 1, "MS", "let MS milliseconds of sim time pass" },
 };
 
@@ -95,6 +95,33 @@ static int act(amc_device *d, const sim_action *a, char **args, int nargs, amc_e
 	return amc_err_set(e, AMC_EUSAGE, "unknown sim action");
 }
 
+/* amc sim state --set FILE: keys of `amc sim state` over the factory state. */
+static int set_state(amc_device *d, const char *path, amc_err *e)
+{
+	char *text = NULL;
+	size_t len = 0;
+	if (!strcmp(path, "-")) {
+		amc_sb sb;
+		amc_sb_init(&sb);
+		char buf[4096];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof buf, stdin)) > 0) {
+			amc_sb_append(&sb, buf, n);
+			if (sb.len > (32u << 20)) {
+				amc_sb_free(&sb);
+				return amc_err_set(e, AMC_EUSAGE, "the state on stdin is larger than 32 MiB");
+			}
+		}
+		len = sb.len;
+		text = amc_sb_detach(&sb);
+	} else if (amc_read_file(path, 32u << 20, &text, &len, e) != 0) {
+		return -1;
+	}
+	int rc = amc_sim_set_state(d, text, len, e);
+	free(text);
+	return rc;
+}
+
 static int run(amc_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = { { "device", required_argument, 0, 'd' }, { 0, 0, 0, 0 } };
@@ -130,7 +157,10 @@ static int run(amc_cli *cli, int argc, char **argv)
 	/* Reading the state does not touch the phone; everything else does (even a
 	 * screenshot advances sim time), so it waits for no task: a running task owns
 	 * the device and the action is refused with the task's id. */
-	int readonly = !strcmp(a->name, "state");
+	int setting = !strcmp(a->name, "state") && nargs > 0;
+	if (setting && (nargs != 2 || strcmp(argv[optind + 1], "--set")))
+		return amc_cli_usage(&amc_cmd_sim, "usage: amc sim state [--set FILE]");
+	int readonly = !strcmp(a->name, "state") && !setting;
 	amc_lock *lock = NULL;
 	if (!readonly && amc_device_lock(cli->home, id, NULL, &lock, &e) != 0)
 		return amc_cli_fail(&e);
@@ -148,7 +178,9 @@ static int run(amc_cli *cli, int argc, char **argv)
 		amc_device_unlock(lock);
 		return amc_cli_fail(&e);
 	}
-	if (readonly) {
+	if (setting) {
+		rc = set_state(d, argv[optind + 2], &e) != 0 ? amc_cli_fail(&e) : 0;
+	} else if (readonly) {
 		char *json;
 		if (amc_sim_state_json(d, &json, &e) != 0) {
 			rc = amc_cli_fail(&e);
@@ -174,7 +206,10 @@ const amc_cmd amc_cmd_sim = {
 	"Actions:\n"
 	"  screenshot OUT.png      write the current screen as PNG\n"
 	"  ui                      print the UI tree (uiautomator dump XML)\n"
-	"  state                   print the phone's state as JSON (app, screen, toggles, contacts, notes)\n"
+	"  state                   print the phone's state as JSON (app, screen, toggles, contacts, notes,\n"
+	"                          alarms, conversations, files, settings values)\n"
+	"  state --set FILE        set the state: FILE (- for stdin) is a JSON object whose keys\n"
+	"                          replace the factory state's (what a task's set-up does)\n"
 	"  reset                   restore the factory state\n"
 	"  tap X Y                 tap at X,Y\n"
 	"  long-press X Y [MS]     press at X,Y\n"

@@ -10,3 +10,4 @@ amc_SOURCES += \
 	src/cli/cmd_export.c
 amc_SOURCES += src/cli/cmd_flow.c src/cli/cmd_run_suite.c src/cli/cmd_run_suite.h
 amc_SOURCES += src/cli/cmd_fleet.c src/cli/cmd_host.c
+amc_SOURCES += src/cli/cmd_bench.c

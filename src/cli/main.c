@@ -24,6 +24,7 @@ static const amc_cmd *const COMMANDS[] = {
 	&amc_cmd_mcp,
 	&amc_cmd_search, &amc_cmd_export,
 	&amc_cmd_fleet, &amc_cmd_host,
+	&amc_cmd_bench,
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

@@ -380,6 +380,32 @@ static cJSON *fail_take(const char *home, const char *verb, const char *dev, con
 	return r;
 }
 
+/* act {action: "finish", success?, summary?, answer?}: the client ends its
+ * session's task itself, saying whether the goal was reached and, for a
+ * question, the answer (stored as the task's answer, which checks read). */
+static cJSON *act_finish(const amc_mcp_call *c, amc_mcp_session *sess, const char *dev)
+{
+	const cJSON *succ = arg(c, "success");
+	const char *sum = amc_json_str(c->args, "summary"), *ans = amc_json_str(c->args, "answer");
+	if ((succ && !cJSON_IsBool(succ)) || (sum && strlen(sum) > 2000) || (ans && strlen(ans) > 2000))
+		return amc_mcp_fail("finish takes success (true or false), summary and answer (texts up to 2000 bytes)");
+	amc_mcp_session_finish_as(sess, !succ || cJSON_IsTrue(succ), sum, ans && *ans ? ans : NULL);
+	amc_task_outcome out;
+	char task[64];
+	if (amc_mcp_srv_session_close_out(c->srv, dev, AMC_MCP_END_CLIENT, &out, task, sizeof task) != 0)
+		return amc_mcp_fail("no session holds %s any more", dev);
+	cJSON *st = cJSON_CreateObject();
+	amc_json_add_str(st, "task", task);
+	amc_json_add_str(st, "status", out.status);
+	cJSON_AddNumberToObject(st, "steps", out.steps);
+	amc_sb t;
+	amc_sb_init(&t);
+	amc_sb_printf(&t, "task %s %s after %d steps", task, out.status, out.steps);
+	cJSON *r = amc_mcp_result(st, amc_sb_str(&t), 0);
+	amc_sb_free(&t);
+	return r;
+}
+
 cJSON *amc_mcp_act(const amc_mcp_call *c)
 {
 	const amc_mcp_opts *o = amc_mcp_srv_opts(c->srv);
@@ -390,6 +416,9 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 	amc_mcp_session *sess = amc_mcp_srv_session(c->srv, dev, 1, &e);
 	if (!sess)
 		return fail_take(o->home, "act on", dev, e.msg);
+	const char *an = amc_json_str(c->args, "action");
+	if (an && !strcmp(an, "finish"))
+		return act_finish(c, sess, dev);
 	const char *tool;
 	cJSON *args;
 	if (build_action(c, sess, &tool, &args, &e) != 0) {

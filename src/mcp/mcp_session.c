@@ -13,6 +13,7 @@
 #include "storage/store.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/sanitize.h"
 #include "util/strbuf.h"
 
 extern char **environ;
@@ -44,6 +45,8 @@ struct amc_mcp_session {
 	char last_shot[512];
 	char reason[1025];           /* the reason of the act in progress, under mu */
 	int finishing;
+	int finish_set, finish_ok;   /* the client's act {action: "finish"}, under mu */
+	char finish_text[512];
 	amc_runner_opts ro;
 };
 
@@ -255,18 +258,40 @@ int amc_mcp_session_act(amc_mcp_session *s, const char *tool, const cJSON *args,
 	return 0;
 }
 
+void amc_mcp_session_finish_as(amc_mcp_session *s, int success, const char *summary, const char *answer)
+{
+	pthread_mutex_lock(&s->mu);
+	s->finish_set = 1;
+	s->finish_ok = success;
+	const char *t = summary && *summary ? summary : success ? "finished by the client" : "the client gave up";
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sanitize_line(t, strlen(t), &sb);
+	snprintf(s->finish_text, sizeof s->finish_text, "%s", amc_sb_str(&sb));
+	amc_sb_free(&sb);
+	pthread_mutex_unlock(&s->mu);
+	amc_extplanner_set_answer(s->x, answer);
+}
+
 void amc_mcp_session_end(amc_mcp_session *s, amc_mcp_end how, long idle_s, amc_task_outcome *out)
 {
 	pthread_mutex_lock(&s->mu);
 	int first = !s->finishing;
 	s->finishing = 1;
 	int n = s->actions, failed = s->failed;
+	int fset = s->finish_set, fok = s->finish_ok;
+	char ftext[512];
+	snprintf(ftext, sizeof ftext, "%s", s->finish_text);
 	pthread_mutex_unlock(&s->mu);
 	if (first) {
 		char text[512];
 		amc_err e;
 		if (how == AMC_MCP_END_CANCEL) {
 			atomic_store(&s->cancel, 1);
+		} else if (fset && how == AMC_MCP_END_CLIENT) {
+			/* the client said how it went (act finish): its words end the task */
+			if (amc_extplanner_finish(s->x, fok, ftext, &e) != 0)
+				atomic_store(&s->cancel, 1);
 		} else {
 			if (how == AMC_MCP_END_IDLE)
 				snprintf(text, sizeof text, "MCP session idle for %ld s: the device was released after %d action%s",

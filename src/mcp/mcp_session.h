@@ -77,6 +77,11 @@ int amc_mcp_session_act(amc_mcp_session *s, const char *tool, const cJSON *args,
  * is the idle bound for the message of AMC_MCP_END_IDLE. *out (may be NULL)
  * gets the outcome. Safe to call twice. */
 void amc_mcp_session_end(amc_mcp_session *s, amc_mcp_end how, long idle_s, amc_task_outcome *out);
+/* The client's own ending (act {action: "finish"}): the next
+ * amc_mcp_session_end with AMC_MCP_END_CLIENT ends the task succeeded with
+ * `summary` (made terminal-safe), or failed with it when !success, and with
+ * `answer` (NULL: none) as the task's answer. */
+void amc_mcp_session_finish_as(amc_mcp_session *s, int success, const char *summary, const char *answer);
 /* End (as AMC_MCP_END_CANCEL when still running), join and free. */
 void amc_mcp_session_free(amc_mcp_session *s);
 

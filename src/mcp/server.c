@@ -352,14 +352,24 @@ void amc_mcp_srv_touch(amc_mcp_server *s, const char *device)
 
 void amc_mcp_srv_session_close(amc_mcp_server *s, const char *device, amc_mcp_end how)
 {
+	amc_task_outcome o;
+	amc_mcp_srv_session_close_out(s, device, how, &o, NULL, 0);
+}
+
+int amc_mcp_srv_session_close_out(amc_mcp_server *s, const char *device, amc_mcp_end how, amc_task_outcome *out,
+				  char *task_id, size_t task_n)
+{
 	pthread_mutex_lock(&s->mu);
 	devq *q = queue_for(s, device);
 	amc_mcp_session *sess = q ? q->sess : NULL;
 	if (q)
 		q->sess = NULL;
 	pthread_mutex_unlock(&s->mu);
+	memset(out, 0, sizeof *out);
 	if (!sess)
-		return;
+		return -1;
+	if (task_id)
+		snprintf(task_id, task_n, "%s", amc_mcp_session_task(sess));
 	amc_task_outcome o;
 	amc_mcp_session_end(sess, how, s->o.idle_s > 0 ? s->o.idle_s : AMC_MCP_IDLE_DEFAULT_S, &o);
 	char line[1200];
@@ -367,6 +377,8 @@ void amc_mcp_srv_session_close(amc_mcp_server *s, const char *device, amc_mcp_en
 		 o.summary[0] ? o.summary : o.error);
 	amc_mcp_srv_log(s, "info", line);
 	amc_mcp_session_free(sess);
+	*out = o;
+	return 0;
 }
 
 /* The idle bound: a session no call has used for idle_s ends and releases its

@@ -35,6 +35,10 @@ amc_mcp_session *amc_mcp_srv_session(amc_mcp_server *s, const char *device, int 
 /* End this client's session on `device` as the client asked (run_task on a
  * device the session holds). */
 void amc_mcp_srv_session_close(amc_mcp_server *s, const char *device, amc_mcp_end how);
+/* The same, with the task's outcome in *out and its id in task_id (may be
+ * NULL); -1 when no session held the device. */
+int amc_mcp_srv_session_close_out(amc_mcp_server *s, const char *device, amc_mcp_end how, amc_task_outcome *out,
+				  char *task_id, size_t task_n);
 /* Mark the session on `device` as just used (the idle bound restarts). */
 void amc_mcp_srv_touch(amc_mcp_server *s, const char *device);
 

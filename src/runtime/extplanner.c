@@ -31,6 +31,7 @@ typedef struct shared {
 	char *reason;
 	int have_finish, finish_ok;
 	char *finish_text;
+	char *finish_answer;          /* an information task's answer; NULL: none */
 	/* the planner's side */
 	int asking;                   /* next() waits for an action */
 	int ask_step;
@@ -60,6 +61,7 @@ static void shared_unref(shared *s)
 	cJSON_Delete(s->args);
 	free(s->reason);
 	free(s->finish_text);
+	free(s->finish_answer);
 	cJSON_Delete(s->ask_scene);
 	amc_ext_answer_clear(&s->answer);
 	pthread_mutex_destroy(&s->mu);
@@ -123,8 +125,11 @@ static amc_plan_rc ext_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 	for (;;) {
 		if (s->have_finish) {
 			rc = s->finish_ok ? AMC_PLAN_DONE : AMC_PLAN_FAIL;
-			if (s->finish_ok)
+			if (s->finish_ok) {
 				out->description = amc_xstrdup(s->finish_text);
+				out->answer = s->finish_answer;
+				s->finish_answer = NULL;
+			}
 			else
 				amc_err_set(e, AMC_EFAIL, "%s", s->finish_text ? s->finish_text : "the agent gave up");
 			s->have_finish = 0;
@@ -286,6 +291,16 @@ int amc_extplanner_give(amc_extplanner *x, const char *tool, const cJSON *args, 
 	s->expecting = 1;
 	s->answered = 0;
 	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	return 0;
+}
+
+int amc_extplanner_set_answer(amc_extplanner *x, const char *answer)
+{
+	shared *s = x->s;
+	pthread_mutex_lock(&s->mu);
+	free(s->finish_answer);
+	s->finish_answer = answer ? amc_xstrdup(answer) : NULL;
 	pthread_mutex_unlock(&s->mu);
 	return 0;
 }

@@ -58,6 +58,9 @@ int amc_extplanner_give(amc_extplanner *x, const char *tool, const cJSON *args, 
  * with `text` as its error (success = 0). Wait for the end with
  * amc_extplanner_wait. Errors as for give. */
 int amc_extplanner_finish(amc_extplanner *x, int success, const char *text, amc_err *e);
+/* The answer (copied; NULL: none) a later successful finish ends the task
+ * with: an information task's answer, stored as the task's answer. */
+int amc_extplanner_set_answer(amc_extplanner *x, const char *answer);
 
 /* The answer to what was handed in last. */
 typedef struct amc_ext_answer {

@@ -13,6 +13,7 @@ void amc_action_clear(amc_action *a)
 	free(a->decided_error);
 	cJSON_Delete(a->decided_result);
 	cJSON_Delete(a->decision);
+	free(a->answer);
 	memset(a, 0, sizeof *a);
 }
 

@@ -52,6 +52,9 @@ typedef struct amc_action {
 	 * runner stores it in the planner decisions table with the task id and
 	 * step, also for DONE/FAIL answers. */
 	cJSON *decision;
+	/* With AMC_PLAN_DONE: the answer of an information task ("AMC.260115.001"),
+	 * owned, NULL when none; the runner stores it with the task (tasks.answer). */
+	char *answer;
 } amc_action;
 
 void amc_action_clear(amc_action *a);

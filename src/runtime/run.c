@@ -360,6 +360,9 @@ static int step_plan(run *r, step *s)
 			return 1;
 		}
 		if (prc == AMC_PLAN_DONE) {
+			amc_err ae;
+			if (s->act.answer && amc_store_set_task_answer(r->store, r->task->id, s->act.answer, &ae) != 0)
+				amc_log_error("task %s: cannot record its answer: %s", r->task->id, ae.msg);
 			finish_task(r, AMC_ST_SUCCEEDED, NULL, s->act.description);
 			return 1;
 		}

@@ -53,7 +53,7 @@ int amc_store_get_decisions(amc_store *s, const char *task_id, amc_decision_row 
 	int rc = SQLITE_OK;
 	amc_store_bind_text(st, 1, task_id, &rc);
 	size_t cap = 0;
-	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc == SQLITE_OK || rc == SQLITE_ROW) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 16;
 			*out = amc_xrealloc(*out, cap * sizeof **out);

@@ -7,4 +7,5 @@ libamc_a_SOURCES += \
 	src/storage/artifacts.c \
 	src/storage/retention.c \
 	src/storage/decisions.c \
-	src/storage/search.c src/storage/search.h src/storage/search_schema.h
+	src/storage/search.c src/storage/search.h src/storage/search_schema.h \
+	src/storage/suite.c

@@ -107,6 +107,35 @@ static const amc_migration MIGRATIONS[] = {
 	/* Full-text search over everything amc saw (storage/search_schema.h):
 	 * the screen-text columns, the FTS5 index, its triggers and the backfill. */
 	{5, "add the full-text search index", AMC_SEARCH_MIGRATION_SQL},
+	/* The task suite: an information task's answer on its task, and one row
+	 * per template run of `amc bench tasks` (kept when the task is pruned:
+	 * the scores outlive the evidence). */
+	{6, "add task answers and the suite runs table",
+	 "ALTER TABLE tasks ADD COLUMN answer TEXT;"
+	 "CREATE TABLE suite_runs ("
+	 " id INTEGER PRIMARY KEY,"
+	 " suite_id TEXT NOT NULL,"
+	 " task_id TEXT,"
+	 " template TEXT NOT NULL,"
+	 " seed INTEGER NOT NULL,"
+	 " params TEXT,"
+	 " planner TEXT NOT NULL,"
+	 " model TEXT,"
+	 " device TEXT,"
+	 " amc_version TEXT,"
+	 " amc_commit TEXT,"
+	 " config TEXT,"
+	 " passed INTEGER NOT NULL,"
+	 " reason TEXT,"
+	 " answer TEXT,"
+	 " confirm_asked INTEGER,"
+	 " steps INTEGER,"
+	 " input_tokens INTEGER,"
+	 " output_tokens INTEGER,"
+	 " cost_usd REAL,"
+	 " wall_ms INTEGER,"
+	 " created_ms INTEGER NOT NULL);"
+	 "CREATE INDEX suite_runs_suite_idx ON suite_runs(suite_id, id);"},
 };
 
 #define N_MIGRATIONS ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include "util/err.h"
 
-#define AMC_STORE_SCHEMA_VERSION 5
+#define AMC_STORE_SCHEMA_VERSION 6
 
 typedef struct amc_store amc_store;
 
@@ -197,5 +197,43 @@ long amc_store_prune_decisions(amc_store *s, long keep_tasks, amc_err *e);
 
 /* Raw handle for tests and the bench tool. */
 struct sqlite3 *amc_store_db(amc_store *s);
+
+/* ---- answers and the task suite (suite.c) ---- */
+
+/* An information task's answer (a planner's finish answer, a flow's), at most
+ * AMC_STORE_ANSWER_MAX bytes (longer is cut at a character boundary). */
+#define AMC_STORE_ANSWER_MAX 4096
+int amc_store_set_task_answer(amc_store *s, const char *task_id, const char *answer, amc_err *e);
+/* *out: the answer (malloc'd) or NULL when the task has none. */
+int amc_store_get_task_answer(amc_store *s, const char *task_id, char **out, amc_err *e);
+
+/* One run of a task template by `amc bench tasks`: what ran, with which
+ * parameters and configuration, and how its check judged the result. */
+typedef struct amc_suite_row {
+	char *suite_id;        /* one `amc bench tasks` invocation */
+	char *task_id;         /* the ordinary task it ran as (NULL: it never started) */
+	char *template_name;
+	long long seed;
+	char *params;          /* JSON object */
+	char *planner;         /* "flow", "llm", "mcp" */
+	char *model;           /* NULL for flows */
+	char *device;
+	char *amc_version, *amc_commit;
+	char *config;          /* JSON: the relevant configuration (max steps, ocr, confirm policy, ...) */
+	int passed;
+	char *reason;          /* the check's "found X, expected Y", or why the run failed */
+	char *answer;
+	int confirm_asked;     /* confirmations the bench was asked */
+	int steps;
+	long long input_tokens, output_tokens; /* -1 unknown */
+	double cost_usd;       /* < 0 unknown */
+	long long wall_ms;
+	long long created_ms;
+} amc_suite_row;
+
+int amc_store_add_suite_row(amc_store *s, const amc_suite_row *r, amc_err *e);
+/* The rows of one suite run (suite_id) in the order they were added. */
+int amc_store_get_suite_rows(amc_store *s, const char *suite_id, amc_suite_row **out, size_t *n, amc_err *e);
+void amc_suite_rows_free(amc_suite_row *rows, size_t n);
 
 #endif

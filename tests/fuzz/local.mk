@@ -2,7 +2,7 @@
 #  - with the normal compiler as tests/fuzz/replay_NAME, run by `make check` over the
 #    committed corpus in tests/fuzz/corpus/NAME/;
 #  - with clang's libFuzzer (+ASan/UBSan) by `make fuzz` (FUZZ_SECONDS each).
-FUZZ_TARGETS = flow config png uitree model state rawframe treediff script mcp pending fleet
+FUZZ_TARGETS = flow config png uitree model state rawframe treediff script mcp pending fleet tasktpl
 FUZZ_SECONDS = 30
 
 check_PROGRAMS += tests/fuzz/replay_flow tests/fuzz/replay_config tests/fuzz/replay_png tests/fuzz/replay_uitree
@@ -61,6 +61,12 @@ TESTS += tests/fuzz/replay_fleet
 tests_fuzz_replay_fleet_SOURCES = tests/fuzz/fuzz_fleet.c tests/fuzz/replay.c
 tests_fuzz_replay_fleet_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"fleet"'
 tests_fuzz_replay_fleet_LDADD = $(TEST_LDADD)
+# task templates, files a user or a colleague writes (src/suite/tasktpl.c)
+check_PROGRAMS += tests/fuzz/replay_tasktpl
+TESTS += tests/fuzz/replay_tasktpl
+tests_fuzz_replay_tasktpl_SOURCES = tests/fuzz/fuzz_tasktpl.c tests/fuzz/replay.c
+tests_fuzz_replay_tasktpl_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"tasktpl"'
+tests_fuzz_replay_tasktpl_LDADD = $(TEST_LDADD)
 
 EXTRA_DIST += tests/fuzz/corpus
 

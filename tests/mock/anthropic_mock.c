@@ -663,6 +663,12 @@ void amc_mock_agent_handle(void *ud, const mock_req *rq, mock_resp *rs)
 			cJSON_AddBoolToObject(in, "success", ok);
 			cJSON_AddStringToObject(in, "summary", sum ? sum + 1 : "");
 			tu = use(a, "finish", in);
+		} else if (!strcmp(cmd, "answer")) {
+			/* finish with an information task's answer */
+			cJSON_AddBoolToObject(in, "success", 1);
+			cJSON_AddStringToObject(in, "summary", "answered the question");
+			cJSON_AddStringToObject(in, "answer", rest);
+			tu = use(a, "finish", in);
 		} else {
 			cJSON_Delete(in);
 			snprintf(why, sizeof why, "bad script line '%s'", l);

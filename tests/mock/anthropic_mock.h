@@ -7,7 +7,7 @@
  *
  * Script: one command a line ('#' comments):
  *   launch APP | tap TEXT | tap_xy X Y | tap_id ID | type TEXT | key NAME | wait MS
- *   ask QUESTION | finish true|false SUMMARY
+ *   ask QUESTION | finish true|false SUMMARY | answer TEXT (finish true with answer TEXT)
  *   http STATUS [RETRY_AFTER_S] [spend]   one error reply, then the next line
  *   stop refusal|max_tokens              a reply with that stop_reason
  *   malformed                            a 200 whose body is not JSON

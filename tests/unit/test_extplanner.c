@@ -166,7 +166,8 @@ static void test_drive(fixture *f)
 	free(res);
 	amc_ext_answer_clear(&a);
 
-	ok(amc_extplanner_finish(t.x, 1, "Wi-Fi settings are open", &e) == 0, "finish");
+	amc_extplanner_set_answer(t.x, "HomeNet");
+	ok(amc_extplanner_finish(t.x, 1, "Wi-Fi settings are open", &e) == 0, "finish, with an answer");
 	ok(amc_extplanner_wait(t.x, 60000, &a, &e) == 0 && a.ended, "the answer to finish is the end");
 	is_str(a.outcome.status, "succeeded", "the task succeeded");
 	is_str(a.outcome.summary, "Wi-Fi settings are open", "with the summary handed in");
@@ -185,6 +186,10 @@ static void test_drive(fixture *f)
 	is_str(row.planner, "external", "names the planner");
 	is_str(row.status, "succeeded", "and its status");
 	amc_task_row_free(&row);
+	char *answer = NULL;
+	ok(amc_store_get_task_answer(f->store, id, &answer, &e) == 0 && answer && !strcmp(answer, "HomeNet"),
+	   "the answer handed in with finish is the task's answer (%s)", answer ? answer : "none");
+	free(answer);
 	amc_step_row *steps;
 	size_t ns;
 	ok(amc_store_get_steps(f->store, id, &steps, &ns, &e) == 0 && ns == 4, "four step rows");

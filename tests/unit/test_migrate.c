@@ -120,6 +120,9 @@ static void test_v1_upgrade(const char *base)
 	is_int(one_int(db, "SELECT count(*) FROM search_doc d JOIN search_fts f ON f.rowid = d.id "
 			   "WHERE search_fts MATCH '\"tap Add\"'"),
 	       1, "version 5 indexed the old records for search");
+	like(columns(db, "tasks"), "cost_usd,answer", "version 6 added the task answer column");
+	is_int(one_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'suite_runs'"), 1,
+	       "version 6 added the suite runs table");
 	is_int(one_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN "
 			   "('tasks_created_idx', 'tasks_status_idx')"),
 	       2, "the task indexes exist");

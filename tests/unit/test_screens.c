@@ -51,7 +51,7 @@ static void test_apps(sim *s)
 	int icons = 0;
 	for (int i = 0; i < t.count; i++)
 		icons += !strcmp(t.n[i].rid, "com.android.launcher3:id/icon") && t.n[i].act == A_LAUNCH;
-	is_int(icons, 3, "the launcher has three app icons");
+	is_int(icons, 6, "the launcher has six app icons");
 	char date[32];
 	sim_date(s, date, sizeof date, 0);
 	ok(find(&t, "com.android.launcher3:id/date", date) >= 0, "and the date (%s)", date);

@@ -9,7 +9,7 @@
 #include "device/sim/screens.h"
 #include "util/sanitize.h"
 
-static void begin_transition(sim *s, int kind)
+void sim_transition(sim *s, int kind)
 {
 	sim_current_view(s, &s->st.tr_from);
 	s->st.tr_kind = kind;
@@ -24,7 +24,7 @@ static amc_sb *field_buf(sim *s, int f)
 	case F_TITLE: return &s->st.f_title;
 	case F_BODY: return &s->st.f_body;
 	}
-	return NULL;
+	return sim_apps_field(s, f);
 }
 
 static void trim(const char *in, amc_sb *out)
@@ -98,12 +98,14 @@ static void enter_top(sim *s)
 			e->arg = -1;
 			s->st.focus = F_TITLE;
 		}
+	} else {
+		sim_apps_enter(s, e);
 	}
 }
 
-static void push(sim *s, int screen, int arg)
+void sim_push(sim *s, int screen, int arg)
 {
-	begin_transition(s, TR_SLIDE_FWD);
+	sim_transition(s, TR_SLIDE_FWD);
 	leave_top(s);
 	if (s->st.depth == SIM_MAX_STACK) {
 		/* Deep stacks drop their oldest app screen, keeping the launcher. */
@@ -120,7 +122,7 @@ static void push(sim *s, int screen, int arg)
 int sim_launch(sim *s, int screen)
 {
 	/* Apps slide in over the launcher; home slides the app away. */
-	begin_transition(s, screen == SCR_LAUNCHER ? TR_SLIDE_BACK : TR_SLIDE_FWD);
+	sim_transition(s, screen == SCR_LAUNCHER ? TR_SLIDE_BACK : TR_SLIDE_FWD);
 	leave_top(s);
 	s->st.depth = 1;
 	s->st.stack[0].screen = SCR_LAUNCHER;
@@ -136,11 +138,11 @@ int sim_launch(sim *s, int screen)
 	return 0;
 }
 
-static void pop(sim *s)
+void sim_pop(sim *s)
 {
 	if (s->st.depth <= 1)
 		return;
-	begin_transition(s, TR_SLIDE_BACK);
+	sim_transition(s, TR_SLIDE_BACK);
 	leave_top(s);
 	s->st.depth--;
 	s->st.focus = F_NONE;
@@ -148,12 +150,23 @@ static void pop(sim *s)
 	/* Back into a list whose item went away: keep indexes valid. */
 	sim_entry *e = &s->st.stack[s->st.depth - 1];
 	if (e->screen == SCR_CONTACT_DETAIL && e->arg >= s->st.ncontacts)
-		pop(s);
+		sim_pop(s);
+}
+
+void sim_replace_top(sim *s, int screen, int arg)
+{
+	sim_transition(s, TR_SLIDE_FWD);
+	leave_top(s);
+	sim_entry *e = &s->st.stack[s->st.depth - 1];
+	e->screen = screen;
+	e->arg = arg;
+	e->scroll = 0;
+	enter_top(s);
 }
 
 static void close_dialog(sim *s)
 {
-	begin_transition(s, TR_FADE);
+	sim_transition(s, TR_FADE);
 	s->st.dialog = DLG_NONE;
 }
 
@@ -195,7 +208,7 @@ static void save_contact(sim *s)
 	amc_sb_free(&name);
 	amc_sb_free(&phone);
 	/* The form is replaced by the saved contact's page, as Contacts does. */
-	begin_transition(s, TR_SLIDE_FWD);
+	sim_transition(s, TR_SLIDE_FWD);
 	leave_top(s);
 	s->st.depth--;
 	/* An edit came from the contact's own page: drop that stale copy too. */
@@ -214,7 +227,7 @@ static void confirm_dialog(sim *s)
 {
 	int arg = s->st.dialog_arg;
 	if (s->st.dialog == DLG_DELETE_CONTACT && arg >= 0 && arg < s->st.ncontacts) {
-		begin_transition(s, TR_SLIDE_BACK);
+		sim_transition(s, TR_SLIDE_BACK);
 		/* The page sliding away must not show whoever takes the deleted index. */
 		s->st.tr_from.e.arg = -1;
 		s->st.tr_from.dialog = DLG_NONE;
@@ -230,7 +243,19 @@ static void confirm_dialog(sim *s)
 		return;
 	}
 	if (s->st.dialog == DLG_DELETE_NOTE && arg >= 0 && arg < s->st.nnotes) {
-		begin_transition(s, TR_FADE);
+		sim_entry *top = &s->st.stack[s->st.depth - 1];
+		if (top->screen == SCR_NOTE_EDIT) {
+			/* Deleted from its editor: leave it without saving it back. */
+			amc_sb_reset(&s->st.f_title);
+			amc_sb_reset(&s->st.f_body);
+			top->arg = -1;
+			s->st.dialog = DLG_NONE;
+			sim_pop(s);
+			s->st.tr_from.e.arg = -1;
+			s->st.tr_from.dialog = DLG_NONE;
+		} else {
+			sim_transition(s, TR_FADE);
+		}
 		free(s->st.notes[arg].title);
 		free(s->st.notes[arg].body);
 		memmove(s->st.notes + arg, s->st.notes + arg + 1, (size_t)(s->st.nnotes - arg - 1) * sizeof *s->st.notes);
@@ -238,6 +263,8 @@ static void confirm_dialog(sim *s)
 		s->st.dialog = DLG_NONE;
 		return;
 	}
+	if (sim_apps_confirm(s))
+		return;
 	close_dialog(s);
 }
 
@@ -246,9 +273,15 @@ static int put_text(sim *s, const char *utf8, size_t len)
 	amc_sb *f = field_buf(s, s->st.focus);
 	if (!f)
 		return -1;
-	size_t max = s->st.focus == F_BODY ? SIM_BODY_MAX : SIM_FIELD_MAX;
-	if (f->len + len > max)
+	size_t max = s->st.focus == F_BODY || s->st.focus == F_MESSAGE ? SIM_BODY_MAX : SIM_FIELD_MAX;
+	if ((s->st.selected ? 0 : f->len) + len > max)
 		return -2;
+	/* Text typed over a selection replaces it. */
+	if (s->st.selected) {
+		f->len = 0;
+		f->buf[0] = '\0';
+		s->st.selected = 0;
+	}
 	amc_sb_append(f, utf8, len);
 	if (s->st.focus == F_NAME)
 		s->st.form_error = 0;
@@ -260,6 +293,12 @@ static void backspace(sim *s)
 	amc_sb *f = field_buf(s, s->st.focus);
 	if (!f || f->len == 0)
 		return;
+	if (s->st.selected) {
+		f->len = 0;
+		f->buf[0] = '\0';
+		s->st.selected = 0;
+		return;
+	}
 	size_t n = f->len - 1;
 	while (n > 0 && ((unsigned char)f->buf[n] & 0xC0) == 0x80)
 		n--;
@@ -269,6 +308,7 @@ static void backspace(sim *s)
 
 void sim_key(sim *s, int key)
 {
+	s->st.selected = 0;
 	switch (key) {
 	case AMC_KEY_BACK:
 		if (s->st.dialog != DLG_NONE)
@@ -276,7 +316,7 @@ void sim_key(sim *s, int key)
 		else if (s->st.focus != F_NONE && !s->st.kb_hidden)
 			s->st.kb_hidden = 1;
 		else
-			pop(s);
+			sim_pop(s);
 		break;
 	case AMC_KEY_HOME:
 		if (s->st.depth > 1 || s->st.dialog != DLG_NONE)
@@ -305,6 +345,9 @@ void sim_key(sim *s, int key)
 		case F_PHONE:
 			s->st.kb_hidden = 1; /* the IME's "done" */
 			break;
+		default:
+			sim_apps_enter_key(s, s->st.focus);
+			break;
 		}
 		break;
 	}
@@ -319,9 +362,13 @@ int sim_type(sim *s, const char *utf8)
 
 static void act(sim *s, const vnode *n, int long_press)
 {
-	if (long_press && n->act == A_OPEN && n->a1 == SCR_NOTE_EDIT && n->a2 >= 0) {
-		begin_transition(s, TR_FADE);
-		s->st.dialog = DLG_DELETE_NOTE;
+	/* A selection lasts until the next key or tap that is not typing over it. */
+	if (n->act != A_KEY_CHAR && n->act != A_KEY_BKSP)
+		s->st.selected = 0;
+	/* A long press on a note or a conversation in its list asks to delete it. */
+	if (long_press && n->act == A_OPEN && (n->a1 == SCR_NOTE_EDIT || n->a1 == SCR_THREAD) && n->a2 >= 0) {
+		sim_transition(s, TR_FADE);
+		s->st.dialog = n->a1 == SCR_NOTE_EDIT ? DLG_DELETE_NOTE : DLG_DELETE_THREAD;
 		s->st.dialog_arg = n->a2;
 		return;
 	}
@@ -330,10 +377,10 @@ static void act(sim *s, const vnode *n, int long_press)
 		if (s->st.dialog != DLG_NONE)
 			close_dialog(s);
 		else
-			pop(s);
+			sim_pop(s);
 		break;
 	case A_OPEN:
-		push(s, n->a1, n->a2);
+		sim_push(s, n->a1, n->a2);
 		break;
 	case A_LAUNCH:
 		sim_launch(s, n->a1);
@@ -341,18 +388,23 @@ static void act(sim *s, const vnode *n, int long_press)
 	case A_TOGGLE:
 		s->st.toggles[n->a1] = !s->st.toggles[n->a1];
 		break;
-	case A_FOCUS:
+	case A_FOCUS: {
+		/* A long press on a field selects all of its text, as Android's
+		 * "Select all" does: what is typed next replaces it. */
+		amc_sb *f = field_buf(s, n->a1);
 		s->st.focus = n->a1;
 		s->st.kb_hidden = 0;
+		s->st.selected = long_press && f && f->len > 0;
 		break;
+	}
 	case A_SAVE_CONTACT:
 		save_contact(s);
 		break;
 	case A_EDIT_CONTACT:
-		push(s, SCR_CONTACT_EDIT, n->a1);
+		sim_push(s, SCR_CONTACT_EDIT, n->a1);
 		break;
 	case A_ASK_DELETE:
-		begin_transition(s, TR_FADE);
+		sim_transition(s, TR_FADE);
 		s->st.dialog = n->a1;
 		s->st.dialog_arg = n->a2;
 		break;
@@ -385,6 +437,7 @@ static void act(sim *s, const vnode *n, int long_press)
 		sim_key(s, AMC_KEY_ENTER);
 		break;
 	default:
+		sim_apps_act(s, n);
 		break;
 	}
 }

@@ -20,4 +20,24 @@ void sim_swipe(sim *s, int x1, int y1, int x2, int y2);
 /* Start app `screen` over the launcher (SCR_LAUNCHER: go home). Returns 0. */
 int sim_launch(sim *s, int screen);
 
+/* The navigation the apps' actions use (input.c). */
+void sim_transition(sim *s, int kind);
+void sim_push(sim *s, int screen, int arg);
+void sim_pop(sim *s);
+/* Replace the top screen with (screen, arg), sliding forward (a saved form
+ * becomes the page it saved, a new message its conversation). */
+void sim_replace_top(sim *s, int screen, int arg);
+
+/* input_apps.c: Clock, Messages, Files, favourites, search and pickers. */
+/* The text buffer of field f of the newer forms, NULL for others. */
+amc_sb *sim_apps_field(sim *s, int f);
+/* The top screen (entry e) was just entered: load or clear its form. */
+void sim_apps_enter(sim *s, sim_entry *e);
+/* Run action n when it is one of the apps' (1), else 0. */
+int sim_apps_act(sim *s, const vnode *n);
+/* Confirm the open dialog when it is one of the apps' (1), else 0. */
+int sim_apps_confirm(sim *s);
+/* Enter in field f of the apps' forms: 1 when handled. */
+int sim_apps_enter_key(sim *s, int f);
+
 #endif

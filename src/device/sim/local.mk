@@ -11,7 +11,13 @@ libamc_a_SOURCES += \
 	src/device/sim/screens_settings.c \
 	src/device/sim/screens_contacts.c \
 	src/device/sim/screens_notes.c \
+	src/device/sim/screens_clock.c \
+	src/device/sim/screens_messages.c \
+	src/device/sim/screens_files.c \
+	src/device/sim/screens_common.c \
 	src/device/sim/input.h \
 	src/device/sim/input.c \
+	src/device/sim/input_apps.c \
+	src/device/sim/state_apps.c \
 	src/device/sim/render.c \
 	src/device/sim/dump.c

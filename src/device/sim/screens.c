@@ -1,6 +1,7 @@
 /* screens.c - one frame of the sim as a view tree: picks the screen the view
  * shows (the app screens are in screens_settings.c, screens_contacts.c and
- * screens_notes.c), and builds the launcher, the delete dialogs and the soft
+ * screens_notes.c, screens_clock.c, screens_messages.c, screens_files.c),
+ * and builds the launcher, the dialogs (deletes, value pickers) and the soft
  * keyboard that go over any app. */
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +29,15 @@ static void build_launcher(sim_builder *b, int content)
 		{"Settings", SCR_SETTINGS, 0, "\xe2\x9a\x99", 0x5F6368FF},
 		{"Contacts", SCR_CONTACTS, 1, NULL, 0x1A73E8FF},
 		{"Notes", SCR_NOTES, 4, NULL, 0xF9AB00FF},
+		{"Clock", SCR_CLOCK, 0, "\xe2\x97\xb7", 0x3C4043FF},
+		{"Messages", SCR_MESSAGES, 0, "\xe2\x9c\x89", 0x188038FF},
+		{"Files", SCR_FILES, 0, "\xe2\x96\xa4", 0x9334E6FF},
 	};
 	int icon = D(b, 60), lpx = D(b, 13);
-	int top = b->H - D(b, 200);
-	for (int k = 0; k < 3; k++) {
-		int cx = b->W / 2 + (k - 1) * (b->W / 4);
+	/* Two rows of three: the first apps on the bottom row, the newer ones above. */
+	for (int k = 0; k < 6; k++) {
+		int top = b->H - D(b, 200) - (k / 3) * D(b, 120);
+		int cx = b->W / 2 + (k % 3 - 1) * (b->W / 4);
 		int x1 = cx - b->W / 8 + D(b, 4), x2 = cx + b->W / 8 - D(b, 4);
 		int y2 = top + D(b, 8) + icon + D(b, 8) + sim_line_height(lpx) + D(b, 4);
 		int ic = sim_add(b, content, x1, top, x2, y2, "android.widget.TextView");
@@ -67,12 +72,75 @@ static void build_launcher(sim_builder *b, int content)
 
 /* ---- dialog and keyboard ---- */
 
+static const char *dialog_title(int d)
+{
+	switch (d) {
+	case DLG_DELETE_CONTACT: return "Delete this contact?";
+	case DLG_DELETE_NOTE: return "Delete this note?";
+	case DLG_DELETE_ALARM: return "Delete this alarm?";
+	case DLG_DELETE_THREAD: return "Delete this conversation?";
+	case DLG_DELETE_FILE: return "Delete this file?";
+	}
+	return "";
+}
+
+/* A settings value picker: the title, one radio row per value, Cancel. */
+static void build_picker(sim_builder *b, int pick)
+{
+	const sim_pal *c = b->c;
+	int n = sim_pick_count(pick), rh = D(b, 52);
+	int w = D(b, 312);
+	if (w > b->W - D(b, 48))
+		w = b->W - D(b, 48);
+	int h = D(b, 72) + n * rh + D(b, 72);
+	int x1 = (b->W - w) / 2, y1 = (b->H - h) / 2;
+	int dlg = sim_add(b, 0, x1, y1, x1 + w, y1 + h, "android.widget.FrameLayout");
+	vnode *d = N(b, dlg);
+	d->act = A_ABSORB;
+	d->paint = P_RECT;
+	d->bg = c->card;
+	d->radius = D(b, 28);
+	b->t->dump_root = dlg;
+	int body = sim_add(b, dlg, x1, y1, x1 + w, y1 + h, "android.widget.LinearLayout");
+	N(b, body)->rid = "android:id/parentPanel";
+	sim_label(b, body, x1 + D(b, 24), y1 + D(b, 24), w - D(b, 48), sim_pick_title(pick), 22, c->text, 0,
+		  "android:id/alertTitle");
+	int y = y1 + D(b, 72);
+	for (int k = 0; k < n; k++, y += rh) {
+		int sel = b->s->st.picks[pick] == k;
+		int r = sim_add(b, body, x1, y, x1 + w, y + rh, "android.widget.CheckedTextView");
+		vnode *rn = N(b, r);
+		rn->rid = "android:id/text1";
+		rn->flags = VF_CLICKABLE | VF_FOCUSABLE | VF_CHECKABLE | (sel ? VF_CHECKED : 0);
+		rn->act = A_PICK_SET;
+		rn->a1 = pick;
+		rn->a2 = k;
+		sim_set_text(b, r, sim_pick_value(pick, k));
+		free(rn->ptext);
+		rn->ptext = NULL;
+		int cy = y + rh / 2, rad = D(b, 10);
+		sim_deco(b, r, x1 + D(b, 24), cy - rad, x1 + D(b, 24) + 2 * rad, cy + rad, P_CIRCLE, sel ? c->primary : c->outline, 0);
+		if (!sel)
+			sim_deco(b, r, x1 + D(b, 26), cy - rad + D(b, 2), x1 + D(b, 22) + 2 * rad, cy + rad - D(b, 2), P_CIRCLE,
+				 c->card, 0);
+		sim_label(b, r, x1 + D(b, 64), cy - sim_line_height(D(b, 16)) / 2, w - D(b, 88), sim_pick_value(pick, k), 16,
+			  c->text, VF_NOTREE | VF_PARENT_TEXT, NULL);
+	}
+	int bh = D(b, 40), by = y1 + h - D(b, 24) - bh;
+	int cw = sim_button_width(b, "Cancel"), x2 = x1 + w - D(b, 12);
+	sim_button(b, body, x2 - cw, by, x2, by + bh, "Cancel", 0, "android:id/button2", A_DLG_CANCEL, 0, 0);
+}
+
 static void build_dialog(sim_builder *b, const sim_view *v)
 {
 	const sim_pal *c = b->c;
 	int scrim = sim_deco(b, 0, 0, 0, b->W, b->H, P_SCRIM, 0x00000099, 0);
 	N(b, scrim)->act = A_DLG_CANCEL;
-	const char *title = v->dialog == DLG_DELETE_CONTACT ? "Delete this contact?" : "Delete this note?";
+	if (v->dialog == DLG_PICK) {
+		build_picker(b, v->dialog_arg);
+		return;
+	}
+	const char *title = dialog_title(v->dialog);
 	const char *msg = "This can't be undone.";
 	int w = D(b, 312);
 	if (w > b->W - D(b, 48))
@@ -225,6 +293,27 @@ void sim_build(const sim *s, const sim_view *v, vtree *t)
 		break;
 	case SCR_NOTE_EDIT:
 		sim_build_note_edit(&b, content, v);
+		break;
+	case SCR_CLOCK:
+		sim_build_clock(&b, content, v);
+		break;
+	case SCR_ALARM_EDIT:
+		sim_build_alarm_edit(&b, content, v);
+		break;
+	case SCR_MESSAGES:
+		sim_build_messages(&b, content, v);
+		break;
+	case SCR_THREAD:
+		sim_build_thread(&b, content, v);
+		break;
+	case SCR_COMPOSE:
+		sim_build_compose(&b, content, v);
+		break;
+	case SCR_FILES:
+		sim_build_files(&b, content, v);
+		break;
+	case SCR_FILE_DETAIL:
+		sim_build_file_detail(&b, content, v);
 		break;
 	default: {
 		sim_build_page(&b, content, v);

@@ -36,21 +36,30 @@ void sim_build_contacts(sim_builder *b, int content, const sim_view *v)
 {
 	const sim *s = b->s;
 	int top = sim_app_bar(b, content, "Contacts", 0);
-	if (s->st.ncontacts == 0) {
-		const char *t = "No contacts yet";
+	int shown = 0;
+	for (int i = 0; i < s->st.ncontacts; i++)
+		shown += sim_search_match(s, s->st.contacts[i].name);
+	if (s->st.ncontacts)
+		top = sim_search_box(b, content, top, "Search contacts", "com.android.contacts:id/search", v->focus);
+	if (shown == 0) {
+		const char *t = s->st.ncontacts ? "No matches" : "No contacts yet";
 		int w = sim_text_width(s->font, D(b, 16), 0, t, strlen(t));
 		sim_label(b, content, (b->W - w) / 2, (top + b->bottom) / 2, w, t, 16, b->c->text2, 0,
 		      "com.android.contacts:id/empty");
 	} else {
 		int list = sim_list(b, content, top, "com.android.contacts:id/contact_list");
 		int rh = D(b, 64);
-		int content_h = s->st.ncontacts * rh + D(b, 96);
+		int content_h = shown * rh + D(b, 96);
 		int scroll = sim_clamp_scroll(v->e.scroll, content_h, b->bottom - top);
 		int y = top - scroll;
-		for (int i = 0; i < s->st.ncontacts; i++, y += rh) {
-			if (y + rh <= top || y >= b->bottom)
-				continue;
+		for (int i = 0; i < s->st.ncontacts; i++) {
 			const char *name = s->st.contacts[i].name;
+			if (!sim_search_match(s, name))
+				continue;
+			if (y + rh <= top || y >= b->bottom) {
+				y += rh;
+				continue;
+			}
 			int rw = sim_add(b, list, 0, y, b->W, y + rh, "android.widget.LinearLayout");
 			vnode *n = N(b, rw);
 			n->flags = VF_CLICKABLE | VF_FOCUSABLE | VF_LONGCLICK;
@@ -61,8 +70,14 @@ void sim_build_contacts(sim_builder *b, int content, const sim_view *v)
 			initial(name, ini);
 			sim_glyph_icon(b, rw, D(b, 36), y + rh / 2, 40, ini, avatar_colour(name), 0xFFFFFFFF, 18);
 			int px = D(b, 16);
-			sim_label(b, rw, D(b, 72), y + (rh - sim_line_height(px)) / 2, b->W - D(b, 88), name, 16, b->c->text, 0,
+			sim_label(b, rw, D(b, 72), y + (rh - sim_line_height(px)) / 2, b->W - D(b, 136), name, 16, b->c->text, 0,
 			      "com.android.contacts:id/name");
+			if (s->st.contacts[i].favorite) {
+				int st = sim_label(b, rw, b->W - D(b, 48), y + (rh - sim_line_height(D(b, 20))) / 2, D(b, 32),
+						   "\xe2\x98\x85", 20, 0xF9AB00FF, 0, "com.android.contacts:id/favorite_icon");
+				sim_set_desc(b, st, "Favourite");
+			}
+			y += rh;
 		}
 		sim_list_end(b, list, content_h);
 	}
@@ -122,8 +137,12 @@ void sim_build_contact_detail(sim_builder *b, int content, const sim_view *v)
 	sim_label(b, content, (b->W - nw) / 2, cy + D(b, 76), nw, ct->name, 28, c->text, 0,
 	      "com.android.contacts:id/large_title");
 	int by = cy + D(b, 136), bh = D(b, 40);
-	int ew = sim_button_width(b, "Edit"), dw = sim_button_width(b, "Delete");
-	int total = ew + D(b, 12) + dw, x = (b->W - total) / 2;
+	const char *fav = ct->favorite ? "Unfavourite" : "Favourite";
+	int ew = sim_button_width(b, "Edit"), dw = sim_button_width(b, "Delete"), fw = sim_button_width(b, fav);
+	int total = fw + D(b, 12) + ew + D(b, 12) + dw, x = (b->W - total) / 2;
+	int fb = sim_button(b, content, x, by, x + fw, by + bh, fav, 2, "com.android.contacts:id/star", A_FAVORITE, v->e.arg, 0);
+	sim_set_desc(b, fb, ct->favorite ? "Remove from favourites" : "Add to favourites");
+	x += fw + D(b, 12);
 	sim_button(b, content, x, by, x + ew, by + bh, "Edit", 2, "com.android.contacts:id/edit", A_EDIT_CONTACT, v->e.arg, 0);
 	x += ew + D(b, 12);
 	sim_button(b, content, x, by, x + dw, by + bh, "Delete", 2, "com.android.contacts:id/delete", A_ASK_DELETE,

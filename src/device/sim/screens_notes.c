@@ -9,17 +9,25 @@ void sim_build_notes(sim_builder *b, int content, const sim_view *v)
 	const sim *s = b->s;
 	const sim_pal *c = b->c;
 	int top = sim_app_bar(b, content, "Notes", 0);
-	if (s->st.nnotes == 0) {
-		const char *t = "No notes yet";
+	int shown = 0;
+	for (int i = 0; i < s->st.nnotes; i++)
+		shown += sim_search_match(s, s->st.notes[i].title) || sim_search_match(s, s->st.notes[i].body);
+	if (s->st.nnotes)
+		top = sim_search_box(b, content, top, "Search notes", "com.amc.notes:id/search", v->focus);
+	if (shown == 0) {
+		const char *t = s->st.nnotes ? "No matches" : "No notes yet";
 		int w = sim_text_width(s->font, D(b, 16), 0, t, strlen(t));
 		sim_label(b, content, (b->W - w) / 2, (top + b->bottom) / 2, w, t, 16, c->text2, 0, "com.amc.notes:id/empty");
 	} else {
 		int list = sim_list(b, content, top, "com.amc.notes:id/notes_list");
 		int rh = D(b, 80), gap = D(b, 8);
-		int content_h = s->st.nnotes * (rh + gap) + D(b, 112);
+		int content_h = shown * (rh + gap) + D(b, 112);
 		int scroll = sim_clamp_scroll(v->e.scroll, content_h, b->bottom - top);
-		int y = top + gap - scroll;
-		for (int i = 0; i < s->st.nnotes; i++, y += rh + gap) {
+		int y = top + gap - scroll - (rh + gap);
+		for (int i = 0; i < s->st.nnotes; i++) {
+			if (!sim_search_match(s, s->st.notes[i].title) && !sim_search_match(s, s->st.notes[i].body))
+				continue;
+			y += rh + gap;
 			if (y + rh <= top || y >= b->bottom)
 				continue;
 			int rw = sim_add(b, list, D(b, 16), y, b->W - D(b, 16), y + rh, "android.widget.LinearLayout");
@@ -51,6 +59,8 @@ void sim_build_note_edit(sim_builder *b, int content, const sim_view *v)
 	const sim *s = b->s;
 	const sim_pal *c = b->c;
 	int top = sim_app_bar(b, content, v->e.arg >= 0 ? "Edit note" : "New note", 1);
+	if (v->e.arg >= 0 && v->e.arg < s->st.nnotes)
+		sim_bar_action(b, content, "Delete", "com.amc.notes:id/delete", A_ASK_DELETE, DLG_DELETE_NOTE, v->e.arg);
 	sim_field(b, content, top + D(b, 8), "Title", amc_sb_str(&s->st.f_title), "com.amc.notes:id/title", F_TITLE, v->focus);
 	int y = top + D(b, 80);
 	int body = sim_add(b, content, D(b, 16), y, b->W - D(b, 16), b->bottom - D(b, 16), "android.view.View");

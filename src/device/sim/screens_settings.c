@@ -11,8 +11,10 @@ static const char *SIGNAL[] = {"Excellent", "Good", "Fair", "Weak"};
 typedef struct pagerow {
 	const char *title, *summary;
 	int toggle;
-	int open;           /* screen to open, -1 none */
+	int open;           /* screen to open, -1 none; PICK(p): value picker p */
 } pagerow;
+
+#define PICK(p) (SCR_COUNT + (p))
 
 typedef struct pagedef {
 	int screen;
@@ -28,8 +30,8 @@ static const pagedef PAGES[] = {
 		{"Calls & SMS", "amc mobile", -1, -1},
 		{"SIMs", "amc mobile", -1, -1},
 		{"Airplane mode", NULL, TG_AIRPLANE, -1},
-		{"Hotspot & tethering", "Off", -1, -1},
-		{"Data Saver", "Off", -1, -1},
+		{"Hotspot & tethering", "Share this phone's connection", TG_HOTSPOT, -1},
+		{"Data Saver", "Limit background data", TG_DATA_SAVER, -1},
 		{"VPN", "None", -1, -1},
 		{"Private DNS", "Automatic", -1, -1}}},
 	{SCR_CONNECTED, "Connected devices", {
@@ -76,8 +78,9 @@ static const pagedef PAGES[] = {
 		{"Brightness level", "62%", -1, -1},
 		{"Adaptive brightness", "Adjust to your environment", TG_ADAPTIVE_BRIGHTNESS, -1},
 		{"Dark theme", "Use a dark background", TG_DARK, -1},
-		{"Screen timeout", "After 30 seconds", -1, -1},
-		{"Font size", "Default", -1, -1},
+		{"Auto-rotate screen", NULL, TG_AUTO_ROTATE, -1},
+		{"Screen timeout", NULL, -1, PICK(PK_SCREEN_TIMEOUT)},
+		{"Font size", NULL, -1, PICK(PK_FONT_SIZE)},
 		{"Display size", "Default", -1, -1}}},
 	{SCR_WALLPAPER, "Wallpaper & style", {
 		{"Wallpaper", "Iris", -1, -1},
@@ -271,6 +274,14 @@ void sim_build_page(sim_builder *b, int content, const sim_view *v)
 		expand(b, pr->summary, sum, sizeof sum);
 		sim_rowspec r = {NULL, 0, 0, pr->title, pr->summary ? sum : NULL, pr->toggle,
 			     pr->open >= 0 ? A_OPEN : A_NONE, pr->open, -1, NULL};
+		if (pr->open >= SCR_COUNT) {
+			/* The value is the summary, as ListPreference shows it. */
+			int pk = pr->open - SCR_COUNT;
+			snprintf(sum, sizeof sum, "%s", sim_pick_value(pk, b->s->st.picks[pk]));
+			r.summary = sum;
+			r.act = A_PICK_OPEN;
+			r.a1 = pk;
+		}
 		sim_row(b, list, y, rh, &r);
 	}
 	sim_list_end(b, list, content_h);

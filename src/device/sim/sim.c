@@ -46,6 +46,9 @@ static const struct {
 	{"com.android.settings", SCR_SETTINGS},
 	{"com.android.contacts", SCR_CONTACTS},
 	{"com.amc.notes", SCR_NOTES},
+	{"com.android.deskclock", SCR_CLOCK},
+	{"com.amc.messages", SCR_MESSAGES},
+	{"com.amc.files", SCR_FILES},
 	{"com.android.launcher3", SCR_LAUNCHER},
 };
 
@@ -332,7 +335,8 @@ static int op_launch_app(amc_device *d, const char *app_id, amc_err *e)
 		char *bad = amc_sanitize_dup(app_id ? app_id : "");
 		amc_err_set(e, AMC_EUSAGE,
 			    "app '%.200s' is not installed on sim:%d (installed: com.android.settings, "
-			    "com.android.contacts, com.amc.notes, com.android.launcher3)",
+			    "com.android.contacts, com.amc.notes, com.android.deskclock, com.amc.messages, "
+			    "com.amc.files, com.android.launcher3)",
 			    bad, s->index);
 		free(bad);
 		return -1;
@@ -594,4 +598,58 @@ int amc_sim_drawn_text_json(amc_device *d, char **out, amc_err *e)
 	*out = amc_json_print(a);
 	cJSON_Delete(a);
 	return 0;
+}
+
+int amc_sim_set_state(amc_device *d, const char *json, size_t len, amc_err *e)
+{
+	sim *s = as_sim(d, e);
+	if (!s || refresh(s, e) != 0)
+		return -1;
+	cJSON *in = amc_json_parse(json, len, 32u << 20, e);
+	if (!in)
+		return amc_err_prefix(e, "sim:%d: the state to set is not JSON", s->index);
+	if (!cJSON_IsObject(in)) {
+		cJSON_Delete(in);
+		return amc_err_set(e, AMC_EUSAGE, "sim:%d: the state to set must be a JSON object (keys of `amc sim state`)",
+				   s->index);
+	}
+	/* Start from the factory state of this sim's seed, at this sim's time. */
+	sim base = *s;
+	memset(&base.st, 0, sizeof base.st);
+	sim_state_factory(&base.st, s->st.seed);
+	base.st.time_ms = s->st.time_ms;
+	char *fj = sim_state_to_json(&base);
+	sim_state_free(&base.st);
+	cJSON *full = cJSON_Parse(fj);
+	free(fj);
+	if (!full) {
+		cJSON_Delete(in);
+		return amc_err_set(e, AMC_EENV, "out of memory building the sim's state");
+	}
+	cJSON *it = in->child;
+	while (it) {
+		cJSON *next = it->next;
+		if (it->string) {
+			cJSON *copy = cJSON_Duplicate(it, 1);
+			if (cJSON_GetObjectItemCaseSensitive(full, it->string))
+				cJSON_ReplaceItemInObjectCaseSensitive(full, it->string, copy);
+			else
+				cJSON_AddItemToObject(full, it->string, copy);
+		}
+		it = next;
+	}
+	cJSON_Delete(in);
+	/* A set state starts still: no transition from the old screen. */
+	cJSON_ReplaceItemInObjectCaseSensitive(full, "transition", cJSON_CreateNull());
+	char *text = amc_json_print(full);
+	cJSON_Delete(full);
+	/* On failure the sim's state is left as it was. */
+	int rc = sim_state_from_json(s, text, strlen(text), e);
+	free(text);
+	if (rc != 0) {
+		if (e)
+			e->code = AMC_EUSAGE;
+		return amc_err_prefix(e, "sim:%d: cannot set that state", s->index);
+	}
+	return sim_state_save(s, e);
 }

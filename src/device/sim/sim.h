@@ -1,7 +1,7 @@
 /* sim.h - the embedded simulated phone (the default device).
  *
  * A 1080x2400 (configurable) Android-like phone with a launcher and Settings,
- * Contacts and Notes apps, rendered in-process with FreeType (DejaVu Sans) into
+ * Contacts, Notes, Clock, Messages and Files apps, rendered in-process with FreeType (DejaVu Sans) into
  * RGBA and served as PNG, with a UI tree in `adb shell uiautomator dump` format.
  * Deterministic for a given seed: sim time advances only with device calls.
  * State persists in $AMC_HOME/sim/N/state.json (written atomically after every
@@ -23,6 +23,14 @@ int amc_sim_reset(const char *home, int index, const amc_config *cfg, amc_err *e
 /* The current state as JSON: {"app","screen","sim_time_ms","wifi","bluetooth",
  * "contacts":[{"name","phone"}],"notes":[{"title","body"}], ...}. Caller frees. */
 int amc_sim_state_json(amc_device *d, char **out, amc_err *e);
+/* Set the sim's state for a task's set-up: `json` is an object with keys of
+ * amc_sim_state_json's document; each given key replaces the factory state's
+ * (of this sim's seed, at its current sim time), every other key is the
+ * factory's, so {"alarms":[...]} is a factory phone with those alarms. The
+ * whole result is checked as state.json is; on error nothing changes
+ * (AMC_EUSAGE, e says which key is wrong). Written atomically, like every
+ * change. `amc sim state --set FILE` calls it. */
+int amc_sim_set_state(amc_device *d, const char *json, size_t len, amc_err *e);
 /* Render the current frame as raw RGBA (faster than PNG for tests and settling). */
 int amc_sim_render(amc_device *d, amc_image *out, amc_err *e);
 

@@ -20,6 +20,7 @@
 #include "device/sim/font.h"
 #include "device/sim/sim.h"
 #include "util/strbuf.h"
+#include <cjson/cJSON.h>
 
 #define SIM_MAX_STACK 16
 #define SIM_MAX_CONTACTS 1000
@@ -29,6 +30,10 @@
 #define SIM_TYPE_MAX 4096       /* bytes one type_text call accepts */
 #define SIM_TRANSITION_MS 300
 #define SIM_NETWORKS 8          /* Wi-Fi networks in range */
+#define SIM_MAX_ALARMS 100
+#define SIM_MAX_THREADS 200
+#define SIM_MAX_MESSAGES 500    /* per thread */
+#define SIM_MAX_FILES 1000
 
 enum sim_screen {
 	SCR_LAUNCHER,
@@ -58,6 +63,13 @@ enum sim_screen {
 	SCR_CONTACT_DETAIL,
 	SCR_NOTES,
 	SCR_NOTE_EDIT,
+	SCR_CLOCK,
+	SCR_ALARM_EDIT,
+	SCR_MESSAGES,
+	SCR_THREAD,
+	SCR_COMPOSE,
+	SCR_FILES,
+	SCR_FILE_DETAIL,
 	SCR_COUNT
 };
 
@@ -78,11 +90,25 @@ enum sim_toggle {
 	TG_LOCK_NOTIF,
 	TG_TALKBACK,
 	TG_WELLBEING_BEDTIME,
+	TG_DATA_SAVER,
+	TG_HOTSPOT,
+	TG_AUTO_ROTATE,
 	TG_COUNT
 };
 
-enum sim_field { F_NONE, F_NAME, F_PHONE, F_TITLE, F_BODY };
-enum sim_dialog { DLG_NONE, DLG_DELETE_CONTACT, DLG_DELETE_NOTE };
+enum sim_field { F_NONE, F_NAME, F_PHONE, F_TITLE, F_BODY, F_SEARCH, F_TIME, F_LABEL, F_TO, F_MESSAGE, F_COUNT };
+enum sim_dialog {
+	DLG_NONE,
+	DLG_DELETE_CONTACT,
+	DLG_DELETE_NOTE,
+	DLG_DELETE_ALARM,
+	DLG_DELETE_THREAD,
+	DLG_DELETE_FILE,
+	DLG_PICK,          /* a settings value picker; dialog_arg = enum sim_pick */
+	DLG_COUNT
+};
+/* Settings values chosen from a list (Display page). */
+enum sim_pick { PK_SCREEN_TIMEOUT, PK_FONT_SIZE, PK_COUNT };
 enum sim_trans { TR_NONE, TR_SLIDE_FWD, TR_SLIDE_BACK, TR_FADE };
 
 typedef struct sim_entry {
@@ -101,7 +127,34 @@ typedef struct sim_view {
 
 typedef struct sim_contact {
 	char *name, *phone;
+	int favorite;
 } sim_contact;
+
+typedef struct sim_alarm {
+	int hour, minute;
+	char *label;
+	int enabled;
+} sim_alarm;
+
+typedef struct sim_msg {
+	int out;     /* 1: sent by the phone's owner, 0: received */
+	char *text;
+} sim_msg;
+
+typedef struct sim_thread {
+	char *contact;
+	sim_msg *msgs;
+	int nmsgs;
+	int unread;
+} sim_thread;
+
+typedef struct sim_file {
+	char *name;
+	char *modified;   /* "2026-01-12" */
+	char *content;    /* first line of a document, caption of a picture: drawn only */
+	int size_kb;
+	int starred;
+} sim_file;
 
 typedef struct sim_note {
 	char *title, *body;
@@ -116,6 +169,8 @@ typedef struct sim_state {
 	int dialog, dialog_arg;
 	int focus;
 	int kb_hidden;       /* focused field but keyboard dismissed with back */
+#define SIM_SELECTION_BG 0xB3D4FCFFu /* behind a field's selected text */
+	int selected;        /* the focused field's text is all selected (a long press on it): typing replaces it */
 	amc_sb f_name, f_phone, f_title, f_body;
 	int form_error;      /* "Name is required" shown */
 	int toggles[TG_COUNT];
@@ -125,6 +180,16 @@ typedef struct sim_state {
 	int ncontacts;
 	sim_note *notes;
 	int nnotes;
+	/* Clock, Messages and Files (state_apps.c), the search box, the new forms'
+	 * fields and the settings values chosen from a list. */
+	sim_alarm *alarms;
+	int nalarms;
+	sim_thread *threads;   /* newest first */
+	int nthreads;
+	sim_file *files;       /* sorted by name */
+	int nfiles;
+	amc_sb f_search, f_time, f_label, f_to, f_message;
+	int picks[PK_COUNT];
 	/* Screen change in progress: the old view and when it started. */
 	int tr_kind;
 	long long tr_start;
@@ -180,7 +245,15 @@ enum sim_action {
 	A_DLG_CONFIRM,
 	A_WIFI_CONNECT,  /* a1 = network */
 	A_WIFI_FORGET,
-	A_KEY_CHAR,      /* a1 = code point */
+	A_FAVORITE,      /* a1 = contact */
+	A_ALARM_TOGGLE,  /* a1 = alarm */
+	A_SAVE_ALARM,
+	A_SEND,
+	A_PICK_OPEN,     /* a1 = enum sim_pick */
+	A_PICK_SET,      /* a1 = enum sim_pick, a2 = value */
+	A_FILE_STAR,     /* a1 = file */
+	A_FILL_TO,       /* a1 = contact: the recipient field gets the name */
+	A_KEY_CHAR,      /* a1 = code point; the keyboard keys stay last: vtree_scroll_hit treats them as modal */
 	A_KEY_BKSP,
 	A_KEY_ENTER,
 	A_KEY_HIDE
@@ -266,6 +339,27 @@ int sim_battery(const sim *s);
 /* Sim time as "HH:MM", and the date as "Thu, Jan 15" or (long_form) "January 15, 2026". */
 void sim_clock(const sim *s, char *out, size_t n);
 void sim_date(const sim *s, char *out, size_t n, int long_form);
+
+/* state_apps.c: the Clock, Messages and Files data, the pickers. */
+void sim_apps_factory(sim_state *st);
+void sim_apps_free(sim_state *st);
+void sim_apps_to_json(const sim_state *st, cJSON *o);
+/* Read the apps' keys of o into st (which holds the factory's); 0 or -1 with e set. */
+int sim_apps_from_json(sim_state *st, const cJSON *o, amc_err *e);
+void sim_alarms_sort(sim_state *st);
+void sim_files_sort(sim_state *st);
+int sim_pick_count(int pick);
+const char *sim_pick_value(int pick, int v);   /* "" when out of range */
+const char *sim_pick_title(int pick);
+/* "HH:MM" or "H:MM" -> hour and minute; 0, or -1 when it is not a time of day. */
+int sim_parse_time(const char *s, int *h, int *m);
+/* Whether s is valid UTF-8 (U+FFFD only where written as such). */
+int sim_valid_utf8(const char *s);
+/* Index of the thread with this contact (exact), -1 none. */
+int sim_thread_find(const sim_state *st, const char *contact);
+void sim_thread_add_msg(sim_thread *t, int out, const char *text);
+/* A thread for contact at the top (made when missing, moved up when there); its index (0). */
+int sim_thread_touch(sim_state *st, const char *contact);
 
 /* render.c */
 int sim_render_frame(sim *s, amc_image *img, amc_err *e);

@@ -25,17 +25,19 @@ static const char *SCREEN_NAMES[SCR_COUNT] = {
 	"launcher", "settings", "wifi", "wifi_network", "bluetooth", "network", "connected_devices", "apps",
 	"notifications", "battery", "storage", "sound", "display", "wallpaper", "accessibility", "security",
 	"location", "accounts", "wellbeing", "system", "date_time", "about", "contacts", "contact_edit",
-	"contact_detail", "notes", "note_editor",
+	"contact_detail", "notes", "note_editor", "clock", "alarm_editor", "messages", "conversation", "new_message",
+	"files", "file_detail",
 };
 
 static const char *TOGGLE_NAMES[TG_COUNT] = {
 	"wifi", "bluetooth", "dark_theme", "airplane_mode", "adaptive_brightness", "battery_percentage",
 	"battery_saver", "adaptive_battery", "do_not_disturb", "vibrate_for_calls", "location", "auto_time", "nfc",
-	"lock_screen_notifications", "talkback", "bedtime_mode",
+	"lock_screen_notifications", "talkback", "bedtime_mode", "data_saver", "hotspot", "auto_rotate",
 };
 
-static const char *FIELD_NAMES[] = {NULL, "name", "phone", "title", "body"};
-static const char *DIALOG_NAMES[] = {NULL, "delete_contact", "delete_note"};
+static const char *FIELD_NAMES[F_COUNT] = {NULL, "name", "phone", "title", "body", "search", "time", "label", "to", "message"};
+static const char *DIALOG_NAMES[DLG_COUNT] = {NULL, "delete_contact", "delete_note", "delete_alarm", "delete_conversation",
+					      "delete_file", "picker"};
 static const char *TRANS_NAMES[] = {NULL, "slide_forward", "slide_back", "fade"};
 
 const char *sim_screen_name(int screen)
@@ -56,6 +58,12 @@ const char *sim_screen_package(int screen)
 		return "com.android.contacts";
 	if (screen == SCR_NOTES || screen == SCR_NOTE_EDIT)
 		return "com.amc.notes";
+	if (screen == SCR_CLOCK || screen == SCR_ALARM_EDIT)
+		return "com.android.deskclock";
+	if (screen >= SCR_MESSAGES && screen <= SCR_COMPOSE)
+		return "com.amc.messages";
+	if (screen == SCR_FILES || screen == SCR_FILE_DETAIL)
+		return "com.amc.files";
 	return "com.android.settings";
 }
 
@@ -168,6 +176,7 @@ static void add_contact(sim_state *st, const char *name, const char *phone)
 	st->contacts = amc_xrealloc(st->contacts, (size_t)(st->ncontacts + 1) * sizeof *st->contacts);
 	st->contacts[st->ncontacts].name = amc_xstrdup(name);
 	st->contacts[st->ncontacts].phone = amc_xstrdup(phone);
+	st->contacts[st->ncontacts].favorite = 0;
 	st->ncontacts++;
 }
 
@@ -195,6 +204,7 @@ void sim_state_free(sim_state *st)
 	amc_sb_free(&st->f_phone);
 	amc_sb_free(&st->f_title);
 	amc_sb_free(&st->f_body);
+	sim_apps_free(st);
 	memset(st, 0, sizeof *st);
 }
 
@@ -226,6 +236,7 @@ void sim_state_factory(sim_state *st, long long seed)
 		 "Welcome to Notes.\nThis text is drawn on a canvas: it shows in screenshots but not in the UI tree, "
 		 "so reading it takes OCR.");
 	add_note(st, "Shopping list", "Milk\nEggs\nBread\nCoffee beans");
+	sim_apps_factory(st);
 }
 
 /* One app's data back to factory: the other apps' data is kept. The
@@ -301,6 +312,7 @@ char *sim_state_to_json(const sim *s)
 	amc_json_add_str(o, "focused_field", FIELD_NAMES[st->focus]);
 	cJSON_AddBoolToObject(o, "keyboard", st->focus != F_NONE && !st->kb_hidden);
 	cJSON_AddBoolToObject(o, "keyboard_hidden", st->kb_hidden);
+	cJSON_AddBoolToObject(o, "selection", st->selected);
 	amc_json_add_str(o, "dialog", DIALOG_NAMES[st->dialog]);
 	cJSON_AddNumberToObject(o, "dialog_arg", st->dialog_arg);
 	cJSON *f = cJSON_AddObjectToObject(o, "fields");
@@ -308,6 +320,11 @@ char *sim_state_to_json(const sim *s)
 	cJSON_AddStringToObject(f, "phone", amc_sb_str(&st->f_phone));
 	cJSON_AddStringToObject(f, "title", amc_sb_str(&st->f_title));
 	cJSON_AddStringToObject(f, "body", amc_sb_str(&st->f_body));
+	cJSON_AddStringToObject(f, "search", amc_sb_str(&st->f_search));
+	cJSON_AddStringToObject(f, "time", amc_sb_str(&st->f_time));
+	cJSON_AddStringToObject(f, "label", amc_sb_str(&st->f_label));
+	cJSON_AddStringToObject(f, "to", amc_sb_str(&st->f_to));
+	cJSON_AddStringToObject(f, "message", amc_sb_str(&st->f_message));
 	cJSON_AddBoolToObject(o, "form_error", st->form_error);
 	cJSON *tg = cJSON_AddObjectToObject(o, "toggles");
 	for (int i = 0; i < TG_COUNT; i++)
@@ -325,6 +342,7 @@ char *sim_state_to_json(const sim *s)
 		cJSON *c = cJSON_CreateObject();
 		cJSON_AddStringToObject(c, "name", st->contacts[i].name);
 		cJSON_AddStringToObject(c, "phone", st->contacts[i].phone);
+		cJSON_AddBoolToObject(c, "favorite", st->contacts[i].favorite);
 		cJSON_AddItemToArray(cs, c);
 	}
 	cJSON *ns = cJSON_AddArrayToObject(o, "notes");
@@ -334,6 +352,7 @@ char *sim_state_to_json(const sim *s)
 		cJSON_AddStringToObject(n, "body", st->notes[i].body);
 		cJSON_AddItemToArray(ns, n);
 	}
+	sim_apps_to_json(st, o);
 	if (st->tr_kind != TR_NONE && st->time_ms - st->tr_start < SIM_TRANSITION_MS) {
 		cJSON *t = cJSON_AddObjectToObject(o, "transition");
 		cJSON_AddStringToObject(t, "kind", TRANS_NAMES[st->tr_kind]);
@@ -365,7 +384,7 @@ static int fail(ld *l, const char *fmt, const char *what)
 	return -1;
 }
 
-static int valid_utf8(const char *s)
+int sim_valid_utf8(const char *s)
 {
 	size_t len = strlen(s);
 	for (size_t i = 0; i < len;) {
@@ -386,7 +405,7 @@ static const char *get_str(ld *l, const cJSON *o, const char *key, size_t max, i
 			fail(l, "'%s' is missing", key);
 		return NULL;
 	}
-	if (!cJSON_IsString(v) || !v->valuestring || strlen(v->valuestring) > max || !valid_utf8(v->valuestring)) {
+	if (!cJSON_IsString(v) || !v->valuestring || strlen(v->valuestring) > max || !sim_valid_utf8(v->valuestring)) {
 		fail(l, "'%s' is not a valid string", key);
 		return NULL;
 	}
@@ -510,8 +529,11 @@ int sim_state_from_json(sim *s, const char *text, size_t len, amc_err *e)
 		cJSON_ArrayForEach(it, cs) {
 			const char *name = get_str(&l, it, "name", SIM_FIELD_MAX, 1);
 			const char *phone = get_str(&l, it, "phone", SIM_FIELD_MAX, 0);
-			if (name)
+			int fav = get_bool(&l, it, "favorite", 0);
+			if (name) {
 				add_contact(&st, name, phone ? phone : "");
+				st.contacts[st.ncontacts - 1].favorite = fav;
+			}
 		}
 	}
 	const cJSON *ns = cJSON_GetObjectItemCaseSensitive(o, "notes");
@@ -531,16 +553,24 @@ int sim_state_from_json(sim *s, const char *text, size_t len, amc_err *e)
 	set_field(&l, &st.f_phone, fields, "phone", SIM_FIELD_MAX);
 	set_field(&l, &st.f_title, fields, "title", SIM_FIELD_MAX);
 	set_field(&l, &st.f_body, fields, "body", SIM_BODY_MAX);
+	set_field(&l, &st.f_search, fields, "search", SIM_FIELD_MAX);
+	set_field(&l, &st.f_time, fields, "time", SIM_FIELD_MAX);
+	set_field(&l, &st.f_label, fields, "label", SIM_FIELD_MAX);
+	set_field(&l, &st.f_to, fields, "to", SIM_FIELD_MAX);
+	set_field(&l, &st.f_message, fields, "message", SIM_BODY_MAX);
+	if (!l.bad && cJSON_IsObject(o) && sim_apps_from_json(&st, o, e) != 0)
+		l.bad = 1;
 	st.form_error = get_bool(&l, o, "form_error", 0);
 	const char *fs = get_str(&l, o, "focused_field", 16, 0);
-	st.focus = lookup(FIELD_NAMES, 5, fs);
+	st.focus = lookup(FIELD_NAMES, F_COUNT, fs);
 	if (st.focus < 0) {
 		fail(&l, "unknown focused_field '%s'", fs);
 		st.focus = F_NONE;
 	}
 	st.kb_hidden = get_bool(&l, o, "keyboard_hidden", 0);
+	st.selected = get_bool(&l, o, "selection", 0) && st.focus != F_NONE;
 	const char *ds = get_str(&l, o, "dialog", 32, 0);
-	st.dialog = lookup(DIALOG_NAMES, 3, ds);
+	st.dialog = lookup(DIALOG_NAMES, DLG_COUNT, ds);
 	if (st.dialog < 0) {
 		fail(&l, "unknown dialog '%s'", ds);
 		st.dialog = DLG_NONE;
@@ -560,10 +590,10 @@ int sim_state_from_json(sim *s, const char *text, size_t len, amc_err *e)
 			st.tr_from.e.arg = (int)get_int(&l, from, "arg", -1, SIM_MAX_CONTACTS + SIM_MAX_NOTES, -1);
 			st.tr_from.e.scroll = (int)get_int(&l, from, "scroll", 0, 10000000, 0);
 			const char *fd = get_str(&l, from, "dialog", 32, 0);
-			st.tr_from.dialog = lookup(DIALOG_NAMES, 3, fd) > 0 ? lookup(DIALOG_NAMES, 3, fd) : DLG_NONE;
+			st.tr_from.dialog = lookup(DIALOG_NAMES, DLG_COUNT, fd) > 0 ? lookup(DIALOG_NAMES, DLG_COUNT, fd) : DLG_NONE;
 			st.tr_from.dialog_arg = (int)get_int(&l, from, "dialog_arg", -1, SIM_MAX_CONTACTS + SIM_MAX_NOTES, -1);
 			const char *ff = get_str(&l, from, "focus", 16, 0);
-			st.tr_from.focus = lookup(FIELD_NAMES, 5, ff) > 0 ? lookup(FIELD_NAMES, 5, ff) : F_NONE;
+			st.tr_from.focus = lookup(FIELD_NAMES, F_COUNT, ff) > 0 ? lookup(FIELD_NAMES, F_COUNT, ff) : F_NONE;
 			st.tr_from.kb = get_bool(&l, from, "keyboard", 0);
 		}
 	}
@@ -579,13 +609,20 @@ int sim_state_from_json(sim *s, const char *text, size_t len, amc_err *e)
 		if ((en->screen == SCR_CONTACT_DETAIL && (en->arg < 0 || en->arg >= st.ncontacts)) ||
 		    (en->screen == SCR_CONTACT_EDIT && en->arg >= st.ncontacts) ||
 		    (en->screen == SCR_NOTE_EDIT && en->arg >= st.nnotes) ||
-		    (en->screen == SCR_WIFI_NET && (en->arg < 0 || en->arg >= sim_network_count()))) {
+		    (en->screen == SCR_WIFI_NET && (en->arg < 0 || en->arg >= sim_network_count())) ||
+		    (en->screen == SCR_ALARM_EDIT && en->arg >= st.nalarms) ||
+		    (en->screen == SCR_THREAD && (en->arg < 0 || en->arg >= st.nthreads)) ||
+		    (en->screen == SCR_FILE_DETAIL && (en->arg < 0 || en->arg >= st.nfiles))) {
 			en->screen = i == 0 ? SCR_LAUNCHER : SCR_SETTINGS;
 			en->arg = -1;
 		}
 	}
 	if ((st.dialog == DLG_DELETE_CONTACT && (st.dialog_arg < 0 || st.dialog_arg >= st.ncontacts)) ||
-	    (st.dialog == DLG_DELETE_NOTE && (st.dialog_arg < 0 || st.dialog_arg >= st.nnotes)))
+	    (st.dialog == DLG_DELETE_NOTE && (st.dialog_arg < 0 || st.dialog_arg >= st.nnotes)) ||
+	    (st.dialog == DLG_DELETE_ALARM && (st.dialog_arg < 0 || st.dialog_arg >= st.nalarms)) ||
+	    (st.dialog == DLG_DELETE_THREAD && (st.dialog_arg < 0 || st.dialog_arg >= st.nthreads)) ||
+	    (st.dialog == DLG_DELETE_FILE && (st.dialog_arg < 0 || st.dialog_arg >= st.nfiles)) ||
+	    (st.dialog == DLG_PICK && (st.dialog_arg < 0 || st.dialog_arg >= PK_COUNT)))
 		st.dialog = DLG_NONE;
 	sim_state_free(&s->st);
 	s->st = st;

@@ -314,6 +314,11 @@ int sim_field(sim_builder *b, int parent, int y, const char *hint, const char *v
 	n->fg2 = c->outline;
 	n->accent = c->primary;
 	n->bg = c->bg;
+	/* All of its text selected (a long press): drawn on the selection colour. */
+	if (focus == which && b->s->st.selected && *value) {
+		n->flags |= VF_SELECTED;
+		n->bg = SIM_SELECTION_BG;
+	}
 	n->hint = hint;
 	/* An empty EditText reports its hint as its text (Android 8+ does). */
 	n->text = amc_xstrdup(*value ? value : hint);
