@@ -16,6 +16,7 @@
 #include "storage/store_int.h"
 #include "util/fsutil.h"
 #include "util/sanitize.h"
+#include "util/strbuf.h"
 
 #define NAME_MAX_LEN 128
 
@@ -140,4 +141,69 @@ int amc_store_sweep_tmp(amc_store *s, const char *task_id)
 	}
 	closedir(d);
 	return n;
+}
+
+/* 1 when artifact file `name` of the task is named by a row (or is the
+ * thumbnail of a named one). `named` holds the rows' paths' last parts. */
+static int is_named(const char *name, char **named, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char thumb[PATH_MAX];
+		if (!strcmp(named[i], name) ||
+		    (amc_store_thumb_path(named[i], thumb, sizeof thumb) == 0 && !strcmp(thumb, name)))
+			return 1;
+	}
+	return 0;
+}
+
+int amc_store_free_unrecorded(amc_store *s, const char *task_id, amc_err *e)
+{
+	char dir[PATH_MAX];
+	if (!amc_store_id_ok(task_id) ||
+	    snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, task_id) >= (int)sizeof dir)
+		return amc_err_set(e, AMC_EUSAGE, "not a task id");
+	sqlite3_stmt *st;
+	if (amc_store_prepare(s, "SELECT screenshot_path, before_screenshot, after_screenshot, ui_tree_path "
+				 "FROM timeline WHERE task_id = ?1", &st, e) != 0)
+		return -1;
+	sqlite3_bind_text(st, 1, task_id, -1, SQLITE_STATIC);
+	char **named = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int c = 0; c < 4; c++) {
+			const char *p = (const char *)sqlite3_column_text(st, c);
+			if (!p || !*p)
+				continue;
+			const char *base = strrchr(p, '/');
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				named = amc_xrealloc(named, cap * sizeof *named);
+			}
+			named[n++] = amc_xstrdup(base ? base + 1 : p);
+		}
+	}
+	sqlite3_finalize(st);
+	int gone = -1;
+	if (rc != SQLITE_DONE) {
+		amc_store_sql_error(s, e, "read the task's artifact paths");
+	} else {
+		gone = 0;
+		DIR *d = opendir(dir);
+		struct dirent *de;
+		while (d && (de = readdir(d))) {
+			char p[PATH_MAX];
+			if (de->d_name[0] == '.' || is_named(de->d_name, named, n) ||
+			    snprintf(p, sizeof p, "%s/%s", dir, de->d_name) >= (int)sizeof p)
+				continue;
+			if (unlink(p) == 0)
+				gone++;
+		}
+		if (d)
+			closedir(d);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(named[i]);
+	free(named);
+	return gone;
 }

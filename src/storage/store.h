@@ -150,6 +150,11 @@ int amc_store_artifact_abspath(const amc_store *s, const char *relpath, char *ou
 int amc_store_thumb_path(const char *path, char *out, size_t n);
 /* Scale `img` down and write it atomically as the thumbnail of artifact
  * artifacts/<task_id>/<name> (call it before any row names that artifact). */
+/* Make room when the disk is full: remove the files in the task's artifacts
+ * folder that no timeline row of the task names (nor is the thumbnail of one
+ * that a row names), i.e. the evidence of a step that could not be recorded.
+ * Returns how many files went, or -1 with e when the rows cannot be read. */
+int amc_store_free_unrecorded(amc_store *s, const char *task_id, amc_err *e);
 struct amc_image;
 int amc_store_put_thumbnail(amc_store *s, const char *task_id, const char *name,
 			    const struct amc_image *img, amc_err *e);

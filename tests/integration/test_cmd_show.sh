@@ -34,7 +34,7 @@ like "$out" "steps 2 \(limit 50\)" "header: steps and the limit"
 like "$out" "^  error +step 2: $T_HOME/fail.yaml:5: assertVisible: no element matches text=\"Unicorn\"" "header: the error with step, file and line"
 like "$out" "^ +1 launch_app +ok " "step 1 listed ok"
 like "$out" "^ +2 assert_visible +failed .*assertVisible \"Unicorn\"$" "step 2 listed failed"
-like "$out" "^ +args +\{\"selector\":\"text=\\\\\"Unicorn\\\\\"\",\"flow_line\":5\}$" "compact args per step"
+like "$out" "^ +args +\{\"flow_line\":5,\"selector\":\"text=\\\\\"Unicorn\\\\\"\"\}$" "compact args per step"
 like "$out" "^ +before +$AMC_HOME/artifacts/$fid/obs-[0-9]+\.png$" "absolute screenshot paths"
 like "$out" "amc show $(printf %.8s "$fid") --step N" "ends with how to see one step"
 

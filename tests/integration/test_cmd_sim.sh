@@ -46,7 +46,9 @@ is "$(field keyboard)" '"keyboard":false' "back: the keyboard closed"
 "$AMC" sim key back
 is "$(field screen)" '"screen":"notes"' "back again: the editor closed"
 like "$(st)" '"notes":\[\{"title":"Groceries"' "the note was saved"
-"$AMC" sim long-press 540 380; ok_status $? "sim long-press"
+xy=$(centre 'text="Groceries"')
+# shellcheck disable=SC2086
+"$AMC" sim long-press $xy; ok_status $? "sim long-press on the note ($xy)"
 is "$(field dialog)" '"dialog":"delete_note"' "long-press on a note asks to delete it"
 "$AMC" sim key back; "$AMC" sim key home; ok_status $? "sim key home"
 is "$(field screen)" '"screen":"launcher"' "home: the launcher"

@@ -58,12 +58,20 @@ out=$("$AMC" fleet submit "$long" 2>&1); is $? 2 "a goal over the limit is refus
 bad_json=$(pg_sql "INSERT INTO amc_fleet.assignment (kind, title, payload) VALUES ('flow', 'bad', '{not json') RETURNING id")
 bad_cmd=$(pg_sql "INSERT INTO amc_fleet.assignment (kind, title, payload) VALUES ('flow', 'bad', '{\"v\":1,\"kind\":\"flow\",\"flow\":{\"name\":\"x.yaml\",\"text\":\"appId: x\\n---\\n- frobnicate: 1\\n\"}}') RETURNING id")
 bad_goal=$(pg_sql "INSERT INTO amc_fleet.assignment (kind, title, payload) VALUES ('goal', 'long', '{\"v\":1,\"kind\":\"goal\",\"goal\":\"$long\"}') RETURNING id")
+# A flow with a sub-flow: the sub-flow travels in the payload and runs on the host.
+mkdir -p "$T_HOME/subflows/sub"
+printf 'appId: com.android.settings\n---\n- runFlow: sub/open.yaml\n- assertVisible: "Bluetooth"\n' >"$T_HOME/subflows/main.yaml"
+printf 'appId: com.android.settings\n---\n- launchApp\n- assertVisible: "Wi-Fi"\n' >"$T_HOME/subflows/sub/open.yaml"
+with_sub=$("$AMC" fleet submit --flow "$T_HOME/subflows/main.yaml" --json | sed -n 's/.*"id":[[:space:]]*\([0-9]*\).*/\1/p')
+like "$(pg_sql "SELECT payload FROM amc_fleet.assignment WHERE id = $with_sub")" '"name":"sub/open.yaml"' \
+	"a flow's sub-flow travels in its payload"
 
 "$AMC" host --devices sim:0 --name h1 >"$T_HOME/h1.out" 2>&1 &
 h1=$!
 done_all() { [ "$(pg_sql "SELECT count(*) FROM amc_fleet.assignment WHERE state IN ('queued','leased')")" = 0 ]; }
 wait_for 30 done_all; ok_status $? "the host works off the queue"
 is "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = 1")" succeeded "the flow succeeded"
+is "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $with_sub")" succeeded "the flow with a sub-flow succeeded on the host"
 for b in "$bad_json" "$bad_cmd" "$bad_goal"; do
 	is "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $b")" failed "bad assignment $b failed"
 done
@@ -89,7 +97,7 @@ mkdir -p "$T_HOME/dump"
 "$AMC" tui --script "$T_HOME/tui.keys" --dump-dir "$T_HOME/dump" --size 160x30 </dev/null
 ok_status $? "amc tui in script mode"
 like "$(cat "$T_HOME/dump/tasks.txt")" "1#1" "the Tasks view shows the assignment and attempt"
-like "$(cat "$T_HOME/dump/task.txt")" "from 1 #1" "the Task view's header too"
+like "$(cat "$T_HOME/dump/task.txt")" "from $with_sub #1" "the Task view's header too (the newest task: the sub-flow one)"
 # The Fleet view: hosts and assignments, read by a worker thread.
 printf 'F\n:drain\n:dump fleet\n' >"$T_HOME/fleet.keys"
 "$AMC" tui --script "$T_HOME/fleet.keys" --dump-dir "$T_HOME/dump" --size 160x30 </dev/null

@@ -68,5 +68,5 @@ key back
 key back
 finish true Wrote the note Shopping list" '"title":[[:space:]]*"Shopping list"' "Shopping list"
 
-"$AMC" export nosuchtask --flow >/dev/null 2>&1; is $? 1 "an unknown task is refused"
+"$AMC" export nosuchtask --flow >/dev/null 2>&1; is $? 2 "an unknown task is refused (a usage error, as amc show)"
 done_testing

@@ -191,6 +191,47 @@ static void test_atomic_race(amc_store *s)
 	free(b);
 }
 
+/* Disk full: the files of a step that was never recorded go, the recorded
+ * step's files (and a recorded screenshot's thumbnail) stay. */
+static void test_free_unrecorded(amc_store *s, const char *home)
+{
+	static const char TID[] = "7000000000000009";
+	amc_err e = {0};
+	amc_task_row t = { 0 };
+	t.id = (char *)TID;
+	t.kind = "flow";
+	t.planner = "flow";
+	t.device = "sim:0";
+	t.status = "running";
+	t.created_ms = 1;
+	t.source_attempt = -1;
+	t.input_tokens = t.output_tokens = -1;
+	t.cost_usd = -1;
+	ok(amc_store_create_task(s, &t, &e) == 0, "a task for the disk-full case: %s", e.code ? e.msg : "");
+	const char *names[] = { "obs-0001.png", "obs-0001.thumb.png", "obs-0001-tree.json",
+				"obs-0002.png", "obs-0002.thumb.png" };
+	char rel[256];
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		amc_store_put_artifact(s, TID, names[i], "x", 1, rel, sizeof rel, &e);
+	amc_step_row r = { 0 };
+	r.task_id = (char *)TID;
+	r.step = 1;
+	r.tool = "tap";
+	r.status = "ok";
+	r.before_screenshot = "artifacts/7000000000000009/obs-0001.png";
+	r.after_screenshot = r.before_screenshot;
+	r.ui_tree_path = "artifacts/7000000000000009/obs-0001-tree.json";
+	r.ocr = "[]";
+	r.started_ms = r.finished_ms = 2;
+	ok(amc_store_add_step(s, &r, &e) == 0, "one recorded step: %s", e.code ? e.msg : "");
+	is_int(amc_store_free_unrecorded(s, TID, &e), 2, "the unrecorded step's screenshot and thumbnail go");
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s/artifacts/%s", home, TID);
+	int tmp;
+	is_int(count_entries(dir, &tmp), 3, "the recorded step's screenshot, thumbnail and tree stay");
+	ok(amc_store_free_unrecorded(s, "../x", &e) < 0, "a bad task id is refused");
+}
+
 int main(void)
 {
 	const char *home = test_home("artifacts");
@@ -204,6 +245,7 @@ int main(void)
 	test_put_refuses(s, home);
 	test_abspath(s);
 	test_atomic_race(s);
+	test_free_unrecorded(s, home);
 	amc_store_close(s);
 	return done_testing();
 }

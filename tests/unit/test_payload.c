@@ -62,8 +62,8 @@ int main(void)
 	amc_fleet_payload_free(&p);
 	free(fl);
 	free(title);
-	/* Sub-flows are gathered (and checked) before the flow is parsed, but
-	 * this amc's flow grammar does not run runFlow yet: refused at submit. */
+	/* Sub-flows are gathered (and checked) before the flow is parsed, and
+	 * travel beside it: the host hands them to the launch as a bundle. */
 	pathf(path, sizeof path, "%s/flows/sub/a.yaml", home);
 	f = fopen(path, "w");
 	fputs("appId: x\n---\n- back\n", f);
@@ -72,8 +72,17 @@ int main(void)
 	f = fopen(path, "w");
 	fputs("appId: x\n---\n- runFlow: sub/a.yaml\n", f);
 	fclose(f);
-	ok(amc_fleet_payload_flow(path, &title, &e) == NULL, "a flow with runFlow is refused at submit");
-	like(e.msg, "runFlow", "naming the command");
+	title = NULL;
+	fl = amc_fleet_payload_flow(path, &title, &e);
+	ok(fl != NULL, "a flow with runFlow is accepted at submit (%s)", fl ? "" : e.msg);
+	ok(fl && parse(fl, &p, &e) == 0, "reads back");
+	is_int(fl ? (int)p.nfiles : -1, 1, "its sub-flow travels with it");
+	like(fl && p.nfiles ? p.files[0].text : "", "- back", "with its text");
+	if (fl)
+		amc_fleet_payload_free(&p);
+	free(fl);
+	free(title);
+	title = NULL;
 	pathf(path, sizeof path, "%s/flows/withmissing.yaml", home);
 	f = fopen(path, "w");
 	fputs("appId: x\n---\n- runFlow: sub/none.yaml\n", f);
