@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,4 +190,27 @@ int amc_rm_rf(const char *path)
 	if (rmdir(path) != 0)
 		rc = -1;
 	return rc;
+}
+
+int amc_sweep_dead_tmp(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		const char *t = strstr(de->d_name, ".tmp.");
+		if (!t || de->d_name[0] == '.')
+			continue;
+		char *end;
+		long pid = strtol(t + 5, &end, 10);
+		if (pid <= 0 || *end != '.' || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+			continue;
+		char p[PATH_MAX];
+		if (amc_path_join(p, sizeof p, dir, de->d_name) == 0 && unlink(p) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
 }

@@ -12,6 +12,10 @@ int amc_mkdir_p(const char *path, mode_t mode, amc_err *e);
 /* Write `len` bytes to `path` through a temp file in the same folder, then rename.
  * A reader never sees a partial file. */
 int amc_write_atomic(const char *path, const void *data, size_t len, mode_t mode, amc_err *e);
+/* Remove the temp files amc_write_atomic left in `dir` (NAME.tmp.PID.N)
+ * whose process is gone (killed mid-write); a live writer's are kept.
+ * Returns how many went. */
+int amc_sweep_dead_tmp(const char *dir);
 /* Read a whole regular file, refusing more than `max` bytes. `*out` is NUL-terminated
  * and owned by the caller (free()). */
 int amc_read_file(const char *path, size_t max, char **out, size_t *len, amc_err *e);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -61,6 +62,39 @@ static void on_alarm(int sig)
 	/* The main thread is blocked in open(): removing the test folder is safe. */
 	test_home_cleanup();
 	_exit(1);
+}
+
+/* sweep_dead_tmp: a killed writer's temp file goes, a live one's stays, and
+ * names that only look alike are left alone. */
+static void test_sweep(const char *home)
+{
+	char dir[PATH_MAX], p[PATH_MAX + 64];
+	pathf(dir, sizeof dir, "%s/sweep", home);
+	amc_err e;
+	ok(amc_mkdir_p(dir, 0700, &e) == 0, "a folder for the sweep");
+	pid_t child = fork();
+	if (child == 0)
+		_exit(0);
+	waitpid(child, NULL, 0);
+	const char *keep[] = { "state.json", "a.tmp.x.1", "b.tmp.0.1" };
+	char dead[64], live[64];
+	snprintf(dead, sizeof dead, "state.json.tmp.%ld.3", (long)child);
+	snprintf(live, sizeof live, "state.json.tmp.%ld.4", (long)getpid());
+	const char *all[] = { keep[0], keep[1], keep[2], dead, live };
+	for (size_t i = 0; i < 5; i++) {
+		pathf(p, sizeof p, "%s/%s", dir, all[i]);
+		amc_write_atomic(p, "x", 1, 0600, &e);
+	}
+	is_int(amc_sweep_dead_tmp(dir), 1, "one temp file of a dead writer removed");
+	pathf(p, sizeof p, "%s/%s", dir, dead);
+	ok(!amc_file_exists(p), "the dead writer's temp file is gone");
+	pathf(p, sizeof p, "%s/%s", dir, live);
+	ok(amc_file_exists(p), "a live writer's temp file stays");
+	for (size_t i = 0; i < 3; i++) {
+		pathf(p, sizeof p, "%s/%s", dir, keep[i]);
+		ok(amc_file_exists(p), "%s stays", keep[i]);
+	}
+	is_int(amc_sweep_dead_tmp("/nonexistent-amc-dir"), 0, "a missing folder: nothing to do");
 }
 
 int main(void)
@@ -263,5 +297,6 @@ int main(void)
 
 	free(big);
 	umask(old_umask);
+	test_sweep(home);
 	return done_testing();
 }

@@ -195,6 +195,7 @@ static void save_contact(sim *s)
 		s->st.contacts = amc_xrealloc(s->st.contacts, (size_t)(s->st.ncontacts + 1) * sizeof *s->st.contacts);
 		s->st.contacts[s->st.ncontacts].name = keep;
 		s->st.contacts[s->st.ncontacts].phone = amc_xstrdup(amc_sb_str(&phone));
+		s->st.contacts[s->st.ncontacts].favorite = 0; /* realloc'd: not zeroed */
 		s->st.ncontacts++;
 	} else {
 		free(keep);

@@ -514,6 +514,9 @@ int amc_sim_open(const char *home, int index, const amc_config *cfg, amc_device 
 		sim_free(s);
 		return -1;
 	}
+	/* A process killed while saving the state leaves its temp file: gone on
+	 * the next open (check-hardening's kill -9 part counts them). */
+	amc_sweep_dead_tmp(s->dir);
 	int rc = sim_state_load(s, e);
 	if (rc < 0 || (rc == 1 && sim_state_save(s, e) != 0)) {
 		sim_free(s);
