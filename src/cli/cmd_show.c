@@ -222,6 +222,15 @@ static void print_task(const amc_task_row *t, amc_store *store)
 		amc_cli_put_safe(stdout, t->error);
 		printf("\n");
 	}
+	/* An information task's answer (a planner's finish, a flow's output.answer). */
+	char *answer = NULL;
+	amc_err ae;
+	if (amc_store_get_task_answer(store, t->id, &answer, &ae) == 0 && answer) {
+		printf("  answer    ");
+		amc_cli_put_safe(stdout, answer);
+		printf("\n");
+	}
+	free(answer);
 	/* Model usage exists only for planned tasks; unknown stays unknown (not 0). */
 	if (t->input_tokens >= 0 || t->output_tokens >= 0 || t->cost_usd >= 0) {
 		printf("  usage     ");
@@ -482,6 +491,11 @@ static int run(amc_cli *cli, int argc, char **argv)
 			amc_cli_print_json(step_json(store, one, dec, ndec));
 		} else {
 			cJSON *j = amc_cli_task_json(&t);
+			char *answer = NULL;
+			amc_err ae;
+			if (amc_store_get_task_answer(store, t.id, &answer, &ae) == 0)
+				amc_json_add_str(j, "answer", answer);
+			free(answer);
 			cJSON *arr = cJSON_AddArrayToObject(j, "steps");
 			for (size_t i = 0; i < n; i++)
 				cJSON_AddItemToArray(arr, step_json(store, &steps[i], dec, ndec));

@@ -1,8 +1,11 @@
 /* flow_js.c - the flow interpreter's bridge to the JavaScript engine. */
 #include "flow/flow_js.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "flow/flow_planner.h"
 #include "util/strbuf.h"
@@ -58,4 +61,26 @@ int amc_flow_js_attach(struct amc_flow_run_opts *o, const char *platform, amc_er
 	o->set_copied = amc_flow_js_set_copied;
 	o->eval_free = amc_flow_js_free;
 	return 0;
+}
+
+char *amc_flow_js_answer(void *ud)
+{
+	const char *text = ud ? amc_script_output(ud) : NULL;
+	cJSON *o = text ? cJSON_Parse(text) : NULL;
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "answer");
+	char *r = NULL;
+	if (cJSON_IsString(a) && a->valuestring) {
+		size_t n = strlen(a->valuestring);
+		if (n > AMC_FLOW_ANSWER_MAX)
+			n = AMC_FLOW_ANSWER_MAX;
+		r = amc_xmalloc(n + 1);
+		memcpy(r, a->valuestring, n);
+		r[n] = '\0';
+	} else if (cJSON_IsNumber(a)) {
+		char buf[64];
+		snprintf(buf, sizeof buf, "%.17g", a->valuedouble);
+		r = amc_xstrdup(buf);
+	}
+	cJSON_Delete(o);
+	return r;
 }

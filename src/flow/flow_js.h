@@ -18,6 +18,11 @@ int amc_flow_js_eval(void *ud, const char *expr, const struct amc_flow_var *vars
 		     char **out, amc_err *e);
 /* maestro.copiedText for later scripts. */
 void amc_flow_js_set_copied(void *ud, const char *text);
+/* The flow's answer to an information task: `output.answer` as the flow's
+ * scripts left it (a string or a number, cut to AMC_FLOW_ANSWER_MAX bytes),
+ * malloc'd; NULL when unset or of another type. */
+#define AMC_FLOW_ANSWER_MAX 2000
+char *amc_flow_js_answer(void *ud);
 /* Close the engine (amc_script_close); NULL is fine. */
 void amc_flow_js_free(void *ud);
 

@@ -13,6 +13,7 @@
  * step's "FILE:LINE: command: what" (the file being the sub-flow's when it is
  * in one). Variables (env:) live on flow_interp's stack, popped with their frame. */
 #include "flow/flow_planner_int.h"
+#include "flow/flow_js.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,6 +398,9 @@ static amc_plan_rc flow_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action
 		amc_sb_printf(&sb, ", %d optional skipped", fp->skipped);
 	free(name);
 	out->description = amc_sb_detach(&sb);
+	/* A question's answer, as the flow's scripts set it (output.answer). */
+	if (fp->in.eval == amc_flow_js_eval)
+		out->answer = amc_flow_js_answer(fp->in.eval_ud);
 	return AMC_PLAN_DONE;
 }
 

@@ -106,4 +106,26 @@ like "$(cat "$T_HOME/out")" 'keys.yaml:3:1: pressKey.*not available on sim devic
 "$AMC" flow check --device-kind adb "$W/keys.yaml" >/dev/null; is "$?" 0 "adb has that key"
 "$AMC" flow check -d nonsense "$W/keys.yaml" >/dev/null 2>"$T_HOME/err"; is "$?" 2 "an unknown device is refused"
 like "$(cat "$T_HOME/err")" "unknown device" "saying so"
+# A flow answers a question through its scripts: output.answer is the task's
+# answer (amc show, --json; the task suite judges it).
+cat >"$W/answer.yaml" <<'Y'
+appId: com.android.settings
+---
+- launchApp
+- evalScript: ${output.answer = 'AMC.' + (260115 + 0) + '.001'}
+Y
+"$AMC" run --flow "$W/answer.yaml" >/dev/null 2>&1; ok_status $? "a flow that sets output.answer runs"
+aid=$("$AMC" tasks --json | sed -n 's/.*"id":[[:space:]]*"\([0-9a-z]*\)".*/\1/p' | head -n 1)
+like "$("$AMC" show "$aid")" "^  answer +AMC\.260115\.001$" "amc show prints the flow's answer"
+like "$("$AMC" show "$aid" --json)" '"answer":[[:space:]]*"AMC\.260115\.001"' "and --json has it"
+cat >"$W/noanswer.yaml" <<'Y'
+appId: com.android.settings
+---
+- launchApp
+- evalScript: ${output.other = 1}
+Y
+"$AMC" run --flow "$W/noanswer.yaml" >/dev/null 2>&1
+nid=$("$AMC" tasks --json | sed -n 's/.*"id":[[:space:]]*"\([0-9a-z]*\)".*/\1/p' | head -n 1)
+like "$("$AMC" show "$nid" --json)" '"answer":[[:space:]]*null' "a flow without output.answer has none"
+
 done_testing
