@@ -25,7 +25,9 @@ pg_start() {
 	if [ "$(id -u)" = 0 ]; then
 		id postgres >/dev/null 2>&1 || skip_all "running as root and there is no unprivileged 'postgres' user to run the server"
 		chown postgres "$PG_DIR"
-		PG_RUN="runuser -u postgres --"
+		# from / : the postgres user may not enter the build folder (a
+		# checkout under a private folder), and psql says so on stderr
+		PG_RUN="runuser -u postgres -- env --chdir=/"
 	fi
 	$PG_RUN "$PG_BIN/initdb" -D "$PG_DIR/data" -U amc -A trust -E UTF8 --no-locale >"$PG_DIR/initdb.log" 2>&1 ||
 		{ sed 's/^/# /' "$PG_DIR/initdb.log"; echo "Bail out! initdb failed"; exit 1; }
