@@ -268,7 +268,7 @@ static void test_relative(void)
 	int wifi = node(&b, row1, "Wi-Fi", "label", NULL, NULL, 40, 220, 500, 280, 1);
 	int sw1 = node(&b, row1, "", "switch", NULL, NULL, 900, 220, 1000, 280, 1);
 	int row2 = node(&b, r, "", "row", NULL, NULL, 0, 300, 1080, 400, 1);
-	int bt = node(&b, row2, "Bluetooth", "label", NULL, NULL, 40, 320, 500, 380, 1);
+	(void)node(&b, row2, "Bluetooth", "label", NULL, NULL, 40, 320, 500, 380, 1);
 	int sw2 = node(&b, row2, "", "switch", NULL, NULL, 900, 320, 1000, 380, 1);
 	int row3 = node(&b, r, "", "row", NULL, NULL, 0, 400, 1080, 500, 1);
 	int nfc = node(&b, row3, "NFC", "label", NULL, NULL, 40, 420, 500, 480, 1);

@@ -461,7 +461,7 @@ static void test_world(void)
 	const char *names[] = {"bob", "\xc3\x85sa", "Alice", "alan", "Bob", "zed", "Zoe"};
 	sim_contact cs[7];
 	for (int i = 0; i < 7; i++)
-		cs[i] = (sim_contact){(char *)names[i], (char *)""};
+		cs[i] = (sim_contact){(char *)names[i], (char *)"", 0};
 	st.contacts = cs;
 	st.ncontacts = 7;
 	sim_contacts_sort(&st);
