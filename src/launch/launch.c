@@ -416,6 +416,12 @@ static int prepare(const amc_config *cfg, amc_store *store, const amc_launch_req
 	/* {{secret:NAME}} in the goal or the flow: resolved now, typed on the device only */
 	if (amc_secrets_resolve(amc_sb_str(text), amc_config_str(cfg, "secrets", "file"), &l->secrets, e) != 0)
 		return -1;
+	/* -e PASSWORD=...: a flow's secret inputs are secrets too: typed where the
+	 * flow puts them, masked in every record (docs/flows.md) */
+	for (size_t i = 0; i < l->nenv; i++)
+		if (amc_secrets_name_sensitive(l->env[i].name) &&
+		    amc_secrets_add(&l->secrets, l->env[i].name, l->env[i].value, e) != 0)
+			return -1;
 	amc_err ee;
 	if (amc_enricher_from_config(cfg, &l->enricher, &ee) != 0) {
 		/* enrichment never fails a run: say why and go on with raw Scenes */

@@ -450,6 +450,41 @@ static int mask_json(const amc_secrets *s, cJSON *j)
 	return hit;
 }
 
+int amc_secrets_mask_json(const amc_secrets *s, cJSON *j)
+{
+	return s && j ? mask_json(s, j) : 0;
+}
+
+int amc_secrets_name_sensitive(const char *name)
+{
+	static const char *const W[] = { "PASS", "SECRET", "TOKEN", "KEY", "PIN", "CREDENTIAL", "AUTH" };
+	char up[AMC_SECRET_NAME_MAX + 1];
+	size_t n = 0;
+	for (; name && name[n] && n < AMC_SECRET_NAME_MAX; n++)
+		up[n] = (char)((name[n] >= 'a' && name[n] <= 'z') ? name[n] - 32 : name[n]);
+	up[n] = 0;
+	for (size_t i = 0; i < sizeof W / sizeof W[0]; i++)
+		if (strstr(up, W[i]))
+			return 1;
+	return 0;
+}
+
+int amc_secrets_add(amc_secrets **s, const char *name, const char *value, amc_err *e)
+{
+	size_t nl = name ? strlen(name) : 0;
+	if (!name_ok(name, nl))
+		return amc_err_set(e, AMC_EUSAGE, "'%.64s' cannot name a secret (letters, digits and _, at most %d)",
+				   name ? name : "", AMC_SECRET_NAME_MAX);
+	if (!value || !*value)
+		return 0;
+	if (!*s)
+		*s = amc_xcalloc(1, sizeof **s);
+	if (add(*s, name, nl, amc_xstrdup(value), 1, e) != 0)
+		return -1;
+	qsort((*s)->v, (*s)->n, sizeof *(*s)->v, by_length);
+	return 0;
+}
+
 static void mask_ocr(const amc_secrets *s, char **ocr)
 {
 	if (!*ocr)

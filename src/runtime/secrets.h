@@ -39,6 +39,13 @@ typedef struct amc_secrets amc_secrets;
  * NULL/"". Free with amc_secrets_free (values are zeroed first). */
 int amc_secrets_resolve(const char *text, const char *file, amc_secrets **out, amc_err *e);
 void amc_secrets_free(amc_secrets *s);
+/* A flow's -e NAME=VALUE whose NAME says it is secret (it holds PASS,
+ * SECRET, TOKEN, KEY, PIN, CREDENTIAL or AUTH, in any case): 1. */
+int amc_secrets_name_sensitive(const char *name);
+/* Add NAME=VALUE as a named secret (typed where its placeholder is, masked
+ * everywhere else), creating *s when NULL. An empty value is ignored. 0, or
+ * -1 with e for a bad name or past AMC_SECRETS_MAX. */
+int amc_secrets_add(amc_secrets **s, const char *name, const char *value, amc_err *e);
 /* Named secrets (the text's own, the ones that may be typed). */
 size_t amc_secrets_count(const amc_secrets *s);
 /* Every value known (named and mask-only). */
@@ -52,6 +59,10 @@ char *amc_secrets_expand(const amc_secrets *s, const char *in, amc_err *e);
  * masked whole; overlapping values leave no byte of either). malloc'd copy
  * (equal to `in` when nothing matched). */
 char *amc_secrets_mask(const amc_secrets *s, const char *in);
+/* Mask every string of a JSON tree in place (keys are left). 1 when any
+ * was masked. */
+struct cJSON;
+int amc_secrets_mask_json(const amc_secrets *s, struct cJSON *j);
 /* 1 when `in` holds a value. */
 int amc_secrets_found(const amc_secrets *s, const char *in);
 

@@ -99,4 +99,35 @@ like "$(cat "$T_HOME/out")" 'vars.yaml:8: \$\{MAESTRO_TITLE\} is not defined: gi
 	"an undefined variable names the file and line"
 "$AMC" run --flow "$D/vars.yaml" -e "1X=y" >"$T_HOME/out" 2>&1; is $? 2 "a bad -e name is refused"
 "$AMC" run -e "A=b" "a goal" >"$T_HOME/out" 2>&1; is $? 2 "-e is for flows"
+# A flow's secret input (-e NAME=VALUE, NAME saying token, password, key...):
+# typed on the device, masked in every record, exported as ${NAME}.
+cat >"$T_HOME/tok.yaml" <<'Y'
+appId: com.android.contacts
+---
+- launchApp:
+    clearState: true
+- tapOn: "Add contact"
+- tapOn:
+    id: name
+- inputText: ${API_TOKEN}
+- tapOn:
+    id: phone
+- inputText: "555-0199"
+- hideKeyboard
+- tapOn: Save
+- back
+- assertVisible: "Alan Turing"
+Y
+"$AMC" sim reset >/dev/null
+"$AMC" run --flow "$T_HOME/tok.yaml" -e API_TOKEN=Zq7tokenvalue >/dev/null 2>&1; ok_status $? "a flow types a secret -e value"
+like "$("$AMC" sim state)" '"name":[[:space:]]*"Zq7tokenvalue"' "the device got the value"
+is "$(grep -rl Zq7tokenvalue "$AMC_HOME" --exclude=state.json | wc -l)" 0 "no file of AMC_HOME holds it (but the sim's own state)"
+tid=$("$AMC" tasks --json | sed -n 's/.*"id":[[:space:]]*"\([0-9a-z]*\)".*/\1/p' | head -n 1)
+out=$("$AMC" show "$tid" --json)
+ok_status $(printf '%s' "$out" | grep -q Zq7tokenvalue; echo $((! $?))) "amc show --json does not hold it"
+like "$out" '\{\{secret:API_TOKEN\}\}' "the step keeps the placeholder"
+ok_status $("$AMC" export "$tid" --json | grep -q Zq7tokenvalue; echo $((! $?))) "nor export --json"
+like "$("$AMC" export "$tid" --flow)" '- inputText: "\$\{API_TOKEN\}"' "export --flow writes \${API_TOKEN}"
+like "$("$AMC" search Zq7tokenvalue 2>&1)" "no matches" "and search finds nothing"
+
 done_testing

@@ -10,6 +10,8 @@
 #include "perception/scene.h"
 #include "runtime/observe.h"
 #include "runtime/secrets.h"
+#include <cjson/cJSON.h>
+
 #include "tap.h"
 #include "testutil.h"
 #include "util/jsonutil.h"
@@ -327,5 +329,30 @@ int main(void)
 	amc_observation_free(&q);
 	amc_observation_free(&o);
 	amc_secrets_free(s);
+
+	/* A flow's -e NAME=VALUE: which names are secret, and adding one. */
+	ok(amc_secrets_name_sensitive("PASSWORD") && amc_secrets_name_sensitive("api_token") &&
+	   amc_secrets_name_sensitive("MY_SECRET") && amc_secrets_name_sensitive("ApiKey") &&
+	   amc_secrets_name_sensitive("PIN") && amc_secrets_name_sensitive("AUTH_HEADER"),
+	   "password, token, secret, key, pin and auth names are secret");
+	ok(!amc_secrets_name_sensitive("USERNAME") && !amc_secrets_name_sensitive("APP_ID") &&
+	   !amc_secrets_name_sensitive(""), "user names and app ids are not");
+	amc_secrets *f = NULL;
+	ok(amc_secrets_add(&f, "API_TOKEN", "tok-123456", &e) == 0 && f, "an -e secret makes a set");
+	ok(amc_secrets_add(&f, "EMPTY_KEY", "", &e) == 0 && amc_secrets_count(f) == 1, "an empty value is ignored");
+	ok(amc_secrets_add(&f, "bad name", "v", &e) != 0 && e.code == AMC_EUSAGE, "a bad name is refused");
+	char *m = amc_secrets_mask(f, "typed tok-123456 here");
+	is_str(m, "typed {{secret:API_TOKEN}} here", "its value is masked");
+	char *x2 = amc_secrets_expand(f, m, &e);
+	is_str(x2, "typed tok-123456 here", "and typed back where its placeholder is");
+	cJSON *j = cJSON_Parse("{\"text\":\"tok-123456\",\"n\":{\"a\":[\"x tok-123456\"]}}");
+	ok(amc_secrets_mask_json(f, j) == 1, "mask_json finds it in nested strings");
+	char *js = cJSON_PrintUnformatted(j);
+	ok(js && !strstr(js, "tok-123456"), "no value left in the JSON: %s", js ? js : "");
+	free(js);
+	cJSON_Delete(j);
+	free(m);
+	free(x2);
+	amc_secrets_free(f);
 	return done_testing();
 }
