@@ -26,6 +26,10 @@ EXTRA_DIST += tests/integration/test_cmd_flow.sh tests/integration/test_run_suit
 TESTS += tests/integration/test_mcp_clients.sh
 EXTRA_DIST += tests/integration/test_mcp_clients.sh tests/mcp/package.json tests/mcp/package-lock.json \
 	tests/mcp/sdk_client.mjs tests/mcp/claude_mock.mjs
+clean-local: clean-mcp-env
+clean-mcp-env:
+	-rm -rf tests/mcp-env
+.PHONY: clean-mcp-env
 # the fleet: a private PostgreSQL 15 server per test (pgserver.sh)
 FLEET_TESTS = tests/integration/test_fleet.sh tests/integration/test_fleet_hosts.sh \
 	tests/integration/test_fleet_rls.sh tests/integration/test_fleet_decisions.sh tests/integration/test_fleet_tls.sh
