@@ -12,6 +12,17 @@ bench_bench_store_LDADD = $(TEST_LDADD)
 TESTS += tests/integration/test_bench.sh
 EXTRA_DIST += tests/integration/test_bench.sh
 
+# bench_search: full-text search over 1M generated steps (STEPS=... to change it);
+# a 20,000-step run in `make check` (tests/integration/test_bench.sh) checks it runs
+check_PROGRAMS += bench/bench_search
+bench_bench_search_SOURCES = bench/bench_search.c
+bench_bench_search_LDADD = $(TEST_LDADD)
+BENCH_SEARCH_STEPS = 1000000
+bench-search: bench/bench_search$(EXEEXT)
+	./bench/bench_search$(EXEEXT) $(BENCH_SEARCH_STEPS)
+bench: bench-search
+.PHONY: bench-search
+
 # bench_device: the bundled flows over the adb stand-in with a latency model
 bench_bench_device_SOURCES = bench/bench_device.c
 bench_bench_device_LDADD = $(TEST_LDADD)

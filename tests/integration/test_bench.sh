@@ -1,5 +1,6 @@
 #!/bin/sh
-# test_bench.sh - short runs of bench/bench_store and bench/bench_device, only
+# test_bench.sh - short runs of bench/bench_store, bench_device and
+# bench_search, only
 # to check that they run and print their figures (`make bench` runs them in
 # full; the figures of a short run mean nothing).
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
@@ -19,4 +20,12 @@ like "$out" "wifi-off-on.yaml +1 launch_app +[0-9]+ +2 +1" "step 1: its screensh
 like "$out" "7 steps: amc's own time is" "the summary"
 like "$out" "with zero latency amc's own time totals" "and amc's own time at zero latency"
 out=$("$B/bench_device" /nonexistent 2>&1); is $? 2 "no stand-in: usage"
+# bench_search on 20,000 steps in a scratch TMPDIR: every query finds its planted rows
+out=$(TMPDIR="$T_HOME" "$B/bench_search" 20000 5 2>&1); is $? 0 "bench_search runs (20,000 steps, 5 rounds)"
+like "$out" "filled 20000 steps \(2000 tasks\)" "it fills the database through the store"
+like "$out" "the FTS5 index [0-9.]+ MB" "it prints the index's size"
+like "$out" "rare term \(Quetzalcoatl, 1 in 10,000\) +2 " "the rare term: its two planted rows"
+like "$out" "phrase \(\"Payment failed\", 1 %\) +20 " "the phrase fills the first page"
+out=$(TMPDIR="$T_HOME" "$B/bench_search" 20000 5 2>&1); like "$out" "reusing" "a second run reuses the database"
+out=$("$B/bench_search" 5 2>&1); is $? 2 "too few steps: usage"
 done_testing
