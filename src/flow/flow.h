@@ -210,10 +210,12 @@ int amc_flow_walk(const amc_flow *f, amc_flow_visit_fn fn, void *ud);
 int amc_flow_check_device_model(const amc_flow *f, const char *device_kind, int have_model, amc_err *e);
 /* The same with no model configured (what `amc flow check` knows). */
 int amc_flow_check_device(const amc_flow *f, const char *device_kind, amc_err *e);
-/* The same for `amc flow check` (its amc_flow_check_device_fn): the first
- * command `device_kind` cannot do, its line in *line and the message without
- * FILE:LINE ("setLocation: not available on sim devices: ..."). */
-int amc_flow_device_problem(const amc_flow *f, const char *device_kind, int *line, amc_err *e);
+/* The same for `amc flow check` (its amc_flow_check_device_fn): every
+ * command of f's own file that `device_kind` cannot do, each given to fn
+ * with its line and the message without FILE:LINE ("setLocation: not
+ * available on sim devices: ..."). Returns how many. */
+typedef void (*amc_flow_problem_fn)(void *ud, int line, const char *msg);
+int amc_flow_device_problems(const amc_flow *f, const char *device_kind, amc_flow_problem_fn fn, void *ud);
 /* 1 when some command needs JavaScript (evalScript, runScript, ${expr} that is
  * not a plain NAME, a `true:` condition with an expression); then
  * "FILE:LINE: COMMAND" of the first goes into where (may be NULL). */

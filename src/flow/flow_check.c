@@ -19,7 +19,7 @@
 
 extern char **environ;
 
-amc_flow_check_device_fn amc_flow_check_device_hook = amc_flow_device_problem;
+amc_flow_check_device_fn amc_flow_check_device_hook = amc_flow_device_problems;
 
 const char *amc_check_kind_name(amc_check_kind k)
 {
@@ -58,6 +58,18 @@ static void add(amc_check_report *r, const char *file, int line, int col, amc_ch
 	p->col = col > 0 ? col : 1;
 	p->kind = k;
 	p->msg = amc_sanitize_dup(msg);
+}
+
+/* amc_flow_problem_fn for the device check: each problem of the file. */
+typedef struct dev_ctx {
+	amc_check_report *r;
+	const char *path;
+} dev_ctx;
+
+static void device_problem(void *ud, int line, const char *msg)
+{
+	dev_ctx *d = ud;
+	add(d->r, d->path, line, 1, AMC_CHECK_DEVICE, "%s", msg);
 }
 
 /* ---- one file ---- */
@@ -363,10 +375,8 @@ static int check_file(ctx *c, const char *path, const names *inherited)
 		add(c->r, path, line, col, AMC_CHECK_INVALID, "%s", rest);
 	} else {
 		if (c->o->device_check) {
-			int line = 1;
-			amc_err_clear(&e);
-			if (c->o->device_check(&f, c->o->device_kind ? c->o->device_kind : "adb", &line, &e) != 0)
-				add(c->r, path, line, 1, AMC_CHECK_DEVICE, "%s", e.msg);
+			dev_ctx dc = { c->r, path };
+			c->o->device_check(&f, c->o->device_kind ? c->o->device_kind : "adb", device_problem, &dc);
 		}
 		amc_flow_free(&f);
 	}

@@ -40,13 +40,13 @@ typedef struct amc_check_report {
 	size_t lacking;          /* of which only lack files or variables (missing-file, needs-env) */
 } amc_check_report;
 
-/* What a device kind cannot perform: 0 when `f` runs on `kind`, else -1 with
- * the message and *line of the first command it cannot. */
-typedef int (*amc_flow_check_device_fn)(const amc_flow *f, const char *kind, int *line,
-					 amc_err *e);
+/* What a device kind cannot perform: each command of f `kind` cannot do
+ * goes to fn (its line, the message); returns how many. */
+typedef int (*amc_flow_check_device_fn)(const amc_flow *f, const char *kind, amc_flow_problem_fn fn,
+					 void *ud);
 
 /* The device-kind check `amc flow check` uses: the one a run makes before
- * it starts (amc_flow_device_problem, flow_resolve.c); NULL: commands are
+ * it starts (amc_flow_device_problems, flow_resolve.c); NULL: commands are
  * only checked against the grammar. One call site: cmd_flow.c. */
 extern amc_flow_check_device_fn amc_flow_check_device_hook;
 

@@ -230,6 +230,9 @@ typedef struct dev_check {
 	int have_model;
 	amc_err *e;
 	int *line;      /* non-NULL: the line goes here, not into the message */
+	amc_flow_problem_fn report; /* non-NULL: every problem goes here, the walk goes on */
+	void *ud;
+	int count;
 } dev_check;
 
 static const char *cannot(const dev_check *k, const amc_flow_cmd *c)
@@ -274,6 +277,16 @@ static int check_one(void *ud, const amc_flow *file, const amc_flow_cmd *c)
 	char *w = amc_sanitize_dup(file->path ? file->path : "(flow)");
 	char *kind = amc_sanitize_dup(k->kind);
 	char *d = amc_flow_cmd_describe(c);
+	if (k->report) {
+		char msg[AMC_ERR_MSG_MAX];
+		snprintf(msg, sizeof msg, "%s: not available on %s devices: %s", d, kind, why);
+		k->report(k->ud, c->line, msg);
+		k->count++;
+		free(d);
+		free(kind);
+		free(w);
+		return 0;
+	}
 	if (k->line) {
 		*k->line = c->line;
 		amc_err_set(k->e, AMC_EUSAGE, "%s: not available on %s devices: %s", d, kind, why);
@@ -289,14 +302,15 @@ static int check_one(void *ud, const amc_flow *file, const amc_flow_cmd *c)
 
 int amc_flow_check_device_model(const amc_flow *f, const char *device_kind, int have_model, amc_err *e)
 {
-	dev_check k = { device_kind ? device_kind : "adb", have_model, e, NULL };
+	dev_check k = { device_kind ? device_kind : "adb", have_model, e, NULL, NULL, NULL, 0 };
 	return amc_flow_walk(f, check_one, &k) ? -1 : 0;
 }
 
-int amc_flow_device_problem(const amc_flow *f, const char *device_kind, int *line, amc_err *e)
+int amc_flow_device_problems(const amc_flow *f, const char *device_kind, amc_flow_problem_fn fn, void *ud)
 {
-	dev_check k = { device_kind ? device_kind : "adb", 0, e, line };
-	return amc_flow_walk(f, check_one, &k) ? -1 : 0;
+	dev_check k = { device_kind ? device_kind : "adb", 0, NULL, NULL, fn, ud, 0 };
+	amc_flow_walk(f, check_one, &k);
+	return k.count;
 }
 
 int amc_flow_check_device(const amc_flow *f, const char *device_kind, amc_err *e)
