@@ -117,11 +117,18 @@ void amc_tui_box(int y, int x, int h, int w, const char *title, int focused);
 /* Views and dialogs (one file each). */
 extern const amc_tui_view_ops amc_tui_view_tasks, amc_tui_view_task, amc_tui_view_help, amc_tui_view_devices;
 extern const amc_tui_view_ops amc_tui_view_fleet;
+/* The Search view (view_hits.c): the steps matching `query` (the store's
+ * full-text search, words quoted); the state is read once, here. */
+extern const amc_tui_view_ops amc_tui_view_hits;
+void *amc_tui_hits_new(amc_tui_app *a, const char *query);
 void *amc_tui_devices_new(amc_tui_app *a);
 /* The Fleet view's state: starts its reader thread (view_fleet.c). */
 void *amc_tui_fleet_new(amc_tui_app *a);
 void *amc_tui_tasks_new(amc_tui_app *a);
 void *amc_tui_task_new(amc_tui_app *a, const char *task_id);
+/* Select step number `step` of a Task view's state (amc_tui_task_new's);
+ * a step it does not have leaves the selection as it is. */
+void amc_tui_task_select(void *task_view, int step);
 void *amc_tui_help_new(amc_tui_app *a, unsigned view);
 amc_tui_dialog *amc_tui_confirm_new(const char *question, void (*yes)(amc_tui_app *, void *), void *ud,
 				    void (*ud_free)(void *));

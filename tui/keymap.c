@@ -10,8 +10,8 @@
 #include "util/strbuf.h"
 
 #define CTRL(c) ((c) & 0x1f)
-#define NAV (AMC_VIEW_TASKS | AMC_VIEW_TASK | AMC_VIEW_DEVICES | AMC_VIEW_HELP | AMC_VIEW_FLEET)
-#define MAIN (AMC_VIEW_TASKS | AMC_VIEW_TASK | AMC_VIEW_DEVICES | AMC_VIEW_FLEET)
+#define NAV (AMC_VIEW_TASKS | AMC_VIEW_TASK | AMC_VIEW_DEVICES | AMC_VIEW_HELP | AMC_VIEW_FLEET | AMC_VIEW_HITS)
+#define MAIN (AMC_VIEW_TASKS | AMC_VIEW_TASK | AMC_VIEW_DEVICES | AMC_VIEW_FLEET | AMC_VIEW_HITS)
 
 static const amc_tui_binding TABLE[] = {
 	/* The UI-tree pane of the Task view (tmux mode-tree keys); these rows win
@@ -35,6 +35,9 @@ static const amc_tui_binding TABLE[] = {
 	{ '\n', "Enter", AMC_VIEW_TASKS, AMC_REQ_ENTER, "open the selected task" },
 	{ '\r', "Enter", AMC_VIEW_TASKS, AMC_REQ_ENTER, "open the selected task" },
 	{ KEY_ENTER, "Enter", AMC_VIEW_TASKS, AMC_REQ_ENTER, "open the selected task" },
+	{ '\n', "Enter", AMC_VIEW_HITS, AMC_REQ_ENTER, "open the task at the step of the selected hit" },
+	{ '\r', "Enter", AMC_VIEW_HITS, AMC_REQ_ENTER, "open the task at the step of the selected hit" },
+	{ KEY_ENTER, "Enter", AMC_VIEW_HITS, AMC_REQ_ENTER, "open the task at the step of the selected hit" },
 	{ 'j', "j", NAV, AMC_REQ_DOWN, "next row" },
 	{ KEY_DOWN, "Down", NAV, AMC_REQ_DOWN, "next row" },
 	{ 'k', "k", NAV, AMC_REQ_UP, "previous row" },
@@ -50,7 +53,8 @@ static const amc_tui_binding TABLE[] = {
 	{ '\t', "Tab", AMC_VIEW_TASK, AMC_REQ_NEXT_PANE, "focus the next pane" },
 	{ KEY_BTAB, "S-Tab", AMC_VIEW_TASK, AMC_REQ_PREV_PANE, "focus the previous pane" },
 	{ 'z', "z", AMC_VIEW_TASK | AMC_VIEW_DEVICES, AMC_REQ_ZOOM, "zoom the focused pane to the full screen (again: back)" },
-	{ '/', "/", AMC_VIEW_TASKS, AMC_REQ_SEARCH, "search goals, flow names and ids" },
+	{ '/', "/", AMC_VIEW_TASKS, AMC_REQ_SEARCH, "search goals, flow names and ids; with S, inside every step" },
+	{ 'S', "S", AMC_VIEW_TASKS, AMC_REQ_SEARCH_MODE, "switch / between the task list and the text of every step" },
 	{ 'f', "f", AMC_VIEW_TASKS, AMC_REQ_FILTER, "filter by status (cycles: all, running, succeeded, failed, ...)" },
 	{ 's', "s", AMC_VIEW_TASKS, AMC_REQ_SORT, "sort (cycles: newest first, oldest first, by status, longest first)" },
 	{ 'o', "o", AMC_VIEW_TASK, AMC_REQ_OCR_MARK, "OCR tab: mark the next word's box on the before image (after the last: none)" },
@@ -113,6 +117,7 @@ const char *amc_tui_keymap_view_name(unsigned view)
 	case AMC_VIEW_DIALOG: return "Dialogs";
 	case AMC_VIEW_TREE: return "UI tree";
 	case AMC_VIEW_FLEET: return "Fleet";
+	case AMC_VIEW_HITS: return "Search";
 	default: return "?";
 	}
 }
@@ -222,6 +227,10 @@ void amc_tui_keymap_write_man(FILE *f)
 				  "each device runs; every assignment with its state, attempts, host and latest progress. "
 				  "It follows the database (LISTEN) without a key press and says so when the database "
 				  "cannot be reached." },
+		{ AMC_VIEW_HITS, "the steps that match a search inside steps (S, then / in the Tasks view): the "
+				 "full-text index of everything amc saw (screen text and OCR words, actions, reasoning, "
+				 "errors; secrets masked), newest first, with the task, the step, the field that matched "
+				 "and a snippet with the matches highlighted. Enter opens the task at that step." },
 		{ AMC_VIEW_HELP, "the keys of the view it was opened from, and of dialogs." },
 		{ AMC_VIEW_TREE, "the UI-tree tab of the Task view's evidence pane (Tab to it): the step's UI tree, collapsible "
 				 "like tmux's choose-tree, searchable, with a JSON view. The Task view's other keys "

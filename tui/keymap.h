@@ -15,7 +15,7 @@ typedef enum amc_tui_req {
 	AMC_REQ_LAUNCH, AMC_REQ_CANCEL, AMC_REQ_DEVICES, AMC_REQ_FLEET, AMC_REQ_TASKS, AMC_REQ_REFRESH, AMC_REQ_PAUSE,
 	AMC_REQ_COLLAPSE, AMC_REQ_EXPAND, AMC_REQ_COLLAPSE_ALL, AMC_REQ_EXPAND_ALL, AMC_REQ_JSON,
 	AMC_REQ_YES, AMC_REQ_NO,
-	AMC_REQ_SORT, AMC_REQ_OCR_MARK,
+	AMC_REQ_SORT, AMC_REQ_OCR_MARK, AMC_REQ_SEARCH_MODE,
 	/* The Task view's evidence pane: the next tab, or one tab (1-5). */
 	AMC_REQ_TAB_NEXT, AMC_REQ_TAB_TREE, AMC_REQ_TAB_OCR, AMC_REQ_TAB_SCENE, AMC_REQ_TAB_DIFF, AMC_REQ_TAB_SEMANTIC,
 	AMC_REQ__COUNT
@@ -30,6 +30,7 @@ enum {
 	AMC_VIEW_DIALOG = 1 << 4,
 	AMC_VIEW_TREE = 1 << 5,   /* the UI-tree pane of the Task view has focus */
 	AMC_VIEW_FLEET = 1 << 6,  /* the Fleet view (fleet.url set) */
+	AMC_VIEW_HITS = 1 << 7,   /* the Search view: hits inside steps */
 	AMC_VIEW_ALL = 0xff
 };
 

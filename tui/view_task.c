@@ -86,6 +86,16 @@ void *amc_tui_task_new(amc_tui_app *a, const char *id)
 	return t;
 }
 
+void amc_tui_task_select(void *data, int step)
+{
+	task_view *t = data;
+	for (size_t i = 0; t && i < t->nsteps; i++)
+		if (t->steps[i].step == step) {
+			t->sel = (long)i;
+			t->follow_tail = 0;
+		}
+}
+
 static void reload(amc_tui_app *a, amc_tui_view *v)
 {
 	load(a, v->data);

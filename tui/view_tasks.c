@@ -26,6 +26,7 @@ typedef struct tasks_view {
 	int filter;
 	amc_task_sort sort;
 	char *search;
+	int step_search;      /* S: / searches inside steps (the Search view) */
 	char sel_id[32];      /* the selected task, followed across live updates */
 } tasks_view;
 
@@ -290,13 +291,22 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	}
 	/* Position and filter, right-aligned on the title row. */
 	char pos[256];
-	snprintf(pos, sizeof pos, "%ld/%ld%s%s%s%s%s%s%s ", t->total ? t->sel + 1 : 0, t->total,
+	snprintf(pos, sizeof pos, "%ld/%ld%s%s%s%s%s%s%s%s ", t->total ? t->sel + 1 : 0, t->total,
+		 t->step_search ? "  /=steps" : "",
 		 t->sort ? "  sort=" : "", t->sort ? amc_store_sort_name(t->sort) : "",
 		 t->filter ? "  status=" : "", t->filter ? FILTERS[t->filter] : "",
 		 t->search ? "  search=\"" : "", t->search ? t->search : "", t->search ? "\"" : "");
 	int pw = amc_tui_width(pos);
 	if (pw < w - 20)
 		amc_tui_put(stdscr, 0, w - pw, pw, pos, amc_tui_attr(AMC_EL_STATUS), 0);
+}
+
+/* The words typed after / in step mode: the Search view lists the hits. */
+static void search_steps(amc_tui_app *a, const char *text, void *ud)
+{
+	(void)ud;
+	if (text && *text)
+		amc_tui_push(a, &amc_tui_view_hits, amc_tui_hits_new(a, text));
 }
 
 static void set_search(amc_tui_app *a, const char *text, void *ud)
@@ -339,7 +349,16 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 		load(a, t);
 		return 1;
 	case AMC_REQ_SEARCH:
-		amc_tui_open_dialog(a, amc_tui_input_new("Search", t->search ? t->search : "", set_search, t));
+		if (t->step_search)
+			amc_tui_open_dialog(a, amc_tui_input_new("Search in steps", "", search_steps, t));
+		else
+			amc_tui_open_dialog(a, amc_tui_input_new("Search", t->search ? t->search : "", set_search, t));
+		return 1;
+	case AMC_REQ_SEARCH_MODE:
+		t->step_search = !t->step_search;
+		amc_tui_message(a, 0, "/ now searches %s (S switches)",
+				t->step_search ? "inside every step: screen text, OCR, actions, reasoning, errors"
+					       : "the task list: goals, flow names and ids");
 		return 1;
 	case AMC_REQ_BACK:
 		if (t->search || t->filter) { /* Esc clears the search and filter first */

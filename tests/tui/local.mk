@@ -16,7 +16,8 @@ TUI_TESTS = tests/tui/test_man.sh tests/tui/test_screens.sh tests/tui/test_hosti
 	tests/tui/test_live.sh tests/tui/test_theme.sh tests/tui/test_agent.sh
 # Each view's golden screens (tests/tui/screens.sh runs a script, compares dumps).
 TUI_TESTS += tests/tui/test_view_tasks.sh tests/tui/test_view_task.sh \
-	tests/tui/test_view_devices.sh tests/tui/test_view_help.sh tests/tui/test_pending_screens.sh
+	tests/tui/test_view_devices.sh tests/tui/test_view_help.sh tests/tui/test_pending_screens.sh \
+	tests/tui/test_view_hits.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/screens.sh tests/tui/scripts tests/tui/golden
 
