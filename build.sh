@@ -35,6 +35,13 @@ packages="build-essential autoconf automake pkg-config
 # Not installed here: adb (Debian package adb) is needed only at run time to
 # drive Android phones; the tests use a stand-in. `amc doctor` says when it is missing.
 
+# chromium: only for `check`: the HTML report is loaded in headless Chromium
+# (tests/integration/test_report_browser.sh); building and running amc never
+# needs a browser.
+if [ "$what" = check ]; then
+	packages="$packages chromium"
+fi
+
 missing=""
 for p in $packages; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then

@@ -26,6 +26,9 @@ EXTRA_DIST += tests/integration/test_cmd_flow.sh tests/integration/test_run_suit
 TESTS += tests/integration/test_mcp_clients.sh
 EXTRA_DIST += tests/integration/test_mcp_clients.sh tests/mcp/package.json tests/mcp/package-lock.json \
 	tests/mcp/sdk_client.mjs tests/mcp/claude_mock.mjs
+# the HTML report in headless chromium (Debian), driven over the DevTools protocol by Node
+TESTS += tests/integration/test_report_browser.sh
+EXTRA_DIST += tests/integration/test_report_browser.sh tests/report/browser_check.mjs
 clean-local: clean-mcp-env
 clean-mcp-env:
 	-rm -rf tests/mcp-env

@@ -4,8 +4,8 @@
  * ids, OCR words, reasoning, arguments, results) comes out as text, never as
  * markup; the page carries its CSP and fetches nothing; screenshots are
  * embedded, a missing one is said; the tree-diff section says when there is
- * none; the JSON document and the --dir layout. (A check in a real browser
- * is not written yet.) */
+ * none; the JSON document and the --dir layout. The same reports in a real
+ * browser: tests/integration/test_report_browser.sh. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
