@@ -68,9 +68,11 @@ static int host(amc_cli *cli, int argc, char **argv)
 
 const amc_cmd amc_cmd_host = {
 	"host",
-	"host [--devices sim:0,sim:1,adb:SERIAL] [--name NAME]",
+	"host [--devices sim:0,sim:1,adb:SERIAL,adb:*] [--name NAME]",
 	"run a fleet host: claim assignments from fleet.url and run them on these devices",
-	"  -d, --devices LIST      the devices this host runs work on (default sim:0)\n"
+	"  -d, --devices LIST      the devices this host runs work on (default sim:0);\n"
+	"                          adb:* is every phone `adb devices` lists as ready when\n"
+	"                          the host starts (restart the host to add one later)\n"
 	"  -n, --name NAME         the host's label in the fleet (default: the host name);\n"
 	"                          `amc fleet submit --host NAME` sends work only here\n\n"
 	"Each device claims queued assignments of its kind (FOR UPDATE SKIP LOCKED),\n"

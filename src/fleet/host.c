@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "device/adb.h"
 #include "device/device.h"
 #include "fleet/fleet.h"
 #include "fleet/host.h"
@@ -30,12 +31,9 @@ int amc_host_parse_devices(const char *list, char (*ids)[128], size_t max, size_
 			rc = amc_err_set(e, AMC_EUSAGE, "--devices: at most %zu devices per host", max);
 			break;
 		}
-		if (!strcmp(tok, "adb:*")) {
-			rc = amc_err_set(e, AMC_EUSAGE, "--devices: 'adb:*' is not supported yet; name each device "
-					 "(adb:SERIAL, as `amc devices` lists them)");
-			break;
-		}
-		if (amc_device_id_normalize(tok, ids[*n], 128, e) != 0) {
+		if (!strcmp(tok, "adb:*"))
+			snprintf(ids[*n], 128, "adb:*");
+		else if (amc_device_id_normalize(tok, ids[*n], 128, e) != 0) {
 			rc = amc_err_prefix(e, "--devices");
 			break;
 		}
@@ -51,6 +49,52 @@ int amc_host_parse_devices(const char *list, char (*ids)[128], size_t max, size_
 	free(copy);
 	if (rc == 0 && *n == 0)
 		rc = amc_err_set(e, AMC_EUSAGE, "--devices: no device named");
+	return rc;
+}
+
+int amc_host_expand_devices(const amc_config *cfg, char (*ids)[128], size_t max, size_t *n, amc_err *e)
+{
+	size_t star = *n;
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(ids[i], "adb:*"))
+			star = i;
+	if (star == *n)
+		return 0;
+	amc_adb_entry *list = NULL;
+	size_t nl = 0;
+	if (amc_adb_list(cfg, &list, &nl, e) != 0)
+		return amc_err_prefix(e, "--devices adb:*");
+	memmove(ids + star, ids + star + 1, (*n - star - 1) * sizeof ids[0]);
+	(*n)--;
+	size_t added = 0;
+	int rc = 0;
+	for (size_t i = 0; i < nl && rc == 0; i++) {
+		char id[160];
+		snprintf(id, sizeof id, "adb:%s", list[i].serial);
+		if (strlen(id) >= 128 || amc_adb_serial_valid(list[i].serial) != 0) {
+			amc_log_warn("fleet host: adb:* leaves out a serial amc cannot use");
+			continue;
+		}
+		if (strcmp(list[i].state, "device") != 0) {
+			amc_log_warn("fleet host: adb:* leaves out %s (%s)", id, list[i].state);
+			continue;
+		}
+		int have = 0;
+		for (size_t k = 0; k < *n; k++)
+			have |= !strcmp(ids[k], id);
+		if (have)
+			continue;
+		if (*n == max) {
+			rc = amc_err_set(e, AMC_EUSAGE, "--devices adb:*: more than %zu devices per host", max);
+			break;
+		}
+		memcpy(ids[(*n)++], id, strlen(id) + 1);
+		added++;
+	}
+	free(list);
+	if (rc == 0 && added == 0)
+		rc = amc_err_set(e, AMC_EENV, "--devices adb:*: adb lists no phone ready to use beyond those named "
+				 "(connect one, accept its USB debugging prompt, and check `amc devices`)");
 	return rc;
 }
 
@@ -113,7 +157,8 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 {
 	char ids[AMC_HOST_DEVICES_MAX][128];
 	size_t n;
-	if (amc_host_parse_devices(hc->devices, ids, AMC_HOST_DEVICES_MAX, &n, e) != 0)
+	if (amc_host_parse_devices(hc->devices, ids, AMC_HOST_DEVICES_MAX, &n, e) != 0 ||
+	    amc_host_expand_devices(hc->cfg, ids, AMC_HOST_DEVICES_MAX, &n, e) != 0)
 		return -1;
 	char label[256];
 	if (hc->label && *hc->label)

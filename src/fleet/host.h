@@ -26,8 +26,15 @@ typedef struct amc_host_cfg {
 } amc_host_cfg;
 
 /* Split and check a --devices list: *n canonical ids written to ids (each
- * 128 bytes, at most max). 0, or -1 with e (AMC_EUSAGE). */
+ * 128 bytes, at most max); "adb:*" is kept as it is for
+ * amc_host_expand_devices. 0, or -1 with e (AMC_EUSAGE). */
 int amc_host_parse_devices(const char *list, char (*ids)[128], size_t max, size_t *n, amc_err *e);
+/* Replace "adb:*" by every phone `adb devices -l` lists as ready ("device"),
+ * in its order, skipping one named already; unauthorized and offline phones
+ * are left out (logged). The list is taken once, when the host starts.
+ * 0, or -1 with e: AMC_EENV when adb cannot be run or lists no ready phone,
+ * AMC_EUSAGE past max. Without "adb:*" nothing happens. */
+int amc_host_expand_devices(const amc_config *cfg, char (*ids)[128], size_t max, size_t *n, amc_err *e);
 
 /* Run until *stop is set, then drain and return. A summary (claims, claim
  * latency p50/p99, renewals, leases lost) is written to `out` at the end

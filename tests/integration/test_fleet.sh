@@ -223,4 +223,24 @@ is "$(pg_sql "SELECT string_agg(n || ':' || state, ' ' ORDER BY n) FROM amc_flee
 r1=$(pg_sql "SELECT renewals FROM amc_fleet.attempt WHERE assignment_id = $id7")
 diag "renewals before the outage $r0, at the end $r1"
 kill -TERM $h6; wait $h6
+
+# --devices 'adb:*': every phone adb lists as ready (the stand-in, first on
+# PATH as adb: two phones and an unauthorized one), each a slot of the host.
+mkdir -p "$T_HOME/bin"
+ln -sf "$AMC_TEST_BUILDDIR/tests/tools/adb-standin" "$T_HOME/bin/adb"
+PATH="$T_HOME/bin:$PATH" AMC_ADB_STANDIN_SERIALS=emulator-5554,emulator-5556 AMC_ADB_STANDIN_UNAUTHORIZED=R58NOTALLOWED \
+	AMC_OCR_POLICY=off "$AMC" host --devices 'adb:*' --name h7 >"$T_HOME/h7.out" 2>&1 &
+h7=$!
+registered7() { [ "$(pg_sql "SELECT count(*) FROM amc_fleet.device d JOIN amc_fleet.host h ON h.id = d.host_id WHERE h.label = 'h7'")" = 2 ]; }
+wait_for 20 registered7; ok_status $? "adb:* registers the two ready phones"
+is "$(pg_sql "SELECT string_agg(d.device || ' ' || d.kind, ',' ORDER BY d.device) FROM amc_fleet.device d JOIN amc_fleet.host h ON h.id = d.host_id WHERE h.label = 'h7'")" \
+	"adb:emulator-5554 adb,adb:emulator-5556 adb" "by their adb ids, of kind adb (the unauthorized one left out)"
+id8=$("$AMC" fleet submit --device-kind adb --flow "$FLOWS/wifi-off-on.yaml" --json | sed -n 's/.*"id":[[:space:]]*\([0-9]*\).*/\1/p')
+ended8() { [ "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $id8")" = succeeded ]; }
+wait_for 40 ended8; ok_status $? "an assignment for an adb phone runs on one of them"
+like "$(pg_sql "SELECT device FROM amc_fleet.attempt WHERE assignment_id = $id8")" '^adb:emulator-555[46]$' "the attempt names the phone"
+kill -TERM $h7; wait $h7
+PATH="$T_HOME/bin:$PATH" AMC_ADB_STANDIN_SERIALS=emulator-5554 "$AMC" host --devices 'adb:emulator-5554,adb:*' --name h8 \
+	>"$T_HOME/h8.out" 2>&1; is $? 3 "adb:* with no other ready phone: an environment error"
+like "$(cat "$T_HOME/h8.out")" "no phone ready" "saying what to do"
 done_testing
