@@ -153,6 +153,13 @@ static int parse_size(const char *s, const char *label, int *w, int *h)
 	return 0;
 }
 
+int amc_adb_parse_wm_size(const char *out, int *w, int *h)
+{
+	if (!out)
+		return -1;
+	return parse_size(out, "Override size:", w, h) == 0 || parse_size(out, "Physical size:", w, h) == 0 ? 0 : -1;
+}
+
 static int load_info(adb *a, amc_err *e)
 {
 	if (a->w > 0)
@@ -162,7 +169,7 @@ static int load_info(adb *a, amc_err *e)
 	if (adb_shell(a, size, &out, e) != 0)
 		return -1;
 	int w = 0, h = 0;
-	if (parse_size(out, "Override size:", &w, &h) != 0 && parse_size(out, "Physical size:", &w, &h) != 0) {
+	if (amc_adb_parse_wm_size(out, &w, &h) != 0) {
 		char line[256];
 		amc_adb_first_line(out, line, sizeof line);
 		free(out);
@@ -782,8 +789,17 @@ int amc_adb_foreground_app(amc_device *d, char **pkg, amc_err *e)
 	const char *w[] = { "dumpsys", "window", NULL };
 	if (adb_shell(a, w, &out, e) != 0)
 		return -1;
+	*pkg = amc_adb_parse_focus(out);
+	free(out);
+	if (*pkg)
+		return 0;
+	return amc_err_set(e, AMC_EFAIL, "adb %s: no focused app in `dumpsys window`", a->serial);
+}
+
+char *amc_adb_parse_focus(const char *out)
+{
 	const char *keys[] = { "mCurrentFocus=", "mFocusedApp=" };
-	for (size_t k = 0; k < 2; k++) {
+	for (size_t k = 0; out && k < 2; k++) {
 		for (const char *p = strstr(out, keys[k]); p; p = strstr(p + 1, keys[k])) {
 			/* ... Window{1a2b u0 com.pkg/com.pkg.Main} or ActivityRecord{... u0 com.pkg/.Main t12} */
 			const char *end = p + strcspn(p, "\n");
@@ -796,15 +812,11 @@ int amc_adb_foreground_app(amc_device *d, char **pkg, amc_err *e)
 					char buf[256];
 					memcpy(buf, t, tl);
 					buf[tl] = '\0';
-					if (valid_app_id(buf)) {
-						*pkg = amc_xstrdup(buf);
-						free(out);
-						return 0;
-					}
+					if (valid_app_id(buf))
+						return amc_xstrdup(buf);
 				}
 			}
 		}
 	}
-	free(out);
-	return amc_err_set(e, AMC_EFAIL, "adb %s: no focused app in `dumpsys window`", a->serial);
+	return NULL;
 }

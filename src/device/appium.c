@@ -67,6 +67,46 @@ enum { R_OK = 0, R_FAIL = -1, R_NOSESSION = -2, R_UNKNOWN_METHOD = -3 };
 /* One request. `path` is appended to the base URL. *value (optional, caller
  * frees) gets the answer's "value". Returns R_OK, or R_FAIL / R_NOSESSION /
  * R_UNKNOWN_METHOD with e filled. */
+int amc_appium_answer(const char *url, const char *method, const char *path, long status, const char *body,
+		      size_t len, cJSON **value, amc_err *e)
+{
+	if (value)
+		*value = NULL;
+	cJSON *j = body ? cJSON_ParseWithLength(body, len) : NULL;
+	cJSON *v = j ? cJSON_DetachItemFromObjectCaseSensitive(j, "value") : NULL;
+	cJSON_Delete(j);
+	if (!v) {
+		return amc_err_set(e, AMC_EENV, "Appium %s: %s %s gave HTTP %ld without a WebDriver answer; is this an "
+			    "Appium server?", url, method, path, status);
+	}
+	const char *err = cJSON_IsObject(v) ? amc_json_str(v, "error") : NULL;
+	if (err) {
+		char ec[64], msg[300];
+		clip(ec, sizeof ec, err);
+		clip(msg, sizeof msg, amc_json_str(v, "message"));
+		int out = R_FAIL;
+		int code = AMC_EFAIL;
+		if (!strcmp(err, "invalid session id")) {
+			out = R_NOSESSION;
+			code = AMC_EENV;
+		} else if (!strcmp(err, "unknown method") || !strcmp(err, "unknown command")) {
+			out = R_UNKNOWN_METHOD;
+		} else if (!strcmp(err, "session not created")) {
+			code = AMC_EENV;
+		} else if (!strcmp(err, "invalid argument") || !strcmp(err, "invalid selector")) {
+			code = AMC_EUSAGE;
+		}
+		amc_err_set(e, code, "Appium %s: %s %s: %s: %s", url, method, path, ec, msg);
+		cJSON_Delete(v);
+		return out;
+	}
+	if (value)
+		*value = v;
+	else
+		cJSON_Delete(v);
+	return R_OK;
+}
+
 static int req(appium *a, const char *method, const char *path, const cJSON *in, cJSON **value, amc_err *e)
 {
 	if (value)
@@ -113,40 +153,9 @@ static int req(appium *a, const char *method, const char *path, const cJSON *in,
 		return amc_err_set(e, AMC_EENV, "Appium server %s does not answer %s %s (%s); start it or fix [appium] "
 			    "endpoints (`amc doctor` checks it)", a->url, method, path, curl_easy_strerror(rc));
 	}
-	cJSON *j = cJSON_ParseWithLength(amc_sb_str(&b.sb), b.sb.len);
+	int out = amc_appium_answer(a->url, method, path, status, amc_sb_str(&b.sb), b.sb.len, value, e);
 	amc_sb_free(&b.sb);
-	cJSON *v = j ? cJSON_DetachItemFromObjectCaseSensitive(j, "value") : NULL;
-	cJSON_Delete(j);
-	if (!v) {
-		return amc_err_set(e, AMC_EENV, "Appium %s: %s %s gave HTTP %ld without a WebDriver answer; is this an "
-			    "Appium server?", a->url, method, path, status);
-	}
-	const char *err = cJSON_IsObject(v) ? amc_json_str(v, "error") : NULL;
-	if (err) {
-		char ec[64], msg[300];
-		clip(ec, sizeof ec, err);
-		clip(msg, sizeof msg, amc_json_str(v, "message"));
-		int out = R_FAIL;
-		int code = AMC_EFAIL;
-		if (!strcmp(err, "invalid session id")) {
-			out = R_NOSESSION;
-			code = AMC_EENV;
-		} else if (!strcmp(err, "unknown method") || !strcmp(err, "unknown command")) {
-			out = R_UNKNOWN_METHOD;
-		} else if (!strcmp(err, "session not created")) {
-			code = AMC_EENV;
-		} else if (!strcmp(err, "invalid argument") || !strcmp(err, "invalid selector")) {
-			code = AMC_EUSAGE;
-		}
-		amc_err_set(e, code, "Appium %s: %s %s: %s: %s", a->url, method, path, ec, msg);
-		cJSON_Delete(v);
-		return out;
-	}
-	if (value)
-		*value = v;
-	else
-		cJSON_Delete(v);
-	return R_OK;
+	return out;
 }
 
 static int new_session(appium *a, amc_err *e)

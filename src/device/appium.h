@@ -30,6 +30,15 @@ int amc_appium_open(const char *url, const amc_config *cfg, amc_device **out, am
  * (no session is created). AMC_EENV with the reason otherwise. */
 int amc_appium_status(const char *url, long timeout_ms, amc_err *e);
 
+/* A WebDriver answer (HTTP `status`, `body` of `len` bytes, untrusted) to
+ * METHOD PATH on the server at `url`: 0 and *value (caller frees; NULL when
+ * value is NULL) the answer's "value"; -1 a failure, -2 the session is gone,
+ * -3 the server does not know the method, each with e saying so (a body
+ * that is not a WebDriver answer is AMC_EENV). Exposed for the fuzz target. */
+struct cJSON;
+int amc_appium_answer(const char *url, const char *method, const char *path, long status, const char *body,
+		      size_t len, struct cJSON **value, amc_err *e);
+
 /* The session id of an open Appium device ("" for other devices). */
 const char *amc_appium_session(amc_device *d);
 

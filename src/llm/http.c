@@ -77,11 +77,7 @@ void amc_http_scrub(char *s, size_t cap, const char *secret)
 	(void)cap;
 }
 
-typedef struct hdrs {
-	long retry_after_ms;     /* -1 none */
-	long retry_after_s_ms;   /* -1 none */
-	char request_id[128];
-} hdrs;
+typedef amc_http_hdrs hdrs;
 
 static size_t on_body(char *data, size_t size, size_t nmemb, void *ud)
 {
@@ -114,11 +110,16 @@ static long parse_nonneg(const char *v, size_t n, double scale)
 
 static size_t on_header(char *data, size_t size, size_t nmemb, void *ud)
 {
-	hdrs *h = ud;
 	size_t n = size * nmemb;
+	amc_http_parse_header(data, n, ud);
+	return n;
+}
+
+void amc_http_parse_header(const char *data, size_t n, amc_http_hdrs *h)
+{
 	const char *colon = memchr(data, ':', n);
 	if (!colon)
-		return n;
+		return;
 	size_t klen = (size_t)(colon - data);
 	const char *v = colon + 1;
 	size_t vlen = n - klen - 1;
@@ -135,7 +136,6 @@ static size_t on_header(char *data, size_t size, size_t nmemb, void *ud)
 		memcpy(h->request_id, v, m);
 		h->request_id[m] = 0;
 	}
-	return n;
 }
 
 /* "HTTP 429 rate_limit_error: message" from an API error body, bounded and

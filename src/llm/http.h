@@ -53,6 +53,16 @@ int amc_http_retryable_status(long status);
 int amc_http_spend_limit(const char *body, size_t len);
 /* The wait before attempt n+1 (n = retries so far, 0-based), in ms. */
 long amc_http_backoff_ms(int n, long retry_after_ms, double jitter);
+/* What amc reads from a response's header lines (untrusted): retry-after-ms
+ * and retry-after (seconds; an HTTP date or garbage is -1, values capped),
+ * request-id (cut to fit). Start with { -1, -1, "" }. */
+typedef struct amc_http_hdrs {
+	long retry_after_ms;     /* -1 none */
+	long retry_after_s_ms;   /* -1 none */
+	char request_id[128];
+} amc_http_hdrs;
+/* One header line of n bytes ("Name: value\r\n", not NUL-terminated). */
+void amc_http_parse_header(const char *line, size_t n, amc_http_hdrs *h);
 
 /* POST req->body. Returns 0 when a response with status 2xx arrived; -1 with
  * e->code AMC_EFAIL otherwise (the message names the status, the API's error

@@ -2,7 +2,7 @@
 #  - with the normal compiler as tests/fuzz/replay_NAME, run by `make check` over the
 #    committed corpus in tests/fuzz/corpus/NAME/;
 #  - with clang's libFuzzer (+ASan/UBSan) by `make fuzz` (FUZZ_SECONDS each).
-FUZZ_TARGETS = flow config png uitree model state rawframe treediff script mcp pending fleet tasktpl
+FUZZ_TARGETS = flow config png uitree model state rawframe treediff script mcp pending fleet tasktpl adb appium http
 FUZZ_SECONDS = 30
 
 check_PROGRAMS += tests/fuzz/replay_flow tests/fuzz/replay_config tests/fuzz/replay_png tests/fuzz/replay_uitree
@@ -67,8 +67,26 @@ TESTS += tests/fuzz/replay_tasktpl
 tests_fuzz_replay_tasktpl_SOURCES = tests/fuzz/fuzz_tasktpl.c tests/fuzz/replay.c
 tests_fuzz_replay_tasktpl_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"tasktpl"'
 tests_fuzz_replay_tasktpl_LDADD = $(TEST_LDADD)
+# what adb prints (devices -l, wm size, dumpsys window: src/device/adb.c)
+check_PROGRAMS += tests/fuzz/replay_adb
+TESTS += tests/fuzz/replay_adb
+tests_fuzz_replay_adb_SOURCES = tests/fuzz/fuzz_adb.c tests/fuzz/replay.c
+tests_fuzz_replay_adb_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"adb"'
+tests_fuzz_replay_adb_LDADD = $(TEST_LDADD)
+# an Appium server's WebDriver answers (src/device/appium.c)
+check_PROGRAMS += tests/fuzz/replay_appium
+TESTS += tests/fuzz/replay_appium
+tests_fuzz_replay_appium_SOURCES = tests/fuzz/fuzz_appium.c tests/fuzz/replay.c
+tests_fuzz_replay_appium_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"appium"'
+tests_fuzz_replay_appium_LDADD = $(TEST_LDADD)
+# a model provider's response headers: retry-after, request-id (src/llm/http.c)
+check_PROGRAMS += tests/fuzz/replay_http
+TESTS += tests/fuzz/replay_http
+tests_fuzz_replay_http_SOURCES = tests/fuzz/fuzz_http.c tests/fuzz/replay.c
+tests_fuzz_replay_http_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"http"'
+tests_fuzz_replay_http_LDADD = $(TEST_LDADD)
 
-EXTRA_DIST += tests/fuzz/corpus
+EXTRA_DIST += tests/fuzz/corpus tests/fuzz/dict
 
 AMC_FUZZ_SRCS = $(addprefix $(top_srcdir)/,$(filter %.c,$(libamc_a_SOURCES)))
 
@@ -82,7 +100,9 @@ fuzz:
 	    $(top_srcdir)/tests/fuzz/fuzz_$$t.c $(AMC_FUZZ_SRCS) $(AMC_LIBS) $(LIBS) -o fuzz-out/fuzz_$$t; \
 	  rm -rf fuzz-out/corpus_$$t; mkdir -p fuzz-out/corpus_$$t; \
 	  cp $(top_srcdir)/tests/fuzz/corpus/$$t/* fuzz-out/corpus_$$t/; \
-	  ./fuzz-out/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=262144 \
+	  dict=; test -f $(top_srcdir)/tests/fuzz/dict/$$t.dict && dict=-dict=$(top_srcdir)/tests/fuzz/dict/$$t.dict; \
+	  ./fuzz-out/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=262144 $$dict \
+	    -rss_limit_mb=256 -malloc_limit_mb=128 -timeout=2 \
 	    -artifact_prefix=fuzz-out/crash_$$t- fuzz-out/corpus_$$t; \
 	done
 

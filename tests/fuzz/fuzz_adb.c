@@ -1,0 +1,39 @@
+/* Fuzz target: what adb prints, read by amc (device/adb.c, adb_list.c):
+ * `adb devices -l`, `wm size` and `dumpsys window`. The same bytes go to
+ * each parser; what they return is made terminal-safe as `amc devices` and
+ * the error messages do. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/adb.h"
+#include "util/sanitize.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1);
+	if (!s)
+		return 0;
+	memcpy(s, data, size);
+	s[size] = '\0';
+	amc_adb_entry *list = NULL;
+	size_t n = 0;
+	if (amc_adb_parse_devices(s, &list, &n) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			free(amc_sanitize_dup(list[i].serial));
+			free(amc_sanitize_dup(list[i].state));
+			free(amc_sanitize_dup(list[i].model));
+			(void)amc_adb_serial_valid(list[i].serial);
+		}
+	}
+	free(list);
+	int w = 0, h = 0;
+	if (amc_adb_parse_wm_size(s, &w, &h) == 0 && (w < 1 || h < 1 || w > 100000 || h > 100000))
+		abort(); /* a size out of range must be refused */
+	char *pkg = amc_adb_parse_focus(s);
+	free(pkg);
+	free(amc_adb_quote_input_text(s));
+	free(s);
+	return 0;
+}
