@@ -24,6 +24,12 @@ parsers() {
 	treediff) echo src/perception/treediff.c ;;
 	script) echo src/flow/script.c ;;
 	mcp) echo src/mcp/jsonrpc.c ;;
+	pending) echo src/runtime/pending.c ;;
+	fleet) echo src/fleet/payload.c ;;
+	tasktpl) echo src/suite/tasktpl.c ;;
+	adb) echo src/device/adb.c src/device/adb_list.c ;;
+	appium) echo src/device/appium.c ;;
+	http) echo src/llm/http.c ;;
 	*) echo "" ;;
 	esac
 }
@@ -53,7 +59,7 @@ for t in $FUZZ_TARGETS; do
 		{ log "$t: link failed"; result "fuzz_${t}_exec" 0; result "fuzz_${t}_crashes" build-failed; continue; }
 	corpus="$WORK/corpus_$t"; rm -rf "$corpus"; mkdir -p "$corpus" "$WORK/art_$t"
 	cp "$SRC/tests/fuzz/corpus/$t/"* "$corpus/"
-	dict=""; [ -f "$SRC/tests/fuzz/$t.dict" ] && dict="-dict=$SRC/tests/fuzz/$t.dict"
+	dict=""; [ -f "$SRC/tests/fuzz/dict/$t.dict" ] && dict="-dict=$SRC/tests/fuzz/dict/$t.dict"
 	# A small ASan quarantine, so -rss_limit_mb measures the parser's memory
 	# rather than freed blocks ASan holds back. A run that outlives its time
 	# (libFuzzer can stall reporting an out-of-memory) counts as a crash.
