@@ -41,6 +41,13 @@ like "$out" "version 1 \(was 0\)" "init creates version 1"
 out=$("$AMC" fleet init 2>&1); ok_status $? "fleet init again"
 like "$out" "up to date" "a second init changes nothing"
 is "$(pg_sql "SELECT max(version) FROM amc_fleet.meta")" 1 "the schema version is stored"
+# A schema newer than this amc (a later amc ran init): refused, not misread.
+pg_sql "INSERT INTO amc_fleet.meta (version) VALUES (99)" >/dev/null
+out=$("$AMC" fleet ls 2>&1); is $? 3 "a newer fleet schema: environment error"
+like "$out" "version 99, newer than this amc knows \\(1\\)" "saying which versions"
+out=$("$AMC" fleet init 2>&1); is $? 3 "init does not touch a newer schema"
+out=$("$AMC" host --devices sim:0 --name hv 2>&1); is $? 3 "nor does a host start on it"
+pg_sql "DELETE FROM amc_fleet.meta WHERE version = 99" >/dev/null
 out=$(AMC_FLEET_URL="postgresql://amc:s3cretpw@127.0.0.1:1/fleet" "$AMC" fleet ls 2>&1)
 is $? 3 "an unreachable database is an environment error"
 ok_status $(printf '%s' "$out" | grep -q s3cretpw; echo $((! $?))) "the password is not printed"
