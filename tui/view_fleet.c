@@ -31,6 +31,12 @@ typedef struct fleet_view {
 	cJSON *hosts, *list;   /* the latest snapshot, owned; under mu */
 	char status[AMC_ERR_MSG_MAX + 64]; /* "" when the snapshot is current */
 	long sel;
+	/* Enter on an assignment: the worker reads its attempts (amc_fleet_show)
+	 * into detail; 0 while the list is shown. Under mu. */
+	long long detail_id;
+	int detail_dirty;      /* asked for, not read yet: the worker stops waiting */
+	cJSON *detail;
+	long asel;             /* the selected attempt */
 } fleet_view;
 
 static int stopping(fleet_view *f)
@@ -56,6 +62,14 @@ static void set_status(fleet_view *f, const char *msg)
 	snprintf(f->status, sizeof f->status, "%s", msg);
 	pthread_mutex_unlock(&f->mu);
 	wake(f);
+}
+
+static int detail_asked(fleet_view *f)
+{
+	pthread_mutex_lock(&f->mu);
+	int d = f->detail_dirty;
+	pthread_mutex_unlock(&f->mu);
+	return d;
 }
 
 static void *worker(void *arg)
@@ -92,15 +106,31 @@ static void *worker(void *arg)
 			continue;
 		}
 		pthread_mutex_lock(&f->mu);
+		long long want = f->detail_id;
+		f->detail_dirty = 0;
+		pthread_mutex_unlock(&f->mu);
+		cJSON *dj = NULL;
+		char derr[AMC_ERR_MSG_MAX] = "";
+		if (want > 0 && !(dj = amc_fleet_show(c, want, 0, &e)))
+			snprintf(derr, sizeof derr, "%s", e.msg);
+		pthread_mutex_lock(&f->mu);
 		cJSON_Delete(f->hosts);
 		cJSON_Delete(f->list);
 		f->hosts = h;
 		f->list = l;
 		f->status[0] = 0;
+		if (f->detail_id == want && want > 0) {
+			cJSON_Delete(f->detail);
+			f->detail = dj;
+			dj = NULL;
+			if (derr[0])
+				snprintf(f->status, sizeof f->status, "assignment %lld: %s", want, derr);
+		}
 		pthread_mutex_unlock(&f->mu);
+		cJSON_Delete(dj);
 		wake(f);
 		/* Until something changes (NOTIFY), at most 3 s; stop within 250 ms. */
-		for (int i = 0; i < 12 && !stopping(f); i++) {
+		for (int i = 0; i < 12 && !stopping(f) && !detail_asked(f); i++) {
 			char *ch = NULL, *pl = NULL;
 			int w = amc_pq_wait_notify(c, 250, &ch, &pl, &e);
 			free(ch);
@@ -150,6 +180,59 @@ static double num(const cJSON *o, const char *k, double def)
 	return cJSON_IsNumber(v) ? v->valuedouble : def;
 }
 
+/* One assignment's attempts, as `amc fleet show` lists them (under mu). */
+static void draw_detail(fleet_view *f, int y, int h, int w)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	int row = y, end = y + h;
+	if (f->status[0])
+		amc_tui_put(stdscr, row++, 1, w - 2, f->status, amc_tui_attr(AMC_EL_ERROR), 1);
+	const cJSON *d = f->detail;
+	if (!d) {
+		amc_sb_printf(&sb, "assignment %lld: reading its attempts...", f->detail_id);
+		amc_tui_put(stdscr, row, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(AMC_EL_DIM), 1);
+		amc_sb_free(&sb);
+		return;
+	}
+	amc_sb_printf(&sb, "assignment %.0f  %s  %s  %s  (Enter: the selected attempt's task when it ran here, Esc: back)",
+		      num(d, "id", 0), str(d, "state") ? str(d, "state") : "?", str(d, "kind") ? str(d, "kind") : "",
+		      str(d, "title") ? str(d, "title") : "");
+	amc_tui_put(stdscr, row++, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(AMC_EL_TITLE), 1);
+	if (str(d, "error")) {
+		amc_sb_reset(&sb);
+		amc_sb_printf(&sb, "error: %s", str(d, "error"));
+		amc_tui_put(stdscr, row++, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(AMC_EL_ERROR), 1);
+	}
+	amc_tui_put(stdscr, row++, 1, w - 2, "TRY STATE      HOST                 DEVICE            LOCAL TASK        ERROR / PROGRESS",
+		    amc_tui_attr(AMC_EL_TITLE), 1);
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(d, "attempts"), *t;
+	long n = cJSON_GetArraySize(arr), i = 0;
+	if (f->asel >= n)
+		f->asel = n ? n - 1 : 0;
+	cJSON_ArrayForEach(t, arr) {
+		if (row >= end)
+			break;
+		amc_sb_reset(&sb);
+		amc_sb_printf(&sb, "%3.0f %-10s %-20.20s %-17.17s %-17s ", num(t, "attempt", 0),
+			      str(t, "state") ? str(t, "state") : "?", str(t, "host") ? str(t, "host") : "?",
+			      str(t, "device") ? str(t, "device") : "?",
+			      str(t, "local_task_id") ? str(t, "local_task_id") : "-");
+		if (str(t, "error"))
+			amc_sb_puts(&sb, str(t, "error"));
+		else if (str(t, "summary"))
+			amc_sb_printf(&sb, "step %.0f %s: %s", num(t, "step_index", 0),
+				      str(t, "step_status") ? str(t, "step_status") : "", str(t, "summary"));
+		attr_t at = i == f->asel ? amc_tui_attr(AMC_EL_SELECTED) : amc_tui_attr(AMC_EL_NORMAL);
+		amc_tui_put(stdscr, row++, 1, w - 2, amc_sb_str(&sb), at, 1);
+		i++;
+	}
+	if (!n && row < end)
+		amc_tui_put(stdscr, row, 1, w - 2, "no attempt yet: it waits for a free device of its kind",
+			    amc_tui_attr(AMC_EL_DIM), 1);
+	amc_sb_free(&sb);
+}
+
 static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 {
 	(void)a;
@@ -158,6 +241,12 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	amc_sb_init(&sb);
 	int row = y, end = y + h;
 	pthread_mutex_lock(&f->mu);
+	if (f->detail_id > 0) {
+		draw_detail(f, y, h, w);
+		pthread_mutex_unlock(&f->mu);
+		amc_sb_free(&sb);
+		return;
+	}
 	if (f->status[0])
 		amc_tui_put(stdscr, row++, 1, w - 2, f->status, amc_tui_attr(AMC_EL_ERROR), 1);
 	amc_tui_put(stdscr, row++, 1, w - 2, "HOST                 STATE    SEEN  DEVICES", amc_tui_attr(AMC_EL_TITLE), 1);
@@ -215,10 +304,61 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	amc_sb_free(&sb);
 }
 
+/* Enter in the attempts: open the attempt's local task when this host's
+ * store has it (it ran here), else say where it ran. Under mu. */
+static void open_attempt(amc_tui_app *a, fleet_view *f)
+{
+	const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(f->detail, "attempts"), (int)f->asel);
+	const char *id = str(t, "local_task_id");
+	if (!id) {
+		amc_tui_message(a, 1, "this attempt has no local task yet");
+		return;
+	}
+	amc_task_row row;
+	amc_err e;
+	if (amc_store_get_task(a->store, id, &row, &e) != 0) {
+		amc_tui_message(a, 1, "task %.20s ran on host %.60s, not here: ssh there and run `amc show %.20s`", id,
+				str(t, "hostname") ? str(t, "hostname") : str(t, "host") ? str(t, "host") : "?", id);
+		return;
+	}
+	amc_task_row_free(&row);
+	amc_tui_push(a, &amc_tui_view_task, amc_tui_task_new(a, id));
+}
+
 static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 {
-	(void)a;
 	fleet_view *f = v->data;
+	pthread_mutex_lock(&f->mu);
+	if (f->detail_id > 0) {
+		int handled = 1;
+		switch (req) {
+		case AMC_REQ_DOWN: f->asel++; break;
+		case AMC_REQ_UP: f->asel = f->asel > 0 ? f->asel - 1 : 0; break;
+		case AMC_REQ_BACK:
+			f->detail_id = 0;
+			cJSON_Delete(f->detail);
+			f->detail = NULL;
+			break;
+		case AMC_REQ_ENTER:
+			if (f->detail)
+				open_attempt(a, f);
+			break;
+		default: handled = 0; break;
+		}
+		pthread_mutex_unlock(&f->mu);
+		return handled;
+	}
+	if (req == AMC_REQ_ENTER) {
+		const cJSON *o = cJSON_GetArrayItem(f->list, (int)f->sel);
+		if (o && num(o, "id", 0) > 0) {
+			f->detail_id = (long long)num(o, "id", 0);
+			f->detail_dirty = 1;
+			f->asel = 0;
+		}
+		pthread_mutex_unlock(&f->mu);
+		return 1;
+	}
+	pthread_mutex_unlock(&f->mu);
 	switch (req) {
 	case AMC_REQ_DOWN: f->sel++; return 1;
 	case AMC_REQ_UP: f->sel = f->sel > 0 ? f->sel - 1 : 0; return 1;
@@ -244,6 +384,7 @@ static void vfree(amc_tui_view *v)
 		pthread_join(f->th, NULL);
 	cJSON_Delete(f->hosts);
 	cJSON_Delete(f->list);
+	cJSON_Delete(f->detail);
 	free(f->url);
 	pthread_mutex_destroy(&f->mu);
 	free(f);

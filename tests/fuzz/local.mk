@@ -101,6 +101,7 @@ fuzz:
 	  rm -rf fuzz-out/corpus_$$t; mkdir -p fuzz-out/corpus_$$t; \
 	  cp $(top_srcdir)/tests/fuzz/corpus/$$t/* fuzz-out/corpus_$$t/; \
 	  dict=; test -f $(top_srcdir)/tests/fuzz/dict/$$t.dict && dict=-dict=$(top_srcdir)/tests/fuzz/dict/$$t.dict; \
+	  ASAN_OPTIONS=quarantine_size_mb=16:allocator_may_return_null=0 \
 	  ./fuzz-out/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=262144 $$dict \
 	    -rss_limit_mb=256 -malloc_limit_mb=128 -timeout=2 \
 	    -artifact_prefix=fuzz-out/crash_$$t- fuzz-out/corpus_$$t; \

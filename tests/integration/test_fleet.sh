@@ -112,6 +112,13 @@ ok_status $? "amc tui: the Fleet view"
 like "$(cat "$T_HOME/dump/fleet.txt")" "h1 +up .* sim:0" "it lists the host and its device"
 like "$(cat "$T_HOME/dump/fleet.txt")" "1 +succeeded +1/3 .*wifi-off-on.yaml" "and the assignments"
 like "$(cat "$T_HOME/dump/fleet.txt")" "frobnicate" "with the error of a failed one"
+# Enter: the selected (newest) assignment's attempts; Enter again: its task.
+printf 'F\n:drain\nEnter\n:drain\n:dump fleet-detail\nEnter\n:dump fleet-task\n' >"$T_HOME/fleet2.keys"
+"$AMC" tui --script "$T_HOME/fleet2.keys" --dump-dir "$T_HOME/dump" --size 160x30 </dev/null
+sed 's/^/#   /' "$T_HOME/dump/fleet-detail.txt" | head -n 8
+like "$(cat "$T_HOME/dump/fleet-detail.txt")" "assignment $with_sub +succeeded +flow +main\.yaml" "Enter: the assignment's header"
+like "$(cat "$T_HOME/dump/fleet-detail.txt")" "  1 succeeded +h1 +sim:0 +[0-9a-z]{16}" "and its attempt: host, device, local task"
+like "$(cat "$T_HOME/dump/fleet-task.txt")" "from $with_sub #1" "Enter on the attempt opens its task (it ran here)"
 AMC_FLEET_URL="postgresql:///fleet?host=/nonexistent-amc-dir&user=amc" \
 	"$AMC" tui --script "$T_HOME/fleet.keys" --dump-dir "$T_HOME/dump" --size 160x30 </dev/null
 like "$(cat "$T_HOME/dump/fleet.txt")" "fleet database unreachable \(retrying\): cannot connect" "an unreachable database is shown as such"
