@@ -89,7 +89,8 @@ int amc_suite_templates(const char *dir, const char *glob, amc_tpl **out, int *n
 		cnt++;
 	}
 	closedir(d);
-	qsort(ts, (size_t)cnt, sizeof *ts, by_name);
+	if (cnt > 1) /* qsort wants a non-NULL array, even for none */
+		qsort(ts, (size_t)cnt, sizeof *ts, by_name);
 	*out = ts;
 	*n = cnt;
 	return 0;

@@ -100,6 +100,7 @@ static void ap_destroy(amc_planner *p)
 	free(ap->sel.text);
 	free(ap->sel.id);
 	free(ap);
+	free(p); /* the wrapper too, as every planner's destroy does (found by LeakSanitizer) */
 }
 
 static const amc_planner_ops AP_OPS = {"flow", ap_next, ap_destroy};

@@ -31,6 +31,12 @@ b_twoproc=$((TWOPROC_SECONDS + 30))
 b_hostile=100
 b_faults=$((FAULT_RUNS * 60 + 60))
 [ "$quick" = 1 ] && { b_crash=60; b_hostile=30; b_faults=60; }
+# ASan and UBSan (./configure --enable-sanitizers) make amc several times
+# slower: the budgets stretch with it, the goals stay the same.
+if [ -n "${AMC_TEST_SANITIZED:-}" ]; then
+	b_crash=$((b_crash * 4)); b_fuzz=$((b_fuzz * 4)); b_twoproc=$((b_twoproc * 4))
+	b_hostile=$((b_hostile * 4)); b_faults=$((b_faults * 4))
+fi
 top=$(mktemp -d "${TMPDIR:-/tmp}/amc-harden-XXXXXX")
 RESULTS="$top/results"; : > "$RESULTS"; export RESULTS
 trap '[ -n "${AMC_TEST_KEEP:-}" ] || rm -rf "$top"' EXIT

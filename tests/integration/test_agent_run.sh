@@ -270,6 +270,7 @@ env -u ANTHROPIC_API_KEY AMC_OPENAI_BASE_URL="$ANTHROPIC_BASE_URL/v1" AMC_PLANNE
 	setsid -w "$AMC" run "Look at the home screen" --json </dev/null >"$T_HOME/out" 2>"$T_HOME/err"; rc=$?
 stop_mock
 is "$rc" 0 "vision on a local server: the run succeeds"
+[ "$rc" -eq 0 ] || { sed 's/^/#   /' "$T_HOME/err" | tail -n 20; grep '"error"' "$T_HOME/out" | sed 's/^/#   /'; }
 [ "$rc" -eq 0 ] || sed 's/^/#   /' "$T_HOME/err"
 is "$(grep -c '"image_url":{"url":"data:image/png;base64,' "$LOGS/requests.jsonl")" "3" "every planning call carried the screenshot"
 ok_status "$([ -s "$LOGS/violations.txt" ]; echo $((1 - $?)))" "each image_url is a whole base64 PNG"

@@ -67,8 +67,13 @@ static void serve_one(mock_server *m, int c)
 	size_t body_len = 0;
 	for (;;) {
 		if (len == cap) {
+			/* the end of the headers as an offset: realloc may move buf
+			 * (it always does under ASan, which found this) */
+			size_t hoff = hdr_end ? (size_t)(hdr_end - buf) : 0;
 			cap *= 2;
 			buf = realloc(buf, cap + 1);
+			if (hdr_end)
+				hdr_end = buf + hoff;
 		}
 		struct pollfd p = { c, POLLIN, 0 };
 		if (poll(&p, 1, 5000) <= 0)

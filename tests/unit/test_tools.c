@@ -94,8 +94,12 @@ int main(void)
 	like(e.msg, "the sim has no volume_up key", "said so");
 	cJSON_Delete(args);
 	args = cJSON_Parse("{\"key\":\"back\"}");
+	res = NULL;
 	amc_tools_find("press_key")->run(&c, args, &res, &e); /* keyboard */
+	cJSON_Delete(res);
+	res = NULL;
 	amc_tools_find("press_key")->run(&c, args, &res, &e); /* leave the form */
+	cJSON_Delete(res);
 	cJSON_Delete(args);
 	/* manage_app on the sim: clear_state, stop, open_link */
 	args = cJSON_Parse("{\"op\":\"open_link\",\"link\":\"sim://notes\"}");
