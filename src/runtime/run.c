@@ -159,19 +159,6 @@ static void publish(run *r, amc_event_type type, int n, const char *status,
 	amc_bus_publish(r->bus, &ev);
 }
 
-/* Mask a secret value in place (a flow's -e PASSWORD=... is interpolated
- * into its commands): the record keeps the placeholder, which expand_secrets
- * turns back into the value for the device only. */
-static void mask_str(const amc_secrets *sec, char **p)
-{
-	if (!*p || !amc_secrets_found(sec, *p))
-		return;
-	char *m = amc_secrets_mask(sec, *p);
-	memset(*p, 0, strlen(*p));
-	free(*p);
-	*p = m;
-}
-
 static void set_status(run *r, const char *status)
 {
 	snprintf(r->names.status, sizeof r->names.status, "%s", status);
@@ -198,10 +185,8 @@ static void finish_task(run *r, const char *status, const char *error, const cha
 	free(r->row.summary);
 	r->row.error = amc_xstrdup(error);
 	r->row.summary = amc_xstrdup(summary);
-	if (r->opts->secrets) {
-		mask_str(r->opts->secrets, &r->row.error);
-		mask_str(r->opts->secrets, &r->row.summary);
-	}
+	amc_secrets_mask_field(r->opts->secrets, &r->row.error);
+	amc_secrets_mask_field(r->opts->secrets, &r->row.summary);
 	r->row.finished_ms = amc_now_ms();
 	set_status(r, status);
 }
@@ -366,24 +351,6 @@ static int run_start(run *r, amc_err *e)
 /* ---- one step ------------------------------------------------------------ */
 
 
-static void mask_action(run *r, amc_action *act, amc_err *pe)
-{
-	const amc_secrets *sec = r->opts->secrets;
-	if (!sec)
-		return;
-	mask_str(sec, &act->description);
-	mask_str(sec, &act->reasoning);
-	mask_str(sec, &act->answer);
-	mask_str(sec, &act->decided_error);
-	amc_secrets_mask_json(sec, act->args);
-	amc_secrets_mask_json(sec, act->decided_result);
-	if (pe->msg[0] && amc_secrets_found(sec, pe->msg)) {
-		char *m = amc_secrets_mask(sec, pe->msg);
-		snprintf(pe->msg, sizeof pe->msg, "%s", m);
-		free(m);
-	}
-}
-
 /* Ask the planner, looking again while it waits for the screen. 0: s->act is
  * the step to run; 1: the task has ended. */
 static int step_plan(run *r, step *s)
@@ -397,7 +364,8 @@ static int step_plan(run *r, step *s)
 		long long p0 = amc_mono_ms();
 		amc_plan_rc prc = r->planner->ops->next(r->planner, &ctx, &s->act, &pe);
 		s->plan_ms += amc_mono_ms() - p0;
-		mask_action(r, &s->act, &pe);
+		amc_secrets_mask_action(r->opts->secrets, &s->act);
+		amc_secrets_mask_buf(r->opts->secrets, pe.msg, sizeof pe.msg);
 		record_decision(r, s->n, &s->act,
 				prc == AMC_PLAN_FAIL ? "fail" : prc == AMC_PLAN_DONE ? "done" : "act");
 		if (prc == AMC_PLAN_ACT)
@@ -667,11 +635,7 @@ static int step_record(run *r, step *s, amc_err *e)
 	rec.description = act->description;
 	rec.status = s->status;
 	rec.result = s->result ? amc_json_print(s->result) : NULL;
-	if (r->opts->secrets && s->error[0] && amc_secrets_found(r->opts->secrets, s->error)) {
-		char *m = amc_secrets_mask(r->opts->secrets, s->error);
-		snprintf(s->error, sizeof s->error, "%s", m);
-		free(m);
-	}
+	amc_secrets_mask_buf(r->opts->secrets, s->error, sizeof s->error);
 	rec.error = s->error[0] ? s->error : NULL;
 	rec.before_screenshot = r->obs.png_path;
 	rec.after_screenshot = post->png_path;

@@ -387,6 +387,32 @@ static int mask_str(const amc_secrets *s, char **field)
 	return 1;
 }
 
+int amc_secrets_mask_field(const amc_secrets *s, char **field)
+{
+	return s ? mask_str(s, field) : 0;
+}
+
+void amc_secrets_mask_buf(const amc_secrets *s, char *buf, size_t n)
+{
+	if (!s || !buf || !*buf || !amc_secrets_found(s, buf))
+		return;
+	char *m = amc_secrets_mask(s, buf);
+	snprintf(buf, n, "%s", m);
+	zfree(m);
+}
+
+void amc_secrets_mask_action(const amc_secrets *s, amc_action *act)
+{
+	if (!s)
+		return;
+	mask_str(s, &act->description);
+	mask_str(s, &act->reasoning);
+	mask_str(s, &act->answer);
+	mask_str(s, &act->decided_error);
+	amc_secrets_mask_json(s, act->args);
+	amc_secrets_mask_json(s, act->decided_result);
+}
+
 /* Raw XML holds values escaped (&amp; &lt; &gt; &quot; &apos; or &#39;): mask
  * those forms too. */
 static char *xml_escape(const char *v, int numeric_apos)

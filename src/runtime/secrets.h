@@ -63,6 +63,13 @@ char *amc_secrets_mask(const amc_secrets *s, const char *in);
  * was masked. */
 struct cJSON;
 int amc_secrets_mask_json(const amc_secrets *s, struct cJSON *j);
+/* Mask in place (NULL s: nothing to do): a malloc'd string (1 when it
+ * changed), a fixed buffer of n bytes, and a planned action's texts,
+ * arguments and decided result (a flow's -e PASSWORD=... is interpolated
+ * into its commands; expand_secrets types the value back for the device). */
+int amc_secrets_mask_field(const amc_secrets *s, char **field);
+void amc_secrets_mask_buf(const amc_secrets *s, char *buf, size_t n);
+void amc_secrets_mask_action(const amc_secrets *s, amc_action *act);
 /* 1 when `in` holds a value. */
 int amc_secrets_found(const amc_secrets *s, const char *in);
 
