@@ -140,26 +140,6 @@ static int adb_shell(adb *a, const char *const *words, char **out, amc_err *e)
 
 /* ---- info ---- */
 
-static int parse_size(const char *s, const char *label, int *w, int *h)
-{
-	const char *p = strstr(s, label);
-	if (!p)
-		return -1;
-	int x, y;
-	if (sscanf(p + strlen(label), " %dx%d", &x, &y) != 2 || x < 1 || y < 1 || x > 100000 || y > 100000)
-		return -1;
-	*w = x;
-	*h = y;
-	return 0;
-}
-
-int amc_adb_parse_wm_size(const char *out, int *w, int *h)
-{
-	if (!out)
-		return -1;
-	return parse_size(out, "Override size:", w, h) == 0 || parse_size(out, "Physical size:", w, h) == 0 ? 0 : -1;
-}
-
 static int load_info(adb *a, amc_err *e)
 {
 	if (a->w > 0)
@@ -576,18 +556,11 @@ static int op_type_text(amc_device *d, const char *utf8, amc_err *e)
 	return 0;
 }
 
-static int valid_app_id(const char *s)
-{
-	size_t n = s ? strlen(s) : 0;
-	if (n == 0 || n > 255 || s[0] == '-')
-		return 0;
-	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/$") == n;
-}
 
 static int op_launch_app(amc_device *d, const char *app_id, amc_err *e)
 {
 	adb *a = A(d);
-	if (!valid_app_id(app_id)) {
+	if (!amc_adb_app_id_valid(app_id)) {
 		char *s = amc_sanitize_dup(app_id ? app_id : "");
 		amc_err_set(e, AMC_EUSAGE, "'%.200s' is not an Android package (com.example.app) or component "
 			    "(com.example.app/.MainActivity)", s);
@@ -640,7 +613,7 @@ static char *link_word(const char *link)
 static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const char *arg, amc_err *e)
 {
 	adb *a = A(d);
-	if ((op != AMC_APP_OPEN_LINK || app_id) && (!valid_app_id(app_id) || strchr(app_id, '/'))) {
+	if ((op != AMC_APP_OPEN_LINK || app_id) && (!amc_adb_app_id_valid(app_id) || strchr(app_id, '/'))) {
 		char *s = amc_sanitize_dup(app_id ? app_id : "");
 		amc_err_set(e, AMC_EUSAGE, "'%.200s' is not an Android package (com.example.app)", s);
 		free(s);
@@ -796,27 +769,3 @@ int amc_adb_foreground_app(amc_device *d, char **pkg, amc_err *e)
 	return amc_err_set(e, AMC_EFAIL, "adb %s: no focused app in `dumpsys window`", a->serial);
 }
 
-char *amc_adb_parse_focus(const char *out)
-{
-	const char *keys[] = { "mCurrentFocus=", "mFocusedApp=" };
-	for (size_t k = 0; out && k < 2; k++) {
-		for (const char *p = strstr(out, keys[k]); p; p = strstr(p + 1, keys[k])) {
-			/* ... Window{1a2b u0 com.pkg/com.pkg.Main} or ActivityRecord{... u0 com.pkg/.Main t12} */
-			const char *end = p + strcspn(p, "\n");
-			for (const char *s = p; s < end; s++) {
-				if (*s != ' ')
-					continue;
-				const char *t = s + 1;
-				size_t tl = strcspn(t, " /}\n");
-				if (t + tl < end && t[tl] == '/' && tl > 0 && tl < 256 && memchr(t, '.', tl)) {
-					char buf[256];
-					memcpy(buf, t, tl);
-					buf[tl] = '\0';
-					if (valid_app_id(buf))
-						return amc_xstrdup(buf);
-				}
-			}
-		}
-	}
-	return NULL;
-}

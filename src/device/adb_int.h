@@ -13,4 +13,8 @@
  * into out (n bytes). */
 void amc_adb_first_line(const char *s, char *out, size_t n);
 
+/* 1 when `s` can name an app or activity for am/pm: letters, digits and
+ * . _ / $, not starting with '-', at most 255 bytes. */
+int amc_adb_app_id_valid(const char *s);
+
 #endif

@@ -93,3 +93,58 @@ int amc_adb_list(const amc_config *cfg, amc_adb_entry **out, size_t *n, amc_err 
 	amc_proc_result_free(&r);
 	return 0;
 }
+
+/* ---- other text adb prints: wm size, dumpsys window ---- */
+
+int amc_adb_app_id_valid(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	if (n == 0 || n > 255 || s[0] == '-')
+		return 0;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/$") == n;
+}
+
+static int parse_size(const char *s, const char *label, int *w, int *h)
+{
+	const char *p = strstr(s, label);
+	if (!p)
+		return -1;
+	int x, y;
+	if (sscanf(p + strlen(label), " %dx%d", &x, &y) != 2 || x < 1 || y < 1 || x > 100000 || y > 100000)
+		return -1;
+	*w = x;
+	*h = y;
+	return 0;
+}
+
+int amc_adb_parse_wm_size(const char *out, int *w, int *h)
+{
+	if (!out)
+		return -1;
+	return parse_size(out, "Override size:", w, h) == 0 || parse_size(out, "Physical size:", w, h) == 0 ? 0 : -1;
+}
+
+char *amc_adb_parse_focus(const char *out)
+{
+	const char *keys[] = { "mCurrentFocus=", "mFocusedApp=" };
+	for (size_t k = 0; out && k < 2; k++) {
+		for (const char *p = strstr(out, keys[k]); p; p = strstr(p + 1, keys[k])) {
+			/* ... Window{1a2b u0 com.pkg/com.pkg.Main} or ActivityRecord{... u0 com.pkg/.Main t12} */
+			const char *end = p + strcspn(p, "\n");
+			for (const char *s = p; s < end; s++) {
+				if (*s != ' ')
+					continue;
+				const char *t = s + 1;
+				size_t tl = strcspn(t, " /}\n");
+				if (t + tl < end && t[tl] == '/' && tl > 0 && tl < 256 && memchr(t, '.', tl)) {
+					char buf[256];
+					memcpy(buf, t, tl);
+					buf[tl] = '\0';
+					if (amc_adb_app_id_valid(buf))
+						return amc_xstrdup(buf);
+				}
+			}
+		}
+	}
+	return NULL;
+}
