@@ -1,12 +1,11 @@
 #include "agent/llm_planner.h"
+#include "agent/screen.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "image/image.h"
-#include "image/png.h"
 #include "runtime/tools.h"
 #include "util/clock.h"
 #include "util/jsonutil.h"
@@ -185,87 +184,6 @@ static void hist_push(llm_planner *lp, const char *line)
 	}
 }
 
-static cJSON *scene_compact(const amc_scene *sc, double scale)
-{
-	cJSON *j = cJSON_CreateObject();
-	cJSON_AddNumberToObject(j, "width", (int)lround(sc->width / scale));
-	cJSON_AddNumberToObject(j, "height", (int)lround(sc->height / scale));
-	cJSON *els = cJSON_AddArrayToObject(j, "elements");
-	size_t n = sc->count < AMC_AGENT_SCENE_MAX_ELEMENTS ? sc->count : AMC_AGENT_SCENE_MAX_ELEMENTS;
-	for (size_t i = 0; i < n; i++) {
-		const amc_element *el = &sc->elements[i];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "id", el->id);
-		cJSON_AddStringToObject(o, "type", el->type);
-		char *t = amc_llm_bounded(el->text, AMC_AGENT_TEXT_MAX);
-		if (*t)
-			cJSON_AddStringToObject(o, "text", t);
-		free(t);
-		int b[4] = { (int)lround(el->bounds.x1 / scale), (int)lround(el->bounds.y1 / scale),
-			     (int)lround(el->bounds.x2 / scale), (int)lround(el->bounds.y2 / scale) };
-		cJSON_AddItemToObject(o, "b", cJSON_CreateIntArray(b, 4));
-		cJSON_AddItemToArray(els, o);
-	}
-	if (sc->count > n)
-		cJSON_AddNumberToObject(j, "elements_not_shown", (double)(sc->count - n));
-	return j;
-}
-
-static char *base64(const unsigned char *d, size_t n)
-{
-	static const char tb[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	char *o = amc_xmalloc((n + 2) / 3 * 4 + 1), *p = o;
-	size_t i = 0;
-	for (; i + 2 < n; i += 3) {
-		unsigned v = (unsigned)d[i] << 16 | (unsigned)d[i + 1] << 8 | d[i + 2];
-		*p++ = tb[v >> 18];
-		*p++ = tb[(v >> 12) & 63];
-		*p++ = tb[(v >> 6) & 63];
-		*p++ = tb[v & 63];
-	}
-	if (i < n) {
-		unsigned v = (unsigned)d[i] << 16 | (i + 1 < n ? (unsigned)d[i + 1] << 8 : 0);
-		*p++ = tb[v >> 18];
-		*p++ = tb[(v >> 12) & 63];
-		*p++ = i + 1 < n ? tb[(v >> 6) & 63] : '=';
-		*p++ = '=';
-	}
-	*p = 0;
-	return o;
-}
-
-/* The screenshot as base64 PNG, downscaled so its long edge fits; *scale =
- * device px per sent px. NULL when it cannot be made (then no image is sent). */
-static char *image_b64(const llm_planner *lp, const amc_observation *obs, double *scale)
-{
-	*scale = 1.0;
-	if (!obs->img.px || obs->img.w <= 0 || obs->img.h <= 0)
-		return NULL;
-	int edge = lp->o.vision_max_edge > 0 ? lp->o.vision_max_edge : 1568;
-	amc_image small = { 0 };
-	const amc_image *use = &obs->img;
-	amc_err e;
-	if (obs->img.w > edge || obs->img.h > edge) {
-		if (amc_image_scale_fit(&obs->img, edge, edge, &small, &e) != 0) {
-			amc_log_warn("planner: cannot downscale the screenshot: %s", e.msg);
-			return NULL;
-		}
-		use = &small;
-		*scale = (double)obs->img.w / small.w;
-	}
-	unsigned char *png = NULL;
-	size_t len = 0;
-	int rc = amc_png_encode(use, 6, &png, &len, &e);
-	amc_image_free(&small);
-	if (rc != 0) {
-		*scale = 1.0;
-		return NULL;
-	}
-	char *b64 = base64(png, len);
-	free(png);
-	return b64;
-}
-
 /* A one-line account of the previous step's outcome, for the history and the tool_result. */
 static void outcome_text(const amc_plan_ctx *ctx, amc_sb *sb)
 {
@@ -424,7 +342,7 @@ static void turn_texts(const llm_planner *lp, const amc_plan_ctx *ctx, int with_
 		for (int i = 0; i < listed; i++)
 			amc_sb_printf(intro, "- %s\n", lp->history[(lp->hist_start + i) % AMC_AGENT_HISTORY_LINES]);
 	}
-	cJSON *scj = scene_compact(&ctx->obs->scene, scale);
+	cJSON *scj = amc_screen_json(&ctx->obs->scene, scale);
 	char *scs = cJSON_PrintUnformatted(scj);
 	cJSON_Delete(scj);
 	amc_sb_printf(now, "Step %d. Current screen (Scene)%s:\n%s", ctx->step,
@@ -567,7 +485,7 @@ static amc_plan_rc llm_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 	char *img = NULL;
 	if ((!strcmp(lp->o.vision, "on") || (!strcmp(lp->o.vision, "auto") && ctx->obs->scene.count < 3)) &&
 	    !lp->no_images[0])
-		img = image_b64(lp, ctx->obs, &scale);
+		img = amc_screen_image_b64(ctx->obs, lp->o.vision_max_edge, &scale);
 
 	amc_sb intro, now;
 	amc_sb_init(&intro);

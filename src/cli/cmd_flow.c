@@ -8,6 +8,7 @@
 #include "device/device.h"
 #include "flow/flow_check.h"
 #include "flow/script.h"
+#include "llm/providers.h"
 
 #define DEFINES_MAX 256
 
@@ -40,7 +41,22 @@ static cJSON *report_json(const amc_check_report *r)
 	return j;
 }
 
-static int check(int argc, char **argv)
+/* AI commands pass the check when a model would answer them in a run: the
+ * provider a goal would use connects (its key is there; nothing is sent). */
+static int have_model(const amc_cli *cli)
+{
+	if (!cli || !cli->cfg)
+		return 0;
+	amc_llm_client *c = NULL;
+	amc_err e;
+	amc_err_clear(&e);
+	int ok = amc_providers_connect(amc_config_str(cli->cfg, "planner", "provider"),
+				       amc_config_str(cli->cfg, "llm", "anthropic_key_file"), "", &c, &e) == 0;
+	amc_llm_client_free(c);
+	return ok;
+}
+
+static int check(const amc_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, 0, 'j' }, { "device-kind", required_argument, 0, 'k' },
@@ -94,7 +110,8 @@ static int check(int argc, char **argv)
 	if (amc_script_open(NULL, !strcmp(kind, "appium") ? "ios" : "android", &js, &e) != 0)
 		return amc_cli_fail(&e);
 	amc_check_opts o = { .device_kind = kind, .defined = defined, .js = js,
-			     .device_check = amc_flow_check_device_hook };
+			     .device_check = have_model(cli) ? amc_flow_device_problems_with_model
+							     : amc_flow_check_device_hook };
 	amc_check_report r = { 0 };
 	int rc = 0;
 	for (int i = optind; i < argc && rc != AMC_EENV; i++) {
@@ -121,11 +138,10 @@ static int check(int argc, char **argv)
 
 static int run(amc_cli *cli, int argc, char **argv)
 {
-	(void)cli;
 	if (argc < 2)
 		return amc_cli_usage(&amc_cmd_flow, "which flow subcommand? (check)");
 	if (!strcmp(argv[1], "check"))
-		return check(argc - 1, argv + 1);
+		return check(cli, argc - 1, argv + 1);
 	return amc_cli_usage(&amc_cmd_flow, "unknown flow subcommand '%s' (check)", argv[1]);
 }
 

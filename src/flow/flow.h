@@ -216,6 +216,8 @@ int amc_flow_check_device(const amc_flow *f, const char *device_kind, amc_err *e
  * available on sim devices: ..."). Returns how many. */
 typedef void (*amc_flow_problem_fn)(void *ud, int line, const char *msg);
 int amc_flow_device_problems(const amc_flow *f, const char *device_kind, amc_flow_problem_fn fn, void *ud);
+/* The same when a model is configured: AI commands pass. */
+int amc_flow_device_problems_with_model(const amc_flow *f, const char *device_kind, amc_flow_problem_fn fn, void *ud);
 /* 1 when some command needs JavaScript (evalScript, runScript, ${expr} that is
  * not a plain NAME, a `true:` condition with an expression); then
  * "FILE:LINE: COMMAND" of the first goes into where (may be NULL). */

@@ -158,7 +158,8 @@ static const char *sval(const yaml_node_t *n)
 	return (const char *)n->data.scalar.value;
 }
 
-/* Every key of every `env:` mapping in the document defines a name. */
+/* Every key of every `env:` mapping in the document defines a name, and so
+ * does extractTextWithAI's outputVariable (aiOutput when it names none). */
 static void collect_env(const yaml_document_t *d, names *def)
 {
 	for (yaml_node_t *n = d->nodes.start; n < d->nodes.top; n++) {
@@ -167,6 +168,10 @@ static void collect_env(const yaml_document_t *d, names *def)
 		for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
 			yaml_node_t *k = yaml_document_get_node((yaml_document_t *)d, p->key);
 			yaml_node_t *v = yaml_document_get_node((yaml_document_t *)d, p->value);
+			if (is_scalar(k) && !strcmp(sval(k), "extractTextWithAI"))
+				names_add(def, "aiOutput", 8);
+			if (is_scalar(k) && !strcmp(sval(k), "outputVariable") && is_scalar(v))
+				names_add(def, sval(v), v->data.scalar.length);
 			if (!is_scalar(k) || strcmp(sval(k), "env") != 0 || !v || v->type != YAML_MAPPING_NODE)
 				continue;
 			for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {

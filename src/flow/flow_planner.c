@@ -412,6 +412,8 @@ static void flow_destroy(amc_planner *p)
 	if (fp) {
 		if (fp->eval_free)
 			fp->eval_free(fp->in.eval_ud);
+		if (fp->ai_free)
+			fp->ai_free(fp->ai_ud);
 		amc_flow_interp_free(&fp->in);
 		amc_flow_free(&fp->flow);
 		free(fp->failed);
@@ -435,6 +437,8 @@ int amc_flow_planner_new_opts(amc_flow *flow, const amc_flow_run_opts *o, amc_pl
 	if (!flow || !flow->cmds || flow->count == 0) {
 		if (o->eval_free)
 			o->eval_free(o->eval_ud);
+		if (o->ai_free)
+			o->ai_free(o->ai_ud);
 		return amc_err_set(e, AMC_EUSAGE, "the flow has no commands");
 	}
 	flow_planner *fp = amc_xcalloc(1, sizeof *fp);
@@ -447,6 +451,9 @@ int amc_flow_planner_new_opts(amc_flow *flow, const amc_flow_run_opts *o, amc_pl
 	fp->in.eval_ud = o->eval_ud;
 	fp->in.set_copied = o->set_copied;
 	fp->eval_free = o->eval_free;
+	fp->ai = o->ai;
+	fp->ai_ud = o->ai_ud;
+	fp->ai_free = o->ai_free;
 	if (o->platform)
 		fp->in.platform = o->platform;
 	amc_flow_interp_environ(&fp->in, o->environ);

@@ -6,6 +6,14 @@
 #include "flow/flow_interp.h"
 #include "runtime/planner.h"
 
+/* An AI command (assertWithAI, assertNoDefectsWithAI, extractTextWithAI) on
+ * the current screen: `command` is its Maestro name, `prompt` its assertion or
+ * query (NULL when it has none). 0 with the step decided in `out`
+ * (decided_ok, decided_error, decided_result: extractTextWithAI's {"text"}),
+ * or -1 with e when no answer came. agent/ai_judge.h implements it. */
+typedef int (*amc_flow_ai_fn)(void *ud, const char *command, const char *prompt, const amc_observation *obs,
+			      amc_action *out, amc_err *e);
+
 /* How a flow runs: waits, variables, and the JavaScript hook. */
 typedef struct amc_flow_run_opts {
 	long wait_timeout_ms;          /* how long selectors wait for their element */
@@ -18,6 +26,9 @@ typedef struct amc_flow_run_opts {
 	void (*eval_free)(void *ud);   /* non-NULL: the planner owns eval_ud (also on failure) and frees it so */
 	unsigned long long seed;       /* inputRandom*: the values are recorded in the steps */
 	const char *platform;          /* maestro.platform; NULL: "android" */
+	amc_flow_ai_fn ai;             /* AI commands; NULL: none (they fail, naming file and line) */
+	void *ai_ud;
+	void (*ai_free)(void *ud);     /* non-NULL: the planner owns ai_ud (also on failure) */
 } amc_flow_run_opts;
 
 void amc_flow_run_opts_init(amc_flow_run_opts *o);

@@ -33,6 +33,9 @@ typedef struct flow_planner {
 	long wait_ms;
 	amc_flow_interp in;
 	void (*eval_free)(void *ud); /* frees in.eval_ud when set */
+	amc_flow_ai_fn ai;          /* AI commands; NULL: refused */
+	void *ai_ud;
+	void (*ai_free)(void *ud);  /* frees ai_ud when set */
 	fp_frame st[FP_MAX_FRAMES];
 	int depth;
 	int passed, skipped;

@@ -278,6 +278,50 @@ static int refused(flow_planner *fp, const amc_flow_cmd *c, const char *why, amc
 	return FP_FAIL;
 }
 
+/* ---- AI commands, answered by the model behind fp->ai ---- */
+
+static int plan_ai(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	if (!fp->ai)
+		return refused(fp, c, "AI commands need a model (planner.provider and its key: `amc providers`)", e);
+	char *prompt = NULL;
+	if (c->text && fp_interp(fp, c, c->text, &prompt, e) != 0)
+		return FP_FAIL;
+	int extract = c->op == AMC_FLOW_EXTRACT_TEXT_WITH_AI;
+	fp_begin(fp, c, c->op == AMC_FLOW_ASSERT_WITH_AI ? "assert_with_ai"
+			: extract			    ? "extract_text_with_ai"
+							    : "assert_no_defects_with_ai",
+		 out);
+	if (prompt)
+		cJSON_AddStringToObject(out->args, extract ? "query" : "assertion", prompt);
+	if (extract)
+		cJSON_AddStringToObject(out->args, "output_variable", c->direction);
+	amc_err ae;
+	amc_err_clear(&ae);
+	char *w = fp_where(fp, c);
+	amc_sb sb;
+	amc_sb_init(&sb);
+	if (fp->ai(fp->ai_ud, amc_flow_op_name(c->op), prompt, ctx ? ctx->obs : NULL, out, &ae) != 0) {
+		amc_sb_printf(&sb, "%s: %s: the model gave no answer: %s", w, amc_flow_op_name(c->op), ae.msg);
+		cJSON_Delete(out->decided_result);
+		fp_decide(out, 0, amc_sb_detach(&sb), NULL);
+	} else if (!out->decided_ok) {
+		/* the judge's words, after the command's FILE:LINE */
+		amc_sb_printf(&sb, "%s: %s: %s", w, amc_flow_op_name(c->op),
+			      out->decided_error ? out->decided_error : "the model said no");
+		free(out->decided_error);
+		out->decided_error = amc_sb_detach(&sb);
+	} else if (extract) {
+		/* the rest of the flow sees it as ${NAME} and in scripts, as Maestro's outputVariable */
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(out->decided_result, "text");
+		amc_flow_interp_push(&fp->in, c->direction, cJSON_IsString(t) ? t->valuestring : "");
+	}
+	amc_sb_free(&sb);
+	free(w);
+	free(prompt);
+	return FP_ACT;
+}
+
 int fp_plan_cmd(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
 {
 	fp->emitted_final = 1;
@@ -403,7 +447,7 @@ int fp_plan_cmd(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx
 	case AMC_FLOW_ASSERT_WITH_AI:
 	case AMC_FLOW_ASSERT_NO_DEFECTS_WITH_AI:
 	case AMC_FLOW_EXTRACT_TEXT_WITH_AI:
-		return refused(fp, c, "AI commands are not wired to a model in flows yet", e);
+		return plan_ai(fp, c, ctx, out, e);
 	default:
 		return refused(fp, c, "not available on this device (amc flow check lists what each device can do)", e);
 	}

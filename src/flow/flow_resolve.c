@@ -313,6 +313,13 @@ int amc_flow_device_problems(const amc_flow *f, const char *device_kind, amc_flo
 	return k.count;
 }
 
+int amc_flow_device_problems_with_model(const amc_flow *f, const char *device_kind, amc_flow_problem_fn fn, void *ud)
+{
+	dev_check k = { device_kind ? device_kind : "adb", 1, NULL, NULL, fn, ud, 0 };
+	amc_flow_walk(f, check_one, &k);
+	return k.count;
+}
+
 int amc_flow_check_device(const amc_flow *f, const char *device_kind, amc_err *e)
 {
 	return amc_flow_check_device_model(f, device_kind, 0, e);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/ai_judge.h"
 #include "agent/goal.h"
 #include "device/device.h"
 #include "flow/flow.h"
@@ -232,9 +233,53 @@ static int resolve_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow
 		return -1;
 	char kind[16];
 	device_kind(l->task->device, kind, sizeof kind);
-	if (amc_flow_check_device(flow, kind, e) != 0)
+	/* AI commands are checked once the model is known (flow_planner) */
+	if (amc_flow_check_device_model(flow, kind, 1, e) != 0)
 		return -1;
 	(void)req;
+	return 0;
+}
+
+static int ai_one(void *ud, const amc_flow *file, const amc_flow_cmd *c)
+{
+	(void)ud;
+	(void)file;
+	return c->op == AMC_FLOW_ASSERT_WITH_AI || c->op == AMC_FLOW_ASSERT_NO_DEFECTS_WITH_AI ||
+	       c->op == AMC_FLOW_EXTRACT_TEXT_WITH_AI;
+}
+
+static int ai_ask(void *ud, const char *command, const char *prompt, const amc_observation *obs, amc_action *out,
+		  amc_err *e)
+{
+	return amc_ai_judge_ask(ud, command, prompt, obs, out, e);
+}
+
+static void ai_free(void *ud)
+{
+	amc_ai_judge_free(ud);
+}
+
+/* A flow with AI commands gets the model a goal would use; without one it is
+ * refused before it runs, naming the first AI command and what to set. */
+static int attach_ai(const amc_config *cfg, amc_launch *l, const amc_flow *flow, amc_flow_run_opts *o, amc_err *e)
+{
+	if (!amc_flow_walk(flow, ai_one, NULL))
+		return 0;
+	amc_ai_judge *j;
+	amc_err ce;
+	amc_err_clear(&ce);
+	if (amc_ai_judge_from_config(cfg, l->planner_warn, sizeof l->planner_warn, &j, &ce) != 0) {
+		char kind[16];
+		device_kind(l->task->device, kind, sizeof kind);
+		amc_flow_check_device_model(flow, kind, 0, e);
+		size_t n = strlen(e->msg);
+		snprintf(e->msg + n, sizeof e->msg - n, "; %s", ce.msg);
+		e->code = ce.code;
+		return -1;
+	}
+	o->ai = ai_ask;
+	o->ai_ud = j;
+	o->ai_free = ai_free;
 	return 0;
 }
 
@@ -271,6 +316,12 @@ static int flow_planner(const amc_config *cfg, const amc_launch_req *req, amc_la
 		return amc_err_prefix(e, "%s", where);
 	}
 	o.seed = seed_of(l->task->id);
+	if (attach_ai(cfg, l, flow, &o, e) != 0) {
+		if (o.eval_free)
+			o.eval_free(o.eval_ud);
+		free(kv);
+		return -1;
+	}
 	int rc = amc_flow_planner_new_opts(flow, &o, &l->planner, e);
 	free(kv);
 	return rc;

@@ -13,8 +13,8 @@ CLI_TESTS = tests/integration/test_main.sh tests/integration/test_cmd_config.sh 
 	tests/integration/test_cmd_search.sh
 TESTS += $(CLI_TESTS) tests/integration/test_ownership.sh
 # Maestro's language on the sim (issue 14)
-TESTS += tests/integration/test_flow_language.sh
-EXTRA_DIST += tests/integration/test_flow_language.sh
+TESTS += tests/integration/test_flow_language.sh tests/integration/test_flow_ai.sh
+EXTRA_DIST += tests/integration/test_flow_language.sh tests/integration/test_flow_ai.sh
 TESTS += tests/integration/test_flow_export.sh
 EXTRA_DIST += tests/integration/test_flow_export.sh
 EXTRA_DIST += tests/integration/tap.sh $(CLI_TESTS) tests/integration/test_ownership.sh

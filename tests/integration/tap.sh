@@ -69,3 +69,24 @@ wait_for() { # wait_for SECONDS COMMAND...
 	done
 	return 1
 }
+
+# The fake Anthropic API (tests/tools/mockllm) playing a script: start_mock
+# SCRIPT_TEXT exports ANTHROPIC_BASE_URL; requests go to $LOGS/requests.jsonl,
+# protocol violations to $LOGS/violations.txt.
+MOCK="$AMC_TEST_BUILDDIR/tests/tools/mockllm"
+LOGS="$T_HOME/mock"
+MPID=
+start_mock() { # start_mock SCRIPT_TEXT
+	mkdir -p "$LOGS"
+	printf '%s\n' "$1" > "$T_HOME/script"
+	rm -f "$T_HOME/port"
+	"$MOCK" "$T_HOME/script" "$T_HOME/port" "$LOGS" &
+	MPID=$!
+	wait_for 10 test -s "$T_HOME/port" || { diag "mock did not start"; return 1; }
+	ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T_HOME/port")"
+	export ANTHROPIC_BASE_URL
+}
+stop_mock() {
+	[ -n "$MPID" ] && kill "$MPID" 2>/dev/null && wait "$MPID" 2>/dev/null
+	MPID=
+}

@@ -4,26 +4,10 @@
 # scripted agents add a contact, ask the operator, hit a refused irreversible
 # action, run out of budget and meet API failures; a planted key appears nowhere.
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
-MOCK="$AMC_TEST_BUILDDIR/tests/tools/mockllm"
 KEY="sk-ant-PLANTED-KEY-7f3a9c21e5"
-LOGS="$T_HOME/mock"
-mkdir -p "$LOGS" "$XDG_CONFIG_HOME/amc"
+mkdir -p "$XDG_CONFIG_HOME/amc"
 unset ANTHROPIC_BASE_URL AMC_PLANNER_MODEL
 
-MPID=
-start_mock() { # start_mock SCRIPT_TEXT
-	printf '%s\n' "$1" > "$T_HOME/script"
-	rm -f "$T_HOME/port"
-	"$MOCK" "$T_HOME/script" "$T_HOME/port" "$LOGS" &
-	MPID=$!
-	wait_for 10 test -s "$T_HOME/port" || { diag "mock did not start"; return 1; }
-	ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T_HOME/port")"
-	export ANTHROPIC_BASE_URL
-}
-stop_mock() {
-	[ -n "$MPID" ] && kill "$MPID" 2>/dev/null && wait "$MPID" 2>/dev/null
-	MPID=
-}
 # amc run without a terminal (setsid: no controlling tty), stdin closed.
 run_goal() {
 	ANTHROPIC_API_KEY="$KEY" setsid -w "$AMC" run "$@" </dev/null >"$T_HOME/out" 2>"$T_HOME/err"

@@ -663,6 +663,26 @@ void amc_mock_agent_handle(void *ud, const mock_req *rq, mock_resp *rs)
 			cJSON_AddBoolToObject(in, "success", ok);
 			cJSON_AddStringToObject(in, "summary", sum ? sum + 1 : "");
 			tu = use(a, "finish", in);
+		} else if (!strcmp(cmd, "verdict")) {
+			/* an AI command of a flow: assertWithAI */
+			cJSON_AddBoolToObject(in, "passed", !strncmp(rest, "true", 4));
+			tu = use(a, "report_assertion", in);
+		} else if (!strcmp(cmd, "defects")) {
+			/* assertNoDefectsWithAI: "defects none" or "defects CATEGORY WHAT" */
+			cJSON *d = cJSON_AddArrayToObject(in, "defects");
+			if (strcmp(rest, "none")) {
+				char cat[64] = "";
+				sscanf(rest, "%63s", cat);
+				cJSON *o = cJSON_CreateObject();
+				cJSON_AddStringToObject(o, "category", cat);
+				cJSON_AddStringToObject(o, "reasoning", rest + strlen(cat) + (rest[strlen(cat)] ? 1 : 0));
+				cJSON_AddItemToArray(d, o);
+			}
+			tu = use(a, "report_defects", in);
+		} else if (!strcmp(cmd, "extract")) {
+			/* extractTextWithAI */
+			cJSON_AddStringToObject(in, "text", rest);
+			tu = use(a, "report_text", in);
 		} else if (!strcmp(cmd, "answer")) {
 			/* finish with an information task's answer */
 			cJSON_AddBoolToObject(in, "success", 1);

@@ -15,6 +15,9 @@
  *   slow MS                              the next reply comes MS late
  *   expect TEXT                          the next request's tool_result must contain TEXT
  *   usage IN OUT                         token counts of the following replies (default 1000 100)
+ *   verdict true|false                   a flow's assertWithAI: report_assertion {passed}
+ *   defects none | defects CATEGORY WHAT assertNoDefectsWithAI: report_defects
+ *   extract TEXT                         extractTextWithAI: report_text {text}
  * When the script runs out, the agent calls finish false "script exhausted".
  * Structured-output requests (enrichment: Anthropic output_config, or a chat
  * completion whose json_schema is named "semantic_scene") get a SemanticScene
