@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <cjson/cJSON.h>
@@ -747,6 +748,16 @@ int amc_appium_open(const char *url, const amc_config *cfg, amc_device **out, am
 	}
 	*out = &a->dev;
 	return 0;
+}
+
+const char *amc_appium_platform(const amc_config *cfg)
+{
+	amc_err e;
+	cJSON *caps = load_caps(cfg, &e);
+	const char *p = caps ? amc_json_str(caps, "platformName") : NULL;
+	const char *r = p && !strcasecmp(p, "ios") ? "ios" : "android";
+	cJSON_Delete(caps);
+	return r;
 }
 
 const char *amc_appium_session(amc_device *d)

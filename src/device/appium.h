@@ -41,5 +41,9 @@ int amc_appium_answer(const char *url, const char *method, const char *path, lon
 
 /* The session id of an open Appium device ("" for other devices). */
 const char *amc_appium_session(amc_device *d);
+/* The platform the configured capabilities ([appium] capabilities or
+ * AMC_APPIUM_CAPS) ask for, as Maestro names it: "ios" when platformName is
+ * iOS (any case), else "android" (also when they cannot be read). Static. */
+const char *amc_appium_platform(const amc_config *cfg);
 
 #endif

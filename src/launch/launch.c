@@ -7,6 +7,7 @@
 
 #include "agent/ai_judge.h"
 #include "agent/goal.h"
+#include "device/appium.h"
 #include "device/device.h"
 #include "flow/flow.h"
 #include "flow/flow_interp.h"
@@ -309,9 +310,14 @@ static int flow_planner(const amc_config *cfg, const amc_launch_req *req, amc_la
 	o.eval = req->eval;
 	o.eval_ud = req->eval_ud;
 	o.set_copied = req->set_copied;
+	/* maestro.platform and when: platform: what the device is; only an
+	 * Appium session can be iOS */
+	char kind[16];
+	device_kind(l->task->device, kind, sizeof kind);
+	o.platform = !strcmp(kind, "appium") ? amc_appium_platform(cfg) : "android";
 	char where[512];
 	if (!req->eval && amc_flow_needs_js(flow, where, sizeof where) &&
-	    amc_flow_js_attach(&o, "android", e) != 0) { /* the planner owns the engine from here */
+	    amc_flow_js_attach(&o, o.platform, e) != 0) { /* the planner owns the engine from here */
 		free(kv);
 		return amc_err_prefix(e, "%s", where);
 	}
