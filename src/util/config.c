@@ -50,7 +50,7 @@ static const keydef KEYS[] = {
 	{ "sim", "seed", K_INT, "-1", -1, 2147483647, NULL,
 	  "seed of the simulated phone sim:N (-1: N itself)" },
 	{ "sim", "faults", K_STR, "", 0, 0, NULL,
-	  "fault injection, e.g. screenshot:0.2,ui_tree:0.1,latency:200 (latency in ms)" },
+	  "fault injection, e.g. screenshot:0.2,ui_tree:0.1,latency:200 (latency in ms), vanish:N,vanish_ms:MS (docs/sim.md)" },
 	{ "sim", "width", K_INT, "1080", 240, 4096, NULL, "screen width of a new sim, in pixels" },
 	{ "sim", "height", K_INT, "2400", 320, 8192, NULL, "screen height of a new sim, in pixels" },
 	{ "llm", "anthropic_key_file", K_STR, "", 0, 0, NULL,

@@ -1,14 +1,63 @@
 /* Fuzz target: what amc reads from a model provider's responses: the
- * SemanticScene answer (semantic/enrich.c), a /models catalog and the
- * spend-limit marker of an error body (llm/). */
+ * SemanticScene answer (semantic/enrich.c), a /models catalog, the
+ * spend-limit marker of an error body (llm/), and the tool input of an AI
+ * command's answer (agent/ai_judge.c) for each of the three commands. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/ai_judge.h"
 #include "llm/http.h"
 #include "llm/llm.h"
 #include "semantic/enrich.h"
+
+/* A client whose every answer calls `tool` with the fuzz input as arguments. */
+typedef struct judge_in {
+	const char *text;
+	const char *tool;
+} judge_in;
+
+static int j_turn(amc_llm_client *c, const amc_llm_turn_req *rq, amc_llm_turn_res *res, amc_err *e)
+{
+	(void)rq;
+	(void)e;
+	judge_in *in = c->impl;
+	memset(res, 0, sizeof *res);
+	amc_llm_usage_unknown(&res->usage);
+	res->answered = 1;
+	snprintf(res->tool, sizeof res->tool, "%s", in->tool);
+	res->input = cJSON_Parse(in->text);
+	return 0;
+}
+
+static void j_destroy(amc_llm_client *c)
+{
+	(void)c;
+}
+
+static const amc_llm_client_ops JUDGE_OPS = { "fuzz", j_turn, NULL, NULL, NULL, j_destroy };
+
+static void judge(const char *text, const amc_scene *sc)
+{
+	static const char *const CMD[3][2] = { { "assertWithAI", "report_assertion" },
+					       { "assertNoDefectsWithAI", "report_defects" },
+					       { "extractTextWithAI", "report_text" } };
+	amc_observation o;
+	memset(&o, 0, sizeof o);
+	o.scene = *sc;
+	for (int i = 0; i < 3; i++) {
+		judge_in in = { text, CMD[i][1] };
+		amc_ai_judge *j = amc_ai_judge_new(amc_llm_client_new(&JUDGE_OPS, &in), NULL, "m", 0, 0, 0);
+		amc_action a;
+		memset(&a, 0, sizeof a);
+		amc_err e;
+		(void)amc_ai_judge_ask(j, CMD[i][0], "q", &o, &a, &e);
+		amc_action_clear(&a);
+		amc_ai_judge_free(j);
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -31,6 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char why[256];
 	cJSON *s = amc_semantic_parse(text, &sc, why, sizeof why);
 	cJSON_Delete(s);
+	judge(text, &sc);
 
 	cJSON *ids = NULL;
 	amc_err e;

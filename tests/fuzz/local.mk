@@ -2,7 +2,7 @@
 #  - with the normal compiler as tests/fuzz/replay_NAME, run by `make check` over the
 #    committed corpus in tests/fuzz/corpus/NAME/;
 #  - with clang's libFuzzer (+ASan/UBSan) by `make fuzz` (FUZZ_SECONDS each).
-FUZZ_TARGETS = flow config png uitree model state rawframe treediff script mcp pending fleet tasktpl adb appium http
+FUZZ_TARGETS = flow config png uitree model state rawframe treediff script mcp pending fleet tasktpl adb appium http theme
 FUZZ_SECONDS = 30
 
 check_PROGRAMS += tests/fuzz/replay_flow tests/fuzz/replay_config tests/fuzz/replay_png tests/fuzz/replay_uitree
@@ -85,6 +85,12 @@ TESTS += tests/fuzz/replay_http
 tests_fuzz_replay_http_SOURCES = tests/fuzz/fuzz_http.c tests/fuzz/replay.c
 tests_fuzz_replay_http_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"http"'
 tests_fuzz_replay_http_LDADD = $(TEST_LDADD)
+# a colour theme file (tui/theme.c, outside libamc: linked in by name)
+check_PROGRAMS += tests/fuzz/replay_theme
+TESTS += tests/fuzz/replay_theme
+tests_fuzz_replay_theme_SOURCES = tests/fuzz/fuzz_theme.c tests/fuzz/replay.c tui/theme.c tui/text.c
+tests_fuzz_replay_theme_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DFUZZ_NAME='"theme"'
+tests_fuzz_replay_theme_LDADD = $(TEST_LDADD)
 
 EXTRA_DIST += tests/fuzz/corpus tests/fuzz/dict
 
@@ -95,9 +101,10 @@ fuzz:
 	@$(MKDIR_P) fuzz-out
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  echo "  FUZZ     $$t ($(FUZZ_SECONDS) s)"; \
+	  extra=; test $$t != theme || extra="-I$(top_srcdir) $(top_srcdir)/tui/theme.c $(top_srcdir)/tui/text.c"; \
 	  $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined $(DEFS) $(AM_CPPFLAGS) $(CPPFLAGS) \
 	    -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	    $(top_srcdir)/tests/fuzz/fuzz_$$t.c $(AMC_FUZZ_SRCS) $(AMC_LIBS) $(LIBS) -o fuzz-out/fuzz_$$t; \
+	    $(top_srcdir)/tests/fuzz/fuzz_$$t.c $$extra $(AMC_FUZZ_SRCS) $(AMC_LIBS) $(LIBS) -o fuzz-out/fuzz_$$t; \
 	  rm -rf fuzz-out/corpus_$$t; mkdir -p fuzz-out/corpus_$$t; \
 	  cp $(top_srcdir)/tests/fuzz/corpus/$$t/* fuzz-out/corpus_$$t/; \
 	  dict=; test -f $(top_srcdir)/tests/fuzz/dict/$$t.dict && dict=-dict=$(top_srcdir)/tests/fuzz/dict/$$t.dict; \

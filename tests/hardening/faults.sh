@@ -1,6 +1,8 @@
 #!/bin/sh
 # faults.sh - faults everywhere: sim screenshot/tree failures at rates with
-# latency, model faults from the mock (a timeout, 429/529 storms, malformed
+# latency, the device vanishing and coming back (sim.faults vanish: briefly,
+# inside the capture retries, and for longer than a task can wait; the next
+# task on it must start and succeed), model faults from the mock (a timeout, 429/529 storms, malformed
 # JSON, a refusal, a connection cut mid-body or dropped), the disk full (a small
 # tmpfs when this user can mount one, else RLIMIT_FSIZE with SIGXFSZ ignored,
 # so writes fail with EFBIG), and a read-only AMC_HOME (as an unprivileged user
@@ -14,7 +16,7 @@ bound=60                        # seconds a faulted task may take
 export AMC_HOME="$WORK/home"
 export AMC_PLANNER_STEP_TIMEOUT_MS=4000
 flow="$SRC/data/flows/add-contact.yaml"
-tasks=0 hangs=0 noreason=0 corrupt=0
+tasks=0 hangs=0 noreason=0 corrupt=0 vanished=0 notback=0
 : > "$WORK/states"
 # reason TEXT: a short name for an error text, for the table.
 reason() {
@@ -29,14 +31,15 @@ reason() {
 	*"No space"*|*"too large"*|*"disk"*|*"Read-only file system"*) echo "(disk full)" ;;
 	*readonly*|*writable*|*"ermission"*) echo "(read-only home)" ;;
 	*injected*) echo "(sim fault)" ;;
+	*"device is gone"*) echo "(device gone)" ;;
 	*) echo "(other)" ;;
 	esac
 }
 # outcome CASE RC: classify the newest task (or the refusal to start).
 outcome() {
-	tasks=$((tasks + 1))
+	tasks=$((tasks + 1)); st=none why=
 	if [ "$2" -eq 124 ] || [ "$2" -eq 137 ]; then
-		hangs=$((hangs + 1)); log "$1: no end within $bound s"; echo hang >> "$WORK/states"; return
+		hangs=$((hangs + 1)); st=hang; log "$1: no end within $bound s"; echo hang >> "$WORK/states"; return
 	fi
 	row=$(db "SELECT id, status, coalesce(error, '') FROM tasks WHERE created_ms >= $t0 ORDER BY created_ms DESC LIMIT 1" 2>/dev/null)
 	if [ -z "$row" ]; then
@@ -72,6 +75,15 @@ while [ $r -lt "$runs" ]; do
 	for spec in $specs; do
 		"$AMC" sim reset >/dev/null 2>&1
 		AMC_SIM_FAULTS="$spec" go "sim $spec" "$AMC" run --flow "$flow"
+	done
+	# The device vanishes and comes back: within the capture retries, and for
+	# longer than a task waits. Then the next task on it must succeed.
+	for spec in vanish:4,vanish_ms:250 vanish:8,vanish_ms:5000; do
+		"$AMC" sim reset >/dev/null 2>&1
+		AMC_SIM_FAULTS="$spec" go "sim $spec" "$AMC" run --flow "$flow"
+		go "after sim $spec" "$AMC" run --flow "$flow"
+		vanished=$((vanished + 1))
+		[ "$st" = succeeded ] || { notback=$((notback + 1)); log "after $spec: the next task $st: $why"; }
 	done
 	# Model faults from the mock.
 	rep() { _i=0; while [ $_i -lt "$1" ]; do printf '%s\n' "$2"; _i=$((_i + 1)); done; }
@@ -131,3 +143,5 @@ result faults_hangs "$hangs"
 result faults_noreason "$noreason"
 result faults_corrupt "$corrupt"
 result faults_disk_full "$how"
+result faults_vanished "$vanished"
+result faults_not_back "$notback"

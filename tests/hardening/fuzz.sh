@@ -30,6 +30,7 @@ parsers() {
 	adb) echo src/device/adb.c src/device/adb_list.c ;;
 	appium) echo src/device/appium.c ;;
 	http) echo src/llm/http.c ;;
+	theme) echo tui/theme.c ;;
 	*) echo "" ;;
 	esac
 }
@@ -53,8 +54,10 @@ result fuzz_build_s $(( ($(now_ms) - t0) / 1000 ))
 total_exec=0 total_crash=0
 for t in $FUZZ_TARGETS; do
 	exe="$WORK/fuzz_$t"
+	# the theme parser lives in tui/, outside libamc: compiled in by name
+	extra=""; [ "$t" != theme ] || extra="-I\"\$SRC\" \"\$SRC/tui/theme.c\" \"\$SRC/tui/text.c\""
 	# shellcheck disable=SC2086
-	eval "$CLANG -g -O1 -fsanitize=fuzzer,address,undefined $std $FUZZ_CPPFLAGS \"\$SRC/tests/fuzz/fuzz_$t.c\" \
+	eval "$CLANG -g -O1 -fsanitize=fuzzer,address,undefined $std $FUZZ_CPPFLAGS \"\$SRC/tests/fuzz/fuzz_$t.c\" $extra \
 		\"\$WORK/fz/lib.a\" $FUZZ_LIBS -o \"\$exe\"" 2>>"$WORK/build.log" ||
 		{ log "$t: link failed"; result "fuzz_${t}_exec" 0; result "fuzz_${t}_crashes" build-failed; continue; }
 	corpus="$WORK/corpus_$t"; rm -rf "$corpus"; mkdir -p "$corpus" "$WORK/art_$t"
@@ -80,7 +83,7 @@ for t in $FUZZ_TARGETS; do
 		ce="$WORK/cov_$t"
 		# shellcheck disable=SC2086
 		if eval "$CLANG -g -O0 -fprofile-instr-generate -fcoverage-mapping $std $FUZZ_CPPFLAGS -DFUZZ_NAME='\"$t\"' \
-			\"\$SRC/tests/fuzz/fuzz_$t.c\" \"\$SRC/tests/fuzz/replay.c\" \"\$WORK/cv/lib.a\" $FUZZ_LIBS -o \"\$ce\"" 2>>"$WORK/build.log"; then
+			\"\$SRC/tests/fuzz/fuzz_$t.c\" \"\$SRC/tests/fuzz/replay.c\" $extra \"\$WORK/cv/lib.a\" $FUZZ_LIBS -o \"\$ce\"" 2>>"$WORK/build.log"; then
 			LLVM_PROFILE_FILE="$WORK/$t.profraw" "$ce" "$corpus" >/dev/null 2>&1
 			"$LLVM_PROFDATA" merge -sparse "$WORK/$t.profraw" -o "$WORK/$t.profdata" 2>/dev/null
 			files=""; for f in $(parsers "$t"); do files="$files $SRC/$f"; done

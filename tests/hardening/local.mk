@@ -4,11 +4,11 @@
 # its quotes (-DAMC_PKGLIBEXECDIR='"..."'): fuzz.sh evaluates it as a shell would.
 HARDENING_FILES = tests/hardening/run.sh tests/hardening/lib.sh tests/hardening/crash.sh \
 	tests/hardening/fuzz.sh tests/hardening/twoproc.sh tests/hardening/hostile.sh \
-	tests/hardening/faults.sh tests/hardening/hostile_corpus.sh
+	tests/hardening/faults.sh tests/hardening/hostile_corpus.sh tests/hardening/hostile_tui.keys
 EXTRA_DIST += $(HARDENING_FILES) tests/hardening/test_hardening.sh
 TESTS += tests/hardening/test_hardening.sh
 
-check-hardening: amc tests/tools/pngcheck tests/tools/mockllm
+check-hardening: amc tests/tools/pngcheck tests/tools/mockllm tests/tools/cellcheck
 	@AMC='$(abs_top_builddir)/amc' TOOLS='$(abs_top_builddir)' SRC='$(abs_top_srcdir)' \
 	AMC_DATA_DIR='$(abs_top_srcdir)/data' LC_ALL=C.UTF-8 \
 	CLANG='$(CLANG)' LLVM_PROFDATA='$(LLVM_PROFDATA)' LLVM_COV='$(LLVM_COV)' \
@@ -16,3 +16,5 @@ check-hardening: amc tests/tools/pngcheck tests/tools/mockllm
 	FUZZ_SRCS='$(AMC_FUZZ_SRCS)' FUZZ_TARGETS='$(FUZZ_TARGETS)' \
 	$(SHELL) $(top_srcdir)/tests/hardening/run.sh
 .PHONY: check-hardening
+check_PROGRAMS += tests/tools/cellcheck
+tests_tools_cellcheck_SOURCES = tests/tools/cellcheck.c

@@ -14,7 +14,7 @@ quick=${HARDEN_QUICK:-0}
 if [ "$quick" = 1 ]; then
 	KILLS=${KILLS:-4}; FUZZ_SECONDS=0; TWOPROC_SECONDS=${TWOPROC_SECONDS:-3}; FAULT_RUNS=${FAULT_RUNS:-1}
 	PARTS=${PARTS:-"crash twoproc hostile faults"}
-	HOSTILE_ONLY=${HOSTILE_ONLY:-"csi c1csi bidi overlong"}; FAULTS_QUICK=1
+	HOSTILE_ONLY=${HOSTILE_ONLY:-"csi c1csi bidi overlong wide"}; FAULTS_QUICK=1
 	export HOSTILE_ONLY FAULTS_QUICK
 else
 	KILLS=${KILLS:-100}; FUZZ_SECONDS=${FUZZ_SECONDS:-30}; TWOPROC_SECONDS=${TWOPROC_SECONDS:-60}; FAULT_RUNS=${FAULT_RUNS:-2}
@@ -30,7 +30,7 @@ b_fuzz=$((ntargets * (FUZZ_SECONDS + 8) + 120))
 b_twoproc=$((TWOPROC_SECONDS + 30))
 b_hostile=100
 b_faults=$((FAULT_RUNS * 60 + 60))
-[ "$quick" = 1 ] && { b_crash=60; b_hostile=30; b_faults=60; }
+[ "$quick" = 1 ] && { b_crash=60; b_hostile=45; b_faults=60; }
 # ASan and UBSan (./configure --enable-sanitizers) make amc several times
 # slower: the budgets stretch with it, the goals stay the same.
 if [ -n "${AMC_TEST_SANITIZED:-}" ]; then
@@ -66,16 +66,16 @@ for p in $PARTS; do
 		for t in ${FUZZ_TARGETS:-}; do
 			row "  $t" "" "exec $(v fuzz_${t}_exec), crashes $(v fuzz_${t}_crashes), parser lines covered $(v fuzz_${t}_lines)"
 		done ;;
-	twoproc) row "two processes, one db" "$bu" "commits $(v twoproc_commits), 'database is locked' $(v twoproc_locked), other errors $(v twoproc_errors), longest lock wait $(v twoproc_wait_ms) ms, tasks $(v twoproc_tasks) (incomplete $(v twoproc_incomplete)), reader polls $(v twoproc_polls)" ;;
-	hostile) row "hostile text" "$bu" "inputs x surfaces $(v hostile_tried), control bytes reaching output $(v hostile_leaks)" ;;
-	faults) row "faults" "$bu" "tasks $(v faults_tasks): $(v faults_states); hangs $(v faults_hangs), without a reason $(v faults_noreason), database not ok $(v faults_corrupt)" ;;
+	twoproc) row "two processes, one db" "$bu" "commits $(v twoproc_commits), 'database is locked' $(v twoproc_locked), other errors $(v twoproc_errors), longest lock wait $(v twoproc_wait_ms) ms, tasks $(v twoproc_tasks) (incomplete $(v twoproc_incomplete)), reader polls $(v twoproc_polls), events lost on the TUI's screen $(v twoproc_lost_on_screen)" ;;
+	hostile) row "hostile text" "$bu" "inputs x surfaces $(v hostile_tried), control bytes reaching output $(v hostile_leaks), cells misaligned $(v hostile_misaligned)" ;;
+	faults) row "faults" "$bu" "tasks $(v faults_tasks): $(v faults_states); hangs $(v faults_hangs), without a reason $(v faults_noreason), database not ok $(v faults_corrupt), device vanished $(v faults_vanished) times (next task failed $(v faults_not_back))" ;;
 	esac
 done
 echo "budgets: $total s in all$( [ "$(echo $PARTS | wc -w)" -gt 1 ] && echo " ($(echo $PARTS | tr ' ' '+'))")"
 [ -z "$over" ] || echo "over budget:$over"
 bad=0
 for k in crash_corrupt crash_not_interrupted crash_lost_steps crash_dangling crash_temp_files crash_next_not_started \
-	fuzz_crashes twoproc_locked twoproc_errors twoproc_incomplete hostile_leaks faults_hangs faults_noreason faults_corrupt; do
+	fuzz_crashes twoproc_locked twoproc_errors twoproc_incomplete twoproc_lost_on_screen hostile_leaks hostile_misaligned faults_hangs faults_noreason faults_corrupt faults_not_back; do
 	val=$(v $k)
 	[ -z "$val" ] || [ "$val" = 0 ] || { echo "goal missed: $k = $val"; bad=1; }
 done

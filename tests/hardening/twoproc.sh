@@ -4,7 +4,11 @@
 # reader polls `amc tasks` and `amc show` of the newest task, while a niced CPU
 # burner adds load. Counted: commits (step and task records written), "database
 # is locked" errors, other errors, the longest lock wait (AMC_STORE_STATS), and
-# tasks that did not end `succeeded`.
+# tasks that did not end `succeeded`. The TUI reads along (script mode, its
+# script fed through a FIFO: a reload check every second, as its loop does on
+# an inotify wake); once the writers are done its final Tasks screen must show
+# every task the database holds, each with the database's status: events lost
+# on screen are the rows that differ.
 PART=twoproc
 . "$(dirname "$0")/lib.sh"
 export AMC_HOME="$WORK/home"
@@ -33,14 +37,27 @@ reader() {
 		echo poll >> "$WORK/polls"
 	done
 }
+fifo="$WORK/tui.keys"; mkfifo "$fifo"
+"$AMC" tui --script "$fifo" --dump-dir "$WORK" --size 120x40 </dev/null >/dev/null 2>"$WORK/tui_err" & tui=$!
+exec 7>"$fifo"
+tui_feed() { while [ "$(date +%s)" -lt "$end" ]; do echo ":changes" >&7; sleep 1; done; }
 ( while [ "$(date +%s)" -lt "$end" ]; do :; done ) & burner=$!
 renice -n 19 -p $burner >/dev/null 2>&1
 writer 0 add-contact & w0=$!
 writer 1 create-note & w1=$!
 keeper & k=$!
 reader & r=$!
-wait $w0 $w1 $k $r
+tui_feed & f=$!
+wait $w0 $w1 $k $r $f
 kill $burner 2>/dev/null; wait $burner 2>/dev/null
+printf ':changes\n:dump final\nq\n' >&7; exec 7>&-
+wait $tui; tui_rc=$?
+# the screen against the database: short id and status of every row
+db "SELECT substr(id, 1, 8) || ' ' || status FROM tasks ORDER BY created_ms DESC LIMIT 30" | sort > "$WORK/db_rows"
+sed -n 's/^[> ] *[^ ]* \([a-z_]*\) *\([0-9a-z]\{8\}\) .*/\2 \1/p' "$WORK/final.txt" 2>/dev/null | sort > "$WORK/screen_rows"
+lost=$(comm -3 "$WORK/db_rows" "$WORK/screen_rows" | wc -l)
+[ -s "$WORK/screen_rows" ] || { lost=$((lost + 1)); log "the TUI showed no task (rc $tui_rc): $(head -c 300 "$WORK/tui_err")"; }
+[ "$lost" -eq 0 ] || { log "screen vs database:"; comm -3 "$WORK/db_rows" "$WORK/screen_rows" | head -n 5 >&2; }
 cat "$WORK"/err* > "$WORK/allerr" 2>/dev/null
 locked=$(grep -ci 'database is locked\|busy for over' "$WORK/allerr")
 other=$(grep -v '^amc-store-stats:' "$WORK/allerr" | grep -vci 'database is locked\|busy for over')
@@ -59,3 +76,4 @@ result twoproc_wait_ms "${wait_ms:-0}"
 result twoproc_tasks "$tasks"
 result twoproc_incomplete "$incomplete"
 result twoproc_polls "$(cat "$WORK/polls" 2>/dev/null | wc -l)"
+result twoproc_lost_on_screen "$lost"

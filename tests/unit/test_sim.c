@@ -545,7 +545,28 @@ static void test_faults(void)
 	is_int((long long)(t1 - t0), 20 * (350 + 30), "latency adds sim time to every call");
 	amc_device_close(d);
 
-	const char *bad[] = {"screenshot:2", "bogus:1", "latency:abc", "screenshot", "ui_tree:0.1,,latency:-5"};
+	/* vanish: gone after 3 calls for 500 ms of sim time; waits pass meanwhile */
+	amc_config_set(c, "sim", "faults", "vanish:3,vanish_ms:500", "test", &e);
+	d = open_sim(home, 8, c);
+	int okc = 0;
+	for (int i = 0; i < 3; i++)
+		if (d->ops->ui_tree(d, &xml, &len, &e) == 0) {
+			free(xml);
+			okc++;
+		}
+	is_int(okc, 3, "vanish: the first 3 calls work");
+	ok(d->ops->ui_tree(d, &xml, &len, &e) == -1 && e.code == AMC_EENV, "then the device is gone");
+	is_str(e.msg, "sim:8: the device is gone (vanish in sim.faults; back 500 ms later)", "saying so and for how long");
+	ok(d->ops->tap(d, 10, 10, &e) == -1, "an action fails too");
+	ok(d->ops->wait(d, 300, &e) == 0, "a wait passes: the clock goes on");
+	ok(d->ops->ui_tree(d, &xml, &len, &e) == -1, "still gone after 300 ms");
+	like(e.msg, "back 200 ms later", "200 ms to go");
+	ok(d->ops->wait(d, 300, &e) == 0 && d->ops->ui_tree(d, &xml, &len, &e) == 0, "back after 600 ms");
+	free(xml);
+	amc_device_close(d);
+
+	const char *bad[] = {"screenshot:2", "bogus:1", "latency:abc", "screenshot", "ui_tree:0.1,,latency:-5", "vanish:-1",
+			     "vanish_ms:9999999", "vanish:x"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		amc_config_set(c, "sim", "faults", bad[i], "test", &e);
 		amc_device *x = NULL;

@@ -36,7 +36,10 @@ enum {
 	COST_LAUNCH = 450,
 	MAX_GESTURE_MS = 60000,
 	MAX_WAIT_MS = 3600000,
-	MAX_LATENCY_MS = 10000
+	MAX_LATENCY_MS = 10000,
+	MAX_VANISH_CALLS = 1000000,
+	MAX_VANISH_MS = 600000,
+	DEFAULT_VANISH_MS = 2000
 };
 
 static const struct {
@@ -59,10 +62,15 @@ static sim *S(amc_device *d)
 
 /* ---- faults ---- */
 
-static int parse_faults(const char *spec, double *shot, double *tree, int *latency, amc_err *e)
+static int parse_faults(const char *spec, sim *s, amc_err *e)
 {
+	double *shot = &s->fault_screenshot, *tree = &s->fault_ui_tree;
+	int *latency = &s->latency_ms;
 	*shot = *tree = 0;
 	*latency = 0;
+	s->vanish_after = 0;
+	s->vanish_ms = DEFAULT_VANISH_MS;
+	s->vanished_at = -1;
 	if (!spec)
 		return 0;
 	const char *p = spec;
@@ -95,10 +103,11 @@ static int parse_faults(const char *spec, double *shot, double *tree, int *laten
 						*(part[0] == 's' ? shot : tree) = v;
 						ok = 1;
 					}
-				} else if (!strcmp(part, "latency")) {
+				} else if (!strcmp(part, "latency") || !strcmp(part, "vanish") || !strcmp(part, "vanish_ms")) {
 					long v = strtol(val, &endp, 10);
-					if (*val && endp && !*endp && !errno && v >= 0 && v <= MAX_LATENCY_MS) {
-						*latency = (int)v;
+					long max = part[0] == 'l' ? MAX_LATENCY_MS : part[6] ? MAX_VANISH_MS : MAX_VANISH_CALLS;
+					if (*val && endp && !*endp && !errno && v >= 0 && v <= max) {
+						*(part[0] == 'l' ? latency : part[6] ? &s->vanish_ms : &s->vanish_after) = (int)v;
 						ok = 1;
 					}
 				}
@@ -108,9 +117,10 @@ static int parse_faults(const char *spec, double *shot, double *tree, int *laten
 				char *bad = amc_sanitize_dup(part);
 				amc_err_set(e, AMC_EUSAGE,
 					    "sim.faults: bad part '%s': write NAME:VALUE, comma-separated, with NAME "
-					    "screenshot or ui_tree (a probability from 0 to 1) or latency (ms, 0-%d), "
-					    "e.g. screenshot:0.2,ui_tree:0.1,latency:200",
-					    bad, MAX_LATENCY_MS);
+					    "screenshot or ui_tree (a probability from 0 to 1), latency (ms, 0-%d), "
+					    "vanish (the device is gone after this many calls, 0-%d) or vanish_ms (for "
+					    "this long, 0-%d; default %d), e.g. screenshot:0.2,ui_tree:0.1,latency:200",
+					    bad, MAX_LATENCY_MS, MAX_VANISH_CALLS, MAX_VANISH_MS, DEFAULT_VANISH_MS);
 				free(bad);
 				return -1;
 			}
@@ -142,7 +152,7 @@ static int injected(sim *s, double p)
 
 /* Another process (a CLI command, a runner) may have changed this sim since we
  * last read or wrote its state: pick that up first. */
-static int refresh(sim *s, amc_err *e)
+static int reload(sim *s, amc_err *e)
 {
 	struct stat st;
 	if (stat(s->path, &st) != 0)
@@ -151,6 +161,27 @@ static int refresh(sim *s, amc_err *e)
 	    st.st_mtim.tv_nsec == s->seen.st_mtim.tv_nsec)
 		return 0;
 	return sim_state_load(s, e) < 0 ? -1 : 0;
+}
+
+/* sim.faults vanish: after N calls the device is gone for vanish_ms of sim
+ * time, then back, as a phone whose cable is pulled and plugged in again.
+ * The sim's clock goes on meanwhile: waits pass (op_wait), nothing else does. */
+static int present(sim *s, amc_err *e)
+{
+	if (s->vanish_after <= 0 || ++s->calls <= s->vanish_after)
+		return 0;
+	if (s->vanished_at < 0)
+		s->vanished_at = s->st.time_ms;
+	long long gone = s->st.time_ms - s->vanished_at;
+	if (gone >= s->vanish_ms)
+		return 0;
+	return amc_err_set(e, AMC_EENV, "sim:%d: the device is gone (vanish in sim.faults; back %lld ms later)", s->index,
+			   s->vanish_ms - gone);
+}
+
+static int refresh(sim *s, amc_err *e)
+{
+	return present(s, e) != 0 || reload(s, e) != 0 ? -1 : 0;
 }
 
 static int finish(sim *s, long long cost, amc_err *e)
@@ -415,7 +446,7 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 static int op_wait(amc_device *d, int ms, amc_err *e)
 {
 	sim *s = S(d);
-	if (check_ms("wait", ms, MAX_WAIT_MS, e) != 0 || refresh(s, e) != 0)
+	if (check_ms("wait", ms, MAX_WAIT_MS, e) != 0 || reload(s, e) != 0)
 		return -1;
 	return finish(s, ms, e);
 }
@@ -481,8 +512,7 @@ static int sim_setup(sim *s, const char *home, int index, const amc_config *cfg_
 	s->w = (int)amc_config_int(cfg, "sim", "width");
 	s->h = (int)amc_config_int(cfg, "sim", "height");
 	long seed = amc_config_int(cfg, "sim", "seed");
-	int rc = parse_faults(amc_config_str(cfg, "sim", "faults"), &s->fault_screenshot, &s->fault_ui_tree,
-			      &s->latency_ms, e);
+	int rc = parse_faults(amc_config_str(cfg, "sim", "faults"), s, e);
 	if (own)
 		amc_config_free(own);
 	if (rc != 0)

@@ -301,6 +301,10 @@ typedef struct sim {
 	char path[PATH_MAX];
 	double fault_screenshot, fault_ui_tree;
 	int latency_ms;
+	int vanish_after;     /* sim.faults vanish:N: gone after N device calls (0: never) */
+	int vanish_ms;        /* ... for this long (vanish_ms:MS), then back */
+	long calls;           /* device calls so far (this process) */
+	long long vanished_at; /* sim time (ms) when it went, -1 before */
 	sim_state st;
 	struct stat seen;     /* state.json as we last wrote or read it */
 	sim_font *font;
