@@ -1,6 +1,8 @@
-/* adb_list.c - the phones adb can see: `adb devices -l`, run and parsed
- * defensively (serials, states and models are untrusted text). Apart from
- * adb.c because listing needs no open phone. */
+/* adb_list.c - what adb prints, parsed defensively (all of it is untrusted
+ * text): the phones adb can see (`adb devices -l`: serials, states, models),
+ * the screen size (`wm size`), the focused window (`dumpsys window`) and app
+ * ids. Apart from adb.c because listing needs no open phone and the parsers
+ * need no phone at all (tests/fuzz/fuzz_adb.c feeds them directly). */
 #include "device/adb.h"
 #include "device/adb_int.h"
 

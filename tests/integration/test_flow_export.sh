@@ -4,25 +4,16 @@
 # (`amc export TASK --flow`), each replayed by `amc run --flow` on a reset sim: the same sim
 # state as a whole. One scenario per sim app: Contacts, Settings, Notes.
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
-MOCK="$AMC_TEST_BUILDDIR/tests/tools/mockllm"
 export AMC_JS="$AMC_TEST_BUILDDIR/amc-js"
-LOGS="$T_HOME/mock"
-mkdir -p "$LOGS" "$XDG_CONFIG_HOME/amc"
+mkdir -p "$XDG_CONFIG_HOME/amc"
 unset ANTHROPIC_BASE_URL AMC_PLANNER_MODEL
-MPID=
-trap '[ -n "$MPID" ] && kill "$MPID" 2>/dev/null' EXIT
 
 # scenario NAME GOAL SCRIPT STATE_PATTERN ASSERTED
 scenario() {
-	printf '%s\n' "$3" >"$T_HOME/script"
-	rm -f "$T_HOME/port"
-	"$MOCK" "$T_HOME/script" "$T_HOME/port" "$LOGS" &
-	MPID=$!
-	wait_for 10 test -s "$T_HOME/port" || diag "mock did not start"
+	start_mock "$3"
 	"$AMC" sim reset >/dev/null
-	ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$T_HOME/port")" ANTHROPIC_API_KEY=sk-ant-test \
-		setsid -w "$AMC" run "$2" --json </dev/null >"$T_HOME/out" 2>"$T_HOME/err"; rc=$?
-	kill "$MPID" 2>/dev/null; wait "$MPID" 2>/dev/null; MPID=
+	ANTHROPIC_API_KEY=sk-ant-test setsid -w "$AMC" run "$2" --json </dev/null >"$T_HOME/out" 2>"$T_HOME/err"; rc=$?
+	stop_mock
 	is "$rc" 0 "$1: the agentic run succeeds"
 	[ "$rc" -eq 0 ] || sed 's/^/# /' "$T_HOME/err" | tail -n 5
 	id=$(sed -n 's/.*"id":[[:space:]]*"\([0-9a-z]*\)".*/\1/p' "$T_HOME/out" | head -n 1)
