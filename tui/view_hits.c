@@ -4,10 +4,12 @@
  * hits newest first: task, step, the field that matched and a snippet with
  * the matches highlighted. Enter opens the task at that step.
  *
- * The first page is read once, when the view opens: a query's first page
- * costs well under a millisecond over a million steps (docs/search.md), so
- * the UI is never held up. Everything from the index is untrusted text:
- * amc_tui_put draws each piece terminal-safe. */
+ * The first page is read when the view opens and again whenever the database
+ * changes (reload: new steps match, a task removed by retention goes, the
+ * selection stays on its step): a query's first page costs well under a
+ * millisecond over a million steps (docs/search.md), so the UI is never held
+ * up. Everything from the index is untrusted text: amc_tui_put draws each
+ * piece terminal-safe. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,16 +30,26 @@ typedef struct hits_view {
 	int page;
 } hits_view;
 
-void *amc_tui_hits_new(amc_tui_app *a, const char *query)
+/* Run the query; the hits before are replaced (an error keeps none). */
+static void run_query(amc_tui_app *a, hits_view *h)
 {
-	hits_view *h = amc_xcalloc(1, sizeof *h);
-	h->query = amc_xstrdup(query ? query : "");
+	amc_search_hits_free(h->hits, h->n);
+	h->hits = NULL;
+	h->n = 0;
+	h->error[0] = 0;
 	amc_search_query q = { 0 };
 	q.text = h->query;
 	q.limit = HITS_MAX;
 	amc_err e;
 	if (amc_store_search(a->store, &q, &h->hits, &h->n, &e) != 0)
 		snprintf(h->error, sizeof h->error, "%s", e.msg);
+}
+
+void *amc_tui_hits_new(amc_tui_app *a, const char *query)
+{
+	hits_view *h = amc_xcalloc(1, sizeof *h);
+	h->query = amc_xstrdup(query ? query : "");
+	run_query(a, h);
 	return h;
 }
 
@@ -139,8 +151,25 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 
 static void reload(amc_tui_app *a, amc_tui_view *v)
 {
-	(void)a;
-	(void)v; /* the hits of the moment the search was made */
+	hits_view *s = v->data;
+	char *task = NULL;
+	int step = 0;
+	if (s->sel >= 0 && s->sel < (long)s->n && s->hits[s->sel].task_id) {
+		task = amc_xstrdup(s->hits[s->sel].task_id);
+		step = s->hits[s->sel].step;
+	}
+	run_query(a, s);
+	long keep = -1;
+	for (size_t i = 0; task && i < s->n && keep < 0; i++)
+		if (s->hits[i].task_id && !strcmp(s->hits[i].task_id, task) && s->hits[i].step == step)
+			keep = (long)i;
+	if (keep >= 0)
+		s->sel = keep;
+	if (s->sel >= (long)s->n)
+		s->sel = (long)s->n - 1;
+	if (s->sel < 0)
+		s->sel = 0;
+	free(task);
 }
 
 static const char *hit_task(amc_tui_app *a, amc_tui_view *v)
