@@ -18,7 +18,7 @@ parsers() {
 	config) echo src/util/config.c ;;
 	png) echo src/image/png.c ;;
 	uitree) echo src/perception/uitree.c ;;
-	model) echo src/llm/anthropic.c src/llm/openai.c src/llm/http.c ;;
+	model) echo src/llm/anthropic.c src/llm/openai.c src/llm/http.c src/agent/ai_judge.c ;;
 	state) echo src/device/sim/state.c ;;
 	rawframe) echo src/image/rawframe.c ;;
 	treediff) echo src/perception/treediff.c ;;
