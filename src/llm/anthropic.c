@@ -95,8 +95,14 @@ int amc_anthropic_messages(amc_anthropic *c, const cJSON *request, long long dea
 		amc_http_resp_free(&rs);
 		return -1;
 	}
-	cJSON *msg = cJSON_ParseWithLength(rs.body ? rs.body : "", rs.len);
+	rc = amc_anthropic_parse(rs.body ? rs.body : "", rs.len, out, e);
 	amc_http_resp_free(&rs);
+	return rc;
+}
+
+int amc_anthropic_parse(const char *body, size_t len, amc_anthropic_result *out, amc_err *e)
+{
+	cJSON *msg = cJSON_ParseWithLength(body, len);
 	const cJSON *content = cJSON_GetObjectItemCaseSensitive(msg, "content");
 	const char *type = amc_json_str(msg, "type");
 	if (!cJSON_IsObject(msg) || !type || strcmp(type, "message") || !cJSON_IsArray(content)) {
@@ -209,9 +215,7 @@ static cJSON *turn_messages(const amc_llm_turn_req *rq)
 	return msgs;
 }
 
-/* The first tool_use block: its name, id and input; the message says why there
- * is none that the loop can use. */
-static void read_call(const amc_anthropic_result *r, const cJSON *tools, int tool_auto, amc_llm_turn_res *res)
+void amc_anthropic_read_call(const amc_anthropic_result *r, const cJSON *tools, int tool_auto, amc_llm_turn_res *res)
 {
 	const cJSON *use = NULL, *b;
 	cJSON_ArrayForEach(b, r->content) {
@@ -294,7 +298,7 @@ static int an_turn(amc_llm_client *lc, const amc_llm_turn_req *rq, amc_llm_turn_
 	if (r.usage.cache_read_input_tokens >= 0)
 		cJSON_AddNumberToObject(res->detail, "cache_read_input_tokens", (double)r.usage.cache_read_input_tokens);
 	if (res->stop == AMC_LLM_STOP_OK)
-		read_call(&r, rq->tools, tool_auto, res);
+		amc_anthropic_read_call(&r, rq->tools, tool_auto, res);
 	amc_anthropic_result_free(&r);
 	return 0;
 }

@@ -48,6 +48,15 @@ typedef struct amc_anthropic_result {
 int amc_anthropic_messages(amc_anthropic *c, const cJSON *request, long long deadline_ms,
 			   amc_anthropic_result *out, amc_err *e);
 void amc_anthropic_result_free(amc_anthropic_result *r);
+/* A Messages response body (untrusted, at most AMC_HTTP_MAX_BODY bytes) into
+ * out: 0 for a message with a content array (out->msg is the caller's, freed
+ * with amc_anthropic_result_free), -1 AMC_EFAIL otherwise. What
+ * amc_anthropic_messages does with a 2xx body. */
+int amc_anthropic_parse(const char *body, size_t len, amc_anthropic_result *out, amc_err *e);
+/* The turn's call from r: the first tool_use block, its tool one of `tools`,
+ * into res->tool, res->input and res->call (owned by res); else res->no_call
+ * says why there is none the loop can use. */
+void amc_anthropic_read_call(const amc_anthropic_result *r, const cJSON *tools, int tool_auto, amc_llm_turn_res *res);
 
 /* GET /v1/models: the model ids (caller owns the array); no model call. */
 int amc_anthropic_models(amc_anthropic *c, cJSON **ids, amc_err *e);

@@ -94,8 +94,14 @@ int amc_openai_chat(amc_openai *c, const cJSON *request, long long deadline_ms, 
 		amc_http_resp_free(&rs);
 		return -1;
 	}
-	cJSON *msg = cJSON_ParseWithLength(rs.body ? rs.body : "", rs.len);
+	rc = amc_openai_parse(rs.body ? rs.body : "", rs.len, out, e);
 	amc_http_resp_free(&rs);
+	return rc;
+}
+
+int amc_openai_parse(const char *body, size_t len, amc_openai_result *out, amc_err *e)
+{
+	cJSON *msg = cJSON_ParseWithLength(body, len);
 	const cJSON *ch = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(msg, "choices"), 0);
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(ch, "message");
 	if (!cJSON_IsObject(m)) {
@@ -220,6 +226,31 @@ static cJSON *chat_request(const char *model, int max_tokens, const char *system
 	return req;
 }
 
+void amc_openai_read_call(const amc_openai_result *r, const cJSON *tools, amc_llm_turn_res *res)
+{
+	res->usage = r->usage;
+	snprintf(res->stop_reason, sizeof res->stop_reason, "%s", r->finish_reason);
+	res->stop = !strcmp(r->finish_reason, "length") ? AMC_LLM_STOP_MAX_TOKENS : AMC_LLM_STOP_OK;
+	cJSON *in = r->content ? cJSON_Parse(r->content) : NULL;
+	const char *name = amc_json_str(in, "tool");
+	if (res->stop != AMC_LLM_STOP_OK) {
+		/* cut off: no call to read */
+	} else if (!cJSON_IsObject(in) || !name) {
+		snprintf(res->no_call, sizeof res->no_call, "the model's answer is not a JSON action (finish_reason %.32s)",
+			 r->finish_reason);
+	} else if (amc_llm_tool_index(tools, name) < 0) {
+		char *nb = amc_llm_bounded(name, 40);
+		snprintf(res->no_call, sizeof res->no_call, "the model chose an unknown tool '%s'", nb);
+		free(nb);
+	} else {
+		snprintf(res->tool, sizeof res->tool, "%s", name);
+		cJSON_DeleteItemFromObjectCaseSensitive(in, "tool");
+		res->input = in;
+		in = NULL;
+	}
+	cJSON_Delete(in);
+}
+
 /* One turn as one chat completion: the tools are listed in the system text and
  * the answer is constrained to {"tool", "reason", ...args} by the json_schema
  * (local servers have no strict tools); the whole turn goes as one user message. */
@@ -268,28 +299,8 @@ static int oa_turn(amc_llm_client *lc, const amc_llm_turn_req *rq, amc_llm_turn_
 	if (rc != 0)
 		return -1;
 	res->answered = 1;
-	res->usage = r.usage;
-	snprintf(res->stop_reason, sizeof res->stop_reason, "%s", r.finish_reason);
-	res->stop = !strcmp(r.finish_reason, "length") ? AMC_LLM_STOP_MAX_TOKENS : AMC_LLM_STOP_OK;
 	cJSON_AddStringToObject(res->detail, "finish_reason", r.finish_reason);
-	cJSON *in = r.content ? cJSON_Parse(r.content) : NULL;
-	const char *name = amc_json_str(in, "tool");
-	if (res->stop != AMC_LLM_STOP_OK) {
-		/* cut off: no call to read */
-	} else if (!cJSON_IsObject(in) || !name) {
-		snprintf(res->no_call, sizeof res->no_call, "the model's answer is not a JSON action (finish_reason %.32s)",
-			 r.finish_reason);
-	} else if (amc_llm_tool_index(rq->tools, name) < 0) {
-		char *nb = amc_llm_bounded(name, 40);
-		snprintf(res->no_call, sizeof res->no_call, "the model chose an unknown tool '%s'", nb);
-		free(nb);
-	} else {
-		snprintf(res->tool, sizeof res->tool, "%s", name);
-		cJSON_DeleteItemFromObjectCaseSensitive(in, "tool");
-		res->input = in;
-		in = NULL;
-	}
-	cJSON_Delete(in);
+	amc_openai_read_call(&r, rq->tools, res);
 	amc_openai_result_free(&r);
 	return 0;
 }

@@ -42,6 +42,14 @@ typedef struct amc_openai_result {
  * holds only http_status (nothing to free). */
 int amc_openai_chat(amc_openai *c, const cJSON *request, long long deadline_ms, amc_openai_result *out, amc_err *e);
 void amc_openai_result_free(amc_openai_result *r);
+/* A chat completion body (untrusted, at most AMC_HTTP_MAX_BODY bytes) into
+ * out: 0 when it has choices[0].message (out->msg is the caller's, freed with
+ * amc_openai_result_free), -1 AMC_EFAIL otherwise. */
+int amc_openai_parse(const char *body, size_t len, amc_openai_result *out, amc_err *e);
+/* The turn's call from r: its content is the JSON action {"tool", "reason",
+ * ...args} with a tool of `tools`; into res (usage, stop, tool, input owned by
+ * res), else res->no_call says why there is none. */
+void amc_openai_read_call(const amc_openai_result *r, const cJSON *tools, amc_llm_turn_res *res);
 
 /* GET {base}/models: the model ids (caller owns the array). */
 int amc_openai_models(amc_openai *c, cJSON **ids, amc_err *e);

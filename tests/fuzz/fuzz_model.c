@@ -1,7 +1,9 @@
-/* Fuzz target: what amc reads from a model provider's responses: the
- * SemanticScene answer (semantic/enrich.c), a /models catalog, the
- * spend-limit marker of an error body (llm/), and the tool input of an AI
- * command's answer (agent/ai_judge.c) for each of the three commands. */
+/* Fuzz target: what amc reads from a model provider's responses: a Messages
+ * body and its tool call (llm/anthropic.c), a chat completion and its JSON
+ * action (llm/openai.c), both against the planner's tools; the SemanticScene
+ * answer (semantic/enrich.c), a /models catalog, the spend-limit marker of an
+ * error body (llm/), and the tool input of an AI command's answer
+ * (agent/ai_judge.c) for each of the three commands. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +11,9 @@
 #include <string.h>
 
 #include "agent/ai_judge.h"
+#include "agent/llm_planner.h"
+#include "llm/anthropic.h"
+#include "llm/openai.h"
 #include "llm/http.h"
 #include "llm/llm.h"
 #include "semantic/enrich.h"
@@ -59,6 +64,42 @@ static void judge(const char *text, const amc_scene *sc)
 	}
 }
 
+/* The body as each provider's answer, read as a turn's call would be. */
+static void answers(const char *text, size_t size)
+{
+	static cJSON *tools;
+	if (!tools) {
+		tools = amc_llm_planner_tools();
+		cJSON *j = amc_ai_judge_tools(), *t;
+		while ((t = cJSON_DetachItemFromArray(j, 0)))
+			cJSON_AddItemToArray(tools, t);
+		cJSON_Delete(j);
+	}
+	amc_err e;
+	amc_anthropic_result ar;
+	memset(&ar, 0, sizeof ar);
+	amc_llm_usage_unknown(&ar.usage);
+	if (amc_anthropic_parse(text, size, &ar, &e) == 0) {
+		for (int tool_auto = 0; tool_auto < 2; tool_auto++) {
+			amc_llm_turn_res res;
+			memset(&res, 0, sizeof res);
+			amc_anthropic_read_call(&ar, tools, tool_auto, &res);
+			amc_llm_turn_res_free(&res);
+		}
+		amc_anthropic_result_free(&ar);
+	}
+	amc_openai_result or;
+	memset(&or, 0, sizeof or);
+	amc_llm_usage_unknown(&or.usage);
+	if (amc_openai_parse(text, size, &or, &e) == 0) {
+		amc_llm_turn_res res;
+		memset(&res, 0, sizeof res);
+		amc_openai_read_call(&or, tools, &res);
+		amc_llm_turn_res_free(&res);
+		amc_openai_result_free(&or);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);
@@ -81,6 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cJSON *s = amc_semantic_parse(text, &sc, why, sizeof why);
 	cJSON_Delete(s);
 	judge(text, &sc);
+	answers(text, size);
 
 	cJSON *ids = NULL;
 	amc_err e;
