@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/goal.h"
 #include "agent/llm_planner.h"
 #include "agent/screen.h"
-#include "llm/providers.h"
 #include "util/log.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
@@ -80,22 +80,12 @@ amc_ai_judge *amc_ai_judge_new(amc_llm_client *client, amc_prices *prices, const
 
 int amc_ai_judge_from_config(const amc_config *cfg, char *warn, size_t warn_n, amc_ai_judge **out, amc_err *e)
 {
-	*out = NULL;
-	if (warn && warn_n)
-		warn[0] = 0;
-	amc_llm_client *client = NULL;
-	if (amc_providers_connect(amc_config_str(cfg, "planner", "provider"), amc_config_str(cfg, "llm", "anthropic_key_file"),
-				  "no model for AI commands", &client, e) != 0)
-		return -1;
-	amc_prices *prices = NULL;
-	amc_err pe;
-	if (amc_prices_load(amc_config_str(cfg, "llm", "price_file"), &prices, &pe) != 0) {
-		if (warn && warn_n)
-			snprintf(warn, warn_n, "%s; costs are unknown", pe.msg);
-		prices = NULL;
-	}
+	amc_llm_client *client;
+	amc_prices *prices;
 	amc_llm_planner_opts o;
-	amc_llm_planner_opts_from_config(&o, cfg);
+	*out = NULL;
+	if (amc_goal_connect(cfg, "no model for AI commands", warn, warn_n, &client, &prices, &o, e) != 0)
+		return -1;
 	*out = amc_ai_judge_new(client, prices, o.model, o.max_tokens, o.step_timeout_ms, o.vision_max_edge);
 	return 0;
 }

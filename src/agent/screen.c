@@ -8,6 +8,7 @@
 #include "image/image.h"
 #include "image/png.h"
 #include "llm/client.h"
+#include "util/base64.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 
@@ -37,29 +38,6 @@ cJSON *amc_screen_json(const amc_scene *sc, double scale)
 	return j;
 }
 
-static char *base64(const unsigned char *d, size_t n)
-{
-	static const char tb[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	char *o = amc_xmalloc((n + 2) / 3 * 4 + 1), *p = o;
-	size_t i = 0;
-	for (; i + 2 < n; i += 3) {
-		unsigned v = (unsigned)d[i] << 16 | (unsigned)d[i + 1] << 8 | d[i + 2];
-		*p++ = tb[v >> 18];
-		*p++ = tb[(v >> 12) & 63];
-		*p++ = tb[(v >> 6) & 63];
-		*p++ = tb[v & 63];
-	}
-	if (i < n) {
-		unsigned v = (unsigned)d[i] << 16 | (i + 1 < n ? (unsigned)d[i + 1] << 8 : 0);
-		*p++ = tb[v >> 18];
-		*p++ = tb[(v >> 12) & 63];
-		*p++ = i + 1 < n ? tb[(v >> 6) & 63] : '=';
-		*p++ = '=';
-	}
-	*p = 0;
-	return o;
-}
-
 char *amc_screen_image_b64(const amc_observation *obs, int max_edge, double *scale)
 {
 	*scale = 1.0;
@@ -85,7 +63,7 @@ char *amc_screen_image_b64(const amc_observation *obs, int max_edge, double *sca
 		*scale = 1.0;
 		return NULL;
 	}
-	char *b64 = base64(png, len);
+	char *b64 = amc_base64_encode(png, len);
 	free(png);
 	return b64;
 }

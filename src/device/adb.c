@@ -12,6 +12,7 @@
 
 #include "image/png.h"
 #include "image/rawframe.h"
+#include "util/base64.h"
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/proc.h"
@@ -476,23 +477,6 @@ char *amc_adb_quote_input_text(const char *text)
 	return amc_sb_detach(&sb);
 }
 
-static char *base64(const unsigned char *in, size_t n)
-{
-	static const char T[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	char *out = malloc((n + 2) / 3 * 4 + 1), *o = out;
-	if (!out)
-		return NULL;
-	for (size_t i = 0; i < n; i += 3) {
-		unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
-		*o++ = T[v >> 18 & 63];
-		*o++ = T[v >> 12 & 63];
-		*o++ = i + 1 < n ? T[v >> 6 & 63] : '=';
-		*o++ = i + 2 < n ? T[v & 63] : '=';
-	}
-	*o = '\0';
-	return out;
-}
-
 /* Text `input text` cannot type: through the ADBKeyBoard IME, when it is the
  * current keyboard. */
 static int type_with_ime(adb *a, const char *text, amc_err *e)
@@ -510,9 +494,7 @@ static int type_with_ime(adb *a, const char *text, amc_err *e)
 				   "(https://github.com/senzhk/ADBKeyBoard): adb -s %s install ADBKeyboard.apk && "
 				   "adb -s %s shell ime enable " ADB_IME " && adb -s %s shell ime set " ADB_IME,
 				   a->serial, a->serial, a->serial, a->serial);
-	char *b64 = base64((const unsigned char *)text, strlen(text));
-	if (!b64)
-		return amc_err_set(e, AMC_EENV, "out of memory");
+	char *b64 = amc_base64_encode(text, strlen(text));
 	const char *w[] = { "am", "broadcast", "-a", "ADB_INPUT_B64", "--es", "msg", b64, NULL };
 	int rc = adb_shell(a, w, &out, e);
 	free(b64);

@@ -15,29 +15,11 @@
 #include "runtime/observe.h"
 #include "runtime/run.h"
 #include "storage/store.h"
+#include "util/base64.h"
 #include "util/fsutil.h"
 #include "util/jsonutil.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
-
-char *amc_mcp_base64(const unsigned char *d, size_t n)
-{
-	static const char T[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	char *o = amc_xmalloc((n + 2) / 3 * 4 + 1), *p = o;
-	size_t i = 0;
-	for (; i + 2 < n; i += 3) {
-		unsigned v = (unsigned)d[i] << 16 | (unsigned)d[i + 1] << 8 | d[i + 2];
-		*p++ = T[v >> 18 & 63], *p++ = T[v >> 12 & 63], *p++ = T[v >> 6 & 63], *p++ = T[v & 63];
-	}
-	if (i < n) {
-		unsigned v = (unsigned)d[i] << 16 | (i + 1 < n ? (unsigned)d[i + 1] << 8 : 0);
-		*p++ = T[v >> 18 & 63], *p++ = T[v >> 12 & 63];
-		*p++ = i + 1 < n ? T[v >> 6 & 63] : '=';
-		*p++ = '=';
-	}
-	*p = '\0';
-	return o;
-}
 
 /* The image as MCP image content, its long edge at most AMC_MCP_IMAGE_EDGE
  * (docs/mcp.md: what models read well for their image tokens). NULL on error. */
@@ -65,7 +47,7 @@ static cJSON *image_content(const amc_image *img, cJSON *info)
 	amc_image_free(&small);
 	if (rc != 0)
 		return NULL;
-	char *b64 = amc_mcp_base64(png, len);
+	char *b64 = amc_base64_encode(png, len);
 	free(png);
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddStringToObject(j, "type", "image");

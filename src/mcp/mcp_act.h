@@ -19,7 +19,4 @@ cJSON *amc_mcp_observe(const amc_mcp_call *c);
 cJSON *amc_mcp_act(const amc_mcp_call *c);
 cJSON *amc_mcp_run_task(const amc_mcp_call *c);
 
-/* Base64 of n bytes (malloc'd). */
-char *amc_mcp_base64(const unsigned char *d, size_t n);
-
 #endif

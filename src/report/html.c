@@ -17,6 +17,7 @@
 #include "image/png.h"
 #include "perception/uitree.h"
 #include "runtime/stepdiff.h"
+#include "util/base64.h"
 #include "util/clock.h"
 #include "util/fsutil.h"
 #include "util/jsonutil.h"
@@ -43,18 +44,6 @@ void amc_report_html_escape(amc_sb *out, const char *s)
 }
 
 #define ESC(sb, s) amc_report_html_escape((sb), (s))
-
-static void base64(amc_sb *out, const unsigned char *p, size_t n)
-{
-	static const char T[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	for (size_t i = 0; i < n; i += 3) {
-		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
-			     (i + 2 < n ? p[i + 2] : 0);
-		char q[4] = { T[v >> 18 & 63], T[v >> 12 & 63], i + 1 < n ? T[v >> 6 & 63] : '=',
-			      i + 2 < n ? T[v & 63] : '=' };
-		amc_sb_append(out, q, 4);
-	}
-}
 
 /* ---- screenshots -------------------------------------------------------- */
 
@@ -190,7 +179,7 @@ static void put_shot(amc_sb *out, amc_store *s, const char *rel, const char *lab
 		int use_png = pok && (!jok || plen < jlen);
 		amc_sb_printf(out, "<img class=\"shot\" width=\"%d\" height=\"%d\" alt=\"%s\" src=\"data:image/%s;base64,",
 			      small.w, small.h, label, use_png ? "png" : "jpeg");
-		base64(out, use_png ? png : jpg, use_png ? plen : jlen);
+		amc_base64_append(out, use_png ? png : jpg, use_png ? plen : jlen);
 		amc_sb_puts(out, "\">");
 	} else {
 		amc_sb_puts(out, "<p class=\"none\">screenshot not encodable: ");

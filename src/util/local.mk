@@ -1,5 +1,6 @@
 libamc_a_SOURCES += \
 	src/util/err.c src/util/err.h \
+	src/util/base64.c src/util/base64.h \
 	src/util/strbuf.c src/util/strbuf.h \
 	src/util/fsutil.c src/util/fsutil.h \
 	src/util/paths.c src/util/paths.h \

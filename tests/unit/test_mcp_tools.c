@@ -122,26 +122,10 @@ static void test_results(void)
 	cJSON_Delete(r);
 }
 
-static void test_base64(void)
-{
-	const char *in[] = { "", "f", "fo", "foo", "foob", "fooba", "foobar" };
-	const char *out[] = { "", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy" };
-	for (int i = 0; i < 7; i++) {
-		char *b = amc_mcp_base64((const unsigned char *)in[i], strlen(in[i]));
-		is_str(b, out[i], "base64 \"%s\"", in[i]);
-		free(b);
-	}
-	unsigned char all[3] = { 0xff, 0xfe, 0x00 };
-	char *b = amc_mcp_base64(all, 3);
-	is_str(b, "//4A", "base64 of high bytes");
-	free(b);
-}
-
 int main(void)
 {
 	test_list();
 	test_check();
 	test_results();
-	test_base64();
 	return done_testing();
 }

@@ -58,3 +58,7 @@ check_PROGRAMS += tests/unit/test_jsonutil
 TESTS += tests/unit/test_jsonutil
 tests_unit_test_jsonutil_SOURCES = tests/unit/test_jsonutil.c
 tests_unit_test_jsonutil_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_base64
+TESTS += tests/unit/test_base64
+tests_unit_test_base64_SOURCES = tests/unit/test_base64.c
+tests_unit_test_base64_LDADD = $(TEST_LDADD)
