@@ -329,15 +329,17 @@ static cJSON *t_cancel(const amc_mcp_call *c)
 		snprintf(full, sizeof full, "%.*s", (int)sizeof full - 1, id);
 	amc_store_close(store);
 	cJSON *r;
-	if (amc_mcp_srv_cancel_task(c->srv, full)) {
+	/* the record first: a run's thread may still be closing after its task
+	 * was recorded as ended, and an ended task is not cancelled again */
+	if (found && amc_status_is_terminal(t.status)) {
+		r = amc_mcp_fail("task %s has already ended (%s)", t.id, t.status);
+	} else if (amc_mcp_srv_cancel_task(c->srv, full)) {
 		cJSON *st = cJSON_CreateObject();
 		amc_json_add_str(st, "task", full);
 		cJSON_AddTrueToObject(st, "cancelled");
 		r = amc_mcp_result(st, NULL, 0);
 	} else if (!found)
 		r = amc_mcp_fail("%s", e.msg);
-	else if (amc_status_is_terminal(t.status))
-		r = amc_mcp_fail("task %s has already ended (%s)", t.id, t.status);
 	else
 		r = amc_mcp_fail("task %s is not run by this MCP server (process %ld runs it): cancel it there, "
 				 "e.g. in amc's TUI", t.id, t.owner_pid);
