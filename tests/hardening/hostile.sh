@@ -2,7 +2,8 @@
 # hostile.sh - hostile text through every surface that shows it: each corpus
 # entry (hostile_corpus.sh) goes in as a flow's name and typed text, a flow
 # file name, an LLM goal, typed text and summary from the mock model, an
-# ask_user question, UI dump text for `amc scene`, and a config value. The
+# ask_user question, the model's reasoning, UI dump text for `amc scene`, and
+# a config value. The
 # text outputs of `amc run`, `amc tasks`, `amc show`, `amc show --step`, `amc
 # search`, `amc scene`, `amc config`, `amc doctor` and `amc flow check` are
 # searched for control bytes (C0 but tab and newline, DEL, C1, bidi controls,
@@ -85,6 +86,7 @@ echo "$HOSTILE" | while IFS='|' read -r name raw yaml; do
 	fi
 	# 2. an LLM goal, typed text, ask_user question and summary from the model
 	start_mock "$WORK/mock" "launch com.amc.notes
+reason $text
 tap New note
 type $text
 finish false $text" || log "mock did not start"

@@ -415,7 +415,8 @@ static cJSON *use(amc_mock_agent *a, const char *name, cJSON *input)
 	cJSON_AddStringToObject(t, "name", name);
 	char reason[300];
 	snprintf(reason, sizeof reason, "scripted step %d: %s", a->pos, name);
-	cJSON_AddStringToObject(input, "reason", reason);
+	cJSON_AddStringToObject(input, "reason", a->reason[0] ? a->reason : reason);
+	a->reason[0] = 0;
 	cJSON_AddItemToObject(t, "input", input);
 	return t;
 }
@@ -578,7 +579,11 @@ void amc_mock_agent_handle(void *ud, const mock_req *rq, mock_resp *rs)
 		sscanf(l, "%31s %1023[^\n]", cmd, rest);
 		cJSON *in = cJSON_CreateObject();
 		cJSON *tu = NULL;
-		if (!strcmp(cmd, "expect")) {
+		if (!strcmp(cmd, "reason")) {
+			snprintf(a->reason, sizeof a->reason, "%s", rest);
+			cJSON_Delete(in);
+			continue;
+		} else if (!strcmp(cmd, "expect")) {
 			snprintf(a->expect, sizeof a->expect, "%s", rest);
 			cJSON_Delete(in);
 			continue;

@@ -15,6 +15,7 @@
  *   slow MS                              the next reply comes MS late
  *   expect TEXT                          the next request's tool_result must contain TEXT
  *   usage IN OUT                         token counts of the following replies (default 1000 100)
+ *   reason TEXT                          the next tool call's reason (model reasoning)
  *   verdict true|false                   a flow's assertWithAI: report_assertion {passed}
  *   defects none | defects CATEGORY WHAT assertNoDefectsWithAI: report_defects
  *   extract TEXT                         extractTextWithAI: report_text {text}
@@ -41,6 +42,7 @@ typedef struct amc_mock_agent {
 	long in_tokens, out_tokens;
 	long slow_ms;
 	char expect[256];
+	char reason[1024];   /* the next call's reason (script line "reason TEXT"); "": scripted */
 	int requests;
 	int violations;
 	char last_violation[512];
