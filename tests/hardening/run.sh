@@ -24,9 +24,10 @@ SEED=${SEED:-16}
 export KILLS FUZZ_SECONDS TWOPROC_SECONDS FAULT_RUNS SEED
 ntargets=$(echo ${FUZZ_TARGETS:-} | wc -w)
 # Budgets (s): a part that runs past its budget is stopped and reported.
-# Defaults: 320 + 500 + 90 + 100 + 180 = 1190 s, under 20 minutes.
-b_crash=$((KILLS * 3 + 20))
-b_fuzz=$((ntargets * (FUZZ_SECONDS + 8) + 120))
+# Defaults (17 fuzz targets, two at a time): 240 + 528 + 90 + 100 + 180 =
+# 1138 s, under 20 minutes.
+b_crash=$((KILLS * 2 + 40))
+b_fuzz=$(((ntargets + 1) / 2 * (FUZZ_SECONDS + 12) + 150))
 b_twoproc=$((TWOPROC_SECONDS + 30))
 b_hostile=100
 b_faults=$((FAULT_RUNS * 60 + 60))
@@ -64,7 +65,7 @@ for p in $PARTS; do
 	fuzz)
 		row "fuzz (${FUZZ_SECONDS} s/target)" "$bu" "executions $(v fuzz_exec), crashes $(v fuzz_crashes) (-rss_limit_mb=256 -malloc_limit_mb=128 -timeout=2)"
 		for t in ${FUZZ_TARGETS:-}; do
-			row "  $t" "" "exec $(v fuzz_${t}_exec), crashes $(v fuzz_${t}_crashes), parser lines covered $(v fuzz_${t}_lines)"
+			row "  $t" "" "exec $(v fuzz_${t}_exec), crashes $(v fuzz_${t}_crashes), parser coverage $(v fuzz_${t}_lines)"
 		done ;;
 	twoproc) row "two processes, one db" "$bu" "commits $(v twoproc_commits), 'database is locked' $(v twoproc_locked), other errors $(v twoproc_errors), longest lock wait $(v twoproc_wait_ms) ms, tasks $(v twoproc_tasks) (incomplete $(v twoproc_incomplete)), reader polls $(v twoproc_polls), events lost on the TUI's screen $(v twoproc_lost_on_screen)" ;;
 	hostile) row "hostile text" "$bu" "inputs x surfaces $(v hostile_tried), control bytes reaching output $(v hostile_leaks), cells misaligned $(v hostile_misaligned)" ;;
