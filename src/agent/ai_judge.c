@@ -2,6 +2,7 @@
  * amc's model client (ai_judge.h). */
 #include "agent/ai_judge.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,11 +136,15 @@ static char *clean(const cJSON *o, const char *key)
 	return amc_sb_detach(&sb);
 }
 
-static char *errorf(const char *fmt, const char *a, const char *b)
+static char *errorf(const char *fmt, ...) AMC_PRINTF(1, 2);
+static char *errorf(const char *fmt, ...)
 {
 	amc_sb sb;
 	amc_sb_init(&sb);
-	amc_sb_printf(&sb, fmt, a, b);
+	va_list ap;
+	va_start(ap, fmt);
+	amc_sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
 	return amc_sb_detach(&sb);
 }
 
@@ -157,7 +162,7 @@ static int read_answer(const char *tool, const cJSON *in, amc_action *out, amc_e
 			out->decided_ok = cJSON_IsTrue(p);
 			cJSON_AddBoolToObject(r, "passed", out->decided_ok);
 			if (!out->decided_ok)
-				out->decided_error = errorf("the model judged the assertion false: %s%s", reason, "");
+				out->decided_error = errorf("the model judged the assertion false: %s", reason);
 		}
 	} else if (!strcmp(tool, "report_defects")) {
 		const cJSON *d = cJSON_GetObjectItemCaseSensitive(in, "defects"), *it;
@@ -186,9 +191,8 @@ static int read_answer(const char *tool, const cJSON *in, amc_action *out, amc_e
 				cJSON_AddNumberToObject(r, "defects_not_listed", total - n);
 			out->decided_ok = total == 0;
 			if (total) {
-				char cnt[48];
-				snprintf(cnt, sizeof cnt, "%d defect%s", total, total == 1 ? "" : "s");
-				out->decided_error = errorf("the model found %s; the first: %s", cnt, amc_sb_str(&first));
+				out->decided_error = errorf("the model found %d defect%s; the first: %s", total,
+							    total == 1 ? "" : "s", amc_sb_str(&first));
 			}
 			amc_sb_free(&first);
 		}
@@ -202,8 +206,8 @@ static int read_answer(const char *tool, const cJSON *in, amc_action *out, amc_e
 			cJSON_AddStringToObject(r, "text", v);
 			out->decided_ok = *v != 0;
 			if (!*v)
-				out->decided_error = errorf("the model found nothing on the screen that answers the query: %s%s",
-							    reason, "");
+				out->decided_error = errorf("the model found nothing on the screen that answers the query: %s",
+							    reason);
 			free(v);
 		}
 	}

@@ -49,7 +49,7 @@ char *amc_screen_image_b64(const amc_observation *obs, int max_edge, double *sca
 	amc_err e;
 	if (obs->img.w > edge || obs->img.h > edge) {
 		if (amc_image_scale_fit(&obs->img, edge, edge, &small, &e) != 0) {
-			amc_log_warn("planner: cannot downscale the screenshot: %s", e.msg);
+			amc_log_warn("cannot downscale the screenshot for the model: %s", e.msg);
 			return NULL;
 		}
 		use = &small;

@@ -218,6 +218,9 @@ typedef void (*amc_flow_problem_fn)(void *ud, int line, const char *msg);
 int amc_flow_device_problems(const amc_flow *f, const char *device_kind, amc_flow_problem_fn fn, void *ud);
 /* The same when a model is configured: AI commands pass. */
 int amc_flow_device_problems_with_model(const amc_flow *f, const char *device_kind, amc_flow_problem_fn fn, void *ud);
+/* 1 when some command (sub-flows and hooks included) is an AI command:
+ * assertWithAI, assertNoDefectsWithAI, extractTextWithAI. */
+int amc_flow_needs_ai(const amc_flow *f);
 /* 1 when some command needs JavaScript (evalScript, runScript, ${expr} that is
  * not a plain NAME, a `true:` condition with an expression); then
  * "FILE:LINE: COMMAND" of the first goes into where (may be NULL). */

@@ -235,8 +235,16 @@ typedef struct dev_check {
 	int count;
 } dev_check;
 
+static int is_ai(const amc_flow_cmd *c)
+{
+	return c->op == AMC_FLOW_ASSERT_WITH_AI || c->op == AMC_FLOW_ASSERT_NO_DEFECTS_WITH_AI ||
+	       c->op == AMC_FLOW_EXTRACT_TEXT_WITH_AI;
+}
+
 static const char *cannot(const dev_check *k, const amc_flow_cmd *c)
 {
+	if (is_ai(c))
+		return k->have_model ? NULL : "AI commands need a model (planner.provider and its key: `amc providers`)";
 	int sim = !strcmp(k->kind, "sim");
 	switch (c->op) {
 	case AMC_FLOW_SET_LOCATION:
@@ -252,10 +260,6 @@ static const char *cannot(const dev_check *k, const amc_flow_cmd *c)
 		return "amc's drivers cannot switch airplane mode (tap the toggle in Settings instead)";
 	case AMC_FLOW_SET_ORIENTATION:
 		return "amc's drivers cannot rotate the screen";
-	case AMC_FLOW_ASSERT_WITH_AI:
-	case AMC_FLOW_ASSERT_NO_DEFECTS_WITH_AI:
-	case AMC_FLOW_EXTRACT_TEXT_WITH_AI:
-		return k->have_model ? NULL : "AI commands need a model (planner.provider and its key: `amc providers`)";
 	case AMC_FLOW_PRESS_KEY:
 		if (sim && c->text && strcmp(c->text, "back") && strcmp(c->text, "home") && strcmp(c->text, "enter") &&
 		    strcmp(c->text, "delete"))
@@ -306,18 +310,33 @@ int amc_flow_check_device_model(const amc_flow *f, const char *device_kind, int 
 	return amc_flow_walk(f, check_one, &k) ? -1 : 0;
 }
 
-int amc_flow_device_problems(const amc_flow *f, const char *device_kind, amc_flow_problem_fn fn, void *ud)
+static int problems(const amc_flow *f, const char *device_kind, int have_model, amc_flow_problem_fn fn, void *ud)
 {
-	dev_check k = { device_kind ? device_kind : "adb", 0, NULL, NULL, fn, ud, 0 };
+	dev_check k = { device_kind ? device_kind : "adb", have_model, NULL, NULL, fn, ud, 0 };
 	amc_flow_walk(f, check_one, &k);
 	return k.count;
 }
 
+int amc_flow_device_problems(const amc_flow *f, const char *device_kind, amc_flow_problem_fn fn, void *ud)
+{
+	return problems(f, device_kind, 0, fn, ud);
+}
+
 int amc_flow_device_problems_with_model(const amc_flow *f, const char *device_kind, amc_flow_problem_fn fn, void *ud)
 {
-	dev_check k = { device_kind ? device_kind : "adb", 1, NULL, NULL, fn, ud, 0 };
-	amc_flow_walk(f, check_one, &k);
-	return k.count;
+	return problems(f, device_kind, 1, fn, ud);
+}
+
+static int ai_one(void *ud, const amc_flow *file, const amc_flow_cmd *c)
+{
+	(void)ud;
+	(void)file;
+	return is_ai(c);
+}
+
+int amc_flow_needs_ai(const amc_flow *f)
+{
+	return amc_flow_walk(f, ai_one, NULL) != 0;
 }
 
 int amc_flow_check_device(const amc_flow *f, const char *device_kind, amc_err *e)

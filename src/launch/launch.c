@@ -241,14 +241,6 @@ static int resolve_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow
 	return 0;
 }
 
-static int ai_one(void *ud, const amc_flow *file, const amc_flow_cmd *c)
-{
-	(void)ud;
-	(void)file;
-	return c->op == AMC_FLOW_ASSERT_WITH_AI || c->op == AMC_FLOW_ASSERT_NO_DEFECTS_WITH_AI ||
-	       c->op == AMC_FLOW_EXTRACT_TEXT_WITH_AI;
-}
-
 static int ai_ask(void *ud, const char *command, const char *prompt, const amc_observation *obs, amc_action *out,
 		  amc_err *e)
 {
@@ -262,16 +254,16 @@ static void ai_free(void *ud)
 
 /* A flow with AI commands gets the model a goal would use; without one it is
  * refused before it runs, naming the first AI command and what to set. */
-static int attach_ai(const amc_config *cfg, amc_launch *l, const amc_flow *flow, amc_flow_run_opts *o, amc_err *e)
+static int attach_ai(const amc_config *cfg, amc_launch *l, const amc_flow *flow, const char *kind,
+		     amc_flow_run_opts *o, amc_err *e)
 {
-	if (!amc_flow_walk(flow, ai_one, NULL))
+	if (!amc_flow_needs_ai(flow))
 		return 0;
 	amc_ai_judge *j;
 	amc_err ce;
 	amc_err_clear(&ce);
 	if (amc_ai_judge_from_config(cfg, l->planner_warn, sizeof l->planner_warn, &j, &ce) != 0) {
-		char kind[16];
-		device_kind(l->task->device, kind, sizeof kind);
+		/* the device check without a model: its first problem is that AI command */
 		amc_flow_check_device_model(flow, kind, 0, e);
 		size_t n = strlen(e->msg);
 		snprintf(e->msg + n, sizeof e->msg - n, "; %s", ce.msg);
@@ -322,7 +314,7 @@ static int flow_planner(const amc_config *cfg, const amc_launch_req *req, amc_la
 		return amc_err_prefix(e, "%s", where);
 	}
 	o.seed = seed_of(l->task->id);
-	if (attach_ai(cfg, l, flow, &o, e) != 0) {
+	if (attach_ai(cfg, l, flow, kind, &o, e) != 0) {
 		if (o.eval_free)
 			o.eval_free(o.eval_ud);
 		free(kv);

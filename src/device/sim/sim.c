@@ -64,10 +64,16 @@ static sim *S(amc_device *d)
 
 static int parse_faults(const char *spec, sim *s, amc_err *e)
 {
-	double *shot = &s->fault_screenshot, *tree = &s->fault_ui_tree;
-	int *latency = &s->latency_ms;
-	*shot = *tree = 0;
-	*latency = 0;
+	/* the parts with a whole number: name, largest value, where it goes */
+	const struct {
+		const char *name;
+		long max;
+		int *to;
+	} whole[] = { { "latency", MAX_LATENCY_MS, &s->latency_ms },
+		      { "vanish", MAX_VANISH_CALLS, &s->vanish_after },
+		      { "vanish_ms", MAX_VANISH_MS, &s->vanish_ms } };
+	s->fault_screenshot = s->fault_ui_tree = 0;
+	s->latency_ms = 0;
 	s->vanish_after = 0;
 	s->vanish_ms = DEFAULT_VANISH_MS;
 	s->vanished_at = -1;
@@ -100,14 +106,16 @@ static int parse_faults(const char *spec, sim *s, amc_err *e)
 				if (!strcmp(part, "screenshot") || !strcmp(part, "ui_tree")) {
 					double v = strtod(val, &endp);
 					if (*val && endp && !*endp && !errno && v >= 0 && v <= 1) {
-						*(part[0] == 's' ? shot : tree) = v;
+						*(part[0] == 's' ? &s->fault_screenshot : &s->fault_ui_tree) = v;
 						ok = 1;
 					}
-				} else if (!strcmp(part, "latency") || !strcmp(part, "vanish") || !strcmp(part, "vanish_ms")) {
+				}
+				for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
+					if (strcmp(part, whole[i].name))
+						continue;
 					long v = strtol(val, &endp, 10);
-					long max = part[0] == 'l' ? MAX_LATENCY_MS : part[6] ? MAX_VANISH_MS : MAX_VANISH_CALLS;
-					if (*val && endp && !*endp && !errno && v >= 0 && v <= max) {
-						*(part[0] == 'l' ? latency : part[6] ? &s->vanish_ms : &s->vanish_after) = (int)v;
+					if (*val && endp && !*endp && !errno && v >= 0 && v <= whole[i].max) {
+						*whole[i].to = (int)v;
 						ok = 1;
 					}
 				}
