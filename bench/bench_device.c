@@ -25,7 +25,7 @@
 #include "flow/flow.h"
 #include "flow/flow_planner.h"
 #include "runtime/run.h"
-#include "runtime/runner.h"
+#include "runtime/run.h"
 #include "storage/store.h"
 #include "util/clock.h"
 #include "util/config.h"

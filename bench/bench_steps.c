@@ -15,7 +15,7 @@
 #include "device/sim/sim.h"
 #include "flow/flow.h"
 #include "flow/flow_planner.h"
-#include "runtime/runner.h"
+#include "runtime/run.h"
 #include "storage/store.h"
 #include "util/clock.h"
 #include "util/config.h"

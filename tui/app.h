@@ -12,7 +12,7 @@
 #include <limits.h>
 #include <curses.h>
 #include <pthread.h>
-#include "runtime/runner.h"
+#include "launch/runner.h"
 #include "storage/store.h"
 #include "runtime/safety.h"
 #include "semantic/enrich.h"

@@ -13,7 +13,6 @@
 #include "cli/cmd_run_suite.h"
 #include "device/device.h"
 #include "launch/launch.h"
-#include "runtime/runner.h"
 #include "util/clock.h"
 #include "util/fsutil.h"
 #include "util/paths.h"
@@ -137,6 +136,83 @@ static int is_dir(const char *p)
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+static void warn(const char *text)
+{
+	fputs("amc: warning: ", stderr);
+	amc_cli_put_safe(stderr, text);
+	fputc('\n', stderr);
+}
+
+/* The end of a task that ran: its status as the exit status, the row as JSON
+ * (--json) and a closing line on stderr. */
+static int report(amc_store *store, const amc_task *task, const amc_task_outcome *out, int json, int tty)
+{
+	int rc = !strcmp(out->status, AMC_ST_SUCCEEDED) ? 0 : !strcmp(out->status, AMC_ST_CANCELLED) ? AMC_ECANCEL
+												      : AMC_EFAIL;
+	amc_err e;
+	if (json) {
+		amc_task_row row;
+		if (amc_store_get_task(store, task->id, &row, &e) == 0) {
+			amc_cli_print_json(amc_cli_task_json(&row));
+			amc_task_row_free(&row);
+		}
+	}
+	if (json && !tty)
+		return rc;
+	fprintf(stderr, "amc: task %s %s after %d step%s", task->id, out->status, out->steps, out->steps == 1 ? "" : "s");
+	if (out->error[0]) {
+		fputs(": ", stderr);
+		amc_cli_put_safe(stderr, out->error);
+	}
+	if (out->summary[0]) {
+		fputs("\n     ", stderr);
+		amc_cli_put_safe(stderr, out->summary);
+	}
+	if (task->goal)
+		usage_line(store, task->id);
+	fprintf(stderr, "\n     `amc show %.8s` shows every step\n", task->id);
+	return rc;
+}
+
+/* Run the prepared launch with progress on stderr and Ctrl-C as cancel. A
+ * task that could not start (device busy or gone) is recorded failed by the
+ * launch module; its reason is the error printed and decides the exit status
+ * (3 for the environment), as before the row rule. */
+static int run_task(amc_cli *cli, amc_store *store, amc_launch *ln, amc_operator *op, int json)
+{
+	amc_bus *bus = amc_bus_new();
+	progress pr = { isatty(STDERR_FILENO), 0, "", "" };
+	int sub = -1;
+	if (!json || pr.tty)
+		sub = amc_bus_subscribe(bus, on_event, &pr);
+
+	struct sigaction sa = { 0 }, old_int, old_term;
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	amc_launch_ctx c;
+	amc_launch_ctx_init(&c, cli->home, cli->cfg);
+	c.store = store;
+	c.bus = bus;
+	c.cancel = &cancel_flag;
+	c.op = op;
+	amc_task_outcome out;
+	amc_err e;
+	int rc;
+	if (amc_launch_run(ln, &c, &out, &e) != 0)
+		rc = amc_cli_fail(&e);
+	else
+		rc = report(store, ln->task, &out, json, pr.tty);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (sub > 0)
+		amc_bus_unsubscribe(bus, sub);
+	amc_bus_free(bus);
+	return rc;
+}
+
 static int run(amc_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -225,89 +301,20 @@ static int run(amc_cli *cli, int argc, char **argv)
 	free(goal);
 	if (lrc != 0)
 		return amc_cli_fail(&e);
-	if (ln.planner_warn[0]) {
-		fputs("amc: warning: ", stderr);
-		amc_cli_put_safe(stderr, ln.planner_warn);
-		fputc('\n', stderr);
-	}
+	if (ln.planner_warn[0])
+		warn(ln.planner_warn);
 	if (ln.prune_warn[0]) {
 		fputs("amc: ", stderr);
 		amc_cli_put_safe(stderr, ln.prune_warn);
 		fputc('\n', stderr);
 	}
-	amc_task *task = ln.task;
 	amc_operator *op = NULL;
 	amc_err oe;
 	if (amc_tty_operator_open(&op, &oe) != 0)
 		op = NULL; /* no terminal: ask_user fails clearly, gated actions are refused */
-	amc_device *dev = NULL;
-	if (amc_device_open(task->device, cli->home, cli->cfg, &dev, &e) != 0) {
-		amc_launch_free(&ln);
-		amc_tty_operator_close(op);
-		return amc_cli_fail(&e);
-	}
-
-	amc_bus *bus = amc_bus_new();
-	progress pr = { isatty(STDERR_FILENO), 0, "", "" };
-	int sub = -1;
-	if (!json || pr.tty)
-		sub = amc_bus_subscribe(bus, on_event, &pr);
-
-	struct sigaction sa = { 0 }, old_int, old_term;
-	sa.sa_handler = on_sigint;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-
-	amc_runner_opts ro;
-	amc_runner_opts_from_config(&ro, cli->cfg);
-	ro.op = op;
-	amc_launch_runner_opts(&ln, &ro);
-	if (ln.enrich_warn[0]) {
-		fputs("amc: warning: ", stderr);
-		amc_cli_put_safe(stderr, ln.enrich_warn);
-		fputc('\n', stderr);
-	}
-	amc_task_outcome out;
-	int rc;
-	if (amc_task_run(&(amc_run_env){ store, bus, dev, &cancel_flag }, ln.planner, task, &ro, &out, &e) != 0) {
-		rc = amc_cli_fail(&e);
-	} else {
-		if (!strcmp(out.status, "succeeded"))
-			rc = 0;
-		else if (!strcmp(out.status, "cancelled"))
-			rc = AMC_ECANCEL;
-		else
-			rc = AMC_EFAIL;
-		if (json) {
-			amc_task_row row;
-			if (amc_store_get_task(store, task->id, &row, &e) == 0) {
-				amc_cli_print_json(amc_cli_task_json(&row));
-				amc_task_row_free(&row);
-			}
-		}
-		if (!json || pr.tty) {
-			fprintf(stderr, "amc: task %s %s after %d step%s", task->id, out.status, out.steps,
-				out.steps == 1 ? "" : "s");
-			if (out.error[0]) {
-				fputs(": ", stderr);
-				amc_cli_put_safe(stderr, out.error);
-			}
-			if (out.summary[0]) {
-				fputs("\n     ", stderr);
-				amc_cli_put_safe(stderr, out.summary);
-			}
-			if (task->goal)
-				usage_line(store, task->id);
-			fprintf(stderr, "\n     `amc show %.8s` shows every step\n", task->id);
-		}
-	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	if (sub > 0)
-		amc_bus_unsubscribe(bus, sub);
-	amc_bus_free(bus);
-	amc_device_close(dev);
+	if (ln.enrich_warn[0])
+		warn(ln.enrich_warn);
+	int rc = run_task(cli, store, &ln, op, json);
 	amc_launch_free(&ln);
 	amc_tty_operator_close(op);
 	return rc;

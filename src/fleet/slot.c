@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "device/device.h"
+#include "fleet/lease.h"
 #include "fleet/payload.h"
 #include "fleet/pq.h"
 #include "fleet/slot.h"
@@ -38,6 +39,10 @@ struct amc_slot {
 	char p_status[16];
 	char p_summary[SUMMARY_MAX + 16];
 	const amc_secrets *secrets;    /* the running task's, for masking the summary */
+	/* the running task's local id, once its row exists (TASK_CREATED), for
+	 * the renewal thread to publish; published: it reached the database */
+	char local_id[64];
+	int local_published;
 	amc_store *store;
 	PGconn *pg;
 	amc_slot_stats st;
@@ -112,6 +117,15 @@ static int exec(amc_slot *s, const char *sql, int n, const char *const *p, int t
 static void on_event(const amc_event *ev, void *ud)
 {
 	amc_slot *s = ud;
+	if (ev->type == AMC_EV_TASK_CREATED) {
+		/* the row exists now: its id may be published (renew_main does it) */
+		pthread_mutex_lock(&s->mu);
+		snprintf(s->local_id, sizeof s->local_id, "%s", ev->task_id ? ev->task_id : "");
+		s->renew_now = 1;
+		pthread_cond_broadcast(&s->cv);
+		pthread_mutex_unlock(&s->mu);
+		return;
+	}
 	if (ev->type != AMC_EV_STEP_STARTED && ev->type != AMC_EV_STEP_FINISHED)
 		return;
 	pthread_mutex_lock(&s->mu);
@@ -132,9 +146,28 @@ static void on_event(const amc_event *ev, void *ud)
 
 typedef struct attempt {
 	long long id, assignment, token;
+	long long claim_sent_ms;       /* amc_mono_ms() when the claim was sent: the lease counts from it */
 	int n;
 	char sid[24], stok[24], said[24];
 } attempt;
+
+/* attempt.local_task_id = the local task's id; only once its row exists
+ * (seed 000 D2: the fleet never points at a task the host does not have).
+ * Called by the one thread that uses s->pg at the time. 0: written. */
+static int publish_local_id(amc_slot *s, const attempt *a, const char *id, int timeout_ms)
+{
+	const char *p[] = { a->sid, a->stok, id };
+	PGresult *res;
+	amc_err e;
+	if (exec(s, "UPDATE amc_fleet.attempt SET local_task_id = $3 WHERE id = $1::bigint AND token = $2::bigint"
+		    " AND state = 'running'", 3, p, timeout_ms, &res, &e) == 0) {
+		PQclear(res);
+		return 0;
+	}
+	amc_log_warn("fleet %s: cannot record the local task of assignment %lld: %s", s->cfg.device, a->assignment,
+		     e.msg);
+	return -1;
+}
 
 /* The renewal thread of one attempt. */
 typedef struct renewal {
@@ -147,42 +180,40 @@ static void *renew_main(void *arg)
 	renewal *rn = arg;
 	amc_slot *s = rn->s;
 	const attempt *a = rn->a;
-	long lease_ms = s->cfg.lease_s * 1000L;
-	long every = s->cfg.renew_s * 1000L;
-	if (every > lease_ms / 3)
-		every = lease_ms / 3;
-	/* The claim's lease counts from before the claim was sent: the slot
-	 * thread set nothing, so count from now minus nothing (a claim takes ms). */
-	long long deadline = amc_mono_ms() + lease_ms;
-	long long next = amc_mono_ms() + every;
+	amc_lease L;
+	amc_lease_start(&L, s->cfg.lease_s, s->cfg.renew_s, a->claim_sent_ms);
 	char lease[24];
 	snprintf(lease, sizeof lease, "%d", s->cfg.lease_s);
 	pthread_mutex_lock(&s->mu);
 	while (!s->run_over) {
 		long long now = amc_mono_ms();
-		if (now >= deadline) {
+		long wait = 0;
+		amc_lease_do what = amc_lease_due(&L, now, s->renew_now, &wait);
+		if (what == AMC_LEASE_LOST) {
 			s->lost = 2;
 			s->st.lost++;
 			interrupt(s, "lease lost: no renewal reached the fleet database in time");
 			break;
 		}
-		if (!s->renew_now && now < next) {
-			long w = (long)((next < deadline ? next : deadline) - now);
-			timed_wait(s, w > 0 ? w : 1);
+		if (what == AMC_LEASE_WAIT) {
+			timed_wait(s, wait);
 			continue;
 		}
 		s->renew_now = 0;
+		char local[64] = "";
+		if (s->local_id[0] && !s->local_published)
+			snprintf(local, sizeof local, "%s", s->local_id);
 		char step[16], status[16], summary[SUMMARY_MAX + 16];
 		int has = s->p_step > 0;
 		snprintf(step, sizeof step, "%d", s->p_step);
 		snprintf(status, sizeof status, "%s", s->p_status);
 		snprintf(summary, sizeof summary, "%s", s->p_summary);
 		pthread_mutex_unlock(&s->mu);
+		int published = local[0] && publish_local_id(s, a, local, amc_lease_timeout_ms(&L, amc_mono_ms())) == 0;
 		long long sent = amc_mono_ms();
 		const char *p[] = { a->sid, a->stok, lease, has ? step : NULL, has ? status : NULL, has ? summary : NULL };
 		PGresult *res = NULL;
 		amc_err e;
-		long left = (long)(deadline - sent);
 		int rc = exec(s,
 			      "UPDATE amc_fleet.attempt t SET lease_until = now() + make_interval(secs => $3::float8),"
 			      " renewed_at = now(), renewals = t.renewals + 1,"
@@ -193,11 +224,13 @@ static void *renew_main(void *arg)
 			      " WHERE t.id = $1::bigint AND t.token = $2::bigint AND t.state = 'running' AND t.lease_until > now()"
 			      " RETURNING (SELECT x.cancel_requested FROM amc_fleet.assignment x WHERE x.id = t.assignment_id)"
 			      " AS cancel",
-			      6, p, left > 100 ? (int)left : 100, &res, &e);
+			      6, p, amc_lease_timeout_ms(&L, sent), &res, &e);
 		pthread_mutex_lock(&s->mu);
+		if (published)
+			s->local_published = 1;
 		if (rc != 0) {
 			amc_log_warn("fleet %s: renewal of assignment %lld failed: %s", s->cfg.device, a->assignment, e.msg);
-			next = amc_mono_ms() + 500; /* retry soon; the deadline decides */
+			amc_lease_retry(&L, amc_mono_ms()); /* the deadline decides */
 			continue;
 		}
 		if (PQntuples(res) != 1) {
@@ -212,8 +245,7 @@ static void *renew_main(void *arg)
 			atomic_store(&s->cancel, 1);
 		PQclear(res);
 		s->st.renewals++;
-		deadline = sent + lease_ms;
-		next = sent + every;
+		amc_lease_renewed(&L, sent);
 	}
 	pthread_mutex_unlock(&s->mu);
 	return NULL;
@@ -341,45 +373,38 @@ static void run_attempt(amc_slot *s, attempt *a, const char *payload, int max_st
 		s->st.finished += finish(s, a, "failed", e.msg) == 1;
 		return;
 	}
-	const char *p[] = { a->sid, a->stok, ln.task->id };
-	PGresult *res;
-	if (exec(s, "UPDATE amc_fleet.attempt SET local_task_id = $3 WHERE id = $1::bigint AND token = $2::bigint"
-		    " AND state = 'running'", 3, p, 5000, &res, &e) == 0)
-		PQclear(res);
-	else
-		amc_log_warn("fleet %s: cannot record the local task of assignment %lld: %s", s->cfg.device,
-			     a->assignment, e.msg);
-	amc_device *dev = NULL;
-	if (amc_device_open(ln.task->device, s->cfg.home, s->cfg.cfg, &dev, &e) != 0) {
-		s->st.finished += finish(s, a, "failed", e.msg) == 1;
-		amc_launch_free(&ln);
-		return;
-	}
 	amc_bus *bus = amc_bus_new();
-	amc_runner_opts ro;
-	amc_runner_opts_from_config(&ro, s->cfg.cfg);
-	amc_launch_runner_opts(&ln, &ro);
-	ro.interrupt_why = s->why;
 	dsink ds = { s, a, NULL, { on_decided, NULL } };
 	ds.sink.ud = &ds;
-	if (s->cfg.decisions)
-		ro.decision_sink = &ds.sink;
 	pthread_mutex_lock(&s->mu);
 	s->p_step = 0;
 	s->p_status[0] = s->p_summary[0] = 0;
 	s->secrets = ln.secrets;
+	s->local_id[0] = 0;
+	s->local_published = 0;
 	s->lost = 0;
 	s->run_over = 0;
 	s->renew_now = 0;
 	pthread_mutex_unlock(&s->mu);
 	int sub = amc_bus_subscribe(bus, on_event, s);
+	/* renewals from before the device opens: an Appium session takes seconds
+	 * of a lease that runs from the claim */
 	renewal rn = { s, a };
 	pthread_t rt;
 	int have_rt = pthread_create(&rt, NULL, renew_main, &rn) == 0;
 	if (!have_rt)
 		amc_log_warn("fleet %s: cannot start the renewal thread; the lease will run out", s->cfg.device);
+	amc_launch_ctx c;
+	amc_launch_ctx_init(&c, s->cfg.home, s->cfg.cfg);
+	c.store = s->store;
+	c.bus = bus;
+	c.cancel = &s->cancel;
+	c.interrupt_why = s->why;
+	c.decision_sink = s->cfg.decisions ? &ds.sink : NULL;
 	amc_task_outcome out;
-	int rc = amc_task_run(&(amc_run_env){ s->store, bus, dev, &s->cancel }, ln.planner, ln.task, &ro, &out, &e);
+	/* a task that cannot start (device busy or gone) is recorded failed
+	 * locally, and the attempt fails with the same reason */
+	int rc = amc_launch_run(&ln, &c, &out, &e);
 	pthread_mutex_lock(&s->mu);
 	s->run_over = 1;
 	pthread_cond_broadcast(&s->cv);
@@ -388,13 +413,20 @@ static void run_attempt(amc_slot *s, attempt *a, const char *payload, int max_st
 		pthread_join(rt, NULL);
 	amc_bus_unsubscribe(bus, sub);
 	amc_bus_free(bus);
-	amc_device_close(dev);
 	if (ds.pg)
 		PQfinish(ds.pg);
 	pthread_mutex_lock(&s->mu);
 	s->secrets = NULL;
-	int lost = s->lost, release = s->release_req;
+	int lost = s->lost, release = s->release_req, published = s->local_published;
 	pthread_mutex_unlock(&s->mu);
+	/* the row exists now whenever the store took it: a task that never
+	 * started (no TASK_CREATED) or ended before a renewal is published here */
+	amc_task_row row;
+	amc_err ge;
+	if (!published && !lost && amc_store_get_task(s->store, ln.task->id, &row, &ge) == 0) {
+		amc_task_row_free(&row);
+		publish_local_id(s, a, ln.task->id, 5000);
+	}
 	const char *state, *error;
 	if (rc != 0) {
 		state = "failed";
@@ -439,6 +471,7 @@ static int claim_and_run(amc_slot *s)
 	PGresult *res;
 	amc_err e;
 	long long t0 = amc_mono_us();
+	long long claim_sent_ms = amc_mono_ms();
 	if (exec(s, "SELECT * FROM amc_fleet.claim($1::bigint, $2, $3, $4, $5::float8)", 5, p, 10000, &res, &e) != 0) {
 		amc_log_warn("fleet %s: claim failed: %s", s->cfg.device, e.msg);
 		return -1;
@@ -456,6 +489,7 @@ static int claim_and_run(amc_slot *s)
 	}
 	s->st.claim_ms[s->st.nclaim_ms++] = ms;
 	attempt a = { 0 };
+	a.claim_sent_ms = claim_sent_ms;
 	a.id = amc_pq_getll(res, 0, "attempt_id", 0);
 	a.assignment = amc_pq_getll(res, 0, "assignment_id", 0);
 	a.token = amc_pq_getll(res, 0, "token", 0);

@@ -6,15 +6,18 @@
  * fencing token and a lease from the database clock), checks the payload,
  * prepares it through the launch module with source_task_id = the
  * assignment id and source_attempt = the attempt number (seed 000 D2), and
- * runs it with amc_task_run on its own store connection and device.
+ * runs it with amc_launch_run on its own store connection (a task that cannot
+ * start is recorded failed there and the attempt fails with the same reason).
+ * The local task's id is written to the attempt once its row exists.
  *
- * While the task runs, a renewal thread renews the lease every third of it
- * (or fleet.renew_s, the shorter) in one fenced UPDATE that also writes the
- * latest progress {step_index, step_status, summary} (D6: only the latest
- * snapshot, from a holder the run's events fill; masked like the local
- * store) and learns whether the assignment was cancelled. It self-fences: the
- * lease is taken to end lease_s after the last successful renewal was SENT
- * (not answered), by this host's monotonic clock; when that passes without a
+ * From before the device opens to the task's end, a renewal thread renews
+ * the lease every third of it (or fleet.renew_s, the shorter) in one fenced
+ * UPDATE that also writes the latest progress {step_index, step_status,
+ * summary} (D6: only the latest snapshot, from a holder the run's events
+ * fill; masked like the local store) and learns whether the assignment was
+ * cancelled. It self-fences: the lease is taken to end lease_s after the
+ * claim or the last successful renewal was SENT (not answered), by this
+ * host's monotonic clock (lease.h); when that passes without a
  * renewal, or a renewal matches no row (the reaper took the attempt), the
  * task is interrupted at once with "lease lost" and its finished steps stay
  * in the local store. The end of the attempt is written through

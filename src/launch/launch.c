@@ -527,3 +527,98 @@ void amc_launch_free(amc_launch *l)
 	free(l->bundle_base);
 	memset(l, 0, sizeof *l);
 }
+
+/* ---- the run ---- */
+
+void amc_launch_ctx_init(amc_launch_ctx *c, const char *home, const amc_config *cfg)
+{
+	memset(c, 0, sizeof *c);
+	c->home = home;
+	c->cfg = cfg;
+}
+
+/* The one rule: a task that could not start is recorded `failed` with why. */
+static int unstarted(amc_launch *l, amc_store *store, amc_bus *bus, const amc_runner_opts *ro,
+		     amc_task_outcome *out, const amc_err *e)
+{
+	amc_task_record_unrun(store, bus, l->task, l->planner, ro->max_steps, AMC_ST_FAILED, e->msg);
+	memset(out, 0, sizeof *out);
+	snprintf(out->status, sizeof out->status, "%s", AMC_ST_FAILED);
+	snprintf(out->error, sizeof out->error, "%s", e->msg);
+	return -1;
+}
+
+int amc_launch_run(amc_launch *l, amc_launch_ctx *c, amc_task_outcome *out, amc_err *e)
+{
+	memset(out, 0, sizeof *out);
+	c->device_down[0] = '\0';
+	amc_runner_opts ro;
+	if (c->opts) {
+		ro = *c->opts;
+	} else {
+		amc_runner_opts_from_config(&ro, c->cfg);
+		amc_launch_runner_opts(l, &ro);
+	}
+	ro.secrets = l->secrets;
+	if (c->op)
+		ro.op = c->op;
+	if (c->decision_sink)
+		ro.decision_sink = c->decision_sink;
+	if (c->interrupt_why)
+		ro.interrupt_why = c->interrupt_why;
+
+	amc_store *store = c->store;
+	if (!store && amc_store_open(c->home, &store, e) != 0)
+		return unstarted(l, NULL, c->bus, &ro, out, e);
+	int rc = -1;
+	amc_lock *lock = NULL;
+	amc_device *dev = c->dev ? c->dev : c->keep ? *c->keep : NULL;
+	int opened = 0;
+	if (c->cancel && atomic_load(c->cancel)) {
+		amc_task_record_unrun(store, c->bus, l->task, l->planner, ro.max_steps, AMC_ST_CANCELLED,
+				      "cancelled before it started");
+		snprintf(out->status, sizeof out->status, "%s", AMC_ST_CANCELLED);
+		snprintf(out->error, sizeof out->error, "cancelled before it started");
+		rc = 0;
+		goto done;
+	}
+	/* the lock first: a busy device is not opened (an Appium session would be
+	 * made for nothing) */
+	if (amc_device_lock(amc_store_home(store), l->task->device, l->task->id, &lock, e) != 0) {
+		lock = NULL;
+		unstarted(l, store, c->bus, &ro, out, e);
+		goto done;
+	}
+	if (!dev) {
+		if (amc_device_open(l->task->device, c->home, c->cfg, &dev, e) != 0) {
+			dev = NULL;
+			if (e->code == AMC_EENV) /* not there or not answering; not a bad id */
+				snprintf(c->device_down, sizeof c->device_down, "%s", e->msg);
+			unstarted(l, store, c->bus, &ro, out, e);
+			goto done;
+		}
+		opened = 1;
+	}
+	if (amc_task_run(&(amc_run_env){ store, c->bus, dev, c->cancel, lock }, l->planner, l->task, &ro, out, e) != 0) {
+		unstarted(l, store, c->bus, &ro, out, e);
+		goto done;
+	}
+	rc = 0;
+	/* A kept device that went away mid-task: the task has ended (failed); it
+	 * is closed here and opened afresh for the next task. */
+	amc_err he;
+	if (!c->dev && c->keep && strcmp(out->status, AMC_ST_SUCCEEDED) && dev->ops->health(dev, &he) != 0) {
+		snprintf(c->device_down, sizeof c->device_down, "%s", he.msg);
+		amc_device_close(dev);
+		dev = NULL;
+	}
+done:
+	amc_device_unlock(lock);
+	if (c->keep && !c->dev)
+		*c->keep = dev;
+	else if (opened)
+		amc_device_close(dev);
+	if (store != c->store)
+		amc_store_close(store);
+	return rc;
+}

@@ -3,10 +3,12 @@
  * A launch request (a device, and one of a bundled flow name, a flow file, a
  * flow bundle or a goal in words, with its options) in; a ready task, its
  * planner and the per-task runner options out, with one amc_err that says
- * what to fix. `amc run` and the TUI's Launch dialog call it; the MCP server
- * and the fleet host (`amc mcp`, `amc host`, their own issues) are to call it
- * too. It sits above agent/ and flow/: front ends reach the planners only
- * through it.
+ * what to fix (amc_launch_prepare); then the task run to its one terminal
+ * state and recorded (amc_launch_run). Every front end calls both: `amc run`,
+ * the TUI (through its per-device runner, launch/runner.h), the MCP server's
+ * run_task and sessions, the fleet host's slots and `amc bench tasks`. It
+ * sits above agent/ and flow/: front ends reach the planners only through it,
+ * and nothing else opens a device to run a task.
  *
  * The flow file is read exactly once, here: its text is parsed and scanned
  * for {{secret:NAME}} from the same bytes, so the file can change or vanish
@@ -14,8 +16,11 @@
 #ifndef AMC_LAUNCH_H
 #define AMC_LAUNCH_H
 
+#include <stdatomic.h>
 #include <stddef.h>
+#include "device/device.h"
 #include "flow/flow_interp.h"
+#include "runtime/operator.h"
 #include "runtime/planner.h"
 #include "runtime/run.h"
 #include "runtime/safety.h"
@@ -143,5 +148,53 @@ int amc_launch_prepare(const amc_config *cfg, amc_store *store, const amc_launch
 void amc_launch_runner_opts(amc_launch *l, amc_runner_opts *o);
 /* Free what is left in l (NULL fields are skipped); l is zeroed. */
 void amc_launch_free(amc_launch *l);
+
+/* What a front end wires into a run. Start from amc_launch_ctx_init; nothing
+ * in it is owned. */
+typedef struct amc_launch_ctx {
+	const char *home;            /* $AMC_HOME: the store and the device lock */
+	const amc_config *cfg;
+	amc_store *store;            /* NULL: opened for this task, closed after */
+	/* A device the caller opened and keeps open between tasks (the suite's
+	 * workers, which set their phones up on it): used, never closed here. */
+	amc_device *dev;
+	/* Else where the caller keeps the device this module opens (the TUI's
+	 * runner: an Appium session per task would be slow): used when *keep is
+	 * set, opened into it when NULL and left open there; closed and set to
+	 * NULL when, after a task that did not succeed, it fails its health
+	 * check. Both NULL: the device is opened for this task, closed after. */
+	amc_device **keep;
+	amc_bus *bus;                /* NULL: none */
+	atomic_int *cancel;          /* NULL: never cancelled */
+	/* The runner options as the caller keeps them (the TUI's per-runner
+	 * operator, words and enricher). NULL: the configuration's, with the
+	 * launch's per-task ones (amc_launch_runner_opts). The launch's secrets
+	 * are used either way; op, decision_sink and interrupt_why below, when
+	 * set, override. */
+	const amc_runner_opts *opts;
+	amc_operator *op;            /* confirmations and questions; NULL: nobody */
+	const amc_decision_sink *decision_sink;
+	const char *interrupt_why;   /* run.h: the error of an interrupted task */
+	/* out: why the device is unusable now ("" when it is not): it could not
+	 * be opened, or failed its health check after the task (runner.h's
+	 * online state). */
+	char device_down[AMC_ERR_MSG_MAX];
+} amc_launch_ctx;
+
+void amc_launch_ctx_init(amc_launch_ctx *c, const char *home, const amc_config *cfg);
+
+/* Run a prepared launch to its one terminal state: open the store unless
+ * given, take the device lock (the task's ownership, released after), open
+ * the device unless kept open by the caller, run the task (runtime/run.h),
+ * and close what was opened here. The one rule of every front end: a task
+ * accepted but unable to start (the store cannot be opened or refuses the
+ * row, the device is busy, gone or cannot be opened) is recorded `failed`
+ * with that reason as its error, and its planner is told it ended; a task
+ * whose cancel flag is set before it starts is recorded `cancelled`.
+ * 0: the task reached a terminal state (out->status). -1: it could not start;
+ * out->status is "failed", out->error and e say why (e->code AMC_EENV for a
+ * busy or missing device), and a front end reports e as it reports any
+ * error (`amc run`: exit status 3). l keeps its parts; free it after. */
+int amc_launch_run(amc_launch *l, amc_launch_ctx *c, amc_task_outcome *out, amc_err *e);
 
 #endif

@@ -476,27 +476,16 @@ static void on_event(const amc_event *ev, void *ud)
 static void *run_main(void *arg)
 {
 	run_job *j = arg;
-	amc_store *store = NULL;
-	amc_device *dev = NULL;
 	amc_bus *bus = amc_bus_new();
 	amc_bus_subscribe(bus, on_event, j);
-	amc_err e = { 0 };
+	amc_launch_ctx c;
+	amc_launch_ctx_init(&c, j->home, j->cfg);
+	c.bus = bus;
+	c.cancel = amc_mcp_run_cancel(j->run);
+	c.opts = &j->ro;
 	amc_task_outcome out;
-	memset(&out, 0, sizeof out);
-	if (amc_store_open(j->home, &store, &e) == 0 && amc_device_open(j->ln.task->device, j->home, j->cfg, &dev, &e) == 0) {
-		if (amc_task_run(&(amc_run_env){ store, bus, dev, amc_mcp_run_cancel(j->run) }, j->ln.planner, j->ln.task,
-				 &j->ro, &out, &e) != 0) {
-			snprintf(out.status, sizeof out.status, "%s", AMC_ST_FAILED);
-			snprintf(out.error, sizeof out.error, "%s", e.msg);
-		}
-	} else {
-		if (store)
-			amc_task_record_unrun(store, bus, j->ln.task, j->ln.planner, j->ro.max_steps, AMC_ST_FAILED, e.msg);
-		snprintf(out.status, sizeof out.status, "%s", AMC_ST_FAILED);
-		snprintf(out.error, sizeof out.error, "%s", e.msg);
-	}
-	amc_device_close(dev);
-	amc_store_close(store);
+	amc_err e;
+	amc_launch_run(&j->ln, &c, &out, &e); /* a task that could not start: out says failed, and why */
 	amc_bus_free(bus);
 	amc_mcp_run_done(j->srv, j->run, &out);
 	amc_launch_free(&j->ln);

@@ -37,7 +37,7 @@ struct amc_mcp_session {
 	pthread_t thread;
 	int joined;
 	pthread_mutex_t mu;
-	int run_done;                /* amc_task_run returned */
+	int run_done;                /* amc_launch_run returned */
 	int run_rc;
 	amc_err run_err;
 	amc_task_outcome outcome;
@@ -79,23 +79,14 @@ static void known_names(const char *file, amc_sb *text)
 static void *session_main(void *arg)
 {
 	amc_mcp_session *s = arg;
-	amc_store *store = NULL;
-	amc_device *dev = NULL;
-	amc_err e = { 0 };
+	amc_launch_ctx c;
+	amc_launch_ctx_init(&c, s->home, s->cfg);
+	c.cancel = &s->cancel;
+	c.opts = &s->ro;
 	amc_task_outcome out;
-	memset(&out, 0, sizeof out);
-	int rc = -1;
-	if (amc_store_open(s->home, &store, &e) == 0 &&
-	    amc_device_open(s->ln.task->device, s->home, s->cfg, &dev, &e) == 0)
-		rc = amc_task_run(&(amc_run_env){ store, NULL, dev, &s->cancel }, s->ln.planner, s->ln.task, &s->ro,
-				  &out, &e);
-	else {
-		/* never ran: every execution path leaves a row */
-		if (store)
-			amc_task_record_unrun(store, NULL, s->ln.task, s->ln.planner, s->ro.max_steps, AMC_ST_FAILED, e.msg);
-	}
-	amc_device_close(dev);
-	amc_store_close(store);
+	amc_err e = { 0 };
+	/* a task that could not start is recorded failed there, with e's reason */
+	int rc = amc_launch_run(&s->ln, &c, &out, &e);
 	pthread_mutex_lock(&s->mu);
 	s->run_done = 1;
 	s->run_rc = rc;

@@ -6,7 +6,6 @@ libamc_a_SOURCES += \
 	src/runtime/tools.c src/runtime/tools.h \
 	src/runtime/observe.c src/runtime/observe.h \
 	src/runtime/run.c src/runtime/run.h \
-	src/runtime/runner.c src/runtime/runner.h \
 	src/runtime/operator.h src/runtime/safety.c src/runtime/safety.h \
 	src/runtime/secrets.c src/runtime/secrets.h \
 	src/runtime/stepdiff.c src/runtime/stepdiff.h \

@@ -82,9 +82,10 @@ static void outcome_from(amc_task_outcome *out, const amc_task_row *row)
 	snprintf(out->summary, sizeof out->summary, "%s", row->summary ? row->summary : "");
 }
 
-void amc_task_record_unrun(amc_store *store, amc_bus *bus, amc_task *task, amc_planner *planner,
-			   int default_max_steps, const char *status, const char *error)
+int amc_task_record_unrun(amc_store *store, amc_bus *bus, amc_task *task, amc_planner *planner,
+			  int default_max_steps, const char *status, const char *error)
 {
+	int rc = -1;
 	amc_task_row row;
 	row_names nm;
 	row_init(&row, &nm, task, planner, default_max_steps, status);
@@ -97,11 +98,14 @@ void amc_task_record_unrun(amc_store *store, amc_bus *bus, amc_task *task, amc_p
 		amc_err e;
 		if (amc_store_create_task(store, &row, &e) != 0 || amc_store_update_task(store, &row, &e) != 0)
 			amc_log_error("task %s: cannot record: %s", task->id, e.msg);
+		else
+			rc = 0;
 		amc_event ev = { AMC_EV_TASK_STATUS, task->id, task->device, 0, status, NULL, NULL, error, 0 };
 		amc_bus_publish(bus, &ev);
 	}
 	free(err);
 	amc_planner_ended(planner, &out);
+	return rc;
 }
 
 /* ---- one task ---------------------------------------------------------- */
@@ -118,6 +122,7 @@ typedef struct run {
 	amc_observe_opts observe;       /* this task's captures; its OCR goes off if tesseract's data is missing */
 	amc_settle_opts settle;
 	amc_lock *lock;
+	int own_lock;                   /* taken here (not handed in): released here */
 	amc_task_row row;
 	row_names names;
 	int obs_seq;                    /* observations stored so far, names obs-NNNN.* */
@@ -315,14 +320,18 @@ static int run_start(run *r, amc_err *e)
 		return -1;
 	/* The device lock is the task's ownership: the kernel releases it if this
 	 * process dies, and the next amc command then marks the task interrupted. */
-	if (amc_device_lock(amc_store_home(r->store), r->task->device, r->task->id, &r->lock, e) != 0)
-		return -1;
+	if (!r->lock) {
+		if (amc_device_lock(amc_store_home(r->store), r->task->device, r->task->id, &r->lock, e) != 0)
+			return -1;
+		r->own_lock = 1;
+	}
 	row_init(&r->row, &r->names, r->task, r->planner, r->opts->max_steps, AMC_ST_QUEUED);
 	/* The row exists before the first "running" update, whoever called: a task
 	 * that ran is always in the history (create is idempotent for a caller
 	 * that made the row already). */
 	if (amc_store_create_task(r->store, &r->row, e) != 0) {
-		amc_device_unlock(r->lock);
+		if (r->own_lock)
+			amc_device_unlock(r->lock);
 		r->lock = NULL;
 		return -1;
 	}
@@ -776,7 +785,8 @@ static void run_finish(run *r, amc_task_outcome *out)
 	cJSON_Delete(r->last_result);
 	free(r->row.error);
 	free(r->row.summary);
-	amc_device_unlock(r->lock);
+	if (r->own_lock)
+		amc_device_unlock(r->lock);
 	r->planner->cancel = NULL;
 	amc_planner_ended(r->planner, out);
 }
@@ -787,7 +797,7 @@ int amc_task_run(const amc_run_env *env, amc_planner *planner, amc_task *task,
 	memset(out, 0, sizeof *out);
 	atomic_int *cancel = env->cancel;
 	run r = { .store = env->store, .bus = env->bus, .dev = env->dev, .planner = planner, .task = task,
-		  .opts = opts, .cancel = cancel };
+		  .opts = opts, .cancel = cancel, .lock = env->lock };
 	int rc = run_start(&r, e);
 	if (rc < 0)
 		return -1;

@@ -60,14 +60,17 @@ typedef struct amc_decision_sink {
 void amc_runner_opts_from_config(amc_runner_opts *o, const amc_config *c);
 
 /* Where a task runs: the store its rows go to, the bus its events go on
- * (NULL: none), the opened device, and the flag polled between phases (set it
- * from a signal handler or another thread; NULL: never cancelled). Nothing in
- * it is owned or kept after amc_task_run returns. */
+ * (NULL: none), the opened device, the flag polled between phases (set it
+ * from a signal handler or another thread; NULL: never cancelled), and the
+ * device lock when the caller took it already for this task (launch/ does,
+ * before it opens the device; NULL: amc_task_run takes and releases it).
+ * Nothing in it is owned or kept after amc_task_run returns. */
 typedef struct amc_run_env {
 	amc_store *store;
 	amc_bus *bus;
 	amc_device *dev;
 	atomic_int *cancel;
+	amc_lock *lock;
 } amc_run_env;
 
 /* The value of *cancel that interrupts a task instead of cancelling it. */
@@ -83,8 +86,10 @@ int amc_task_run(const amc_run_env *env, amc_planner *planner, amc_task *task,
 
 /* Record a task that never ran (cancelled while queued, its device could not be
  * opened) in its terminal `status` with `error`, publish its status, and tell
- * the planner's hooks; every submitted task is then in the history. */
-void amc_task_record_unrun(amc_store *store, amc_bus *bus, amc_task *task, amc_planner *planner,
-			   int default_max_steps, const char *status, const char *error);
+ * the planner's hooks; every submitted task is then in the history. 0 when
+ * the row was written; -1 when it could not be (store NULL or refusing; the
+ * hooks are told all the same). */
+int amc_task_record_unrun(amc_store *store, amc_bus *bus, amc_task *task, amc_planner *planner,
+			  int default_max_steps, const char *status, const char *error);
 
 #endif

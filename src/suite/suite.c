@@ -270,12 +270,16 @@ static int run_launched(suite *S, amc_store *store, amc_device *dev, const amc_t
 	if (is_flow)
 		ro.ocr_policy = t->ocr ? AMC_OCR_GAPS : AMC_OCR_OFF;
 	snprintf(r->task_id, sizeof r->task_id, "%s", ln.task->id);
+	/* the worker's phone stays open between tasks (kept, not reopened) */
+	amc_launch_ctx c;
+	amc_launch_ctx_init(&c, S->home, S->cfg);
+	c.store = store;
+	c.dev = dev;
+	c.opts = &ro;
 	amc_task_outcome out;
-	rc = amc_task_run(&(amc_run_env){store, NULL, dev, NULL}, ln.planner, ln.task, &ro, &out, e);
+	rc = amc_launch_run(&ln, &c, &out, e);
 	r->asked = op.asked;
 	amc_launch_free(&ln);
-	if (rc != 0)
-		r->task_id[0] = '\0';
 	return rc;
 }
 

@@ -16,7 +16,7 @@
 #include "device/sim/sim.h"
 #include "flow/flow_planner.h"
 #include "perception/uitree.h"
-#include "runtime/runner.h"
+#include "launch/runner.h"
 #include "storage/store.h"
 #include "tap.h"
 #include "testutil.h"

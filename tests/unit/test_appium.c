@@ -12,7 +12,7 @@
 
 #include "device/appium.h"
 #include "flow/flow_planner.h"
-#include "runtime/runner.h"
+#include "runtime/run.h"
 #include "storage/store.h"
 #include "perception/uitree.h"
 #include "tap.h"

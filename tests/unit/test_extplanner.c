@@ -11,7 +11,7 @@
 #include "device/sim/sim.h"
 #include "runtime/extplanner.h"
 #include "runtime/run.h"
-#include "runtime/runner.h"
+#include "launch/runner.h"
 #include "storage/store.h"
 #include "tap.h"
 #include "testutil.h"

@@ -13,7 +13,7 @@
 #include "llm/openai.h"
 #include "device/device.h"
 #include "runtime/events.h"
-#include "runtime/runner.h"
+#include "launch/runner.h"
 #include "runtime/safety.h"
 #include "storage/store.h"
 #include "tap.h"

@@ -13,7 +13,7 @@
 #include "device/manager.h"
 #include "device/sim/sim.h"
 #include "flow/flow_planner.h"
-#include "runtime/runner.h"
+#include "launch/runner.h"
 #include "storage/store.h"
 #include "tap.h"
 #include "testutil.h"

@@ -1,11 +1,11 @@
-/* test_runner.c - the per-device runner thread (runner.c) on the sim with a
+/* test_runner.c - the per-device runner thread (launch/runner.c) on the sim with a
  * scripted planner: the queue, a row for every submitted task, cancel while
  * queued, canonical device ids. One task's run is tested in test_run.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/events.h"
-#include "runtime/runner.h"
+#include "launch/runner.h"
 #include "script_planner.h"
 #include "storage/store.h"
 #include "tap.h"

@@ -1,4 +1,6 @@
-#include "runtime/runner.h"
+/* runner.c - one thread and one queue per device (runner.h); each task runs
+ * through amc_launch_run. */
+#include "launch/runner.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -7,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "launch/launch.h"
 #include "util/clock.h"
 #include "util/fsutil.h"
 #include "util/log.h"
@@ -47,13 +50,6 @@ static void set_online(amc_runner *r, int online, const char *reason)
 		amc_log_warn("runner %s: device offline: %s", r->device, reason);
 }
 
-/* A task that never ran still gets its row, so every submitted task is in the
- * history. */
-static void record_unrun(amc_runner *r, amc_store *store, job *j, const char *status, const char *error)
-{
-	amc_task_record_unrun(store, r->bus, j->task, j->planner, r->opts.max_steps, status, error);
-}
-
 static void free_job(job *j)
 {
 	amc_task_free(j->task);
@@ -62,17 +58,45 @@ static void free_job(job *j)
 	free(j);
 }
 
+/* One job through the launch module, on the runner's store connection (NULL:
+ * the launch tries once more and says why) and the device it keeps open
+ * between tasks; a task that cannot start is recorded there (failed, or
+ * cancelled while queued). */
+static void run_job(amc_runner *r, amc_store *store, amc_device **dev, job *j)
+{
+	/* this task's secrets; the rest as amc_runner_set_agent_opts left them */
+	pthread_mutex_lock(&r->mu);
+	amc_runner_opts opts = r->opts;
+	pthread_mutex_unlock(&r->mu);
+	amc_launch l;
+	memset(&l, 0, sizeof l);
+	l.task = j->task;
+	l.planner = j->planner;
+	l.secrets = j->secrets;
+	amc_launch_ctx c;
+	amc_launch_ctx_init(&c, r->home, r->cfg);
+	c.store = store;
+	c.keep = dev;
+	c.bus = r->bus;
+	c.cancel = &j->cancel;
+	c.opts = &opts;
+	amc_task_outcome out;
+	amc_err e;
+	amc_launch_run(&l, &c, &out, &e);
+	if (c.device_down[0])
+		set_online(r, 0, c.device_down);
+	else if (*dev)
+		set_online(r, 1, NULL);
+}
+
 static void *runner_main(void *arg)
 {
 	amc_runner *r = arg;
 	amc_store *store = NULL;
 	amc_device *dev = NULL;
 	amc_err e;
-	char store_error[AMC_ERR_MSG_MAX] = "";
-	if (amc_store_open(r->home, &store, &e) != 0) {
-		snprintf(store_error, sizeof store_error, "%s", e.msg);
+	if (amc_store_open(r->home, &store, &e) != 0)
 		amc_log_error("runner %s: %s", r->device, e.msg);
-	}
 	for (;;) {
 		pthread_mutex_lock(&r->mu);
 		while (!r->head && !r->stopping)
@@ -92,41 +116,9 @@ static void *runner_main(void *arg)
 		 * each task rather than once: a transient failure must not lose tasks. */
 		if (!store && amc_store_open(r->home, &store, &e) != 0) {
 			store = NULL;
-			snprintf(store_error, sizeof store_error, "%s", e.msg);
 			amc_log_error("runner %s: %s", r->device, e.msg);
 		}
-		if (atomic_load(&j->cancel)) {
-			record_unrun(r, store, j, AMC_ST_CANCELLED, "cancelled before it started");
-		} else if (!store) {
-			amc_log_error("task %s not run: %s", j->task->id, store_error);
-		} else {
-			if (!dev && amc_device_open(r->device, r->home, r->cfg, &dev, &e) != 0) {
-				dev = NULL;
-				record_unrun(r, store, j, AMC_ST_FAILED, e.msg);
-				if (e.code == AMC_EENV)
-					set_online(r, 0, e.msg);
-			} else if (dev) {
-				set_online(r, 1, NULL);
-			}
-			if (dev) {
-				amc_task_outcome out;
-				/* this task's secrets; the rest as amc_runner_set_agent_opts left them */
-				pthread_mutex_lock(&r->mu);
-				amc_runner_opts opts = r->opts;
-				pthread_mutex_unlock(&r->mu);
-				opts.secrets = j->secrets;
-				if (amc_task_run(&(amc_run_env){ store, r->bus, dev, &j->cancel }, j->planner, j->task, &opts, &out, &e) != 0)
-					record_unrun(r, store, j, AMC_ST_FAILED, e.msg);
-				/* A device that went away mid-task: the task has ended (failed);
-				 * this thread stays, reports the device offline and opens it
-				 * afresh for the next task. */
-				else if (strcmp(out.status, AMC_ST_SUCCEEDED) && dev->ops->health(dev, &e) != 0) {
-					set_online(r, 0, e.msg);
-					amc_device_close(dev);
-					dev = NULL;
-				}
-			}
-		}
+		run_job(r, store, &dev, j);
 		pthread_mutex_lock(&r->mu);
 		r->current = NULL;
 		pthread_cond_broadcast(&r->cv);

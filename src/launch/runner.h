@@ -1,6 +1,8 @@
 /* runner.h - one thread and one queue per device, for front ends that launch
- * tasks and keep going (the TUI). Each task runs through amc_task_run (run.h)
- * on the runner's thread, with the runner's own store connection and device. */
+ * tasks and keep going (the TUI). Each task runs through amc_launch_run
+ * (launch.h) on the runner's thread, with the runner's own store connection
+ * and a device kept open between tasks. It lives in launch/, above runtime/,
+ * because it runs tasks the way every front end does. */
 #ifndef AMC_RUNNER_H
 #define AMC_RUNNER_H
 
