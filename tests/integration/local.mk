@@ -12,6 +12,9 @@ CLI_TESTS = tests/integration/test_main.sh tests/integration/test_cmd_config.sh 
 	tests/integration/test_cmd_tasks.sh tests/integration/test_cmd_tui.sh \
 	tests/integration/test_cmd_search.sh
 TESTS += $(CLI_TESTS) tests/integration/test_ownership.sh
+# the one run rule of src/launch/ from amc run and the fleet host
+TESTS += tests/integration/test_launch.sh
+EXTRA_DIST += tests/integration/test_launch.sh
 # Maestro's language on the sim (issue 14)
 TESTS += tests/integration/test_flow_language.sh tests/integration/test_flow_ai.sh
 EXTRA_DIST += tests/integration/test_flow_language.sh tests/integration/test_flow_ai.sh

@@ -1,7 +1,11 @@
 /* test_launch.c - amc_launch_prepare (launch/launch.c): a bundled flow name, a
  * flow file (read once: the file is removed and the launch still holds its
  * commands and secrets), a flow bundle, a goal (with provider and model
- * overrides seen by a local mock), and the errors that say what to fix. */
+ * overrides seen by a local mock), and the errors that say what to fix.
+ * amc_launch_run: a task runs to its end on a device opened for it or kept
+ * open by the caller, and the one rule of every front end: a task that
+ * cannot start (device busy, device gone, no store) is recorded failed with
+ * the reason the caller reports. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +15,8 @@
 #include "testutil.h"
 #include "../mock/mockhttp.h"
 #include "launch/launch.h"
+#include "script_planner.h"
+#include "util/ids.h"
 
 static amc_config *cfg;
 
@@ -365,6 +371,146 @@ static void test_goal(mock_server *m)
 	is_int(freed, 2, "and frees it all the same");
 }
 
+/* ---- amc_launch_run ---- */
+
+static char ended_status[16], ended_error[AMC_ERR_MSG_MAX];
+static void note_ended(amc_planner *p, const amc_task_outcome *o)
+{
+	(void)p;
+	snprintf(ended_status, sizeof ended_status, "%s", o->status);
+	snprintf(ended_error, sizeof ended_error, "%s", o->error);
+}
+static const amc_planner_hooks NOTE_HOOKS = { NULL, note_ended };
+
+static const char *const WAIT2[] = { "wait", "{\"ms\":10}", "wait", "{\"ms\":10}" };
+
+/* A launch as amc_launch_prepare leaves it: a task on `device` with a planner
+ * playing `sc`, its end noted. */
+static void scripted(amc_launch *l, const char *device, script *sc)
+{
+	memset(l, 0, sizeof *l);
+	l->task = amc_task_new("flow", device);
+	*sc = (script){ WAIT2, 2, 0, 0, NULL, 0, 0 };
+	l->planner = planner_for(sc);
+	l->planner->hooks = &NOTE_HOOKS;
+	ended_status[0] = ended_error[0] = 0;
+}
+
+/* The task's row: its status and error, "" when there is no row. */
+static void row_of(amc_store *st, const char *id, char *status, char *error, size_t n)
+{
+	amc_task_row row;
+	amc_err e;
+	status[0] = error[0] = 0;
+	if (amc_store_get_task(st, id, &row, &e) != 0)
+		return;
+	snprintf(status, 16, "%s", row.status);
+	snprintf(error, n, "%s", row.error ? row.error : "");
+	amc_task_row_free(&row);
+}
+
+static void test_run(const char *home)
+{
+	amc_store *st;
+	amc_err e;
+	if (amc_store_open(home, &st, &e) != 0) {
+		ok(0, "store: %s", e.msg);
+		return;
+	}
+	amc_launch l;
+	script sc;
+	amc_launch_ctx c;
+	amc_task_outcome out;
+	char status[16], error[AMC_ERR_MSG_MAX], id[AMC_ID_SIZE];
+
+	/* a task runs on a device opened for it, store opened for it */
+	scripted(&l, "sim:0", &sc);
+	snprintf(id, sizeof id, "%s", l.task->id);
+	amc_launch_ctx_init(&c, home, cfg);
+	is_int(amc_launch_run(&l, &c, &out, &e), 0, "a task runs to its end");
+	is_str(out.status, "succeeded", "it succeeded");
+	is_int(sc.plans, 3, "its planner was asked for every step");
+	row_of(st, id, status, error, sizeof error);
+	is_str(status, "succeeded", "its row says so");
+	amc_launch_free(&l);
+
+	/* a device kept open between tasks: opened into *keep, used again */
+	amc_device *kept = NULL;
+	scripted(&l, "sim:0", &sc);
+	c.keep = &kept;
+	is_int(amc_launch_run(&l, &c, &out, &e), 0, "a task on a device kept by the caller");
+	ok(kept != NULL, "the device is left open for the next task");
+	amc_device *first = kept;
+	amc_launch_free(&l);
+	scripted(&l, "sim:0", &sc);
+	is_int(amc_launch_run(&l, &c, &out, &e), 0, "the next task");
+	ok(kept == first, "runs on the same open device");
+	is_str(c.device_down, "", "which is not down");
+	amc_launch_free(&l);
+
+	/* THE rule: the device is busy (another task holds its lock) */
+	amc_lock *other;
+	ok(amc_device_lock(home, "sim:0", "other-task", &other, &e) == 0, "another task holds sim:0");
+	scripted(&l, "sim:0", &sc);
+	snprintf(id, sizeof id, "%s", l.task->id);
+	amc_err_clear(&e);
+	is_int(amc_launch_run(&l, &c, &out, &e), -1, "a task on a busy device cannot start");
+	is_int(e.code, AMC_EENV, "an environment error (amc run: exit status 3)");
+	like(e.msg, "busy with task other-task", "naming the task that holds it");
+	is_str(out.status, "failed", "the outcome is failed");
+	is_str(out.error, e.msg, "with the same reason");
+	row_of(st, id, status, error, sizeof error);
+	is_str(status, "failed", "the task is recorded failed");
+	is_str(error, e.msg, "with the reason the caller reports");
+	is_str(ended_status, "failed", "its planner is told it ended");
+	is_int(sc.plans, 0, "and was never asked for a step");
+	ok(kept == first, "the kept device stays open");
+	amc_launch_free(&l);
+	amc_device_unlock(other);
+	amc_device_close(kept);
+
+	/* the device cannot be opened (an Appium server that is not there) */
+	if (amc_config_set(cfg, "appium", "capabilities", "{\"platformName\":\"Android\"}", "test", &e) != 0)
+		diag("config: %s", e.msg);
+	scripted(&l, "appium:http://127.0.0.1:1", &sc);
+	snprintf(id, sizeof id, "%s", l.task->id);
+	amc_launch_ctx_init(&c, home, cfg);
+	c.store = st;
+	amc_err_clear(&e);
+	is_int(amc_launch_run(&l, &c, &out, &e), -1, "a device that cannot be opened: the task cannot start");
+	row_of(st, id, status, error, sizeof error);
+	is_str(status, "failed", "recorded failed");
+	ok(error[0] && !strcmp(error, e.msg), "with the reason the caller reports (%s)", error);
+	ok(c.device_down[0] != 0, "the caller learns the device is down");
+	amc_launch_free(&l);
+
+	/* cancelled before it started */
+	atomic_int cancel = 1;
+	scripted(&l, "sim:0", &sc);
+	snprintf(id, sizeof id, "%s", l.task->id);
+	c.cancel = &cancel;
+	is_int(amc_launch_run(&l, &c, &out, &e), 0, "a task cancelled before it starts has ended");
+	row_of(st, id, status, error, sizeof error);
+	is_str(status, "cancelled", "recorded cancelled");
+	is_int(sc.plans, 0, "never planned");
+	amc_launch_free(&l);
+
+	/* no store: nothing can be recorded, the caller still learns why */
+	char bad[PATH_MAX];
+	pathf(bad, sizeof bad, "%s/not-a-folder", home);
+	FILE *f = fopen(bad, "w");
+	if (f)
+		fclose(f);
+	scripted(&l, "sim:0", &sc);
+	amc_launch_ctx_init(&c, bad, cfg);
+	amc_err_clear(&e);
+	is_int(amc_launch_run(&l, &c, &out, &e), -1, "no store: the task cannot start");
+	ok(e.msg[0] && !strcmp(out.error, e.msg), "the outcome says why (%s)", e.msg);
+	is_str(ended_status, "failed", "and its planner is told it ended");
+	amc_launch_free(&l);
+	amc_store_close(st);
+}
+
 static mock_record REC;
 
 int main(void)
@@ -381,6 +527,7 @@ int main(void)
 	test_flow_path(home);
 	test_bundle();
 	test_env_and_request();
+	test_run(home);
 	if (m) {
 		test_goal(m);
 		is_str(REC.last_path, "/v1/chat/completions", "the provider override reached the OpenAI-compatible server");
