@@ -24,7 +24,9 @@
 #include "device/sim/sim.h"
 #include "flow/flow.h"
 #include "flow/flow_planner.h"
+#include "launch/launch.h"
 #include "runtime/run.h"
+#include "launch/launch.h"
 #include "runtime/run.h"
 #include "storage/store.h"
 #include "util/clock.h"
@@ -68,7 +70,14 @@ static int run_flow(const char *home, amc_config *cfg, const char *path, step_fi
 	amc_runner_opts o;
 	amc_runner_opts_from_config(&o, cfg);
 	amc_task_outcome res;
-	int rc = amc_task_run(&(amc_run_env){ store, NULL, dev, NULL }, pl, t, &o, &res, &e);
+	/* the way every front end runs a task, on the device opened above */
+	amc_launch l = { .task = t, .planner = pl };
+	amc_launch_ctx c;
+	amc_launch_ctx_init(&c, home, cfg);
+	c.store = store;
+	c.dev = dev;
+	c.opts = &o;
+	int rc = amc_launch_run(&l, &c, &res, &e);
 	snprintf(mode, 8, "%s", amc_adb_capture_mode(dev));
 	if (rc != 0 || strcmp(res.status, "succeeded")) {
 		fprintf(stderr, "bench_device: %s did not succeed: %s %s\n", path, res.status, rc ? e.msg : res.error);

@@ -1,7 +1,7 @@
 /* bench_steps - per-phase step timings for the bundled flows (`make bench`).
  *
  * Runs each flow in data/flows/ ROUNDS times on a fresh simulated phone in a
- * private AMC_HOME, through the same amc_task_run() as `amc run`, then reads the
+ * private AMC_HOME, through the same amc_launch_run() as `amc run`, then reads the
  * per-phase timings back from the timeline and prints median and p90 per phase.
  * It reports what it measured; there is no target to meet. */
 #include <dirent.h>
@@ -15,6 +15,7 @@
 #include "device/sim/sim.h"
 #include "flow/flow.h"
 #include "flow/flow_planner.h"
+#include "launch/launch.h"
 #include "runtime/run.h"
 #include "storage/store.h"
 #include "util/clock.h"
@@ -74,7 +75,14 @@ static int run_flow(const char *home, amc_config *cfg, const char *path, samples
 	amc_runner_opts_from_config(&o, cfg);
 	amc_task_outcome out;
 	long long t0 = amc_mono_ms();
-	int rc = amc_task_run(&(amc_run_env){ store, NULL, dev, NULL }, pl, t, &o, &out, &e);
+	/* the way every front end runs a task, on the device opened above */
+	amc_launch l = { .task = t, .planner = pl };
+	amc_launch_ctx c;
+	amc_launch_ctx_init(&c, home, cfg);
+	c.store = store;
+	c.dev = dev;
+	c.opts = &o;
+	int rc = amc_launch_run(&l, &c, &out, &e);
 	*wall = amc_mono_ms() - t0;
 	if (rc != 0 || strcmp(out.status, "succeeded")) {
 		fprintf(stderr, "bench: %s did not succeed: %s %s\n", path, out.status, rc ? e.msg : out.error);
