@@ -17,7 +17,7 @@
 #include "runtime/safety.h"
 #include "semantic/enrich.h"
 #include "tui/keymap.h"
-#include "tui/operator.h"
+#include "tui/asker.h"
 #include "tui/theme.h"
 #include "util/config.h"
 
@@ -96,7 +96,7 @@ struct amc_tui_app {
 	char follow_id[32];
 	const char *graphics;      /* "symbols" or "none" */
 	/* for goals launched here (every runner gets them) */
-	amc_tui_operator *op;      /* ask_user and confirmations */
+	amc_tui_asker *op;         /* ask_user and confirmations */
 	amc_words words;           /* irreversible-action words, loaded on the first goal */
 	int words_loaded;
 	amc_enricher *enrichers[AMC_TUI_MAX_RUNNERS]; /* one per runner; NULL: off */
@@ -135,8 +135,8 @@ amc_tui_dialog *amc_tui_confirm_new(const char *question, void (*yes)(amc_tui_ap
 amc_tui_dialog *amc_tui_input_new(const char *prompt, const char *initial,
 				  void (*done)(amc_tui_app *, const char *text, void *), void *ud);
 amc_tui_dialog *amc_tui_launch_new(amc_tui_app *a);
-/* A question from a runner thread (tui/operator.h); takes q's strings. */
-amc_tui_dialog *amc_tui_question_new(amc_tui_operator *op, amc_tui_question *q);
+/* A question from a runner thread (tui/asker.h); takes q's strings. */
+amc_tui_dialog *amc_tui_question_new(amc_tui_asker *op, amc_tui_question *q);
 /* A confirmation another process waits for (runtime/pending.h, e.g. `amc mcp`):
  * dialog_pending.c. amc_tui_pending_poll opens a dialog for each question in
  * $AMC_HOME not already shown or queued; returns how many it opened. */

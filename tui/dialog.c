@@ -450,11 +450,11 @@ amc_tui_dialog *amc_tui_launch_new(amc_tui_app *a)
 	return &l->d;
 }
 
-/* ---- the operator's questions (tui/operator.h) ---- */
+/* ---- the operator's questions (tui/asker.h) ---- */
 
 typedef struct opq {
 	amc_tui_dialog d;
-	amc_tui_operator *op;
+	amc_tui_asker *op;
 	amc_tui_question q;
 	char body[8192];    /* what is asked, terminal-safe */
 	char buf[1024];     /* ask: the answer being typed */
@@ -503,7 +503,7 @@ static int opq_key(amc_tui_app *a, amc_tui_dialog *d, int key)
 		/* cancelling the task also unblocks its question (session.c) */
 		amc_err e;
 		if (amc_tui_cancel(a, o->q.task, &e) != 0) {
-			amc_tui_operator_answer(o->op, o->q.seq, 0, NULL);
+			amc_tui_asker_answer(o->op, o->q.seq, 0, NULL);
 			amc_tui_message(a, 1, "%s", e.msg);
 		} else {
 			amc_tui_message(a, 0, "cancelling task %.8s", o->q.task);
@@ -512,18 +512,18 @@ static int opq_key(amc_tui_app *a, amc_tui_dialog *d, int key)
 	}
 	if (o->q.confirm) {
 		if (r == AMC_REQ_YES || r == AMC_REQ_NO || r == AMC_REQ_BACK) {
-			amc_tui_operator_answer(o->op, o->q.seq, r == AMC_REQ_YES, NULL);
+			amc_tui_asker_answer(o->op, o->q.seq, r == AMC_REQ_YES, NULL);
 			return 1;
 		}
 		return 0;
 	}
 	/* The answer is a text field: letters are typed. */
 	if (!typed(key) && r == AMC_REQ_ENTER) {
-		amc_tui_operator_answer(o->op, o->q.seq, 1, o->buf);
+		amc_tui_asker_answer(o->op, o->q.seq, 1, o->buf);
 		return 1;
 	}
 	if (!typed(key) && r == AMC_REQ_BACK) {
-		amc_tui_operator_answer(o->op, o->q.seq, 0, NULL);
+		amc_tui_asker_answer(o->op, o->q.seq, 0, NULL);
 		return 1;
 	}
 	edit(o->buf, sizeof o->buf, key, 0);
@@ -534,7 +534,7 @@ static int opq_stale(amc_tui_app *a, amc_tui_dialog *d)
 {
 	(void)a;
 	opq *o = (opq *)d;
-	return !amc_tui_operator_waiting(o->op, o->q.seq);
+	return !amc_tui_asker_waiting(o->op, o->q.seq);
 }
 
 static void opq_free(amc_tui_dialog *d)
@@ -544,7 +544,7 @@ static void opq_free(amc_tui_dialog *d)
 	free(o);
 }
 
-amc_tui_dialog *amc_tui_question_new(amc_tui_operator *op, amc_tui_question *q)
+amc_tui_dialog *amc_tui_question_new(amc_tui_asker *op, amc_tui_question *q)
 {
 	opq *o = amc_xcalloc(1, sizeof *o);
 	o->d.draw = opq_draw;

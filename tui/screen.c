@@ -73,7 +73,7 @@ static void sweep_dialogs(amc_tui_app *a)
 static void take_questions(amc_tui_app *a)
 {
 	amc_tui_question q;
-	while (amc_tui_operator_take(a->op, &q))
+	while (amc_tui_asker_take(a->op, &q))
 		amc_tui_open_dialog(a, amc_tui_question_new(a->op, &q));
 	amc_tui_pending_poll(a);
 	sweep_dialogs(a);
@@ -112,7 +112,7 @@ static void quit_yes(amc_tui_app *a, void *ud)
 {
 	(void)ud;
 	amc_tui_session_cancel_all(a);
-	amc_tui_operator_cancel(a->op, NULL);
+	amc_tui_asker_cancel(a->op, NULL);
 	a->quit = 1;
 }
 

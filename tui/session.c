@@ -63,7 +63,7 @@ int amc_tui_session_start(amc_tui_app *a, amc_err *e)
 	pthread_mutex_unlock(&ev_mu);
 	a->bus = amc_bus_new();
 	a->bus_sub = amc_bus_subscribe(a->bus, on_event, a);
-	a->op = amc_tui_operator_new(a->wake[1]);
+	a->op = amc_tui_asker_new(a->wake[1]);
 	return 0;
 }
 
@@ -78,7 +78,7 @@ void amc_tui_session_end(amc_tui_app *a)
 		amc_bus_free(a->bus);
 		a->bus = NULL;
 	}
-	amc_tui_operator_free(a->op);
+	amc_tui_asker_free(a->op);
 	a->op = NULL;
 	if (a->words_loaded)
 		amc_words_free(&a->words);
@@ -182,7 +182,7 @@ static amc_runner *runner_for(amc_tui_app *a, const char *device, amc_launch *l,
 		amc_tui_message(a, 1, "%s", l->enrich_warn);
 	a->enrichers[a->nrunners] = l->enricher;
 	l->enricher = NULL;
-	amc_runner_set_agent_opts(r, amc_tui_operator_base(a->op), &a->words, 0, a->enrichers[a->nrunners]);
+	amc_runner_set_agent_opts(r, amc_tui_asker_base(a->op), &a->words, 0, a->enrichers[a->nrunners]);
 	a->runners[a->nrunners++] = r;
 	return r;
 }
@@ -228,7 +228,7 @@ int amc_tui_cancel(amc_tui_app *a, const char *task_id, amc_err *e)
 {
 	for (int i = 0; i < a->nrunners; i++)
 		if (amc_runner_cancel(a->runners[i], task_id) == 0) {
-			amc_tui_operator_cancel(a->op, task_id); /* a question it waits on */
+			amc_tui_asker_cancel(a->op, task_id); /* a question it waits on */
 			return 0;
 		}
 	return amc_err_set(e, AMC_EUSAGE, "task %.8s is not running in this amc (cancel it where it was started)", task_id);
@@ -257,7 +257,7 @@ void amc_tui_session_wait_idle(amc_tui_app *a, long timeout_ms)
 void amc_tui_session_stop(amc_tui_app *a)
 {
 	if (a->op)
-		amc_tui_operator_shutdown(a->op); /* no runner thread stays blocked on a question */
+		amc_tui_asker_shutdown(a->op); /* no runner thread stays blocked on a question */
 	for (int i = 0; i < a->nrunners; i++)
 		amc_runner_stop(a->runners[i], 0);
 	a->nrunners = 0;

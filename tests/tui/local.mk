@@ -34,7 +34,7 @@ TESTS += tests/tui/test_pty
 check_LIBRARIES = tests/tui/libtuitest.a
 tests_tui_libtuitest_a_SOURCES = $(AMC_TUI_SOURCES)
 tests_tui_libtuitest_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-TUI_UNIT_TESTS = tests/tui/test_keymap tests/tui/test_text tests/tui/test_tree tests/tui/test_operator \
+TUI_UNIT_TESTS = tests/tui/test_keymap tests/tui/test_text tests/tui/test_tree tests/tui/test_asker \
 	tests/tui/test_pixels tests/tui/test_tui_image tests/tui/test_dialog \
 	tests/tui/test_app tests/tui/test_session tests/tui/test_screen tests/tui/test_script tests/tui/test_tui \
 	tests/tui/test_evidence tests/tui/test_dialog_pending
@@ -51,9 +51,9 @@ tests_tui_test_text_LDADD = $(TUI_UNIT_LDADD)
 tests_tui_test_tree_SOURCES = tests/tui/test_tree.c
 tests_tui_test_tree_CPPFLAGS = $(tests_tui_test_keymap_CPPFLAGS)
 tests_tui_test_tree_LDADD = $(TUI_UNIT_LDADD)
-tests_tui_test_operator_SOURCES = tests/tui/test_operator.c
-tests_tui_test_operator_CPPFLAGS = $(tests_tui_test_keymap_CPPFLAGS)
-tests_tui_test_operator_LDADD = $(TUI_UNIT_LDADD)
+tests_tui_test_asker_SOURCES = tests/tui/test_asker.c
+tests_tui_test_asker_CPPFLAGS = $(tests_tui_test_keymap_CPPFLAGS)
+tests_tui_test_asker_LDADD = $(TUI_UNIT_LDADD)
 tests_tui_test_pixels_SOURCES = tests/tui/test_pixels.c
 tests_tui_test_pixels_CPPFLAGS = $(tests_tui_test_keymap_CPPFLAGS)
 tests_tui_test_pixels_LDADD = $(TUI_UNIT_LDADD)

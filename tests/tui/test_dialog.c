@@ -150,7 +150,7 @@ static void test_input(void)
 /* ---- the runner's questions ---- */
 
 typedef struct call {
-	amc_tui_operator *op;
+	amc_tui_asker *op;
 	int confirm;
 	const char *text;
 	int rc;
@@ -162,7 +162,7 @@ typedef struct call {
 static void *runner(void *arg)
 {
 	call *c = arg;
-	amc_operator *b = amc_tui_operator_base(c->op);
+	amc_operator *b = amc_tui_asker_base(c->op);
 	if (c->confirm)
 		c->rc = b->ops->confirm(b, "0123abcdtask", c->text, "Delete account", "delete", &c->e);
 	else
@@ -185,7 +185,7 @@ static amc_tui_dialog *ask(call *c, int confirm, const char *text)
 	if (poll(&p, 1, 30000) != 1 || read(wake[0], &b, 1) != 1)
 		return NULL;
 	amc_tui_question q;
-	if (!amc_tui_operator_take(app.op, &q))
+	if (!amc_tui_asker_take(app.op, &q))
 		return NULL;
 	return amc_tui_question_new(app.op, &q);
 }
@@ -265,7 +265,7 @@ static void test_questions(void)
 	d->free(d);
 
 	d = ask(&c, 1, "swipe");
-	amc_tui_operator_cancel(app.op, "0123abcdtask");
+	amc_tui_asker_cancel(app.op, "0123abcdtask");
 	pthread_join(c.th, NULL);
 	ok(d->stale(&app, d), "a question whose task was cancelled is stale (the app drops it)");
 	d->free(d);
@@ -382,14 +382,14 @@ int main(void)
 	snprintf(app.home, sizeof app.home, "%s", home);
 	app.rows = LINES;
 	app.cols = COLS;
-	app.op = amc_tui_operator_new(wake[1]);
+	app.op = amc_tui_asker_new(wake[1]);
 	test_confirm();
 	test_input();
 	test_questions();
 	test_launch();
 	test_table_keys();
-	amc_tui_operator_shutdown(app.op);
-	amc_tui_operator_free(app.op);
+	amc_tui_asker_shutdown(app.op);
+	amc_tui_asker_free(app.op);
 	amc_config_free((amc_config *)app.cfg);
 	tt_screen_end();
 	return done_testing();

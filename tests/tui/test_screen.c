@@ -170,7 +170,7 @@ static void test_mouse(amc_tui_app *a)
 }
 
 typedef struct asker {
-	amc_tui_operator *op;
+	amc_tui_asker *op;
 	int rc;
 	char *answer;
 	amc_err e;
@@ -180,7 +180,7 @@ typedef struct asker {
 static void *ask(void *arg)
 {
 	asker *k = arg;
-	amc_operator *base = amc_tui_operator_base(k->op);
+	amc_operator *base = amc_tui_asker_base(k->op);
 	k->rc = base->ops->ask(base, "feedface00000000", "What is the PIN?", &k->answer, &k->e);
 	return NULL;
 }
@@ -214,7 +214,7 @@ static void test_questions(amc_tui_app *a)
 	ok(woken(a), "a second question");
 	amc_tui_screen_take(a);
 	is_int(amc_tui_screen_asking(a), 1, "is on screen");
-	amc_tui_operator_cancel(a->op, "feedface00000000");
+	amc_tui_asker_cancel(a->op, "feedface00000000");
 	pthread_join(k2.th, NULL);
 	is_int(k2.rc, -1, "its task was cancelled: no answer");
 	amc_tui_screen_take(a);

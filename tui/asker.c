@@ -1,11 +1,11 @@
-/* operator.c - ask_user and confirmations from runner threads to the UI thread. */
+/* asker.c - ask_user and confirmations from runner threads to the UI thread (asker.h). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "tui/operator.h"
+#include "tui/asker.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
 
@@ -22,7 +22,7 @@ typedef struct req {
 	struct req *next;
 } req;
 
-struct amc_tui_operator {
+struct amc_tui_asker {
 	amc_operator base;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -33,7 +33,7 @@ struct amc_tui_operator {
 };
 
 /* Post r, wake the UI, wait until it is answered; runner thread. */
-static void post_and_wait(amc_tui_operator *o, req *r)
+static void post_and_wait(amc_tui_asker *o, req *r)
 {
 	pthread_mutex_lock(&o->mu);
 	if (o->closed) {
@@ -64,7 +64,7 @@ static void post_and_wait(amc_tui_operator *o, req *r)
 
 static int op_ask(amc_operator *base, const char *task_id, const char *question, char **answer, amc_err *e)
 {
-	amc_tui_operator *o = base->impl;
+	amc_tui_asker *o = base->impl;
 	req r;
 	memset(&r, 0, sizeof r);
 	snprintf(r.task, sizeof r.task, "%s", task_id ? task_id : "");
@@ -82,7 +82,7 @@ static int op_ask(amc_operator *base, const char *task_id, const char *question,
 static int op_confirm(amc_operator *base, const char *task_id, const char *action, const char *element,
 		      const char *word, amc_err *e)
 {
-	amc_tui_operator *o = base->impl;
+	amc_tui_asker *o = base->impl;
 	req r;
 	memset(&r, 0, sizeof r);
 	r.confirm = 1;
@@ -101,9 +101,9 @@ static int op_confirm(amc_operator *base, const char *task_id, const char *actio
 
 static const amc_operator_ops tui_ops = { op_ask, op_confirm };
 
-amc_tui_operator *amc_tui_operator_new(int wake_fd)
+amc_tui_asker *amc_tui_asker_new(int wake_fd)
 {
-	amc_tui_operator *o = amc_xcalloc(1, sizeof *o);
+	amc_tui_asker *o = amc_xcalloc(1, sizeof *o);
 	o->base.ops = &tui_ops;
 	o->base.impl = o;
 	o->wake_fd = wake_fd;
@@ -112,12 +112,12 @@ amc_tui_operator *amc_tui_operator_new(int wake_fd)
 	return o;
 }
 
-amc_operator *amc_tui_operator_base(amc_tui_operator *o)
+amc_operator *amc_tui_asker_base(amc_tui_asker *o)
 {
 	return &o->base;
 }
 
-int amc_tui_operator_take(amc_tui_operator *o, amc_tui_question *q)
+int amc_tui_asker_take(amc_tui_asker *o, amc_tui_question *q)
 {
 	int found = 0;
 	memset(q, 0, sizeof *q);
@@ -146,7 +146,7 @@ void amc_tui_question_free(amc_tui_question *q)
 	memset(q, 0, sizeof *q);
 }
 
-int amc_tui_operator_waiting(amc_tui_operator *o, unsigned long seq)
+int amc_tui_asker_waiting(amc_tui_asker *o, unsigned long seq)
 {
 	int w = 0;
 	pthread_mutex_lock(&o->mu);
@@ -157,7 +157,7 @@ int amc_tui_operator_waiting(amc_tui_operator *o, unsigned long seq)
 	return w;
 }
 
-void amc_tui_operator_answer(amc_tui_operator *o, unsigned long seq, int ok, const char *answer)
+void amc_tui_asker_answer(amc_tui_asker *o, unsigned long seq, int ok, const char *answer)
 {
 	pthread_mutex_lock(&o->mu);
 	for (req *r = o->head; r; r = r->next)
@@ -170,7 +170,7 @@ void amc_tui_operator_answer(amc_tui_operator *o, unsigned long seq, int ok, con
 	pthread_mutex_unlock(&o->mu);
 }
 
-void amc_tui_operator_cancel(amc_tui_operator *o, const char *task_id)
+void amc_tui_asker_cancel(amc_tui_asker *o, const char *task_id)
 {
 	if (!o)
 		return;
@@ -185,17 +185,17 @@ void amc_tui_operator_cancel(amc_tui_operator *o, const char *task_id)
 	pthread_mutex_unlock(&o->mu);
 }
 
-void amc_tui_operator_shutdown(amc_tui_operator *o)
+void amc_tui_asker_shutdown(amc_tui_asker *o)
 {
 	if (!o)
 		return;
 	pthread_mutex_lock(&o->mu);
 	o->closed = 1;
 	pthread_mutex_unlock(&o->mu);
-	amc_tui_operator_cancel(o, NULL);
+	amc_tui_asker_cancel(o, NULL);
 }
 
-void amc_tui_operator_free(amc_tui_operator *o)
+void amc_tui_asker_free(amc_tui_asker *o)
 {
 	if (!o)
 		return;
