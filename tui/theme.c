@@ -19,11 +19,6 @@ static const char *const EL_NAMES[AMC_EL__COUNT] = {
 
 static attr_t current[AMC_EL__COUNT];
 
-const char *amc_tui_theme_el_name(amc_tui_el el)
-{
-	return el < AMC_EL__COUNT ? EL_NAMES[el] : "?";
-}
-
 void amc_tui_theme_mono(amc_tui_theme *t)
 {
 	memset(t, 0, sizeof *t);

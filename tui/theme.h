@@ -46,7 +46,5 @@ attr_t amc_tui_attr(amc_tui_el el);
 /* Element for a task status name, and a one-cell symbol that reads without colour. */
 amc_tui_el amc_tui_status_el(const char *status);
 const char *amc_tui_status_symbol(const char *status);
-/* Element names, for messages and docs. */
-const char *amc_tui_theme_el_name(amc_tui_el el);
 
 #endif

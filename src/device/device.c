@@ -72,11 +72,6 @@ int amc_key_android_code(amc_key k)
 
 static const char *const APP_OPS[] = { "clear_state", "stop", "kill", "open_link" };
 
-const char *amc_app_op_name(amc_app_op op)
-{
-	return (int)op >= 0 && op <= AMC_APP_OPEN_LINK ? APP_OPS[op] : "?";
-}
-
 int amc_app_op_parse(const char *s, amc_app_op *out)
 {
 	for (int i = 0; s && i <= AMC_APP_OPEN_LINK; i++) {

@@ -56,7 +56,6 @@ typedef enum amc_app_op {
 	AMC_APP_KILL,        /* kill its process as the system would (adb am kill, then force-stop) */
 	AMC_APP_OPEN_LINK    /* open a link (deep link or URL); app_id may be NULL */
 } amc_app_op;
-const char *amc_app_op_name(amc_app_op op); /* "clear_state", "stop", "kill", "open_link" */
 int amc_app_op_parse(const char *s, amc_app_op *out);
 
 typedef struct amc_device_info {

@@ -307,12 +307,6 @@ long long amc_pq_getll(const PGresult *res, int r, const char *name, long long d
 	return v ? strtoll(v, NULL, 10) : def;
 }
 
-double amc_pq_getd(const PGresult *res, int r, const char *name, double def)
-{
-	const char *v = amc_pq_get(res, r, name);
-	return v ? strtod(v, NULL) : def;
-}
-
 int amc_pq_wait_notify(PGconn *c, int timeout_ms, char **channel, char **payload, amc_err *e)
 {
 	*channel = *payload = NULL;

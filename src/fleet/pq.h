@@ -53,7 +53,6 @@ int amc_pq_script(PGconn *c, const char *sql, amc_err *e);
 /* Value of row r, column `name` of a result, NULL when SQL NULL. */
 const char *amc_pq_get(const PGresult *res, int r, const char *name);
 long long amc_pq_getll(const PGresult *res, int r, const char *name, long long def);
-double amc_pq_getd(const PGresult *res, int r, const char *name, double def);
 
 /* Wait up to timeout_ms for a notification on c (LISTEN must have been run).
  * 1: *channel and *payload (malloc'd, terminal-safe) filled; 0: none came;

@@ -142,11 +142,6 @@ static const amc_migration MIGRATIONS[] = {
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == AMC_STORE_SCHEMA_VERSION,
 	       "MIGRATIONS must end at AMC_STORE_SCHEMA_VERSION");
 
-int amc_migrate_latest(void)
-{
-	return N_MIGRATIONS;
-}
-
 static int read_int(sqlite3 *db, const char *path, const char *sql, const char *what,
 		    int *out, amc_err *e)
 {

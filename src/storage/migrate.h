@@ -8,8 +8,6 @@
 
 #include "util/err.h"
 
-/* The newest version this code knows (= AMC_STORE_SCHEMA_VERSION). */
-int amc_migrate_latest(void);
 /* PRAGMA user_version of `db` in *version. `path` names the file in messages. */
 int amc_migrate_version(sqlite3 *db, const char *path, int *version, amc_err *e);
 /* Refuse, before anything is written, a database this code must not touch:

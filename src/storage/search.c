@@ -281,32 +281,3 @@ int amc_store_search(amc_store *s, const amc_search_query *q, amc_search_hit **o
 	*n = cnt;
 	return 0;
 }
-
-/* ---- sizes -------------------------------------------------------------- */
-
-static int one_i64(amc_store *s, const char *sql, long long *out, amc_err *e)
-{
-	sqlite3_stmt *st;
-	if (amc_store_prepare(s, sql, &st, e) != 0)
-		return -1;
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : amc_store_sql_error_rc(s, rc, e, "measure the search index");
-}
-
-int amc_search_stats_get(amc_store *s, amc_search_stats *out, amc_err *e)
-{
-	memset(out, 0, sizeof *out);
-	/* dbstat walks every page of the tables it is asked about: slow on a big
-	 * database, so only the bench and --stats call this. */
-	if (one_i64(s, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size",
-		    &out->db_bytes, e) != 0 ||
-	    one_i64(s, "SELECT COALESCE(sum(pgsize), 0) FROM dbstat WHERE name = 'search_doc'"
-		    " OR name = 'search_doc_step_idx' OR name LIKE 'search_fts%'",
-		    &out->index_bytes, e) != 0 ||
-	    one_i64(s, "SELECT count(*) FROM search_doc", &out->docs, e) != 0)
-		return -1;
-	return 0;
-}

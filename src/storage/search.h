@@ -69,12 +69,4 @@ char *amc_search_quote(const char *words);
 #define AMC_SEARCH_SCREEN_MAX (64 * 1024)
 char *amc_search_visible_text(const amc_ui_tree *tree, const char *ocr_json);
 
-/* Sizes for the bench and `amc search --stats`: bytes of the whole database
- * and of the index (search_doc and the FTS5 tables), and the documents in it.
- * -1 on error. */
-typedef struct amc_search_stats {
-	long long db_bytes, index_bytes, docs;
-} amc_search_stats;
-int amc_search_stats_get(amc_store *s, amc_search_stats *out, amc_err *e);
-
 #endif

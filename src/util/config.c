@@ -443,12 +443,6 @@ double amc_config_double(const amc_config *c, const char *section, const char *k
 	return strtod(c->value[must_find(section, key)], NULL);
 }
 
-int amc_config_bool(const amc_config *c, const char *section, const char *key)
-{
-	const char *v = c->value[must_find(section, key)];
-	return !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "yes") || !strcmp(v, "1");
-}
-
 size_t amc_config_count(const amc_config *c)
 {
 	(void)c;

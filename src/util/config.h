@@ -39,7 +39,6 @@ int amc_config_set(amc_config *c, const char *section, const char *key, const ch
 const char *amc_config_str(const amc_config *c, const char *section, const char *key);
 long amc_config_int(const amc_config *c, const char *section, const char *key);
 double amc_config_double(const amc_config *c, const char *section, const char *key);
-int amc_config_bool(const amc_config *c, const char *section, const char *key);
 
 size_t amc_config_count(const amc_config *c);
 /* Item i in table order; the strings belong to the config. */
