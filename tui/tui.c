@@ -192,6 +192,99 @@ void amc_tui_write_man(FILE *f)
 	amc_tui_keymap_write_man(f);
 }
 
+/* The terminal the TUI draws on: a real one, or /dev/null (or --tty-output)
+ * for a script; while it runs, stderr (tesseract, libxml2, ...) goes to the log. */
+typedef struct term_io {
+	SCREEN *scr;
+	FILE *vin, *vout;
+	int saved_err;
+} term_io;
+
+static void term_close(term_io *t)
+{
+	if (t->scr)
+		delscreen(t->scr);
+	if (t->vin)
+		fclose(t->vin);
+	if (t->vout)
+		fclose(t->vout);
+	if (t->saved_err >= 0) {
+		dup2(t->saved_err, STDERR_FILENO);
+		close(t->saved_err);
+	}
+	memset(t, 0, sizeof *t);
+	t->saved_err = -1;
+}
+
+static int term_open(amc_tui_app *a, const amc_tui_opts *o, term_io *t, amc_err *e)
+{
+	memset(t, 0, sizeof *t);
+	t->saved_err = -1;
+	if (a->script) {
+		t->vin = fopen("/dev/null", "r");
+		t->vout = fopen(o->tty_output ? o->tty_output : "/dev/null", "w");
+		const char *term = getenv("TERM");
+		if (o->cols > 0 && o->rows > 0) {
+			char c[16], r[16];
+			snprintf(c, sizeof c, "%d", o->cols);
+			snprintf(r, sizeof r, "%d", o->rows);
+			setenv("COLUMNS", c, 1);
+			setenv("LINES", r, 1);
+		}
+		t->scr = t->vin && t->vout ? newterm(term && *term ? term : "xterm-256color", t->vout, t->vin) : NULL;
+	} else {
+		amc_sb logp;
+		amc_sb_init(&logp);
+		amc_sb_printf(&logp, "%s/amc.log", a->home);
+		int lfd = open(amc_sb_str(&logp), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+		amc_sb_free(&logp);
+		if (lfd >= 0) {
+			t->saved_err = dup(STDERR_FILENO);
+			dup2(lfd, STDERR_FILENO);
+			close(lfd);
+		}
+		t->scr = newterm(NULL, stdout, stdin);
+	}
+	if (!t->scr) {
+		term_close(t);
+		return amc_err_set(e, AMC_EENV, "cannot start the terminal interface (TERM=%s)",
+				   getenv("TERM") ? getenv("TERM") : "unset");
+	}
+	set_term(t->scr);
+	return 0;
+}
+
+/* Curses modes, mouse, pixel graphics and the theme; 1 when the theme named
+ * could not be loaded (te says why; a built-in one is applied). */
+static int term_setup(amc_tui_app *a, const amc_tui_opts *o, const char *gsetting, amc_tui_theme *theme,
+		      amc_err *te)
+{
+	amc_tui_text_init();
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	if (!a->script) {
+		mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+		mouseinterval(200);
+	}
+	/* Pixel graphics: only on a real terminal, after newterm() put it in
+	 * cbreak/noecho mode so a query's reply is not echoed. */
+	amc_tui_pix pix = AMC_PIX_NONE;
+	if (!a->script) {
+		pix = amc_tui_pixels_detect(gsetting, STDIN_FILENO, STDOUT_FILENO, 200);
+		amc_log_info("tui: graphics %s -> %s", gsetting, amc_tui_pixels_name(pix));
+	}
+	amc_tui_pixels_init(pix, STDOUT_FILENO);
+	const char *tname = o->theme ? o->theme : amc_config_str(o->cfg, "tui", "theme");
+	int theme_bad = amc_tui_theme_load(theme, tname, te) != 0;
+	amc_tui_theme_apply(theme);
+	return theme_bad;
+}
+
 int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 {
 	amc_tui_app app;
@@ -214,76 +307,15 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 		amc_store_close(a->store);
 		return -1;
 	}
-
-	/* While the TUI runs, stderr (tesseract, libxml2, ...) goes to the log. */
-	int saved_err = -1;
-	FILE *vin = NULL, *vout = NULL;
-	SCREEN *scr = NULL;
-	if (a->script) {
-		vin = fopen("/dev/null", "r");
-		vout = fopen(o->tty_output ? o->tty_output : "/dev/null", "w");
-		const char *term = getenv("TERM");
-		if (o->cols > 0 && o->rows > 0) {
-			char c[16], r[16];
-			snprintf(c, sizeof c, "%d", o->cols);
-			snprintf(r, sizeof r, "%d", o->rows);
-			setenv("COLUMNS", c, 1);
-			setenv("LINES", r, 1);
-		}
-		scr = vin && vout ? newterm(term && *term ? term : "xterm-256color", vout, vin) : NULL;
-	} else {
-		amc_sb logp;
-		amc_sb_init(&logp);
-		amc_sb_printf(&logp, "%s/amc.log", a->home);
-		int lfd = open(amc_sb_str(&logp), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-		amc_sb_free(&logp);
-		if (lfd >= 0) {
-			saved_err = dup(STDERR_FILENO);
-			dup2(lfd, STDERR_FILENO);
-			close(lfd);
-		}
-		scr = newterm(NULL, stdout, stdin);
-	}
-	if (!scr) {
-		if (saved_err >= 0) {
-			dup2(saved_err, STDERR_FILENO);
-			close(saved_err);
-		}
-		if (vin)
-			fclose(vin);
-		if (vout)
-			fclose(vout);
+	term_io t;
+	if (term_open(a, o, &t, e) != 0) {
 		amc_tui_session_end(a);
 		amc_store_close(a->store);
-		return amc_err_set(e, AMC_EENV, "cannot start the terminal interface (TERM=%s)",
-				   getenv("TERM") ? getenv("TERM") : "unset");
+		return -1;
 	}
-	set_term(scr);
-	amc_tui_text_init();
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
-	curs_set(0);
-	set_escdelay(25);
-	if (!a->script) {
-		mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
-		mouseinterval(200);
-	}
-	/* Pixel graphics: only on a real terminal, after newterm() put it in
-	 * cbreak/noecho mode so a query's reply is not echoed. */
-	amc_tui_pix pix = AMC_PIX_NONE;
-	if (!a->script) {
-		pix = amc_tui_pixels_detect(gsetting, STDIN_FILENO, STDOUT_FILENO, 200);
-		amc_log_info("tui: graphics %s -> %s", gsetting, amc_tui_pixels_name(pix));
-	}
-	amc_tui_pixels_init(pix, STDOUT_FILENO);
 	amc_tui_theme theme;
 	amc_err te;
-	const char *tname = o->theme ? o->theme : amc_config_str(o->cfg, "tui", "theme");
-	int theme_bad = amc_tui_theme_load(&theme, tname, &te) != 0;
-	amc_tui_theme_apply(&theme);
+	int theme_bad = term_setup(a, o, gsetting, &theme, &te);
 
 	struct sigaction sa = { 0 }, old_hup, old_term, old_int;
 	sa.sa_handler = on_signal;
@@ -321,18 +353,10 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 	amc_tui_image_forget();
 	if (got_hup)
 		endwin();
-	delscreen(scr);
-	if (vin)
-		fclose(vin);
-	if (vout)
-		fclose(vout);
 	sigaction(SIGHUP, &old_hup, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGINT, &old_int, NULL);
-	if (saved_err >= 0) {
-		dup2(saved_err, STDERR_FILENO);
-		close(saved_err);
-	}
+	term_close(&t);
 	amc_tui_session_end(a);
 	amc_store_close(a->store);
 	return rc;

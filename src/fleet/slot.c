@@ -333,8 +333,9 @@ static int finish(amc_slot *s, const attempt *a, const char *state, const char *
 	return out;
 }
 
-/* Run one claimed attempt to its end. */
-static void run_attempt(amc_slot *s, attempt *a, const char *payload, int max_steps)
+/* The attempt's payload as a prepared launch; a bad one ends the attempt
+ * failed (-1). */
+static int prepare_attempt(amc_slot *s, const attempt *a, const char *payload, int max_steps, amc_launch *ln)
 {
 	amc_err e;
 	amc_fleet_payload pl;
@@ -345,7 +346,7 @@ static void run_attempt(amc_slot *s, attempt *a, const char *payload, int max_st
 		snprintf(msg, sizeof msg, "bad assignment: %s", e.msg);
 		amc_log_warn("fleet %s: assignment %lld: %s", s->cfg.device, a->assignment, msg);
 		s->st.finished += finish(s, a, "failed", msg) == 1;
-		return;
+		return -1;
 	}
 	amc_launch_req req;
 	amc_launch_req_init(&req);
@@ -366,13 +367,59 @@ static void run_attempt(amc_slot *s, attempt *a, const char *payload, int max_st
 	req.max_steps = max_steps;
 	req.source_task_id = src;
 	req.source_attempt = a->n;
-	amc_launch ln;
-	int lrc = amc_launch_prepare(s->cfg.cfg, s->store, &req, &ln, &e);
+	int lrc = amc_launch_prepare(s->cfg.cfg, s->store, &req, ln, &e);
 	amc_fleet_payload_free(&pl);
 	if (lrc != 0) {
 		s->st.finished += finish(s, a, "failed", e.msg) == 1;
-		return;
+		return -1;
 	}
+	return 0;
+}
+
+/* End the attempt, fenced, in the state the task's end maps to. */
+static void end_attempt(amc_slot *s, const attempt *a, int rc, const amc_err *e, const amc_task_outcome *out,
+			int lost, int release)
+{
+	const char *state, *error;
+	if (rc != 0) {
+		state = "failed";
+		error = e->msg;
+	} else if (!strcmp(out->status, "succeeded")) {
+		state = "succeeded";
+		error = NULL;
+	} else if (!strcmp(out->status, "cancelled")) {
+		state = "cancelled";
+		error = "cancelled by the operator";
+	} else if (release && !lost) {
+		state = "released";
+		error = s->why;
+	} else {
+		state = "failed";
+		error = out->error[0] ? out->error : out->status;
+	}
+	if (lost == 2) {
+		/* Self-fenced: the database was out of reach; the reaper ends it. */
+		amc_log_warn("fleet %s: assignment %lld attempt %d: lease lost, left to the reaper", s->cfg.device,
+			     a->assignment, a->n);
+	} else {
+		int ok = finish(s, a, state, error);
+		if (ok == 1)
+			s->st.finished++;
+		else if (ok == 0) {
+			s->st.rejected++;
+			amc_log_warn("fleet %s: the fleet rejected the end of assignment %lld attempt %d (lease lost)",
+				     s->cfg.device, a->assignment, a->n);
+		}
+	}
+}
+
+/* Run one claimed attempt to its end. */
+static void run_attempt(amc_slot *s, attempt *a, const char *payload, int max_steps)
+{
+	amc_launch ln;
+	if (prepare_attempt(s, a, payload, max_steps, &ln) != 0)
+		return;
+	amc_err e;
 	amc_bus *bus = amc_bus_new();
 	dsink ds = { s, a, NULL, { on_decided, NULL } };
 	ds.sink.ud = &ds;
@@ -427,37 +474,7 @@ static void run_attempt(amc_slot *s, attempt *a, const char *payload, int max_st
 		amc_task_row_free(&row);
 		publish_local_id(s, a, ln.task->id, 5000);
 	}
-	const char *state, *error;
-	if (rc != 0) {
-		state = "failed";
-		error = e.msg;
-	} else if (!strcmp(out.status, "succeeded")) {
-		state = "succeeded";
-		error = NULL;
-	} else if (!strcmp(out.status, "cancelled")) {
-		state = "cancelled";
-		error = "cancelled by the operator";
-	} else if (release && !lost) {
-		state = "released";
-		error = s->why;
-	} else {
-		state = "failed";
-		error = out.error[0] ? out.error : out.status;
-	}
-	if (lost == 2) {
-		/* Self-fenced: the database was out of reach; the reaper ends it. */
-		amc_log_warn("fleet %s: assignment %lld attempt %d: lease lost, left to the reaper", s->cfg.device,
-			     a->assignment, a->n);
-	} else {
-		int ok = finish(s, a, state, error);
-		if (ok == 1)
-			s->st.finished++;
-		else if (ok == 0) {
-			s->st.rejected++;
-			amc_log_warn("fleet %s: the fleet rejected the end of assignment %lld attempt %d (lease lost)",
-				     s->cfg.device, a->assignment, a->n);
-		}
-	}
+	end_attempt(s, a, rc, &e, &out, lost, release);
 	amc_launch_free(&ln);
 }
 

@@ -464,6 +464,155 @@ static void set_field(ld *l, amc_sb *sb, const cJSON *fields, const char *key, s
 		amc_sb_puts(sb, v);
 }
 
+/* The screen stack: 1 to 16 screens, the launcher first. */
+static void read_stack(ld *l, const cJSON *o, sim_state *st)
+{
+	const cJSON *stack = cJSON_GetObjectItemCaseSensitive(o, "stack");
+	if (!cJSON_IsArray(stack) || cJSON_GetArraySize(stack) < 1 || cJSON_GetArraySize(stack) > SIM_MAX_STACK) {
+		fail(l, "%s", "'stack' must be a list of 1 to 16 screens");
+		return;
+	}
+	int k = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, stack) {
+		st->stack[k].screen = get_screen(l, it);
+		st->stack[k].arg = (int)get_int(l, it, "arg", -1, SIM_MAX_CONTACTS + SIM_MAX_NOTES, -1);
+		st->stack[k].scroll = (int)get_int(l, it, "scroll", 0, 10000000, 0);
+		k++;
+	}
+	st->depth = k;
+	if (st->stack[0].screen != SCR_LAUNCHER)
+		fail(l, "%s", "the first screen of 'stack' must be the launcher");
+}
+
+/* The file's contacts and notes, in place of the factory's. */
+static void read_contacts_notes(ld *l, const cJSON *o, sim_state *st)
+{
+	for (int i = 0; i < st->ncontacts; i++) {
+		free(st->contacts[i].name);
+		free(st->contacts[i].phone);
+	}
+	st->ncontacts = 0;
+	for (int i = 0; i < st->nnotes; i++) {
+		free(st->notes[i].title);
+		free(st->notes[i].body);
+	}
+	st->nnotes = 0;
+	const cJSON *it;
+	const cJSON *cs = cJSON_GetObjectItemCaseSensitive(o, "contacts");
+	if (cs && (!cJSON_IsArray(cs) || cJSON_GetArraySize(cs) > SIM_MAX_CONTACTS)) {
+		fail(l, "%s", "'contacts' must be a list of at most 1000 contacts");
+	} else {
+		cJSON_ArrayForEach(it, cs) {
+			const char *name = get_str(l, it, "name", SIM_FIELD_MAX, 1);
+			const char *phone = get_str(l, it, "phone", SIM_FIELD_MAX, 0);
+			int fav = get_bool(l, it, "favorite", 0);
+			if (name) {
+				add_contact(st, name, phone ? phone : "");
+				st->contacts[st->ncontacts - 1].favorite = fav;
+			}
+		}
+	}
+	const cJSON *ns = cJSON_GetObjectItemCaseSensitive(o, "notes");
+	if (ns && (!cJSON_IsArray(ns) || cJSON_GetArraySize(ns) > SIM_MAX_NOTES)) {
+		fail(l, "%s", "'notes' must be a list of at most 1000 notes");
+	} else {
+		cJSON_ArrayForEach(it, ns) {
+			const char *title = get_str(l, it, "title", SIM_FIELD_MAX, 1);
+			const char *body = get_str(l, it, "body", SIM_BODY_MAX, 0);
+			if (title)
+				add_note(st, title, body ? body : "");
+		}
+	}
+}
+
+/* What is typed in the form fields. */
+static void read_fields(ld *l, const cJSON *o, sim_state *st)
+{
+	const cJSON *fields = cJSON_GetObjectItemCaseSensitive(o, "fields");
+	set_field(l, &st->f_name, fields, "name", SIM_FIELD_MAX);
+	set_field(l, &st->f_phone, fields, "phone", SIM_FIELD_MAX);
+	set_field(l, &st->f_title, fields, "title", SIM_FIELD_MAX);
+	set_field(l, &st->f_body, fields, "body", SIM_BODY_MAX);
+	set_field(l, &st->f_search, fields, "search", SIM_FIELD_MAX);
+	set_field(l, &st->f_time, fields, "time", SIM_FIELD_MAX);
+	set_field(l, &st->f_label, fields, "label", SIM_FIELD_MAX);
+	set_field(l, &st->f_to, fields, "to", SIM_FIELD_MAX);
+	set_field(l, &st->f_message, fields, "message", SIM_BODY_MAX);
+}
+
+/* The form's error, the focus, the keyboard and the dialog. */
+static void read_focus(ld *l, const cJSON *o, sim_state *st)
+{
+	st->form_error = get_bool(l, o, "form_error", 0);
+	const char *fs = get_str(l, o, "focused_field", 16, 0);
+	st->focus = lookup(FIELD_NAMES, F_COUNT, fs);
+	if (st->focus < 0) {
+		fail(l, "unknown focused_field '%s'", fs);
+		st->focus = F_NONE;
+	}
+	st->kb_hidden = get_bool(l, o, "keyboard_hidden", 0);
+	st->selected = get_bool(l, o, "selection", 0) && st->focus != F_NONE;
+	const char *ds = get_str(l, o, "dialog", 32, 0);
+	st->dialog = lookup(DIALOG_NAMES, DLG_COUNT, ds);
+	if (st->dialog < 0) {
+		fail(l, "unknown dialog '%s'", ds);
+		st->dialog = DLG_NONE;
+	}
+	st->dialog_arg = (int)get_int(l, o, "dialog_arg", -1, SIM_MAX_CONTACTS + SIM_MAX_NOTES, -1);
+}
+
+/* A transition under way: its kind, start and the screen it comes from. */
+static void read_transition(ld *l, const cJSON *o, sim_state *st)
+{
+	const cJSON *tr = cJSON_GetObjectItemCaseSensitive(o, "transition");
+	if (!cJSON_IsObject(tr))
+		return;
+	const char *k = get_str(l, tr, "kind", 32, 1);
+	int kind = k ? lookup(TRANS_NAMES, 4, k) : -1;
+	const cJSON *from = cJSON_GetObjectItemCaseSensitive(tr, "from");
+	if (kind <= 0 || !cJSON_IsObject(from)) {
+		fail(l, "%s", "'transition' is malformed");
+		return;
+	}
+	st->tr_kind = kind;
+	st->tr_start = get_int(l, tr, "start_ms", 0, st->time_ms, st->time_ms);
+	st->tr_from.e.screen = get_screen(l, from);
+	st->tr_from.e.arg = (int)get_int(l, from, "arg", -1, SIM_MAX_CONTACTS + SIM_MAX_NOTES, -1);
+	st->tr_from.e.scroll = (int)get_int(l, from, "scroll", 0, 10000000, 0);
+	const char *fd = get_str(l, from, "dialog", 32, 0);
+	st->tr_from.dialog = lookup(DIALOG_NAMES, DLG_COUNT, fd) > 0 ? lookup(DIALOG_NAMES, DLG_COUNT, fd) : DLG_NONE;
+	st->tr_from.dialog_arg = (int)get_int(l, from, "dialog_arg", -1, SIM_MAX_CONTACTS + SIM_MAX_NOTES, -1);
+	const char *ff = get_str(l, from, "focus", 16, 0);
+	st->tr_from.focus = lookup(FIELD_NAMES, F_COUNT, ff) > 0 ? lookup(FIELD_NAMES, F_COUNT, ff) : F_NONE;
+	st->tr_from.kb = get_bool(l, from, "keyboard", 0);
+}
+
+/* Indexes must point at things that exist; the screen logic relies on it. */
+static void clamp_indexes(sim_state *st)
+{
+	for (int i = 0; i < st->depth; i++) {
+		sim_entry *en = &st->stack[i];
+		if ((en->screen == SCR_CONTACT_DETAIL && (en->arg < 0 || en->arg >= st->ncontacts)) ||
+		    (en->screen == SCR_CONTACT_EDIT && en->arg >= st->ncontacts) ||
+		    (en->screen == SCR_NOTE_EDIT && en->arg >= st->nnotes) ||
+		    (en->screen == SCR_WIFI_NET && (en->arg < 0 || en->arg >= sim_network_count())) ||
+		    (en->screen == SCR_ALARM_EDIT && en->arg >= st->nalarms) ||
+		    (en->screen == SCR_THREAD && (en->arg < 0 || en->arg >= st->nthreads)) ||
+		    (en->screen == SCR_FILE_DETAIL && (en->arg < 0 || en->arg >= st->nfiles))) {
+			en->screen = i == 0 ? SCR_LAUNCHER : SCR_SETTINGS;
+			en->arg = -1;
+		}
+	}
+	if ((st->dialog == DLG_DELETE_CONTACT && (st->dialog_arg < 0 || st->dialog_arg >= st->ncontacts)) ||
+	    (st->dialog == DLG_DELETE_NOTE && (st->dialog_arg < 0 || st->dialog_arg >= st->nnotes)) ||
+	    (st->dialog == DLG_DELETE_ALARM && (st->dialog_arg < 0 || st->dialog_arg >= st->nalarms)) ||
+	    (st->dialog == DLG_DELETE_THREAD && (st->dialog_arg < 0 || st->dialog_arg >= st->nthreads)) ||
+	    (st->dialog == DLG_DELETE_FILE && (st->dialog_arg < 0 || st->dialog_arg >= st->nfiles)) ||
+	    (st->dialog == DLG_PICK && (st->dialog_arg < 0 || st->dialog_arg >= PK_COUNT)))
+		st->dialog = DLG_NONE;
+}
+
 int sim_state_from_json(sim *s, const char *text, size_t len, amc_err *e)
 {
 	cJSON *o = amc_json_parse(text, len, STATE_MAX_BYTES, e);
@@ -472,17 +621,6 @@ int sim_state_from_json(sim *s, const char *text, size_t len, amc_err *e)
 	ld l = {e, 0};
 	sim_state st;
 	sim_state_factory(&st, s->st.seed);
-	/* Factory contacts and notes are replaced by the file's. */
-	for (int i = 0; i < st.ncontacts; i++) {
-		free(st.contacts[i].name);
-		free(st.contacts[i].phone);
-	}
-	st.ncontacts = 0;
-	for (int i = 0; i < st.nnotes; i++) {
-		free(st.notes[i].title);
-		free(st.notes[i].body);
-	}
-	st.nnotes = 0;
 	if (!cJSON_IsObject(o))
 		fail(&l, "%s", "the document is not a JSON object");
 	st.seed = get_int(&l, o, "seed", 0, 2147483647, s->st.seed);
@@ -505,125 +643,20 @@ int sim_state_from_json(sim *s, const char *text, size_t len, amc_err *e)
 	const cJSON *tg = cJSON_GetObjectItemCaseSensitive(o, "toggles");
 	for (int i = 0; i < TG_COUNT && cJSON_IsObject(tg); i++)
 		st.toggles[i] = get_bool(&l, tg, TOGGLE_NAMES[i], st.toggles[i]);
-	const cJSON *stack = cJSON_GetObjectItemCaseSensitive(o, "stack");
-	if (!cJSON_IsArray(stack) || cJSON_GetArraySize(stack) < 1 || cJSON_GetArraySize(stack) > SIM_MAX_STACK) {
-		fail(&l, "%s", "'stack' must be a list of 1 to 16 screens");
-	} else {
-		int k = 0;
-		const cJSON *it;
-		cJSON_ArrayForEach(it, stack) {
-			st.stack[k].screen = get_screen(&l, it);
-			st.stack[k].arg = (int)get_int(&l, it, "arg", -1, SIM_MAX_CONTACTS + SIM_MAX_NOTES, -1);
-			st.stack[k].scroll = (int)get_int(&l, it, "scroll", 0, 10000000, 0);
-			k++;
-		}
-		st.depth = k;
-		if (st.stack[0].screen != SCR_LAUNCHER)
-			fail(&l, "%s", "the first screen of 'stack' must be the launcher");
-	}
-	const cJSON *cs = cJSON_GetObjectItemCaseSensitive(o, "contacts");
-	if (cs && (!cJSON_IsArray(cs) || cJSON_GetArraySize(cs) > SIM_MAX_CONTACTS)) {
-		fail(&l, "%s", "'contacts' must be a list of at most 1000 contacts");
-	} else {
-		const cJSON *it;
-		cJSON_ArrayForEach(it, cs) {
-			const char *name = get_str(&l, it, "name", SIM_FIELD_MAX, 1);
-			const char *phone = get_str(&l, it, "phone", SIM_FIELD_MAX, 0);
-			int fav = get_bool(&l, it, "favorite", 0);
-			if (name) {
-				add_contact(&st, name, phone ? phone : "");
-				st.contacts[st.ncontacts - 1].favorite = fav;
-			}
-		}
-	}
-	const cJSON *ns = cJSON_GetObjectItemCaseSensitive(o, "notes");
-	if (ns && (!cJSON_IsArray(ns) || cJSON_GetArraySize(ns) > SIM_MAX_NOTES)) {
-		fail(&l, "%s", "'notes' must be a list of at most 1000 notes");
-	} else {
-		const cJSON *it;
-		cJSON_ArrayForEach(it, ns) {
-			const char *title = get_str(&l, it, "title", SIM_FIELD_MAX, 1);
-			const char *body = get_str(&l, it, "body", SIM_BODY_MAX, 0);
-			if (title)
-				add_note(&st, title, body ? body : "");
-		}
-	}
-	const cJSON *fields = cJSON_GetObjectItemCaseSensitive(o, "fields");
-	set_field(&l, &st.f_name, fields, "name", SIM_FIELD_MAX);
-	set_field(&l, &st.f_phone, fields, "phone", SIM_FIELD_MAX);
-	set_field(&l, &st.f_title, fields, "title", SIM_FIELD_MAX);
-	set_field(&l, &st.f_body, fields, "body", SIM_BODY_MAX);
-	set_field(&l, &st.f_search, fields, "search", SIM_FIELD_MAX);
-	set_field(&l, &st.f_time, fields, "time", SIM_FIELD_MAX);
-	set_field(&l, &st.f_label, fields, "label", SIM_FIELD_MAX);
-	set_field(&l, &st.f_to, fields, "to", SIM_FIELD_MAX);
-	set_field(&l, &st.f_message, fields, "message", SIM_BODY_MAX);
+	read_stack(&l, o, &st);
+	read_contacts_notes(&l, o, &st);
+	read_fields(&l, o, &st);
 	if (!l.bad && cJSON_IsObject(o) && sim_apps_from_json(&st, o, e) != 0)
 		l.bad = 1;
-	st.form_error = get_bool(&l, o, "form_error", 0);
-	const char *fs = get_str(&l, o, "focused_field", 16, 0);
-	st.focus = lookup(FIELD_NAMES, F_COUNT, fs);
-	if (st.focus < 0) {
-		fail(&l, "unknown focused_field '%s'", fs);
-		st.focus = F_NONE;
-	}
-	st.kb_hidden = get_bool(&l, o, "keyboard_hidden", 0);
-	st.selected = get_bool(&l, o, "selection", 0) && st.focus != F_NONE;
-	const char *ds = get_str(&l, o, "dialog", 32, 0);
-	st.dialog = lookup(DIALOG_NAMES, DLG_COUNT, ds);
-	if (st.dialog < 0) {
-		fail(&l, "unknown dialog '%s'", ds);
-		st.dialog = DLG_NONE;
-	}
-	st.dialog_arg = (int)get_int(&l, o, "dialog_arg", -1, SIM_MAX_CONTACTS + SIM_MAX_NOTES, -1);
-	const cJSON *tr = cJSON_GetObjectItemCaseSensitive(o, "transition");
-	if (cJSON_IsObject(tr)) {
-		const char *k = get_str(&l, tr, "kind", 32, 1);
-		int kind = k ? lookup(TRANS_NAMES, 4, k) : -1;
-		const cJSON *from = cJSON_GetObjectItemCaseSensitive(tr, "from");
-		if (kind <= 0 || !cJSON_IsObject(from)) {
-			fail(&l, "%s", "'transition' is malformed");
-		} else {
-			st.tr_kind = kind;
-			st.tr_start = get_int(&l, tr, "start_ms", 0, st.time_ms, st.time_ms);
-			st.tr_from.e.screen = get_screen(&l, from);
-			st.tr_from.e.arg = (int)get_int(&l, from, "arg", -1, SIM_MAX_CONTACTS + SIM_MAX_NOTES, -1);
-			st.tr_from.e.scroll = (int)get_int(&l, from, "scroll", 0, 10000000, 0);
-			const char *fd = get_str(&l, from, "dialog", 32, 0);
-			st.tr_from.dialog = lookup(DIALOG_NAMES, DLG_COUNT, fd) > 0 ? lookup(DIALOG_NAMES, DLG_COUNT, fd) : DLG_NONE;
-			st.tr_from.dialog_arg = (int)get_int(&l, from, "dialog_arg", -1, SIM_MAX_CONTACTS + SIM_MAX_NOTES, -1);
-			const char *ff = get_str(&l, from, "focus", 16, 0);
-			st.tr_from.focus = lookup(FIELD_NAMES, F_COUNT, ff) > 0 ? lookup(FIELD_NAMES, F_COUNT, ff) : F_NONE;
-			st.tr_from.kb = get_bool(&l, from, "keyboard", 0);
-		}
-	}
+	read_focus(&l, o, &st);
+	read_transition(&l, o, &st);
 	cJSON_Delete(o);
 	if (l.bad) {
 		sim_state_free(&st);
 		return -1;
 	}
 	sim_contacts_sort(&st);
-	/* Indexes must point at things that exist; the screen logic relies on it. */
-	for (int i = 0; i < st.depth; i++) {
-		sim_entry *en = &st.stack[i];
-		if ((en->screen == SCR_CONTACT_DETAIL && (en->arg < 0 || en->arg >= st.ncontacts)) ||
-		    (en->screen == SCR_CONTACT_EDIT && en->arg >= st.ncontacts) ||
-		    (en->screen == SCR_NOTE_EDIT && en->arg >= st.nnotes) ||
-		    (en->screen == SCR_WIFI_NET && (en->arg < 0 || en->arg >= sim_network_count())) ||
-		    (en->screen == SCR_ALARM_EDIT && en->arg >= st.nalarms) ||
-		    (en->screen == SCR_THREAD && (en->arg < 0 || en->arg >= st.nthreads)) ||
-		    (en->screen == SCR_FILE_DETAIL && (en->arg < 0 || en->arg >= st.nfiles))) {
-			en->screen = i == 0 ? SCR_LAUNCHER : SCR_SETTINGS;
-			en->arg = -1;
-		}
-	}
-	if ((st.dialog == DLG_DELETE_CONTACT && (st.dialog_arg < 0 || st.dialog_arg >= st.ncontacts)) ||
-	    (st.dialog == DLG_DELETE_NOTE && (st.dialog_arg < 0 || st.dialog_arg >= st.nnotes)) ||
-	    (st.dialog == DLG_DELETE_ALARM && (st.dialog_arg < 0 || st.dialog_arg >= st.nalarms)) ||
-	    (st.dialog == DLG_DELETE_THREAD && (st.dialog_arg < 0 || st.dialog_arg >= st.nthreads)) ||
-	    (st.dialog == DLG_DELETE_FILE && (st.dialog_arg < 0 || st.dialog_arg >= st.nfiles)) ||
-	    (st.dialog == DLG_PICK && (st.dialog_arg < 0 || st.dialog_arg >= PK_COUNT)))
-		st.dialog = DLG_NONE;
+	clamp_indexes(&st);
 	sim_state_free(&s->st);
 	s->st = st;
 	s->w = w;
