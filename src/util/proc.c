@@ -143,6 +143,72 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+/* The child after fork: only async-signal-safe calls from here on. stdin is
+ * /dev/null, stdout and stderr the pipes; an exec failure's errno goes up px. */
+static _Noreturn void child_exec(const char *prog, const char *const argv[], char **env, const int po[2],
+				 const int pe[2], const int px[2])
+{
+	setpgid(0, 0);
+	for (int s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			signal(s, SIG_DFL);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	int nul = open("/dev/null", O_RDONLY);
+	if (nul < 0 || dup2(nul, 0) < 0 || dup2(po[1], 1) < 0 || dup2(pe[1], 2) < 0) {
+		int err = errno;
+		ssize_t w = write(px[1], &err, sizeof err);
+		(void)w;
+		_exit(127);
+	}
+	execve(prog, (char *const *)argv, env);
+	int err = errno;
+	ssize_t w = write(px[1], &err, sizeof err);
+	(void)w;
+	_exit(127);
+}
+
+/* Read the child's output until it exits or timeout_ms passes. 1: it exited
+ * (*status set); 0: it is still running. */
+static int collect(pid_t pid, sink *so, sink *se, long timeout_ms, int *status)
+{
+	long long deadline = mono_ms() + (timeout_ms > 0 ? timeout_ms : 1);
+	for (;;) {
+		pid_t w = waitpid(pid, status, WNOHANG);
+		if (w == pid) {
+			/* What the program wrote is in the pipes now; a grandchild that
+			 * keeps them open (a daemon) must not hold us. */
+			if (so->fd >= 0)
+				drain(so);
+			if (se->fd >= 0)
+				drain(se);
+			return 1;
+		}
+		long long left = deadline - mono_ms();
+		if (left <= 0)
+			return 0;
+		struct pollfd pfd[2];
+		int np = 0;
+		if (so->fd >= 0)
+			pfd[np++] = (struct pollfd){ so->fd, POLLIN, 0 };
+		if (se->fd >= 0)
+			pfd[np++] = (struct pollfd){ se->fd, POLLIN, 0 };
+		int wait_ms = left < 20 ? (int)left : 20;
+		if (np == 0) {
+			struct timespec ts = { 0, (long)wait_ms * 1000000L };
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		if (poll(pfd, (nfds_t)np, wait_ms) < 0 && errno != EINTR)
+			return 0;
+		if (so->fd >= 0 && drain(so))
+			close_fd(&so->fd);
+		if (se->fd >= 0 && drain(se))
+			close_fd(&se->fd);
+	}
+}
+
 int amc_proc_run(const char *const argv[], long timeout_ms, size_t max_out, size_t max_err,
 		 amc_proc_result *r, amc_err *e)
 {
@@ -173,28 +239,8 @@ int amc_proc_run(const char *const argv[], long timeout_ms, size_t max_out, size
 		close_fd(&po[0]), close_fd(&po[1]), close_fd(&pe[0]), close_fd(&pe[1]), close_fd(&px[0]), close_fd(&px[1]);
 		return amc_err_set(e, AMC_EENV, "cannot start %s: %s", argv[0], strerror(err));
 	}
-	if (pid == 0) {
-		/* Child: only async-signal-safe calls from here on. */
-		setpgid(0, 0);
-		for (int s = 1; s < NSIG; s++)
-			if (s != SIGKILL && s != SIGSTOP)
-				signal(s, SIG_DFL);
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		int nul = open("/dev/null", O_RDONLY);
-		if (nul < 0 || dup2(nul, 0) < 0 || dup2(po[1], 1) < 0 || dup2(pe[1], 2) < 0) {
-			int err = errno;
-			ssize_t w = write(px[1], &err, sizeof err);
-			(void)w;
-			_exit(127);
-		}
-		execve(prog, (char *const *)argv, env);
-		int err = errno;
-		ssize_t w = write(px[1], &err, sizeof err);
-		(void)w;
-		_exit(127);
-	}
+	if (pid == 0)
+		child_exec(prog, argv, env, po, pe, px);
 	/* Parent. Also set the group here so a kill right after fork reaches it. */
 	setpgid(pid, pid);
 	free(env);
@@ -220,42 +266,8 @@ int amc_proc_run(const char *const argv[], long timeout_ms, size_t max_out, size
 	fcntl(po[0], F_SETFL, fcntl(po[0], F_GETFL) | O_NONBLOCK);
 	fcntl(pe[0], F_SETFL, fcntl(pe[0], F_GETFL) | O_NONBLOCK);
 	sink so = { NULL, 0, 0, max_out, 0, po[0] }, se = { NULL, 0, 0, max_err, 0, pe[0] };
-	long long deadline = mono_ms() + (timeout_ms > 0 ? timeout_ms : 1);
-	int status = 0, exited = 0;
-	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-		if (w == pid) {
-			exited = 1;
-			/* What the program wrote is in the pipes now; a grandchild that
-			 * keeps them open (a daemon) must not hold us. */
-			if (so.fd >= 0)
-				drain(&so);
-			if (se.fd >= 0)
-				drain(&se);
-			break;
-		}
-		long long left = deadline - mono_ms();
-		if (left <= 0)
-			break;
-		struct pollfd pfd[2];
-		int np = 0;
-		if (so.fd >= 0)
-			pfd[np++] = (struct pollfd){ so.fd, POLLIN, 0 };
-		if (se.fd >= 0)
-			pfd[np++] = (struct pollfd){ se.fd, POLLIN, 0 };
-		int wait_ms = left < 20 ? (int)left : 20;
-		if (np == 0) {
-			struct timespec ts = { 0, (long)wait_ms * 1000000L };
-			nanosleep(&ts, NULL);
-			continue;
-		}
-		if (poll(pfd, (nfds_t)np, wait_ms) < 0 && errno != EINTR)
-			break;
-		if (so.fd >= 0 && drain(&so))
-			close_fd(&so.fd);
-		if (se.fd >= 0 && drain(&se))
-			close_fd(&se.fd);
-	}
+	int status = 0;
+	int exited = collect(pid, &so, &se, timeout_ms, &status);
 	if (!exited) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);

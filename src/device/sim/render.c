@@ -353,6 +353,73 @@ static void shape_icon(const cv *c, const vnode *n, int x1, int y1, int x2, int 
 	}
 }
 
+/* A switch: a pill with its knob at the end it is set to. */
+static void paint_switch(const cv *c, sim *s, const vnode *n, int x1, int y1, int x2, int y2)
+{
+	int on = !!(n->flags & VF_CHECKED);
+	int h = y2 - y1, rr = h / 2;
+	if (on) {
+		fill_rrect(c, x1, y1, x2, y2, rr, n->fg);
+		fill_circle(c, x2 - rr, y1 + rr, rr * 0.75, n->accent);
+	} else {
+		fill_rrect(c, x1, y1, x2, y2, rr, n->fg2);
+		fill_rrect(c, x1 + dp(s, 2), y1 + dp(s, 2), x2 - dp(s, 2), y2 - dp(s, 2), rr - dp(s, 2), n->bg);
+		fill_circle(c, x1 + rr, y1 + rr, rr * 0.5, n->fg2);
+	}
+}
+
+/* A Material outlined text field: fg text, fg2 outline and hint, accent focus. */
+static void paint_field(painter *p, const cv *c, const vnode *n, int x1, int y1, int x2, int y2, int in_tree)
+{
+	sim *s = p->s;
+	int focused = !!(n->flags & VF_FOCUSED);
+	int stroke = focused ? dp(s, 2) : dp(s, 1);
+	if (stroke < 1)
+		stroke = 1;
+	uint32_t line = focused ? n->accent : n->fg2;
+	int r = dp(s, 4);
+	fill_rrect(c, x1, y1, x2, y2, r, line);
+	fill_rrect(c, x1 + stroke, y1 + stroke, x2 - stroke, y2 - stroke, r - stroke, n->bg);
+	int px = n->font_px, lh = line_height(px);
+	int tx = x1 + dp(s, 16), top = y1 + ((y2 - y1) - lh) / 2;
+	const char *hint = n->hint ? n->hint : "";
+	const char *val = n->ptext ? n->ptext : "";
+	int hint_in_tree = in_tree && n->text && !strcmp(n->text, hint) && !*val;
+	int caret_x = tx;
+	if (*val || focused) {
+		/* The label floats onto the outline, over a gap in it. */
+		int lpx = px * 3 / 4;
+		int lw = sim_text_width(s->font, lpx, 0, hint, strlen(hint));
+		fill_rect(c, tx - dp(s, 4), y1, tx + lw + dp(s, 4), y1 + stroke, n->bg);
+		text_line(p, c, tx, x2 - dp(s, 16), y1 - line_height(lpx) / 2, lpx, 0, line, hint, strlen(hint), 0,
+			  hint_in_tree);
+	} else {
+		text_line(p, c, tx, x2 - dp(s, 16), top, px, 0, n->fg2, hint, strlen(hint), 0, hint_in_tree);
+	}
+	if (*val)
+		caret_x = tx + text_line(p, c, tx, x2 - dp(s, 16), top, px, 0, n->fg, val, strlen(val), 0,
+					 in_tree && n->text && !strcmp(n->text, val));
+	if (focused)
+		fill_rect(c, caret_x + 1, top, caret_x + 1 + dp(s, 2), top + lh, n->accent);
+}
+
+/* The battery: its outline as four strips so the hollow part shows what is
+ * behind it, filled to its level. */
+static void paint_battery(const cv *c, sim *s, const vnode *n, int x1, int y1, int x2, int y2)
+{
+	int level = n->a1, nub = (x2 - x1) / 10, t = dp(s, 1.5), g = dp(s, 3);
+	if (t < 1)
+		t = 1;
+	int bx2 = x2 - nub;
+	fill_rect(c, x1, y1, bx2, y1 + t, n->fg);
+	fill_rect(c, x1, y2 - t, bx2, y2, n->fg);
+	fill_rect(c, x1, y1 + t, x1 + t, y2 - t, n->fg);
+	fill_rect(c, bx2 - t, y1 + t, bx2, y2 - t, n->fg);
+	int inner = (bx2 - g) - (x1 + g);
+	fill_rect(c, x1 + g, y1 + g, x1 + g + inner * level / 100, y2 - g, n->fg);
+	fill_rect(c, bx2, y1 + (y2 - y1) / 3, x2, y2 - (y2 - y1) / 3, n->fg);
+}
+
 static void paint_node(painter *p, const vtree *t, int i, cv clip)
 {
 	const vnode *n = &t->n[i];
@@ -389,70 +456,18 @@ static void paint_node(painter *p, const vtree *t, int i, cv clip)
 			fill_rect(&c, cxp + 1, cyp, cxp + 1 + dp(s, 2), cyp + line_height(n->font_px), n->accent);
 		break;
 	}
-	case P_SWITCH: {
-		int on = !!(n->flags & VF_CHECKED);
-		int h = y2 - y1, rr = h / 2;
-		if (on) {
-			fill_rrect(&c, x1, y1, x2, y2, rr, n->fg);
-			fill_circle(&c, x2 - rr, y1 + rr, rr * 0.75, n->accent);
-		} else {
-			fill_rrect(&c, x1, y1, x2, y2, rr, n->fg2);
-			fill_rrect(&c, x1 + dp(s, 2), y1 + dp(s, 2), x2 - dp(s, 2), y2 - dp(s, 2), rr - dp(s, 2), n->bg);
-			fill_circle(&c, x1 + rr, y1 + rr, rr * 0.5, n->fg2);
-		}
+	case P_SWITCH:
+		paint_switch(&c, s, n, x1, y1, x2, y2);
 		break;
-	}
-	case P_FIELD: {
-		/* Material outlined text field: fg text, fg2 outline and hint, accent focus. */
-		int focused = !!(n->flags & VF_FOCUSED);
-		int stroke = focused ? dp(s, 2) : dp(s, 1);
-		if (stroke < 1)
-			stroke = 1;
-		uint32_t line = focused ? n->accent : n->fg2;
-		int r = dp(s, 4);
-		fill_rrect(&c, x1, y1, x2, y2, r, line);
-		fill_rrect(&c, x1 + stroke, y1 + stroke, x2 - stroke, y2 - stroke, r - stroke, n->bg);
-		int px = n->font_px, lh = line_height(px);
-		int tx = x1 + dp(s, 16), top = y1 + ((y2 - y1) - lh) / 2;
-		const char *hint = n->hint ? n->hint : "";
-		const char *val = n->ptext ? n->ptext : "";
-		int hint_in_tree = in_tree && n->text && !strcmp(n->text, hint) && !*val;
-		int caret_x = tx;
-		if (*val || focused) {
-			/* The label floats onto the outline, over a gap in it. */
-			int lpx = px * 3 / 4;
-			int lw = sim_text_width(s->font, lpx, 0, hint, strlen(hint));
-			fill_rect(&c, tx - dp(s, 4), y1, tx + lw + dp(s, 4), y1 + stroke, n->bg);
-			text_line(p, &c, tx, x2 - dp(s, 16), y1 - line_height(lpx) / 2, lpx, 0, line, hint, strlen(hint), 0,
-				  hint_in_tree);
-		} else {
-			text_line(p, &c, tx, x2 - dp(s, 16), top, px, 0, n->fg2, hint, strlen(hint), 0, hint_in_tree);
-		}
-		if (*val)
-			caret_x = tx + text_line(p, &c, tx, x2 - dp(s, 16), top, px, 0, n->fg, val, strlen(val), 0,
-						 in_tree && n->text && !strcmp(n->text, val));
-		if (focused)
-			fill_rect(&c, caret_x + 1, top, caret_x + 1 + dp(s, 2), top + lh, n->accent);
+	case P_FIELD:
+		paint_field(p, &c, n, x1, y1, x2, y2, in_tree);
 		break;
-	}
 	case P_WIFI:
 		wifi_fan(&c, x1, y1, x2, y2, n->fg);
 		break;
-	case P_BATTERY: {
-		/* Outline as four strips so the hollow part shows what is behind it. */
-		int level = n->a1, nub = (x2 - x1) / 10, t = dp(s, 1.5), g = dp(s, 3);
-		if (t < 1)
-			t = 1;
-		int bx2 = x2 - nub;
-		fill_rect(&c, x1, y1, bx2, y1 + t, n->fg);
-		fill_rect(&c, x1, y2 - t, bx2, y2, n->fg);
-		fill_rect(&c, x1, y1 + t, x1 + t, y2 - t, n->fg);
-		fill_rect(&c, bx2 - t, y1 + t, bx2, y2 - t, n->fg);
-		int inner = (bx2 - g) - (x1 + g);
-		fill_rect(&c, x1 + g, y1 + g, x1 + g + inner * level / 100, y2 - g, n->fg);
-		fill_rect(&c, bx2, y1 + (y2 - y1) / 3, x2, y2 - (y2 - y1) / 3, n->fg);
+	case P_BATTERY:
+		paint_battery(&c, s, n, x1, y1, x2, y2);
 		break;
-	}
 	case P_GRADIENT:
 		for (int y = y1 < c.y1 ? c.y1 : y1; y < y2 && y < c.y2; y++) {
 			double k = (double)(y - y1) / (y2 - y1 > 1 ? y2 - y1 - 1 : 1);
