@@ -204,8 +204,9 @@ static void ext_ended(amc_planner *p, const amc_task_outcome *o)
 static void ext_destroy(amc_planner *p)
 {
 	shared *s = p->impl;
-	/* A task that could not start is not told it ended (amc_task_run returned
-	 * -1 to its caller); whoever waits must not wait for good. */
+	/* A planner freed without its task having run (a launch that failed
+	 * before amc_launch_run) is not told it ended; whoever waits must not
+	 * wait for good. */
 	amc_task_outcome o = { .status = AMC_ST_FAILED };
 	snprintf(o.error, sizeof o.error, "the task did not run");
 	pthread_mutex_lock(&s->mu);

@@ -1,15 +1,15 @@
 /* extplanner.h - a planner whose actions are handed in from another thread.
  *
  * A front end that lets an outside agent act step by step (an MCP server) never
- * writes timeline rows itself: it runs the task as usual (amc_task_run, or a
- * runner) with this planner and hands each action in. The planner's next()
+ * writes timeline rows itself: it runs the task as usual (amc_launch_run)
+ * with this planner and hands each action in. The planner's next()
  * blocks until an action arrives, the task is cancelled, or a bounded wait runs
  * out (the task then fails, saying so). Each action becomes an ordinary
  * observe -> act -> settle -> record step, and whoever handed it in can wait
  * for that step's record.
  *
  * Ownership: amc_extplanner_new makes two handles on one shared state: the
- * planner, given to amc_task_run or amc_runner_submit and freed as any planner
+ * planner, given to a launch (amc_launch_req.planner) and freed as any planner
  * (amc_planner_free), and the amc_extplanner, the caller's, freed with
  * amc_extplanner_free. The state lives until both are freed, in either order,
  * from any thread. Every amc_extplanner_* call is thread-safe. One action at a

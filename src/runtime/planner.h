@@ -95,8 +95,8 @@ typedef struct amc_planner amc_planner;
 typedef struct amc_planner_hooks {
 	void (*recorded)(amc_planner *p, const amc_step_report *r); /* a step's row is written */
 	/* The task has ended (amc_task_run), or was recorded as never run
-	 * (amc_task_record_unrun). Not called for a task amc_task_run could
-	 * not start: its caller has the error. */
+	 * (amc_task_record_unrun: amc_launch_run does it for a task that
+	 * could not start). */
 	void (*ended)(amc_planner *p, const amc_task_outcome *o);
 } amc_planner_hooks;
 

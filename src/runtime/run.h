@@ -5,9 +5,9 @@
  * the task's duration; and runs steps (observe -> plan -> act -> settle ->
  * record), recording each in the timeline, until the planner is done, a step
  * ends the task, the step limit or a cancel. It is the only writer of task and
- * step rows: amc run calls it directly, the TUI through a per-device runner
- * (runner.h), and a front end that acts step by step through a planner whose
- * actions it hands in (extplanner.h). */
+ * step rows. Its one caller is launch/launch.h's amc_launch_run, which every
+ * front end uses (amc run, the TUI's runner, MCP, the fleet host, bench
+ * tasks) and which records a task that could not start. */
 #ifndef AMC_RUN_H
 #define AMC_RUN_H
 
