@@ -574,11 +574,16 @@ int amc_launch_run(amc_launch *l, amc_launch_ctx *c, amc_task_outcome *out, amc_
 	amc_lock *lock = NULL;
 	amc_device *dev = c->dev ? c->dev : c->keep ? *c->keep : NULL;
 	int opened = 0;
-	if (c->cancel && atomic_load(c->cancel)) {
-		amc_task_record_unrun(store, c->bus, l->task, l->planner, ro.max_steps, AMC_ST_CANCELLED,
-				      "cancelled before it started");
-		snprintf(out->status, sizeof out->status, "%s", AMC_ST_CANCELLED);
-		snprintf(out->error, sizeof out->error, "cancelled before it started");
+	int flag = c->cancel ? atomic_load(c->cancel) : 0;
+	if (flag) {
+		/* ended before it started: cancelled, or interrupted (run.h) with its text */
+		int intr = flag == AMC_RUN_INTERRUPT;
+		const char *st = intr ? AMC_ST_INTERRUPTED : AMC_ST_CANCELLED;
+		const char *why = !intr ? "cancelled before it started"
+			: ro.interrupt_why && *ro.interrupt_why ? ro.interrupt_why : "interrupted";
+		amc_task_record_unrun(store, c->bus, l->task, l->planner, ro.max_steps, st, why);
+		snprintf(out->status, sizeof out->status, "%s", st);
+		snprintf(out->error, sizeof out->error, "%s", why);
 		rc = 0;
 		goto done;
 	}
@@ -599,12 +604,11 @@ int amc_launch_run(amc_launch *l, amc_launch_ctx *c, amc_task_outcome *out, amc_
 		}
 		opened = 1;
 	}
-	if (amc_task_run(&(amc_run_env){ store, c->bus, dev, c->cancel, lock }, l->planner, l->task, &ro, out, e) != 0) {
-		unstarted(l, store, c->bus, &ro, out, e);
-		goto done;
-	}
-	rc = 0;
-	/* A kept device that went away mid-task: the task has ended (failed); it
+	if (amc_task_run(&(amc_run_env){ store, c->bus, dev, c->cancel, lock }, l->planner, l->task, &ro, out, e) != 0)
+		unstarted(l, store, c->bus, &ro, out, e); /* the device did not answer, or the store refused the row */
+	else
+		rc = 0;
+	/* A kept device that went away (the task failed or could not start): it
 	 * is closed here and opened afresh for the next task. */
 	amc_err he;
 	if (!c->dev && c->keep && strcmp(out->status, AMC_ST_SUCCEEDED) && dev->ops->health(dev, &he) != 0) {

@@ -190,7 +190,8 @@ void amc_launch_ctx_init(amc_launch_ctx *c, const char *home, const amc_config *
  * accepted but unable to start (the store cannot be opened or refuses the
  * row, the device is busy, gone or cannot be opened) is recorded `failed`
  * with that reason as its error, and its planner is told it ended; a task
- * whose cancel flag is set before it starts is recorded `cancelled`.
+ * whose cancel flag is set before it starts is recorded `cancelled` (or
+ * `interrupted` with interrupt_why for AMC_RUN_INTERRUPT).
  * 0: the task reached a terminal state (out->status). -1: it could not start;
  * out->status is "failed", out->error and e say why (e->code AMC_EENV for a
  * busy or missing device), and a front end reports e as it reports any

@@ -280,6 +280,14 @@ static int run_launched(suite *S, amc_store *store, amc_device *dev, const amc_t
 	rc = amc_launch_run(&ln, &c, &out, e);
 	r->asked = op.asked;
 	amc_launch_free(&ln);
+	/* a task that could not start has its failed row (launch.h), unless the
+	 * store refused it too */
+	amc_task_row row;
+	amc_err ge;
+	if (rc != 0 && amc_store_get_task(store, r->task_id, &row, &ge) != 0)
+		r->task_id[0] = '\0';
+	else if (rc != 0)
+		amc_task_row_free(&row);
 	return rc;
 }
 

@@ -494,6 +494,15 @@ static void test_run(const char *home)
 	is_str(status, "cancelled", "recorded cancelled");
 	is_int(sc.plans, 0, "never planned");
 	amc_launch_free(&l);
+	atomic_store(&cancel, AMC_RUN_INTERRUPT);
+	scripted(&l, "sim:0", &sc);
+	snprintf(id, sizeof id, "%s", l.task->id);
+	c.interrupt_why = "lease lost: test";
+	is_int(amc_launch_run(&l, &c, &out, &e), 0, "a task interrupted before it starts has ended");
+	row_of(st, id, status, error, sizeof error);
+	is_str(status, "interrupted", "recorded interrupted");
+	is_str(error, "lease lost: test", "with the caller's text");
+	amc_launch_free(&l);
 
 	/* no store: nothing can be recorded, the caller still learns why */
 	char bad[PATH_MAX];
