@@ -1,6 +1,7 @@
 /* test_runner.c - the per-device runner thread (launch/runner.c) on the sim with a
  * scripted planner: the queue, a row for every submitted task, cancel while
- * queued, canonical device ids. One task's run is tested in test_run.c. */
+ * queued, canonical device ids, and a task on a busy device recorded failed
+ * (the one run rule of launch.h). One task's run is tested in test_run.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,24 @@ int main(void)
 	ok(amc_store_get_task(store, id3, &row, &e) == 0, "a task cancelled while queued still has a row");
 	is_str(row.status, "cancelled", "it is cancelled");
 	amc_task_row_free(&row);
+
+	/* the one run rule (launch.h): a task on a busy device is recorded failed
+	 * with the reason amc run prints, and the device is not taken for offline */
+	amc_lock *other;
+	ok(amc_device_lock(home, "sim:0", "holder-task", &other, &e) == 0, "another task holds sim:0");
+	script q4 = { s9, 3, 0, 0, NULL, 0, 0 };
+	amc_task *t4 = amc_task_new("flow", "sim");
+	char id4[AMC_ID_SIZE];
+	strcpy(id4, t4->id);
+	ok(amc_runner_submit(r, t4, planner_for(&q4), NULL, &e) == 0, "submit a task to the busy device");
+	ok(amc_runner_wait_idle(r, 60000) == 0, "the runner is idle again");
+	ok(amc_store_get_task(store, id4, &row, &e) == 0, "the task that could not start has a row");
+	is_str(row.status, "failed", "it failed");
+	like(row.error ? row.error : "", "device sim:0 is busy with task holder-task", "saying the device is busy, and with what");
+	amc_task_row_free(&row);
+	is_int(q4.plans, 0, "its planner was never asked");
+	is_int(amc_runner_online(r, why, sizeof why), 1, "a busy device is not offline");
+	amc_device_unlock(other);
 	amc_runner_stop(r, 0);
 
 	amc_bus_free(bus);
