@@ -28,6 +28,7 @@ static cJSON *report_json(const amc_check_report *r)
 	cJSON_AddNumberToObject(j, "files", (double)r->files);
 	cJSON_AddNumberToObject(j, "clean", (double)r->clean);
 	cJSON_AddNumberToObject(j, "lacking", (double)r->lacking);
+	cJSON_AddNumberToObject(j, "warned", (double)r->warned);
 	cJSON *a = cJSON_AddArrayToObject(j, "problems");
 	for (size_t i = 0; i < r->n; i++) {
 		cJSON *p = cJSON_CreateObject();
@@ -35,6 +36,7 @@ static cJSON *report_json(const amc_check_report *r)
 		cJSON_AddNumberToObject(p, "line", r->v[i].line);
 		cJSON_AddNumberToObject(p, "col", r->v[i].col);
 		cJSON_AddStringToObject(p, "kind", amc_check_kind_name(r->v[i].kind));
+		cJSON_AddStringToObject(p, "severity", r->v[i].kind == AMC_CHECK_NEEDS_ENV ? "warning" : "error");
 		cJSON_AddStringToObject(p, "message", r->v[i].msg);
 		cJSON_AddItemToArray(a, p);
 	}
@@ -126,11 +128,14 @@ static int check(const amc_cli *cli, int argc, char **argv)
 		} else {
 			for (size_t i = 0; i < r.n; i++)
 				print_problem(&r.v[i]);
-			printf("%zu of %zu flow files check clean (device kind %s); %zu more only lack "
-			       "sub-flow/script files or -e variables; %zu refused\n", r.clean, r.files, kind,
-			       r.lacking, r.files - r.clean - r.lacking);
+			printf("%zu of %zu flow files check clean (device kind %s; %zu of them with warnings "
+			       "about undefined names); %zu more only lack sub-flow/script files; %zu refused\n",
+			       r.clean, r.files, kind, r.warned, r.lacking, r.files - r.clean - r.lacking);
 		}
-		rc = r.n ? AMC_EUSAGE : 0;
+		rc = 0;
+		for (size_t i = 0; i < r.n; i++)
+			if (r.v[i].kind != AMC_CHECK_NEEDS_ENV)
+				rc = AMC_EUSAGE; /* warnings alone leave the status 0 */
 	}
 	amc_check_report_free(&r);
 	return rc;
@@ -150,15 +155,16 @@ const amc_cmd amc_cmd_flow = {
 	"flow check FILE|DIR... [--json] [--device-kind adb|sim|appium | -d DEVICE] [-e NAME=VALUE]...",
 	"lint Maestro flow files without a device",
 	"  check FILE|DIR...       check flow files (a folder: every .yaml/.yml below it)\n"
-	"  -j, --json              print {files, clean, lacking, problems:[{file,line,col,\n"
-	"                          kind,message}]}\n"
+	"  -j, --json              print {files, clean, lacking, warned, problems:[{file,\n"
+	"                          line,col,kind,severity,message}]}\n"
 	"  -k, --device-kind KIND  the device kind the flows are for (default adb): a\n"
 	"                          command it cannot do is a device problem\n"
 	"  -d, --device DEVICE     the same, for the kind of DEVICE (sim, sim:1, adb:SERIAL)\n"
 	"  -e, --env NAME=VALUE    a variable the run will be given (only NAME is used)\n\n"
 	"Each problem is printed as FILE:LINE:COL: message [kind], where kind is invalid,\n"
-	"missing-file (a sub-flow or script that is not there), needs-env (a ${NAME} no\n"
-	"env block defines), script (JavaScript that does not parse, or ES2015+ syntax the\n"
+	"missing-file (a sub-flow or script that is not there), needs-env (a warning: a\n"
+	"${NAME} no env block, -e or script defines; it runs as undefined, as in Maestro),\n"
+	"script (JavaScript that does not parse, or ES2015+ syntax the\n"
 	"ES5 engine cannot run), cycle or device. Exit status 0 when every file would run,\n"
 	"2 otherwise, 3 when the JavaScript engine (amc-js) cannot be started.\n",
 	run,

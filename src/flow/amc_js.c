@@ -8,6 +8,7 @@
  * exit, so a script has no file, network or process access. The wall-clock
  * limit is the parent's (it kills this process); RLIMIT_CPU is a second net.
  * The response is one JSON object on stdout. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -204,6 +205,33 @@ static void set_globals(duk_context *ctx, const cJSON *req)
 
 /* ---- evaluation ---- */
 
+#define AMC_JS_MAX_UNDECLARED 32
+
+/* The name of the undeclared identifier the error at the top of the stack
+ * complains about ("ReferenceError: identifier 'X' undefined"), into buf;
+ * -1 when it is another error.  Makes no system call (the sandbox is on). */
+static int undeclared_name(duk_context *ctx, char *buf, size_t cap)
+{
+	if (!duk_is_error(ctx, -1) || duk_get_error_code(ctx, -1) != DUK_ERR_REFERENCE_ERROR)
+		return -1;
+	duk_get_prop_string(ctx, -1, "message");
+	const char *m = duk_get_string(ctx, -1);
+	static const char pre[] = "identifier '", post[] = "' undefined";
+	size_t n = m ? strlen(m) : 0, lp = sizeof pre - 1, lq = sizeof post - 1;
+	int rc = -1;
+	if (n > lp + lq && !strncmp(m, pre, lp) && !strcmp(m + n - lq, post) && n - lp - lq < cap) {
+		size_t k = n - lp - lq;
+		memcpy(buf, m + lp, k);
+		buf[k] = '\0';
+		rc = 0;
+		for (size_t i = 0; i < k; i++)
+			if (!(isalnum((unsigned char)buf[i]) || buf[i] == '_' || buf[i] == '$'))
+				rc = -1;
+	}
+	duk_pop(ctx);
+	return rc;
+}
+
 struct job { const char *src; size_t len; const char *file; int check; };
 
 /* [ ] -> [ result ]: compile (and run unless checking). */
@@ -321,8 +349,32 @@ int main(void)
 		fail_plain("cannot enter the seccomp sandbox; scripts are not run without it");
 	sandboxed = 1;
 
-	/* 4. evaluate and answer */
-	int rc = duk_safe_call(ctx, run_job, &j, 0, 1);
-	respond(ctx, rc == 0, duk_get_top_index(ctx));
-	return 0;
+	/* 4. evaluate and answer.  An undeclared name evaluates to undefined,
+	 * as in Maestro (GraalJsEngine makes globalThis's prototype a Proxy
+	 * whose has() is always true, so `${MY_VAR || 'default'}` works):
+	 * on "identifier 'X' undefined" the script runs again in a fresh heap
+	 * with X declared undefined.  The heap is rebuilt so that the first
+	 * run's changes to output are not kept; scripts cannot reach the
+	 * network or files here, so a rerun repeats nothing outside. */
+	static char undeclared[AMC_JS_MAX_UNDECLARED][128];
+	int nundeclared = 0;
+	for (;;) {
+		int rc = duk_safe_call(ctx, run_job, &j, 0, 1);
+		char name[128];
+		if (rc == 0 || j.check || nundeclared >= AMC_JS_MAX_UNDECLARED ||
+		    undeclared_name(ctx, name, sizeof name) != 0) {
+			respond(ctx, rc == 0, duk_get_top_index(ctx));
+			return 0;
+		}
+		memcpy(undeclared[nundeclared++], name, sizeof name);
+		duk_destroy_heap(ctx);
+		ctx = duk_create_heap(a_alloc, a_realloc, a_free, NULL, fatal_handler);
+		if (!ctx)
+			fail_plain("cannot create the script engine");
+		set_globals(ctx, req);
+		for (int i = 0; i < nundeclared; i++) {
+			duk_push_undefined(ctx);
+			duk_put_global_string(ctx, undeclared[i]);
+		}
+	}
 }

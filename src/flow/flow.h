@@ -87,6 +87,7 @@ typedef struct amc_selector {
 	int has_point;   /* tapOn: point: "50%,50%" or "x,y" */
 	int point_x, point_y, point_is_percent;
 	char *point_text;  /* a point written with ${...}: parsed when the command runs */
+	char *index_text;  /* an index written with ${...} (Maestro's index is a text): read when it runs */
 	int optional;    /* Maestro's optional: true (also the flag of commands without a selector) */
 	int enabled, checked, focused, selected; /* AMC_SEL_* */
 	int width, height, tolerance;            /* pixels; width/height 0 = any */

@@ -219,8 +219,9 @@ static int check_exprs(ctx *c, const char *file, const yaml_node_t *n, const nam
 		       (id[len] >= 'a' && id[len] <= 'z') || (len && id[len] >= '0' && id[len] <= '9'))
 			len++;
 		if (len && !js_global(id, len) && !names_has(def, id, len)) {
-			add(c->r, file, line, col, AMC_CHECK_NEEDS_ENV, "needs -e %.*s: no env block defines "
-			    "${%.*s}", (int)len, id, (int)len, id);
+			add(c->r, file, line, col, AMC_CHECK_NEEDS_ENV, "warning: ${%.*s} is not defined by an env "
+			    "block, -e or a script: it runs as undefined (as in Maestro); give it with -e %.*s=VALUE",
+			    (int)len, id, (int)len, id);
 		} else {
 			amc_err e;
 			amc_err_clear(&e);
@@ -424,13 +425,23 @@ static int check_top(ctx *c, const char *path, const names *def)
 	c->r->files++;
 	if (check_file(c, path, def) != 0)
 		return -1;
-	int lacks = c->r->n > before;
-	for (size_t i = before; i < c->r->n; i++)
-		lacks &= c->r->v[i].kind == AMC_CHECK_MISSING_FILE || c->r->v[i].kind == AMC_CHECK_NEEDS_ENV;
-	if (c->r->n == before)
+	/* A ${NAME} nothing defines is only a warning: Maestro evaluates it to
+	 * undefined (GraalJsEngine), so the flow runs as it would there. */
+	size_t hard = 0, lacking = 0, warned = 0;
+	for (size_t i = before; i < c->r->n; i++) {
+		if (c->r->v[i].kind == AMC_CHECK_NEEDS_ENV)
+			warned++;
+		else if (c->r->v[i].kind == AMC_CHECK_MISSING_FILE)
+			lacking++;
+		else
+			hard++;
+	}
+	if (!hard && !lacking)
 		c->r->clean++;
-	else if (lacks)
+	else if (!hard)
 		c->r->lacking++;
+	if (!hard && !lacking && warned)
+		c->r->warned++;
 	return 0;
 }
 
@@ -445,7 +456,8 @@ static int check_dir(ctx *c, const char *dir, const names *def, int level)
 	size_t n = 0;
 	struct dirent *de;
 	while ((de = readdir(d)) && n < DIR_FILES_MAX) {
-		if (de->d_name[0] == '.')
+		/* hidden folders are walked: Maestro's own is .maestro/ */
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || !strcmp(de->d_name, ".git"))
 			continue;
 		list = amc_xrealloc(list, (n + 1) * sizeof *list);
 		list[n++] = amc_xstrdup(de->d_name);

@@ -19,7 +19,7 @@
 typedef enum amc_check_kind {
 	AMC_CHECK_INVALID,       /* not a flow amc (or Maestro) accepts: YAML, command, option */
 	AMC_CHECK_MISSING_FILE,  /* a sub-flow or script file that does not exist */
-	AMC_CHECK_NEEDS_ENV,     /* a ${NAME} no env block defines: needs -e NAME */
+	AMC_CHECK_NEEDS_ENV,     /* a ${NAME} no env block defines: a warning (it runs as undefined) */
 	AMC_CHECK_SCRIPT,        /* JavaScript that does not parse (or ES2015+) */
 	AMC_CHECK_CYCLE,         /* sub-flows that include each other */
 	AMC_CHECK_DEVICE         /* a command the device kind cannot perform */
@@ -36,8 +36,9 @@ typedef struct amc_check_report {
 	amc_check_problem *v;
 	size_t n, cap;
 	size_t files;            /* top-level flow files checked */
-	size_t clean;            /* of which without a problem (their sub-flows included) */
-	size_t lacking;          /* of which only lack files or variables (missing-file, needs-env) */
+	size_t clean;            /* of which would run: no problem but needs-env warnings (sub-flows included) */
+	size_t lacking;          /* of which only lack sub-flow or script files (missing-file) */
+	size_t warned;           /* of the clean ones, those with needs-env warnings */
 } amc_check_report;
 
 /* What a device kind cannot perform: each command of f `kind` cannot do

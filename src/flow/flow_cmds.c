@@ -283,8 +283,15 @@ static int scroll_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *
 	}
 	if (!strcmp(it->name, "centerElement"))
 		return amc_flow_yaml_bool(y, it->val, what, &c->center);
-	if (!strcmp(it->name, "speed"))
-		return amc_flow_yaml_int(y, it->val, what, 0, 100, &c->speed);
+	if (!strcmp(it->name, "speed")) {
+		/* ScrollUntilVisibleCommand.speedToDuration: a speed over 100 gives a
+		 * negative duration, which Maestro replaces by its shortest (40 ms);
+		 * amc takes it as the fastest speed, 100. */
+		int rc = amc_flow_yaml_int(y, it->val, what, 0, 1000000, &c->speed);
+		if (rc == 0 && c->speed > 100)
+			c->speed = 100;
+		return rc;
+	}
 	if (!strcmp(it->name, "visibilityPercentage"))
 		return amc_flow_yaml_int(y, it->val, what, 0, 100, &c->visibility);
 	if (!strcmp(it->name, "waitToSettleTimeoutMs"))

@@ -106,6 +106,7 @@ void amc_selector_clear(amc_selector *s)
 	free(s->text);
 	free(s->id);
 	free(s->point_text);
+	free(s->index_text);
 	amc_selector *rel[] = { s->below, s->above, s->left_of, s->right_of, s->contains_child, s->child_of };
 	for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
 		amc_selector_clear(rel[i]);
@@ -162,6 +163,9 @@ static int selector_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char
 		return amc_flow_yaml_str(y, it->val, what, 1, &s->id);
 	if (!strcmp(nm, "index")) {
 		s->has_index = 1;
+		/* YamlElementSelector.index is a String: `index: ${i}` is filled when the command runs. */
+		if (it->val && it->val->type == YAML_SCALAR_NODE && strstr((const char *)it->val->data.scalar.value, "${"))
+			return amc_flow_yaml_str(y, it->val, what, 1, &s->index_text);
 		return amc_flow_yaml_int(y, it->val, what, 0, 100000, &s->index);
 	}
 	if (!strcmp(nm, "point") && (k->flags & AMC_FLOW_SEL_POINT)) {
@@ -267,8 +271,9 @@ static int sel_parse(amc_flow_yaml *y, const yaml_node_t *n, const char *cmd, un
 			  "containsChild, childOf, containsDescendants, width, height, tolerance, optional, label";
 	sel_ctx k = { s, flags, owner, depth };
 	int rc = amc_flow_opts_read(y, n, cmd, supported, LATER, selector_opt, &k, owner ? &owner->label : NULL);
-	if (rc == 0 && s->has_point && (s->text || s->id))
-		rc = amc_flow_yaml_err(y, n, "%s: point cannot be combined with text or id", cmd);
+	/* With point: Maestro taps the point and ignores the other keys
+	 * (YamlFluentCommand.tapCommand builds TapOnPointV2Command whenever
+	 * point is set); so does amc. */
 	if (rc == 0 && !sel_nonempty(s))
 		rc = amc_flow_yaml_err(y, n, "%s needs text, id%s or another selector key", cmd,
 				       (flags & AMC_FLOW_SEL_POINT) ? ", point" : "");

@@ -227,13 +227,14 @@ int amc_flow_interp_str(amc_flow_interp *in, const char *s, const char *where, c
 			const char *v = amc_flow_interp_get(in, x);
 			if (v) {
 				val = amc_xstrdup(v);
-			} else if (in->eval && (rc = eval(in, x, where, &val, e)) == 0) {
-				/* a global of the engine (output, maestro, ...) */
+			} else if (in->eval) {
+				/* a global of the engine (output, maestro, ...); an
+				 * undeclared name is undefined there, as in Maestro */
+				rc = eval(in, x, where, &val, e);
 			} else {
-				char *q = amc_sanitize_dup(x);
-				rc = amc_err_set(e, AMC_EUSAGE, "%s: ${%s} is not defined: give it with -e %s=VALUE "
-						 "or in an env: block", where, q, q);
-				free(q);
+				/* Maestro's GraalJsEngine reads an undeclared name as
+				 * undefined, and `${NAME}` then becomes "undefined" */
+				val = amc_xstrdup("undefined");
 			}
 		} else {
 			rc = eval(in, x, where, &val, e);

@@ -7,8 +7,8 @@
  * commands (popped after them). A lookup takes the topmost.
  *
  * `${NAME}` (a plain name, spaces allowed around it) is replaced by the
- * variable's value; an undefined NAME is an error naming the file and line
- * ("needs -e NAME"). `${maestro.copiedText}` and `${maestro.platform}` are
+ * variable's value; an undefined NAME is "undefined", as Maestro's engine
+ * reads an undeclared name (`amc flow check` warns about it). `${maestro.copiedText}` and `${maestro.platform}` are
  * known without JavaScript. Anything else between ${ and the matching } is a
  * JavaScript expression handed to `eval`, with the visible variables; with no
  * eval (no engine in this build) it is the error "JavaScript is not available

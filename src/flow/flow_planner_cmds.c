@@ -8,6 +8,7 @@
  * "flow_file" inside a sub-flow) so a failure points at the file. Strings are
  * interpolated (${NAME}) when their command runs. */
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,7 +290,7 @@ static int parse_point(const char *s, int *x, int *y, int *pct)
 static int sel_interp(flow_planner *fp, const amc_flow_cmd *c, const amc_selector *s, amc_selector *d, amc_err *e)
 {
 	*d = *s;
-	d->text = d->id = d->point_text = NULL;
+	d->text = d->id = d->point_text = d->index_text = NULL;
 	d->below = d->above = d->left_of = d->right_of = d->contains_child = d->child_of = NULL;
 	d->descendants = NULL;
 	d->ndescendants = 0;
@@ -305,6 +306,25 @@ static int sel_interp(flow_planner *fp, const amc_flow_cmd *c, const amc_selecto
 			amc_err_set(e, AMC_EUSAGE, "%s: point '%.60s' is not \"X%%,Y%%\" or \"X,Y\"", w, q);
 			free(w);
 			free(q);
+		}
+		free(p);
+		if (bad)
+			return -1;
+	}
+	if (s->index_text) {
+		char *p = NULL, *end = NULL;
+		if (fp_interp(fp, c, s->index_text, &p, e) != 0)
+			return -1;
+		errno = 0;
+		long v = strtol(p, &end, 10);
+		int bad = !*p || *end || errno || v < 0 || v > 100000;
+		if (bad) {
+			char *w = fp_where(fp, c), *q = amc_sanitize_dup(p);
+			amc_err_set(e, AMC_EUSAGE, "%s: index '%.60s' is not a whole number from 0 to 100000", w, q);
+			free(w);
+			free(q);
+		} else {
+			d->index = (int)v;
 		}
 		free(p);
 		if (bad)

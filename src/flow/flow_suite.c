@@ -100,7 +100,8 @@ static int collect(const char *dir, int level, char ***paths, size_t *n, amc_err
 	size_t nn = 0;
 	struct dirent *de;
 	while ((de = readdir(d)) && nn < AMC_SUITE_MAX_FLOWS) {
-		if (de->d_name[0] == '.')
+		/* hidden folders are walked: Maestro's own is .maestro/ */
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || !strcmp(de->d_name, ".git"))
 			continue;
 		names = amc_xrealloc(names, (nn + 1) * sizeof *names);
 		names[nn++] = amc_xstrdup(de->d_name);

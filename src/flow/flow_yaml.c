@@ -172,10 +172,30 @@ int amc_flow_yaml_int(amc_flow_yaml *y, const yaml_node_t *n, const char *what, 
 	if (!n || n->type != YAML_SCALAR_NODE || amc_flow_yaml_is_null(n))
 		return amc_flow_yaml_err(y, n, "%s must be a whole number, got %s", what, amc_flow_yaml_kind(n));
 	const char *v = (const char *)n->data.scalar.value;
+	/* `timeout: 10_000`: Maestro reads flows with SnakeYAML (YAML 1.1),
+	 * whose plain integers may group digits with '_' after the first
+	 * digit ([-+]?[1-9][0-9_]*); libyaml leaves that to us. */
+	char digits[32];
+	if (is_plain(n) && strchr(v, '_') && n->data.scalar.length < sizeof digits) {
+		size_t k = 0;
+		int ok = 1;
+		for (const char *c = v; *c; c++) {
+			if (*c == '_') {
+				if (k == 0 || !isdigit((unsigned char)digits[k - 1]))
+					ok = 0;
+				continue;
+			}
+			digits[k++] = *c;
+		}
+		digits[k] = '\0';
+		if (ok && k && isdigit((unsigned char)digits[k - 1]))
+			v = digits;
+	}
 	char *end;
 	errno = 0;
 	long x = strtol(v, &end, 10);
-	if (!*v || isspace((unsigned char)*v) || *end || errno || strlen(v) != n->data.scalar.length)
+	if (!*v || isspace((unsigned char)*v) || *end || errno ||
+	    (v != digits && strlen(v) != n->data.scalar.length))
 		return err_quoting(y, n, what, "a whole number");
 	if (x < lo || x > hi)
 		return amc_flow_yaml_err(y, n, "%s must be between %ld and %ld, got %ld", what, lo, hi, x);

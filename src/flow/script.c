@@ -37,6 +37,18 @@ int amc_script_open(const char *helper, const char *platform, amc_script **out, 
 	if (!helper || !*helper)
 		helper = getenv("AMC_JS");
 	if (!helper || !*helper) {
+		/* beside the running executable first (the build folder, where the
+		 * README runs ./build/amc), then where `make install` puts it */
+		char self[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+		char *slash = n > 0 ? (self[n] = '\0', strrchr(self, '/')) : NULL;
+		if (slash && (size_t)(slash - self) + sizeof "/amc-js" <= sizeof def) {
+			snprintf(def, sizeof def, "%.*s/amc-js", (int)(slash - self), self);
+			if (access(def, X_OK) == 0)
+				helper = def;
+		}
+	}
+	if (!helper || !*helper) {
 		snprintf(def, sizeof def, "%s/amc-js", AMC_PKGLIBEXECDIR);
 		helper = def;
 	}
@@ -109,8 +121,10 @@ int amc_script_parse_response(const char *buf, size_t len, int *ok, char **text,
 		return amc_err_set(e, AMC_EENV, "the script engine's %s is missing or too long",
 				   *ok ? "result" : "error");
 	}
+	/* undefined is the text "undefined", as Maestro's Value.toString()
+	 * gives it for ${...} (Env.evaluateScripts) */
 	if (*ok && cJSON_IsString(ty) && strcmp(ty->valuestring, "undefined") == 0)
-		*text = amc_xstrdup("");
+		*text = amc_xstrdup("undefined");
 	else if (*ok)
 		*text = amc_xstrdup(t->valuestring); /* data: the caller types or compares it */
 	else

@@ -54,15 +54,17 @@ int main(void)
 	amc_check_report r = { 0 };
 	ok(amc_flow_check_path(dir, &o, &r, &e) == 0, "a folder checks");
 	is_int(r.files, 3, "its .yaml/.yml flows, not config.yaml or other files");
-	is_int(r.clean, 1, "one clean");
-	is_int(r.lacking, 1, "one only lacks a variable");
+	is_int(r.clean, 2, "two would run (one with a needs-env warning)");
+	is_int(r.warned, 1, "one of them warned about an undefined name");
+	is_int(r.lacking, 0, "none lacks a file");
 	is_int(count_kind(&r, AMC_CHECK_NEEDS_ENV), 1, "needs-env");
 	is_int(count_kind(&r, AMC_CHECK_SCRIPT), 1, "a script problem");
 	for (size_t i = 0; i < r.n; i++)
 		if (r.v[i].kind == AMC_CHECK_NEEDS_ENV) {
 			is_int(r.v[i].line, 4, "needs-env: its line");
 			is_int(r.v[i].col, 14, "needs-env: its column");
-			like(r.v[i].msg, "needs -e NAME", "needs-env: the message");
+			like(r.v[i].msg, "warning: ${NAME} is not defined", "needs-env: a warning naming it");
+			like(r.v[i].msg, "give it with -e NAME=VALUE", "needs-env: how to give it");
 		}
 	amc_check_report_free(&r);
 

@@ -45,7 +45,7 @@ int main(void)
 	is_str(r, "xy", "the last statement's value");
 	free(r);
 	r = ev(s, "undefined", &e);
-	is_str(r, "", "undefined is the empty string");
+	is_str(r, "undefined", "undefined is the text undefined (Maestro's Value.toString())");
 	free(r);
 
 	amc_script_var vars[] = { { "USER", "alice" }, { "N", "4" } };
