@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "image/pngfast.h"
 #include "util/fsutil.h"
 
 /* libpng reports errors through a callback that must not return: we copy the
@@ -95,6 +96,8 @@ long amc_png_decode_count(void)
  * file declaring a 1.3 GB tEXt chunk cost that much memory (found by
  * `make check-hardening`). Stops at IEND or at the end of the input (a file cut
  * short is libpng's "truncated data" error). */
+static int decode_libpng(const void *buf, size_t len, int w, int h, amc_image *out, amc_err *e);
+
 static int check_chunks(const unsigned char *p, size_t len, amc_err *e)
 {
 	size_t off = 8;
@@ -124,9 +127,29 @@ int amc_png_decode(const void *buf, size_t len, amc_image *out, amc_err *e)
 	atomic_fetch_add(&decodes, 1);
 	out->w = out->h = 0;
 	out->px = NULL;
-	/* Refuse oversized input and oversized headers before libpng allocates anything. */
+	/* Refuse oversized input and oversized headers before anything is allocated. */
 	if (amc_png_info(buf, len, &w, &h, e) != 0 || check_chunks(buf, len, e) != 0)
 		return -1;
+	int rc = amc_pngfast_decode(buf, len, w, h, out, e);
+	if (rc <= 0)
+		return rc;
+	return decode_libpng(buf, len, w, h, out, e);
+}
+
+int amc_png_decode_libpng(const void *buf, size_t len, amc_image *out, amc_err *e)
+{
+	int w, h;
+	out->w = out->h = 0;
+	out->px = NULL;
+	if (amc_png_info(buf, len, &w, &h, e) != 0 || check_chunks(buf, len, e) != 0)
+		return -1;
+	return decode_libpng(buf, len, w, h, out, e);
+}
+
+/* libpng decodes what the fast path declines (pngfast.h): other depths,
+ * interlacing, colour keys, and every corrupt file, whose message it writes. */
+static int decode_libpng(const void *buf, size_t len, int w, int h, amc_image *out, amc_err *e)
+{
 	png_ctx *c = calloc(1, sizeof *c);
 	if (!c)
 		return amc_err_set(e, AMC_EENV, "out of memory decoding a PNG");

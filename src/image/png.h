@@ -1,4 +1,6 @@
-/* png.h - PNG decode/encode with libpng, hardened for untrusted input.
+/* png.h - PNG decode/encode, hardened for untrusted input: 8-bit frames (what
+ * phones send) through libdeflate and our own unfiltering (pngfast.h), the rest
+ * and all encoding through libpng.
  *
  * Decoding refuses input over AMC_PNG_MAX_BYTES before touching it, refuses
  * images over the amc_image limits from the header before allocating, and turns
@@ -16,6 +18,9 @@
 int amc_png_info(const void *buf, size_t len, int *w, int *h, amc_err *e);
 /* Decode any PNG (palette, grey, 16-bit, interlaced, with or without alpha) to RGBA8. */
 int amc_png_decode(const void *buf, size_t len, amc_image *out, amc_err *e);
+/* The same with libpng alone, never the fast path (pngfast.h): for tests and the
+ * fuzz target, which compare the two; not counted. */
+int amc_png_decode_libpng(const void *buf, size_t len, amc_image *out, amc_err *e);
 int amc_png_decode_file(const char *path, amc_image *out, amc_err *e);
 /* How many amc_png_decode calls this process made (files included). */
 long amc_png_decode_count(void);

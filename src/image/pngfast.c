@@ -1,0 +1,318 @@
+#include "image/pngfast.h"
+
+#include <libdeflate.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static atomic_long declined;
+
+long amc_pngfast_declined(void)
+{
+	return atomic_load(&declined);
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static int is_letter(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+/* A chunk's CRC covers its type and data. */
+static int crc_ok(const unsigned char *chunk, uint32_t n)
+{
+	return libdeflate_crc32(0, chunk + 4, (size_t)n + 4) == be32(chunk + 8 + n);
+}
+
+/* Bytewise sums and floor averages of 8 (or 4) packed bytes without carries
+ * crossing lanes (SWAR): the Up, Sub and Average filters a word at a time. */
+#define LO7 0x7f7f7f7f7f7f7f7fULL
+#define HI1 0x8080808080808080ULL
+#define FE 0xfefefefefefefefeULL
+static inline uint64_t add8(uint64_t a, uint64_t b)
+{
+	return ((a & LO7) + (b & LO7)) ^ ((a ^ b) & HI1);
+}
+static inline uint64_t avg8(uint64_t a, uint64_t b)
+{
+	return (a & b) + (((a ^ b) & FE) >> 1);
+}
+static inline uint32_t ld32(const unsigned char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+static inline void st32(unsigned char *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static inline unsigned char paeth(int a, int b, int c)
+{
+	int p = a + b - c;
+	int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+	if (pa <= pb && pa <= pc)
+		return (unsigned char)a;
+	return (unsigned char)(pb <= pc ? b : c);
+}
+
+/* Unfilter one row of `rb` bytes from `in` into `out`; `prev` is the previous
+ * unfiltered row (NULL for the first). `out` may lie before `in` in the same
+ * buffer (in place): every byte of `in` is read before the write that could
+ * cover it, because writes trail reads. Returns -1 for an unknown filter. */
+static int unfilter_row(int ft, const unsigned char *in, unsigned char *out, const unsigned char *prev, size_t rb,
+			size_t bpp)
+{
+	size_t i;
+	switch (ft) {
+	case 0:
+		memmove(out, in, rb);
+		return 0;
+	case 1: /* Sub */
+		if (bpp == 4) {
+			uint32_t left = 0;
+			for (i = 0; i < rb; i += 4) {
+				left = (uint32_t)add8(ld32(in + i), left);
+				st32(out + i, left);
+			}
+		} else {
+			for (i = 0; i < bpp && i < rb; i++)
+				out[i] = in[i];
+			for (; i < rb; i++)
+				out[i] = (unsigned char)(in[i] + out[i - bpp]);
+		}
+		return 0;
+	case 2: /* Up */
+		if (!prev) {
+			memmove(out, in, rb);
+			return 0;
+		}
+		for (i = 0; i + 8 <= rb; i += 8) {
+			uint64_t a, b;
+			memcpy(&a, in + i, 8);
+			memcpy(&b, prev + i, 8);
+			a = add8(a, b);
+			memcpy(out + i, &a, 8);
+		}
+		for (; i < rb; i++)
+			out[i] = (unsigned char)(in[i] + prev[i]);
+		return 0;
+	case 3: /* Average */
+		if (bpp == 4 && prev) {
+			uint32_t left = 0;
+			for (i = 0; i < rb; i += 4) {
+				left = (uint32_t)add8(ld32(in + i), avg8(left, ld32(prev + i)));
+				st32(out + i, left);
+			}
+			return 0;
+		}
+		for (i = 0; i < rb; i++) {
+			int a = i >= bpp ? out[i - bpp] : 0, b = prev ? prev[i] : 0;
+			out[i] = (unsigned char)(in[i] + ((a + b) >> 1));
+		}
+		return 0;
+	case 4: /* Paeth */
+		if (!prev) { /* with an empty row above, Paeth is Sub */
+			for (i = 0; i < rb; i++)
+				out[i] = (unsigned char)(in[i] + (i >= bpp ? out[i - bpp] : 0));
+			return 0;
+		}
+		for (i = 0; i < bpp && i < rb; i++)
+			out[i] = (unsigned char)(in[i] + prev[i]);
+		for (; i < rb; i++)
+			out[i] = (unsigned char)(in[i] + paeth(out[i - bpp], prev[i], prev[i - bpp]));
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+typedef struct scan {
+	int ctype;
+	size_t ncomp;               /* bytes per pixel in the file: 1..4 */
+	unsigned char pal[256 * 4]; /* RGBA; entries past the palette are opaque black, as libpng gives */
+	int npal;
+	size_t idat_len;    /* bytes of zlib data in all IDAT chunks */
+	size_t first_idat;  /* offset of the first IDAT chunk */
+	int idat_chunks;
+} scan;
+
+/* Walk the chunks up to the end of the IDAT run; 0 when the fast path can take
+ * the file, 1 to decline it. amc_png_decode's check_chunks already proved every
+ * declared length fits the buffer. */
+static int scan_chunks(const unsigned char *p, size_t len, scan *s)
+{
+	size_t off = 8;
+	int seen_idat = 0, seen_plte = 0, seen_trns = 0;
+	if (p[24] != 8 || p[26] != 0 || p[27] != 0 || p[28] != 0)
+		return 1; /* depth, compression, filter method, interlace */
+	s->ctype = p[25];
+	switch (s->ctype) {
+	case 0: s->ncomp = 1; break;
+	case 2: s->ncomp = 3; break;
+	case 3: s->ncomp = 1; break;
+	case 4: s->ncomp = 2; break;
+	case 6: s->ncomp = 4; break;
+	default: return 1;
+	}
+	for (int i = 0; i < 256; i++) {
+		memset(s->pal + i * 4, 0, 3);
+		s->pal[i * 4 + 3] = 0xff;
+	}
+	while (len - off >= 12) {
+		uint32_t n = be32(p + off);
+		const unsigned char *t = p + off + 4;
+		if ((size_t)n > len - off - 12)
+			return 1; /* no room for the CRC: libpng's verdict */
+		for (int i = 0; i < 4; i++)
+			if (!is_letter(t[i]))
+				return 1;
+		int critical = !(t[0] & 0x20);
+		if (!memcmp(t, "IDAT", 4)) {
+			if (seen_idat == 2 || !crc_ok(p + off, n))
+				return 1; /* IDATs must be consecutive */
+			if (!seen_idat)
+				s->first_idat = off;
+			seen_idat = 1;
+			s->idat_len += n;
+			s->idat_chunks++;
+		} else if (seen_idat) {
+			seen_idat = 2; /* the image data ended; later chunks are not read */
+			break;
+		} else if (!memcmp(t, "IHDR", 4)) {
+			if (off != 8 || !crc_ok(p + off, n))
+				return 1;
+		} else if (!memcmp(t, "PLTE", 4)) {
+			if (seen_plte || seen_trns || n == 0 || n % 3 || n > 768 || !crc_ok(p + off, n) ||
+			    (s->ctype != 3 && s->ctype != 2 && s->ctype != 6))
+				return 1;
+			seen_plte = 1;
+			s->npal = (int)(n / 3);
+			for (int i = 0; i < s->npal; i++)
+				memcpy(s->pal + i * 4, t + 4 + i * 3, 3);
+		} else if (!memcmp(t, "tRNS", 4)) {
+			/* Only a palette's alpha table; grey and RGB colour keys go to libpng. */
+			if (s->ctype != 3 || !seen_plte || seen_trns || n > (uint32_t)s->npal || !crc_ok(p + off, n))
+				return 1;
+			seen_trns = 1;
+			for (uint32_t i = 0; i < n; i++)
+				s->pal[i * 4 + 3] = t[4 + i];
+		} else if (!memcmp(t, "IEND", 4)) {
+			break;
+		} else if (critical) {
+			return 1; /* an unknown critical chunk: libpng refuses it */
+		}
+		off += 12 + (size_t)n;
+	}
+	if (!s->idat_chunks || (s->ctype == 3 && !seen_plte))
+		return 1;
+	return 0;
+}
+
+/* Expand `npx` pixels of `ncomp` bytes at the start of `buf` to RGBA in place,
+ * from the last pixel back, so no source byte is overwritten before it is read. */
+static void expand_rgba(unsigned char *buf, size_t npx, const scan *s)
+{
+	size_t i = npx;
+	switch (s->ctype) {
+	case 0:
+		while (i--) {
+			unsigned char g = buf[i];
+			buf[i * 4] = buf[i * 4 + 1] = buf[i * 4 + 2] = g;
+			buf[i * 4 + 3] = 0xff;
+		}
+		break;
+	case 2:
+		while (i--) {
+			unsigned char r = buf[i * 3], g = buf[i * 3 + 1], b = buf[i * 3 + 2];
+			buf[i * 4] = r;
+			buf[i * 4 + 1] = g;
+			buf[i * 4 + 2] = b;
+			buf[i * 4 + 3] = 0xff;
+		}
+		break;
+	case 3:
+		while (i--)
+			memcpy(buf + i * 4, s->pal + (size_t)buf[i] * 4, 4);
+		break;
+	case 4:
+		while (i--) {
+			unsigned char g = buf[i * 2], a = buf[i * 2 + 1];
+			buf[i * 4] = buf[i * 4 + 1] = buf[i * 4 + 2] = g;
+			buf[i * 4 + 3] = a;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+int amc_pngfast_decode(const unsigned char *buf, size_t len, int w, int h, amc_image *out, amc_err *e)
+{
+	scan *s = calloc(1, sizeof *s);
+	if (!s)
+		return amc_err_set(e, AMC_EENV, "out of memory decoding a PNG");
+	if (scan_chunks(buf, len, s) != 0)
+		goto decline;
+	size_t rb = (size_t)w * s->ncomp, raw_len = (size_t)h * (rb + 1);
+	size_t rgba_len = (size_t)w * (size_t)h * 4;
+	const unsigned char *z = buf + s->first_idat + 8;
+	unsigned char *joined = NULL;
+	if (s->idat_chunks > 1) { /* phones write 8 KB IDATs: join them for the whole-buffer inflate */
+		joined = malloc(s->idat_len);
+		if (!joined) {
+			free(s);
+			return amc_err_set(e, AMC_EENV, "out of memory decoding a PNG");
+		}
+		size_t off = s->first_idat, at = 0;
+		for (int i = 0; i < s->idat_chunks; i++) {
+			uint32_t n = be32(buf + off);
+			memcpy(joined + at, buf + off + 8, n);
+			at += n;
+			off += 12 + (size_t)n;
+		}
+		z = joined;
+	}
+	/* One buffer serves the inflated rows, the unfiltered rows (in place) and
+	 * the RGBA result (expanded in place): no copy of the frame is made. */
+	unsigned char *px = malloc(raw_len > rgba_len ? raw_len : rgba_len);
+	struct libdeflate_decompressor *d = px ? libdeflate_alloc_decompressor() : NULL;
+	if (!d) {
+		free(px);
+		free(joined);
+		free(s);
+		return amc_err_set(e, AMC_EENV, "out of memory decoding a PNG");
+	}
+	size_t in_used = 0;
+	enum libdeflate_result r = libdeflate_zlib_decompress_ex(d, z, s->idat_len, px, raw_len, &in_used, NULL);
+	libdeflate_free_decompressor(d);
+	free(joined);
+	if (r != LIBDEFLATE_SUCCESS)
+		goto decline_px; /* short, long or corrupt stream: libpng says what is wrong */
+	size_t bpp = s->ncomp;
+	for (size_t y = 0; y < (size_t)h; y++) {
+		const unsigned char *in = px + y * (rb + 1);
+		unsigned char *o = px + y * rb;
+		if (unfilter_row(in[0], in + 1, o, y ? o - rb : NULL, rb, bpp) != 0)
+			goto decline_px;
+	}
+	if (s->ctype != 6)
+		expand_rgba(px, (size_t)w * (size_t)h, s);
+	out->w = w;
+	out->h = h;
+	out->px = px;
+	free(s);
+	return 0;
+decline_px:
+	free(px);
+decline:
+	free(s);
+	atomic_fetch_add(&declined, 1);
+	return 1;
+}
