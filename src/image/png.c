@@ -224,6 +224,69 @@ static int decode_libpng(const void *buf, size_t len, int w, int h, amc_image *o
 	return 0;
 }
 
+static atomic_long probes;
+
+long amc_png_probe_count(void)
+{
+	return atomic_load(&probes);
+}
+
+int amc_png_probe_read(const void *buf, size_t len, int step, amc_png_probe *out, amc_err *e)
+{
+	int w, h;
+	atomic_fetch_add(&probes, 1);
+	memset(out, 0, sizeof *out);
+	if (step < 1)
+		step = 1;
+	if (amc_png_info(buf, len, &w, &h, e) != 0 || check_chunks(buf, len, e) != 0)
+		return -1;
+	int rc = amc_pngfast_probe(buf, len, w, h, step, out, e);
+	if (rc <= 0)
+		return rc;
+	amc_image img;
+	if (amc_png_decode(buf, len, &img, e) != 0)
+		return -1;
+	int sw = (w + step - 1) / step, sh = (h + step - 1) / step;
+	if (amc_image_alloc(&out->sample, sw, sh, e) != 0) {
+		amc_image_free(&img);
+		return -1;
+	}
+	for (int y = 0; y < sh; y++)
+		for (int x = 0; x < sw; x++)
+			memcpy(out->sample.px + ((size_t)y * sw + x) * 4,
+			       img.px + ((size_t)y * step * w + (size_t)x * step) * 4, 4);
+	out->w = w;
+	out->h = h;
+	out->format = -1;
+	out->row_bytes = (size_t)w * 4;
+	out->rows = img.px;
+	return 0;
+}
+
+int amc_png_probe_same(const amc_png_probe *a, const amc_png_probe *b, int y0)
+{
+	if (!a->rows || !b->rows || a->w != b->w || a->h != b->h || a->format != b->format ||
+	    a->row_bytes != b->row_bytes)
+		return 0;
+	if (a->format == 3 && memcmp(a->pal, b->pal, sizeof a->pal))
+		return 0;
+	if (y0 < 0)
+		y0 = 0;
+	if (y0 >= a->h)
+		return 1;
+	size_t off = (size_t)y0 * a->row_bytes;
+	return !memcmp(a->rows + off, b->rows + off, (size_t)a->h * a->row_bytes - off);
+}
+
+void amc_png_probe_free(amc_png_probe *p)
+{
+	if (!p)
+		return;
+	free(p->rows);
+	amc_image_free(&p->sample);
+	memset(p, 0, sizeof *p);
+}
+
 int amc_png_decode_file(const char *path, amc_image *out, amc_err *e)
 {
 	char *buf;

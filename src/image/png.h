@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include "image/image.h"
+#include "image/pngfast.h"
 
 #define AMC_PNG_MAX_BYTES (64u * 1024u * 1024u)
 
@@ -24,6 +25,17 @@ int amc_png_decode_libpng(const void *buf, size_t len, amc_image *out, amc_err *
 int amc_png_decode_file(const char *path, amc_image *out, amc_err *e);
 /* How many amc_png_decode calls this process made (files included). */
 long amc_png_decode_count(void);
+/* Settling compares frames without decoding them (runtime/observe.c): `out`
+ * gets the rows below nothing converted and an RGBA sample of every `step`th
+ * row and column (pngfast.h). A file the fast path declines is decoded
+ * (counted by amc_png_decode_count) and probed from its pixels. Free with
+ * amc_png_probe_free. */
+int amc_png_probe_read(const void *buf, size_t len, int step, amc_png_probe *out, amc_err *e);
+/* 1 when the two frames' pixels are exactly equal in rows >= y0. */
+int amc_png_probe_same(const amc_png_probe *a, const amc_png_probe *b, int y0);
+void amc_png_probe_free(amc_png_probe *p);
+/* How many amc_png_probe_read calls this process made. */
+long amc_png_probe_count(void);
 /* Encode RGBA8 (alpha kept) at zlib `level` (0-9; 1 is a good speed/size choice for
  * screenshots). *out is malloc'd, owned by the caller. */
 /* The level of captured screenshots: speed over size (a 1080x2400 frame in

@@ -253,11 +253,13 @@ static void expand_rgba(unsigned char *buf, size_t npx, const scan *s)
 	}
 }
 
-int amc_pngfast_decode(const unsigned char *buf, size_t len, int w, int h, amc_image *out, amc_err *e)
+/* Inflate and unfilter into one malloc'd buffer big enough for the RGBA
+ * expansion too; on success *px holds h rows of w * s->ncomp bytes. 0, 1
+ * (declined; counted) or -1 (out of memory). */
+static int inflate_rows(const unsigned char *buf, size_t len, int w, int h, scan *s, unsigned char **px_out,
+			amc_err *e)
 {
-	scan *s = calloc(1, sizeof *s);
-	if (!s)
-		return amc_err_set(e, AMC_EENV, "out of memory decoding a PNG");
+	*px_out = NULL;
 	if (scan_chunks(buf, len, s) != 0)
 		goto decline;
 	size_t rb = (size_t)w * s->ncomp, raw_len = (size_t)h * (rb + 1);
@@ -266,10 +268,8 @@ int amc_pngfast_decode(const unsigned char *buf, size_t len, int w, int h, amc_i
 	unsigned char *joined = NULL;
 	if (s->idat_chunks > 1) { /* phones write 8 KB IDATs: join them for the whole-buffer inflate */
 		joined = malloc(s->idat_len);
-		if (!joined) {
-			free(s);
+		if (!joined)
 			return amc_err_set(e, AMC_EENV, "out of memory decoding a PNG");
-		}
 		size_t off = s->first_idat, at = 0;
 		for (int i = 0; i < s->idat_chunks; i++) {
 			uint32_t n = be32(buf + off);
@@ -286,7 +286,6 @@ int amc_pngfast_decode(const unsigned char *buf, size_t len, int w, int h, amc_i
 	if (!d) {
 		free(px);
 		free(joined);
-		free(s);
 		return amc_err_set(e, AMC_EENV, "out of memory decoding a PNG");
 	}
 	size_t in_used = 0;
@@ -295,24 +294,80 @@ int amc_pngfast_decode(const unsigned char *buf, size_t len, int w, int h, amc_i
 	free(joined);
 	if (r != LIBDEFLATE_SUCCESS)
 		goto decline_px; /* short, long or corrupt stream: libpng says what is wrong */
-	size_t bpp = s->ncomp;
 	for (size_t y = 0; y < (size_t)h; y++) {
 		const unsigned char *in = px + y * (rb + 1);
 		unsigned char *o = px + y * rb;
-		if (unfilter_row(in[0], in + 1, o, y ? o - rb : NULL, rb, bpp) != 0)
+		if (unfilter_row(in[0], in + 1, o, y ? o - rb : NULL, rb, s->ncomp) != 0)
 			goto decline_px;
 	}
-	if (s->ctype != 6)
-		expand_rgba(px, (size_t)w * (size_t)h, s);
-	out->w = w;
-	out->h = h;
-	out->px = px;
-	free(s);
+	*px_out = px;
 	return 0;
 decline_px:
 	free(px);
 decline:
-	free(s);
 	atomic_fetch_add(&declined, 1);
 	return 1;
+}
+
+int amc_pngfast_decode(const unsigned char *buf, size_t len, int w, int h, amc_image *out, amc_err *e)
+{
+	scan *s = calloc(1, sizeof *s);
+	if (!s)
+		return amc_err_set(e, AMC_EENV, "out of memory decoding a PNG");
+	unsigned char *px;
+	int rc = inflate_rows(buf, len, w, h, s, &px, e);
+	if (rc == 0) {
+		if (s->ctype != 6)
+			expand_rgba(px, (size_t)w * (size_t)h, s);
+		out->w = w;
+		out->h = h;
+		out->px = px;
+	}
+	free(s);
+	return rc;
+}
+
+/* One pixel of the file's layout as RGBA. */
+static void to_rgba(const scan *s, const unsigned char *p, unsigned char *o)
+{
+	switch (s->ctype) {
+	case 0: o[0] = o[1] = o[2] = p[0]; o[3] = 0xff; break;
+	case 2: memcpy(o, p, 3); o[3] = 0xff; break;
+	case 3: memcpy(o, s->pal + (size_t)p[0] * 4, 4); break;
+	case 4: o[0] = o[1] = o[2] = p[0]; o[3] = p[1]; break;
+	default: memcpy(o, p, 4); break;
+	}
+}
+
+int amc_pngfast_probe(const unsigned char *buf, size_t len, int w, int h, int step, amc_png_probe *out, amc_err *e)
+{
+	memset(out, 0, sizeof *out);
+	scan *s = calloc(1, sizeof *s);
+	if (!s)
+		return amc_err_set(e, AMC_EENV, "out of memory reading a PNG");
+	unsigned char *px;
+	int rc = inflate_rows(buf, len, w, h, s, &px, e);
+	if (rc != 0) {
+		free(s);
+		return rc;
+	}
+	int sw = (w + step - 1) / step, sh = (h + step - 1) / step;
+	if (amc_image_alloc(&out->sample, sw, sh, e) != 0) {
+		free(px);
+		free(s);
+		return -1;
+	}
+	size_t rb = (size_t)w * s->ncomp;
+	for (int y = 0; y < sh; y++)
+		for (int x = 0; x < sw; x++)
+			to_rgba(s, px + (size_t)y * step * rb + (size_t)x * step * s->ncomp,
+				out->sample.px + ((size_t)y * sw + x) * 4);
+	out->w = w;
+	out->h = h;
+	out->format = s->ctype;
+	out->row_bytes = rb;
+	out->rows = px;
+	memcpy(out->pal, s->pal, sizeof out->pal);
+	free(s);
+	return 0;
 }

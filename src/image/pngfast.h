@@ -23,6 +23,22 @@
  * set when memory ran out. */
 int amc_pngfast_decode(const unsigned char *buf, size_t len, int w, int h, amc_image *out, amc_err *e);
 
+/* A frame read for comparing, not for showing (settling): its rows inflated
+ * and unfiltered in the file's own layout (nothing converted), and an RGBA
+ * sample of every `step`th row and column. Equal rows mean equal pixels. */
+typedef struct amc_png_probe {
+	int w, h;
+	int format;             /* PNG colour type of `rows`; -1 when rows are RGBA from a full decode */
+	size_t row_bytes;
+	unsigned char *rows;    /* h * row_bytes, malloc'd */
+	unsigned char pal[256 * 4]; /* the palette (format 3): equal indices mean equal pixels only with it */
+	amc_image sample;
+} amc_png_probe;
+
+/* Fill `out` from `buf` (header already validated as w x h). 0, 1 when the
+ * fast path declines (out empty, no error), -1 on out of memory. */
+int amc_pngfast_probe(const unsigned char *buf, size_t len, int w, int h, int step, amc_png_probe *out, amc_err *e);
+
 /* How many decodes the fast path declined (tests check screencaps never are). */
 long amc_pngfast_declined(void);
 
