@@ -204,19 +204,19 @@ static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report 
 				      "remove tasks", e) < 0)
 		return -1;
 	r->steps = (long)steps;
-	/* A reused observation may be named by a kept row (shared artifact): only
-	 * what no remaining row names may go, and a kept screenshot keeps its
-	 * thumbnail (x.png -> x.thumb.png, store.h). One pass over the timeline. */
+	/* A file of a removed task's may still be named by a kept task's row (a
+	 * reused observation, a frame stored once for two tasks): such rows are
+	 * noted in artifact_xrefs when written (migration 7), so only that small
+	 * table is asked, never the whole timeline. A kept screenshot keeps its
+	 * thumbnail (x.png -> x.thumb.png, store.h). */
+	if (amc_store_exec(s, "DELETE FROM artifact_xrefs WHERE task_id IN temp.amc_ret_victims",
+			   "forget the removed tasks' references", e) != 0)
+		return -1;
 	return query_strings(s,
-			     "WITH kept(p) AS ("
-			     " SELECT before_screenshot FROM timeline"
-			     " UNION ALL SELECT after_screenshot FROM timeline"
-			     " UNION ALL SELECT screenshot_path FROM timeline"
-			     " UNION ALL SELECT ui_tree_path FROM timeline)"
-			     " SELECT path FROM temp.amc_ret_files EXCEPT SELECT p FROM ("
-			     " SELECT p FROM kept"
-			     " UNION ALL SELECT substr(p, 1, length(p) - 4) || '.thumb.png' FROM kept"
-			     "  WHERE p LIKE '%.png')",
+			     "SELECT path FROM temp.amc_ret_files f"
+			     " WHERE NOT EXISTS (SELECT 1 FROM artifact_xrefs x WHERE x.path = f.path)"
+			     " AND NOT (f.path LIKE '%.thumb.png' AND EXISTS (SELECT 1 FROM artifact_xrefs x"
+			     "  WHERE x.path = substr(f.path, 1, length(f.path) - 10) || '.png'))",
 			     "find unreferenced artifacts", doomed, e);
 }
 

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include "util/err.h"
 
-#define AMC_STORE_SCHEMA_VERSION 6
+#define AMC_STORE_SCHEMA_VERSION 7
 
 typedef struct amc_store amc_store;
 
