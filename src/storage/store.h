@@ -98,6 +98,10 @@ typedef struct amc_task_filter {
 
 int amc_store_open(const char *home, amc_store **out, amc_err *e);
 void amc_store_close(amc_store *s);
+/* WAL checkpoints of this store's writes: run by the background thread, and
+ * inline on a commit (only when the thread fell behind; storage/checkpoint.h).
+ * `drain`: wait for a checkpoint under way first. */
+void amc_store_checkpoint_counts(amc_store *s, int drain, long *background, long *inline_count);
 const char *amc_store_home(const amc_store *s);
 /* Tasks that were `running`/`waiting_user` and whose device lock is free now
  * (or held for another task: its note names a different task id) become

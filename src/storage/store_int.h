@@ -16,6 +16,7 @@ struct amc_store {
 	long long busy_since;  /* amc_mono_ms() when the current lock wait began */
 	long long busy_max_ms; /* the longest lock wait of this connection */
 	int busy_waits;        /* how many statements had to wait for a lock */
+	struct amc_ckpt *ckpt; /* WAL checkpoints off the step's path (checkpoint.h) */
 };
 
 /* Task statuses that mean "someone may still work on it": never removed by
