@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -261,12 +262,14 @@ int main(int argc, char **argv)
 	amc_retention_opts ro = { ntasks + 1 - nremove, 0, 0 }; /* the task of (1) is the newest but one */
 	amc_retention_report rep;
 	long long r0 = amc_mono_us();
+	clock_t c0 = clock();
 	if (amc_store_retention(s, &ro, &rep, &e) != 0)
 		return fail(&e);
 	double ret = (double)(amc_mono_us() - r0) / 1e3;
+	double ret_cpu = (double)(clock() - c0) * 1e3 / CLOCKS_PER_SEC;
 	printf("\n(3) retention over %ld tasks (written in %.1f s): removed %ld tasks, %ld steps, %ld files "
-	       "(%.1f MB) and their folders in %.0f ms\n", ntasks + 1, gen / 1e3, rep.tasks, rep.steps, rep.files,
-	       rep.bytes / 1e6, ret);
+	       "(%.1f MB) and their folders in %.0f ms (%.0f ms CPU)\n", ntasks + 1, gen / 1e3, rep.tasks, rep.steps,
+	       rep.files, rep.bytes / 1e6, ret, ret_cpu);
 	/* The file system's own floor: the same unlinks and rmdirs of plain
 	 * files in a scratch folder, timed without amc. */
 	char scratch[PATH_MAX];
@@ -298,9 +301,13 @@ int main(int argc, char **argv)
 		nshared++;
 		kept_shared += access(p, F_OK) == 0;
 	}
-	double own = ret - floor_ms;
+	/* amc's own part: the retention time minus its own unlinks and rmdirs
+	 * (timed inside it, so a busy disk elsewhere on the machine does not
+	 * shift the figure the way subtracting the scratch run above would) */
+	double own = ret - (double)rep.unlink_us / 1e3;
 	printf("    target <= 2 s for 10k tasks: %s\n", rep.tasks != 10000 ? "not this run's size" : ret <= 2000 ? "met" : "MISSED");
-	printf("    amc's own part (total minus the file system's): %.0f ms  [<= 500 ms for 10k tasks] %s\n", own,
+	printf("    amc's own part (total minus its %.0f ms of unlinks and rmdirs): %.0f ms  [<= 500 ms for 10k tasks] %s\n",
+	       (double)rep.unlink_us / 1e3, own,
 	       rep.tasks != 10000 ? "not this run's size" : own <= 500 ? "met" : "MISSED");
 	printf("    shared frames (a removed task's frame a kept task names): %ld of %ld kept  [all] %s\n", kept_shared,
 	       nshared, kept_shared == nshared ? "met" : "MISSED");

@@ -335,6 +335,18 @@ int amc_png_encode(const amc_image *img, int level, unsigned char **out, size_t 
 		return amc_err_set(e, AMC_EUSAGE, "cannot encode a %dx%d image as PNG", img->w, img->h);
 	if (level < 0 || level > 9)
 		return amc_err_set(e, AMC_EUSAGE, "PNG compression level %d is out of range (0-9)", level);
+	return amc_pngfast_encode(img, level, out, len, e);
+}
+
+/* libpng's encoder: no longer used for frames (pngfast.c writes smaller files
+ * faster); kept for amc_png_encode_libpng, the baseline benches compare with. */
+int amc_png_encode_libpng(const amc_image *img, int level, unsigned char **out, size_t *len, amc_err *e)
+{
+	*out = NULL;
+	*len = 0;
+	if (!img->px || img->w <= 0 || img->h <= 0 || img->w > AMC_IMAGE_MAX_SIDE || img->h > AMC_IMAGE_MAX_SIDE ||
+	    (uint64_t)img->w * (uint64_t)img->h > AMC_IMAGE_MAX_PIXELS || level < 0 || level > 9)
+		return amc_err_set(e, AMC_EUSAGE, "cannot encode a %dx%d image as PNG at level %d", img->w, img->h, level);
 	png_ctx *c = calloc(1, sizeof *c);
 	if (!c)
 		return amc_err_set(e, AMC_EENV, "out of memory encoding a PNG");

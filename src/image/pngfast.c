@@ -371,3 +371,189 @@ int amc_pngfast_probe(const unsigned char *buf, size_t len, int w, int h, int st
 	free(s);
 	return 0;
 }
+
+/* ---- encoding ---------------------------------------------------------- */
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+/* Append a chunk at *at (room was reserved): length, type, data, CRC. */
+static void put_chunk(unsigned char *buf, size_t *at, const char *type, const unsigned char *data, size_t n)
+{
+	unsigned char *p = buf + *at;
+	put32(p, (uint32_t)n);
+	memcpy(p + 4, type, 4);
+	if (n && data != p + 8)
+		memmove(p + 8, data, n);
+	put32(p + 8 + n, libdeflate_crc32(0, p + 4, n + 4));
+	*at += 12 + n;
+}
+
+/* The palette of an image of at most 256 colours (RGBA words), in order of
+ * first appearance; 0 when there are more. Runs of one colour (most of a
+ * screen) cost one compare a pixel. */
+static int palette_of(const amc_image *img, uint32_t *pal, unsigned char *index)
+{
+	enum { SLOTS = 1024 };
+	uint32_t key[SLOTS];
+	short val[SLOTS];
+	memset(val, -1, sizeof val);
+	int n = 0;
+	size_t np = (size_t)img->w * (size_t)img->h;
+	uint32_t last = 0;
+	int last_i = -1;
+	for (size_t i = 0; i < np; i++) {
+		uint32_t v = ld32(img->px + i * 4);
+		if (last_i >= 0 && v == last) {
+			index[i] = (unsigned char)last_i;
+			continue;
+		}
+		uint32_t h = (v * 2654435761u) >> 22;
+		while (val[h] >= 0 && key[h] != v)
+			h = (h + 1) & (SLOTS - 1);
+		if (val[h] < 0) {
+			if (n == 256)
+				return 0;
+			key[h] = v;
+			val[h] = (short)n;
+			pal[n++] = v;
+		}
+		last = v;
+		last_i = val[h];
+		index[i] = (unsigned char)last_i;
+	}
+	return n;
+}
+
+/* Filter one row (`prev` NULL for the first) with filter `ft` into `out`. */
+static void filter_row(int ft, const unsigned char *row, const unsigned char *prev, size_t rb, size_t bpp,
+		       unsigned char *out)
+{
+	for (size_t i = 0; i < rb; i++) {
+		int a = i >= bpp ? row[i - bpp] : 0, b = prev ? prev[i] : 0, c = prev && i >= bpp ? prev[i - bpp] : 0;
+		int v;
+		switch (ft) {
+		case 1: v = row[i] - a; break;
+		case 2: v = row[i] - b; break;
+		case 4: v = row[i] - paeth(a, b, c); break;
+		default: v = row[i]; break;
+		}
+		out[i] = (unsigned char)v;
+	}
+}
+
+/* One filter for the whole frame, chosen on every 16th row by the smallest sum
+ * of absolute residuals (libpng's heuristic, per frame instead of per row:
+ * nearly the same size at a fraction of the time). */
+static int choose_filter(const unsigned char *px, int h, size_t rb, size_t bpp, unsigned char *tmp)
+{
+	static const int cand[] = { 1, 2, 4 };
+	unsigned long long best = ~0ULL;
+	int pick = 1;
+	for (size_t k = 0; k < 3; k++) {
+		unsigned long long sum = 0;
+		for (int y = 1; y < h; y += 16) {
+			filter_row(cand[k], px + (size_t)y * rb, px + (size_t)(y - 1) * rb, rb, bpp, tmp);
+			for (size_t i = 0; i < rb; i++)
+				sum += tmp[i] < 128 ? tmp[i] : 256 - tmp[i];
+		}
+		if (sum < best) {
+			best = sum;
+			pick = cand[k];
+		}
+	}
+	return pick;
+}
+
+int amc_pngfast_encode(const amc_image *img, int level, unsigned char **out, size_t *len, amc_err *e)
+{
+	size_t w = (size_t)img->w, h = (size_t)img->h, np = w * h;
+	int opaque = 1;
+	for (size_t i = 0; i < np && opaque; i++)
+		opaque = img->px[i * 4 + 3] == 0xff;
+	uint32_t pal[256];
+	unsigned char *index = malloc(np);
+	if (!index)
+		return amc_err_set(e, AMC_EENV, "out of memory encoding a PNG");
+	int npal = palette_of(img, pal, index);
+	int ctype = npal ? 3 : opaque ? 2 : 6;
+	size_t bpp = npal ? 1 : opaque ? 3 : 4, rb = w * bpp;
+	unsigned char *px = npal ? index : NULL; /* the pixels in the file's layout */
+	if (!npal) {
+		free(index);
+		index = NULL;
+		if (opaque) {
+			px = malloc(np * 3);
+			if (!px)
+				return amc_err_set(e, AMC_EENV, "out of memory encoding a PNG");
+			for (size_t i = 0; i < np; i++)
+				memcpy(px + i * 3, img->px + i * 4, 3);
+		} else {
+			px = img->px;
+		}
+	}
+	unsigned char *filt = malloc(h * (rb + 1));
+	struct libdeflate_compressor *c = filt ? libdeflate_alloc_compressor(level) : NULL;
+	unsigned char *buf = NULL;
+	if (!c)
+		goto oom;
+	/* Palette indices are not magnitudes: filter 0, as PNG advises. */
+	int ft = npal ? 0 : choose_filter(px, (int)h, rb, bpp, filt);
+	for (size_t y = 0; y < h; y++) {
+		filt[y * (rb + 1)] = (unsigned char)(y == 0 && ft == 2 ? 0 : ft);
+		filter_row(y == 0 && ft == 2 ? 0 : ft, px + y * rb, y ? px + (y - 1) * rb : NULL, rb, bpp,
+			   filt + y * (rb + 1) + 1);
+	}
+	size_t bound = libdeflate_zlib_compress_bound(c, h * (rb + 1));
+	size_t cap = 8 + 25 + 12 + 256 * 3 + 12 + 256 + 12 + bound + 12;
+	buf = malloc(cap);
+	if (!buf)
+		goto oom;
+	size_t at = 8;
+	memcpy(buf, "\x89PNG\r\n\x1a\n", 8);
+	unsigned char ihdr[13];
+	put32(ihdr, (uint32_t)w);
+	put32(ihdr + 4, (uint32_t)h);
+	ihdr[8] = 8;
+	ihdr[9] = (unsigned char)ctype;
+	ihdr[10] = ihdr[11] = ihdr[12] = 0;
+	put_chunk(buf, &at, "IHDR", ihdr, 13);
+	if (npal) {
+		unsigned char rgb[256 * 3], alpha[256];
+		int ntrns = 0;
+		for (int i = 0; i < npal; i++) {
+			memcpy(rgb + i * 3, &pal[i], 3);
+			alpha[i] = ((unsigned char *)&pal[i])[3];
+			if (alpha[i] != 0xff)
+				ntrns = i + 1;
+		}
+		put_chunk(buf, &at, "PLTE", rgb, (size_t)npal * 3);
+		if (ntrns)
+			put_chunk(buf, &at, "tRNS", alpha, (size_t)ntrns);
+	}
+	size_t zl = libdeflate_zlib_compress(c, filt, h * (rb + 1), buf + at + 8, bound);
+	if (!zl)
+		goto oom;
+	put_chunk(buf, &at, "IDAT", buf + at + 8, zl);
+	put_chunk(buf, &at, "IEND", NULL, 0);
+	libdeflate_free_compressor(c);
+	free(filt);
+	if (px != img->px)
+		free(px);
+	*out = buf;
+	*len = at;
+	return 0;
+oom:
+	if (c)
+		libdeflate_free_compressor(c);
+	free(filt);
+	free(buf);
+	if (px != img->px)
+		free(px);
+	return amc_err_set(e, AMC_EENV, "out of memory encoding a %dx%d PNG", img->w, img->h);
+}

@@ -39,6 +39,12 @@ typedef struct amc_png_probe {
  * fast path declines (out empty, no error), -1 on out of memory. */
 int amc_pngfast_probe(const unsigned char *buf, size_t len, int w, int h, int step, amc_png_probe *out, amc_err *e);
 
+/* Encode `img` (already checked by amc_png_encode) as the smallest of three
+ * lossless layouts: a palette when it has at most 256 colours, RGB when it is
+ * opaque, else RGBA; one filter for the frame (Sub, Up or Paeth, chosen on a
+ * sample of rows); one IDAT compressed by libdeflate at `level` (0-12). */
+int amc_pngfast_encode(const amc_image *img, int level, unsigned char **out, size_t *len, amc_err *e);
+
 /* How many decodes the fast path declined (tests check screencaps never are). */
 long amc_pngfast_declined(void);
 

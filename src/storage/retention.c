@@ -271,6 +271,7 @@ int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention
 		memset(r, 0, sizeof *r);
 		result = -1;
 	} else {
+		long long u0 = amc_mono_us();
 		for (size_t i = 0; i < doomed.n; i++) {
 			if (abs[i] && unlink(abs[i]) != 0 && errno != ENOENT && result == 0)
 				result = amc_err_set(e, AMC_EENV, "removed the rows but cannot delete %s: %s",
@@ -284,6 +285,7 @@ int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention
 			    snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, victims.v[i]) < (int)sizeof dir)
 				(void)rmdir(dir);
 		}
+		r->unlink_us = amc_mono_us() - u0;
 	}
 	drop_temp(s);
 	for (size_t i = 0; i < doomed.n; i++)

@@ -172,6 +172,7 @@ typedef struct amc_retention_opts {
 typedef struct amc_retention_report {
 	long tasks, steps, files;
 	long long bytes;
+	long long unlink_us;  /* time spent in the file system's unlinks and rmdirs (benches) */
 } amc_retention_report;
 
 int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention_report *r, amc_err *e);
