@@ -552,7 +552,7 @@ int main(int argc, char **argv)
 			/* the same frame as `screencap -p` sends it: zlib 6, adaptive filters */
 			unsigned char *p6;
 			size_t l6;
-			if (amc_png_encode(&img, 6, &p6, &l6, &e) != 0)
+			if (amc_png_encode_libpng(&img, 6, &p6, &l6, &e) != 0)
 				return 1;
 			amc_image_free(&img);
 			t0 = now_ms();

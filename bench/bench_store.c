@@ -20,7 +20,10 @@
 
 #include "device/device.h"
 #include "device/sim/sim.h"
+#include "image/png.h"
+#include "perception/uitree.h"
 #include "storage/store.h"
+#include "util/jsonutil.h"
 #include "util/clock.h"
 #include "util/config.h"
 #include "util/fsutil.h"
@@ -132,6 +135,151 @@ static int fail(const amc_err *e)
 	return 1;
 }
 
+/* ---- (2b) storage per step ------------------------------------------------ */
+
+typedef struct frame_cost {
+	size_t shot, thumb, tree, zlib6, zlib1;
+	double enc_ms;
+} frame_cost;
+
+/* What one recorded step stores for this frame: the screenshot as amc writes
+ * it, its thumbnail and the tree JSON; beside it the same frame as zlib 6
+ * (what `screencap -p` sends) and zlib 1 RGBA (what amc wrote before). */
+static int cost_of(const amc_image *img, const char *xml, size_t xml_len, frame_cost *c)
+{
+	amc_err e;
+	unsigned char *p;
+	size_t n;
+	memset(c, 0, sizeof *c);
+	long long t0 = amc_mono_us();
+	if (amc_png_encode(img, AMC_PNG_CAPTURE_LEVEL, &p, &n, &e) != 0)
+		return fail(&e);
+	amc_image small;
+	if (amc_image_scale_fit(img, AMC_STORE_THUMB_SIDE, AMC_STORE_THUMB_SIDE, &small, &e) != 0)
+		return fail(&e);
+	unsigned char *tp;
+	size_t tn;
+	if (amc_png_encode(&small, AMC_PNG_CAPTURE_LEVEL, &tp, &tn, &e) != 0)
+		return fail(&e);
+	c->enc_ms = (double)(amc_mono_us() - t0) / 1e3;
+	c->shot = n;
+	c->thumb = tn;
+	free(p);
+	free(tp);
+	amc_image_free(&small);
+	if (amc_png_encode_libpng(img, 6, &p, &n, &e) != 0)
+		return fail(&e);
+	c->zlib6 = n;
+	free(p);
+	if (amc_png_encode_libpng(img, 1, &p, &n, &e) != 0)
+		return fail(&e);
+	c->zlib1 = n;
+	free(p);
+	if (xml) {
+		amc_ui_tree t;
+		if (amc_uitree_parse(xml, xml_len, &t, &e) == 0) {
+			cJSON *j = amc_uitree_to_json(&t);
+			char *js = amc_json_print(j);
+			c->tree = strlen(js);
+			free(js);
+			cJSON_Delete(j);
+			amc_uitree_free(&t);
+		}
+	}
+	return 0;
+}
+
+/* A wallpaper-like frame (the sim draws flat colour only): smooth gradients
+ * and soft discs, plus `noise` (0: none) of camera-like grain. */
+static void wallpaper(amc_image *img, int noise)
+{
+	unsigned seed = 12345;
+	for (int y = 0; y < img->h; y++)
+		for (int x = 0; x < img->w; x++) {
+			unsigned char *px = img->px + ((size_t)y * img->w + x) * 4;
+			double r = 40 + 150.0 * y / img->h, g = 90 + 100.0 * x / img->w, b = 200 - 120.0 * (x + y) / (img->w + img->h);
+			double dx = x - 700, dy = y - 900, d = (dx * dx + dy * dy) / (300.0 * 300.0);
+			if (d < 1) {
+				r += 60 * (1 - d);
+				g += 30 * (1 - d);
+			}
+			int v[3] = { (int)r, (int)g, (int)b };
+			for (int k = 0; k < 3; k++) {
+				if (noise) {
+					seed = seed * 1103515245u + 12345u;
+					v[k] += (int)((seed >> 16) % (unsigned)(2 * noise + 1)) - noise;
+				}
+				px[k] = (unsigned char)(v[k] < 0 ? 0 : v[k] > 255 ? 255 : v[k]);
+			}
+			px[3] = 255;
+		}
+}
+
+static int bench_per_step(void)
+{
+	char home[] = "/tmp/amc-bench-step-XXXXXX";
+	if (!mkdtemp(home))
+		return 1;
+	amc_err e;
+	amc_config *cfg = amc_config_new();
+	amc_device *d;
+	if (amc_device_open("sim", home, cfg, &d, &e) != 0)
+		return fail(&e);
+	static const char *const apps[] = { NULL, "com.android.settings", "com.android.contacts",
+					    "com.android.deskclock", "com.amc.notes", "com.amc.messages", "com.amc.files" };
+	size_t n = sizeof apps / sizeof *apps;
+	double tot = 0, tot_old = 0, tot_z6 = 0, enc = 0;
+	printf("\n(2b) storage per recorded step at 1080x2400 (screenshot + thumbnail + tree JSON), sim screens:\n");
+	for (size_t i = 0; i < n; i++) {
+		if (apps[i] && (d->ops->launch_app(d, apps[i], &e) != 0 || d->ops->wait(d, 1500, &e) != 0))
+			return fail(&e);
+		amc_image img;
+		char *xml = NULL;
+		size_t xl = 0;
+		if (d->ops->frame(d, &img, &e) != 0 || d->ops->ui_tree(d, &xml, &xl, &e) != 0)
+			return fail(&e);
+		frame_cost c;
+		if (cost_of(&img, xml, xl, &c) != 0)
+			return 1;
+		printf("    %-22s shot %6zu + thumb %5zu + tree %5zu = %6zu bytes  (was %6zu zlib-1 RGBA; zlib-6 %6zu)  "
+		       "encode %5.1f ms\n", apps[i] ? apps[i] : "launcher", c.shot, c.thumb, c.tree,
+		       c.shot + c.thumb + c.tree, c.zlib1, c.zlib6, c.enc_ms);
+		tot += (double)(c.shot + c.thumb + c.tree);
+		tot_old += (double)(c.zlib1 + c.thumb + c.tree);
+		tot_z6 += (double)c.zlib6;
+		enc += c.enc_ms;
+		free(xml);
+		amc_image_free(&img);
+	}
+	amc_device_close(d);
+	amc_config_free(cfg);
+	double la[3] = { -1, -1, -1 };
+	(void)getloadavg(la, 3);
+	printf("    mean %.1f KB per step (screenshots alone as zlib-1 RGBA: %.1f KB)  [<= 80 KB] %s\n",
+	       tot / n / 1024, tot_old / n / 1024, tot / n / 1024 <= 80 ? "met" : "MISSED");
+	printf("    write cost: encode of screenshot + thumbnail %.1f ms per step (load average %.2f)\n", enc / n, la[0]);
+	/* photographic content */
+	for (int noise = 0; noise <= 3; noise += 3) {
+		amc_image w;
+		if (amc_image_alloc(&w, 1080, 2400, &e) != 0)
+			return fail(&e);
+		wallpaper(&w, noise);
+		frame_cost c;
+		if (cost_of(&w, NULL, 0, &c) != 0)
+			return 1;
+		double ratio = (double)c.shot / (double)c.zlib6;
+		printf("    wallpaper%s: %zu bytes against %zu as zlib-6 PNG: %.0f %%  [<= 50 %%] %s\n",
+		       noise ? " with +-3 grain" : ", smooth gradients", c.shot, c.zlib6, 100 * ratio,
+		       ratio <= 0.5 ? "met" : "MISSED");
+		amc_image_free(&w);
+	}
+	char cmd[PATH_MAX + 16];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", home);
+	if (system(cmd) != 0)
+		fprintf(stderr, "bench_store: could not remove %s\n", home);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long commits = argc > 1 ? atol(argv[1]) : 10000;
@@ -223,6 +371,9 @@ int main(int argc, char **argv)
 	}
 	printf("\n(2) artifact write (a %zu-byte screenshot PNG, %d writes): p50 %.3f ms   p99 %.3f ms\n", len, NART,
 	       pct_ms(aus, NART, 0.5), pct_ms(aus, NART, 0.99));
+
+	if (bench_per_step() != 0)
+		return 1;
 
 	/* (3) retention: TASKS tasks, the oldest REMOVE each with an artifact
 	 * folder holding its screenshot and tree (small files: the unlink cost

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "image/png.h"
+#include "image/pngfast.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -28,7 +29,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort(); /* the fast path and libpng disagree */
 			amc_image_free(&ref);
 		}
+		/* The encoder is lossless on whatever decodes (palette, RGB or RGBA
+		 * by content), and its output takes the fast path back. */
+		unsigned char *enc;
+		size_t elen;
+		if ((size_t)img.w * (size_t)img.h <= 65536 && amc_png_encode(&img, 1, &enc, &elen, &e) == 0) {
+			long d0 = amc_pngfast_declined();
+			if (amc_png_decode(enc, elen, &ref, &e) != 0 || amc_pngfast_declined() != d0 ||
+			    memcmp(ref.px, img.px, (size_t)img.w * (size_t)img.h * 4) != 0)
+				abort();
+			amc_image_free(&ref);
+			free(enc);
+		}
 		amc_image_free(&img);
 	}
+	/* Settling's probe reads the same files without converting them. */
+	amc_png_probe pr;
+	if (amc_png_probe_read(data, size, 2, &pr, &e) == 0)
+		amc_png_probe_free(&pr);
 	return 0;
 }
