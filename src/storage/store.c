@@ -121,6 +121,7 @@ int amc_store_open(const char *home, amc_store **out, amc_err *e)
 		return amc_err_set(e, AMC_EENV, "the amc home folder must be an absolute path (got '%s'); "
 				   "set AMC_HOME to one", home ? home : "");
 	amc_store *s = amc_xcalloc(1, sizeof *s);
+	pthread_mutex_init(&s->png_mu, NULL);
 	if (snprintf(s->home, sizeof s->home, "%s", home) >= (int)sizeof s->home ||
 	    amc_path_join(s->path, sizeof s->path, home, "amc.db") != 0) {
 		free(s);
@@ -177,6 +178,8 @@ void amc_store_close(amc_store *s)
 	amc_ckpt_stop(s->ckpt);
 	if (s->db)
 		sqlite3_close_v2(s->db);
+	free(s->last_png);
+	pthread_mutex_destroy(&s->png_mu);
 	free(s);
 }
 

@@ -142,6 +142,13 @@ void amc_step_rows_free(amc_step_row *rows, size_t n);
  * `relpath` receives the path relative to $AMC_HOME. */
 int amc_store_put_artifact(amc_store *s, const char *task_id, const char *name,
 			   const void *data, size_t len, char *relpath, size_t relpath_n, amc_err *e);
+/* The same for a screenshot ("*.png"), stored once when unchanged: bytes equal
+ * to the last screenshot this handle stored are not written again, `relpath`
+ * names that earlier file (perhaps another task's: artifact_xrefs then keeps
+ * it through retention), and the thumbnail already written for `name` is
+ * removed (the earlier file has its own). */
+int amc_store_put_frame(amc_store *s, const char *task_id, const char *name, const void *data, size_t len,
+			char *relpath, size_t relpath_n, amc_err *e);
 /* Absolute path of a relative artifact path, refusing anything outside $AMC_HOME/artifacts. */
 int amc_store_artifact_abspath(const amc_store *s, const char *relpath, char *out, size_t n, amc_err *e);
 /* Screenshot thumbnails: "obs-0001.png" has its thumbnail beside it as
