@@ -1,6 +1,9 @@
 #include "image/pngfast.h"
 
 #include <libdeflate.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -53,6 +56,34 @@ static inline void st32(unsigned char *p, uint32_t v)
 {
 	memcpy(p, &v, 4);
 }
+
+#ifdef __SSE2__
+/* Paeth for 4-byte pixels with SSE2, one pixel a step in 16-bit lanes (the
+ * pixel to the left is the only dependency): a 1080x2400 frame whose rows
+ * are mostly Paeth (zlib 6 with adaptive filters, as phones write) took
+ * ~50 ms byte by byte with branches. The tie rule is PNG's: a, then b, then c. */
+static void unpaeth4(const unsigned char *in, unsigned char *out, const unsigned char *prev, size_t rb)
+{
+	const __m128i zero = _mm_setzero_si128();
+	__m128i a = zero, c = zero;
+	for (size_t i = 0; i < rb; i += 4) {
+		__m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)ld32(prev + i)), zero);
+		__m128i x = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)ld32(in + i)), zero);
+		__m128i pa = _mm_sub_epi16(b, c), pb = _mm_sub_epi16(a, c);
+		__m128i pc = _mm_add_epi16(pa, pb);
+		pa = _mm_max_epi16(pa, _mm_sub_epi16(zero, pa));
+		pb = _mm_max_epi16(pb, _mm_sub_epi16(zero, pb));
+		pc = _mm_max_epi16(pc, _mm_sub_epi16(zero, pc));
+		__m128i small = _mm_min_epi16(pc, _mm_min_epi16(pa, pb));
+		__m128i use_a = _mm_cmpeq_epi16(pa, small), use_b = _mm_cmpeq_epi16(pb, small);
+		__m128i bc = _mm_or_si128(_mm_and_si128(use_b, b), _mm_andnot_si128(use_b, c));
+		__m128i near = _mm_or_si128(_mm_and_si128(use_a, a), _mm_andnot_si128(use_a, bc));
+		a = _mm_and_si128(_mm_add_epi16(near, x), _mm_set1_epi16(0xff));
+		st32(out + i, (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(a, zero)));
+		c = b;
+	}
+}
+#endif
 
 static inline unsigned char paeth(int a, int b, int c)
 {
@@ -124,6 +155,12 @@ static int unfilter_row(int ft, const unsigned char *in, unsigned char *out, con
 				out[i] = (unsigned char)(in[i] + (i >= bpp ? out[i - bpp] : 0));
 			return 0;
 		}
+#ifdef __SSE2__
+		if (bpp == 4) {
+			unpaeth4(in, out, prev, rb);
+			return 0;
+		}
+#endif
 		for (i = 0; i < bpp && i < rb; i++)
 			out[i] = (unsigned char)(in[i] + prev[i]);
 		for (; i < rb; i++)
