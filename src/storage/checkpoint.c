@@ -56,7 +56,10 @@ static int hook(void *arg, sqlite3 *db, const char *name, int pages)
 {
 	amc_ckpt *c = arg;
 	if (pages >= AMC_CKPT_BACKSTOP_PAGES) {
-		if (sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL) == SQLITE_OK) {
+		/* RESTART, not PASSIVE: it waits (busy_timeout) for the thread's
+		 * checkpoint and for readers, then starts the WAL over, so a
+		 * stream of back-to-back commits cannot grow the file for ever */
+		if (sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_RESTART, NULL, NULL) == SQLITE_OK) {
 			pthread_mutex_lock(&c->mu);
 			c->inline_count++;
 			pthread_mutex_unlock(&c->mu);

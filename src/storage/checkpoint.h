@@ -6,8 +6,9 @@
  * wakes a background thread (its own connection) that runs a PASSIVE
  * checkpoint, which never blocks writers or readers. If the WAL still grows
  * past AMC_CKPT_BACKSTOP_PAGES (the thread fell behind, e.g. a reader pins the
- * WAL), the committing connection checkpoints inline as before, so the WAL
- * stays bounded. Only src/storage/ includes this. */
+ * WAL), the committing connection runs a RESTART checkpoint inline (it waits
+ * for the thread and readers, then starts the WAL over), so the WAL stays
+ * bounded. Only src/storage/ includes this. */
 #ifndef AMC_CHECKPOINT_H
 #define AMC_CHECKPOINT_H
 
