@@ -16,7 +16,7 @@ what=${1:-build}
 packages="build-essential autoconf automake pkg-config
   libncurses-dev libsqlite3-dev libcurl4-openssl-dev libcjson-dev
   libchafa-dev libglib2.0-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
-  libpng-dev libxml2-dev libyaml-dev libpcre2-dev libfreetype-dev fonts-dejavu-core
+  libpng-dev libdeflate-dev libxml2-dev libyaml-dev libpcre2-dev libfreetype-dev fonts-dejavu-core
   clang tmux tesseract-ocr libvterm-dev
   duktape-dev libjpeg-dev
   libpq-dev postgresql-15

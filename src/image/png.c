@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "image/pngfast.h"
 #include "util/fsutil.h"
 
 /* libpng reports errors through a callback that must not return: we copy the
@@ -95,6 +96,8 @@ long amc_png_decode_count(void)
  * file declaring a 1.3 GB tEXt chunk cost that much memory (found by
  * `make check-hardening`). Stops at IEND or at the end of the input (a file cut
  * short is libpng's "truncated data" error). */
+static int decode_libpng(const void *buf, size_t len, int w, int h, amc_image *out, amc_err *e);
+
 static int check_chunks(const unsigned char *p, size_t len, amc_err *e)
 {
 	size_t off = 8;
@@ -124,9 +127,29 @@ int amc_png_decode(const void *buf, size_t len, amc_image *out, amc_err *e)
 	atomic_fetch_add(&decodes, 1);
 	out->w = out->h = 0;
 	out->px = NULL;
-	/* Refuse oversized input and oversized headers before libpng allocates anything. */
+	/* Refuse oversized input and oversized headers before anything is allocated. */
 	if (amc_png_info(buf, len, &w, &h, e) != 0 || check_chunks(buf, len, e) != 0)
 		return -1;
+	int rc = amc_pngfast_decode(buf, len, w, h, out, e);
+	if (rc <= 0)
+		return rc;
+	return decode_libpng(buf, len, w, h, out, e);
+}
+
+int amc_png_decode_libpng(const void *buf, size_t len, amc_image *out, amc_err *e)
+{
+	int w, h;
+	out->w = out->h = 0;
+	out->px = NULL;
+	if (amc_png_info(buf, len, &w, &h, e) != 0 || check_chunks(buf, len, e) != 0)
+		return -1;
+	return decode_libpng(buf, len, w, h, out, e);
+}
+
+/* libpng decodes what the fast path declines (pngfast.h): other depths,
+ * interlacing, colour keys, and every corrupt file, whose message it writes. */
+static int decode_libpng(const void *buf, size_t len, int w, int h, amc_image *out, amc_err *e)
+{
 	png_ctx *c = calloc(1, sizeof *c);
 	if (!c)
 		return amc_err_set(e, AMC_EENV, "out of memory decoding a PNG");
@@ -201,6 +224,69 @@ int amc_png_decode(const void *buf, size_t len, amc_image *out, amc_err *e)
 	return 0;
 }
 
+static atomic_long probes;
+
+long amc_png_probe_count(void)
+{
+	return atomic_load(&probes);
+}
+
+int amc_png_probe_read(const void *buf, size_t len, int step, amc_png_probe *out, amc_err *e)
+{
+	int w, h;
+	atomic_fetch_add(&probes, 1);
+	memset(out, 0, sizeof *out);
+	if (step < 1)
+		step = 1;
+	if (amc_png_info(buf, len, &w, &h, e) != 0 || check_chunks(buf, len, e) != 0)
+		return -1;
+	int rc = amc_pngfast_probe(buf, len, w, h, step, out, e);
+	if (rc <= 0)
+		return rc;
+	amc_image img;
+	if (amc_png_decode(buf, len, &img, e) != 0)
+		return -1;
+	int sw = (w + step - 1) / step, sh = (h + step - 1) / step;
+	if (amc_image_alloc(&out->sample, sw, sh, e) != 0) {
+		amc_image_free(&img);
+		return -1;
+	}
+	for (int y = 0; y < sh; y++)
+		for (int x = 0; x < sw; x++)
+			memcpy(out->sample.px + ((size_t)y * sw + x) * 4,
+			       img.px + ((size_t)y * step * w + (size_t)x * step) * 4, 4);
+	out->w = w;
+	out->h = h;
+	out->format = -1;
+	out->row_bytes = (size_t)w * 4;
+	out->rows = img.px;
+	return 0;
+}
+
+int amc_png_probe_same(const amc_png_probe *a, const amc_png_probe *b, int y0)
+{
+	if (!a->rows || !b->rows || a->w != b->w || a->h != b->h || a->format != b->format ||
+	    a->row_bytes != b->row_bytes)
+		return 0;
+	if (a->format == 3 && memcmp(a->pal, b->pal, sizeof a->pal))
+		return 0;
+	if (y0 < 0)
+		y0 = 0;
+	if (y0 >= a->h)
+		return 1;
+	size_t off = (size_t)y0 * a->row_bytes;
+	return !memcmp(a->rows + off, b->rows + off, (size_t)a->h * a->row_bytes - off);
+}
+
+void amc_png_probe_free(amc_png_probe *p)
+{
+	if (!p)
+		return;
+	free(p->rows);
+	amc_image_free(&p->sample);
+	memset(p, 0, sizeof *p);
+}
+
 int amc_png_decode_file(const char *path, amc_image *out, amc_err *e)
 {
 	char *buf;
@@ -249,6 +335,18 @@ int amc_png_encode(const amc_image *img, int level, unsigned char **out, size_t 
 		return amc_err_set(e, AMC_EUSAGE, "cannot encode a %dx%d image as PNG", img->w, img->h);
 	if (level < 0 || level > 9)
 		return amc_err_set(e, AMC_EUSAGE, "PNG compression level %d is out of range (0-9)", level);
+	return amc_pngfast_encode(img, level, out, len, e);
+}
+
+/* libpng's encoder: no longer used for frames (pngfast.c writes smaller files
+ * faster); kept for amc_png_encode_libpng, the baseline benches compare with. */
+int amc_png_encode_libpng(const amc_image *img, int level, unsigned char **out, size_t *len, amc_err *e)
+{
+	*out = NULL;
+	*len = 0;
+	if (!img->px || img->w <= 0 || img->h <= 0 || img->w > AMC_IMAGE_MAX_SIDE || img->h > AMC_IMAGE_MAX_SIDE ||
+	    (uint64_t)img->w * (uint64_t)img->h > AMC_IMAGE_MAX_PIXELS || level < 0 || level > 9)
+		return amc_err_set(e, AMC_EUSAGE, "cannot encode a %dx%d image as PNG at level %d", img->w, img->h, level);
 	png_ctx *c = calloc(1, sizeof *c);
 	if (!c)
 		return amc_err_set(e, AMC_EENV, "out of memory encoding a PNG");

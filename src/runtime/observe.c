@@ -25,30 +25,48 @@ void amc_observation_free(amc_observation *o)
 	memset(o, 0, sizeof *o);
 }
 
+/* One screenshot's PNG bytes, retried on device errors only. */
+static int capture_png(amc_device *dev, int retries, unsigned char **png, size_t *len, amc_err *e)
+{
+	for (int attempt = 0;; attempt++) {
+		amc_err le;
+		amc_err_clear(&le);
+		if (dev->ops->screenshot(dev, png, len, &le) == 0)
+			return 0;
+		if (attempt >= retries || le.code == AMC_EUSAGE) {
+			if (e)
+				*e = le;
+			return amc_err_prefix(e, "screenshot failed after %d tries", attempt + 1);
+		}
+		dev->ops->wait(dev, 100, NULL);
+	}
+}
+
 /* One frame's pixels, and its PNG when the device sends one. Retries on device
  * errors only: a PNG that does not decode is bad input from the device and is
  * reported as such. */
 static int capture_frame(amc_device *dev, int retries, unsigned char **png, size_t *len,
 			 amc_image *img, amc_err *e)
 {
+	if (!dev->ops->frame) {
+		if (capture_png(dev, retries, png, len, e) != 0)
+			return -1;
+		if (amc_png_decode(*png, *len, img, e) != 0) {
+			free(*png);
+			*png = NULL;
+			return amc_err_prefix(e, "%s sent a screenshot that is not a valid PNG", dev->id);
+		}
+		return 0;
+	}
 	for (int attempt = 0;; attempt++) {
 		amc_err le;
 		amc_err_clear(&le);
-		if (dev->ops->frame) {
-			/* pixels straight from an in-process device; the PNG of the
-			 * frame that is kept is made in finish() */
-			*png = NULL;
-			*len = 0;
-			if (dev->ops->frame(dev, img, &le) == 0)
-				return 0;
-		} else if (dev->ops->screenshot(dev, png, len, &le) == 0) {
-			if (amc_png_decode(*png, *len, img, e) != 0) {
-				free(*png);
-				*png = NULL;
-				return amc_err_prefix(e, "%s sent a screenshot that is not a valid PNG", dev->id);
-			}
+		/* pixels straight from an in-process device; the PNG of the frame
+		 * that is kept is made in finish() */
+		*png = NULL;
+		*len = 0;
+		if (dev->ops->frame(dev, img, &le) == 0)
 			return 0;
-		}
 		if (attempt >= retries || le.code == AMC_EUSAGE) {
 			if (e)
 				*e = le;
@@ -131,12 +149,78 @@ int amc_observe(amc_device *dev, amc_observe_opts *o, amc_observation *out, amc_
 	return 0;
 }
 
+int amc_settle_same(const amc_png_probe *a, const amc_png_probe *b, const amc_settle_opts *s)
+{
+	if (amc_png_probe_same(a, b, s->status_bar_px))
+		return 1;
+	/* sample row y is frame row y * step: skip those inside the status bar */
+	int y0 = (s->status_bar_px + AMC_SETTLE_SAMPLE_STEP - 1) / AMC_SETTLE_SAMPLE_STEP;
+	return amc_image_diff_fraction(&a->sample, &b->sample, y0, AMC_SETTLE_PIXEL_TOLERANCE) <= s->tolerance;
+}
+
+/* Settling on a device that sends PNGs: frames are probed (inflated and
+ * unfiltered, never converted) and compared exactly, then on a sample when
+ * they differ; only the kept frame is decoded, once. */
+static int settle_png(amc_device *dev, const amc_settle_opts *s, amc_observe_opts *o, amc_observation *out,
+		      int *frames, int *settled, amc_err *e)
+{
+	amc_png_probe prev = { 0 }, cur = { 0 };
+	if (capture_png(dev, o->retries, &out->png, &out->png_len, e) != 0)
+		return -1;
+	(*frames)++;
+	int timeout = s->timeout_ms > 0;
+	if (timeout && amc_png_probe_read(out->png, out->png_len, AMC_SETTLE_SAMPLE_STEP, &prev, e) != 0)
+		goto bad_png;
+	long waited = 0;
+	while (waited < s->timeout_ms) {
+		int step = s->interval_ms;
+		if (dev->ops->wait(dev, step, e) != 0)
+			goto fail;
+		waited += step;
+		unsigned char *png = NULL;
+		size_t len = 0;
+		if (capture_png(dev, o->retries, &png, &len, e) != 0)
+			goto fail;
+		(*frames)++;
+		free(out->png);
+		out->png = png;
+		out->png_len = len;
+		if (amc_png_probe_read(png, len, AMC_SETTLE_SAMPLE_STEP, &cur, e) != 0)
+			goto bad_png;
+		int same = amc_settle_same(&prev, &cur, s);
+		amc_png_probe_free(&prev);
+		prev = cur;
+		memset(&cur, 0, sizeof cur);
+		if (same) {
+			*settled = 1;
+			break;
+		}
+	}
+	amc_png_probe_free(&prev);
+	if (amc_png_decode(out->png, out->png_len, &out->img, e) != 0)
+		goto bad_png;
+	return 0;
+bad_png:
+	amc_err_prefix(e, "%s sent a screenshot that is not a valid PNG", dev->id);
+fail:
+	amc_png_probe_free(&prev);
+	amc_png_probe_free(&cur);
+	return -1;
+}
+
 int amc_settle(amc_device *dev, const amc_settle_opts *s, amc_observe_opts *o,
 	       amc_observation *out, int *frames, int *settled, amc_err *e)
 {
 	memset(out, 0, sizeof *out);
 	*frames = 0;
 	*settled = 0;
+	if (!dev->ops->frame) {
+		if (settle_png(dev, s, o, out, frames, settled, e) != 0)
+			goto fail;
+		if (finish(dev, o, out, e) != 0)
+			goto fail;
+		return 0;
+	}
 	if (capture_frame(dev, o->retries, &out->png, &out->png_len, &out->img, e) != 0)
 		goto fail;
 	(*frames)++;

@@ -4,6 +4,7 @@
 #define AMC_OBSERVE_H
 
 #include "device/device.h"
+#include "image/png.h"
 #include "perception/ocr.h"
 #include "runtime/planner.h"
 
@@ -28,6 +29,11 @@ typedef struct amc_settle_opts {
 /* Per-channel difference (0-255) under which a pixel counts as unchanged. */
 #define AMC_SETTLE_PIXEL_TOLERANCE 8
 
+/* Settling over PNG screenshots compares a sample of every Nth row and column
+ * when two frames are not exactly equal: a quarter of the pixels, so the
+ * tolerance keeps its meaning (a share of pixels) while the sample is cheap. */
+#define AMC_SETTLE_SAMPLE_STEP 2
+
 /* Capture screenshot + UI tree and build the scene. Failed captures are retried
  * o->retries times (a short device wait between tries). */
 int amc_observe(amc_device *dev, amc_observe_opts *o, amc_observation *out, amc_err *e);
@@ -37,6 +43,12 @@ int amc_observe(amc_device *dev, amc_observe_opts *o, amc_observation *out, amc_
  * timeout ended the wait (the last frame is used). */
 int amc_settle(amc_device *dev, const amc_settle_opts *s, amc_observe_opts *o,
 	       amc_observation *out, int *frames, int *settled, amc_err *e);
+/* Whether two probed frames (amc_png_probe_read, AMC_SETTLE_SAMPLE_STEP) count as
+ * the same screen: exactly equal below the status bar, or within the
+ * tolerance on their samples. Over PNG screenshots a settle decodes only the
+ * frame it keeps (amc_png_decode_count rises by one); amc_png_probe_count
+ * counts the compared frames. */
+int amc_settle_same(const amc_png_probe *a, const amc_png_probe *b, const amc_settle_opts *s);
 void amc_observation_free(amc_observation *o);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "image/image.h"
@@ -36,8 +37,8 @@ static int name_ok(const char *name)
 	return 1;
 }
 
-int amc_store_put_artifact(amc_store *s, const char *task_id, const char *name,
-			   const void *data, size_t len, char *relpath, size_t relpath_n, amc_err *e)
+static int put_artifact(amc_store *s, const char *task_id, const char *name, const void *data, size_t len,
+			char *relpath, size_t relpath_n, int dedupe, amc_err *e)
 {
 	if (!amc_store_id_ok(task_id)) {
 		char *safe = amc_sanitize_dup(task_id ? task_id : "");
@@ -62,12 +63,60 @@ int amc_store_put_artifact(amc_store *s, const char *task_id, const char *name,
 	int w = snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, task_id);
 	if (w < 0 || (size_t)w >= sizeof dir || amc_path_join(abs, sizeof abs, s->home, rel) != 0)
 		return amc_err_set(e, AMC_EENV, "artifact path too long under %s", s->home);
+	/* An unchanged frame is stored once: a screenshot equal byte for byte
+	 * to the last one this handle stored names that file (a row of another
+	 * task that does is noted in artifact_xrefs, so retention keeps it), and
+	 * the thumbnail just written for this name goes (the kept file has one). */
+	size_t nl = strlen(name);
+	int shot = dedupe && nl > 4 && !strcmp(name + nl - 4, ".png") &&
+		   !(nl > 10 && !strcmp(name + nl - 10, ".thumb.png"));
+	if (shot && data && len > 0) {
+		pthread_mutex_lock(&s->png_mu);
+		char prev[PATH_MAX];
+		struct stat st;
+		int same = s->last_png && s->last_png_len == len && !memcmp(s->last_png, data, len) &&
+			   strlen(s->last_png_rel) < relpath_n &&
+			   amc_path_join(prev, sizeof prev, s->home, s->last_png_rel) == 0 && stat(prev, &st) == 0 &&
+			   (size_t)st.st_size == len;
+		if (same)
+			memcpy(relpath, s->last_png_rel, strlen(s->last_png_rel) + 1);
+		pthread_mutex_unlock(&s->png_mu);
+		if (same) {
+			char thumb[PATH_MAX];
+			if (amc_store_thumb_path(abs, thumb, sizeof thumb) == 0)
+				(void)unlink(thumb);
+			return 0;
+		}
+	}
 	if (amc_mkdir_p(dir, 0700, e) != 0)
 		return -1;
 	if (amc_write_atomic(abs, data ? data : "", len, 0600, e) != 0)
 		return -1;
 	memcpy(relpath, rel, (size_t)rl + 1);
+	if (shot && data && len > 0) {
+		pthread_mutex_lock(&s->png_mu);
+		unsigned char *copy = malloc(len);
+		free(s->last_png);
+		s->last_png = copy;
+		s->last_png_len = copy ? len : 0;
+		if (copy)
+			memcpy(copy, data, len);
+		snprintf(s->last_png_rel, sizeof s->last_png_rel, "%s", rel);
+		pthread_mutex_unlock(&s->png_mu);
+	}
 	return 0;
+}
+
+int amc_store_put_artifact(amc_store *s, const char *task_id, const char *name, const void *data, size_t len,
+			   char *relpath, size_t relpath_n, amc_err *e)
+{
+	return put_artifact(s, task_id, name, data, len, relpath, relpath_n, 0, e);
+}
+
+int amc_store_put_frame(amc_store *s, const char *task_id, const char *name, const void *data, size_t len,
+			char *relpath, size_t relpath_n, amc_err *e)
+{
+	return put_artifact(s, task_id, name, data, len, relpath, relpath_n, 1, e);
 }
 
 int amc_store_artifact_abspath(const amc_store *s, const char *relpath, char *out, size_t n,

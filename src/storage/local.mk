@@ -1,5 +1,6 @@
 libamc_a_SOURCES += \
 	src/storage/store.c src/storage/store.h src/storage/store_int.h \
+	src/storage/checkpoint.c src/storage/checkpoint.h \
 	src/storage/sql.c \
 	src/storage/migrate.c src/storage/migrate.h \
 	src/storage/tasks.c \

@@ -136,6 +136,35 @@ static const amc_migration MIGRATIONS[] = {
 	 " wall_ms INTEGER,"
 	 " created_ms INTEGER NOT NULL);"
 	 "CREATE INDEX suite_runs_suite_idx ON suite_runs(suite_id, id);"},
+
+	/* Cross-task artifact references: a row naming a file outside its own
+	 * task's folder (a reused observation, a frame stored once for two tasks)
+	 * is noted here by triggers, so retention asks this small table which of a
+	 * removed task's files a kept task still needs instead of scanning every
+	 * remaining row (retention.c). The backfill covers existing databases. */
+	{7, "add the cross-task artifact references",
+	 "CREATE TABLE artifact_xrefs ("
+	 " path TEXT NOT NULL,"
+	 " task_id TEXT NOT NULL,"
+	 " PRIMARY KEY (path, task_id)) WITHOUT ROWID;"
+	 "CREATE INDEX artifact_xrefs_task_idx ON artifact_xrefs(task_id);"
+	 "CREATE TRIGGER timeline_xrefs_ai AFTER INSERT ON timeline BEGIN"
+	 " INSERT OR IGNORE INTO artifact_xrefs (path, task_id) SELECT p, NEW.task_id FROM ("
+	 "  SELECT NEW.before_screenshot AS p UNION ALL SELECT NEW.after_screenshot"
+	 "  UNION ALL SELECT NEW.screenshot_path UNION ALL SELECT NEW.ui_tree_path)"
+	 " WHERE p IS NOT NULL AND substr(p, 1, length(NEW.task_id) + 11) IS NOT 'artifacts/' || NEW.task_id || '/';"
+	 "END;"
+	 "CREATE TRIGGER timeline_xrefs_au AFTER UPDATE OF before_screenshot, after_screenshot, screenshot_path,"
+	 " ui_tree_path ON timeline BEGIN"
+	 " INSERT OR IGNORE INTO artifact_xrefs (path, task_id) SELECT p, NEW.task_id FROM ("
+	 "  SELECT NEW.before_screenshot AS p UNION ALL SELECT NEW.after_screenshot"
+	 "  UNION ALL SELECT NEW.screenshot_path UNION ALL SELECT NEW.ui_tree_path)"
+	 " WHERE p IS NOT NULL AND substr(p, 1, length(NEW.task_id) + 11) IS NOT 'artifacts/' || NEW.task_id || '/';"
+	 "END;"
+	 "INSERT OR IGNORE INTO artifact_xrefs (path, task_id) SELECT p, task_id FROM ("
+	 " SELECT before_screenshot AS p, task_id FROM timeline UNION ALL SELECT after_screenshot, task_id FROM timeline"
+	 " UNION ALL SELECT screenshot_path, task_id FROM timeline UNION ALL SELECT ui_tree_path, task_id FROM timeline)"
+	 " WHERE p IS NOT NULL AND substr(p, 1, length(task_id) + 11) IS NOT 'artifacts/' || task_id || '/';"},
 };
 
 #define N_MIGRATIONS ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))

@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,15 +26,18 @@
 
 typedef struct strlist {
 	char **v;
+	long long *size; /* per string: the file's size when the folder scan saw it, else -1 */
 	size_t n, cap;
 } strlist;
 
-static void strlist_add(strlist *l, char *s)
+static void strlist_add_size(strlist *l, char *s, long long size)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 32;
 		l->v = amc_xrealloc(l->v, l->cap * sizeof *l->v);
+		l->size = amc_xrealloc(l->size, l->cap * sizeof *l->size);
 	}
+	l->size[l->n] = size;
 	l->v[l->n++] = s;
 }
 
@@ -42,6 +46,7 @@ static void strlist_free(strlist *l)
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i]);
 	free(l->v);
+	free(l->size);
 	memset(l, 0, sizeof *l);
 }
 
@@ -55,24 +60,27 @@ static int query_strings(amc_store *s, const char *sql, const char *what, strlis
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		char *v = amc_store_col_dup(st, 0);
 		if (v)
-			strlist_add(out, v);
+			strlist_add_size(out, v, sqlite3_column_count(st) > 1 ? amc_store_col_i64(st, 1, -1) : -1);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : amc_store_sql_error_rc(s, rc, e, what);
 }
 
-static int add_candidate(amc_store *s, sqlite3_stmt *ins, const char *rel, amc_err *e)
+static int add_candidate(amc_store *s, sqlite3_stmt *ins, const char *rel, long long size, amc_err *e)
 {
 	int rc = SQLITE_OK;
 	sqlite3_reset(ins);
 	amc_store_bind_text(ins, 1, rel, &rc);
+	amc_store_bind_i64(ins, 2, size, &rc);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(ins);
 	return rc == SQLITE_DONE ? 0 : amc_store_sql_error_rc(s, rc, e, "note an artifact for retention");
 }
 
 /* Every file in a removed task's folder is a candidate too: that catches
- * files no row names (thumbnails, temp files of a crashed write). */
+ * files no row names (thumbnails, temp files of a crashed write). Its size is
+ * noted here (one fstatat a file, relative to the open folder), so the report
+ * needs no second stat of each file. */
 static int scan_folder(amc_store *s, sqlite3_stmt *ins, const char *id, amc_err *e)
 {
 	char dir[PATH_MAX];
@@ -86,15 +94,14 @@ static int scan_folder(amc_store *s, sqlite3_stmt *ins, const char *id, amc_err 
 	while (rc == 0 && (de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		char rel[PATH_MAX], abs[PATH_MAX * 2]; /* abs: home, "/", rel */
+		char rel[PATH_MAX];
 		struct stat st;
 		if (snprintf(rel, sizeof rel, "artifacts/%s/%s", id, de->d_name) >= (int)sizeof rel ||
 		    !amc_store_relpath_ok(rel))
 			continue;
-		snprintf(abs, sizeof abs, "%s/%s", s->home, rel);
-		if (lstat(abs, &st) != 0 || S_ISDIR(st.st_mode))
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode))
 			continue;
-		rc = add_candidate(s, ins, rel, e);
+		rc = add_candidate(s, ins, rel, S_ISREG(st.st_mode) ? (long long)st.st_size : 0, e);
 	}
 	closedir(d);
 	return rc;
@@ -167,7 +174,7 @@ static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report 
 {
 	if (amc_store_exec(s, "CREATE TEMP TABLE IF NOT EXISTS amc_ret_victims (id TEXT PRIMARY KEY)",
 			   "prepare retention", e) != 0 ||
-	    amc_store_exec(s, "CREATE TEMP TABLE IF NOT EXISTS amc_ret_files (path TEXT PRIMARY KEY)",
+	    amc_store_exec(s, "CREATE TEMP TABLE IF NOT EXISTS amc_ret_files (path TEXT PRIMARY KEY, size INTEGER)",
 			   "prepare retention", e) != 0 ||
 	    amc_store_exec(s, "DELETE FROM temp.amc_ret_victims", "prepare retention", e) != 0 ||
 	    amc_store_exec(s, "DELETE FROM temp.amc_ret_files", "prepare retention", e) != 0)
@@ -190,7 +197,10 @@ static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report 
 			   "list the artifacts of removed tasks", e) != 0)
 		return -1;
 	sqlite3_stmt *ins;
-	if (amc_store_prepare(s, "INSERT OR IGNORE INTO temp.amc_ret_files (path) VALUES (?1)", &ins, e) != 0)
+	if (amc_store_prepare(s,
+			      "INSERT INTO temp.amc_ret_files (path, size) VALUES (?1, ?2)"
+			      " ON CONFLICT (path) DO UPDATE SET size = excluded.size",
+			      &ins, e) != 0)
 		return -1;
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < victims->n; i++)
@@ -204,19 +214,19 @@ static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report 
 				      "remove tasks", e) < 0)
 		return -1;
 	r->steps = (long)steps;
-	/* A reused observation may be named by a kept row (shared artifact): only
-	 * what no remaining row names may go, and a kept screenshot keeps its
-	 * thumbnail (x.png -> x.thumb.png, store.h). One pass over the timeline. */
+	/* A file of a removed task's may still be named by a kept task's row (a
+	 * reused observation, a frame stored once for two tasks): such rows are
+	 * noted in artifact_xrefs when written (migration 7), so only that small
+	 * table is asked, never the whole timeline. A kept screenshot keeps its
+	 * thumbnail (x.png -> x.thumb.png, store.h). */
+	if (amc_store_exec(s, "DELETE FROM artifact_xrefs WHERE task_id IN temp.amc_ret_victims",
+			   "forget the removed tasks' references", e) != 0)
+		return -1;
 	return query_strings(s,
-			     "WITH kept(p) AS ("
-			     " SELECT before_screenshot FROM timeline"
-			     " UNION ALL SELECT after_screenshot FROM timeline"
-			     " UNION ALL SELECT screenshot_path FROM timeline"
-			     " UNION ALL SELECT ui_tree_path FROM timeline)"
-			     " SELECT path FROM temp.amc_ret_files EXCEPT SELECT p FROM ("
-			     " SELECT p FROM kept"
-			     " UNION ALL SELECT substr(p, 1, length(p) - 4) || '.thumb.png' FROM kept"
-			     "  WHERE p LIKE '%.png')",
+			     "SELECT path, size FROM temp.amc_ret_files f"
+			     " WHERE NOT EXISTS (SELECT 1 FROM artifact_xrefs x WHERE x.path = f.path)"
+			     " AND NOT (f.path LIKE '%.thumb.png' AND EXISTS (SELECT 1 FROM artifact_xrefs x"
+			     "  WHERE x.path = substr(f.path, 1, length(f.path) - 10) || '.png'))",
 			     "find unreferenced artifacts", doomed, e);
 }
 
@@ -256,9 +266,16 @@ int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention
 	for (size_t i = 0; i < doomed.n; i++) {
 		char p[PATH_MAX];
 		struct stat st;
-		if (amc_store_artifact_abspath(s, doomed.v[i], p, sizeof p, NULL) != 0 ||
-		    lstat(p, &st) != 0 || S_ISDIR(st.st_mode))
-			continue; /* never escapes artifacts/; already gone is fine */
+		if (amc_store_artifact_abspath(s, doomed.v[i], p, sizeof p, NULL) != 0)
+			continue; /* never escapes artifacts/ */
+		if (doomed.size[i] >= 0) { /* seen by the folder scan */
+			abs[i] = amc_xstrdup(p);
+			r->files++;
+			r->bytes += doomed.size[i];
+			continue;
+		}
+		if (lstat(p, &st) != 0 || S_ISDIR(st.st_mode))
+			continue; /* already gone is fine */
 		abs[i] = amc_xstrdup(p);
 		r->files++;
 		if (S_ISREG(st.st_mode))
@@ -271,6 +288,7 @@ int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention
 		memset(r, 0, sizeof *r);
 		result = -1;
 	} else {
+		long long u0 = amc_mono_us();
 		for (size_t i = 0; i < doomed.n; i++) {
 			if (abs[i] && unlink(abs[i]) != 0 && errno != ENOENT && result == 0)
 				result = amc_err_set(e, AMC_EENV, "removed the rows but cannot delete %s: %s",
@@ -284,6 +302,7 @@ int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention
 			    snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, victims.v[i]) < (int)sizeof dir)
 				(void)rmdir(dir);
 		}
+		r->unlink_us = amc_mono_us() - u0;
 	}
 	drop_temp(s);
 	for (size_t i = 0; i < doomed.n; i++)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "storage/checkpoint.h"
 #include "storage/migrate.h"
 #include "storage/store_int.h"
 #include "util/clock.h"
@@ -120,6 +121,7 @@ int amc_store_open(const char *home, amc_store **out, amc_err *e)
 		return amc_err_set(e, AMC_EENV, "the amc home folder must be an absolute path (got '%s'); "
 				   "set AMC_HOME to one", home ? home : "");
 	amc_store *s = amc_xcalloc(1, sizeof *s);
+	pthread_mutex_init(&s->png_mu, NULL);
 	if (snprintf(s->home, sizeof s->home, "%s", home) >= (int)sizeof s->home ||
 	    amc_path_join(s->path, sizeof s->path, home, "amc.db") != 0) {
 		free(s);
@@ -156,6 +158,7 @@ int amc_store_open(const char *home, amc_store **out, amc_err *e)
 	    amc_migrate_run(s->db, s->path, NULL, e) != 0 ||
 	    tighten_modes(s, e) != 0 || amc_store_recover(s, e) < 0)
 		goto fail;
+	s->ckpt = amc_ckpt_start(s->db, s->path);
 	*out = s;
 	return 0;
 fail:
@@ -172,9 +175,19 @@ void amc_store_close(amc_store *s)
 	if (stats && !strcmp(stats, "1"))
 		fprintf(stderr, "amc-store-stats: lock waits %d, longest %lld ms\n", s->busy_waits,
 			s->busy_max_ms);
+	amc_ckpt_stop(s->ckpt);
 	if (s->db)
 		sqlite3_close_v2(s->db);
+	free(s->last_png);
+	pthread_mutex_destroy(&s->png_mu);
 	free(s);
+}
+
+void amc_store_checkpoint_counts(amc_store *s, int drain, long *background, long *inline_count)
+{
+	if (drain)
+		amc_ckpt_drain(s->ckpt);
+	amc_ckpt_counts(s->ckpt, background, inline_count);
 }
 
 const char *amc_store_home(const amc_store *s)

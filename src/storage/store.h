@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include "util/err.h"
 
-#define AMC_STORE_SCHEMA_VERSION 6
+#define AMC_STORE_SCHEMA_VERSION 7
 
 typedef struct amc_store amc_store;
 
@@ -98,6 +98,10 @@ typedef struct amc_task_filter {
 
 int amc_store_open(const char *home, amc_store **out, amc_err *e);
 void amc_store_close(amc_store *s);
+/* WAL checkpoints of this store's writes: run by the background thread, and
+ * inline on a commit (only when the thread fell behind; storage/checkpoint.h).
+ * `drain`: wait for a checkpoint under way first. */
+void amc_store_checkpoint_counts(amc_store *s, int drain, long *background, long *inline_count);
 const char *amc_store_home(const amc_store *s);
 /* Tasks that were `running`/`waiting_user` and whose device lock is free now
  * (or held for another task: its note names a different task id) become
@@ -138,6 +142,13 @@ void amc_step_rows_free(amc_step_row *rows, size_t n);
  * `relpath` receives the path relative to $AMC_HOME. */
 int amc_store_put_artifact(amc_store *s, const char *task_id, const char *name,
 			   const void *data, size_t len, char *relpath, size_t relpath_n, amc_err *e);
+/* The same for a screenshot ("*.png"), stored once when unchanged: bytes equal
+ * to the last screenshot this handle stored are not written again, `relpath`
+ * names that earlier file (perhaps another task's: artifact_xrefs then keeps
+ * it through retention), and the thumbnail already written for `name` is
+ * removed (the earlier file has its own). */
+int amc_store_put_frame(amc_store *s, const char *task_id, const char *name, const void *data, size_t len,
+			char *relpath, size_t relpath_n, amc_err *e);
 /* Absolute path of a relative artifact path, refusing anything outside $AMC_HOME/artifacts. */
 int amc_store_artifact_abspath(const amc_store *s, const char *relpath, char *out, size_t n, amc_err *e);
 /* Screenshot thumbnails: "obs-0001.png" has its thumbnail beside it as
@@ -168,6 +179,7 @@ typedef struct amc_retention_opts {
 typedef struct amc_retention_report {
 	long tasks, steps, files;
 	long long bytes;
+	long long unlink_us;  /* time spent in the file system's unlinks and rmdirs (benches) */
 } amc_retention_report;
 
 int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention_report *r, amc_err *e);

@@ -5,6 +5,7 @@
 #define AMC_STORE_INT_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <sqlite3.h>
 
 #include "storage/store.h"
@@ -16,6 +17,13 @@ struct amc_store {
 	long long busy_since;  /* amc_mono_ms() when the current lock wait began */
 	long long busy_max_ms; /* the longest lock wait of this connection */
 	int busy_waits;        /* how many statements had to wait for a lock */
+	struct amc_ckpt *ckpt; /* WAL checkpoints off the step's path (checkpoint.h) */
+	/* The last screenshot this handle stored, so an unchanged frame is
+	 * stored once (artifacts.c); guarded by png_mu. */
+	pthread_mutex_t png_mu;
+	unsigned char *last_png;
+	size_t last_png_len;
+	char last_png_rel[PATH_MAX];
 };
 
 /* Task statuses that mean "someone may still work on it": never removed by

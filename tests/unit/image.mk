@@ -14,3 +14,8 @@ check_PROGRAMS += tests/unit/test_jpeg
 TESTS += tests/unit/test_jpeg
 tests_unit_test_jpeg_SOURCES = tests/unit/test_jpeg.c
 tests_unit_test_jpeg_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/unit/test_pngfast
+TESTS += tests/unit/test_pngfast
+tests_unit_test_pngfast_SOURCES = tests/unit/test_pngfast.c
+tests_unit_test_pngfast_LDADD = $(TEST_LDADD)

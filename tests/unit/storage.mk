@@ -43,3 +43,8 @@ check_PROGRAMS += tests/unit/test_search
 TESTS += tests/unit/test_search
 tests_unit_test_search_SOURCES = tests/unit/test_search.c
 tests_unit_test_search_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/unit/test_checkpoint
+TESTS += tests/unit/test_checkpoint
+tests_unit_test_checkpoint_SOURCES = tests/unit/test_checkpoint.c
+tests_unit_test_checkpoint_LDADD = $(TEST_LDADD)

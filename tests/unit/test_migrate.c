@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "storage/store.h"
 #include "tap.h"
@@ -252,6 +253,48 @@ static void test_failed_step_rolls_back(const char *base)
 	sqlite3_close(db);
 }
 
+/* Version 7: an existing database's cross-task references are backfilled, so
+ * retention of the older task keeps the file the newer one names. */
+static void test_xrefs_backfilled(const char *base)
+{
+	char home[PATH_MAX], sql[4096], file[PATH_MAX + 64];
+	make_home(base, "xrefs", home, sizeof home);
+	snprintf(sql, sizeof sql,
+		 "%s"
+		 "INSERT INTO tasks (id, kind, status, created_ms) VALUES"
+		 " ('01olderxxxxxxxxa', 'goal', 'succeeded', 1700000000000),"
+		 " ('01newerxxxxxxxxb', 'goal', 'succeeded', 1700000005000);"
+		 "INSERT INTO timeline (task_id, step, screenshot_path) VALUES"
+		 " ('01olderxxxxxxxxa', 1, 'artifacts/01olderxxxxxxxxa/0001.png'),"
+		 " ('01olderxxxxxxxxa', 2, 'artifacts/01olderxxxxxxxxa/0002.png'),"
+		 " ('01newerxxxxxxxxb', 1, 'artifacts/01olderxxxxxxxxa/0002.png');",
+		 V1_SCHEMA);
+	ok(build_db(home, sql, 1) == 0, "a version-1 database where one task names another's file");
+	snprintf(file, sizeof file, "%s/artifacts/01olderxxxxxxxxa", home);
+	amc_mkdir_p(file, 0700, NULL);
+	const char *names[] = { "0001.png", "0002.png" };
+	for (int i = 0; i < 2; i++) {
+		snprintf(file, sizeof file, "%s/artifacts/01olderxxxxxxxxa/%s", home, names[i]);
+		amc_write_atomic(file, "png", 3, 0600, NULL);
+	}
+	amc_store *s = NULL;
+	amc_err e = {0};
+	ok(amc_store_open(home, &s, &e) == 0, "opens and migrates: %s", e.msg);
+	sqlite3 *db = amc_store_db(s);
+	is_int(one_int(db, "SELECT count(*) FROM artifact_xrefs WHERE task_id = '01newerxxxxxxxxb' AND "
+			   "path = 'artifacts/01olderxxxxxxxxa/0002.png'"),
+	       1, "version 7 noted the cross-task reference");
+	is_int(one_int(db, "SELECT count(*) FROM artifact_xrefs"), 1, "and only that one (own files are not noted)");
+	amc_retention_opts ro = { 1, 0, 0 };
+	amc_retention_report rep;
+	ok(amc_store_retention(s, &ro, &rep, &e) == 0 && rep.tasks == 1, "retention removes the older task: %s", e.msg);
+	snprintf(file, sizeof file, "%s/artifacts/01olderxxxxxxxxa/0002.png", home);
+	ok(access(file, F_OK) == 0, "the file the kept task names survives");
+	snprintf(file, sizeof file, "%s/artifacts/01olderxxxxxxxxa/0001.png", home);
+	ok(access(file, F_OK) != 0, "the removed task's own file is gone");
+	amc_store_close(s);
+}
+
 int main(void)
 {
 	const char *base = test_home("migrate");
@@ -260,5 +303,6 @@ int main(void)
 	test_newer_refused(base);
 	test_foreign_refused(base);
 	test_failed_step_rolls_back(base);
+	test_xrefs_backfilled(base);
 	return done_testing();
 }

@@ -75,6 +75,94 @@ int main(void)
 	amc_observation_free(&s2);
 	amc_observation_free(&s3);
 
+	/* The same over PNG screenshots (as adb -p and Appium send them): the sim
+	 * without its pixel hand-over. Frames are probed, not decoded; only the
+	 * kept frame is decoded, and the transition is waited out all the same. */
+	{
+		const amc_device_ops *orig = amc_device_driver(d);
+		amc_device_ops png_ops = *orig;
+		png_ops.frame = NULL;
+		amc_device_set_driver(d, &png_ops);
+		amc_observation h, p1, after;
+		ok(d->ops->key(d, AMC_KEY_HOME, &e) == 0, "home");
+		so.timeout_ms = 3000;
+		ok(amc_settle(d, &so, &oo, &h, &frames, &settled, &e) == 0 && settled, "PNG settle on home");
+		ok(d->ops->tap(d, ix, iy, &e) == 0, "tap Settings again");
+		c0 = amc_device_calls_now(d);
+		dec0 = amc_png_decode_count();
+		long pr0 = amc_png_probe_count();
+		ok(amc_settle(d, &so, &oo, &p1, &frames, &settled, &e) == 0 && settled, "PNG settle after the tap");
+		c1 = amc_device_calls_now(d);
+		dc = amc_device_calls_since(&c1, &c0);
+		is_int((int)(amc_png_decode_count() - dec0), 1, "one full decode for the whole settle (%d frames)", frames);
+		is_int((int)(amc_png_probe_count() - pr0), frames, "each frame compared by a probe");
+		is_int((int)dc.screenshots.count, frames, "one screenshot per compared frame");
+		ok(frames >= 3, "the slide was waited out over PNGs (%d frames)", frames);
+		/* never settled on a moving screen: a later frame shows the same */
+		ok(amc_observe(d, &oo, &after, &e) == 0, "observe after settling");
+		ok(amc_image_diff_fraction(&p1.img, &after.img, info.status_bar_px, 8) <= 0.001,
+		   "what settling kept is what the screen still shows");
+		amc_observation_free(&h);
+		amc_observation_free(&p1);
+		amc_observation_free(&after);
+		amc_device_set_driver(d, orig);
+	}
+
+	/* amc_settle_same: the clock alone does not count; a real change does,
+	 * even one small enough to slip between sampled rows and columns when it
+	 * is over the tolerance, and one of a single pixel row never counts as equal
+	 * when the tolerance is 0. */
+	{
+		amc_image a;
+		amc_image_alloc(&a, 1080, 2400, &e);
+		/* thousands of colours, like a phone's frame (no palette) */
+		for (size_t i = 0; i < (size_t)1080 * 2400; i++) {
+			size_t x = i % 1080, y = i / 1080;
+			a.px[i * 4] = (unsigned char)(x / 5);
+			a.px[i * 4 + 1] = (unsigned char)(y % 200);
+			a.px[i * 4 + 2] = (unsigned char)((x + y) / 16);
+			a.px[i * 4 + 3] = 255;
+		}
+		unsigned char *pa, *pb;
+		size_t la, lb;
+		amc_png_encode(&a, 6, &pa, &la, &e);
+		amc_settle_opts st = { 1000, 100, 0.001, 84 };
+		amc_png_probe A, B;
+		ok(amc_png_probe_read(pa, la, AMC_SETTLE_SAMPLE_STEP, &A, &e) == 0, "probe a frame");
+		/* the clock ticks: pixels inside the status bar change */
+		for (int y = 10; y < 60; y++)
+			for (int x = 900; x < 1000; x++)
+				memset(a.px + ((size_t)y * 1080 + x) * 4, 0, 3);
+		amc_png_encode(&a, 6, &pb, &lb, &e);
+		amc_png_probe_read(pb, lb, AMC_SETTLE_SAMPLE_STEP, &B, &e);
+		ok(amc_png_probe_same(&A, &B, 84) && amc_settle_same(&A, &B, &st), "a clock tick is the same screen");
+		ok(!amc_png_probe_same(&A, &B, 0), "but the frames differ");
+		free(pb);
+		amc_png_probe_free(&B);
+		/* a 60x60 box changes below the bar: 3600 px, 0.14 % of the frame */
+		for (int y = 1001; y < 1061; y++)
+			for (int x = 301; x < 361; x++)
+				memset(a.px + ((size_t)y * 1080 + x) * 4, 0, 3);
+		amc_png_encode(&a, 6, &pb, &lb, &e);
+		amc_png_probe_read(pb, lb, AMC_SETTLE_SAMPLE_STEP, &B, &e);
+		ok(!amc_settle_same(&A, &B, &st), "a change over the tolerance is never taken as settled");
+		free(pb);
+		amc_png_probe_free(&B);
+		/* one odd pixel row (between the sampled rows): exact compare sees it */
+		for (int x = 0; x < 1080; x++)
+			memset(a.px + ((size_t)2001 * 1080 + x) * 4, 7, 3);
+		amc_png_encode(&a, 6, &pb, &lb, &e);
+		amc_png_probe_read(pb, lb, AMC_SETTLE_SAMPLE_STEP, &B, &e);
+		st.tolerance = 0;
+		ok(!amc_png_probe_same(&A, &B, 84) && !amc_settle_same(&A, &B, &st),
+		   "with no tolerance, a one-row change between sampled rows is a change");
+		free(pb);
+		free(pa);
+		amc_png_probe_free(&A);
+		amc_png_probe_free(&B);
+		amc_image_free(&a);
+	}
+
 	/* Faults: a certain screenshot failure is reported after the retries. */
 	amc_device_close(d);
 	amc_config_set(cfg, "sim", "faults", "screenshot:1", "test", &e);

@@ -157,6 +157,8 @@ static void test_by_count(const char *base)
 	amc_retention_report r2 = {0};
 	o.dry_run = 0;
 	ok(amc_store_retention(s, &o, &r2, &e) == 0, "retention keep=3: %s", e.msg);
+	ok(r.unlink_us == 0, "a dry run unlinks nothing");
+	r2.unlink_us = 0; /* the time the real run spent removing files */
 	ok(!memcmp(&r, &r2, sizeof r), "the dry run reported exactly what the real run did");
 	ok(!has_task(s, T2) && !has_task(s, T3), "T2 and T3 are gone");
 	ok(has_task(s, T4) && has_task(s, T5) && has_task(s, T6), "the newest three stay");
@@ -274,11 +276,55 @@ static void test_thumbnail(const char *base)
 	amc_store_close(s);
 }
 
+/* A frame stored once for two tasks (amc_store_put_frame): an unchanged frame
+ * is not written again, a second task's record names the first task's file,
+ * and retention of the first task keeps that file (and its thumbnail) while
+ * removing what only the first task named. */
+static void test_shared_frames(const char *base)
+{
+	amc_store *s = open_in(base, "frames");
+	amc_err e = {0};
+	mk(s, "f1aaaaaaaaaaaaaa", "succeeded", 1000);
+	mk(s, "f2bbbbbbbbbbbbbb", "succeeded", 2000);
+	char a[128], b[128], c[128], d[128];
+	unsigned char frame[300], other[300];
+	for (int i = 0; i < 300; i++) {
+		frame[i] = (unsigned char)i;
+		other[i] = (unsigned char)(i * 3);
+	}
+	put(s, "f1aaaaaaaaaaaaaa", "obs-0001.thumb.png", 20);
+	ok(amc_store_put_frame(s, "f1aaaaaaaaaaaaaa", "obs-0001.png", frame, sizeof frame, a, sizeof a, &e) == 0,
+	   "first frame stored");
+	ok(amc_store_put_frame(s, "f1aaaaaaaaaaaaaa", "obs-0002.png", other, sizeof other, b, sizeof b, &e) == 0 &&
+		   strcmp(a, b),
+	   "a changed frame gets its own file");
+	ok(amc_store_put_frame(s, "f1aaaaaaaaaaaaaa", "obs-0003.png", other, sizeof other, c, sizeof c, &e) == 0 &&
+		   !strcmp(b, c),
+	   "an unchanged frame is stored once (%s)", c);
+	ok(!exists(s, "artifacts/f1aaaaaaaaaaaaaa/obs-0003.png"), "no second file");
+	step(s, "f1aaaaaaaaaaaaaa", 1, a, b, NULL);
+	step(s, "f1aaaaaaaaaaaaaa", 2, b, c, NULL);
+	/* the second task starts on the same screen */
+	put(s, "f2bbbbbbbbbbbbbb", "obs-0001.thumb.png", 20);
+	ok(amc_store_put_frame(s, "f2bbbbbbbbbbbbbb", "obs-0001.png", other, sizeof other, d, sizeof d, &e) == 0 &&
+		   !strcmp(d, b),
+	   "another task's unchanged frame names the first task's file (%s)", d);
+	ok(!exists(s, "artifacts/f2bbbbbbbbbbbbbb/obs-0001.thumb.png"), "and its own thumbnail went");
+	step(s, "f2bbbbbbbbbbbbbb", 1, d, d, NULL);
+	amc_retention_opts o = {1, 0, 0};
+	amc_retention_report r = {0};
+	ok(amc_store_retention(s, &o, &r, &e) == 0 && r.tasks == 1, "retention removes the first task: %s", e.msg);
+	ok(exists(s, b), "the shared frame survives");
+	ok(!exists(s, a), "the frame only the removed task named is gone");
+	amc_store_close(s);
+}
+
 int main(void)
 {
 	const char *base = test_home("retention");
 	test_thumbnail(base);
 	test_by_count(base);
 	test_by_age(base);
+	test_shared_frames(base);
 	return done_testing();
 }
