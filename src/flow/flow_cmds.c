@@ -4,6 +4,7 @@
 #include "flow/flow_cmds.h"
 
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -87,7 +88,12 @@ static int input_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *w
 	amc_flow_cmd *c = ctx;
 	if (!strcmp(it->name, "optional"))
 		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
-	return strcmp(it->name, "text") ? 1 : amc_flow_yaml_str(y, it->val, what, 1, &c->text);
+	if (!strcmp(it->name, "text"))
+		return amc_flow_yaml_str(y, it->val, what, 1, &c->text);
+	/* YamlInputText.parse reads text and label from a mapping and ignores
+	 * every other key (`inputText: {text: x, id: field}` types into the
+	 * focused field); a mapping without text is still refused below. */
+	return 0;
 }
 
 static int parse_input_text(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
@@ -445,6 +451,7 @@ static const amc_flow_cmd_def COMMANDS[] = {
 	{ "inputRandomEmail", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
 	{ "inputRandomPersonName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
 	BARE_ROW("hideKeyboard", AMC_FLOW_HIDE_KEYBOARD),
+	BARE_ROW("hide keyboard", AMC_FLOW_HIDE_KEYBOARD), /* YamlFluentCommand's other spelling */
 	BARE_ROW("pasteText", AMC_FLOW_PASTE_TEXT),
 	SEL_ROW("copyTextFrom", AMC_FLOW_COPY_TEXT_FROM, 0),
 	{ "setClipboard", AMC_FLOW_SET_CLIPBOARD, amc_flow_parse_text_cmd, describe_text, 0,
@@ -530,19 +537,68 @@ void amc_flow_cmd_clear(amc_flow_cmd *c)
 	memset(c, 0, sizeof *c);
 }
 
-/* "unknown command 'X'" or "command 'X' is not supported yet", with the list. */
+/* Case-insensitive edit distance, capped: typos like tapon, assertVisable. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return 99;
+	size_t row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+			size_t best = diag + cost;
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/* The known command nearest to name, or NULL when none is near. */
+static const char *nearest(const char *name)
+{
+	const char *best = NULL;
+	size_t bd = strlen(name) / 3 + 1; /* at most a third of the letters wrong */
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (!COMMANDS[i].parse)
+			continue;
+		size_t d = edit_distance(name, COMMANDS[i].name);
+		if (d < bd || (d == bd && !best && d <= 2)) {
+			bd = d;
+			best = COMMANDS[i].name;
+		}
+	}
+	return best;
+}
+
+/* "unknown command 'X'" (with the nearest known one) or "command 'X' is not
+ * supported yet"; the whole list is docs/flows.md's, not every message's. */
 static int refuse(amc_flow_yaml *y, const yaml_node_t *name_node, const amc_flow_cmd_def *def)
 {
-	char *supported = amc_flow_cmds_supported();
 	if (def) {
+		char *supported = amc_flow_cmds_supported();
 		amc_flow_yaml_err(y, name_node, "command '%s' is not supported yet%s%s (supported: %s)", def->name,
 				  def->why ? ": " : "", def->why ? def->why : "", supported);
-	} else {
-		char *q = amc_flow_yaml_quote(name_node);
-		amc_flow_yaml_err(y, name_node, "unknown command '%s' (supported: %s)", q, supported);
-		free(q);
+		free(supported);
+		return -1;
 	}
-	free(supported);
+	char *q = amc_flow_yaml_quote(name_node);
+	const char *near = name_node->type == YAML_SCALAR_NODE ? nearest(q) : NULL;
+	if (near)
+		amc_flow_yaml_err(y, name_node, "unknown command '%s' (did you mean '%s'?)", q, near);
+	else
+		amc_flow_yaml_err(y, name_node, "unknown command '%s' (docs/flows.md lists the commands amc reads)", q);
+	free(q);
 	return -1;
 }
 

@@ -10,7 +10,7 @@
 	"scrollUntilVisible, assertVisible, assertNotVisible, waitForAnimationToEnd, takeScreenshot, " \
 	"eraseText, runFlow, repeat, retry, extendedWaitUntil, stopApp, killApp, clearState, clearKeychain, " \
 	"openLink, inputRandomText, inputRandomNumber, inputRandomEmail, inputRandomPersonName, hideKeyboard, " \
-	"pasteText, copyTextFrom, setClipboard, doubleTapOn, evalScript, runScript, assertTrue, assertWithAI, " \
+	"hide keyboard, pasteText, copyTextFrom, setClipboard, doubleTapOn, evalScript, runScript, assertTrue, assertWithAI, " \
 	"assertNoDefectsWithAI, extractTextWithAI, action, setLocation, travel, addMedia, startRecording, " \
 	"stopRecording, setAirplaneMode, toggleAirplaneMode, setOrientation"
 
@@ -266,7 +266,16 @@ static void test_errors(void)
 {
 	fails("- eraseText: x\n", "t.yaml:1: eraseText must be a whole number", "eraseText not a count");
 	fails("- back\n- runFlow: {env: {A: 1}}\n", "t.yaml:2: runFlow needs file or commands", "runFlow empty");
-	fails("- bogus\n", "t.yaml:1: unknown command 'bogus' (supported: " SUPPORTED ")", "bare unknown command");
+	fails("- bogus\n", "t.yaml:1: unknown command 'bogus' (docs/flows.md lists the commands amc reads)",
+	      "bare unknown command");
+	fails("- tapon: x\n", "unknown command 'tapon' (did you mean 'tapOn'?)", "a typo: the nearest command");
+	fails("- asertVisble: x\n", "did you mean 'assertVisible'?", "two letters off");
+	amc_flow_cmd *c = one("- hide keyboard\n", NULL, "'hide keyboard', YamlFluentCommand's other spelling");
+	is_int(c->op, AMC_FLOW_HIDE_KEYBOARD, "'hide keyboard' is hideKeyboard");
+	/* YamlInputText.parse: a mapping's text (and label) are read, other keys ignored */
+	c = one("- inputText: {text: hi, id: field}\n", NULL, "inputText with an id");
+	is_str(c->text, "hi", "inputText with an id: the text is typed");
+	fails("- inputText: {id: field}\n", "inputText needs text", "inputText mapping without text");
 	fails("- tapOn: 123\n", "t.yaml:1: tapOn must be a text, got a number", "tapOn with a number");
 	fails("- tapOn: [a, b]\n", "t.yaml:1: tapOn needs a selector", "tapOn with a list");
 	fails("- tapOn\n", "t.yaml:1: tapOn needs a selector", "bare tapOn");
