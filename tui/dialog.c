@@ -267,7 +267,12 @@ static void launch_draw(amc_tui_app *a, amc_tui_dialog *d)
 	row++;
 	if (l->error[0]) /* wrapped: a missing key's message says in full what to set */
 		amc_tui_wrap(l->error, row, x + 2, w - 4, 4, amc_tui_attr(AMC_EL_ERROR), 1);
-	amc_tui_put(stdscr, y + h - 2, x + 2, w - 4, "Tab: next field  j/k: choose  Enter: launch  Esc: cancel", dim, 0);
+	/* j and k are letters inside a text field (the goal, the file, the
+	 * steps): the footer offers choosing only on the lists */
+	amc_tui_put(stdscr, y + h - 2, x + 2, w - 4,
+		    l->field <= 1 ? "Tab: next field  j/k: choose  Enter: launch  Esc: cancel"
+				  : "Tab: next field  type to edit  Enter: launch  Esc: cancel",
+		    dim, 0);
 }
 
 /* Launch through launch/launch.h: the flow is read, the planner built and
