@@ -652,9 +652,18 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 		draw_pane(a, t, t->focus, y, 0, h, w);
 		return;
 	}
-	int tw = w * 35 / 100;
-	if (tw < 30)
-		tw = 30;
+	/* the timeline as wide as its longest row (marker, number, status,
+	 * description, duration), between 28 columns and 35% of the width */
+	int tw = 28;
+	for (size_t i = 0; i < t->nsteps; i++) {
+		const char *d = t->steps[i].description ? t->steps[i].description : t->steps[i].tool;
+		int need = amc_tui_width(d) + 17;
+		tw = need > tw ? need : tw;
+	}
+	if (tw > w * 35 / 100)
+		tw = w * 35 / 100;
+	if (tw < 28)
+		tw = 28;
 	if (tw > w - 20)
 		tw = w - 20;
 	int rw = w - tw, ih = h * 3 / 5;
