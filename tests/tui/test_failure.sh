@@ -22,6 +22,7 @@ YAML
 [ $? -ne 0 ]
 ok_status $? "the flow fails"
 cat >"$T_HOME/k" <<'KEYS'
+:dump list
 Enter
 :dump open
 Tab Tab Tab
@@ -37,6 +38,9 @@ for size in 80x24 200x50; do
 	mkdir -p "$d"
 	"$AMC" tui --script "$T_HOME/k" --dump-dir "$d" --size $size 2>"$T_HOME/err"
 	ok_status $? "script runs at $size"
+	grep -q ' sim:0  *4 ' "$d/list.txt"
+	ok_status $? "$size: the DEVICE column shows the whole device"
+	[ $size = 80x24 ] && { grep -qE ' [0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}$' "$d/list.txt"; ok_status $? "80x24: STARTED is short"; }
 	grep -q '^│>  4 ✗' "$d/open.txt"
 	ok_status $? "$size: the failing step 4 is selected on opening"
 	grep -q '─ Error ─' "$d/open.txt"
