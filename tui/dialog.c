@@ -2,6 +2,12 @@
  * choose from, and the Launch dialog built from them (device, flow or a goal
  * in words, max steps). */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -267,7 +273,50 @@ static void launch_draw(amc_tui_app *a, amc_tui_dialog *d)
 	row++;
 	if (l->error[0]) /* wrapped: a missing key's message says in full what to set */
 		amc_tui_wrap(l->error, row, x + 2, w - 4, 4, amc_tui_attr(AMC_EL_ERROR), 1);
-	amc_tui_put(stdscr, y + h - 2, x + 2, w - 4, "Tab: next field  j/k: choose  Enter: launch  Esc: cancel", dim, 0);
+	/* j and k are letters inside a text field (the goal, the file, the
+	 * steps): the footer offers choosing only on the lists */
+	amc_tui_put(stdscr, y + h - 2, x + 2, w - 4,
+		    l->field <= 1 ? "Tab: next field  j/k: choose  Enter: launch  Esc: cancel"
+				  : "Tab: next field  type to edit  Enter: launch  Esc: cancel",
+		    dim, 0);
+}
+
+static int is_folder(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* `amc run --flow DIR --device ID` as a grandchild (so nothing waits for
+ * it and no zombie is left), its output to the log-free /dev/null: the
+ * tasks it records are what the person follows, in the Tasks view. The
+ * home goes along in AMC_HOME. */
+static int run_suite_detached(amc_tui_app *a, const char *dir, const char *device, amc_err *e)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0)
+		return amc_err_set(e, AMC_EENV, "cannot find amc's own executable to run the folder's flows");
+	self[n] = '\0';
+	pid_t pid = fork();
+	if (pid < 0)
+		return amc_err_set(e, AMC_EENV, "cannot start the folder's flows: %s", strerror(errno));
+	if (pid == 0) {
+		if (fork() != 0)
+			_exit(0);
+		setsid();
+		int fd = open("/dev/null", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		setenv("AMC_HOME", a->home, 1);
+		execl(self, self, "run", "--flow", dir, "--device", device, (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, NULL, 0);
+	return 0;
 }
 
 /* Launch through launch/launch.h: the flow is read, the planner built and
@@ -302,6 +351,18 @@ static int do_launch(amc_tui_app *a, launch *l)
 			snprintf(l->error, sizeof l->error, "give a flow file");
 			l->field = 2;
 			return 0;
+		}
+		if (is_folder(l->path)) {
+			/* a folder is a suite, as `amc run --flow DIR` takes it (one task
+			 * per flow, in name order): that command runs it beside us and
+			 * its tasks show in the list as they start */
+			if (run_suite_detached(a, l->path, req.device, &e) != 0) {
+				char *m = amc_sanitize_dup(e.msg);
+				snprintf(l->error, sizeof l->error, "%s", m);
+				free(m);
+				return 0;
+			}
+			return 1;
 		}
 		req.flow_path = l->path;
 	} else {

@@ -387,7 +387,6 @@ static wchar_t *mark_cells(const render *r, const amc_tui_marks *m)
 
 static int draw_cells(const render *r, int y, int x, int h, int w, const amc_tui_marks *m)
 {
-	(void)h;
 	if (r->bad) {
 		amc_tui_put(stdscr, y, x, w, "(screenshot missing or unreadable)", amc_tui_attr(AMC_EL_DIM), 0);
 		return -1;
@@ -418,6 +417,23 @@ static int draw_cells(const render *r, int y, int x, int h, int w, const amc_tui
 			mvadd_wch(oy + yy, ox + xx, &cc);
 		}
 	free(ov);
+	/* The phone's edge: a white screen on a light terminal would have none
+	 * (issue 27), so a thin frame in the theme's border colour goes round
+	 * the image where the pane has room beside and below it. */
+	attr_t fa = amc_tui_attr(AMC_EL_BORDER);
+	int utf8 = amc_tui_utf8();
+	if (ox - 1 >= x && ox + r->cw < x + w) {
+		for (int yy = 0; yy < r->ch; yy++) {
+			amc_tui_put(stdscr, oy + yy, ox - 1, 1, utf8 ? "\xe2\x94\x82" : "|", fa, 0);
+			amc_tui_put(stdscr, oy + yy, ox + r->cw, 1, utf8 ? "\xe2\x94\x82" : "|", fa, 0);
+		}
+		if (r->ch < h) {
+			amc_tui_put(stdscr, oy + r->ch, ox - 1, 1, utf8 ? "\xe2\x94\x94" : "+", fa, 0);
+			for (int xx = 0; xx < r->cw; xx++)
+				amc_tui_put(stdscr, oy + r->ch, ox + xx, 1, utf8 ? "\xe2\x94\x80" : "-", fa, 0);
+			amc_tui_put(stdscr, oy + r->ch, ox + r->cw, 1, utf8 ? "\xe2\x94\x98" : "+", fa, 0);
+		}
+	}
 	return 0;
 }
 

@@ -117,6 +117,38 @@ char *amc_tui_row_text(WINDOW *w, int y, int cols)
 	return amc_sb_detach(&sb);
 }
 
+size_t amc_tui_wrap_take(const char *s, int w, size_t *next)
+{
+	size_t n = strlen(s), take = 0, lastsp = 0;
+	int cols = 0;
+	while (take < n) {
+		size_t nx = take + 1;
+		while (nx < n && ((unsigned char)s[nx] & 0xC0) == 0x80)
+			nx++;
+		char ch[8];
+		snprintf(ch, sizeof ch, "%.*s", (int)(nx - take), s + take);
+		int cw = amc_tui_width(ch);
+		if (cols + cw > w)
+			break;
+		cols += cw;
+		take = nx;
+		if (s[take] == ' ')
+			lastsp = take;
+	}
+	if (take == 0 && n > 0) {
+		take = 1; /* a character wider than the room: one anyway */
+		while (take < n && ((unsigned char)s[take] & 0xC0) == 0x80)
+			take++;
+	}
+	if (lastsp > 0 && take < n)
+		take = lastsp;
+	size_t nx = take;
+	while (s[nx] == ' ')
+		nx++;
+	*next = nx;
+	return take;
+}
+
 /* Split s into lines of at most w columns, breaking at spaces where it can;
  * draws them from row y when draw is set. Returns the number of lines. */
 int amc_tui_wrap(const char *s, int y, int x, int w, int max, attr_t at, int draw)
@@ -125,35 +157,14 @@ int amc_tui_wrap(const char *s, int y, int x, int w, int max, attr_t at, int dra
 	if (w < 1)
 		return 0;
 	while (*s && lines < max) {
-		size_t n = strlen(s), take = 0, lastsp = 0;
-		int cols = 0;
-		while (take < n) {
-			size_t nx = take + 1;
-			while (nx < n && ((unsigned char)s[nx] & 0xC0) == 0x80)
-				nx++;
-			char ch[8];
-			snprintf(ch, sizeof ch, "%.*s", (int)(nx - take), s + take);
-			int cw = amc_tui_width(ch);
-			if (cols + cw > w)
-				break;
-			cols += cw;
-			take = nx;
-			if (s[take] == ' ')
-				lastsp = take;
-		}
-		if (take == 0)
-			take = 1;
-		if (lastsp > 0 && take < n)
-			take = lastsp;
+		size_t next, take = amc_tui_wrap_take(s, w, &next);
 		if (draw) {
 			char part[2048];
 			snprintf(part, sizeof part, "%.*s", (int)(take < sizeof part - 1 ? take : sizeof part - 1), s);
 			amc_tui_put(stdscr, y + lines, x, w, part, at, 1);
 		}
 		lines++;
-		s += take;
-		while (*s == ' ')
-			s++;
+		s += next;
 	}
 	return lines;
 }

@@ -5,6 +5,7 @@
 #define AMC_TUI_TEXT_H
 
 #include <curses.h>
+#include <stddef.h>
 
 /* Draw `s` (UTF-8, any bytes) at y,x in at most `width` columns with `attr`
  * (pair included), padding the rest with spaces when `pad`. A cut string ends
@@ -14,6 +15,10 @@ int amc_tui_put(WINDOW *w, int y, int x, int width, const char *s, attr_t attr, 
  * columns, breaking at spaces where it can; draws them on stdscr from row y,
  * column x with `at` when draw is set. Returns the number of lines. */
 int amc_tui_wrap(const char *s, int y, int x, int w, int max, attr_t at, int draw);
+/* The bytes of s (terminal-safe) that fill one line of at most w columns,
+ * broken at a space where it can; *next is where the next line starts (the
+ * spaces at the break skipped). */
+size_t amc_tui_wrap_take(const char *s, int w, size_t *next);
 /* Display width of the sanitized form of `s`. */
 int amc_tui_width(const char *s);
 /* Row y of w, its first `cols` columns (at most 1023), as UTF-8 with the

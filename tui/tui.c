@@ -121,6 +121,16 @@ static void loop(amc_tui_app *a)
 		int r = poll(p, ino >= 0 ? 3 : 2, timeout);
 		if (r < 0 && errno != EINTR)
 			return;
+		if (r < 0) {
+			/* A signal woke poll: after a SIGWINCH, ncurses' handler has
+			 * queued KEY_RESIZE, which getch only gives when called, so
+			 * ask now rather than on the next key (issue 27). */
+			int k = getch();
+			if (k == KEY_RESIZE)
+				amc_tui_screen_key(a, k);
+			else if (k != ERR)
+				ungetch(k);
+		}
 		now = amc_mono_ms();
 		int check = 0;
 		if (r > 0 && (p[0].revents & POLLIN)) {

@@ -19,6 +19,7 @@
 #include "tui/image.h"
 #include "tui/text.h"
 #include "util/fsutil.h"
+#include "util/sanitize.h"
 #include "util/clock.h"
 #include "util/strbuf.h"
 
@@ -83,6 +84,12 @@ void *amc_tui_task_new(amc_tui_app *a, const char *id)
 	t->follow_tail = t->have_task && !amc_status_is_terminal(t->task.status);
 	if (t->follow_tail && t->nsteps)
 		t->sel = (long)t->nsteps - 1;
+	/* a failed task opens on the step that failed (its last not-ok step),
+	 * as a trace viewer jumps to the error */
+	if (t->have_task && !t->follow_tail && t->task.error && *t->task.error)
+		for (size_t i = 0; i < t->nsteps; i++)
+			if (t->steps[i].status && strcmp(t->steps[i].status, "ok") && t->steps[i].error && *t->steps[i].error)
+				t->sel = (long)i;
 	return t;
 }
 
@@ -177,6 +184,86 @@ static void add_multi(lines *l, const char *label, const char *text)
 	}
 }
 
+/* A step's or task's error as lines: the message, and when it lists what
+ * was on screen ("...; on screen: 'a', 'b', ...") that list one item a
+ * line, so a long list is read down, not cut at the pane's edge. */
+static void add_error(lines *l, const char *label, const char *err, const char *indent)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	const char *os = strstr(err, "on screen: ");
+	size_t head = os ? (size_t)(os - err) : strlen(err);
+	while (head > 0 && (err[head - 1] == ' ' || err[head - 1] == ';'))
+		head--;
+	amc_sb_printf(&sb, "%s%.*s", label, (int)head, err);
+	add(l, amc_sb_str(&sb));
+	if (os) {
+		amc_sb_reset(&sb);
+		amc_sb_printf(&sb, "%son screen:", indent);
+		add(l, amc_sb_str(&sb));
+		const char *p = os + strlen("on screen: ");
+		while (*p) {
+			/* an item is 'quoted' (quotes inside were kept): cut at "', '" */
+			const char *end = strstr(p, "', ");
+			size_t n = end ? (size_t)(end - p) + 1 : strlen(p);
+			amc_sb_reset(&sb);
+			amc_sb_printf(&sb, "%s  %.*s", indent, (int)n, p);
+			add(l, amc_sb_str(&sb));
+			p += n;
+			while (*p == ',' || *p == ' ')
+				p++;
+		}
+	}
+	amc_sb_free(&sb);
+}
+
+/* The flow's source around the step's line (as a trace viewer shows the
+ * failing line): "source: FILE:LINE", then up to three lines either side,
+ * numbered, the step's line marked with ">". The place comes from the
+ * step's reasoning ("flow command at FILE:LINE", the sub-flow's file for a
+ * sub-flow's command). Nothing for goal steps or an unreadable file. */
+static void add_source(lines *l, const amc_step_row *s)
+{
+	static const char AT[] = "flow command at ";
+	if (!s->reasoning || strncmp(s->reasoning, AT, sizeof AT - 1))
+		return;
+	const char *where = s->reasoning + sizeof AT - 1;
+	const char *colon = strrchr(where, ':');
+	long line = colon ? strtol(colon + 1, NULL, 10) : 0;
+	if (line <= 0 || colon == where)
+		return;
+	char *path = amc_xstrndup(where, (size_t)(colon - where));
+	char *buf = NULL;
+	size_t len = 0;
+	amc_err e;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "source: %s:%ld", path, line);
+	add(l, amc_sb_str(&sb));
+	if (amc_read_file(path, 1 << 20, &buf, &len, &e) != 0) {
+		amc_sb_reset(&sb);
+		amc_sb_printf(&sb, "  (not readable here: %s)", e.msg);
+		add(l, amc_sb_str(&sb));
+	} else {
+		long no = 1;
+		const char *p = buf, *end = buf + len;
+		while (p < end && no <= line + 3) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+			if (no >= line - 3) {
+				amc_sb_reset(&sb);
+				amc_sb_printf(&sb, "%s%4ld | %.*s", no == line ? ">" : " ", no, (int)n, p);
+				add(l, amc_sb_str(&sb));
+			}
+			no++;
+			p = nl ? nl + 1 : end;
+		}
+	}
+	free(buf);
+	free(path);
+	amc_sb_free(&sb);
+}
+
 static void add_json(lines *l, const char *label, const char *json)
 {
 	cJSON *j = json ? cJSON_Parse(json) : NULL;
@@ -264,11 +351,12 @@ static void build_op(const task_view *t, const amc_step_row *s, int nothing, lin
 	add(l, s->description ? s->description : s->tool);
 	add_target(s, l);
 	if (s->error && *s->error)
-		add_multi(l, "error", s->error);
+		add_error(l, "error: ", s->error, "  ");
 	else
 		add(l, s->status && !strcmp(s->status, "ok") ? "result: ok" : "result: not ok");
 	if (nothing == 1)
 		add(l, "! changed nothing: same UI tree, same pixels (a missed tap?) - 4: Diff");
+	add_source(l, s);
 	if (s->reasoning && *s->reasoning)
 		add_multi(l, "reasoning", s->reasoning);
 	add(l, "");
@@ -302,6 +390,34 @@ static void free_lines(lines *l)
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i]);
 	free(l->v);
+}
+
+/* `s` (raw; sanitized here) as rows of at most w columns into `out`, the
+ * continuation rows indented as the first one (plus two). */
+static void wrap_lines(lines *out, const char *s, int w)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sanitize_line(s, strlen(s), &sb);
+	const char *p = amc_sb_str(&sb);
+	size_t ind = strspn(p, " ");
+	int first = 1;
+	if (!*p)
+		add(out, "");
+	while (*p) {
+		int room = first ? w : w - (int)ind - 2;
+		if (room < 8)
+			room = w > 0 ? w : 1;
+		size_t next, take = amc_tui_wrap_take(p, room, &next);
+		amc_sb one;
+		amc_sb_init(&one);
+		amc_sb_printf(&one, "%*s%.*s", first ? 0 : (int)ind + 2, "", (int)take, p);
+		add(out, amc_sb_str(&one));
+		amc_sb_free(&one);
+		p += next;
+		first = 0;
+	}
+	amc_sb_free(&sb);
 }
 
 static void draw_timeline(amc_tui_app *a, task_view *t, int y, int x, int h, int w)
@@ -384,13 +500,21 @@ static void draw_operation(task_view *t, int y, int x, int h, int w)
 	t->op_page = h - 2;
 	if (!t->nsteps)
 		return;
-	lines l = { NULL, 0 };
+	lines l = { NULL, 0 }, rows = { NULL, 0 };
 	build_op(t, &t->steps[t->sel], t->nothing[t->sel], &l);
-	if (t->op_top > (long)l.n - 1)
-		t->op_top = l.n ? (long)l.n - 1 : 0;
-	for (int i = 0; i < t->op_page && t->op_top + i < (long)l.n; i++)
-		amc_tui_put(stdscr, y + 1 + i, x + 1, w - 2, l.v[t->op_top + i],
-			    i == 0 && t->op_top == 0 ? amc_tui_attr(AMC_EL_TITLE) : amc_tui_attr(AMC_EL_NORMAL), 1);
+	/* long texts wrap (an error, its screen list, a warning): none is cut */
+	for (size_t i = 0; i < l.n; i++)
+		wrap_lines(&rows, l.v[i], w - 2);
+	if (t->op_top > (long)rows.n - 1)
+		t->op_top = rows.n ? (long)rows.n - 1 : 0;
+	for (int i = 0; i < t->op_page && t->op_top + i < (long)rows.n; i++) {
+		const char *r = rows.v[t->op_top + i];
+		int el = i == 0 && t->op_top == 0 ? AMC_EL_TITLE
+			 : !strncmp(r, "error:", 6) || r[0] == '>' ? AMC_EL_ERROR
+			 : r[0] == '!' ? AMC_EL_WARN : AMC_EL_NORMAL;
+		amc_tui_put(stdscr, y + 1 + i, x + 1, w - 2, r, amc_tui_attr(el), 1);
+	}
+	free_lines(&rows);
 	free_lines(&l);
 }
 
@@ -414,6 +538,62 @@ static void draw_pane(amc_tui_app *a, task_view *t, int pane, int y, int x, int 
 		draw_operation(t, y, x, h, w);
 	else
 		draw_image(a, t, pane, y, x, h, w);
+}
+
+/* The task's error in its own box under the header, drawn before the panes
+ * so nothing pushes it off screen: the message wrapped, then what was on
+ * screen one item a line, in as many columns as the width allows. At most
+ * a third of the rows (at least 5); what does not fit is counted ("z on the
+ * Operation pane shows all"). Returns the rows used. */
+static int draw_error_box(const char *err, int y, int w, int h)
+{
+	lines l = { NULL, 0 }, msg = { NULL, 0 };
+	add_error(&l, "", err, "");
+	wrap_lines(&msg, l.v[0], w - 4);
+	size_t nitems = l.n > 2 ? l.n - 2 : 0;
+	int colw = 0;
+	for (size_t i = 2; i < l.n; i++) {
+		int cw = amc_tui_width(l.v[i]) + 2;
+		colw = cw > colw ? cw : colw;
+	}
+	if (colw > w - 4)
+		colw = w - 4;
+	int ncols = colw > 0 ? (w - 4) / colw : 1;
+	if (ncols < 1)
+		ncols = 1;
+	int maxh = h / 3 > 5 ? h / 3 : 5;
+	int item_rows = nitems ? (int)((nitems + (size_t)ncols - 1) / (size_t)ncols) + 1 : 0;
+	int inner = (int)msg.n + item_rows, cap = maxh - 2;
+	if (inner > cap)
+		inner = cap;
+	int mrows = (int)msg.n < inner ? (int)msg.n : inner - (nitems ? 2 : 0);
+	if (mrows < 1)
+		mrows = 1;
+	amc_tui_box(y, 0, inner + 2, w, "Error", 0);
+	attr_t ea = amc_tui_attr(AMC_EL_ERROR);
+	for (int i = 0; i < mrows && i < (int)msg.n; i++)
+		amc_tui_put(stdscr, y + 1 + i, 2, w - 4, msg.v[i], ea, 1);
+	int row = mrows;
+	if (nitems && row < inner) {
+		amc_tui_put(stdscr, y + 1 + row, 2, w - 4, "on screen:", amc_tui_attr(AMC_EL_DIM), 1);
+		row++;
+		int rows_left = inner - row;
+		size_t fit = (size_t)rows_left * (size_t)ncols;
+		for (size_t k = 0; k < nitems && k < fit; k++) {
+			int r = (int)(k % (size_t)rows_left), c = (int)(k / (size_t)rows_left);
+			const char *txt = l.v[2 + k];
+			char more[64];
+			if (k == fit - 1 && nitems > fit) {
+				snprintf(more, sizeof more, "+%zu more: z on Operation", nitems - fit + 1);
+				txt = more;
+			}
+			int cw = txt == more ? w - 4 - c * colw : colw; /* the count may use the rest of the row */
+			amc_tui_put(stdscr, y + 1 + row + r, 2 + c * colw, cw, txt, amc_tui_attr(AMC_EL_NORMAL), 0);
+		}
+	}
+	free_lines(&msg);
+	free_lines(&l);
+	return inner + 2;
 }
 
 static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
@@ -452,14 +632,19 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	}
 	amc_tui_put(stdscr, y, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(amc_tui_status_el(r->status)) | A_BOLD, 1);
 	amc_sb_reset(&sb);
-	if (r->error && *r->error)
-		amc_sb_printf(&sb, "error: %s", r->error);
-	else if (r->summary && *r->summary)
-		amc_sb_puts(&sb, r->summary);
-	amc_tui_put(stdscr, y + 1, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(r->error && *r->error ? AMC_EL_ERROR : AMC_EL_DIM), 1);
-	amc_sb_free(&sb);
-	y += 2;
-	h -= 2;
+	if (r->error && *r->error) {
+		amc_sb_free(&sb);
+		int used = draw_error_box(r->error, y + 1, w, h - 1);
+		y += 1 + used;
+		h -= 1 + used;
+	} else {
+		if (r->summary && *r->summary)
+			amc_sb_puts(&sb, r->summary);
+		amc_tui_put(stdscr, y + 1, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(AMC_EL_DIM), 1);
+		amc_sb_free(&sb);
+		y += 2;
+		h -= 2;
+	}
 	memset(t->at, 0, sizeof t->at);
 	/* the evidence pane follows the selected step (the before image's mark comes from it) */
 	amc_tui_evidence_step(t->ev, a->store, t->nsteps ? &t->steps[t->sel] : NULL);
@@ -467,9 +652,18 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 		draw_pane(a, t, t->focus, y, 0, h, w);
 		return;
 	}
-	int tw = w * 35 / 100;
-	if (tw < 30)
-		tw = 30;
+	/* the timeline as wide as its longest row (marker, number, status,
+	 * description, duration), between 28 columns and 35% of the width */
+	int tw = 28;
+	for (size_t i = 0; i < t->nsteps; i++) {
+		const char *d = t->steps[i].description ? t->steps[i].description : t->steps[i].tool;
+		int need = amc_tui_width(d) + 17;
+		tw = need > tw ? need : tw;
+	}
+	if (tw > w * 35 / 100)
+		tw = w * 35 / 100;
+	if (tw < 28)
+		tw = 28;
 	if (tw > w - 20)
 		tw = w - 20;
 	int rw = w - tw, ih = h * 3 / 5;

@@ -215,13 +215,23 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 		t->page = page > 1 ? page : 1;
 		load_page(a, t, 0);
 	}
-	/* Columns: the goal takes what the fixed ones leave. */
+	/* Columns sized by their content (issue 27): DEVICE as wide as the
+	 * longest device shown (6 to 24), STARTED without the year and seconds
+	 * under 130 columns; the goal takes what the others leave. */
 	int wide = w >= 110, mid = w >= 80;
-	int fixed = 2 + 14 + 9 + 7 + 6 + 8 + (mid ? 20 : 0) + (wide ? 18 : 0);
+	int dvw = 6;
+	for (size_t i = 0; i < t->nrows && (int)i < page; i++) {
+		int dw = t->rows[i].device ? amc_tui_width(t->rows[i].device) : 0;
+		dvw = dw > dvw ? dw : dvw;
+	}
+	if (dvw > 24)
+		dvw = 24;
+	int stw = w >= 130 ? 19 : 11;
+	int fixed = 2 + 14 + 9 + dvw + 1 + 6 + 8 + (mid ? stw + 1 : 0) + (wide ? 18 : 0);
 	int gw = w - fixed > 10 ? w - fixed : 10;
 	char head[512];
-	snprintf(head, sizeof head, "  %-13s %-8s %-*s %-6s %5s %7s %s%s", "STATUS", "ID", gw, "GOAL / FLOW", "DEVICE",
-		 "STEPS", "TIME", mid ? "STARTED             " : "", wide ? "SOURCE" : "");
+	snprintf(head, sizeof head, "  %-13s %-8s %-*s %-*s %5s %7s %-*s%s", "STATUS", "ID", gw, "GOAL / FLOW", dvw, "DEVICE",
+		 "STEPS", "TIME", mid ? stw + 1 : 0, mid ? "STARTED" : "", wide ? "SOURCE" : "");
 	amc_tui_put(stdscr, y, 0, w, head, amc_tui_attr(AMC_EL_TITLE), 1);
 	for (size_t i = 0; i < t->nrows && (int)i < page; i++) {
 		amc_task_row *r = &t->rows[i];
@@ -258,8 +268,8 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 		amc_tui_put(stdscr, row, x, gw, amc_sb_str(&g), base, 1);
 		amc_sb_free(&g);
 		x += gw + 1;
-		amc_tui_put(stdscr, row, x, 6, r->device, base, 1);
-		x += 7;
+		amc_tui_put(stdscr, row, x, dvw, r->device, base, 1);
+		x += dvw + 1;
 		char num[32];
 		snprintf(num, sizeof num, "%5d", r->steps);
 		amc_tui_put(stdscr, row, x, 5, num, base, 1);
@@ -272,8 +282,14 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 		if (mid) {
 			char tm[32];
 			amc_format_time(r->started_ms ? r->started_ms : r->created_ms, tm, sizeof tm);
-			amc_tui_put(stdscr, row, x, 19, tm, base, 1);
-			x += 20;
+			/* "2026-12-05 05:50:08" -> "12-05 05:50" when narrow */
+			const char *shown = tm;
+			if (stw < 19 && strlen(tm) >= 16) {
+				tm[16] = '\0';
+				shown = tm + 5;
+			}
+			amc_tui_put(stdscr, row, x, stw, shown, base, 1);
+			x += stw + 1;
 		}
 		if (wide && r->source_task_id) {
 			char src[64];

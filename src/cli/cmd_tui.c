@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "tui/theme.h"
 #include "tui/tui.h"
 
 static int run(amc_cli *cli, int argc, char **argv)
@@ -35,6 +36,16 @@ static int run(amc_cli *cli, int argc, char **argv)
 		case 't':
 			if (amc_config_set(cli->cfg, "tui", "theme", optarg, "command line", &e) != 0)
 				return amc_cli_usage(&amc_cmd_tui, "%s", e.msg);
+			/* a theme asked for by name on the command line must exist:
+			 * a typo is a usage error (exit 2), not a warning inside the
+			 * interface; the configuration's theme still only warns */
+			{
+				amc_tui_theme th;
+				if (amc_tui_theme_load(&th, optarg, &e) != 0 &&
+				    (!strncmp(e.msg, "no theme ", 9) || !strncmp(e.msg, "bad theme name", 14)))
+					return amc_cli_usage(&amc_cmd_tui, "--theme: %s", e.msg);
+				amc_err_clear(&e); /* a theme file with a mistake: the TUI says so and falls back */
+			}
 			break;
 		case 's': o.script = optarg; break;
 		case 'o': o.dump_dir = optarg; break;

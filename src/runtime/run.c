@@ -668,7 +668,8 @@ static int step_record(run *r, step *s, amc_err *e)
 	 * the screen again changed nothing by design: its diff is made on demand). */
 	if (s->have_after) {
 		amc_stepdiff_in din = { act->tool, &r->obs.tree, &s->after.tree, &r->obs.img, &s->after.img,
-					r->settle.status_bar_px, r->settle.tolerance };
+					r->settle.status_bar_px, r->settle.tolerance, 0, 0, 0 };
+		din.have_tap = amc_stepdiff_tap_point(act->args, s->result, &din.tap_x, &din.tap_y);
 		cJSON *dj = amc_stepdiff_compute(&din);
 		rec.tree_diff = amc_json_print(dj);
 		cJSON_Delete(dj);

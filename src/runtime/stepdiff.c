@@ -22,6 +22,42 @@ int amc_stepdiff_is_action(const char *tool)
 	return 0;
 }
 
+/* A tap's point: its x/y arguments, else the centre of the element it
+ * matched. 1 when known. */
+int amc_stepdiff_tap_point(const cJSON *args, const cJSON *result, int *x, int *y)
+{
+	const cJSON *jx = cJSON_GetObjectItemCaseSensitive(args, "x"), *jy = cJSON_GetObjectItemCaseSensitive(args, "y");
+	if (cJSON_IsNumber(jx) && cJSON_IsNumber(jy)) {
+		*x = jx->valueint;
+		*y = jy->valueint;
+		return 1;
+	}
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(result, "matched");
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(m, "bounds");
+	if (!cJSON_IsArray(b) || cJSON_GetArraySize(b) != 4)
+		return 0;
+	*x = (cJSON_GetArrayItem(b, 0)->valueint + cJSON_GetArrayItem(b, 2)->valueint) / 2;
+	*y = (cJSON_GetArrayItem(b, 1)->valueint + cJSON_GetArrayItem(b, 3)->valueint) / 2;
+	return 1;
+}
+
+/* 1 when the deepest displayed node of `t` under x,y, or one of its
+ * ancestors, has focus: the tap landed on the focused field. */
+static int tap_on_focused(const amc_ui_tree *t, int x, int y)
+{
+	int best = -1;
+	for (size_t i = 0; t && i < t->count; i++) {
+		const amc_ui_node *n = &t->nodes[i];
+		if ((n->flags & AMC_NODE_DISPLAYED) && x >= n->bounds.x1 && x < n->bounds.x2 && y >= n->bounds.y1 &&
+		    y < n->bounds.y2 && (best < 0 || n->depth >= t->nodes[best].depth))
+			best = (int)i;
+	}
+	for (int i = best; i >= 0; i = t->nodes[i].parent)
+		if (t->nodes[i].flags & AMC_NODE_FOCUSED)
+			return 1;
+	return 0;
+}
+
 cJSON *amc_stepdiff_compute(const amc_stepdiff_in *in)
 {
 	cJSON *j = cJSON_CreateObject();
@@ -52,7 +88,11 @@ cJSON *amc_stepdiff_compute(const amc_stepdiff_in *in)
 	} else {
 		cJSON_AddNullToObject(j, "pixels");
 	}
-	if (!action)
+	int focused = in->have_tap && in->tool && !strcmp(in->tool, "tap") && in->before &&
+		      tap_on_focused(in->before, in->tap_x, in->tap_y);
+	if (focused)
+		cJSON_AddTrueToObject(j, "focused_field");
+	if (!action || focused)
 		cJSON_AddFalseToObject(j, "changed_nothing");
 	else if (tree_empty == 0 || pixels_same == 0)
 		cJSON_AddFalseToObject(j, "changed_nothing");
@@ -121,7 +161,11 @@ int amc_stepdiff_of_row(amc_store *s, const amc_step_row *r, char **json_out, am
 	int h = have_ai ? ai.h : 0;
 	amc_stepdiff_in in = { r->tool, have_b ? &bt : NULL, have_a ? &at : NULL, have_bi ? &bi : NULL,
 			       have_ai ? &ai : NULL, (int)lround(h * AMC_STEPDIFF_STATUS_BAR_FRACTION),
-			       AMC_STEPDIFF_TOLERANCE };
+			       AMC_STEPDIFF_TOLERANCE, 0, 0, 0 };
+	cJSON *ja = r->args ? cJSON_Parse(r->args) : NULL, *jr = r->result ? cJSON_Parse(r->result) : NULL;
+	in.have_tap = amc_stepdiff_tap_point(ja, jr, &in.tap_x, &in.tap_y);
+	cJSON_Delete(ja);
+	cJSON_Delete(jr);
 	cJSON *j = amc_stepdiff_compute(&in);
 	*json_out = amc_json_print(j);
 	cJSON_Delete(j);

@@ -46,7 +46,17 @@ typedef struct amc_stepdiff_in {
 	const amc_image *before_img, *after_img; /* NULL (or no pixels): not known */
 	int status_bar_px;                      /* rows at the top left out of the pixel comparison */
 	double tolerance;                       /* fraction of pixels that may differ */
+	/* A tap's point in screen pixels (have_tap 0: unknown). A tap on the
+	 * field that already has focus changes nothing on screen by design (the
+	 * keyboard and cursor are already there) and the text typed next lands
+	 * in it: that is not a missed tap, so changed_nothing stays false and
+	 * "focused_field": true says why. */
+	int have_tap, tap_x, tap_y;
 } amc_stepdiff_in;
+
+/* A tap's point from its arguments (x, y) or else the centre of the
+ * element it matched (result "matched" "bounds"); 1 when known. */
+int amc_stepdiff_tap_point(const cJSON *args, const cJSON *result, int *x, int *y);
 
 /* The JSON form above. Caller owns. */
 cJSON *amc_stepdiff_compute(const amc_stepdiff_in *in);

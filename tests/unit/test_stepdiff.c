@@ -61,6 +61,39 @@ static int flag_of(const amc_stepdiff_in *in)
 	return v;
 }
 
+#define XML_FOCUSED "<hierarchy rotation=\"0\"><node index=\"0\" text=\"\" class=\"android.widget.FrameLayout\" " \
+	"bounds=\"[0,0][100,200]\"><node index=\"0\" text=\"\" resource-id=\"p:id/name\" focused=\"true\" " \
+	"class=\"android.widget.EditText\" bounds=\"[0,40][100,80]\" /></node></hierarchy>"
+
+/* Issue 27: a tap on the field that already has focus (bundled add-contact's
+ * step 4 `tapOn id="name"`) is not a missed tap; a tap beside it still is. */
+static void test_focused_field(void)
+{
+	amc_ui_tree f;
+	tree(XML_FOCUSED, &f);
+	amc_image i0;
+	image(&i0, 0, 0);
+	amc_stepdiff_in in = { "tap", &f, &f, &i0, &i0, 10, 0.001, 1, 50, 60 };
+	is_int(flag_of(&in), 0, "a tap on the focused field: not a missed tap");
+	cJSON *j = amc_stepdiff_compute(&in);
+	ok(cJSON_IsTrue(cJSON_GetObjectItem(j, "focused_field")), "focused_field says why");
+	cJSON_Delete(j);
+	in.tap_y = 150;
+	is_int(flag_of(&in), 1, "a tap beside the focused field that changed nothing: flagged");
+	in.have_tap = 0;
+	in.tap_y = 60;
+	is_int(flag_of(&in), 1, "the point unknown: flagged as before");
+	cJSON *args = cJSON_Parse("{\"x\":5,\"y\":7}"), *res = cJSON_Parse("{\"matched\":{\"bounds\":[0,40,100,80]}}");
+	int x = 0, y = 0;
+	ok(amc_stepdiff_tap_point(args, NULL, &x, &y) && x == 5 && y == 7, "tap point from x/y");
+	ok(amc_stepdiff_tap_point(NULL, res, &x, &y) && x == 50 && y == 60, "tap point from the matched bounds");
+	ok(!amc_stepdiff_tap_point(NULL, NULL, &x, &y), "no tap point");
+	cJSON_Delete(args);
+	cJSON_Delete(res);
+	amc_image_free(&i0);
+	amc_uitree_free(&f);
+}
+
 static void test_rule(void)
 {
 	amc_ui_tree a, b;
@@ -306,6 +339,7 @@ int main(void)
 		return 1;
 	}
 	test_rule();
+	test_focused_field();
 	test_render();
 	test_on_demand(s);
 	test_recorded(s, home);
