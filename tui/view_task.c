@@ -648,6 +648,13 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	memset(t->at, 0, sizeof t->at);
 	/* the evidence pane follows the selected step (the before image's mark comes from it) */
 	amc_tui_evidence_step(t->ev, a->store, t->nsteps ? &t->steps[t->sel] : NULL);
+	if (t->zoom && (t->focus == P_BEFORE || t->focus == P_AFTER)) {
+		/* a zoomed screenshot shows before and after side by side on the
+		 * whole terminal, as one compares them (issue 27) */
+		draw_pane(a, t, P_BEFORE, y, 0, h, w / 2);
+		draw_pane(a, t, P_AFTER, y, w / 2, h, w - w / 2);
+		return;
+	}
 	if (t->zoom) {
 		draw_pane(a, t, t->focus, y, 0, h, w);
 		return;

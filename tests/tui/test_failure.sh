@@ -31,6 +31,10 @@ z
 j j j j j j j j j j j j j j j j
 :dump zoom-source
 Esc
+S-Tab
+z
+:dump zoom-images
+Esc
 Esc
 KEYS
 for size in 80x24 200x50; do
@@ -57,6 +61,8 @@ for size in 80x24 200x50; do
 	ok_status $? "$size: the step's line marked among its neighbours"
 	cat "$d/zoom.txt" "$d/zoom-source.txt" | grep -q '^│    6 | - assertVisible: "HomeNet"'
 	ok_status $? "$size: the line before it shown"
+	grep -q '─ Before ─' "$d/zoom-images.txt" && grep -q '─ After ─' "$d/zoom-images.txt" && ! grep -q '─ Timeline ─' "$d/zoom-images.txt"
+	ok_status $? "$size: a zoomed screenshot shows before and after side by side, on the whole terminal"
 done
 [ -n "${AMC_TEST_VERBOSE:-}" ] && cat "$T_HOME/dump-80x24/open.txt"
 
