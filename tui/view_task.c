@@ -490,6 +490,10 @@ static void draw_image(amc_tui_app *a, task_view *t, int pane, int y, int x, int
 		}
 		if (amc_tui_evidence_mark(t->ev, box))
 			m.box = box;
+	} else if (amc_tui_evidence_tree_mark(t->ev, box)) {
+		/* the tree tab's node outlined where it is: on the screen after */
+		m.tx = m.ty = -1;
+		m.box = box;
 	}
 	amc_tui_image_draw_marked(abs, y + 1, x + 1, h - 2, w - 2, &m, t->zoom, a->graphics);
 }
