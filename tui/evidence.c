@@ -437,6 +437,11 @@ int amc_tui_evidence_mark(const amc_tui_evidence *ev, int box[4])
 	return 1;
 }
 
+int amc_tui_evidence_tree_mark(const amc_tui_evidence *ev, int box[4])
+{
+	return ev->tab == AMC_TUI_TAB_TREE && amc_tui_tree_selected_bounds(ev->tree, box);
+}
+
 void amc_tui_evidence_click(amc_tui_evidence *ev, int row, int col, int twice)
 {
 	if (row == 0) {

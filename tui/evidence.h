@@ -47,6 +47,9 @@ int amc_tui_evidence_next_word(amc_tui_evidence *ev);
 /* The box to mark on the before image: the selected OCR word or Scene
  * element while that tab is shown. 1 when there is one. */
 int amc_tui_evidence_mark(const amc_tui_evidence *ev, int box[4]);
+/* The UI-tree tab's selected node's bounds (the tree recorded after the
+ * action, so they are outlined on the After image); 0 when none. */
+int amc_tui_evidence_tree_mark(const amc_tui_evidence *ev, int box[4]);
 /* A click at (row, col) relative to the pane's top-left corner (row 0: the
  * frame with the tab names). */
 void amc_tui_evidence_click(amc_tui_evidence *ev, int row, int col, int twice);

@@ -61,6 +61,7 @@ static const amc_tui_binding TABLE[] = {
 	{ 'f', "f", AMC_VIEW_TASKS, AMC_REQ_FILTER, "filter by status (cycles: all, running, succeeded, failed, ...)" },
 	{ 's', "s", AMC_VIEW_TASKS, AMC_REQ_SORT, "sort (cycles: newest first, oldest first, by status, longest first)" },
 	{ 'o', "o", AMC_VIEW_TASK, AMC_REQ_OCR_MARK, "OCR tab: mark the next word's box on the before image (after the last: none)" },
+	{ 'O', "O", AMC_VIEW_TASK, AMC_REQ_OPEN_IMAGE, "open the step's screenshot (Before when focused, else After) in the desktop's viewer (xdg-open, with DISPLAY or WAYLAND_DISPLAY), else show its path" },
 	{ 'e', "e", AMC_VIEW_TASK, AMC_REQ_TAB_NEXT, "evidence pane: the next tab (UI tree, OCR, Scene, Diff, SemanticScene)" },
 	{ '1', "1", AMC_VIEW_TASK, AMC_REQ_TAB_TREE, "evidence pane: the UI tree after the action" },
 	{ '2', "2", AMC_VIEW_TASK, AMC_REQ_TAB_OCR, "evidence pane: OCR words, confidence, box (the selected one marked on Before)" },

@@ -316,3 +316,18 @@ int amc_tui_tree_request(amc_tui_tree *t, amc_tui_req req)
 		*pos = 0;
 	return 1;
 }
+
+int amc_tui_tree_selected_bounds(const amc_tui_tree *t, int box[4])
+{
+	if (!t || !t->loaded || t->json || t->sel < 0 || t->sel >= (long)t->nvisible)
+		return 0;
+	const amc_ui_node *n = &t->tree.nodes[t->visible[t->sel]];
+	/* a root is the whole screen: an outline would only hide its edge */
+	if (n->depth == 0 || n->bounds.x2 <= n->bounds.x1 || n->bounds.y2 <= n->bounds.y1)
+		return 0;
+	box[0] = n->bounds.x1;
+	box[1] = n->bounds.y1;
+	box[2] = n->bounds.x2;
+	box[3] = n->bounds.y2;
+	return 1;
+}

@@ -29,6 +29,9 @@ void amc_tui_tree_search(amc_tui_tree *t, const char *text);
 /* A click on interior row `row` (0 = the first row under the frame): selects
  * that node; `twice` (a double click) also expands or collapses it. */
 void amc_tui_tree_click(amc_tui_tree *t, int row, int twice);
+/* The selected node's bounds (x1, y1, x2, y2 in screen pixels) into box;
+ * 0 when none is selected, the JSON view is on, or it has no area. */
+int amc_tui_tree_selected_bounds(const amc_tui_tree *t, int box[4]);
 /* Nodes in the loaded tree. */
 size_t amc_tui_tree_count(const amc_tui_tree *t);
 

@@ -6,7 +6,10 @@
  * action, its target, the result or error, the reasoning; then the JSON
  * details) and the tabbed evidence pane (tui/evidence.h).
  * Any pane can be zoomed to the full screen. */
+#include <fcntl.h>
 #include <limits.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
@@ -490,6 +493,10 @@ static void draw_image(amc_tui_app *a, task_view *t, int pane, int y, int x, int
 		}
 		if (amc_tui_evidence_mark(t->ev, box))
 			m.box = box;
+	} else if (amc_tui_evidence_tree_mark(t->ev, box)) {
+		/* the tree tab's node outlined where it is: on the screen after */
+		m.tx = m.ty = -1;
+		m.box = box;
 	}
 	amc_tui_image_draw_marked(abs, y + 1, x + 1, h - 2, w - 2, &m, t->zoom, a->graphics);
 }
@@ -648,6 +655,13 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	memset(t->at, 0, sizeof t->at);
 	/* the evidence pane follows the selected step (the before image's mark comes from it) */
 	amc_tui_evidence_step(t->ev, a->store, t->nsteps ? &t->steps[t->sel] : NULL);
+	if (t->zoom && (t->focus == P_BEFORE || t->focus == P_AFTER)) {
+		/* a zoomed screenshot shows before and after side by side on the
+		 * whole terminal, as one compares them (issue 27) */
+		draw_pane(a, t, P_BEFORE, y, 0, h, w / 2);
+		draw_pane(a, t, P_AFTER, y, w / 2, h, w - w / 2);
+		return;
+	}
 	if (t->zoom) {
 		draw_pane(a, t, t->focus, y, 0, h, w);
 		return;
@@ -679,6 +693,46 @@ static void tree_search(amc_tui_app *a, const char *text, void *ud)
 	(void)a;
 	task_view *t = ud;
 	amc_tui_evidence_tree_search(t->ev, text);
+}
+
+/* O: the step's screenshot in the desktop's viewer when there is a desktop
+ * (xdg-open, detached: a grandchild nobody waits for), else its path in the
+ * message line to copy. */
+static void open_image(amc_tui_app *a, task_view *t)
+{
+	if (!t->nsteps)
+		return;
+	const amc_step_row *s = &t->steps[t->sel];
+	const char *rel = t->focus == P_BEFORE ? s->before_screenshot : s->after_screenshot;
+	char abs[PATH_MAX];
+	amc_err e;
+	if (!rel || amc_store_artifact_abspath(a->store, rel, abs, sizeof abs, &e) != 0) {
+		amc_tui_message(a, 1, "this step has no %s screenshot", t->focus == P_BEFORE ? "before" : "after");
+		return;
+	}
+	const char *d = getenv("DISPLAY"), *wd = getenv("WAYLAND_DISPLAY");
+	if ((d && *d) || (wd && *wd)) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			if (fork() != 0)
+				_exit(0);
+			setsid();
+			int fd = open("/dev/null", O_RDWR);
+			if (fd >= 0) {
+				dup2(fd, 0);
+				dup2(fd, 1);
+				dup2(fd, 2);
+			}
+			execlp("xdg-open", "xdg-open", abs, (char *)NULL);
+			_exit(127);
+		}
+		if (pid > 0) {
+			waitpid(pid, NULL, 0);
+			amc_tui_message(a, 0, "opening %s with xdg-open", abs);
+			return;
+		}
+	}
+	amc_tui_message(a, 0, "screenshot: %s", abs);
 }
 
 static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
@@ -718,6 +772,7 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 			amc_tui_message(a, 0, "OCR word %d marked on the before image (o: next)", k);
 		return 1;
 	}
+	case AMC_REQ_OPEN_IMAGE: open_image(a, t); return 1;
 	case AMC_REQ_BACK:
 		if (t->zoom) {
 			t->zoom = 0;

@@ -213,14 +213,23 @@ static void check_terminal(report *r)
 			      : (ct && (!strcmp(ct, "truecolor") || !strcmp(ct, "24bit"))) ? "24-bit colour"
 			      : (term && strstr(term, "256color")) ? "256 colours"
 			      : "basic colours";
-	const char *gfx = "symbols (Chafa cells, work everywhere incl. SSH and tmux)";
+	/* which graphics protocol the terminal offers, and, when none, how to
+	 * get one (issue 27): symbols are readable only at a large zoom */
+	const char *gfx = "symbols only: this terminal offers no sixel or kitty graphics (for real pixels use "
+			  "kitty, WezTerm, foot, mlterm, or xterm -ti vt340)";
 	const char *tp = getenv("TERM_PROGRAM");
-	if ((term && !strcmp(term, "xterm-kitty")) || getenv("KITTY_WINDOW_ID"))
-		gfx = "kitty graphics available (symbols inside tmux)";
-	else if (tp && (!strcmp(tp, "iTerm.app") || !strcmp(tp, "WezTerm")))
-		gfx = "iTerm2 images available (symbols inside tmux)";
+	int in_tmux = getenv("TMUX") != NULL;
+	if (in_tmux)
+		gfx = "symbols: inside tmux (Debian 12's tmux 3.3a passes no sixel or kitty graphics; run amc outside "
+		      "tmux in kitty, WezTerm, foot, mlterm or xterm -ti vt340 for real pixels)";
+	else if ((term && !strcmp(term, "xterm-kitty")) || getenv("KITTY_WINDOW_ID"))
+		gfx = "kitty graphics protocol (kitty)";
+	else if (tp && !strcmp(tp, "WezTerm"))
+		gfx = "kitty graphics and iTerm2 images (WezTerm); sixel too";
+	else if (tp && !strcmp(tp, "iTerm.app"))
+		gfx = "iTerm2 images (iTerm2)";
 	else if (term && (strstr(term, "mlterm") || strstr(term, "foot") || strstr(term, "sixel")))
-		gfx = "sixel likely available";
+		gfx = "sixel (by TERM; amc asks the terminal when the TUI starts)";
 	snprintf(c->detail, sizeof c->detail, "TERM=%s%s%s: %s; screenshots as %s", t[0] ? t : "(unset)",
 		 cts[0] ? " COLORTERM=" : "", cts, colours, gfx);
 	if (!term || !*term || !strcmp(term, "dumb")) {

@@ -82,4 +82,15 @@ no_secret "$out" "the key from the file is never printed"
 out=$("$AMC" doctor extra 2>&1); is $? 2 "an extra argument -> 2"
 like "$out" "unexpected argument 'extra'" "the extra argument is named"
 
+# Issue 27: the graphics protocol is named, and how to get real pixels.
+out=$(env -u TMUX -u KITTY_WINDOW_ID -u TERM_PROGRAM TERM=xterm-256color "$AMC" doctor 2>&1)
+like "$out" 'screenshots as symbols only: this terminal offers no sixel or kitty graphics' "no protocol: said so"
+like "$out" 'xterm -ti vt340' "... with how to get sixel"
+out=$(env -u TMUX TERM=xterm-kitty "$AMC" doctor 2>&1)
+like "$out" 'screenshots as kitty graphics protocol' "kitty named"
+out=$(env -u TMUX -u KITTY_WINDOW_ID -u TERM_PROGRAM TERM=foot "$AMC" doctor 2>&1)
+like "$out" 'screenshots as sixel' "foot: sixel"
+out=$(TMUX=/tmp/x,1,0 TERM=screen-256color "$AMC" doctor 2>&1)
+like "$out" 'inside tmux' "inside tmux: said why symbols"
+
 done_testing

@@ -42,8 +42,15 @@ ok_status $(grep -q "${esc}\[[0-9;]*38;5;" "$T_HOME/tty.default"; echo $?) "the 
 "$AMC" tui --theme monochrome --script "$T_HOME/dump.keys" --dump-dir "$D" --size 80x24 --tty-output "$T_HOME/tty.mono" </dev/null
 ok_status $? "--theme monochrome"
 ok_status $(grep -q "${esc}\[[0-9;]*3[0-8][;m]" "$T_HOME/tty.mono"; [ $? -ne 0 ]; echo $?) "--theme monochrome on the command line: no colours"
-"$AMC" tui --theme nosuch --script "$T_HOME/dump.keys" --dump-dir "$D" --size 100x30 </dev/null
-ok_status $? "an unknown theme does not stop the TUI"
+# Issue 27: an unknown --theme is a usage error; one in the configuration
+# only warns on the status line.
+"$AMC" tui --theme nosuch --script "$T_HOME/dump.keys" --dump-dir "$D" --size 100x30 </dev/null 2>"$T_HOME/theme.err"
+is $? 2 "an unknown --theme: exit 2"
+like "$(cat "$T_HOME/theme.err")" "no theme 'nosuch'" "it names the theme"
+mkdir -p "$XDG_CONFIG_HOME/amc"
+printf '[tui]\ntheme = nosuch\n' >>"$XDG_CONFIG_HOME/amc/config"
+"$AMC" tui --script "$T_HOME/dump.keys" --dump-dir "$D" --size 100x30 </dev/null
+ok_status $? "an unknown theme in the configuration does not stop the TUI"
 like "$(tail -n 1 "$D/screen.txt")" "theme: no theme 'nosuch'" "it says so on the status line"
 
 done_testing

@@ -7,6 +7,7 @@
 # on the focused field) is not flagged "changed nothing".
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
 export TZ=UTC TERM=xterm-256color LC_ALL=C.UTF-8 AMC_ADB_PATH=/nonexistent/adb
+unset DISPLAY WAYLAND_DISPLAY
 flow=$T_HOME/bt.yaml
 cat >"$flow" <<'YAML'
 appId: com.android.settings
@@ -31,6 +32,12 @@ z
 j j j j j j j j j j j j j j j j
 :dump zoom-source
 Esc
+S-Tab
+z
+:dump zoom-images
+Esc
+O
+:dump open-image
 Esc
 KEYS
 for size in 80x24 200x50; do
@@ -57,6 +64,10 @@ for size in 80x24 200x50; do
 	ok_status $? "$size: the step's line marked among its neighbours"
 	cat "$d/zoom.txt" "$d/zoom-source.txt" | grep -q '^│    6 | - assertVisible: "HomeNet"'
 	ok_status $? "$size: the line before it shown"
+	grep -q '─ Before ─' "$d/zoom-images.txt" && grep -q '─ After ─' "$d/zoom-images.txt" && ! grep -q '─ Timeline ─' "$d/zoom-images.txt"
+	ok_status $? "$size: a zoomed screenshot shows before and after side by side, on the whole terminal"
+	grep -q 'screenshot: .*/obs-[0-9]*\.png' "$d/open-image.txt"
+	ok_status $? "$size: O without a desktop shows the screenshot's path"
 done
 [ -n "${AMC_TEST_VERBOSE:-}" ] && cat "$T_HOME/dump-80x24/open.txt"
 
