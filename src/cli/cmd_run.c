@@ -299,7 +299,9 @@ static int run(amc_cli *cli, int argc, char **argv)
 			}
 			if (task->goal)
 				usage_line(store, task->id);
-			fprintf(stderr, "\n     `amc show %.8s` shows every step\n", task->id);
+			char sid[AMC_ID_SIZE];
+			amc_cli_short_id(store, task->id, sid);
+			fprintf(stderr, "\n     `amc show %s` shows every step\n", sid);
 		}
 	}
 	sigaction(SIGINT, &old_int, NULL);

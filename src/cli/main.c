@@ -132,6 +132,13 @@ void amc_cli_print_json(cJSON *j)
 	free(s);
 }
 
+void amc_cli_short_id(amc_store *store, const char *id, char out[AMC_ID_SIZE])
+{
+	amc_err e;
+	if (amc_store_short_id(store, id, out, &e) != 0)
+		snprintf(out, AMC_ID_SIZE, "%s", id ? id : "");
+}
+
 int amc_cli_store(amc_cli *cli, amc_store **out, amc_err *e)
 {
 	if (!cli->store) {
