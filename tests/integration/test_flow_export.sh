@@ -79,5 +79,14 @@ for f in add-contact create-note wifi-off-on; do
 	[ "$rc" -eq 0 ] || sed 's/^/# /' "$T_HOME/out" | tail -n 15
 done
 
+# A folder where a file is wanted: a usage error naming it (was "cannot rename", exit 3).
+mkdir -p "$T_HOME/outdir"
+out=$("$AMC" export "$id" --html "$T_HOME/outdir" 2>&1); is $? 2 "--html FOLDER -> exit 2"
+like "$out" "outdir' is a folder" "naming the folder"
+is "$(printf '%s\n' "$out" | grep -c .)" 1 "in one line"
+# The report is written with the user's umask (was always 0600).
+(umask 022; "$AMC" export "$id" --html "$T_HOME/r.html" 2>/dev/null); ok_status $? "--html FILE"
+is "$(stat -c %a "$T_HOME/r.html")" 644 "the report's mode follows the umask (022 -> 644)"
+
 "$AMC" export nosuchtask --flow >/dev/null 2>&1; is $? 2 "an unknown task is refused (a usage error, as amc show)"
 done_testing
