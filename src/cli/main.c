@@ -57,7 +57,11 @@ int amc_cli_usage(const amc_cmd *cmd, const char *fmt, ...)
 	amc_sb_vprintf(&sb, fmt, ap);
 	va_end(ap);
 	char *m = amc_sanitize_dup(amc_sb_str(&sb));
-	fprintf(stderr, "amc %s: %s\nusage: amc %s\n(see `amc %s --help`)\n", cmd->name, m, cmd->usage, cmd->name);
+	/* getopt has already said which option and why ("unrecognized option
+	 * '--x'", "option requires an argument"): one error line, not two. */
+	if (strcmp(m, "unknown option") || !opterr)
+		fprintf(stderr, "amc %s: %s\n", cmd->name, m);
+	fprintf(stderr, "usage: amc %s\n(see `amc %s --help`)\n", cmd->usage, cmd->name);
 	free(m);
 	amc_sb_free(&sb);
 	return AMC_EUSAGE;

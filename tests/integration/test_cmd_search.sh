@@ -13,6 +13,8 @@ like "$out" "search for what" "says what is missing"
 out=$("$AMC" search --since 3x wifi 2>&1); is $? 2 "a bad duration -> 2"
 like "$out" "30m, 2h, 7d" "says what a duration looks like"
 out=$("$AMC" search --status nope wifi 2>&1); is $? 2 "an unknown status -> 2"
+out=$("$AMC" search --bogus wifi 2>&1); is $? 2 "a bad option -> 2"
+is "$(printf '%s\n' "$out" | grep -c 'bogus\|unknown option')" 1 "one error line for a bad option (getopt's), not two"
 out=$("$AMC" search Wi-Fi); is $? 1 "no match exits 1, as grep does (scripts: 0 found, 1 none, 2 usage)"
 is "$out" "no matches" "and says there is nothing"
 
