@@ -55,6 +55,9 @@ void amc_cli_print_json(cJSON *j);
 cJSON *amc_cli_task_json(const amc_task_row *t);
 /* Print untrusted text as one terminal-safe line (no newline added). */
 void amc_cli_put_safe(FILE *f, const char *s);
+/* The id as short as this database allows (amc_store_short_id); the full id
+ * when the lookup fails. Writes to the caller's buffer. */
+void amc_cli_short_id(amc_store *store, const char *id, char out[AMC_ID_SIZE]);
 /* A one-column symbol per task status (" " for an unknown one), so lists read
  * without colour (static; cmd_tasks.c). */
 const char *amc_cli_status_symbol(const char *s);

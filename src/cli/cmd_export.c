@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "flow/flow_export.h"
@@ -24,13 +25,36 @@ typedef struct export_format {
 	export_writer write;
 } export_format;
 
+/* An exported file is the user's, like any file a command writes: the mode
+ * their umask allows (0644 with the usual 022), not amc's private 0600. */
+static mode_t user_mode(void)
+{
+	mode_t m = umask(0);
+	umask(m);
+	return (mode_t)(0666 & ~m);
+}
+
+/* A folder given where a file is wanted is the user's slip (exit 2), said
+ * before anything is written rather than as a failed rename. */
+static int not_a_folder(const char *dest, const char *opt, amc_err *e)
+{
+	struct stat st;
+	if (dest && strcmp(dest, "-") && stat(dest, &st) == 0 && S_ISDIR(st.st_mode))
+		return amc_err_set(e, AMC_EUSAGE, "'%s' is a folder: %s writes one file; give a file name such as %s/report%s%s",
+				   dest, opt, dest, !strcmp(opt, "--flow") ? ".yaml" : !strcmp(opt, "--json") ? ".json" : ".html",
+				   !strcmp(opt, "--html") ? " (--dir DIR writes a folder)" : "");
+	return 0;
+}
+
 static int write_html(amc_store *s, const amc_report_task *t, const char *dest, amc_err *e)
 {
+	if (not_a_folder(dest, "--html", e) != 0)
+		return -1;
 	amc_sb sb;
 	amc_sb_init(&sb);
 	int rc = amc_report_html(s, t, &sb, e);
 	if (rc == 0)
-		rc = amc_write_atomic(dest, sb.buf ? sb.buf : "", sb.len, 0600, e);
+		rc = amc_write_atomic(dest, sb.buf ? sb.buf : "", sb.len, user_mode(), e);
 	amc_sb_free(&sb);
 	return rc;
 }
@@ -42,9 +66,13 @@ static int write_json(amc_store *s, const amc_report_task *t, const char *dest, 
 		amc_cli_print_json(j);
 		return 0;
 	}
+	if (not_a_folder(dest, "--json", e) != 0) {
+		cJSON_Delete(j);
+		return -1;
+	}
 	char *text = amc_json_print(j);
 	cJSON_Delete(j);
-	int rc = amc_write_atomic(dest, text, strlen(text), 0600, e);
+	int rc = amc_write_atomic(dest, text, strlen(text), user_mode(), e);
 	free(text);
 	return rc;
 }
@@ -57,13 +85,15 @@ static int write_dir(amc_store *s, const amc_report_task *t, const char *dest, a
 static int write_flow(amc_store *s, const amc_report_task *t, const char *dest, amc_err *e)
 {
 	char *yaml = NULL;
+	if (not_a_folder(dest, "--flow", e) != 0)
+		return -1;
 	if (amc_flow_export(s, t->task.id, &yaml, e) != 0)
 		return -1;
 	int rc = 0;
 	if (!dest || !strcmp(dest, "-"))
 		fputs(yaml, stdout);
 	else
-		rc = amc_write_atomic(dest, yaml, strlen(yaml), 0600, e);
+		rc = amc_write_atomic(dest, yaml, strlen(yaml), user_mode(), e);
 	free(yaml);
 	return rc;
 }

@@ -170,7 +170,9 @@ static int report(amc_store *store, const amc_task *task, const amc_task_outcome
 	}
 	if (task->goal)
 		usage_line(store, task->id);
-	fprintf(stderr, "\n     `amc show %.8s` shows every step\n", task->id);
+	char sid[AMC_ID_SIZE];
+	amc_cli_short_id(store, task->id, sid);
+	fprintf(stderr, "\n     `amc show %s` shows every step\n", sid);
 	return rc;
 }
 

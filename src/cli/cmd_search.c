@@ -216,7 +216,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 	amc_search_hits_free(hits, n);
 	amc_task_row_free(&t);
 	amc_sb_free(&words);
-	return 0;
+	return n == 0 ? 1 : 0; /* grep's convention: 1 when nothing matched */
 }
 
 const amc_cmd amc_cmd_search = {

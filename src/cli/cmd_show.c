@@ -378,7 +378,7 @@ static cJSON *decision_json(const amc_decision_row *d)
 	return j;
 }
 
-static void print_decisions(const amc_task_row *t, const amc_decision_row *d, size_t n, int json)
+static void print_decisions(const amc_task_row *t, const char *sid, const amc_decision_row *d, size_t n, int json)
 {
 	if (json) {
 		cJSON *j = cJSON_CreateObject();
@@ -423,7 +423,7 @@ static void print_decisions(const amc_task_row *t, const amc_decision_row *d, si
 		}
 	}
 	if (n)
-		printf("\n`amc show %.8s --decisions --json` includes the system prompt.\n", t->id);
+		printf("\n`amc show %s --decisions --json` includes the system prompt.\n", sid);
 }
 
 static int run(amc_cli *cli, int argc, char **argv)
@@ -458,6 +458,8 @@ static int run(amc_cli *cli, int argc, char **argv)
 	amc_task_row t;
 	if (amc_store_get_task(store, argv[optind], &t, &e) != 0)
 		return amc_cli_fail(&e);
+	char sid[AMC_ID_SIZE];
+	amc_cli_short_id(store, t.id, sid);
 	amc_step_row *steps = NULL;
 	size_t n = 0;
 	if (amc_store_get_steps(store, t.id, &steps, &n, &e) != 0) {
@@ -473,7 +475,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (decisions) {
-		print_decisions(&t, dec, ndec, json);
+		print_decisions(&t, sid, dec, ndec, json);
 		goto out;
 	}
 	if (step) {
@@ -606,7 +608,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 			print_usage_text(&u);
 			printf("\n");
 		}
-	printf("\n`amc show %.8s --step N` shows a step's result, timings, scene and tree.\n", t.id);
+	printf("\n`amc show %s --step N` shows a step's result, timings, scene and tree.\n", sid);
 out:
 	amc_decision_rows_free(dec, ndec);
 	amc_step_rows_free(steps, n);

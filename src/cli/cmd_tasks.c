@@ -98,7 +98,13 @@ static int run(amc_cli *cli, int argc, char **argv)
 	} else if (n == 0) {
 		printf("no tasks%s yet. Try: amc run --flow add-contact\n", status ? " with that status" : "");
 	} else {
-		printf("  %-8s %-12s %-8s %5s %8s  %-19s  %s\n", "ID", "STATUS", "DEVICE", "STEPS", "TIME", "STARTED", "TASK");
+		/* Ids as long as this database needs them to be unique (git-style). */
+		int idw = amc_store_short_id_len(store, &e);
+		if (idw < 0) {
+			amc_err_clear(&e);
+			idw = AMC_ID_LEN;
+		}
+		printf("  %-*s %-12s %-8s %5s %8s  %-19s  %s\n", idw, "ID", "STATUS", "DEVICE", "STEPS", "TIME", "STARTED", "TASK");
 		for (size_t i = 0; i < n; i++) {
 			amc_task_row *t = &rows[i];
 			char dur[32], when[32];
@@ -108,7 +114,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 			else
 				snprintf(dur, sizeof dur, "-");
 			amc_format_time(t->started_ms ? t->started_ms : t->created_ms, when, sizeof when);
-			printf("%s %-8.8s %-12s %-8s %5d %8s  %-19s  ", amc_cli_status_symbol(t->status), t->id,
+			printf("%s %-*.*s %-12s %-8s %5d %8s  %-19s  ", amc_cli_status_symbol(t->status), idw, idw, t->id,
 			       t->status, t->device ? t->device : "-", t->steps, dur, when);
 			amc_cli_put_safe(stdout, t->goal ? t->goal : t->flow_name ? t->flow_name : t->flow_path);
 			if (t->source_task_id) {

@@ -57,7 +57,11 @@ int amc_cli_usage(const amc_cmd *cmd, const char *fmt, ...)
 	amc_sb_vprintf(&sb, fmt, ap);
 	va_end(ap);
 	char *m = amc_sanitize_dup(amc_sb_str(&sb));
-	fprintf(stderr, "amc %s: %s\nusage: amc %s\n(see `amc %s --help`)\n", cmd->name, m, cmd->usage, cmd->name);
+	/* getopt has already said which option and why ("unrecognized option
+	 * '--x'", "option requires an argument"): one error line, not two. */
+	if (strcmp(m, "unknown option") || !opterr)
+		fprintf(stderr, "amc %s: %s\n", cmd->name, m);
+	fprintf(stderr, "usage: amc %s\n(see `amc %s --help`)\n", cmd->usage, cmd->name);
 	free(m);
 	amc_sb_free(&sb);
 	return AMC_EUSAGE;
@@ -130,6 +134,13 @@ void amc_cli_print_json(cJSON *j)
 	puts(amc_sb_str(&out));
 	amc_sb_free(&out);
 	free(s);
+}
+
+void amc_cli_short_id(amc_store *store, const char *id, char out[AMC_ID_SIZE])
+{
+	amc_err e;
+	if (amc_store_short_id(store, id, out, &e) != 0)
+		snprintf(out, AMC_ID_SIZE, "%s", id ? id : "");
 }
 
 int amc_cli_store(amc_cli *cli, amc_store **out, amc_err *e)

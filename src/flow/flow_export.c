@@ -392,6 +392,41 @@ static int step_cmd(amc_sb *sb, amc_store *s, const amc_step_row *r, const amc_s
 		} else {
 			wrote = 0;
 		}
+	} else if (!strcmp(tool, "assert_visible")) {
+		/* the element the assertion matched, so the replay asserts the same */
+		cJSON *res = r->result ? cJSON_Parse(r->result) : NULL;
+		cJSON *m = cJSON_GetObjectItemCaseSensitive(res, "matched");
+		const char *id = amc_json_str(m, "resource_id"), *text = amc_json_str(m, "text");
+		if (id && *id) {
+			amc_sb_puts(sb, "- assertVisible:\n    id: ");
+			q(sb, id);
+			amc_sb_putc(sb, '\n');
+		} else if (text && *text) {
+			char *rx = regex_literal(text);
+			amc_sb_puts(sb, "- assertVisible: ");
+			q(sb, rx);
+			amc_sb_putc(sb, '\n');
+			free(rx);
+		} else {
+			wrote = 0;
+		}
+		cJSON_Delete(res);
+	} else if (!strcmp(tool, "assert_not_visible")) {
+		/* only a selector of one text or one id is rewritten; others are said */
+		const char *d = amc_json_str(a, "selector");
+		size_t dl = d ? strlen(d) : 0;
+		int is_text = d && !strncmp(d, "text=\"", 6), is_id = d && !strncmp(d, "id=\"", 4);
+		size_t off = is_text ? 6 : 4;
+		if ((is_text || is_id) && dl > off && d[dl - 1] == '"' && !memchr(d + off, '"', dl - off - 1)) {
+			char *v = amc_xstrdup(d + off);
+			v[dl - off - 1] = '\0';
+			amc_sb_printf(sb, "- assertNotVisible:\n    %s: ", is_text ? "text" : "id");
+			q(sb, v);
+			amc_sb_putc(sb, '\n');
+			free(v);
+		} else {
+			comment(sb, "", "assertNotVisible %s: not exported", d ? d : "?");
+		}
 	} else {
 		wrote = 0; /* looking (screenshots, trees), waiting, a flow's own decisions */
 	}
@@ -470,7 +505,8 @@ int amc_flow_export(amc_store *s, const char *task_id, char **yaml_out, amc_err 
 		amc_sb_puts(&sb, "\n---\n");
 		amc_sb_append(&sb, body.buf, body.len);
 		amc_ui_tree last;
-		if (n && load_tree(s, rows[n - 1].ui_tree_path, &last)) {
+		/* a flow's own assertions stand; a goal run asserts its final screen */
+		if (t.goal && n && load_tree(s, rows[n - 1].ui_tree_path, &last)) {
 			final_assert(&sb, t.goal, &last);
 			amc_uitree_free(&last);
 		}

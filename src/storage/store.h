@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include "util/err.h"
+#include "util/ids.h"
 
 #define AMC_STORE_SCHEMA_VERSION 7
 
@@ -114,6 +115,13 @@ int amc_store_create_task(amc_store *s, const amc_task_row *t, amc_err *e);
 int amc_store_update_task(amc_store *s, const amc_task_row *t, amc_err *e);
 /* Exact id or unique prefix; unknown -> AMC_EUSAGE "no task ...", ambiguous -> AMC_EUSAGE listing. */
 int amc_store_get_task(amc_store *s, const char *id_or_prefix, amc_task_row *out, amc_err *e);
+/* Git-style abbreviation: the shortest prefix of the full id `id`, at least
+ * AMC_SHORT_ID_LEN characters, that no other task id in this database shares,
+ * written to `out` (caller's buffer). Not a full id: copied as it is. */
+int amc_store_short_id(amc_store *s, const char *id, char out[AMC_ID_SIZE], amc_err *e);
+/* One length (>= AMC_SHORT_ID_LEN) at which every task id of the database is
+ * unique, for tables whose ID column should line up; -1 on error. */
+int amc_store_short_id_len(amc_store *s, amc_err *e);
 /* Newest first. *out is an array of n rows; free with amc_task_rows_free. */
 int amc_store_list_tasks(amc_store *s, const amc_task_filter *f, amc_task_row **out, size_t *n, amc_err *e);
 long amc_store_count_tasks(amc_store *s, const amc_task_filter *f, amc_err *e);

@@ -289,6 +289,83 @@ int amc_store_get_task(amc_store *s, const char *id_or_prefix, amc_task_row *out
 	return 0;
 }
 
+/* ---- short ids (git-style abbreviation) ------------------------------------ */
+
+static size_t common_prefix(const char *a, const char *b)
+{
+	size_t n = 0;
+	while (a[n] && a[n] == b[n])
+		n++;
+	return n;
+}
+
+/* The id just before (dir < 0) or after (dir > 0) `id` in key order, "" when none. */
+static int neighbour_id(amc_store *s, const char *id, int dir, char out[AMC_ID_SIZE], amc_err *e)
+{
+	out[0] = '\0';
+	sqlite3_stmt *st;
+	const char *sql = dir < 0 ? "SELECT id FROM tasks WHERE id < ?1 ORDER BY id DESC LIMIT 1"
+				  : "SELECT id FROM tasks WHERE id > ?1 ORDER BY id LIMIT 1";
+	if (amc_store_prepare(s, sql, &st, e) != 0)
+		return -1;
+	int rc = SQLITE_OK;
+	amc_store_bind_text(st, 1, id, &rc);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(st, 0);
+		snprintf(out, AMC_ID_SIZE, "%s", v ? v : "");
+		rc = SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return amc_store_sql_error_rc(s, rc, e, "read the neighbouring task id");
+	return 0;
+}
+
+int amc_store_short_id(amc_store *s, const char *id, char out[AMC_ID_SIZE], amc_err *e)
+{
+	snprintf(out, AMC_ID_SIZE, "%s", id ? id : "");
+	if (!id || strlen(id) != AMC_ID_LEN)
+		return 0; /* not a full id: shown as it is */
+	char prev[AMC_ID_SIZE], next[AMC_ID_SIZE];
+	if (neighbour_id(s, id, -1, prev, e) != 0 || neighbour_id(s, id, 1, next, e) != 0)
+		return -1;
+	/* Sorted keys: the nearest ids share the longest prefixes with `id`. */
+	size_t need = common_prefix(id, prev);
+	size_t b = common_prefix(id, next);
+	need = (b > need ? b : need) + 1;
+	if (need < AMC_SHORT_ID_LEN)
+		need = AMC_SHORT_ID_LEN;
+	if (need > AMC_ID_LEN)
+		need = AMC_ID_LEN;
+	out[need] = '\0';
+	return 0;
+}
+
+int amc_store_short_id_len(amc_store *s, amc_err *e)
+{
+	sqlite3_stmt *st;
+	if (amc_store_prepare(s, "SELECT id FROM tasks ORDER BY id", &st, e) != 0)
+		return -1;
+	size_t need = AMC_SHORT_ID_LEN;
+	char prev[AMC_ID_SIZE] = "";
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(st, 0);
+		if (!v)
+			continue;
+		size_t c = common_prefix(prev, v) + 1;
+		if (c > need)
+			need = c;
+		snprintf(prev, sizeof prev, "%s", v);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return amc_store_sql_error_rc(s, rc, e, "read the task ids");
+	return (int)(need > AMC_ID_LEN ? AMC_ID_LEN : need);
+}
+
 /* ---- listing --------------------------------------------------------------- */
 
 /* The WHERE clause from fixed fragments (so an absent filter costs nothing and

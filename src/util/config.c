@@ -301,6 +301,12 @@ static int line_at(const char *buf, size_t off)
 	return line;
 }
 
+static void add_err(amc_sb *all, int *n, const amc_err *one)
+{
+	amc_sb_printf(all, "%s%s", *n ? "; " : "", one->msg);
+	(*n)++;
+}
+
 int amc_config_parse(amc_config *c, const char *buf, size_t len, const char *name, amc_err *e)
 {
 	if (len > AMC_CONFIG_MAX_BYTES)
@@ -312,7 +318,11 @@ int amc_config_parse(amc_config *c, const char *buf, size_t len, const char *nam
 				   name, line_at(buf, (size_t)(nul - buf)));
 	char *copy = amc_xstrndup(buf, len);
 	char section[64] = "";
-	int lineno = 0, rc = 0;
+	int lineno = 0, rc = 0, nerr = 0, skip = 0;
+	/* every error of the file at once, so one edit fixes them all */
+	amc_sb all;
+	amc_sb_init(&all);
+	amc_err one;
 	char *save = NULL;
 	char *p = copy;
 	for (;;) {
@@ -326,27 +336,36 @@ int amc_config_parse(amc_config *c, const char *buf, size_t len, const char *nam
 		} else if (*line == '[') {
 			char *close = strchr(line, ']');
 			if (!close || *trim(close + 1) != '\0') {
-				rc = amc_err_set(e, AMC_EUSAGE, "%s:%d: a section header looks like [name]", name, lineno);
-				break;
+				amc_err_set(&one, AMC_EUSAGE, "%s:%d: a section header looks like [name]", name, lineno);
+				add_err(&all, &nerr, &one);
+				skip = 1;
+				goto next;
 			}
 			*close = '\0';
 			char *sec = trim(line + 1);
 			if (!section_known(sec) || strlen(sec) >= sizeof section) {
 				char *s = amc_sanitize_dup(sec);
-				rc = amc_err_set(e, AMC_EUSAGE, "%s:%d: unknown section [%s]", name, lineno, s);
+				amc_err_set(&one, AMC_EUSAGE, "%s:%d: unknown section [%s]", name, lineno, s);
 				free(s);
-				break;
+				add_err(&all, &nerr, &one);
+				skip = 1; /* its keys are not errors of their own */
+				goto next;
 			}
 			strcpy(section, sec);
+			skip = 0;
+		} else if (skip) {
+			/* under a bad section header: already said */
 		} else {
 			char *eq = strchr(line, '=');
 			if (!eq) {
-				rc = amc_err_set(e, AMC_EUSAGE, "%s:%d: expected 'key = value'", name, lineno);
-				break;
+				amc_err_set(&one, AMC_EUSAGE, "%s:%d: expected 'key = value'", name, lineno);
+				add_err(&all, &nerr, &one);
+				goto next;
 			}
 			if (!section[0]) {
-				rc = amc_err_set(e, AMC_EUSAGE, "%s:%d: a setting must follow a [section] header", name, lineno);
-				break;
+				amc_err_set(&one, AMC_EUSAGE, "%s:%d: a setting must follow a [section] header", name, lineno);
+				add_err(&all, &nerr, &one);
+				goto next;
 			}
 			*eq = '\0';
 			char *key = trim(line), *val = trim(eq + 1);
@@ -358,16 +377,24 @@ int amc_config_parse(amc_config *c, const char *buf, size_t len, const char *nam
 			}
 			char origin[PATH_MAX + 32]; /* "FILE:LINE" */
 			snprintf(origin, sizeof origin, "%s:%d", name, lineno);
-			if (amc_config_set(c, section, key, val, origin, e) != 0) {
-				amc_err_prefix(e, "%s:%d", name, lineno);
-				rc = -1;
-				break;
+			if (amc_config_set(c, section, key, val, origin, &one) != 0) {
+				amc_err_prefix(&one, "%s:%d", name, lineno);
+				add_err(&all, &nerr, &one);
 			}
 		}
+	next:
 		if (!nl)
 			break;
 		p = nl + 1;
 	}
+	if (nerr) {
+		if (nerr > 1)
+			amc_err_set(e, AMC_EUSAGE, "%d errors: %s", nerr, amc_sb_str(&all));
+		else
+			amc_err_set(e, AMC_EUSAGE, "%s", amc_sb_str(&all));
+		rc = -1;
+	}
+	amc_sb_free(&all);
 	(void)save;
 	free(copy);
 	return rc;

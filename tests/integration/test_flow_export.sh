@@ -59,5 +59,34 @@ key back
 key back
 finish true Wrote the note Shopping list" '"title":[[:space:]]*"Shopping list"' "Shopping list"
 
+# A flow run's export keeps the source flow's assertions (issue 27: all 9 of the
+# bundled flows' were dropped and the export ended with "nothing asserted").
+for f in add-contact create-note wifi-off-on; do
+	src="$AMC_TEST_SRCDIR/data/flows/$f.yaml"
+	"$AMC" sim reset >/dev/null
+	"$AMC" run --flow "$src" --json </dev/null >"$T_HOME/out" 2>"$T_HOME/err"; rc=$?
+	is "$rc" 0 "$f: the bundled flow passes"
+	id=$(sed -n 's/.*"id":[[:space:]]*"\([0-9a-z]*\)".*/\1/p' "$T_HOME/out" | head -n 1)
+	"$AMC" export "$id" --flow >"$T_HOME/$f.yaml" 2>"$T_HOME/err"; ok_status $? "$f: exported"
+	want=$(grep -c '^- assert' "$src")
+	got=$(grep -c '^- assert' "$T_HOME/$f.yaml")
+	is "$got" "$want" "$f: the export keeps the flow's $want assertions"
+	[ "$got" = "$want" ] || sed 's/^/#   /' "$T_HOME/$f.yaml"
+	if grep -q "nothing asserted" "$T_HOME/$f.yaml"; then ok 0 "$f: no \"nothing asserted\""; else ok 1 "$f: no \"nothing asserted\""; fi
+	"$AMC" sim reset >/dev/null
+	"$AMC" run --flow "$T_HOME/$f.yaml" >"$T_HOME/out" 2>&1; rc=$?
+	is "$rc" 0 "$f: the export replays, assertions and all"
+	[ "$rc" -eq 0 ] || sed 's/^/# /' "$T_HOME/out" | tail -n 15
+done
+
+# A folder where a file is wanted: a usage error naming it (was "cannot rename", exit 3).
+mkdir -p "$T_HOME/outdir"
+out=$("$AMC" export "$id" --html "$T_HOME/outdir" 2>&1); is $? 2 "--html FOLDER -> exit 2"
+like "$out" "outdir' is a folder" "naming the folder"
+is "$(printf '%s\n' "$out" | grep -c .)" 1 "in one line"
+# The report is written with the user's umask (was always 0600).
+(umask 022; "$AMC" export "$id" --html "$T_HOME/r.html" 2>/dev/null); ok_status $? "--html FILE"
+is "$(stat -c %a "$T_HOME/r.html")" 644 "the report's mode follows the umask (022 -> 644)"
+
 "$AMC" export nosuchtask --flow >/dev/null 2>&1; is $? 2 "an unknown task is refused (a usage error, as amc show)"
 done_testing

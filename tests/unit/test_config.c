@@ -251,5 +251,13 @@ int main(void)
 	amc_config_free(c);
 	amc_config_free(NULL);
 	free(big);
+	/* Every error of a file at once (issue 27: one at a time before). */
+	is_int(parse("[nosuch]\nkey = 1\n[runner]\nmax_steps = lots\nnot a setting\nbogus = 1\n", &e), -1,
+	       "a file with four errors fails");
+	ok(strncmp(e.msg, "4 errors: ", 10) == 0, "all four counted: %s", e.msg);
+	like(e.msg, "test.conf:1: unknown section", "the bad section (its key is not a fifth error)");
+	like(e.msg, "test.conf:4: bad value for runner.max_steps", "the bad value");
+	like(e.msg, "test.conf:5: expected 'key = value'", "the line without =");
+	like(e.msg, "test.conf:6: unknown setting", "the unknown key");
 	return done_testing();
 }

@@ -192,6 +192,43 @@ static void test_prefix(amc_store *s)
 	ok(amc_store_get_task(s, NULL, &got, &e) != 0 && e.code == AMC_EUSAGE, "NULL refused");
 }
 
+/* Git-style abbreviation: with many ids sharing a long prefix, each shown id
+ * is the shortest (>= 8) that still names exactly its task. */
+static void test_short_ids(amc_store *s)
+{
+	amc_err e = {0};
+	static const char digits[] = "0123456789abcdefghjkmnpqrstvwxyz";
+	char ids[40][AMC_ID_SIZE];
+	for (int i = 0; i < 40; i++) {
+		/* 32 share 14 characters, 8 share 10 */
+		if (i < 32)
+			snprintf(ids[i], sizeof ids[i], "9zzzzzzzzzzzz0%c0", digits[i]);
+		else
+			snprintf(ids[i], sizeof ids[i], "9zzzzzzzzz%c00000", digits[i - 31]);
+		amc_task_row t = row(ids[i], "succeeded", 5000 + i);
+		ok(amc_store_create_task(s, &t, &e) == 0, "create %s: %s", ids[i], e.msg);
+	}
+	for (int i = 0; i < 40; i++) {
+		char sid[AMC_ID_SIZE];
+		ok(amc_store_short_id(s, ids[i], sid, &e) == 0, "short id of %s: %s", ids[i], e.msg);
+		size_t want = i < 32 ? 15 : 11;
+		ok(strlen(sid) == want, "%s abbreviates to %zu characters (got '%s')", ids[i], want, sid);
+		amc_task_row got;
+		ok(amc_store_get_task(s, sid, &got, &e) == 0 && got.id && strcmp(got.id, ids[i]) == 0,
+		   "`amc show %s` finds exactly that task: %s", sid, e.msg);
+		amc_task_row_free(&got);
+	}
+	/* an id far from every other keeps the usual 8 */
+	amc_task_row lone = row("7kkk000000000000", "succeeded", 9000);
+	ok(amc_store_create_task(s, &lone, &e) == 0, "create a lone id");
+	char sid[AMC_ID_SIZE];
+	ok(amc_store_short_id(s, "7kkk000000000000", sid, &e) == 0 && strcmp(sid, "7kkk0000") == 0,
+	   "a lone id keeps 8 characters (got '%s')", sid);
+	int len = amc_store_short_id_len(s, &e);
+	/* other tests left ids that differ only in the last character */
+	ok(len >= 15 && len <= AMC_ID_LEN, "the table width makes every id unique: %d", len);
+}
+
 static void test_list(amc_store *s)
 {
 	amc_err e = {0};
@@ -424,6 +461,7 @@ int main(void)
 	test_update(s);
 	test_prefix(s);
 	test_list(s);
+	test_short_ids(s);
 	amc_store_close(s);
 	test_keyset(home);
 	return done_testing();
