@@ -167,6 +167,8 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 		snprintf(label, sizeof label, "host");
 	label[sizeof label - 1] = 0;
 	const amc_config *cfg = hc->cfg;
+	const char *tls = amc_config_str(cfg, "fleet", "require_tls");
+	amc_pq_set_require_tls(!tls || strcmp(tls, "off") != 0);
 	int lease_s = (int)amc_config_int(cfg, "fleet", "lease_s");
 	int renew_s = (int)amc_config_int(cfg, "fleet", "renew_s");
 	int reap_s = (int)amc_config_int(cfg, "fleet", "reap_s");
