@@ -208,7 +208,9 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 		fprintf(out, "amc host: %s (host %lld) runs %zu device%s:", label, host_id, ns, ns == 1 ? "" : "s");
 		for (size_t i = 0; i < ns; i++)
 			fprintf(out, " %s", ids[i]);
-		fputc('\n', out);
+		char tls[160];
+		amc_pq_tls_state(c, tls, sizeof tls);
+		fprintf(out, "\namc host: fleet database connection: %s\n", tls);
 		fflush(out);
 	}
 	char sid[24], sgrace[24], skeep[24], sage[24];

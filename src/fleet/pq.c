@@ -193,6 +193,29 @@ int amc_pq_tls_decide(const char *url, int require, const char *env_host, const 
 	return rc;
 }
 
+int amc_pq_tls_state(PGconn *c, char *out, size_t n)
+{
+	const char *mode = "";
+	PQconninfoOption *o = PQconninfo(c);
+	if (o && opt(o, "sslmode"))
+		mode = opt(o, "sslmode");
+	char m[32];
+	snprintf(m, sizeof m, "%s", mode);
+	if (o)
+		PQconninfoFree(o);
+	const char *host = PQhost(c);
+	if (!PQsslInUse(c)) {
+		snprintf(out, n, "no TLS (%s)", host && host[0] == '/' ? "Unix socket" : "plaintext");
+		return 0;
+	}
+	const char *proto = PQsslAttribute(c, "protocol");
+	int verified = !strcmp(m, "verify-full") || !strcmp(m, "verify-ca");
+	snprintf(out, n, "TLS %s, server certificate %s (sslmode=%s)", proto ? proto : "on",
+		 !strcmp(m, "verify-full") ? "and name verified" : verified ? "verified, name not checked" : "NOT verified",
+		 m);
+	return 1;
+}
+
 PGconn *amc_pq_start(const char *url, amc_err *e)
 {
 	if (!url || !*url) {

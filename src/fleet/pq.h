@@ -46,6 +46,11 @@ PGconn *amc_pq_start(const char *url, amc_err *e);
  * refused. Process-wide: set once from the config by the commands. */
 void amc_pq_set_require_tls(int on);
 
+/* The connection's TLS state in words into out (n bytes): whether TLS is in
+ * use (protocol) and whether the server's certificate was verified
+ * (sslmode verify-ca or verify-full). Returns 1 when TLS is in use. */
+int amc_pq_tls_state(PGconn *c, char *out, size_t n);
+
 /* The decision, pure: url is the conninfo or URI, env_host/env_service/
  * env_sslmode are PGHOST/PGSERVICE/PGSSLMODE (NULL when unset). *mode gets
  * "require" when amc must set it, NULL when the URL's choice stands. 0, or
