@@ -424,7 +424,12 @@ static const char v2[] =
 	"  VALUES (p_assignment, p_attempt, session_user, p_step, p_planner, p_model, p_system, p_user, p_tool,\n"
 	"    p_args, p_outcome);\n"
 	"END $$;\n"
-	/* The end, fenced as in version 1, and only by the role that holds it. */
+	/* The end, only by the role that holds it, for this token, while the
+	 * attempt is still running: also after its lease ran out if the reaper
+	 * has not taken it back (then no newer attempt can have started: one
+	 * running attempt per assignment), so work finished during a database
+	 * outage is not run again. Its finish time is bounded by the lease the
+	 * last renewal gave, never the host's clock alone. */
 	"CREATE OR REPLACE FUNCTION amc_fleet.finish(p_attempt bigint, p_token bigint, p_state text, p_error text)\n"
 	"  RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
 	"#variable_conflict use_column\n"
@@ -434,7 +439,7 @@ static const char v2[] =
 	"    RAISE EXCEPTION 'an attempt cannot end %', p_state;\n"
 	"  END IF;\n"
 	"  SELECT t.assignment_id INTO aid FROM amc_fleet.attempt t WHERE t.id = p_attempt AND t.token = p_token\n"
-	"    AND t.host_role = session_user AND t.state = 'running' AND t.lease_until > now() FOR UPDATE;\n"
+	"    AND t.host_role = session_user AND t.state = 'running' FOR UPDATE;\n"
 	"  IF NOT FOUND THEN RETURN false; END IF;\n"
 	"  UPDATE amc_fleet.assignment x SET updated_at = now(),\n"
 	"    state = CASE WHEN p_state <> 'released' THEN p_state\n"
@@ -442,7 +447,8 @@ static const char v2[] =
 	"    finished_at = CASE WHEN p_state = 'released' AND NOT x.cancel_requested THEN NULL ELSE now() END,\n"
 	"    error = CASE WHEN p_state IN ('failed','cancelled') THEN left(p_error, 2000) ELSE x.error END\n"
 	"  WHERE x.id = aid;\n"
-	"  UPDATE amc_fleet.attempt t SET state = p_state, finished_at = now(), error = left(p_error, 2000),\n"
+	"  UPDATE amc_fleet.attempt t SET state = p_state, finished_at = least(now(), t.lease_until),\n"
+	"    error = left(p_error, 2000),\n"
 	"    progress_step = NULL, progress_status = NULL, progress_summary = NULL, progress_at = NULL\n"
 	"  WHERE t.id = p_attempt;\n"
 	"  RETURN true;\n"

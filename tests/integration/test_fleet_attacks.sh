@@ -82,7 +82,16 @@ is "$(pg_sql "SELECT state || ' ' || count(*) FROM amc_fleet.decision, amc_fleet
 	"succeeded 1" "and its decision is kept"
 # A claim computes n itself: with the counter set back, the next attempt is still n = 2.
 pg_sql "UPDATE amc_fleet.assignment SET state = 'queued', next_attempt = 1 WHERE id = $pin" >/dev/null
-is "$(as host_b "SELECT n FROM amc_fleet.claim($hb, 'sim:1', 'sim', 30)")" 2 "claim computes n from the attempts"
+set -- $(as host_b "SELECT n || ' ' || attempt_id || ' ' || token FROM amc_fleet.claim($hb, 'sim:1', 'sim', 30)")
+is "$1" 2 "claim computes n from the attempts"
+# Finding 4 (database side): an attempt whose lease ran out while the
+# database was away, not yet reaped, is ended by its holder, not run again;
+# its finish time is bounded by its lease.
+pg_sql "UPDATE amc_fleet.attempt SET lease_until = now() - interval '5 s' WHERE id = $2" >/dev/null
+is "$(as host_a "SELECT amc_fleet.finish($2, $3, 'succeeded', NULL)")" f "not by another role"
+is "$(as host_b "SELECT amc_fleet.finish($2, $3, 'succeeded', NULL)")" t "its holder ends it after the lease ran out"
+is "$(pg_sql "SELECT state || ' ' || (finished_at <= lease_until) FROM amc_fleet.attempt WHERE id = $2")" "succeeded true" \
+	"finished, at a time no later than its lease"
 # Every function a host may call runs as its owner with a fixed search_path.
 is "$(pg_sql "SELECT count(*) FROM pg_proc p JOIN pg_namespace s ON s.oid = p.pronamespace
 	WHERE s.nspname = 'amc_fleet' AND p.prorettype <> 'trigger'::regtype AND has_function_privilege('host_a', p.oid, 'EXECUTE')
