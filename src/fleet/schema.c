@@ -261,7 +261,269 @@ static const char v1[] =
 	"GRANT EXECUTE ON FUNCTION amc_fleet.claim(bigint, text, text, text, double precision),\n"
 	"  amc_fleet.finish(bigint, bigint, text, text) TO amc_fleet_host;\n";
 
-static const char *const migrations[] = { v1 };
+
+/* Version 2 (issue 26): host roles lose every table write and every
+ * function that trusts its arguments. They reach the tables only through
+ * SECURITY DEFINER functions that derive the host from session_user (inside
+ * a SECURITY DEFINER function current_user is the owner) and check it
+ * against the rows they touch; they read only their own rows; pinned work
+ * is seen only by its host and the operator; reaping by hosts uses the
+ * stored settings. Leases get one lease period of grace after the
+ * database restarts, so hosts that finished during an outage can end. */
+static const char v2[] =
+	"CREATE TABLE amc_fleet.setting (\n"
+	"  one boolean PRIMARY KEY DEFAULT true CHECK (one),\n"
+	"  reap_grace_s double precision NOT NULL DEFAULT 5 CHECK (reap_grace_s >= 0),\n"
+	"  decisions_keep int NOT NULL DEFAULT 200 CHECK (decisions_keep >= 0),\n"
+	"  decisions_max_age_days int NOT NULL DEFAULT 30 CHECK (decisions_max_age_days >= 0));\n"
+	"INSERT INTO amc_fleet.setting DEFAULT VALUES;\n"
+	"REVOKE ALL ON amc_fleet.host, amc_fleet.device, amc_fleet.assignment, amc_fleet.attempt,\n"
+	"  amc_fleet.decision FROM amc_fleet_host;\n"
+	"REVOKE ALL ON SEQUENCE amc_fleet.token FROM amc_fleet_host;\n"
+	"GRANT SELECT ON amc_fleet.host, amc_fleet.device, amc_fleet.assignment, amc_fleet.attempt,\n"
+	"  amc_fleet.decision, amc_fleet.setting TO amc_fleet_host;\n"
+	"DROP POLICY read_queued_or_ran ON amc_fleet.assignment;\n"
+	"DROP POLICY claim_or_finish ON amc_fleet.assignment;\n"
+	"DROP POLICY open_attempt ON amc_fleet.attempt;\n"
+	"DROP POLICY update_own_attempt ON amc_fleet.attempt;\n"
+	"DROP POLICY write_decision ON amc_fleet.decision;\n"
+	/* Only what this role ran: no queued payloads (pinned or not). */
+	"CREATE POLICY read_ran ON amc_fleet.assignment FOR SELECT TO amc_fleet_host\n"
+	"  USING (EXISTS (SELECT 1 FROM amc_fleet.attempt t\n"
+	"                 WHERE t.assignment_id = assignment.id AND t.host_role = current_user));\n"
+	"REVOKE ALL ON FUNCTION amc_fleet.reap(double precision, int, int), amc_fleet.holds(bigint, name),\n"
+	"  amc_fleet.ran(bigint, name), amc_fleet.is_queued(bigint),\n"
+	"  amc_fleet.finish(bigint, bigint, text, text) FROM PUBLIC, amc_fleet_host;\n"
+	"DROP FUNCTION amc_fleet.claim(bigint, text, text, text, double precision);\n"
+	/* The caller's host row, or an error: the row must be this login's. */
+	"CREATE FUNCTION amc_fleet.my_host(p_host bigint) RETURNS amc_fleet.host\n"
+	"  LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"DECLARE h amc_fleet.host;\n"
+	"BEGIN\n"
+	"  SELECT * INTO h FROM amc_fleet.host x WHERE x.id = p_host;\n"
+	"  IF NOT FOUND OR h.role <> session_user THEN\n"
+	"    RAISE EXCEPTION 'host % is not registered by role %', p_host, session_user\n"
+	"      USING ERRCODE = 'insufficient_privilege';\n"
+	"  END IF;\n"
+	"  RETURN h;\n"
+	"END $$;\n"
+	/* Register, or reuse this role's row of the same name (a restarted
+	 * host); a name belongs to one role, so pinning by name cannot be
+	 * claimed by another role. */
+	"CREATE FUNCTION amc_fleet.register(p_label text, p_hostname text, p_pid int) RETURNS bigint\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"DECLARE hid bigint; other name;\n"
+	"BEGIN\n"
+	"  IF p_label IS NULL OR length(p_label) NOT BETWEEN 1 AND 200 THEN\n"
+	"    RAISE EXCEPTION 'a host name has 1 to 200 characters';\n"
+	"  END IF;\n"
+	"  PERFORM pg_advisory_xact_lock(hashtext('amc_fleet.register'));\n"
+	"  SELECT x.role INTO other FROM amc_fleet.host x WHERE x.label = p_label AND x.role <> session_user LIMIT 1;\n"
+	"  IF FOUND THEN\n"
+	"    RAISE EXCEPTION 'host name % belongs to role %: pick another --name', p_label, other\n"
+	"      USING ERRCODE = 'insufficient_privilege';\n"
+	"  END IF;\n"
+	"  SELECT x.id INTO hid FROM amc_fleet.host x WHERE x.label = p_label AND x.role = session_user\n"
+	"    ORDER BY x.id DESC LIMIT 1;\n"
+	"  IF FOUND THEN\n"
+	"    UPDATE amc_fleet.host x SET hostname = left(coalesce(p_hostname, ''), 200), pid = coalesce(p_pid, 0),\n"
+	"      started_at = now(), last_seen = now(), stopped_at = NULL WHERE x.id = hid;\n"
+	"    DELETE FROM amc_fleet.device d WHERE d.host_id = hid;\n"
+	"  ELSE\n"
+	"    INSERT INTO amc_fleet.host (role, label, hostname, pid)\n"
+	"      VALUES (session_user, p_label, left(coalesce(p_hostname, ''), 200), coalesce(p_pid, 0)) RETURNING id INTO hid;\n"
+	"  END IF;\n"
+	"  RETURN hid;\n"
+	"END $$;\n"
+	"CREATE FUNCTION amc_fleet.add_device(p_host bigint, p_device text, p_kind text) RETURNS void\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"DECLARE h amc_fleet.host := amc_fleet.my_host(p_host);\n"
+	"BEGIN\n"
+	"  IF p_kind IS NULL OR p_kind NOT IN ('sim','adb','appium') THEN\n"
+	"    RAISE EXCEPTION 'a device kind is sim, adb or appium, not %', p_kind;\n"
+	"  END IF;\n"
+	"  IF p_device IS NULL OR length(p_device) NOT BETWEEN 1 AND 200 THEN\n"
+	"    RAISE EXCEPTION 'a device id has 1 to 200 characters';\n"
+	"  END IF;\n"
+	"  INSERT INTO amc_fleet.device (host_id, role, device, kind) VALUES (h.id, h.role, p_device, p_kind)\n"
+	"    ON CONFLICT (host_id, device) DO UPDATE SET kind = EXCLUDED.kind;\n"
+	"END $$;\n"
+	"CREATE FUNCTION amc_fleet.heartbeat(p_host bigint, p_stopped boolean) RETURNS void\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"DECLARE h amc_fleet.host := amc_fleet.my_host(p_host);\n"
+	"BEGIN\n"
+	"  UPDATE amc_fleet.host x SET last_seen = now(),\n"
+	"    stopped_at = CASE WHEN p_stopped THEN now() ELSE NULL END WHERE x.id = h.id;\n"
+	"END $$;\n"
+	/* A claim: the first queued assignment for this device kind (pinned
+	 * ones only to the host of that name) that no other claim holds; n is
+	 * one more than any attempt of it, whatever the counters say. */
+	"CREATE FUNCTION amc_fleet.claim(p_host bigint, p_device text, p_kind text, p_lease double precision)\n"
+	"  RETURNS TABLE (attempt_id bigint, assignment_id bigint, n int, token bigint, payload text,\n"
+	"                 max_steps int)\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"#variable_conflict use_column\n"
+	"DECLARE h amc_fleet.host := amc_fleet.my_host(p_host); a record; t record; k int;\n"
+	"BEGIN\n"
+	"  IF p_lease IS NULL OR p_lease < 1 OR p_lease > 86400 THEN\n"
+	"    RAISE EXCEPTION 'a lease lasts 1 s to 1 day, not %', p_lease;\n"
+	"  END IF;\n"
+	"  IF NOT EXISTS (SELECT 1 FROM amc_fleet.device d WHERE d.host_id = h.id AND d.device = p_device\n"
+	"                 AND d.kind = p_kind) THEN\n"
+	"    RAISE EXCEPTION 'device % (%) is not registered by host %', p_device, p_kind, h.label;\n"
+	"  END IF;\n"
+	"  SELECT x.id, x.payload, x.max_steps INTO a FROM amc_fleet.assignment x\n"
+	"    WHERE x.state = 'queued' AND x.device_kind = p_kind AND NOT x.cancel_requested\n"
+	"      AND (x.want_host IS NULL OR x.want_host = h.label)\n"
+	"    ORDER BY x.priority DESC, x.id LIMIT 1 FOR UPDATE SKIP LOCKED;\n"
+	"  IF NOT FOUND THEN RETURN; END IF;\n"
+	"  SELECT coalesce(max(y.n), 0) + 1 INTO k FROM amc_fleet.attempt y WHERE y.assignment_id = a.id;\n"
+	"  INSERT INTO amc_fleet.attempt AS y (assignment_id, n, host_id, host_role, host_label, device, lease_until)\n"
+	"    VALUES (a.id, k, h.id, h.role, h.label, p_device, now() + make_interval(secs => p_lease))\n"
+	"    RETURNING y.id, y.token INTO t;\n"
+	"  UPDATE amc_fleet.assignment x SET state = 'leased', next_attempt = k + 1, updated_at = now()\n"
+	"    WHERE x.id = a.id;\n"
+	"  RETURN QUERY SELECT t.id, a.id, k, t.token, a.payload, a.max_steps;\n"
+	"END $$;\n"
+	/* Renewal (with progress): one row (was cancel asked) while the lease
+	 * is this role's and live, none when it is gone. */
+	"CREATE FUNCTION amc_fleet.renew(p_attempt bigint, p_token bigint, p_lease double precision,\n"
+	"    p_step int, p_status text, p_summary text) RETURNS TABLE (cancel boolean)\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"#variable_conflict use_column\n"
+	"BEGIN\n"
+	"  IF p_lease IS NULL OR p_lease < 1 OR p_lease > 86400 THEN\n"
+	"    RAISE EXCEPTION 'a lease lasts 1 s to 1 day, not %', p_lease;\n"
+	"  END IF;\n"
+	"  RETURN QUERY UPDATE amc_fleet.attempt t SET lease_until = now() + make_interval(secs => p_lease),\n"
+	"      renewed_at = now(), renewals = t.renewals + 1,\n"
+	"      progress_step = coalesce(p_step, t.progress_step),\n"
+	"      progress_status = coalesce(left(p_status, 32), t.progress_status),\n"
+	"      progress_summary = coalesce(left(p_summary, 2000), t.progress_summary),\n"
+	"      progress_at = CASE WHEN p_step IS NULL THEN t.progress_at ELSE now() END\n"
+	"    WHERE t.id = p_attempt AND t.token = p_token AND t.host_role = session_user\n"
+	"      AND t.state = 'running' AND t.lease_until > now()\n"
+	"    RETURNING (SELECT x.cancel_requested FROM amc_fleet.assignment x WHERE x.id = t.assignment_id);\n"
+	"END $$;\n"
+	"CREATE FUNCTION amc_fleet.set_local_task(p_attempt bigint, p_token bigint, p_task text) RETURNS boolean\n"
+	"  LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"  WITH u AS (UPDATE amc_fleet.attempt t SET local_task_id = left(p_task, 200)\n"
+	"    WHERE t.id = p_attempt AND t.token = p_token AND t.host_role = session_user AND t.state = 'running'\n"
+	"    RETURNING 1) SELECT EXISTS (SELECT 1 FROM u) $$;\n"
+	"CREATE FUNCTION amc_fleet.add_decision(p_assignment bigint, p_attempt int, p_step int, p_planner text,\n"
+	"    p_model text, p_system text, p_user text, p_tool text, p_args text, p_outcome text) RETURNS void\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"BEGIN\n"
+	"  IF NOT EXISTS (SELECT 1 FROM amc_fleet.attempt t WHERE t.assignment_id = p_assignment AND t.n = p_attempt\n"
+	"                 AND t.host_role = session_user AND t.state = 'running') THEN\n"
+	"    RAISE EXCEPTION 'role % holds no running attempt % of assignment %', session_user, p_attempt, p_assignment\n"
+	"      USING ERRCODE = 'insufficient_privilege';\n"
+	"  END IF;\n"
+	"  INSERT INTO amc_fleet.decision (assignment_id, attempt, host_role, step, planner, model, system_prompt,\n"
+	"    user_prompt, tool, args, outcome)\n"
+	"  VALUES (p_assignment, p_attempt, session_user, p_step, p_planner, p_model, p_system, p_user, p_tool,\n"
+	"    p_args, p_outcome);\n"
+	"END $$;\n"
+	/* The end, only by the role that holds it, for this token, while the
+	 * attempt is still running: also after its lease ran out if the reaper
+	 * has not taken it back (then no newer attempt can have started: one
+	 * running attempt per assignment), so work finished during a database
+	 * outage is not run again. Its finish time is bounded by the lease the
+	 * last renewal gave, never the host's clock alone. */
+	"CREATE OR REPLACE FUNCTION amc_fleet.finish(p_attempt bigint, p_token bigint, p_state text, p_error text)\n"
+	"  RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"#variable_conflict use_column\n"
+	"DECLARE aid bigint;\n"
+	"BEGIN\n"
+	"  IF p_state IS NULL OR p_state NOT IN ('succeeded','failed','cancelled','released') THEN\n"
+	"    RAISE EXCEPTION 'an attempt cannot end %', p_state;\n"
+	"  END IF;\n"
+	"  SELECT t.assignment_id INTO aid FROM amc_fleet.attempt t WHERE t.id = p_attempt AND t.token = p_token\n"
+	"    AND t.host_role = session_user AND t.state = 'running' FOR UPDATE;\n"
+	"  IF NOT FOUND THEN RETURN false; END IF;\n"
+	"  UPDATE amc_fleet.assignment x SET updated_at = now(),\n"
+	"    state = CASE WHEN p_state <> 'released' THEN p_state\n"
+	"                 WHEN x.cancel_requested THEN 'cancelled' ELSE 'queued' END,\n"
+	"    finished_at = CASE WHEN p_state = 'released' AND NOT x.cancel_requested THEN NULL ELSE now() END,\n"
+	"    error = CASE WHEN p_state IN ('failed','cancelled') THEN left(p_error, 2000) ELSE x.error END\n"
+	"  WHERE x.id = aid;\n"
+	"  UPDATE amc_fleet.attempt t SET state = p_state, finished_at = least(now(), t.lease_until),\n"
+	"    error = left(p_error, 2000),\n"
+	"    progress_step = NULL, progress_status = NULL, progress_summary = NULL, progress_at = NULL\n"
+	"  WHERE t.id = p_attempt;\n"
+	"  RETURN true;\n"
+	"END $$;\n";
+
+/* The reaper of version 1, refusing a negative grace or retention, and
+ * giving each lease one lease period of grace after the database started
+ * (pg_postmaster_start_time), so an outage of the database alone loses no
+ * lease whose host kept working. The operator's; hosts call reap(). */
+static const char v2_reap[] =
+	"CREATE OR REPLACE FUNCTION amc_fleet.reap(grace_s double precision, keep_n int, max_age_days int) RETURNS int\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"DECLARE n int := 0; r record; used int;\n"
+	"BEGIN\n"
+	"  IF grace_s IS NULL OR grace_s < 0 OR keep_n IS NULL OR keep_n < 0 OR max_age_days IS NULL\n"
+	"     OR max_age_days < 0 THEN\n"
+	"    RAISE EXCEPTION 'reap: grace and retention must be >= 0';\n"
+	"  END IF;\n"
+	"  IF NOT pg_try_advisory_xact_lock(hashtext('amc_fleet.reap')) THEN RETURN -1; END IF;\n"
+	"  FOR r IN UPDATE amc_fleet.attempt SET state = 'lost', finished_at = now(),\n"
+	"      error = 'lease expired at ' || to_char(lease_until AT TIME ZONE 'UTC', 'HH24:MI:SS')\n"
+	"              || ' UTC: host ' || host_label || ' stopped renewing',\n"
+	"      progress_step = NULL, progress_status = NULL, progress_summary = NULL, progress_at = NULL\n"
+	"    WHERE state = 'running' AND lease_until < now() - make_interval(secs => grace_s)\n"
+	"      AND pg_postmaster_start_time() + (lease_until - coalesce(renewed_at, started_at))\n"
+	"          < now() - make_interval(secs => grace_s)\n"
+	"    RETURNING assignment_id\n"
+	"  LOOP\n"
+	"    n := n + 1;\n"
+	"    SELECT count(*) INTO used FROM amc_fleet.attempt\n"
+	"      WHERE assignment_id = r.assignment_id AND state <> 'released';\n"
+	"    UPDATE amc_fleet.assignment a SET updated_at = now(),\n"
+	"      state = CASE WHEN a.cancel_requested THEN 'cancelled'\n"
+	"                   WHEN used >= a.max_attempts THEN 'failed' ELSE 'queued' END,\n"
+	"      finished_at = CASE WHEN a.cancel_requested OR used >= a.max_attempts THEN now() END,\n"
+	"      error = CASE WHEN a.cancel_requested THEN 'cancelled while its host was gone'\n"
+	"                   WHEN used >= a.max_attempts THEN\n"
+	"        'all ' || used || ' attempts failed: ' || (SELECT string_agg('attempt ' || t.n || ' (' || t.host_label\n"
+	"          || ' ' || t.device || ') ' || t.state || coalesce(': ' || t.error, ''), '; ' ORDER BY t.n)\n"
+	"          FROM amc_fleet.attempt t WHERE t.assignment_id = a.id)\n"
+	"        ELSE a.error END\n"
+	"    WHERE a.id = r.assignment_id AND a.state = 'leased';\n"
+	"  END LOOP;\n"
+	"  DELETE FROM amc_fleet.decision d WHERE d.assignment_id IN (\n"
+	"    SELECT a.id FROM amc_fleet.assignment a\n"
+	"    WHERE a.state IN ('succeeded','failed','cancelled')\n"
+	"      AND (a.finished_at < now() - make_interval(days => max_age_days)\n"
+	"           OR a.id NOT IN (SELECT b.id FROM amc_fleet.assignment b\n"
+	"                           WHERE b.state IN ('succeeded','failed','cancelled')\n"
+	"                             AND EXISTS (SELECT 1 FROM amc_fleet.decision x WHERE x.assignment_id = b.id)\n"
+	"                           ORDER BY b.finished_at DESC NULLS LAST, b.id DESC LIMIT keep_n)));\n"
+	"  RETURN n;\n"
+	"END $$;\n"
+	"REVOKE ALL ON FUNCTION amc_fleet.reap(double precision, int, int) FROM PUBLIC, amc_fleet_host;\n"
+	"CREATE FUNCTION amc_fleet.reap() RETURNS int\n"
+	"  LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"  SELECT amc_fleet.reap(s.reap_grace_s, s.decisions_keep, s.decisions_max_age_days)\n"
+	"  FROM amc_fleet.setting s $$;\n"
+	"REVOKE ALL ON FUNCTION amc_fleet.my_host(bigint), amc_fleet.register(text, text, int),\n"
+	"  amc_fleet.add_device(bigint, text, text), amc_fleet.heartbeat(bigint, boolean),\n"
+	"  amc_fleet.claim(bigint, text, text, double precision),\n"
+	"  amc_fleet.renew(bigint, bigint, double precision, int, text, text),\n"
+	"  amc_fleet.set_local_task(bigint, bigint, text),\n"
+	"  amc_fleet.add_decision(bigint, int, int, text, text, text, text, text, text, text),\n"
+	"  amc_fleet.reap() FROM PUBLIC;\n"
+	"GRANT EXECUTE ON FUNCTION amc_fleet.register(text, text, int),\n"
+	"  amc_fleet.add_device(bigint, text, text), amc_fleet.heartbeat(bigint, boolean),\n"
+	"  amc_fleet.claim(bigint, text, text, double precision),\n"
+	"  amc_fleet.renew(bigint, bigint, double precision, int, text, text),\n"
+	"  amc_fleet.set_local_task(bigint, bigint, text),\n"
+	"  amc_fleet.add_decision(bigint, int, int, text, text, text, text, text, text, text),\n"
+	"  amc_fleet.finish(bigint, bigint, text, text), amc_fleet.reap() TO amc_fleet_host;\n";
+
+/* Each version: its parts, in order (a string literal has a length limit). */
+static const char *const migrations[][2] = { { v1, NULL }, { v2, v2_reap } };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
 int amc_fleet_schema_version(PGconn *c, amc_err *e)
@@ -318,7 +580,10 @@ int amc_fleet_schema_init(PGconn *c, int *from, int *to, amc_err *e)
 	for (int i = v; i < NMIGRATIONS; i++) {
 		char ins[96];
 		snprintf(ins, sizeof ins, "INSERT INTO amc_fleet.meta (version) VALUES (%d)", i + 1);
-		if (amc_pq_script(c, migrations[i], e) != 0 || amc_pq_script(c, ins, e) != 0) {
+		int bad = 0;
+		for (int j = 0; j < 2 && !bad; j++)
+			bad = migrations[i][j] && amc_pq_script(c, migrations[i][j], e) != 0;
+		if (bad || amc_pq_script(c, ins, e) != 0) {
 			amc_pq_script(c, "ROLLBACK", NULL);
 			return amc_err_prefix(e, "fleet schema version %d", i + 1);
 		}
