@@ -304,7 +304,7 @@ static int build_action(const amc_mcp_call *c, amc_mcp_session *sess, const char
 		*tool = "press_key";
 		const char *k = amc_json_str(c->args, "key");
 		if (!k)
-			return amc_err_set(e, AMC_EUSAGE, "press_key needs key (back, home or enter)");
+			return amc_err_set(e, AMC_EUSAGE, "press_key needs key (back, home, enter, delete, ...: see the key enum)");
 		cJSON_AddStringToObject(j, "key", k);
 	} else if (!strcmp(a, "launch_app")) {
 		*tool = "launch_app";
@@ -379,6 +379,8 @@ static cJSON *act_finish(const amc_mcp_call *c, amc_mcp_session *sess, const cha
 	cJSON *st = cJSON_CreateObject();
 	amc_json_add_str(st, "task", task);
 	amc_json_add_str(st, "status", out.status);
+	/* step: the last step of the ended task, so the result keeps act's schema */
+	cJSON_AddNumberToObject(st, "step", out.steps);
 	cJSON_AddNumberToObject(st, "steps", out.steps);
 	amc_sb t;
 	amc_sb_init(&t);
@@ -395,12 +397,19 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 	amc_err e;
 	if (device_arg(c, dev, sizeof dev, &e) != 0)
 		return amc_mcp_fail("%s", e.msg);
-	amc_mcp_session *sess = amc_mcp_srv_session(c->srv, dev, 1, &e);
+	const char *an = amc_json_str(c->args, "action");
+	int finish = an && !strcmp(an, "finish");
+	/* finish never starts a session: a retried finish would leave a 0-step task */
+	amc_mcp_session *sess = amc_mcp_srv_session(c->srv, dev, !finish, &e);
+	if (!sess && finish)
+		return amc_mcp_fail("no session holds %s: nothing to finish (the task may have ended already)", dev);
 	if (!sess)
 		return fail_take(o->home, "act on", dev, e.msg);
-	const char *an = amc_json_str(c->args, "action");
-	if (an && !strcmp(an, "finish"))
+	if (finish)
 		return act_finish(c, sess, dev);
+	const char *reason = amc_json_str(c->args, "reason");
+	if (reason && strlen(reason) > 2000) /* bounded in storage as in the schema */
+		return amc_mcp_fail("reason is longer than 2000 bytes; say why in a sentence or two");
 	const char *tool;
 	cJSON *args;
 	if (build_action(c, sess, &tool, &args, &e) != 0) {
@@ -408,7 +417,7 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 		return amc_mcp_fail("%s", e.msg);
 	}
 	amc_ext_answer ans;
-	int rc = amc_mcp_session_act(sess, tool, args, amc_json_str(c->args, "reason"), c->cancel, &ans, &e);
+	int rc = amc_mcp_session_act(sess, tool, args, reason, c->cancel, &ans, &e);
 	cJSON_Delete(args);
 	amc_mcp_srv_touch(c->srv, dev);
 	if (rc != 0)

@@ -746,7 +746,11 @@ int amc_mcp_serve(const amc_mcp_opts *o, amc_err *e)
 			send_msg(s, amc_rpc_error(NULL, AMC_RPC_INVALID_REQUEST, msg));
 			continue;
 		}
-		if (line.len == 0 || !line.buf[strspn(line.buf, " \t\r")])
+		/* blank by its length: a line of NULs is not blank, it gets an error */
+		size_t sp = 0;
+		while (sp < line.len && (line.buf[sp] == ' ' || line.buf[sp] == '\t' || line.buf[sp] == '\r'))
+			sp++;
+		if (sp == line.len)
 			continue;
 		amc_rpc_msg m;
 		cJSON *err;
