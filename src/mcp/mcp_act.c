@@ -14,6 +14,7 @@
 #include "mcp/mcp_tools.h"
 #include "runtime/observe.h"
 #include "runtime/run.h"
+#include "runtime/safety.h"
 #include "storage/store.h"
 #include "util/base64.h"
 #include "util/fsutil.h"
@@ -514,6 +515,48 @@ static void *run_main(void *arg)
 	return NULL;
 }
 
+/* A flow from a client is the client's action: its irreversible-looking taps
+ * go through the same gate as act's. A run's steps have nobody to ask, so
+ * such a flow is refused before it starts, naming its first such line (issue
+ * 30); `amc mcp --yes` lets it run. Bundled flows and flows a person runs
+ * from the CLI keep their own rules. Flows it calls by file (runFlow) are not
+ * read here. Returns 0 when the flow may run, or -1 with *e naming the line. */
+static int client_flow_gate(const char *text, const char *name, amc_err *e)
+{
+	amc_words w;
+	amc_err we;
+	if (amc_words_load(NULL, &w, &we) != 0)
+		return amc_err_set(e, AMC_EENV, "cannot load the irreversible-action words: %s", we.msg);
+	int rc = 0, line = 0, in_tap = 0;
+	for (const char *p = text; *p && rc == 0;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		line++;
+		char buf[512];
+		snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf - 1 ? len : sizeof buf - 1), p);
+		const char *t = buf + strspn(buf, " \t");
+		if (*t == '-') { /* a new command: is it a tap? */
+			const char *c = t + 1 + strspn(t + 1, " \t");
+			in_tap = !strncmp(c, "tapOn", 5) || !strncmp(c, "longPressOn", 11) || !strncmp(c, "doubleTapOn", 11);
+		}
+		const char *word = in_tap && *t != '#' ? amc_words_match(&w, t) : NULL;
+		if (word) {
+			amc_sb sb;
+			amc_sb_init(&sb);
+			amc_sanitize_line(t, strlen(t), &sb);
+			amc_err_set(e, AMC_EFAIL, "refused before it started: line %d of %s (%s) taps something irreversible-looking "
+				    "('%s'), and a run's steps have nobody to confirm them. Do it step by step with act (your "
+				    "user confirms there), or ask them to restart this server as `amc mcp --yes`",
+				    line, name, amc_sb_str(&sb), word);
+			amc_sb_free(&sb);
+			rc = -1;
+		}
+		p = nl ? nl + 1 : p + len;
+	}
+	amc_words_free(&w);
+	return rc;
+}
+
 cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 {
 	const amc_mcp_opts *o = amc_mcp_srv_opts(c->srv);
@@ -534,6 +577,18 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	if (amc_device_lock(o->home, dev, NULL, &probe, &e) != 0)
 		return fail_take(o->home, "run a task on", dev, e.msg);
 	amc_device_unlock(probe);
+	if (flow && !o->assume_yes) {
+		int text = strchr(flow, '\n') && !amc_file_exists(flow);
+		char *body = NULL;
+		size_t blen = 0;
+		amc_err re;
+		if (!text && amc_read_file(flow, 1 << 20, &body, &blen, &re) != 0)
+			body = NULL; /* launch reports a flow it cannot read */
+		int g = (text || body) ? client_flow_gate(text ? flow : body, text ? "the flow text you sent" : flow, &e) : 0;
+		free(body);
+		if (g != 0)
+			return amc_mcp_fail("%s", e.msg);
+	}
 	amc_launch_req req;
 	amc_launch_req_init(&req);
 	req.device = dev;

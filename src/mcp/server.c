@@ -270,7 +270,9 @@ static int op_confirm(amc_operator *op, const char *task_id, const char *action,
 	int yes = amc_pending_ask(s->o.home, task_id, &q, secs * 1000, &s->stop_flag, &pe);
 	if (yes == 1)
 		return 1;
-	if (yes == 0 && pe.code == AMC_EFAIL)
+	if (yes == 0 && pe.code == AMC_EUSAGE) /* a forged answer (pending.h) */
+		amc_err_set(e, AMC_EFAIL, "%s. Only a person answers this question. Do not retry it", pe.msg);
+	else if (yes == 0 && pe.code == AMC_EFAIL)
 		amc_err_set(e, AMC_EFAIL, "the person at amc's TUI refused it. Do not retry it: tell your user what "
 			    "you wanted to do and why, and let them decide");
 	else if (yes == 0 && pe.code == AMC_ECANCEL)

@@ -61,6 +61,20 @@ r = await call("run_task", { device: "sim", flow: "appId: com.android.contacts\n
 const rt = r?.structuredContent.task;
 await call("cancel_task", { id: rt ?? "x" }, "cancel_task");
 
+// Finding 1: a client's flow with an irreversible tap is refused before it
+// starts, naming the line (the server runs without --yes).
+{
+	const del = "appId: com.android.contacts\n---\n- launchApp\n- tapOn: \"Alan Turing\"\n- tapOn: \"Delete\"\n- tapOn:\n    id: \"button1\"\n";
+	for (let i = 0; i < 50; i++) { // the cancelled run may still hold the device
+		const d = await c.callTool({ name: "devices", arguments: {} });
+		if (!d.structuredContent.devices.some((x) => x.id === "sim:0" && x.status === "busy")) break;
+		await new Promise((res) => setTimeout(res, 100));
+	}
+	r = await call("run_task", { device: "sim", flow: del, wait: true }, "run_task with a deleting flow");
+	ok(r && r.isError && /line 5 of the flow text you sent/.test(text(r)) && /Delete/.test(text(r)),
+		"a client's flow that taps Delete is refused before it starts, naming the line: " + (r ? text(r).slice(0, 120) : ""));
+}
+
 // A lone surrogate (an emoji cut in half): the SDK sends "\ud83d"; the answer
 // must come (with the id), not a -32700 the SDK never matches.
 try {
@@ -70,6 +84,45 @@ try {
 	ok(false, "a lone surrogate gets an answer: " + e.message.slice(0, 120));
 }
 await c.close();
+
+// Finding 2: a client cannot answer its own question. While act waits for a
+// person's yes, a bare "yes" written into confirm-TASK.answer (as a client
+// with a shell could) is refused: the answer must carry the question's secret.
+{
+	const t2 = new StdioClientTransport({ command: AMC, args: ["mcp", "--confirm-timeout", "8"], env: { ...process.env }, stderr: "inherit" });
+	const c2 = new Client({ name: "forger", version: "1.0" }, { capabilities: {} });
+	await c2.connect(t2);
+	await c2.listTools();
+	const fs = await import("node:fs");
+	const home = process.env.AMC_HOME;
+	let r2 = null;
+	for (let i = 0; i < 50 && !r2; i++) {
+		try { r2 = await c2.callTool({ name: "act", arguments: { device: "sim", action: "launch_app", app: "com.android.contacts" } }); }
+		catch (e) { r2 = null; }
+		if (r2 && r2.isError) { r2 = null; await new Promise((res) => setTimeout(res, 200)); }
+	}
+	const find = (res, txt) => res?.structuredContent?.scene?.elements?.find((e) => e.text === txt);
+	const alan = find(r2, "Alan Turing");
+	r2 = await c2.callTool({ name: "act", arguments: { device: "sim", action: "tap", element: alan?.id ?? "e0" } });
+	const del = find(r2, "Delete");
+	ok(!!del, "the contact's screen has Delete");
+	let forged = false;
+	const poll = setInterval(() => {
+		for (const f of fs.readdirSync(home)) {
+			if (f.startsWith("confirm-") && f.endsWith(".ask") && !forged) {
+				fs.writeFileSync(`${home}/${f.slice(0, -4)}.answer`, "yes\n");
+				forged = true;
+			}
+		}
+	}, 50);
+	try {
+		r2 = await c2.callTool({ name: "act", arguments: { device: "sim", action: "tap", element: del?.id ?? "e0" } }, undefined, { timeout: 20000 });
+	} catch (e) { r2 = { isError: true, content: [{ type: "text", text: e.message }] }; }
+	clearInterval(poll);
+	ok(forged && r2.isError && r2.structuredContent?.status === "refused" && /secret/.test(text(r2)),
+		`a bare yes written into the .answer file is refused (${forged}; ${text(r2).split("\n")[0].slice(0, 160)})`);
+	await c2.close();
+}
 
 // Raw lines: an id is recovered from a line that does not parse; a raw NUL
 // inside a string is an error, not a cut; a line of NULs gets an answer.
