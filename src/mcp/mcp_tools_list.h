@@ -22,7 +22,7 @@ static const char TOOLS_JSON[] = "["
 
 	"{\"name\":\"act\",\"title\":\"Act on a device\","
 	"\"description\":\"One action, recorded as a step of this session's task; returns the step and the new screen. "
-	"tap/long_press: element (a Scene id) or x,y (device pixels as in bounds; the image is scaled down). swipe: x,y to x2,y2. type_text: text (may hold {{secret:NAME}}). "
+	"tap/long_press: element (a Scene id) or x,y in device pixels (not image pixels). swipe: x,y to x2,y2. type_text: text (may hold {{secret:NAME}}). "
 	"press_key: key. launch_app: app. wait: ms. finish: ends the task (success, summary; answer for a question). "
 	"Irreversible-looking taps need a person's yes.\","
 	"\"inputSchema\":" OBJ(DEV ",\"action\":{\"type\":\"string\",\"enum\":[\"tap\",\"long_press\",\"swipe\",\"type_text\","
