@@ -14,6 +14,7 @@
 #include "mcp/mcp_tools.h"
 #include "runtime/observe.h"
 #include "runtime/run.h"
+#include "runtime/safety.h"
 #include "storage/store.h"
 #include "util/base64.h"
 #include "util/fsutil.h"
@@ -304,7 +305,7 @@ static int build_action(const amc_mcp_call *c, amc_mcp_session *sess, const char
 		*tool = "press_key";
 		const char *k = amc_json_str(c->args, "key");
 		if (!k)
-			return amc_err_set(e, AMC_EUSAGE, "press_key needs key (back, home or enter)");
+			return amc_err_set(e, AMC_EUSAGE, "press_key needs key (back, home, enter, delete, ...: see the key enum)");
 		cJSON_AddStringToObject(j, "key", k);
 	} else if (!strcmp(a, "launch_app")) {
 		*tool = "launch_app";
@@ -379,6 +380,8 @@ static cJSON *act_finish(const amc_mcp_call *c, amc_mcp_session *sess, const cha
 	cJSON *st = cJSON_CreateObject();
 	amc_json_add_str(st, "task", task);
 	amc_json_add_str(st, "status", out.status);
+	/* step: the last step of the ended task, so the result keeps act's schema */
+	cJSON_AddNumberToObject(st, "step", out.steps);
 	cJSON_AddNumberToObject(st, "steps", out.steps);
 	amc_sb t;
 	amc_sb_init(&t);
@@ -395,12 +398,19 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 	amc_err e;
 	if (device_arg(c, dev, sizeof dev, &e) != 0)
 		return amc_mcp_fail("%s", e.msg);
-	amc_mcp_session *sess = amc_mcp_srv_session(c->srv, dev, 1, &e);
+	const char *an = amc_json_str(c->args, "action");
+	int finish = an && !strcmp(an, "finish");
+	/* finish never starts a session: a retried finish would leave a 0-step task */
+	amc_mcp_session *sess = amc_mcp_srv_session(c->srv, dev, !finish, &e);
+	if (!sess && finish)
+		return amc_mcp_fail("no session holds %s: nothing to finish (the task may have ended already)", dev);
 	if (!sess)
 		return fail_take(o->home, "act on", dev, e.msg);
-	const char *an = amc_json_str(c->args, "action");
-	if (an && !strcmp(an, "finish"))
+	if (finish)
 		return act_finish(c, sess, dev);
+	const char *reason = amc_json_str(c->args, "reason");
+	if (reason && strlen(reason) > 2000) /* bounded in storage as in the schema */
+		return amc_mcp_fail("reason is longer than 2000 bytes; say why in a sentence or two");
 	const char *tool;
 	cJSON *args;
 	if (build_action(c, sess, &tool, &args, &e) != 0) {
@@ -408,7 +418,7 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 		return amc_mcp_fail("%s", e.msg);
 	}
 	amc_ext_answer ans;
-	int rc = amc_mcp_session_act(sess, tool, args, amc_json_str(c->args, "reason"), c->cancel, &ans, &e);
+	int rc = amc_mcp_session_act(sess, tool, args, reason, c->cancel, &ans, &e);
 	cJSON_Delete(args);
 	amc_mcp_srv_touch(c->srv, dev);
 	if (rc != 0)
@@ -494,6 +504,48 @@ static void *run_main(void *arg)
 	return NULL;
 }
 
+/* A flow from a client is the client's action: its irreversible-looking taps
+ * go through the same gate as act's. A run's steps have nobody to ask, so
+ * such a flow is refused before it starts, naming its first such line (issue
+ * 30); `amc mcp --yes` lets it run. Bundled flows and flows a person runs
+ * from the CLI keep their own rules. Flows it calls by file (runFlow) are not
+ * read here. Returns 0 when the flow may run, or -1 with *e naming the line. */
+static int client_flow_gate(const char *text, const char *name, amc_err *e)
+{
+	amc_words w;
+	amc_err we;
+	if (amc_words_load(NULL, &w, &we) != 0)
+		return amc_err_set(e, AMC_EENV, "cannot load the irreversible-action words: %s", we.msg);
+	int rc = 0, line = 0, in_tap = 0;
+	for (const char *p = text; *p && rc == 0;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		line++;
+		char buf[512];
+		snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf - 1 ? len : sizeof buf - 1), p);
+		const char *t = buf + strspn(buf, " \t");
+		if (*t == '-') { /* a new command: is it a tap? */
+			const char *c = t + 1 + strspn(t + 1, " \t");
+			in_tap = !strncmp(c, "tapOn", 5) || !strncmp(c, "longPressOn", 11) || !strncmp(c, "doubleTapOn", 11);
+		}
+		const char *word = in_tap && *t != '#' ? amc_words_match(&w, t) : NULL;
+		if (word) {
+			amc_sb sb;
+			amc_sb_init(&sb);
+			amc_sanitize_line(t, strlen(t), &sb);
+			amc_err_set(e, AMC_EFAIL, "refused before it started: line %d of %s (%s) taps something irreversible-looking "
+				    "('%s'), and a run's steps have nobody to confirm them. Do it step by step with act (your "
+				    "user confirms there), or ask them to restart this server as `amc mcp --yes`",
+				    line, name, amc_sb_str(&sb), word);
+			amc_sb_free(&sb);
+			rc = -1;
+		}
+		p = nl ? nl + 1 : p + len;
+	}
+	amc_words_free(&w);
+	return rc;
+}
+
 cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 {
 	const amc_mcp_opts *o = amc_mcp_srv_opts(c->srv);
@@ -514,6 +566,18 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	if (amc_device_lock(o->home, dev, NULL, &probe, &e) != 0)
 		return fail_take(o->home, "run a task on", dev, e.msg);
 	amc_device_unlock(probe);
+	if (flow && !o->assume_yes) {
+		int text = strchr(flow, '\n') && !amc_file_exists(flow);
+		char *body = NULL;
+		size_t blen = 0;
+		amc_err re;
+		if (!text && amc_read_file(flow, 1 << 20, &body, &blen, &re) != 0)
+			body = NULL; /* launch reports a flow it cannot read */
+		int g = (text || body) ? client_flow_gate(text ? flow : body, text ? "the flow text you sent" : flow, &e) : 0;
+		free(body);
+		if (g != 0)
+			return amc_mcp_fail("%s", e.msg);
+	}
 	amc_launch_req req;
 	amc_launch_req_init(&req);
 	req.device = dev;

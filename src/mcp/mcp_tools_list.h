@@ -22,19 +22,22 @@ static const char TOOLS_JSON[] = "["
 
 	"{\"name\":\"act\",\"title\":\"Act on a device\","
 	"\"description\":\"One action, recorded as a step of this session's task; returns the step and the new screen. "
-	"tap/long_press: element (a Scene id) or x,y. swipe: x,y to x2,y2. type_text: text (may hold {{secret:NAME}}). "
+	"tap/long_press: element (a Scene id) or x,y in device pixels (not image pixels). swipe: x,y to x2,y2. type_text: text (may hold {{secret:NAME}}). "
 	"press_key: key. launch_app: app. wait: ms. finish: ends the task (success, summary; answer for a question). "
 	"Irreversible-looking taps need a person's yes.\","
 	"\"inputSchema\":" OBJ(DEV ",\"action\":{\"type\":\"string\",\"enum\":[\"tap\",\"long_press\",\"swipe\",\"type_text\","
 			       "\"press_key\",\"launch_app\",\"wait\",\"finish\"]},\"element\":{\"type\":\"string\"},"
 			       "\"x\":{\"type\":\"integer\"},\"y\":{\"type\":\"integer\"},\"x2\":{\"type\":\"integer\"},"
 			       "\"y2\":{\"type\":\"integer\"},\"ms\":{\"type\":\"integer\"},\"text\":{\"type\":\"string\"},"
-			       "\"key\":{\"type\":\"string\",\"enum\":[\"back\",\"home\",\"enter\"]},\"app\":{\"type\":\"string\"},"
+			       "\"key\":{\"type\":\"string\",\"enum\":[\"back\",\"home\",\"enter\",\"delete\",\"tab\",\"escape\","
+			       "\"lock\",\"power\",\"volume_up\",\"volume_down\",\"dpad_up\",\"dpad_down\",\"dpad_left\","
+			       "\"dpad_right\",\"dpad_center\",\"media_play_pause\",\"media_stop\",\"media_next\","
+			       "\"media_previous\",\"media_rewind\",\"media_fast_forward\",\"hide_keyboard\"]},\"app\":{\"type\":\"string\"},"
 			       "\"success\":{\"type\":\"boolean\"},\"summary\":{\"type\":\"string\"},\"answer\":{\"type\":\"string\"},"
-			       "\"reason\":{\"type\":\"string\",\"description\":\"why (recorded with the step)\"}",
+			       "\"reason\":{\"type\":\"string\",\"maxLength\":2000,\"description\":\"why (recorded with the step)\"}",
 			       ",\"required\":[\"action\"]") ","
 	"\"outputSchema\":" OBJ("\"task\":{\"type\":\"string\"},\"step\":{\"type\":\"integer\"},\"status\":{\"type\":\"string\"},"
-				"\"error\":{},\"scene\":{}", ",\"required\":[\"task\",\"step\",\"status\"]")
+				"\"error\":{},\"scene\":{},\"steps\":{\"type\":\"integer\"}", ",\"required\":[\"task\",\"step\",\"status\"]")
 	ANN("false", "true", "false", "false") "},"
 
 	"{\"name\":\"run_task\",\"title\":\"Run a task\","
@@ -50,7 +53,7 @@ static const char TOOLS_JSON[] = "["
 	"\"description\":\"A task's status and its latest steps; with step, that step's detail (screenshots, trees by "
 	"artifact path and size).\","
 	"\"inputSchema\":" OBJ(ID ",\"step\":{\"type\":\"integer\"}", ",\"required\":[\"id\"]") ","
-	"\"outputSchema\":" OBJ("\"task\":{\"type\":\"object\"},\"steps\":{\"type\":\"array\"},\"step\":{}", ",\"required\":[\"task\"]")
+	"\"outputSchema\":" OBJ("\"task\":{\"type\":\"object\"},\"steps\":{\"type\":\"array\"},\"steps_left_out\":{\"type\":\"integer\"},\"step\":{}", ",\"required\":[\"task\"]")
 	ANN("true", "false", "true", "false") "},"
 
 	"{\"name\":\"cancel_task\",\"title\":\"Cancel a task\","

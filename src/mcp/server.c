@@ -270,7 +270,9 @@ static int op_confirm(amc_operator *op, const char *task_id, const char *action,
 	int yes = amc_pending_ask(s->o.home, task_id, &q, secs * 1000, &s->stop_flag, &pe);
 	if (yes == 1)
 		return 1;
-	if (yes == 0 && pe.code == AMC_EFAIL)
+	if (yes == 0 && pe.code == AMC_EUSAGE) /* a forged answer (pending.h) */
+		amc_err_set(e, AMC_EFAIL, "%s. Only a person answers this question. Do not retry it", pe.msg);
+	else if (yes == 0 && pe.code == AMC_EFAIL)
 		amc_err_set(e, AMC_EFAIL, "the person at amc's TUI refused it. Do not retry it: tell your user what "
 			    "you wanted to do and why, and let them decide");
 	else if (yes == 0 && pe.code == AMC_ECANCEL)
@@ -746,7 +748,11 @@ int amc_mcp_serve(const amc_mcp_opts *o, amc_err *e)
 			send_msg(s, amc_rpc_error(NULL, AMC_RPC_INVALID_REQUEST, msg));
 			continue;
 		}
-		if (line.len == 0 || !line.buf[strspn(line.buf, " \t\r")])
+		/* blank by its length: a line of NULs is not blank, it gets an error */
+		size_t sp = 0;
+		while (sp < line.len && (line.buf[sp] == ' ' || line.buf[sp] == '\t' || line.buf[sp] == '\r'))
+			sp++;
+		if (sp == line.len)
 			continue;
 		amc_rpc_msg m;
 		cJSON *err;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
@@ -60,6 +61,16 @@ int amc_pending_ask(const char *home, const char *task_id, const amc_pending_q *
 	if (path_of(ask, sizeof ask, home, task_id, "ask") || path_of(ans, sizeof ans, home, task_id, "answer"))
 		return amc_err_set(e, AMC_EENV, "AMC_HOME is too long a path");
 	unlink(ans); /* an answer to an earlier question is not this one's */
+	/* The per-question secret an answer must carry (see pending.h): in its
+	 * own file, never in the .ask file a question's lister shows. */
+	char sec[4096], secret[2 * AMC_PENDING_SECRET_BYTES + 1];
+	unsigned char rnd[AMC_PENDING_SECRET_BYTES];
+	if (path_of(sec, sizeof sec, home, task_id, "secret") || getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
+		return amc_err_set(e, AMC_EENV, "cannot make a secret for the question");
+	for (size_t i = 0; i < sizeof rnd; i++)
+		snprintf(secret + 2 * i, 3, "%02x", rnd[i]);
+	if (amc_write_atomic(sec, secret, strlen(secret), 0600, e) != 0)
+		return -1;
 	long long now = amc_now_ms();
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddStringToObject(j, "task", task_id);
@@ -75,19 +86,28 @@ int amc_pending_ask(const char *home, const char *task_id, const amc_pending_q *
 	cJSON_Delete(j);
 	int rc = amc_write_atomic(ask, body, strlen(body), 0600, e);
 	free(body);
-	if (rc != 0)
+	if (rc != 0) {
+		unlink(sec);
 		return -1;
+	}
 	long long deadline = amc_mono_ms() + timeout_ms;
 	int answer = -1;
 	while (answer < 0) {
 		char *buf = NULL;
 		size_t len = 0;
 		amc_err re;
-		if (amc_read_file(ans, 16, &buf, &len, &re) == 0) {
-			answer = len >= 3 && !strncmp(buf, "yes", 3);
+		if (amc_read_file(ans, 128, &buf, &len, &re) == 0) {
+			/* "yes SECRET\n": a bare "yes" (or a wrong secret) was not
+			 * written by amc_pending_answer, so it is a refusal */
+			size_t sl = strlen(secret);
+			answer = len >= 4 + sl && !strncmp(buf, "yes ", 4) && !memcmp(buf + 4, secret, sl) &&
+				 (len == 4 + sl || buf[4 + sl] == '\n');
+			int forged = !answer && !(len >= 2 && !strncmp(buf, "no", 2));
 			free(buf);
 			if (!answer)
-				amc_err_set(e, AMC_EFAIL, "the person at amc's TUI refused it");
+				amc_err_set(e, forged ? AMC_EUSAGE : AMC_EFAIL, forged ? "refused: the answer did not carry the question's secret "
+								   "(it was not given in amc's TUI)"
+								 : "the person at amc's TUI refused it");
 			break;
 		}
 		if (cancel && atomic_load(cancel)) {
@@ -104,6 +124,7 @@ int amc_pending_ask(const char *home, const char *task_id, const amc_pending_q *
 	}
 	unlink(ask);
 	unlink(ans);
+	unlink(sec);
 	return answer;
 }
 
@@ -214,5 +235,18 @@ int amc_pending_answer(const char *home, const char *task_id, int yes, amc_err *
 		return amc_err_set(e, AMC_EENV, "AMC_HOME is too long a path");
 	if (!amc_file_exists(ask))
 		return amc_err_set(e, AMC_EUSAGE, "the question was withdrawn (it timed out or its task ended)");
-	return amc_write_atomic(ans, yes ? "yes\n" : "no\n", yes ? 4 : 3, 0600, e);
+	if (!yes)
+		return amc_write_atomic(ans, "no\n", 3, 0600, e);
+	char sec[4096], *secret = NULL;
+	size_t sl = 0;
+	if (path_of(sec, sizeof sec, home, task_id, "secret") ||
+	    amc_read_file(sec, 2 * AMC_PENDING_SECRET_BYTES, &secret, &sl, e) != 0)
+		return amc_err_set(e, AMC_EUSAGE, "the question has no secret (withdrawn, or not asked by amc)");
+	amc_sb b;
+	amc_sb_init(&b);
+	amc_sb_printf(&b, "yes %.*s\n", (int)sl, secret);
+	free(secret);
+	int rc = amc_write_atomic(ans, b.buf, b.len, 0600, e);
+	amc_sb_free(&b);
+	return rc;
 }

@@ -9,7 +9,8 @@
  * wakes it at once):
  *   confirm-TASKID.ask     {"task","action","target","word","reason","asker",
  *                           "asked_ms","until_ms","pid"}, written by the asker
- *   confirm-TASKID.answer  "yes\n" or "no\n", written by the TUI
+ *   confirm-TASKID.answer  "yes SECRET\n" or "no\n", written by the TUI
+ *   confirm-TASKID.secret  the question's random secret (hex), by the asker
  * Both are written to a temporary name and renamed (never read half
  * written), mode 0600, and removed by the asker when it stops waiting
  * (answered, timed out, cancelled). One question per task at a time: a task
@@ -25,6 +26,13 @@
 #include "util/err.h"
 #include "util/ids.h"
 
+/* The answer file must read "yes SECRET" where SECRET is the question's
+ * random secret, kept in confirm-TASKID.secret (0600), not in the .ask file:
+ * a bare "yes" written by anyone else is a refusal. This holds against an
+ * agent limited to amc's tools; an agent with a shell as the same user can
+ * read the secret as the user can (docs/mcp.md, threat model). */
+#define AMC_PENDING_SECRET_BYTES 16
+
 /* Each field is cut to this many bytes; an .ask file over 8 KiB is ignored. */
 #define AMC_PENDING_TEXT_MAX 1024
 
@@ -39,7 +47,7 @@ typedef struct amc_pending_q {
 
 /* Ask and wait at most timeout_ms for the answer, polling *cancel (may be
  * NULL). 1 yes; 0 no, timed out or cancelled, e->code saying which
- * (AMC_EFAIL the person refused, AMC_EENV nobody answered in time,
+ * (AMC_EUSAGE an answer without the question's secret, AMC_EFAIL the person refused, AMC_EENV nobody answered in time,
  * AMC_ECANCEL cancelled) and e->msg in words; -1 the question could not be
  * written (e says why). */
 int amc_pending_ask(const char *home, const char *task_id, const amc_pending_q *q, long timeout_ms,

@@ -26,9 +26,10 @@ TESTS += tests/integration/test_cmd_bench.sh
 EXTRA_DIST += tests/integration/test_cmd_bench.sh
 EXTRA_DIST += tests/integration/test_cmd_flow.sh tests/integration/test_run_suite.sh
 # amc mcp: real MCP clients from npm (tests/mcp/package-lock.json), like the Appium test
-TESTS += tests/integration/test_mcp_clients.sh
+TESTS += tests/integration/test_mcp_clients.sh tests/integration/test_mcp_sdk_findings.sh
 EXTRA_DIST += tests/integration/test_mcp_clients.sh tests/mcp/package.json tests/mcp/package-lock.json \
-	tests/mcp/sdk_client.mjs tests/mcp/claude_mock.mjs
+	tests/mcp/sdk_client.mjs tests/mcp/claude_mock.mjs \
+	tests/integration/test_mcp_sdk_findings.sh tests/mcp/sdk_findings.mjs
 # the HTML report in headless chromium (Debian), driven over the DevTools protocol by Node
 TESTS += tests/integration/test_report_browser.sh
 EXTRA_DIST += tests/integration/test_report_browser.sh tests/report/browser_check.mjs

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mcp/jsonrpc.h"
+#include "util/jsonutil.h"
 #include "tap.h"
 
 /* A FILE reading the given bytes (fmemopen). */
@@ -83,7 +84,31 @@ static void test_parse_errors(void)
 	bad("", AMC_RPC_PARSE_ERROR, "-", "empty line");
 	bad("{\"jsonrpc\":\"2.0\",", AMC_RPC_PARSE_ERROR, "-", "truncated JSON");
 	bad("not json", AMC_RPC_PARSE_ERROR, "-", "not JSON");
-	bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} {}", AMC_RPC_PARSE_ERROR, "-", "two values on a line");
+	/* the id is recovered whenever the line has one (issue 30): a client is not left waiting */
+	bad("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} {}", AMC_RPC_PARSE_ERROR, "n:1", "two values on a line");
+	bad("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"ping\",}", AMC_RPC_PARSE_ERROR, "s:a", "a trailing comma");
+	bad("{\"params\":{\"id\":3},\"id\":4,\"method\":}", AMC_RPC_PARSE_ERROR, "n:4", "the top-level id, not a nested one");
+	{
+		static const char nul[] = "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"pi\0ng\"}";
+		amc_rpc_msg m;
+		cJSON *err = NULL;
+		int rc = amc_rpc_parse(nul, sizeof nul - 1, &m, &err);
+		char *t = err ? cJSON_PrintUnformatted(err) : NULL;
+		ok(rc == -1 && t && strstr(t, "-32700") && strstr(t, "\"id\":8"), "a raw NUL inside a string: -32700 with the id (%s)", t ? t : "-");
+		free(t);
+		cJSON_Delete(err);
+	}
+	{
+		const char *ls = "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\",\"params\":{\"t\":\"a\\ud83d\\\\ud83d\\ud83d\\ude00\"}}";
+		amc_rpc_msg m;
+		cJSON *err = NULL;
+		int rc = amc_rpc_parse(ls, strlen(ls), &m, &err);
+		const char *v = rc == 0 ? amc_json_str(m.params, "t") : NULL;
+		ok(v && !strcmp(v, "a\xef\xbf\xbd\\ud83d\xf0\x9f\x98\x80"), "a lone surrogate is U+FFFD; an escaped backslash and a pair are kept (%s)", v ? v : "-");
+		if (rc == 0)
+			amc_rpc_msg_free(&m);
+		cJSON_Delete(err);
+	}
 	bad("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", AMC_RPC_INVALID_REQUEST, "-", "a batch");
 	bad("42", AMC_RPC_INVALID_REQUEST, "-", "a number");
 	bad("\"ping\"", AMC_RPC_INVALID_REQUEST, "-", "a string");

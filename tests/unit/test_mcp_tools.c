@@ -78,7 +78,7 @@ static void test_check(void)
 	check("devices", "{}", 0, NULL, "no arguments");
 	check("act", "{\"element\":\"e1\"}", -1, "needs the argument 'action'", "required missing");
 	check("act", "{\"action\":\"fly\"}", -1, "must be one of", "not in the enum");
-	check("act", "{\"action\":\"press_key\",\"key\":\"escape\"}", -1, "must be one of [\"back\",\"home\",\"enter\"]",
+	check("act", "{\"action\":\"press_key\",\"key\":\"warp\"}", -1, "must be one of [\"back\",\"home\",\"enter\",\"delete\"",
 	      "the enum's values are named");
 	check("act", "{\"action\":7}", -1, "must be a string", "a number for a string");
 	check("act", "{\"action\":\"tap\",\"x\":1.5,\"y\":2}", -1, "must be an integer", "a fraction for an integer");

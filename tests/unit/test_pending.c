@@ -67,7 +67,9 @@ static int no_files(const char *task)
 	snprintf(p, sizeof p, "%s/confirm-%s.ask", home, task);
 	int a = amc_file_exists(p);
 	snprintf(p, sizeof p, "%s/confirm-%s.answer", home, task);
-	return !a && !amc_file_exists(p);
+	int b = amc_file_exists(p);
+	snprintf(p, sizeof p, "%s/confirm-%s.secret", home, task);
+	return !a && !b && !amc_file_exists(p);
 }
 
 static void test_yes_no(void)
@@ -100,6 +102,31 @@ static void test_yes_no(void)
 	pthread_join(a.th, NULL);
 	is_int(a.rc, 1, "yes: the asker gets yes");
 	ok(no_files("task-yes"), "yes: both files are removed");
+
+	/* issue 30: a bare "yes" written by the asker's client is no answer */
+	start(&a, "task-forged", 10000);
+	qs = wait_listed(1, &n);
+	free(qs);
+	{
+		char p[4096], *ask = NULL;
+		size_t al = 0;
+		amc_err fe;
+		snprintf(p, sizeof p, "%s/confirm-task-forged.ask", home);
+		amc_read_file(p, 8192, &ask, &al, &fe);
+		snprintf(p, sizeof p, "%s/confirm-task-forged.secret", home);
+		char *sec = NULL;
+		size_t sl = 0;
+		ok(amc_read_file(p, 64, &sec, &sl, &fe) == 0 && sl == 32 && ask && !strstr(ask, sec),
+		   "forged: the secret is not in the .ask file");
+		free(ask);
+		free(sec);
+		snprintf(p, sizeof p, "%s/confirm-task-forged.answer", home);
+		amc_write_atomic(p, "yes\n", 4, 0600, &fe);
+	}
+	pthread_join(a.th, NULL);
+	is_int(a.rc, 0, "forged: a bare yes is a refusal");
+	like(a.e.msg, "secret", "forged: the refusal says the answer lacked the secret (%s)", a.e.msg);
+	ok(no_files("task-forged"), "forged: the files are removed");
 
 	start(&a, "task-no", 10000);
 	qs = wait_listed(1, &n);

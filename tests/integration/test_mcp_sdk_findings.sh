@@ -1,0 +1,35 @@
+#!/bin/sh
+# Issue 30's findings through the MCP TypeScript SDK (tests/mcp/sdk_findings.mjs):
+# every tool's and every act action's result validated against its schema by
+# the SDK's callTool, and JSON-RPC errors that keep the request's id. Uses
+# the clients test_mcp_clients.sh installs (npm ci into the build folder).
+. "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
+
+command -v node >/dev/null 2>&1 || skip_all "node is not installed"
+env_dir="$AMC_TEST_BUILDDIR/tests/mcp-env"
+src="$AMC_TEST_SRCDIR/tests/mcp"
+if [ ! -f "$env_dir/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
+	command -v npm >/dev/null 2>&1 || skip_all "npm is not installed"
+	mkdir -p "$env_dir"
+	cp "$src/package.json" "$src/package-lock.json" "$env_dir/" && chmod u+w "$env_dir/package.json" "$env_dir/package-lock.json"
+	( cd "$env_dir" && npm ci --no-fund --no-audit --loglevel=error ) >"$T_HOME/npm.log" 2>&1 || {
+		sed 's/^/# /' "$T_HOME/npm.log" | tail -n 20
+		ok 0 "npm ci of the MCP clients"
+		done_testing
+		exit 1
+	}
+fi
+cp "$src/sdk_findings.mjs" "$env_dir/" && chmod u+w "$env_dir/sdk_findings.mjs"
+AMC_OCR_POLICY=off; export AMC_OCR_POLICY
+AMC="$AMC" timeout 200 node "$env_dir/sdk_findings.mjs" >"$T_HOME/sdk.out" 2>"$T_HOME/sdk.err"
+rc=$?
+while IFS= read -r line; do
+	case "$line" in
+	"ok "*) ok 1 "${line#ok * - }" ;;
+	"not ok "*) ok 0 "${line#not ok * - }" ;;
+	"#"*) echo "$line" ;;
+	esac
+done <"$T_HOME/sdk.out"
+ok_status $rc "the SDK findings script exited 0"
+[ $rc -eq 0 ] || sed 's/^/# stderr: /' "$T_HOME/sdk.err" | tail -n 20
+done_testing
