@@ -19,6 +19,7 @@
 #include "tui/text.h"
 #include "util/fsutil.h"
 #include "util/paths.h"
+#include "util/proc.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
 
@@ -298,25 +299,8 @@ static int run_suite_detached(amc_tui_app *a, const char *dir, const char *devic
 	if (n <= 0)
 		return amc_err_set(e, AMC_EENV, "cannot find amc's own executable to run the folder's flows");
 	self[n] = '\0';
-	pid_t pid = fork();
-	if (pid < 0)
-		return amc_err_set(e, AMC_EENV, "cannot start the folder's flows: %s", strerror(errno));
-	if (pid == 0) {
-		if (fork() != 0)
-			_exit(0);
-		setsid();
-		int fd = open("/dev/null", O_RDWR);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		setenv("AMC_HOME", a->home, 1);
-		execl(self, self, "run", "--flow", dir, "--device", device, (char *)NULL);
-		_exit(127);
-	}
-	waitpid(pid, NULL, 0);
-	return 0;
+	const char *argv[] = { self, "run", "--flow", dir, "--device", device, NULL };
+	return amc_proc_detach(argv, "AMC_HOME", a->home, e);
 }
 
 /* Launch through launch/launch.h: the flow is read, the planner built and

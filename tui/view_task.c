@@ -22,6 +22,7 @@
 #include "tui/image.h"
 #include "tui/text.h"
 #include "util/fsutil.h"
+#include "util/proc.h"
 #include "util/sanitize.h"
 #include "util/clock.h"
 #include "util/strbuf.h"
@@ -712,22 +713,8 @@ static void open_image(amc_tui_app *a, task_view *t)
 	}
 	const char *d = getenv("DISPLAY"), *wd = getenv("WAYLAND_DISPLAY");
 	if ((d && *d) || (wd && *wd)) {
-		pid_t pid = fork();
-		if (pid == 0) {
-			if (fork() != 0)
-				_exit(0);
-			setsid();
-			int fd = open("/dev/null", O_RDWR);
-			if (fd >= 0) {
-				dup2(fd, 0);
-				dup2(fd, 1);
-				dup2(fd, 2);
-			}
-			execlp("xdg-open", "xdg-open", abs, (char *)NULL);
-			_exit(127);
-		}
-		if (pid > 0) {
-			waitpid(pid, NULL, 0);
+		const char *argv[] = { "xdg-open", abs, NULL };
+		if (amc_proc_detach(argv, NULL, NULL, &e) == 0) {
 			amc_tui_message(a, 0, "opening %s with xdg-open", abs);
 			return;
 		}

@@ -127,6 +127,22 @@ static const char *opt(PQconninfoOption *o, const char *k)
 	return NULL;
 }
 
+/* Whether every host of a comma-separated list is local; the first that is
+ * not goes into shown (cut at 100 bytes). */
+static int all_local(const char *list, char *shown, size_t cap)
+{
+	for (const char *p = list;;) {
+		size_t n = strcspn(p, ",");
+		if (!local_host(p, n)) {
+			snprintf(shown, cap, "%.*s", (int)(n < 100 ? n : 100), p);
+			return 0;
+		}
+		if (!p[n])
+			return 1;
+		p += n + 1;
+	}
+}
+
 int amc_pq_tls_decide(const char *url, int require, const char *env_host, const char *env_service,
 		      const char *env_sslmode, const char **mode, amc_err *e)
 {
@@ -148,29 +164,9 @@ int amc_pq_tls_decide(const char *url, int require, const char *env_host, const 
 	if (!host && env_host && *env_host)
 		host = env_host;
 	if (opt(o, "host") && opt(o, "hostaddr")) { /* both: either may be used; both must be local */
-		const char *hs[] = { opt(o, "host"), opt(o, "hostaddr") };
-		for (int k = 0; k < 2 && local; k++)
-			for (const char *p = hs[k]; local;) {
-				size_t n = strcspn(p, ",");
-				if (!local_host(p, n)) {
-					local = 0;
-					snprintf(shown, sizeof shown, "%.*s", (int)(n < 100 ? n : 100), p);
-				}
-				if (!p[n])
-					break;
-				p += n + 1;
-			}
+		local = all_local(opt(o, "host"), shown, sizeof shown) && all_local(opt(o, "hostaddr"), shown, sizeof shown);
 	} else if (host) {
-		for (const char *p = host; local;) {
-			size_t n = strcspn(p, ",");
-			if (!local_host(p, n)) {
-				local = 0;
-				snprintf(shown, sizeof shown, "%.*s", (int)(n < 100 ? n : 100), p);
-			}
-			if (!p[n])
-				break;
-			p += n + 1;
-		}
+		local = all_local(host, shown, sizeof shown);
 	} else if (service) {
 		local = 0; /* the service file may name any host */
 		snprintf(shown, sizeof shown, "service %.100s", service);

@@ -309,3 +309,30 @@ void amc_proc_result_free(amc_proc_result *r)
 	r->err = NULL;
 	r->out_len = r->err_len = 0;
 }
+
+int amc_proc_detach(const char *const argv[], const char *env_name, const char *env_value, amc_err *e)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return amc_err_set(e, AMC_EENV, "cannot start %s: %s", argv[0], strerror(errno));
+	if (pid == 0) {
+		if (fork() != 0)
+			_exit(0);
+		setsid();
+		int fd = open("/dev/null", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+			if (fd > 2)
+				close(fd);
+		}
+		if (env_name)
+			setenv(env_name, env_value ? env_value : "", 1);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return 0;
+}

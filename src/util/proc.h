@@ -32,6 +32,13 @@ int amc_proc_run(const char *const argv[], long timeout_ms, size_t max_out, size
 		 amc_proc_result *r, amc_err *e);
 void amc_proc_result_free(amc_proc_result *r);
 
+/* Start argv as a grandchild in its own session, stdio on /dev/null, and
+ * return without waiting for it (the middle child is reaped at once, so no
+ * zombie is left): the TUI's folder runs and its image viewer. env_name, when
+ * not NULL, is set to env_value in the child. -1 with AMC_EENV when fork
+ * fails; an exec failure is only the grandchild's exit status 127. */
+int amc_proc_detach(const char *const argv[], const char *env_name, const char *env_value, amc_err *e);
+
 /* Find an executable: a name with '/' is checked as is, otherwise each PATH
  * entry is tried. 0 and the path in out; -1 when not found. */
 int amc_proc_which(const char *name, char *out, size_t n);

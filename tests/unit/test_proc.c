@@ -96,5 +96,27 @@ int main(void)
 	const char *sig[] = { "sh", "-c", "kill -TERM $$", NULL };
 	ok(amc_proc_run(sig, 5000, 10, 10, &r, &e) == 0 && r.exit_code == 128 + SIGTERM, "killed by a signal: 128+N");
 	amc_proc_result_free(&r);
+
+	/* detached: returns at once, the grandchild runs on with the variable set */
+	char flag[64];
+	snprintf(flag, sizeof flag, "/tmp/amc-detach-%ld", (long)getpid());
+	unlink(flag);
+	const char *det[] = { "sh", "-c", "sleep 0.2; echo \"$AMC_DETACH_T\" > \"$0\"", flag, NULL };
+	long long t0 = amc_mono_ms();
+	ok(amc_proc_detach(det, "AMC_DETACH_T", "yes", &e) == 0, "detach: started");
+	ok(amc_mono_ms() - t0 < 150, "detach: returns without waiting for the program");
+	char buf[16] = "";
+	for (int i = 0; i < 100 && !buf[0]; i++) {
+		FILE *f = fopen(flag, "r");
+		if (f) {
+			if (!fgets(buf, sizeof buf, f))
+				buf[0] = 0;
+			fclose(f);
+		}
+		if (!buf[0])
+			usleep(50000);
+	}
+	is_str(buf, "yes\n", "detach: the program ran, with the variable set");
+	unlink(flag);
 	return done_testing();
 }
