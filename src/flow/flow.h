@@ -79,6 +79,10 @@ enum { AMC_SEL_ANY = 0, AMC_SEL_YES = 1, AMC_SEL_NO = 2 };
 /* Maestro selector: text and id are full-match regular expressions (they may
  * hold ${...}, interpolated when the command runs). Relative selectors are
  * owned sub-selectors (NULL when absent); selector.h says how they match. */
+/* Maestro's ElementTrait (TraitFilters): text = has a text, square = width
+ * and height within 3 %, long-text = a text of more than 200 characters. */
+enum { AMC_TRAIT_TEXT = 1, AMC_TRAIT_SQUARE = 2, AMC_TRAIT_LONG_TEXT = 4 };
+
 typedef struct amc_selector {
 	char *text;      /* matches text, content-desc or hint; NULL = any */
 	char *id;        /* matches resource-id (also without the "pkg:id/" prefix); NULL = any */
@@ -91,6 +95,7 @@ typedef struct amc_selector {
 	int optional;    /* Maestro's optional: true (also the flag of commands without a selector) */
 	int enabled, checked, focused, selected; /* AMC_SEL_* */
 	int width, height, tolerance;            /* pixels; width/height 0 = any */
+	unsigned traits;                         /* AMC_TRAIT_*: all must hold (Maestro's traits:) */
 	struct amc_selector *below, *above, *left_of, *right_of, *contains_child, *child_of;
 	struct amc_selector *descendants;        /* containsDescendants: all must be inside */
 	size_t ndescendants;

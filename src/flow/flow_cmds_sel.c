@@ -4,6 +4,7 @@
 #include "flow/flow_cmds.h"
 
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -99,6 +100,35 @@ int amc_flow_direction(amc_flow_yaml *y, const yaml_node_t *n, const char *what,
 
 /* ---- selectors ---- */
 
+/* traits: "text square long-text" (space-separated; ElementTrait.valueOf
+ * after '-' -> '_' and upper case, so any case is read). */
+static int traits(amc_flow_yaml *y, const yaml_node_t *v, const char *what, unsigned *out)
+{
+	char *t = NULL;
+	if (amc_flow_yaml_str(y, v, what, 0, &t) != 0)
+		return -1;
+	*out = 0;
+	int rc = 0;
+	for (char *save = NULL, *w = strtok_r(t, " ", &save); w && rc == 0; w = strtok_r(NULL, " ", &save)) {
+		for (char *c = w; *c; c++)
+			*c = *c == '_' ? '-' : (char)tolower((unsigned char)*c);
+		if (!strcmp(w, "text"))
+			*out |= AMC_TRAIT_TEXT;
+		else if (!strcmp(w, "square"))
+			*out |= AMC_TRAIT_SQUARE;
+		else if (!strcmp(w, "long-text"))
+			*out |= AMC_TRAIT_LONG_TEXT;
+		else
+			rc = amc_flow_yaml_err(y, v, "%s: unknown trait '%.40s' (text, square, long-text)", what, w);
+	}
+	if (rc == 0 && !*out)
+		rc = amc_flow_yaml_err(y, v, "%s names no trait (text, square, long-text)", what);
+	free(t);
+	return rc;
+}
+
+
+
 void amc_selector_clear(amc_selector *s)
 {
 	if (!s)
@@ -187,6 +217,11 @@ static int selector_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char
 		return tri(y, it->val, what, &s->focused);
 	if (!strcmp(nm, "selected"))
 		return tri(y, it->val, what, &s->selected);
+	if (!strcmp(nm, "traits"))
+		return traits(y, it->val, what, &s->traits);
+	if (!strcmp(nm, "css"))
+		return amc_flow_yaml_err(y, it->key, "%s: css selects elements of a web page (Maestro's web driver); "
+					 "phones' screens have no CSS: select by text or id", what);
 	if (!strcmp(nm, "width"))
 		return amc_flow_yaml_int(y, it->val, what, 1, 100000, &s->width);
 	if (!strcmp(nm, "height"))
@@ -248,7 +283,7 @@ static int sel_nonempty(const amc_selector *s)
 {
 	return s->text || s->id || s->has_point || s->below || s->above || s->left_of || s->right_of ||
 	       s->contains_child || s->child_of || s->ndescendants || s->enabled || s->checked || s->focused ||
-	       s->selected || s->width || s->height;
+	       s->selected || s->width || s->height || s->traits;
 }
 
 static int sel_parse(amc_flow_yaml *y, const yaml_node_t *n, const char *cmd, unsigned flags, amc_selector *s,
@@ -261,13 +296,13 @@ static int sel_parse(amc_flow_yaml *y, const yaml_node_t *n, const char *cmd, un
 	if (!n || n->type != YAML_MAPPING_NODE)
 		return amc_flow_yaml_err(y, n, "%s needs a selector: a text (tapOn: \"Save\") or a mapping "
 					 "(tapOn: {id: \"save\"}), got %s", cmd, amc_flow_yaml_kind(n));
-	static const char *const LATER[] = { "traits", "css", NULL };
+	static const char *const LATER[] = { NULL };
 	const char *supported =
 		(flags & AMC_FLOW_SEL_POINT)
-			? "text, id, index, point, enabled, checked, focused, selected, below, above, leftOf, "
+			? "text, id, index, point, traits, enabled, checked, focused, selected, below, above, leftOf, "
 			  "rightOf, containsChild, childOf, containsDescendants, width, height, tolerance, optional, "
 			  "repeat, delay, retryTapIfNoChange, waitToSettleTimeoutMs, label"
-			: "text, id, index, enabled, checked, focused, selected, below, above, leftOf, rightOf, "
+			: "text, id, index, traits, enabled, checked, focused, selected, below, above, leftOf, rightOf, "
 			  "containsChild, childOf, containsDescendants, width, height, tolerance, optional, label";
 	sel_ctx k = { s, flags, owner, depth };
 	int rc = amc_flow_opts_read(y, n, cmd, supported, LATER, selector_opt, &k, owner ? &owner->label : NULL);
@@ -451,7 +486,17 @@ void amc_flow_describe_selector(amc_sb *sb, const amc_flow_cmd *c)
 		put_labelled(sb, &sep, "id=", s->id);
 	if (s->index)
 		amc_sb_printf(sb, "%sindex=%d", sep ? " " : "", s->index);
-	if (!plain && !s->id && !s->text && !s->has_point) {
+	if (s->traits) {
+		amc_sb_printf(sb, "%straits=", sep ? " " : "");
+		const char *tn[] = { "text", "square", "long-text" };
+		for (int i = 0, first = 1; i < 3; i++)
+			if (s->traits & (1u << i)) {
+				amc_sb_printf(sb, "%s%s", first ? "" : "+", tn[i]);
+				first = 0;
+			}
+		sep = 1;
+	}
+	if (!plain && !s->id && !s->text && !s->has_point && !s->traits) {
 		amc_sb_puts(sb, sep ? " " : "");
 		amc_sb_puts(sb, "(relative)");
 	}

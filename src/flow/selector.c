@@ -12,6 +12,7 @@
 #include "flow/selector.h"
 
 #include <pcre2.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,6 +190,21 @@ static int iabs(int x)
 	return x < 0 ? -x : x;
 }
 
+/* Maestro's TraitFilters: hasText (a text), isSquare (|1 - w/h| < 0.03),
+ * hasLongText (more than 200 characters). */
+static int traits_hold(const amc_ui_node *nd, unsigned traits)
+{
+	size_t len = nd->text ? strlen(nd->text) : 0;
+	int w = nd->bounds.x2 - nd->bounds.x1, h = nd->bounds.y2 - nd->bounds.y1;
+	if ((traits & AMC_TRAIT_TEXT) && len == 0)
+		return 0;
+	if ((traits & AMC_TRAIT_LONG_TEXT) && len <= 200)
+		return 0;
+	if ((traits & AMC_TRAIT_SQUARE) && (h <= 0 || fabs(1.0 - (double)w / h) >= 0.03))
+		return 0;
+	return 1;
+}
+
 /* Displayed nodes that pass the state and size keys, in document order. */
 static list plain(const amc_ui_tree *t, const amc_selector *s)
 {
@@ -202,6 +218,8 @@ static list plain(const amc_ui_tree *t, const amc_selector *s)
 		if (s->width > 0 && iabs((nd->bounds.x2 - nd->bounds.x1) - s->width) > s->tolerance)
 			continue;
 		if (s->height > 0 && iabs((nd->bounds.y2 - nd->bounds.y1) - s->height) > s->tolerance)
+			continue;
+		if (s->traits && !traits_hold(nd, s->traits))
 			continue;
 		list_add(&out, (int)i, t->count);
 	}
@@ -416,7 +434,7 @@ static list resolve(const amc_selector *s, const amc_ui_tree *t, int depth)
 		intersect(t, &acc, &have, deepest(t, s->text, 0));
 	if (s->id)
 		intersect(t, &acc, &have, deepest(t, s->id, 1));
-	if (s->width > 0 || s->height > 0 || s->enabled || s->checked || s->focused || s->selected)
+	if (s->width > 0 || s->height > 0 || s->enabled || s->checked || s->focused || s->selected || s->traits)
 		intersect(t, &acc, &have, plain(t, s));
 	const amc_selector *rel[4] = { s->below, s->above, s->left_of, s->right_of };
 	for (int k = 0; k < 4; k++) {

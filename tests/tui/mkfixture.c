@@ -257,7 +257,7 @@ int main(int argc, char **argv)
 		}
 		if (evidence && k == 1) {
 			/* what the runner stores: the diff of the two observations */
-			amc_stepdiff_in in = { "tap", &trees[1], &trees[2], &imgs[1], &imgs[2], 20, 0.001 };
+			amc_stepdiff_in in = { "tap", &trees[1], &trees[2], &imgs[1], &imgs[2], 20, 0.001, 0, 0, 0 };
 			cJSON *dj = amc_stepdiff_compute(&in);
 			r.tree_diff = diff = amc_json_print(dj);
 			cJSON_Delete(dj);

@@ -27,7 +27,7 @@ static char *stored_diff(void)
 		printf("Bail out! %s\n", e.msg);
 		exit(1);
 	}
-	amc_stepdiff_in in = { "tap", &a, &b, NULL, NULL, 0, 0.001 };
+	amc_stepdiff_in in = { "tap", &a, &b, NULL, NULL, 0, 0.001, 0, 0, 0 };
 	cJSON *j = amc_stepdiff_compute(&in);
 	char *s = amc_json_print(j);
 	cJSON_Delete(j);

@@ -257,7 +257,10 @@ static void test_language(void)
 	fails("- extendedWaitUntil: {timeout: 5}\n", "needs visible or notVisible", "extendedWaitUntil empty");
 	fails("- action: fly\n", "action: unknown action 'fly'", "unknown action");
 	fails("- inputRandomEmail: {length: 3}\n", "unknown option 'length'", "email has no length");
-	fails("- tapOn: {text: a, traits: [x]}\n", "option 'traits' is not supported yet", "traits");
+	/* ElementTrait / TraitFilters: text, square, long-text */
+	fails("- tapOn: {text: a, traits: [x]}\n", "traits must be a text", "traits: a list");
+	fails("- tapOn: {traits: round}\n", "unknown trait 'round' (text, square, long-text)", "traits: unknown");
+	fails("- tapOn: {css: \"#login\"}\n", "css selects elements of a web page", "css on a phone");
 	fails("- tapOn: {below: {below: {below: {below: {below: {below: {below: {below: {below: {below: a}}}}}}}}}}\n",
 	      "relative selectors nested deeper than 8", "relative nesting bounded");
 }
@@ -270,7 +273,10 @@ static void test_errors(void)
 	      "bare unknown command");
 	fails("- tapon: x\n", "unknown command 'tapon' (did you mean 'tapOn'?)", "a typo: the nearest command");
 	fails("- asertVisble: x\n", "did you mean 'assertVisible'?", "two letters off");
-	amc_flow_cmd *c = one("- hide keyboard\n", NULL, "'hide keyboard', YamlFluentCommand's other spelling");
+	amc_flow_cmd *c = one("- tapOn: {traits: \"square LONG_TEXT\"}\n", "tapOn traits=square+long-text",
+			      "traits in any case, - or _");
+	is_int((int)c->sel.traits, AMC_TRAIT_SQUARE | AMC_TRAIT_LONG_TEXT, "traits: both read");
+	c = one("- hide keyboard\n", NULL, "'hide keyboard', YamlFluentCommand's other spelling");
 	is_int(c->op, AMC_FLOW_HIDE_KEYBOARD, "'hide keyboard' is hideKeyboard");
 	/* YamlInputText.parse: a mapping's text (and label) are read, other keys ignored */
 	c = one("- inputText: {text: hi, id: field}\n", NULL, "inputText with an id");
@@ -290,7 +296,7 @@ static void test_errors(void)
 	fails("- tapOn: {text: a, optional: maybe}\n", "optional must be true or false", "optional not bool");
 	fails("- tapOn: {text: a, label: [1]}\n", "t.yaml:1: tapOn label must be a text, got a list", "label checked");
 	fails("- assertVisible: {point: \"1,2\"}\n",
-	      "assertVisible: unknown option 'point' (supported: text, id, index, enabled, checked, focused, "
+	      "assertVisible: unknown option 'point' (supported: text, id, index, traits, enabled, checked, focused, "
 	      "selected, below, above, leftOf, rightOf, containsChild, childOf, containsDescendants, width, height, "
 	      "tolerance, optional, label)", "assert point");
 	fails("- inputText: {}\n", "inputText needs text", "inputText without text");

@@ -106,7 +106,7 @@ static void put_tree(amc_store *s, char *rel, size_t n, amc_ui_tree *tp)
  * given, one image standing for both screenshots. Caller frees. */
 static char *diff_of(const char *tool, const amc_ui_tree *a, const amc_ui_tree *b, const amc_image *img)
 {
-	amc_stepdiff_in in = { tool, a, b, img, img, 0, 0.001 };
+	amc_stepdiff_in in = { tool, a, b, img, img, 0, 0.001, 0, 0, 0 };
 	cJSON *d = amc_stepdiff_compute(&in);
 	char *text = amc_json_print(d);
 	cJSON_Delete(d);

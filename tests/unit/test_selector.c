@@ -340,8 +340,40 @@ static void test_relative(void)
 	tb_free(&b);
 }
 
+/* Maestro's TraitFilters: hasText, isSquare (|1 - w/h| < 0.03), hasLongText (> 200) */
+static void test_traits(void)
+{
+	tb b = { 0 };
+	int root = node(&b, -1, NULL, NULL, NULL, NULL, 0, 0, 1000, 2000, 1);
+	int icon = node(&b, root, NULL, "icon", NULL, NULL, 0, 0, 100, 101, 1);
+	int label = node(&b, root, "Hello", "label", NULL, NULL, 0, 200, 500, 260, 1);
+	char longtext[260];
+	memset(longtext, 'x', sizeof longtext - 1);
+	longtext[sizeof longtext - 1] = 0;
+	int body = node(&b, root, longtext, "body", NULL, NULL, 0, 300, 1000, 900, 1);
+	int square_text = node(&b, root, "OK", "ok", NULL, NULL, 0, 1000, 120, 1118, 1);
+	amc_selector s = { 0 };
+	s.traits = AMC_TRAIT_TEXT;
+	is_int(amc_selector_count(&s, &b.t), 3, "traits text: the three nodes with a text");
+	is_int(amc_selector_find(&s, &b.t), label, "traits text: the first in order");
+	s.traits = AMC_TRAIT_LONG_TEXT;
+	is_int(amc_selector_find(&s, &b.t), body, "traits long-text: over 200 characters");
+	is_int(amc_selector_count(&s, &b.t), 1, "traits long-text: only that one");
+	s.traits = AMC_TRAIT_SQUARE;
+	is_int(amc_selector_count(&s, &b.t), 2, "traits square: within 3 % (100x101, 120x118)");
+	is_int(amc_selector_find(&s, &b.t), icon, "traits square: the icon first");
+	s.traits = AMC_TRAIT_SQUARE | AMC_TRAIT_TEXT;
+	is_int(amc_selector_find(&s, &b.t), square_text, "traits square and text: both must hold");
+	s.traits = AMC_TRAIT_TEXT;
+	s.id = amc_xstrdup("icon");
+	is_int(amc_selector_find(&s, &b.t), -1, "traits with id: the icon has no text");
+	free(s.id);
+	tb_free(&b);
+}
+
 int main(void)
 {
+	test_traits();
 	test_relative();
 	test_text();
 	test_literal_fallback();

@@ -104,7 +104,7 @@ static void test_rule(void)
 	image(&i1, 100, 10);   /* 10 of 20000 pixels: 0.05 % */
 	image(&bar, 2, 100);   /* a whole row inside the status bar */
 	image(&many, 100, 60); /* 0.3 % */
-	amc_stepdiff_in in = { "tap", &a, &a, &i0, &i0, 10, 0.001 };
+	amc_stepdiff_in in = { "tap", &a, &a, &i0, &i0, 10, 0.001, 0, 0, 0 };
 	is_int(flag_of(&in), 1, "a tap, same tree, same pixels: changed nothing");
 	in.after_img = &i1;
 	is_int(flag_of(&in), 1, "pixels within the tolerance still count as none");
@@ -170,7 +170,7 @@ static void test_render(void)
 	tree(XML_B, &b);
 	amc_image i0;
 	image(&i0, 0, 0);
-	amc_stepdiff_in in = { "tap", &a, &a, &i0, &i0, 10, 0.001 };
+	amc_stepdiff_in in = { "tap", &a, &a, &i0, &i0, 10, 0.001, 0, 0, 0 };
 	cJSON *j = amc_stepdiff_compute(&in);
 	char *s = amc_json_print(j);
 	char *text = amc_stepdiff_text(s, 1);
@@ -297,7 +297,7 @@ static void test_recorded(amc_store *s, const char *home)
 	amc_planner *pl = planner_for(&sc);
 	amc_task *t = amc_task_new("flow", "sim:0");
 	amc_task_outcome out;
-	int rc = amc_task_run(&(amc_run_env){ s, bus, dev, NULL }, pl, t, &opts, &out, &e);
+	int rc = amc_task_run(&(amc_run_env){ s, bus, dev, NULL, NULL }, pl, t, &opts, &out, &e);
 	ok(rc == 0, "task ran: %s", rc ? e.msg : "");
 	amc_step_row *rows = NULL;
 	size_t n = 0;
