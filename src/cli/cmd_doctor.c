@@ -16,7 +16,6 @@
 
 #include "cli/cli.h"
 #include "device/adb.h"
-#include "fleet/pq.h"
 #include "perception/ocr.h"
 #include "util/proc.h"
 #include "util/sanitize.h"
@@ -186,33 +185,6 @@ static void check_appium(report *r, const amc_config *cfg)
 		}
 		amc_sb_free(&body);
 	}
-}
-
-/* The fleet database's TLS state, when fleet.url is set (issue 26). */
-static void check_fleet_tls(report *r, const amc_config *cfg)
-{
-	const char *url = amc_config_str(cfg, "fleet", "url");
-	if (!url || !*url)
-		return;
-	const char *req = amc_config_str(cfg, "fleet", "require_tls");
-	amc_pq_set_require_tls(!req || strcmp(req, "off") != 0);
-	PGconn *pg = NULL;
-	amc_err e;
-	if (amc_pq_connect(url, 3000, &pg, &e) != 0) {
-		check *c = add(r, "fleet-tls", "warn");
-		safe(c->detail, sizeof c->detail, e.msg);
-		snprintf(c->fix, sizeof c->fix, "check fleet.url (docs/fleet.md, Security)");
-		return;
-	}
-	char tls[160];
-	int on = amc_pq_tls_state(pg, tls, sizeof tls);
-	const char *host = PQhost(pg);
-	int sock = host && host[0] == '/';
-	check *c = add(r, "fleet-tls", on || sock ? "ok" : "warn");
-	safe(c->detail, sizeof c->detail, tls);
-	if (on && !strstr(tls, "name verified"))
-		snprintf(c->fix, sizeof c->fix, "use sslmode=verify-full with sslrootcert in fleet.url to check the server");
-	PQfinish(pg);
 }
 
 static void check_ocr(report *r)
@@ -391,7 +363,6 @@ static int run(amc_cli *cli, int argc, char **argv)
 	}
 	check_adb(r, cli->cfg);
 	check_appium(r, cli->cfg);
-	check_fleet_tls(r, cli->cfg);
 	check_ocr(r);
 	check_terminal(r);
 	check_home(r, cli->home);

@@ -74,16 +74,11 @@ const amc_cmd amc_cmd_host = {
 	"                          adb:* is every phone `adb devices` lists as ready when\n"
 	"                          the host starts (restart the host to add one later)\n"
 	"  -n, --name NAME         the host's label in the fleet (default: the host name);\n"
-	"                          `amc fleet submit --host NAME` sends work only here;\n"
-	"                          a name belongs to one database role, and a restarted\n"
-	"                          host of the same role and name reuses its row\n\n"
+	"                          `amc fleet submit --host NAME` sends work only here\n\n"
 	"Each device claims queued assignments of its kind (FOR UPDATE SKIP LOCKED),\n"
 	"runs them like `amc run` with the task's source set to the assignment and\n"
 	"attempt, and renews its lease with the latest progress. SIGTERM stops claiming,\n"
 	"lets running tasks finish within fleet.stop_timeout_s and hands back the rest.\n"
-	"A host role writes only through the fleet's checked functions. fleet.require_tls\n"
-	"(default on) refuses plaintext to a database that is not a Unix socket or\n"
-	"loopback; the host prints the connection's TLS state when it starts.\n"
 	"See docs/fleet.md.\n",
 	host,
 };

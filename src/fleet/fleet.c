@@ -268,16 +268,7 @@ int amc_fleet_reap(PGconn *c, double grace_s, long keep, long max_age_days, int 
 	const char *p[] = { g, k, a };
 	PGresult *res;
 	*busy = 0;
-	/* Host roles may not choose grace or retention: they reap by the
-	 * settings stored in the database (amc_fleet.setting). */
-	if (amc_pq_exec(c, "SELECT has_function_privilege('amc_fleet.reap(double precision, integer, integer)',"
-			" 'EXECUTE') AS op", 0, NULL, 0, &res, NULL, e) != 0)
-		return -1;
-	const char *op = amc_pq_get(res, 0, "op");
-	int own = op && op[0] == 't';
-	PQclear(res);
-	if (amc_pq_exec(c, own ? "SELECT amc_fleet.reap($1::float8, $2::int, $3::int) AS n" : "SELECT amc_fleet.reap() AS n",
-			own ? 3 : 0, own ? p : NULL, 0, &res, NULL, e) != 0)
+	if (amc_pq_exec(c, "SELECT amc_fleet.reap($1::float8, $2::int, $3::int) AS n", 3, p, 0, &res, NULL, e) != 0)
 		return -1;
 	long long n = amc_pq_getll(res, 0, "n", 0);
 	PQclear(res);

@@ -134,7 +134,7 @@ static int register_host(PGconn *c, const char *label, char (*ids)[128], size_t 
 	char *l = amc_fleet_text(label, 200), *h = amc_fleet_text(hn, 200);
 	const char *p[] = { l, h, pid };
 	PGresult *res;
-	int rc = amc_pq_exec(c, "SELECT amc_fleet.register($1, $2, $3::int) AS id",
+	int rc = amc_pq_exec(c, "INSERT INTO amc_fleet.host (label, hostname, pid) VALUES ($1, $2, $3::int) RETURNING id",
 			     3, p, 0, &res, NULL, e);
 	free(l);
 	free(h);
@@ -146,7 +146,7 @@ static int register_host(PGconn *c, const char *label, char (*ids)[128], size_t 
 	snprintf(sid, sizeof sid, "%lld", *id);
 	for (size_t i = 0; i < n; i++) {
 		const char *q[] = { sid, ids[i], kind_of(ids[i]) };
-		if (amc_pq_exec(c, "SELECT amc_fleet.add_device($1::bigint, $2, $3)", 3, q,
+		if (amc_pq_exec(c, "INSERT INTO amc_fleet.device (host_id, device, kind) VALUES ($1::bigint, $2, $3)", 3, q,
 				0, NULL, NULL, e) != 0)
 			return amc_err_prefix(e, "cannot register device %s", ids[i]);
 	}
@@ -167,8 +167,6 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 		snprintf(label, sizeof label, "host");
 	label[sizeof label - 1] = 0;
 	const amc_config *cfg = hc->cfg;
-	const char *tls = amc_config_str(cfg, "fleet", "require_tls");
-	amc_pq_set_require_tls(!tls || strcmp(tls, "off") != 0);
 	int lease_s = (int)amc_config_int(cfg, "fleet", "lease_s");
 	int renew_s = (int)amc_config_int(cfg, "fleet", "renew_s");
 	int reap_s = (int)amc_config_int(cfg, "fleet", "reap_s");
@@ -208,9 +206,7 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 		fprintf(out, "amc host: %s (host %lld) runs %zu device%s:", label, host_id, ns, ns == 1 ? "" : "s");
 		for (size_t i = 0; i < ns; i++)
 			fprintf(out, " %s", ids[i]);
-		char tls[160];
-		amc_pq_tls_state(c, tls, sizeof tls);
-		fprintf(out, "\namc host: fleet database connection: %s\n", tls);
+		fputc('\n', out);
 		fflush(out);
 	}
 	char sid[24], sgrace[24], skeep[24], sage[24];
@@ -262,7 +258,7 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 			amc_err re;
 			const char *p[] = { sid };
 			int broken = 0;
-			if (amc_pq_exec(c, "SELECT amc_fleet.heartbeat($1::bigint, false)", 1, p, 5000,
+			if (amc_pq_exec(c, "UPDATE amc_fleet.host SET last_seen = now() WHERE id = $1::bigint", 1, p, 5000,
 					NULL, &broken, &re) != 0)
 				amc_log_warn("fleet host: %s", re.msg);
 			int busy = 0;
@@ -318,7 +314,7 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 	if (c) {
 		const char *p[] = { sid };
 		amc_err se;
-		if (amc_pq_exec(c, "SELECT amc_fleet.heartbeat($1::bigint, true)", 1,
+		if (amc_pq_exec(c, "UPDATE amc_fleet.host SET stopped_at = now(), last_seen = now() WHERE id = $1::bigint", 1,
 				p, 5000, NULL, NULL, &se) != 0)
 			amc_log_warn("fleet host: %s", se.msg);
 		PQfinish(c);

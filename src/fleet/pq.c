@@ -99,119 +99,6 @@ static int conn_fail(PGconn *c, const char *url, amc_err *e)
 	return amc_err_set(e, AMC_EENV, "cannot connect to the fleet database %s: %s", red, msg[0] ? msg : "unknown reason");
 }
 
-static int require_tls = 1;
-
-void amc_pq_set_require_tls(int on)
-{
-	require_tls = on;
-}
-
-/* A host entry that cannot leave this machine: empty (the default socket),
- * a socket directory, an abstract socket, or loopback. */
-static int local_host(const char *h, size_t n)
-{
-	if (n == 0 || h[0] == '/' || h[0] == '@')
-		return 1;
-	static const char *const lo[] = { "localhost", "::1", "[::1]" };
-	for (size_t i = 0; i < sizeof lo / sizeof lo[0]; i++)
-		if (n == strlen(lo[i]) && !strncasecmp(h, lo[i], n))
-			return 1;
-	return n > 4 && !strncmp(h, "127.", 4) && strspn(h, "0123456789.") == n;
-}
-
-static const char *opt(PQconninfoOption *o, const char *k)
-{
-	for (; o && o->keyword; o++)
-		if (!strcmp(o->keyword, k))
-			return o->val && *o->val ? o->val : NULL;
-	return NULL;
-}
-
-/* Whether every host of a comma-separated list is local; the first that is
- * not goes into shown (cut at 100 bytes). */
-static int all_local(const char *list, char *shown, size_t cap)
-{
-	for (const char *p = list;;) {
-		size_t n = strcspn(p, ",");
-		if (!local_host(p, n)) {
-			snprintf(shown, cap, "%.*s", (int)(n < 100 ? n : 100), p);
-			return 0;
-		}
-		if (!p[n])
-			return 1;
-		p += n + 1;
-	}
-}
-
-int amc_pq_tls_decide(const char *url, int require, const char *env_host, const char *env_service,
-		      const char *env_sslmode, const char **mode, amc_err *e)
-{
-	*mode = NULL;
-	if (!require)
-		return 0;
-	char *perr = NULL;
-	PQconninfoOption *o = PQconninfoParse(url ? url : "", &perr);
-	if (!o) {
-		amc_err_set(e, AMC_EUSAGE, "fleet.url is not a connection string libpq can read");
-		PQfreemem(perr);
-		return -1;
-	}
-	const char *host = opt(o, "hostaddr") ? opt(o, "hostaddr") : opt(o, "host");
-	const char *service = opt(o, "service") ? opt(o, "service") : env_service;
-	const char *ssl = opt(o, "sslmode") ? opt(o, "sslmode") : env_sslmode;
-	char shown[128] = "";
-	int local = 1;
-	if (!host && env_host && *env_host)
-		host = env_host;
-	if (opt(o, "host") && opt(o, "hostaddr")) { /* both: either may be used; both must be local */
-		local = all_local(opt(o, "host"), shown, sizeof shown) && all_local(opt(o, "hostaddr"), shown, sizeof shown);
-	} else if (host) {
-		local = all_local(host, shown, sizeof shown);
-	} else if (service) {
-		local = 0; /* the service file may name any host */
-		snprintf(shown, sizeof shown, "service %.100s", service);
-	}
-	for (char *q = shown; *q; q++) /* from outside: terminal-safe */
-		if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f)
-			*q = '?';
-	int rc = 0;
-	if (!local) {
-		if (!ssl)
-			*mode = "require";
-		else if (!strcmp(ssl, "disable") || !strcmp(ssl, "allow") || !strcmp(ssl, "prefer"))
-			rc = amc_err_set(e, AMC_EUSAGE,
-					 "the fleet database at %s is not on this machine and sslmode=%s may send "
-					 "it plaintext: use sslmode=verify-full (or require), or set fleet.require_tls "
-					 "= off",
-					 shown, ssl);
-	}
-	PQconninfoFree(o);
-	return rc;
-}
-
-int amc_pq_tls_state(PGconn *c, char *out, size_t n)
-{
-	const char *mode = "";
-	PQconninfoOption *o = PQconninfo(c);
-	if (o && opt(o, "sslmode"))
-		mode = opt(o, "sslmode");
-	char m[32];
-	snprintf(m, sizeof m, "%s", mode);
-	if (o)
-		PQconninfoFree(o);
-	const char *host = PQhost(c);
-	if (!PQsslInUse(c)) {
-		snprintf(out, n, "no TLS (%s)", host && host[0] == '/' ? "Unix socket" : "plaintext");
-		return 0;
-	}
-	const char *proto = PQsslAttribute(c, "protocol");
-	int verified = !strcmp(m, "verify-full") || !strcmp(m, "verify-ca");
-	snprintf(out, n, "TLS %s, server certificate %s (sslmode=%s)", proto ? proto : "on",
-		 !strcmp(m, "verify-full") ? "and name verified" : verified ? "verified, name not checked" : "NOT verified",
-		 m);
-	return 1;
-}
-
 PGconn *amc_pq_start(const char *url, amc_err *e)
 {
 	if (!url || !*url) {
@@ -222,14 +109,9 @@ PGconn *amc_pq_start(const char *url, amc_err *e)
 		amc_err_set(e, AMC_EUSAGE, "the fleet database URL is longer than %d bytes", AMC_PQ_URL_MAX);
 		return NULL;
 	}
-	const char *mode;
-	if (amc_pq_tls_decide(url, require_tls, getenv("PGHOST"), getenv("PGSERVICE"), getenv("PGSSLMODE"), &mode,
-			      e) != 0)
-		return NULL;
-	/* Our defaults first: anything the URL says wins over them, except an
-	 * sslmode that fleet.require_tls sets (it comes after the URL). */
-	const char *keys[] = { "application_name", "connect_timeout", "dbname", mode ? "sslmode" : NULL, NULL };
-	const char *vals[] = { "amc", "10", url, mode, NULL };
+	/* Our defaults first: anything the URL says wins over them. */
+	const char *keys[] = { "application_name", "connect_timeout", "dbname", NULL };
+	const char *vals[] = { "amc", "10", url, NULL };
 	PGconn *c = PQconnectStartParams(keys, vals, 1);
 	if (!c || PQstatus(c) == CONNECTION_BAD) {
 		conn_fail(c, url, e);

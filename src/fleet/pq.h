@@ -38,25 +38,6 @@ int amc_pq_connect(const char *url, int timeout_ms, PGconn **out, amc_err *e);
  * (PQsocket) is ready for what *want says (1 read, 2 write): it returns 1
  * when connected, 0 to keep waiting, -1 on failure (e set). */
 PGconn *amc_pq_start(const char *url, amc_err *e);
-
-/* fleet.require_tls (issue 26): on (the default), a connection to any host
- * that is not a Unix socket or loopback gets sslmode=require set in its
- * parameters before connecting, unless it already asks for require,
- * verify-ca or verify-full; disable, allow or prefer to such a host is
- * refused. Process-wide: set once from the config by the commands. */
-void amc_pq_set_require_tls(int on);
-
-/* The connection's TLS state in words into out (n bytes): whether TLS is in
- * use (protocol) and whether the server's certificate was verified
- * (sslmode verify-ca or verify-full). Returns 1 when TLS is in use. */
-int amc_pq_tls_state(PGconn *c, char *out, size_t n);
-
-/* The decision, pure: url is the conninfo or URI, env_host/env_service/
- * env_sslmode are PGHOST/PGSERVICE/PGSSLMODE (NULL when unset). *mode gets
- * "require" when amc must set it, NULL when the URL's choice stands. 0, or
- * -1 with a message naming fleet.require_tls. */
-int amc_pq_tls_decide(const char *url, int require, const char *env_host, const char *env_service,
-		      const char *env_sslmode, const char **mode, amc_err *e);
 int amc_pq_step(PGconn *c, int *want, amc_err *e);
 
 /* Run one statement with text parameters (NULL: SQL NULL), waiting at most

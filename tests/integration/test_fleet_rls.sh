@@ -35,7 +35,7 @@ is "$(pg_sql "SELECT string_agg(host_role || ':' || assignment_id, ' ' ORDER BY 
 	"host_a:$id1 host_b:$id2" "attempts are owned by the roles that ran them"
 is "$(as host_a "SELECT count(*) FROM amc_fleet.attempt")" 1 "host_a sees only its own attempt"
 is "$(as host_a "SELECT count(*) FROM amc_fleet.assignment WHERE id = $id2")" 0 "nor host_b's finished assignment"
-like "$(as host_a "UPDATE amc_fleet.attempt SET error = 'x' WHERE assignment_id = $id2 RETURNING id")" "permission denied" \
+is "$(as host_a "UPDATE amc_fleet.attempt SET error = 'x' WHERE assignment_id = $id2 RETURNING id")" "" \
 	"host_a cannot change host_b's attempt"
 like "$(as host_a "INSERT INTO amc_fleet.assignment (kind, title, payload) VALUES ('goal', 't', '{}')")" \
 	"permission denied" "a host role cannot queue work"
@@ -49,11 +49,11 @@ pg_sql "INSERT INTO amc_fleet.attempt (assignment_id, n, host_label, host_role, 
 tok=$(pg_sql "SELECT id || ' ' || token FROM amc_fleet.attempt WHERE n = 9")
 set -- $tok
 is "$(as host_a "SELECT amc_fleet.finish($1, $2, 'succeeded', NULL)")" f "host_a cannot end host_b's running attempt"
-like "$(as host_a "UPDATE amc_fleet.attempt SET lease_until = now() WHERE id = $1 RETURNING id")" "permission denied" \
+is "$(as host_a "UPDATE amc_fleet.attempt SET lease_until = now() WHERE id = $1 RETURNING id")" "" \
 	"nor renew it"
 is "$(as host_b "SELECT amc_fleet.finish($1, $2, 'succeeded', NULL)")" t "host_b can"
 # --name is a label: the identity is the role.
-like "$(as host_a "INSERT INTO amc_fleet.host (label, role) VALUES ('B', 'host_b')")" "permission denied" \
+like "$(as host_a "INSERT INTO amc_fleet.host (label, role) VALUES ('B', 'host_b')")" "row-level security" \
 	"host_a cannot register as host_b"
 kill -TERM $pa $pb; wait $pa $pb
 done_testing
