@@ -58,6 +58,11 @@ static int do_init(amc_cli *cli, int argc, char **argv)
 		return amc_cli_fail(&e);
 	int from, to;
 	int rc = amc_fleet_schema_init(c, &from, &to, &e);
+	/* hosts reap by these (issue 26: a host role cannot choose its own grace) */
+	if (rc == 0)
+		rc = amc_fleet_store_settings(c, (double)amc_config_int(cli->cfg, "fleet", "reap_grace_s"),
+					      amc_config_int(cli->cfg, "fleet", "decisions_keep"),
+					      amc_config_int(cli->cfg, "fleet", "decisions_max_age_days"), &e);
 	PQfinish(c);
 	if (rc != 0)
 		return amc_cli_fail(&e);
