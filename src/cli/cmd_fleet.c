@@ -21,6 +21,8 @@ static int open_fleet(amc_cli *cli, int check, PGconn **c, amc_err *e)
 	if (!url || !*url)
 		return amc_err_set(e, AMC_EUSAGE, "no fleet database: set url under [fleet] in the config file "
 				   "or AMC_FLEET_URL to a PostgreSQL connection string");
+	const char *tls = amc_config_str(cli->cfg, "fleet", "require_tls");
+	amc_pq_set_require_tls(!tls || strcmp(tls, "off") != 0);
 	if (amc_pq_connect(url, 0, c, e) != 0)
 		return -1;
 	if (check && amc_fleet_schema_check(*c, e) != 0) {
@@ -410,7 +412,9 @@ const amc_cmd amc_cmd_fleet = {
 	"fleet",
 	"fleet init|submit|ls|show|cancel|hosts|reap ...",
 	"queue work for device hosts in PostgreSQL and watch it (docs/fleet.md)",
-	"  init                    create or migrate the fleet schema in fleet.url\n"
+	"  init                    create or migrate the fleet schema in fleet.url, and\n"
+	"                          store fleet.reap_grace_s and the decision retention\n"
+	"                          for hosts (a host role reaps only by these)\n"
 	"  submit (--flow FILE | GOAL) [--device-kind sim|adb|appium] [--host NAME]\n"
 	"         [--max-steps N] [--max-attempts N] [--priority P] [--json]\n"
 	"                          queue an assignment (the flow and the sub-flows and\n"
@@ -421,8 +425,12 @@ const amc_cmd amc_cmd_fleet = {
 	"                          error and the local task (ssh HOST amc show LOCAL_ID)\n"
 	"  cancel ID               cancel a queued assignment, or ask its host to stop it\n"
 	"  hosts [--json]          hosts, their devices, last seen, what each runs\n"
-	"  reap                    mark attempts whose lease ran out lost and queue them again\n\n"
+	"  reap                    mark attempts whose lease ran out lost and queue them again\n"
+	"                          (the operator's: a host role may not choose the grace)\n\n"
 	"The database is fleet.url or AMC_FLEET_URL (a libpq connection string or URI);\n"
-	"passwords come from ~/.pgpass, PGPASSFILE or PGPASSWORD and are never printed.\n",
+	"passwords come from ~/.pgpass, PGPASSFILE or PGPASSWORD and are never printed.\n"
+	"fleet.require_tls (on by default): a database that is not a Unix socket or\n"
+	"loopback is reached only over TLS (sslmode=require is set before connecting when\n"
+	"the URL, PGSSLMODE or PGSERVICE say less; disable/allow are refused).\n",
 	fleet,
 };

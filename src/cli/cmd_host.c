@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "fleet/host.h"
+#include "fleet/pq.h"
 
 static atomic_int stop_flag;
 
@@ -48,6 +49,8 @@ static int host(amc_cli *cli, int argc, char **argv)
 			    "or AMC_FLEET_URL to a PostgreSQL connection string");
 		return amc_cli_fail(&e);
 	}
+	const char *tls = amc_config_str(cli->cfg, "fleet", "require_tls");
+	amc_pq_set_require_tls(!tls || strcmp(tls, "off") != 0);
 	/* The store is made (and migrated) once here, before the slots open it. */
 	amc_store *store;
 	if (amc_cli_store(cli, &store, &e) != 0)
@@ -79,6 +82,11 @@ const amc_cmd amc_cmd_host = {
 	"runs them like `amc run` with the task's source set to the assignment and\n"
 	"attempt, and renews its lease with the latest progress. SIGTERM stops claiming,\n"
 	"lets running tasks finish within fleet.stop_timeout_s and hands back the rest.\n"
+	"The host writes only through the fleet's functions (a host role needs no table\n"
+	"rights), reaps by the settings `amc fleet init` stored, and prints whether its\n"
+	"database connection uses TLS and whether the server's certificate was verified;\n"
+	"fleet.require_tls (on by default) refuses a database that is not a Unix socket\n"
+	"or loopback without TLS.\n"
 	"See docs/fleet.md.\n",
 	host,
 };

@@ -198,7 +198,11 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 		ns++;
 	}
 	amc_log_info("fleet host %s (id %lld) started with %zu devices", label, host_id, ns);
+	char tls[400];
+	amc_pq_tls_describe(c, tls, sizeof tls);
+	amc_log_info("fleet host: database connection: %s", tls);
 	if (out) {
+		fprintf(out, "amc host: fleet database: %s\n", tls);
 		fprintf(out, "amc host: %s (host %lld) runs %zu device%s:", label, host_id, ns, ns == 1 ? "" : "s");
 		for (size_t i = 0; i < ns; i++)
 			fprintf(out, " %s", ids[i]);
