@@ -283,6 +283,18 @@ static int do_show(amc_cli *cli, int argc, char **argv)
 			put(str(t, "error"));
 			printf("\n");
 		}
+		if (str(t, "late_state")) {
+			/* the host's end came after the reaper took the attempt back */
+			printf("    late end (not applied): ");
+			put(str(t, "late_state"));
+			printf(" at ");
+			put(str(t, "late_at"));
+			if (str(t, "late_error")) {
+				printf(": ");
+				put(str(t, "late_error"));
+			}
+			printf("\n");
+		}
 		if (str(t, "local_task_id")) {
 			printf("    local task ");
 			put(str(t, "local_task_id"));

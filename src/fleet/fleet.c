@@ -161,7 +161,8 @@ cJSON *amc_fleet_show(PGconn *c, long long id, int decisions, amc_err *e)
 			" CASE WHEN t.state = 'running' THEN t.progress_summary END AS summary,"
 			" CASE WHEN t.state = 'running' THEN round(extract(epoch FROM now() - t.progress_at)::numeric, 1)"
 			"  END AS progress_age_s,"
-			" t.error, t.local_task_id"
+			" t.error, t.local_task_id, t.late_state, t.late_error,"
+			" to_char(t.late_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS late_at"
 			" FROM amc_fleet.attempt t LEFT JOIN amc_fleet.host h ON h.id = t.host_id"
 			" WHERE t.assignment_id = $1::bigint ORDER BY t.n",
 			1, p, 0, &res, NULL, e) != 0) {

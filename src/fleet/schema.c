@@ -277,6 +277,55 @@ static const char v2[] =
 	"  decisions_keep int NOT NULL DEFAULT 200 CHECK (decisions_keep >= 1),\n"
 	"  decisions_max_age_days int NOT NULL DEFAULT 30 CHECK (decisions_max_age_days >= 1));\n"
 	"INSERT INTO amc_fleet.setting DEFAULT VALUES;\n"
+	"ALTER TABLE amc_fleet.attempt ADD COLUMN late_state text\n"
+	"  CHECK (late_state IN ('succeeded','failed','cancelled')), ADD COLUMN late_error text,\n"
+	"  ADD COLUMN late_at timestamptz;\n"
+	/* The reaper of version 1, with two changes (issue 26, outages): a lease
+	 * is never lost sooner than one lease period (its last one) plus the
+	 * grace after the server started, so hosts that finished while the
+	 * database was down can end their attempts; and a lost attempt's
+	 * finished_at is its lease's end (the host stopped by then), not the
+	 * reap time. */
+	"CREATE OR REPLACE FUNCTION amc_fleet.reap(grace_s double precision, keep_n int, max_age_days int) RETURNS int\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"DECLARE n int := 0; r record; used int;\n"
+	"BEGIN\n"
+	"  IF grace_s IS NULL OR grace_s < 0 THEN RAISE EXCEPTION 'the reaper grace is at least 0 s' USING ERRCODE = '22023'; END IF;\n"
+	"  IF NOT pg_try_advisory_xact_lock(hashtext('amc_fleet.reap')) THEN RETURN -1; END IF;\n"
+	"  FOR r IN UPDATE amc_fleet.attempt SET state = 'lost', finished_at = lease_until,\n"
+	"      error = 'lease expired at ' || to_char(lease_until AT TIME ZONE 'UTC', 'HH24:MI:SS')\n"
+	"              || ' UTC: host ' || host_label || ' stopped renewing',\n"
+	"      progress_step = NULL, progress_status = NULL, progress_summary = NULL, progress_at = NULL\n"
+	"    WHERE state = 'running' AND lease_until < now() - make_interval(secs => grace_s)\n"
+	"      AND pg_postmaster_start_time() + (lease_until - coalesce(renewed_at, started_at))\n"
+	"          < now() - make_interval(secs => grace_s)\n"
+	"    RETURNING assignment_id\n"
+	"  LOOP\n"
+	"    n := n + 1;\n"
+	"    SELECT count(*) INTO used FROM amc_fleet.attempt\n"
+	"      WHERE assignment_id = r.assignment_id AND state <> 'released';\n"
+	"    UPDATE amc_fleet.assignment a SET updated_at = now(),\n"
+	"      state = CASE WHEN a.cancel_requested THEN 'cancelled'\n"
+	"                   WHEN used >= a.max_attempts THEN 'failed' ELSE 'queued' END,\n"
+	"      finished_at = CASE WHEN a.cancel_requested OR used >= a.max_attempts THEN now() END,\n"
+	"      error = CASE WHEN a.cancel_requested THEN 'cancelled while its host was gone'\n"
+	"                   WHEN used >= a.max_attempts THEN\n"
+	"        'all ' || used || ' attempts failed: ' || (SELECT string_agg('attempt ' || t.n || ' (' || t.host_label\n"
+	"          || ' ' || t.device || ') ' || t.state || coalesce(': ' || t.error, ''), '; ' ORDER BY t.n)\n"
+	"          FROM amc_fleet.attempt t WHERE t.assignment_id = a.id)\n"
+	"        ELSE a.error END\n"
+	"    WHERE a.id = r.assignment_id AND a.state = 'leased';\n"
+	"  END LOOP;\n"
+	"  DELETE FROM amc_fleet.decision d WHERE d.assignment_id IN (\n"
+	"    SELECT a.id FROM amc_fleet.assignment a\n"
+	"    WHERE a.state IN ('succeeded','failed','cancelled')\n"
+	"      AND (a.finished_at < now() - make_interval(days => max_age_days)\n"
+	"           OR a.id NOT IN (SELECT b.id FROM amc_fleet.assignment b\n"
+	"                           WHERE b.state IN ('succeeded','failed','cancelled')\n"
+	"                             AND EXISTS (SELECT 1 FROM amc_fleet.decision x WHERE x.assignment_id = b.id)\n"
+	"                           ORDER BY b.finished_at DESC NULLS LAST, b.id DESC LIMIT keep_n)));\n"
+	"  RETURN n;\n"
+	"END $$;\n"
 	"DROP POLICY own_host ON amc_fleet.host;\n"
 	"DROP POLICY own_device ON amc_fleet.device;\n"
 	"DROP POLICY read_queued_or_ran ON amc_fleet.assignment;\n"
@@ -413,7 +462,10 @@ static const char v2[] =
 	"  UPDATE amc_fleet.assignment x SET state = 'leased', next_attempt = k + 1, updated_at = now() WHERE x.id = a.id;\n"
 	"  RETURN QUERY SELECT t.id, a.id, k, t.token, a.payload, a.max_steps;\n"
 	"END $$;\n"
-	/* Renewal, fenced like the end: no row back when the lease is gone. */
+	/* Renewal, fenced like the end: no row back once the reaper took the
+	 * attempt (state lost) or the token is another's. A lease that ran out
+	 * but was not reaped is still the caller's: nothing else can have
+	 * started, since a new attempt needs the reaper first. */
 	"CREATE FUNCTION amc_fleet.renew(p_attempt bigint, p_token bigint, p_lease double precision, p_step int,\n"
 	"    p_status text, p_summary text) RETURNS TABLE (cancel boolean)\n"
 	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
@@ -424,7 +476,7 @@ static const char v2[] =
 	"    RAISE EXCEPTION 'a lease is 1 to 3600 s, not %', p_lease USING ERRCODE = '22023';\n"
 	"  END IF;\n"
 	"  t := amc_fleet.own_attempt(p_attempt, p_token);\n"
-	"  IF t.id IS NULL OR t.lease_until <= now() THEN RETURN; END IF;\n"
+	"  IF t.id IS NULL THEN RETURN; END IF;\n"
 	"  UPDATE amc_fleet.attempt x SET lease_until = now() + make_interval(secs => p_lease), renewed_at = now(),\n"
 	"    renewals = x.renewals + 1, progress_step = coalesce(p_step, x.progress_step),\n"
 	"    progress_status = coalesce(left(p_status, 32), x.progress_status),\n"
@@ -456,8 +508,12 @@ static const char v2[] =
 	"      left(p_outcome, 262144));\n"
 	"  RETURN true;\n"
 	"END $$;\n"
-	/* The end, fenced as in version 1, now with the owner's rights and the
-	 * caller checked: another role's attempt is an error, not a quiet false. */
+	/* The end, fenced: another role's attempt is an error; the end of the
+	 * caller's running attempt is accepted even after its lease ran out
+	 * (an outage: not reaped means nothing else ran it), finished at no later
+	 * than the lease its last renewal gave (the database's clock, never the
+	 * host's); the end of an attempt the reaper took back is refused (false)
+	 * and kept as late_state/late_error/late_at for `amc fleet show`. */
 	"CREATE OR REPLACE FUNCTION amc_fleet.finish(p_attempt bigint, p_token bigint, p_state text, p_error text)\n"
 	"  RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
 	"#variable_conflict use_column\n"
@@ -467,14 +523,20 @@ static const char v2[] =
 	"    RAISE EXCEPTION 'an attempt cannot end %', p_state USING ERRCODE = '22023';\n"
 	"  END IF;\n"
 	"  t := amc_fleet.own_attempt(p_attempt, p_token);\n"
-	"  IF t.id IS NULL OR t.lease_until <= now() THEN RETURN false; END IF;\n"
+	"  IF t.id IS NULL THEN\n"
+	"    UPDATE amc_fleet.attempt x SET late_state = p_state, late_error = left(p_error, 2000), late_at = now()\n"
+	"      WHERE x.id = p_attempt AND x.token = p_token AND x.state = 'lost' AND x.late_state IS NULL\n"
+	"        AND p_state <> 'released';\n"
+	"    RETURN false;\n"
+	"  END IF;\n"
 	"  UPDATE amc_fleet.assignment x SET updated_at = now(),\n"
 	"    state = CASE WHEN p_state <> 'released' THEN p_state\n"
 	"                 WHEN x.cancel_requested THEN 'cancelled' ELSE 'queued' END,\n"
 	"    finished_at = CASE WHEN p_state = 'released' AND NOT x.cancel_requested THEN NULL ELSE now() END,\n"
 	"    error = CASE WHEN p_state IN ('failed','cancelled') THEN left(p_error, 2000) ELSE x.error END\n"
 	"  WHERE x.id = t.assignment_id;\n"
-	"  UPDATE amc_fleet.attempt x SET state = p_state, finished_at = now(), error = left(p_error, 2000),\n"
+	"  UPDATE amc_fleet.attempt x SET state = p_state, finished_at = least(now(), t.lease_until),\n"
+	"    error = left(p_error, 2000),\n"
 	"    progress_step = NULL, progress_status = NULL, progress_summary = NULL, progress_at = NULL\n"
 	"  WHERE x.id = p_attempt;\n"
 	"  RETURN true;\n"

@@ -68,7 +68,7 @@ ha=$(as host_a "SELECT id FROM amc_fleet.host")
 hb=$(pg_sql "SELECT id FROM amc_fleet.host WHERE role = 'host_b'")
 da=$(as host_a "SELECT device FROM amc_fleet.device LIMIT 1")
 is "$(as host_a "SELECT count(*) FROM amc_fleet.host")" 1 "host_a sees only its own host row"
-is "$(as host_a "SELECT assignment_id || ':' || n || ':' || (token > 0) FROM amc_fleet.claim($ha, '$da', 'sim', 3)")" \
+is "$(as host_a "SELECT assignment_id || ':' || n || ':' || (token > 0) FROM amc_fleet.claim($ha, '$da', 'sim', 600)")" \
 	"$id3:2:true" "a claim past a stray attempt row numbers itself (attempt 2)"
 # Finding 3: pinned work is another host's alone.
 id4=$("$AMC" fleet submit --flow "$AMC_TEST_SRCDIR/data/flows/wifi-off-on.yaml" --host B --json | sed -n 's/.*"id":[[:space:]]*\([0-9]*\).*/\1/p')
@@ -117,5 +117,30 @@ like "$(pg_sql "UPDATE amc_fleet.setting SET reap_grace_s = -5" 2>&1)" "violates
 is "$(as host_a "SELECT amc_fleet.reap_stored()")" 0 "host_a reaps by the stored settings"
 is "$(pg_sql "SELECT state FROM amc_fleet.attempt WHERE n = 9")" running "host_b's live lease is untouched"
 is "$(pg_sql "SELECT count(*) FROM amc_fleet.decision")" 1 "and the decision history is kept"
-is "$(as host_b "SELECT amc_fleet.finish($1, $2, 'succeeded', NULL)")" t "host_b can end its attempt"
+# Finding 4 (the database's part): a lease that ran out while nothing reaped
+# it is still its host's, and the end is stored at the lease's end at most.
+pg_sql "UPDATE amc_fleet.attempt SET lease_until = now() - interval '5 s' WHERE n = 9" >/dev/null
+is "$(as host_b "SELECT amc_fleet.finish($1, $2, 'succeeded', NULL)")" t \
+	"host_b ends its attempt after its lease ran out, not reaped"
+is "$(pg_sql "SELECT finished_at = lease_until FROM amc_fleet.attempt WHERE n = 9")" t \
+	"finished at the lease's end, not later"
+# After a server restart a lease gets one lease period (its last) plus the
+# grace before it is lost; a late end of a reaped attempt is kept, not applied.
+id5=$("$AMC" fleet submit --flow "$AMC_TEST_SRCDIR/data/flows/wifi-off-on.yaml" --host B --json | sed -n 's/.*"id":[[:space:]]*\([0-9]*\).*/\1/p')
+pg_sql "UPDATE amc_fleet.assignment SET state = 'leased' WHERE id = $id5;
+	INSERT INTO amc_fleet.attempt (assignment_id, n, host_label, host_role, device, started_at, lease_until)
+	VALUES ($id5, 1, 'B', 'host_b', 'sim:0', now() - interval '4 s', now() - interval '1 s')" >/dev/null
+pg_down; pg_up
+is "$(pg_sql "SELECT amc_fleet.reap(0, 200, 30)")" 0 "just after a restart the expired lease is not lost yet"
+sleep 4
+is "$(pg_sql "SELECT amc_fleet.reap(0, 200, 30)")" 1 "one lease period later it is"
+is "$(pg_sql "SELECT finished_at = lease_until FROM amc_fleet.attempt WHERE assignment_id = $id5")" t \
+	"a lost attempt's finished_at is its lease's end, not the reap time"
+set -- $(pg_sql "SELECT id || ' ' || token FROM amc_fleet.attempt WHERE assignment_id = $id5")
+is "$(as host_b "SELECT amc_fleet.finish($1, $2, 'succeeded', NULL)")" f "host_b's late end is refused"
+is "$(pg_sql "SELECT state || ':' || late_state FROM amc_fleet.attempt WHERE id = $1")" "lost:succeeded" \
+	"and kept as a late end"
+like "$("$AMC" fleet show "$id5")" "late end \(not applied\): succeeded at" "fleet show prints it"
+like "$(as host_a "SELECT amc_fleet.finish($1, $2, 'succeeded', NULL)")" "belongs to another host role" \
+	"host_a cannot write a late end for host_b"
 done_testing
