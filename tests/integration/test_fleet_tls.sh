@@ -38,6 +38,9 @@ wait_for 20 grep -q "fleet database:" "$T_HOME/h.out"
 kill -TERM $ph; wait $ph
 like "$(cat "$T_HOME/h.out")" "fleet database: TLS \(TLSv1\.[23]\) to localhost, server certificate verified \(CA and host name\), sslmode=verify-full" \
 	"amc host prints TLS and that the certificate was verified"
+out=$(AMC_FLEET_URL="$url" "$AMC" doctor 2>&1)
+like "$out" "fleet database: TLS \(TLSv1\.[23]\) to localhost, server certificate verified" \
+	"amc doctor prints the fleet connection's TLS state"
 # Plaintext to a host that is not local is refused before connecting.
 out=$(AMC_FLEET_URL="postgresql://amc@192.0.2.77:$PG_PORT/fleet?sslmode=disable&connect_timeout=2" "$AMC" fleet ls 2>&1)
 is $? 2 "sslmode=disable to a remote host: refused"
