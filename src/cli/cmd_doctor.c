@@ -254,8 +254,6 @@ static void check_fleet(report *r, const amc_config *cfg)
 	const char *url = amc_config_str(cfg, "fleet", "url");
 	if (!url || !*url)
 		return;
-	const char *tls = amc_config_str(cfg, "fleet", "require_tls");
-	amc_pq_set_require_tls(!tls || strcmp(tls, "off") != 0);
 	PGconn *c;
 	amc_err e;
 	if (amc_pq_connect(url, 5000, &c, &e) != 0) {

@@ -21,8 +21,6 @@ static int open_fleet(amc_cli *cli, int check, PGconn **c, amc_err *e)
 	if (!url || !*url)
 		return amc_err_set(e, AMC_EUSAGE, "no fleet database: set url under [fleet] in the config file "
 				   "or AMC_FLEET_URL to a PostgreSQL connection string");
-	const char *tls = amc_config_str(cli->cfg, "fleet", "require_tls");
-	amc_pq_set_require_tls(!tls || strcmp(tls, "off") != 0);
 	if (amc_pq_connect(url, 0, c, e) != 0)
 		return -1;
 	if (check && amc_fleet_schema_check(*c, e) != 0) {

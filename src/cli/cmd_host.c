@@ -49,8 +49,6 @@ static int host(amc_cli *cli, int argc, char **argv)
 			    "or AMC_FLEET_URL to a PostgreSQL connection string");
 		return amc_cli_fail(&e);
 	}
-	const char *tls = amc_config_str(cli->cfg, "fleet", "require_tls");
-	amc_pq_set_require_tls(!tls || strcmp(tls, "off") != 0);
 	/* The store is made (and migrated) once here, before the slots open it. */
 	amc_store *store;
 	if (amc_cli_store(cli, &store, &e) != 0)
