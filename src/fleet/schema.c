@@ -267,8 +267,9 @@ static const char v1[] =
  * DEFINER functions below, each of which takes the caller's identity from
  * session_user (the role the host logged in as: inside a SECURITY DEFINER
  * function current_user is the owner) and checks it against the rows it
- * touches. A host name (label) belongs to the first role that registered it,
- * so pinning (--host NAME) cannot be claimed by another role. Reaping with
+ * touches. A host name (label) belongs to the first role that registered it
+ * and may not be another role's name, so pinning (--host NAME, or --host ROLE
+ * for any host of that role) cannot be claimed by another role. Reaping with
  * chosen parameters is the operator's; hosts reap by the stored settings. */
 static const char v2[] =
 	"CREATE TABLE amc_fleet.setting (\n"
@@ -356,7 +357,8 @@ static const char v2[] =
 	"CREATE POLICY own_host ON amc_fleet.host FOR SELECT TO amc_fleet_host USING (role = session_user);\n"
 	"CREATE POLICY own_device ON amc_fleet.device FOR SELECT TO amc_fleet_host USING (role = session_user);\n"
 	"CREATE POLICY claimable_or_ran ON amc_fleet.assignment FOR SELECT TO amc_fleet_host\n"
-	"  USING ((state = 'queued' AND (want_host IS NULL OR amc_fleet.my_label(want_host))) OR amc_fleet.i_ran(id));\n"
+	"  USING ((state = 'queued' AND (want_host IS NULL OR want_host = session_user OR amc_fleet.my_label(want_host)))\n"
+	"         OR amc_fleet.i_ran(id));\n"
 	"CREATE POLICY own_attempts ON amc_fleet.attempt FOR SELECT TO amc_fleet_host USING (host_role = session_user);\n"
 	"CREATE POLICY own_decisions ON amc_fleet.decision FOR SELECT TO amc_fleet_host USING (host_role = session_user);\n"
 	/* The caller's host row: its label, or an error when it is another role's. */
@@ -396,6 +398,10 @@ static const char v2[] =
 	"    RAISE EXCEPTION 'a fleet host name is 1 to 200 characters' USING ERRCODE = '22023';\n"
 	"  END IF;\n"
 	"  PERFORM pg_advisory_xact_lock(hashtext('amc_fleet.host:' || p_label));\n"
+	/* a role's name is that role's: pinning to it cannot be squatted */
+	"  IF p_label <> session_user AND EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolname = p_label) THEN\n"
+	"    RAISE EXCEPTION 'the fleet host name % is the name of another role' , p_label USING ERRCODE = '42501';\n"
+	"  END IF;\n"
 	"  IF EXISTS (SELECT 1 FROM amc_fleet.host h WHERE h.label = p_label AND h.role <> session_user) THEN\n"
 	"    RAISE EXCEPTION 'the fleet host name % is registered by another role (names belong to the role that first used them)',\n"
 	"      p_label USING ERRCODE = '42501';\n"
@@ -451,7 +457,7 @@ static const char v2[] =
 	"  END IF;\n"
 	"  SELECT x.id, x.payload, x.max_steps INTO a FROM amc_fleet.assignment x\n"
 	"    WHERE x.state = 'queued' AND x.device_kind = p_kind AND NOT x.cancel_requested\n"
-	"      AND (x.want_host IS NULL OR x.want_host = lbl)\n"
+	"      AND (x.want_host IS NULL OR x.want_host = lbl OR x.want_host = session_user)\n"
 	"      AND NOT EXISTS (SELECT 1 FROM amc_fleet.attempt r WHERE r.assignment_id = x.id AND r.state = 'running')\n"
 	"    ORDER BY x.priority DESC, x.id LIMIT 1 FOR UPDATE SKIP LOCKED;\n"
 	"  IF NOT FOUND THEN RETURN; END IF;\n"

@@ -81,6 +81,17 @@ like "$(as host_a "SELECT * FROM amc_fleet.claim($hb, 'sim:0', 'sim', 3)")" "reg
 	"host_a cannot claim as host_b's host row"
 like "$(as host_a "SELECT amc_fleet.register_host('B', 'x', 1)")" "registered by another role" \
 	"host_a cannot take the name B (pinning cannot be faked)"
+like "$(as host_a "SELECT amc_fleet.register_host('host_b', 'x', 1)")" "name of another role" \
+	"nor take host_b's role name as its host name"
+id6=$("$AMC" fleet submit --flow "$AMC_TEST_SRCDIR/data/flows/wifi-off-on.yaml" --host host_b --priority 10 --json | sed -n 's/.*"id":[[:space:]]*\([0-9]*\).*/\1/p')
+is "$(as host_a "SELECT count(*) FROM amc_fleet.assignment WHERE id = $id6")" 0 \
+	"work pinned to the role host_b is hidden from host_a"
+is "$(as host_a "SELECT count(*) FROM amc_fleet.claim($ha, '$da', 'sim', 3)")" 0 "and not claimed by it"
+hbd=$(pg_sql "SELECT device FROM amc_fleet.device WHERE host_id = $hb LIMIT 1")
+is "$(as host_b "SELECT assignment_id FROM amc_fleet.claim($hb, '$hbd', 'sim', 600) WHERE assignment_id = $id6")" "$id6" \
+	"host_b's host claims work pinned to its role"
+set -- $(pg_sql "SELECT id || ' ' || token FROM amc_fleet.attempt WHERE assignment_id = $id6")
+is "$(as host_b "SELECT amc_fleet.finish($1, $2, 'succeeded', NULL)")" t "and ends it"
 like "$(as host_a "SELECT * FROM amc_fleet.claim($ha, 'sim:77', 'sim', 3)")" "not registered" \
 	"nor claim for a device it did not register"
 like "$(as host_a "SELECT * FROM amc_fleet.claim($ha, '$da', 'sim', 100000)")" "a lease is 1 to 3600 s" \
