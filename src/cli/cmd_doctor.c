@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "device/adb.h"
 #include "perception/ocr.h"
+#include "fleet/pq.h"
 #include "util/proc.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
@@ -254,6 +255,36 @@ static void check_terminal(report *r)
 	setlocale(LC_CTYPE, prev);
 }
 
+/* The fleet database when fleet.url is set: reachable, and over TLS with a
+ * verified certificate (issue 26: fleet.require_tls decides before
+ * connecting; this says what the connection turned out to be). */
+static void check_fleet(report *r, const amc_config *cfg)
+{
+	const char *url = amc_config_str(cfg, "fleet", "url");
+	if (!url || !*url)
+		return;
+	PGconn *c;
+	amc_err e;
+	if (amc_pq_connect(url, 5000, &c, &e) != 0) {
+		check *k = add(r, "fleet", "warn");
+		snprintf(k->detail, sizeof k->detail, "%s", e.msg);
+		snprintf(k->fix, sizeof k->fix, "check fleet.url (AMC_FLEET_URL), the server and its TLS settings (docs/fleet.md)");
+		return;
+	}
+	char line[400];
+	amc_pq_tls_describe(c, line, sizeof line);
+	int verified = strstr(line, "certificate verified") != NULL, plain = !PQsslInUse(c);
+	const char *h = PQhost(c);
+	int local = !h || !*h || h[0] == '/' || !strcmp(h, "localhost") || !strncmp(h, "127.", 4) || !strcmp(h, "::1");
+	PQfinish(c);
+	check *k = add(r, "fleet", verified || (plain && local) ? "ok" : "warn");
+	snprintf(k->detail, sizeof k->detail, "fleet database: %s", line);
+	if (!verified && !(plain && local))
+		snprintf(k->fix, sizeof k->fix,
+			 "add sslmode=verify-full&sslrootcert=/path/ca.crt to fleet.url so that the server's certificate "
+			 "and name are checked");
+}
+
 static void check_home(report *r, const char *home)
 {
 	struct stat st;
@@ -366,6 +397,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 	check_ocr(r);
 	check_terminal(r);
 	check_home(r, cli->home);
+	check_fleet(r, cli->cfg);
 	check_keys(r, cli->cfg);
 	int fails = 0, warns = 0;
 	for (int i = 0; i < r->n; i++) {

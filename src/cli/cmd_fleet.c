@@ -58,6 +58,11 @@ static int do_init(amc_cli *cli, int argc, char **argv)
 		return amc_cli_fail(&e);
 	int from, to;
 	int rc = amc_fleet_schema_init(c, &from, &to, &e);
+	/* hosts reap by these (issue 26: a host role cannot choose its own grace) */
+	if (rc == 0)
+		rc = amc_fleet_store_settings(c, (double)amc_config_int(cli->cfg, "fleet", "reap_grace_s"),
+					      amc_config_int(cli->cfg, "fleet", "decisions_keep"),
+					      amc_config_int(cli->cfg, "fleet", "decisions_max_age_days"), &e);
 	PQfinish(c);
 	if (rc != 0)
 		return amc_cli_fail(&e);
@@ -276,6 +281,18 @@ static int do_show(amc_cli *cli, int argc, char **argv)
 			put(str(t, "error"));
 			printf("\n");
 		}
+		if (str(t, "late_state")) {
+			/* the host's end came after the reaper took the attempt back */
+			printf("    late end (not applied): ");
+			put(str(t, "late_state"));
+			printf(" at ");
+			put(str(t, "late_at"));
+			if (str(t, "late_error")) {
+				printf(": ");
+				put(str(t, "late_error"));
+			}
+			printf("\n");
+		}
 		if (str(t, "local_task_id")) {
 			printf("    local task ");
 			put(str(t, "local_task_id"));
@@ -405,19 +422,27 @@ const amc_cmd amc_cmd_fleet = {
 	"fleet",
 	"fleet init|submit|ls|show|cancel|hosts|reap ...",
 	"queue work for device hosts in PostgreSQL and watch it (docs/fleet.md)",
-	"  init                    create or migrate the fleet schema in fleet.url\n"
+	"  init                    create or migrate the fleet schema in fleet.url, and\n"
+	"                          store fleet.reap_grace_s and the decision retention\n"
+	"                          for hosts (a host role reaps only by these)\n"
 	"  submit (--flow FILE | GOAL) [--device-kind sim|adb|appium] [--host NAME]\n"
 	"         [--max-steps N] [--max-attempts N] [--priority P] [--json]\n"
 	"                          queue an assignment (the flow and the sub-flows and\n"
-	"                          scripts it names travel in it)\n"
+	"                          scripts it names travel in it); --host pins it to the\n"
+	"                          host of that name or to any host of that database role\n"
+	"                          (only they can see or claim it)\n"
 	"  ls [--state S] [--json] assignments, newest first, with their latest progress\n"
 	"  show ID [--json] [--decisions]\n"
 	"                          every attempt: host, device, state, lease left, progress,\n"
 	"                          error and the local task (ssh HOST amc show LOCAL_ID)\n"
 	"  cancel ID               cancel a queued assignment, or ask its host to stop it\n"
 	"  hosts [--json]          hosts, their devices, last seen, what each runs\n"
-	"  reap                    mark attempts whose lease ran out lost and queue them again\n\n"
+	"  reap                    mark attempts whose lease ran out lost and queue them again\n"
+	"                          (the operator's: a host role may not choose the grace)\n\n"
 	"The database is fleet.url or AMC_FLEET_URL (a libpq connection string or URI);\n"
-	"passwords come from ~/.pgpass, PGPASSFILE or PGPASSWORD and are never printed.\n",
+	"passwords come from ~/.pgpass, PGPASSFILE or PGPASSWORD and are never printed.\n"
+	"fleet.require_tls (on by default): a database that is not a Unix socket or\n"
+	"loopback is reached only over TLS (sslmode=require is set before connecting when\n"
+	"the URL, PGSSLMODE or PGSERVICE say less; disable/allow are refused).\n",
 	fleet,
 };

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "fleet/host.h"
+#include "fleet/pq.h"
 
 static atomic_int stop_flag;
 
@@ -79,6 +80,11 @@ const amc_cmd amc_cmd_host = {
 	"runs them like `amc run` with the task's source set to the assignment and\n"
 	"attempt, and renews its lease with the latest progress. SIGTERM stops claiming,\n"
 	"lets running tasks finish within fleet.stop_timeout_s and hands back the rest.\n"
+	"The host writes only through the fleet's functions (a host role needs no table\n"
+	"rights), reaps by the settings `amc fleet init` stored, and prints whether its\n"
+	"database connection uses TLS and whether the server's certificate was verified;\n"
+	"fleet.require_tls (on by default) refuses a database that is not a Unix socket\n"
+	"or loopback without TLS.\n"
 	"See docs/fleet.md.\n",
 	host,
 };

@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "cli/cli.h"
+#include "fleet/pq.h"
 #include "util/jsonutil.h"
 #include "util/log.h"
 #include "util/paths.h"
@@ -248,6 +249,9 @@ int main(int argc, char **argv)
 	cli.argv0 = argv[0];
 	if (amc_config_load(&cli.cfg, &e) != 0)
 		return amc_cli_fail(&e);
+	/* fleet.require_tls for every fleet connection (commands, host, Fleet view) */
+	const char *rtls = amc_config_str(cli.cfg, "fleet", "require_tls");
+	amc_pq_set_require_tls(!rtls || strcmp(rtls, "off") != 0);
 	if (amc_paths_home(cli.home, sizeof cli.home, &e) != 0) {
 		amc_config_free(cli.cfg);
 		return amc_cli_fail(&e);

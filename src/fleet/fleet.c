@@ -161,7 +161,8 @@ cJSON *amc_fleet_show(PGconn *c, long long id, int decisions, amc_err *e)
 			" CASE WHEN t.state = 'running' THEN t.progress_summary END AS summary,"
 			" CASE WHEN t.state = 'running' THEN round(extract(epoch FROM now() - t.progress_at)::numeric, 1)"
 			"  END AS progress_age_s,"
-			" t.error, t.local_task_id"
+			" t.error, t.local_task_id, t.late_state, t.late_error,"
+			" to_char(t.late_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS late_at"
 			" FROM amc_fleet.attempt t LEFT JOIN amc_fleet.host h ON h.id = t.host_id"
 			" WHERE t.assignment_id = $1::bigint ORDER BY t.n",
 			1, p, 0, &res, NULL, e) != 0) {
@@ -277,4 +278,34 @@ int amc_fleet_reap(PGconn *c, double grace_s, long keep, long max_age_days, int 
 		return 0;
 	}
 	return (int)n;
+}
+
+int amc_fleet_reap_stored(PGconn *c, int *busy, amc_err *e)
+{
+	PGresult *res;
+	*busy = 0;
+	if (amc_pq_exec(c, "SELECT amc_fleet.reap_stored() AS n", 0, NULL, 5000, &res, NULL, e) != 0)
+		return -1;
+	long long n = amc_pq_getll(res, 0, "n", 0);
+	PQclear(res);
+	if (n < 0) {
+		*busy = 1;
+		return 0;
+	}
+	return (int)n;
+}
+
+int amc_fleet_store_settings(PGconn *c, double grace_s, long keep, long max_age_days, amc_err *e)
+{
+	char g[32], k[24], a[24];
+	snprintf(g, sizeof g, "%.3f", grace_s);
+	snprintf(k, sizeof k, "%ld", keep);
+	snprintf(a, sizeof a, "%ld", max_age_days);
+	const char *p[] = { g, k, a };
+	if (amc_pq_exec(c,
+			"UPDATE amc_fleet.setting SET reap_grace_s = $1::float8, decisions_keep = $2::int,"
+			" decisions_max_age_days = $3::int WHERE id",
+			3, p, 5000, NULL, NULL, e) != 0)
+		return amc_err_prefix(e, "cannot store the fleet settings");
+	return 0;
 }

@@ -53,6 +53,14 @@ cJSON *amc_fleet_hosts(PGconn *c, amc_err *e);
  * e. *busy = 1 when another reaper held the lock (nothing was done). */
 int amc_fleet_reap(PGconn *c, double grace_s, long keep, long max_age_days, int *busy, amc_err *e);
 
+/* The reaper by the settings stored in the database (amc_fleet.setting):
+ * the only reaping a host role may do. Same results as amc_fleet_reap. */
+int amc_fleet_reap_stored(PGconn *c, int *busy, amc_err *e);
+
+/* Store the reaper's settings (grace >= 0, decision retention) for hosts:
+ * the operator's, at `amc fleet init`. 0 or -1 with e. */
+int amc_fleet_store_settings(PGconn *c, double grace_s, long keep, long max_age_days, amc_err *e);
+
 /* Parse an assignment id ("17", also "#17"): 0 with *id, -1 with e. */
 int amc_fleet_parse_id(const char *s, long long *id, amc_err *e);
 

@@ -134,8 +134,7 @@ static int register_host(PGconn *c, const char *label, char (*ids)[128], size_t 
 	char *l = amc_fleet_text(label, 200), *h = amc_fleet_text(hn, 200);
 	const char *p[] = { l, h, pid };
 	PGresult *res;
-	int rc = amc_pq_exec(c, "INSERT INTO amc_fleet.host (label, hostname, pid) VALUES ($1, $2, $3::int) RETURNING id",
-			     3, p, 0, &res, NULL, e);
+	int rc = amc_pq_exec(c, "SELECT amc_fleet.register_host($1, $2, $3::int) AS id", 3, p, 0, &res, NULL, e);
 	free(l);
 	free(h);
 	if (rc != 0)
@@ -146,7 +145,7 @@ static int register_host(PGconn *c, const char *label, char (*ids)[128], size_t 
 	snprintf(sid, sizeof sid, "%lld", *id);
 	for (size_t i = 0; i < n; i++) {
 		const char *q[] = { sid, ids[i], kind_of(ids[i]) };
-		if (amc_pq_exec(c, "INSERT INTO amc_fleet.device (host_id, device, kind) VALUES ($1::bigint, $2, $3)", 3, q,
+		if (amc_pq_exec(c, "SELECT amc_fleet.add_device($1::bigint, $2, $3)", 3, q,
 				0, NULL, NULL, e) != 0)
 			return amc_err_prefix(e, "cannot register device %s", ids[i]);
 	}
@@ -170,11 +169,8 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 	int lease_s = (int)amc_config_int(cfg, "fleet", "lease_s");
 	int renew_s = (int)amc_config_int(cfg, "fleet", "renew_s");
 	int reap_s = (int)amc_config_int(cfg, "fleet", "reap_s");
-	int grace_s = (int)amc_config_int(cfg, "fleet", "reap_grace_s");
 	int poll_s = (int)amc_config_int(cfg, "fleet", "poll_s");
 	int stop_s = (int)amc_config_int(cfg, "fleet", "stop_timeout_s");
-	long keep = amc_config_int(cfg, "fleet", "decisions_keep");
-	long age = amc_config_int(cfg, "fleet", "decisions_max_age_days");
 	const char *dec = amc_config_str(cfg, "fleet", "decisions");
 	int decisions = dec && !strcmp(dec, "on");
 	PGconn *c;
@@ -202,18 +198,19 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 		ns++;
 	}
 	amc_log_info("fleet host %s (id %lld) started with %zu devices", label, host_id, ns);
+	char tls[400];
+	amc_pq_tls_describe(c, tls, sizeof tls);
+	amc_log_info("fleet host: database connection: %s", tls);
 	if (out) {
+		fprintf(out, "amc host: fleet database: %s\n", tls);
 		fprintf(out, "amc host: %s (host %lld) runs %zu device%s:", label, host_id, ns, ns == 1 ? "" : "s");
 		for (size_t i = 0; i < ns; i++)
 			fprintf(out, " %s", ids[i]);
 		fputc('\n', out);
 		fflush(out);
 	}
-	char sid[24], sgrace[24], skeep[24], sage[24];
+	char sid[24];
 	snprintf(sid, sizeof sid, "%lld", host_id);
-	snprintf(sgrace, sizeof sgrace, "%d", grace_s);
-	snprintf(skeep, sizeof skeep, "%ld", keep);
-	snprintf(sage, sizeof sage, "%ld", age);
 	long long next_reap = amc_mono_ms() + reap_s * 1000LL;
 	long backoff = 200;
 	long long started = amc_mono_ms();
@@ -258,11 +255,11 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 			amc_err re;
 			const char *p[] = { sid };
 			int broken = 0;
-			if (amc_pq_exec(c, "UPDATE amc_fleet.host SET last_seen = now() WHERE id = $1::bigint", 1, p, 5000,
+			if (amc_pq_exec(c, "SELECT amc_fleet.heartbeat($1::bigint, false)", 1, p, 5000,
 					NULL, &broken, &re) != 0)
 				amc_log_warn("fleet host: %s", re.msg);
 			int busy = 0;
-			int lost = broken ? -1 : amc_fleet_reap(c, grace_s, keep, age, &busy, &re);
+			int lost = broken ? -1 : amc_fleet_reap_stored(c, &busy, &re);
 			if (lost > 0) {
 				amc_log_info("fleet host: the reaper marked %d attempts lost", lost);
 				for (size_t i = 0; i < ns; i++)
@@ -314,7 +311,7 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 	if (c) {
 		const char *p[] = { sid };
 		amc_err se;
-		if (amc_pq_exec(c, "UPDATE amc_fleet.host SET stopped_at = now(), last_seen = now() WHERE id = $1::bigint", 1,
+		if (amc_pq_exec(c, "SELECT amc_fleet.heartbeat($1::bigint, true)", 1,
 				p, 5000, NULL, NULL, &se) != 0)
 			amc_log_warn("fleet host: %s", se.msg);
 		PQfinish(c);

@@ -91,12 +91,173 @@ void amc_pq_errmsg(PGconn *c, char *out, size_t n)
 	safe_line(c ? PQerrorMessage(c) : "out of memory", out, n);
 }
 
+static int require_tls; /* defined below */
+
 static int conn_fail(PGconn *c, const char *url, amc_err *e)
 {
-	char red[512], msg[600];
+	char red[512], msg[600], force[16] = "";
+	int off = 0;
+	amc_err pe;
 	amc_pq_redact(url, red, sizeof red);
 	amc_pq_errmsg(c, msg, sizeof msg);
-	return amc_err_set(e, AMC_EENV, "cannot connect to the fleet database %s: %s", red, msg[0] ? msg : "unknown reason");
+	if (require_tls && amc_pq_tls_plan(url, 1, force, sizeof force, &off, &pe) != 0)
+		force[0] = 0;
+	return amc_err_set(e, AMC_EENV, "cannot connect to the fleet database %s: %s%s", red, msg[0] ? msg : "unknown reason",
+			   force[0] ? " (fleet.require_tls is on and the host is not local, so amc asked for "
+				      "sslmode=require: give the server TLS, or set fleet.require_tls = off)"
+				    : "");
+}
+
+/* fleet.require_tls (issue 26); on unless the CLI says otherwise. */
+static int require_tls = 1;
+
+void amc_pq_set_require_tls(int on)
+{
+	require_tls = on != 0;
+}
+
+/* sslmode's strength: -1 unknown. */
+static int ssl_rank(const char *m)
+{
+	static const char *const modes[] = { "disable", "allow", "prefer", "require", "verify-ca", "verify-full" };
+	for (int i = 0; m && i < 6; i++)
+		if (!strcmp(m, modes[i]))
+			return i;
+	return -1;
+}
+
+/* One host or hostaddr entry: a Unix socket (a path, @abstract or the
+ * default socket when empty) or loopback. */
+static int local_entry(const char *h, size_t len)
+{
+	while (len && (*h == ' ' || *h == '\t'))
+		h++, len--;
+	while (len && (h[len - 1] == ' ' || h[len - 1] == '\t'))
+		len--;
+	if (!len || h[0] == '/' || h[0] == '@')
+		return 1;
+	char b[256];
+	if (len >= sizeof b)
+		return 0;
+	memcpy(b, h, len);
+	b[len] = 0;
+	if (!strcasecmp(b, "localhost") || !strcmp(b, "::1") || !strcmp(b, "[::1]"))
+		return 1;
+	/* 127.0.0.0/8, written as dotted digits only */
+	if (!strncmp(b, "127.", 4) && strspn(b, "0123456789.") == len)
+		return 1;
+	return 0;
+}
+
+/* All entries of a comma-separated host list local; *first_off gets the
+ * first one that is not. */
+static int local_list(const char *list, char *first_off, size_t n)
+{
+	const char *p = list ? list : "";
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		if (!local_entry(p, len)) {
+			snprintf(first_off, n, "%.*s", (int)(len < 200 ? len : 200), p);
+			return 0;
+		}
+		if (!p[len])
+			return 1;
+		p += len + 1;
+	}
+}
+
+static const char *opt_val(const PQconninfoOption *o, const char *key)
+{
+	for (; o && o->keyword; o++)
+		if (!strcmp(o->keyword, key))
+			return o->val && *o->val ? o->val : NULL;
+	return NULL;
+}
+
+int amc_pq_tls_plan(const char *url, int require, char *force, size_t n, int *offhost, amc_err *e)
+{
+	if (n)
+		force[0] = 0;
+	*offhost = 0;
+	char *perr = NULL;
+	PQconninfoOption *u = PQconninfoParse(url ? url : "", &perr);
+	if (!u) {
+		char msg[300];
+		safe_line(perr ? perr : "out of memory", msg, sizeof msg);
+		PQfreemem(perr);
+		return amc_err_set(e, AMC_EUSAGE, "the fleet database URL does not parse: %s", msg);
+	}
+	/* libpq's defaults: the environment (PGHOST, PGHOSTADDR, PGSSLMODE) and
+	 * the PGSERVICE entry of the service file */
+	PQconninfoOption *d = PQconndefaults();
+	const char *service = opt_val(u, "service");
+	const char *host = opt_val(u, "host"), *addr = opt_val(u, "hostaddr"), *mode = opt_val(u, "sslmode");
+	int unknown_host = 0, unknown_mode = 0;
+	if (!host && !addr) {
+		if (service)
+			unknown_host = 1; /* what a service named in the URL says is not known before connecting */
+		else
+			host = opt_val(d, "host"), addr = opt_val(d, "hostaddr");
+	}
+	if (!mode) {
+		if (service)
+			unknown_mode = 1;
+		else
+			mode = opt_val(d, "sslmode");
+	}
+	if (!mode && !unknown_mode)
+		mode = "prefer"; /* libpq's compiled-in default */
+	char off[256] = "";
+	int is_off = unknown_host || !local_list(host, off, sizeof off) || !local_list(addr, off, sizeof off);
+	if (unknown_host)
+		snprintf(off, sizeof off, "of service %.100s", service);
+	int rc = 0;
+	*offhost = is_off;
+	if (require && is_off) {
+		int r = ssl_rank(mode);
+		if (unknown_mode) {
+			rc = amc_err_set(e, AMC_EUSAGE,
+					 "fleet.require_tls is on and the URL names service %.100s, whose sslmode amc cannot "
+					 "see before connecting: add sslmode=verify-full (or require) to the URL, or set "
+					 "fleet.require_tls = off to allow plaintext",
+					 service);
+		} else if (r >= 0 && r < 2) {
+			rc = amc_err_set(e, AMC_EUSAGE,
+					 "fleet.require_tls is on and the fleet database host %s is not a Unix socket or "
+					 "loopback: sslmode=%s would send the password and data in plaintext; use "
+					 "sslmode=verify-full with sslrootcert, or set fleet.require_tls = off",
+					 off, mode);
+		} else if (r == 2 || r < 0) {
+			snprintf(force, n, "require"); /* never fall back to plaintext */
+		}
+	}
+	PQconninfoFree(u);
+	PQconninfoFree(d);
+	return rc;
+}
+
+void amc_pq_tls_describe(PGconn *c, char *out, size_t n)
+{
+	const char *mode = NULL;
+	PQconninfoOption *o = PQconninfo(c);
+	mode = opt_val(o, "sslmode");
+	char m[32];
+	snprintf(m, sizeof m, "%s", mode ? mode : "prefer");
+	PQconninfoFree(o);
+	const char *h = PQhost(c);
+	char where[160];
+	safe_line(h && *h ? h : "the default socket", where, sizeof where);
+	if (!PQsslInUse(c)) {
+		snprintf(out, n, "no TLS to %s (%s; sslmode=%s)", where,
+			 local_entry(where, strlen(where)) ? "a Unix socket or loopback" : "NOT local: plaintext", m);
+		return;
+	}
+	char proto[40];
+	safe_line(PQsslAttribute(c, "protocol"), proto, sizeof proto);
+	const char *ver = !strcmp(m, "verify-full") ? "server certificate verified (CA and host name)"
+			  : !strcmp(m, "verify-ca") ? "server certificate verified (CA only, host name not checked)"
+						    : "server certificate NOT verified";
+	snprintf(out, n, "TLS (%s) to %s, %s, sslmode=%s", proto[0] ? proto : "?", where, ver, m);
 }
 
 PGconn *amc_pq_start(const char *url, amc_err *e)
@@ -109,9 +270,15 @@ PGconn *amc_pq_start(const char *url, amc_err *e)
 		amc_err_set(e, AMC_EUSAGE, "the fleet database URL is longer than %d bytes", AMC_PQ_URL_MAX);
 		return NULL;
 	}
-	/* Our defaults first: anything the URL says wins over them. */
-	const char *keys[] = { "application_name", "connect_timeout", "dbname", NULL };
-	const char *vals[] = { "amc", "10", url, NULL };
+	/* fleet.require_tls: sslmode decided before a byte is sent */
+	char force[16];
+	int offhost;
+	if (amc_pq_tls_plan(url, require_tls, force, sizeof force, &offhost, e) != 0)
+		return NULL;
+	/* Our defaults first: anything the URL says wins over them; a forced
+	 * sslmode comes after the URL and wins over it. */
+	const char *keys[] = { "application_name", "connect_timeout", "dbname", force[0] ? "sslmode" : NULL, NULL };
+	const char *vals[] = { "amc", "10", url, force[0] ? force : NULL, NULL };
 	PGconn *c = PQconnectStartParams(keys, vals, 1);
 	if (!c || PQstatus(c) == CONNECTION_BAD) {
 		conn_fail(c, url, e);

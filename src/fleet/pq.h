@@ -28,6 +28,25 @@
  * password=... / ?password=... forms). Always NUL-terminated. */
 void amc_pq_redact(const char *url, char *out, size_t n);
 
+/* fleet.require_tls (issue 26; on by default): a connection to any host that
+ * is not a Unix socket or loopback gets sslmode=require in its parameters
+ * before connecting when the URL, PGSSLMODE or the PGSERVICE entry says
+ * nothing stronger (prefer or unset), and is refused when they say disable
+ * or allow, or when the URL names a service and no sslmode (what the service
+ * file says is not known before connecting). Process-wide; the CLI sets it
+ * from the configuration. */
+void amc_pq_set_require_tls(int on);
+
+/* The decision for one URL (multi-host lists, host/hostaddr, the
+ * environment and PGSERVICE via PQconndefaults): 0 with force = the sslmode
+ * to add ("" nothing) and *offhost = 1 when a host is not local; -1 with e
+ * (AMC_EUSAGE, naming fleet.require_tls) when the connection is refused. */
+int amc_pq_tls_plan(const char *url, int require, char *force, size_t n, int *offhost, amc_err *e);
+
+/* One terminal-safe line on c's transport: TLS or not, its protocol, the
+ * sslmode and whether the server's certificate was verified. */
+void amc_pq_tls_describe(PGconn *c, char *out, size_t n);
+
 /* Connect (blocking, at most timeout_ms; <= 0: the default) and set
  * application_name=amc. 0 with *out (PQfinish it); -1 with e naming the
  * redacted URL and libpq's reason (AMC_EENV). */

@@ -159,8 +159,7 @@ static int publish_local_id(amc_slot *s, const attempt *a, const char *id, int t
 	const char *p[] = { a->sid, a->stok, id };
 	PGresult *res;
 	amc_err e;
-	if (exec(s, "UPDATE amc_fleet.attempt SET local_task_id = $3 WHERE id = $1::bigint AND token = $2::bigint"
-		    " AND state = 'running'", 3, p, timeout_ms, &res, &e) == 0) {
+	if (exec(s, "SELECT amc_fleet.publish($1::bigint, $2::bigint, $3)", 3, p, timeout_ms, &res, &e) == 0) {
 		PQclear(res);
 		return 0;
 	}
@@ -215,15 +214,7 @@ static void *renew_main(void *arg)
 		PGresult *res = NULL;
 		amc_err e;
 		int rc = exec(s,
-			      "UPDATE amc_fleet.attempt t SET lease_until = now() + make_interval(secs => $3::float8),"
-			      " renewed_at = now(), renewals = t.renewals + 1,"
-			      " progress_step = coalesce($4::int, t.progress_step),"
-			      " progress_status = coalesce($5, t.progress_status),"
-			      " progress_summary = coalesce($6, t.progress_summary),"
-			      " progress_at = CASE WHEN $4::int IS NULL THEN t.progress_at ELSE now() END"
-			      " WHERE t.id = $1::bigint AND t.token = $2::bigint AND t.state = 'running' AND t.lease_until > now()"
-			      " RETURNING (SELECT x.cancel_requested FROM amc_fleet.assignment x WHERE x.id = t.assignment_id)"
-			      " AS cancel",
+			      "SELECT cancel FROM amc_fleet.renew($1::bigint, $2::bigint, $3::float8, $4::int, $5, $6)",
 			      6, p, amc_lease_timeout_ms(&L, sent), &res, &e);
 		pthread_mutex_lock(&s->mu);
 		if (published)
@@ -294,11 +285,10 @@ static void on_decided(void *ud, const amc_decision_row *d)
 	snprintf(attempt_n, sizeof attempt_n, "%d", k->a->n);
 	char *v[] = { masked(k->s, d->planner), masked(k->s, d->model), masked(k->s, d->system_prompt),
 		      masked(k->s, d->user_prompt), masked(k->s, d->tool), masked(k->s, d->args), masked(k->s, d->outcome) };
-	const char *p[] = { k->a->said, attempt_n, step, v[0], v[1], v[2], v[3], v[4], v[5], v[6] };
+	const char *p[] = { k->a->sid, k->a->stok, step, v[0], v[1], v[2], v[3], v[4], v[5], v[6] };
 	int broken = 0;
 	if (amc_pq_exec(k->pg,
-			"INSERT INTO amc_fleet.decision (assignment_id, attempt, step, planner, model, system_prompt,"
-			" user_prompt, tool, args, outcome) VALUES ($1::bigint, $2::int, $3::int, $4, $5, $6, $7, $8, $9, $10)",
+			"SELECT amc_fleet.decide($1::bigint, $2::bigint, $3::int, $4, $5, $6, $7, $8, $9, $10)",
 			10, p, 5000, NULL, &broken, &e) != 0)
 		amc_log_warn("fleet: planner decision of step %d not copied: %s", d->step, e.msg);
 	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
@@ -484,12 +474,12 @@ static int claim_and_run(amc_slot *s)
 	char host[24], lease[24];
 	snprintf(host, sizeof host, "%lld", s->cfg.host_id);
 	snprintf(lease, sizeof lease, "%d", s->cfg.lease_s);
-	const char *p[] = { host, s->cfg.label, s->cfg.device, s->cfg.kind, lease };
+	const char *p[] = { host, s->cfg.device, s->cfg.kind, lease };
 	PGresult *res;
 	amc_err e;
 	long long t0 = amc_mono_us();
 	long long claim_sent_ms = amc_mono_ms();
-	if (exec(s, "SELECT * FROM amc_fleet.claim($1::bigint, $2, $3, $4, $5::float8)", 5, p, 10000, &res, &e) != 0) {
+	if (exec(s, "SELECT * FROM amc_fleet.claim($1::bigint, $2, $3, $4::float8)", 4, p, 10000, &res, &e) != 0) {
 		amc_log_warn("fleet %s: claim failed: %s", s->cfg.device, e.msg);
 		return -1;
 	}

@@ -112,6 +112,8 @@ static const keydef KEYS[] = {
 	/* the fleet (docs/fleet.md): amc fleet, amc host, the TUI's Fleet view */
 	{ "fleet", "url", K_STR, "", 0, 0, NULL,
 	  "the fleet's PostgreSQL database: a libpq URI or connection string (passwords from ~/.pgpass or PGPASSWORD, never stored by amc)" },
+	{ "fleet", "require_tls", K_ENUM, "on", 0, 0, "on|off",
+	  "refuse a fleet database that is not a Unix socket or loopback unless the connection uses TLS (amc sets sslmode=require before connecting when the URL says less)" },
 	{ "fleet", "lease_s", K_INT, "30", 3, 3600, NULL,
 	  "how long a host's claim on an assignment lasts without a renewal, in seconds (database clock)" },
 	{ "fleet", "renew_s", K_INT, "10", 1, 1200, NULL,

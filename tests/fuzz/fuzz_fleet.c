@@ -1,7 +1,8 @@
 /* Fuzz target: what the fleet reads from outside: an assignment's payload as
  * a host reads it from the database (fleet/payload.c, every check), a text
  * made fit for PostgreSQL (amc_fleet_text), a fleet URL shown redacted
- * (amc_pq_redact) and an assignment id as typed (amc_fleet_parse_id). */
+ * (amc_pq_redact), fleet.require_tls's decision on a URL (amc_pq_tls_plan)
+ * and an assignment id as typed (amc_fleet_parse_id). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -49,6 +50,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(t);
 	char red[256];
 	amc_pq_redact(s, red, sizeof red);
+	/* fleet.require_tls's decision on a URL: a known sslmode or nothing */
+	char force[16];
+	int off;
+	if (amc_pq_tls_plan(s, 1, force, sizeof force, &off, &e) == 0 && force[0] && strcmp(force, "require"))
+		abort();
 	long long id;
 	amc_fleet_parse_id(s, &id, &e);
 	free(s);
