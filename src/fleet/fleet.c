@@ -260,6 +260,19 @@ cJSON *amc_fleet_hosts(PGconn *c, amc_err *e)
 	return arr;
 }
 
+/* A reap's answer: how many leases it ended, or busy (-1 from SQL: another
+ * reaper holds the lock) as 0 with *busy set.  Frees res. */
+static int reaped(PGresult *res, int *busy)
+{
+	long long n = amc_pq_getll(res, 0, "n", 0);
+	PQclear(res);
+	if (n < 0) {
+		*busy = 1;
+		return 0;
+	}
+	return (int)n;
+}
+
 int amc_fleet_reap(PGconn *c, double grace_s, long keep, long max_age_days, int *busy, amc_err *e)
 {
 	char g[32], k[24], a[24];
@@ -271,13 +284,7 @@ int amc_fleet_reap(PGconn *c, double grace_s, long keep, long max_age_days, int 
 	*busy = 0;
 	if (amc_pq_exec(c, "SELECT amc_fleet.reap($1::float8, $2::int, $3::int) AS n", 3, p, 0, &res, NULL, e) != 0)
 		return -1;
-	long long n = amc_pq_getll(res, 0, "n", 0);
-	PQclear(res);
-	if (n < 0) {
-		*busy = 1;
-		return 0;
-	}
-	return (int)n;
+	return reaped(res, busy);
 }
 
 int amc_fleet_reap_stored(PGconn *c, int *busy, amc_err *e)
@@ -286,13 +293,7 @@ int amc_fleet_reap_stored(PGconn *c, int *busy, amc_err *e)
 	*busy = 0;
 	if (amc_pq_exec(c, "SELECT amc_fleet.reap_stored() AS n", 0, NULL, 5000, &res, NULL, e) != 0)
 		return -1;
-	long long n = amc_pq_getll(res, 0, "n", 0);
-	PQclear(res);
-	if (n < 0) {
-		*busy = 1;
-		return 0;
-	}
-	return (int)n;
+	return reaped(res, busy);
 }
 
 int amc_fleet_store_settings(PGconn *c, double grace_s, long keep, long max_age_days, amc_err *e)

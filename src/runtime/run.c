@@ -1,3 +1,7 @@
+/* run.c - one task's run: observe, plan, act, settle, record (run.h).
+ * Just over 800 lines: the step recorder (store_observation and its
+ * helpers) is the seam to move into its own file; it shares the run's
+ * private state today. */
 #include "runtime/run.h"
 
 #include <stdio.h>
