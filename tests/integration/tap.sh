@@ -90,3 +90,20 @@ stop_mock() {
 	[ -n "$MPID" ] && kill "$MPID" 2>/dev/null && wait "$MPID" 2>/dev/null
 	MPID=
 }
+
+# npm_env SRC DIR MARKER: the npm packages pinned in SRC (package.json and
+# package-lock.json) installed with `npm ci` into DIR, unless DIR already has
+# that lockfile and MARKER (a file below DIR). Under a lock on DIR.lock, so
+# two tests that share DIR (make check -j) never run npm in it at once.
+# npm's output goes to $T_HOME/npm.log; returns npm's exit status.
+npm_env() {
+	mkdir -p "$2"
+	(
+		flock 9
+		if ! cmp -s "$1/package-lock.json" "$2/package-lock.json" || [ ! -f "$2/$3" ]; then
+			cp "$1/package.json" "$1/package-lock.json" "$2/" &&
+				chmod u+w "$2/package.json" "$2/package-lock.json" &&
+				cd "$2" && npm ci --no-fund --no-audit --loglevel=error
+		fi
+	) 9>"$2.lock" >"$T_HOME/npm.log" 2>&1
+}

@@ -15,17 +15,13 @@ node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(
 
 env_dir="$AMC_TEST_BUILDDIR/tests/appium-env"
 src="$AMC_TEST_SRCDIR/tests/appium"
-mkdir -p "$env_dir"
-if ! cmp -s "$src/package-lock.json" "$env_dir/package-lock.json" || [ ! -f "$env_dir/node_modules/appium/index.js" ]; then
-	cp "$src/package.json" "$src/package-lock.json" "$env_dir/" && chmod u+w "$env_dir/package.json" "$env_dir/package-lock.json"
-	( cd "$env_dir" && npm ci --no-fund --no-audit --loglevel=error ) >"$T_HOME/npm.log" 2>&1
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		sed 's/^/# /' "$T_HOME/npm.log" | tail -n 20
-		ok 0 "npm ci of appium and the fake driver (exit $rc)"
-		done_testing
-		exit 1
-	fi
+npm_env "$src" "$env_dir" node_modules/appium/index.js
+rc=$?
+if [ $rc -ne 0 ]; then
+	sed 's/^/# /' "$T_HOME/npm.log" | tail -n 20
+	ok 0 "npm ci of appium and the fake driver (exit $rc)"
+	done_testing
+	exit 1
 fi
 ok 1 "appium and the fake driver installed in the build directory"
 

@@ -11,18 +11,13 @@ command -v npm >/dev/null 2>&1 || skip_all "npm is not installed (needed to inst
 
 env_dir="$AMC_TEST_BUILDDIR/tests/mcp-env"
 src="$AMC_TEST_SRCDIR/tests/mcp"
-mkdir -p "$env_dir"
-if ! cmp -s "$src/package-lock.json" "$env_dir/package-lock.json" ||
-	[ ! -f "$env_dir/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
-	cp "$src/package.json" "$src/package-lock.json" "$env_dir/" && chmod u+w "$env_dir/package.json" "$env_dir/package-lock.json"
-	( cd "$env_dir" && npm ci --no-fund --no-audit --loglevel=error ) >"$T_HOME/npm.log" 2>&1
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		sed 's/^/# /' "$T_HOME/npm.log" | tail -n 20
-		ok 0 "npm ci of the MCP clients (exit $rc)"
-		done_testing
-		exit 1
-	fi
+npm_env "$src" "$env_dir" node_modules/@modelcontextprotocol/sdk/package.json
+rc=$?
+if [ $rc -ne 0 ]; then
+	sed 's/^/# /' "$T_HOME/npm.log" | tail -n 20
+	ok 0 "npm ci of the MCP clients (exit $rc)"
+	done_testing
+	exit 1
 fi
 ok 1 "the MCP SDK, the Inspector and Claude Code installed in the build directory"
 cp "$src/sdk_client.mjs" "$src/claude_mock.mjs" "$env_dir/" && chmod u+w "$env_dir/sdk_client.mjs" "$env_dir/claude_mock.mjs"

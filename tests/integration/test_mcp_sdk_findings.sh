@@ -8,17 +8,14 @@
 command -v node >/dev/null 2>&1 || skip_all "node is not installed"
 env_dir="$AMC_TEST_BUILDDIR/tests/mcp-env"
 src="$AMC_TEST_SRCDIR/tests/mcp"
-if [ ! -f "$env_dir/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
-	command -v npm >/dev/null 2>&1 || skip_all "npm is not installed"
-	mkdir -p "$env_dir"
-	cp "$src/package.json" "$src/package-lock.json" "$env_dir/" && chmod u+w "$env_dir/package.json" "$env_dir/package-lock.json"
-	( cd "$env_dir" && npm ci --no-fund --no-audit --loglevel=error ) >"$T_HOME/npm.log" 2>&1 || {
-		sed 's/^/# /' "$T_HOME/npm.log" | tail -n 20
-		ok 0 "npm ci of the MCP clients"
-		done_testing
-		exit 1
-	}
-fi
+[ -f "$env_dir/node_modules/@modelcontextprotocol/sdk/package.json" ] || command -v npm >/dev/null 2>&1 ||
+	skip_all "npm is not installed"
+npm_env "$src" "$env_dir" node_modules/@modelcontextprotocol/sdk/package.json || {
+	sed 's/^/# /' "$T_HOME/npm.log" | tail -n 20
+	ok 0 "npm ci of the MCP clients"
+	done_testing
+	exit 1
+}
 cp "$src/sdk_findings.mjs" "$env_dir/" && chmod u+w "$env_dir/sdk_findings.mjs"
 AMC_OCR_POLICY=off; export AMC_OCR_POLICY
 AMC="$AMC" timeout 200 node "$env_dir/sdk_findings.mjs" >"$T_HOME/sdk.out" 2>"$T_HOME/sdk.err"
