@@ -69,8 +69,9 @@ static int tasks(amc_cli *cli, int argc, char **argv)
 	}
 	if (optind < argc)
 		return amc_cli_usage(&amc_cmd_bench, "unexpected argument '%s'", argv[optind]);
-	if (strcmp(o.planner, "flow") && strcmp(o.planner, "llm") && strcmp(o.planner, "mcp"))
-		return amc_cli_usage(&amc_cmd_bench, "--planner is flow, llm or mcp");
+	if (strcmp(o.planner, "flow") && strcmp(o.planner, "llm") && strcmp(o.planner, "mcp") &&
+	    strcmp(o.planner, "agent:claude") && strcmp(o.planner, "agent:codex"))
+		return amc_cli_usage(&amc_cmd_bench, "--planner is flow, llm, mcp, agent:claude or agent:codex");
 	if (o.agent_cmd && strcmp(o.planner, "mcp"))
 		return amc_cli_usage(&amc_cmd_bench, "--agent-cmd goes with --planner mcp");
 	amc_store *store;
@@ -100,10 +101,12 @@ static int run(amc_cli *cli, int argc, char **argv)
 
 const amc_cmd amc_cmd_bench = {
 	"bench",
-	"bench tasks [--planner flow|llm|mcp] [--tasks GLOB] [--seeds N] [--sims N] [--json]",
+	"bench tasks [--planner flow|llm|mcp|agent:claude|agent:codex] [--tasks GLOB] [--seeds N] [--sims N] [--json]",
 	"run the task suite (data/tasks) on simulated phones and score it",
 	"  -p, --planner P        flow: each template's reference flow (default); llm: the goal for\n"
-	"                         the LLM planner; mcp: wait for an outside MCP client to do each task\n"
+	"                         the LLM planner; mcp: wait for an outside MCP client to do each task;\n"
+	"                         agent:claude, agent:codex: the goal for a coding agent's CLI on your\n"
+	"                         login (billing: agent.billing; docs/llm.md)\n"
 	"  -t, --tasks GLOB       only templates whose name matches GLOB (e.g. 'alarm-*')\n"
 	"  -s, --seeds N          seeds per template (default 1): parameters differ per seed\n"
 	"      --first-seed N     the first seed (default 1)\n"

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agentcli/agentcli_attach.h"
 #include "cli/cli.h"
 #include "mcp/server.h"
 #include "util/strbuf.h"
@@ -162,11 +163,12 @@ static int run(amc_cli *cli, int argc, char **argv)
 		{ "idle-timeout", required_argument, NULL, 'i' },
 		{ "confirm-timeout", required_argument, NULL, 'c' },
 		{ "print-config", required_argument, NULL, 'p' },
+		{ "attach", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, yes = 0;
 	long idle = 0, confirm = 0;
-	const char *print = NULL;
+	const char *print = NULL, *attach = NULL;
 	amc_err e;
 	while ((c = getopt_long(argc, argv, "y", opts, NULL)) != -1) {
 		switch (c) {
@@ -180,6 +182,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 				return amc_cli_usage(&amc_cmd_mcp, "%s", e.msg);
 			break;
 		case 'p': print = optarg; break;
+		case 'a': attach = optarg; break;
 		default: return 2;
 		}
 	}
@@ -187,6 +190,14 @@ static int run(amc_cli *cli, int argc, char **argv)
 		return amc_cli_usage(&amc_cmd_mcp, "unexpected argument '%s'", argv[optind]);
 	if (print)
 		return print_config(cli, print, yes);
+	if (attach) {
+		/* started by an agent CLI during `amc run --agent`: the run serves */
+		if (yes || idle || confirm)
+			return amc_cli_usage(&amc_cmd_mcp, "--attach takes no other option (the run decides)");
+		if (amc_agentcli_forward(attach, &e) != 0)
+			return amc_cli_fail(&e);
+		return 0;
+	}
 	/* the store exists and is migrated, and tasks of dead processes are
 	 * marked interrupted, before the first client call */
 	amc_store *store;
@@ -202,7 +213,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 
 const amc_cmd amc_cmd_mcp = {
 	"mcp",
-	"mcp [--yes] [--idle-timeout S] [--confirm-timeout S] [--print-config claude|codex|json]",
+	"mcp [--yes] [--idle-timeout S] [--confirm-timeout S] [--print-config claude|codex|json] | --attach SOCKET",
 	"the MCP server over stdio: Claude Code, Codex and other MCP clients drive devices, every call recorded",
 	"  -y, --yes              irreversible-looking actions run without asking a person\n"
 	"                         (no tool argument can confirm one: a model never confirms its own tap)\n"
@@ -210,7 +221,9 @@ const amc_cmd amc_cmd_mcp = {
 	"                         without a call (default 600)\n"
 	"      --confirm-timeout S  wait S seconds for a person's yes (default 120), then refuse\n"
 	"      --print-config claude|codex|json\n"
-	"                         print the snippet that adds this amc to the client and exit\n\n"
+	"                         print the snippet that adds this amc to the client and exit\n"
+	"      --attach SOCKET    forward stdio to a running `amc run --agent` (what the agent CLI\n"
+	"                         starts; it serves observe and act on that run's task only)\n\n"
 	"Speaks MCP (JSON-RPC, one message per line) on stdin/stdout; logs go to $AMC_HOME/amc.log.\n"
 	"Tools: devices, observe, act, run_task, task, cancel_task. The first act on a device\n"
 	"starts a task (planner mcp) that holds the device; each act is a recorded step, live in\n"

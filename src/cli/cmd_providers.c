@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agentcli/agentcli_probe.h"
 #include "cli/cli.h"
 #include "llm/providers.h"
 #include "util/jsonutil.h"
@@ -39,6 +40,13 @@ static int run(amc_cli *cli, int argc, char **argv)
 	if (optind < argc)
 		return amc_cli_usage(&amc_cmd_providers, "unexpected argument '%s'", argv[optind]);
 	cJSON *snap = amc_providers_snapshot(cli->home, cli->cfg, offline);
+	/* coding agents' CLIs: found, version, login and billing; no model call */
+	cJSON *agents = cJSON_AddArrayToObject(snap, "agents");
+	for (int k = AMC_AGENT_CLAUDE; k <= AMC_AGENT_CODEX; k++) {
+		amc_agentcli_probe pr;
+		amc_agentcli_probe_run(cli->cfg, (amc_agent_kind)k, 1, &pr);
+		cJSON_AddItemToArray(agents, amc_agentcli_probe_json(&pr));
+	}
 	if (json) {
 		amc_cli_print_json(snap);
 		return 0;
@@ -72,6 +80,23 @@ static int run(amc_cli *cli, int argc, char **argv)
 		}
 		printf("\n\n");
 	}
+	cJSON_ArrayForEach(p, agents) {
+		printf("%s (%s)\n", amc_json_str(p, "name"), amc_json_str(p, "cli"));
+		field(p, "found", "found");
+		field(p, "path", "path");
+		field(p, "from", "path_source");
+		field(p, "version", "version");
+		if (amc_json_str(p, "version_error"))
+			field(p, "problem", "version_error");
+		field(p, "auth", "auth_mode");
+		field(p, "auth from", "auth_source");
+		field(p, "plan", "plan");
+		field(p, "billing", "billing_mode");
+		field(p, "because", "billing_source");
+		field(p, "health", "health");
+		field(p, "observed", "observed_at");
+		putchar('\n');
+	}
 	cJSON_Delete(snap);
 	return 0;
 }
@@ -83,6 +108,8 @@ const amc_cmd amc_cmd_providers = {
 	"  -j, --json      JSON on stdout; unknown values are null\n"
 	"  -o, --offline   read nothing over the network (catalogs only from a fresh cache)\n\n"
 	"Providers: anthropic (ANTHROPIC_API_KEY or llm.anthropic_key_file, ANTHROPIC_BASE_URL)\n"
-	"and an OpenAI-compatible local server (AMC_OPENAI_BASE_URL, optional OPENAI_API_KEY).\n",
+	"and an OpenAI-compatible local server (AMC_OPENAI_BASE_URL, optional OPENAI_API_KEY).\n"
+	"Coding agents (amc run --agent claude|codex): where the CLI is, whether --version runs,\n"
+	"the login it would use and the billing that follows (docs/llm.md).\n",
 	run,
 };

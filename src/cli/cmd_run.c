@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "agent/tty_operator.h"
+#include "agentcli/agentcli_probe.h"
 #include "cli/cli.h"
 #include "cli/cmd_run_suite.h"
 #include "device/device.h"
@@ -215,6 +216,43 @@ static int run_task(amc_cli *cli, amc_store *store, amc_launch *ln, amc_operator
 	return rc;
 }
 
+/* Whose bill an agent run goes on, settled before anything starts: the
+ * choice stated (--billing, agent.billing) or the login; when amc cannot tell
+ * (only an API key) the person is asked, and under --yes the run is refused.
+ * The decision is written into the configuration the launch reads. */
+static int agent_billing(amc_cli *cli, amc_agent_kind kind, const char *billing, int assume_yes, amc_err *e)
+{
+	const char *b = billing ? billing : amc_config_str(cli->cfg, "agent", "billing");
+	amc_billing_choice choice;
+	if (amc_agentcli_billing_parse(b, &choice) != 0)
+		choice = AMC_BILLING_AUTO;
+	amc_agentcli_probe pr;
+	amc_agentcli_probe_run(cli->cfg, kind, 0, &pr);
+	amc_agentcli_billing bill;
+	int d = amc_agentcli_billing_decide(&pr, choice, &bill, e);
+	if (d < 0)
+		return -1;
+	if (d > 0) {
+		if (assume_yes || !isatty(STDIN_FILENO) || !isatty(STDERR_FILENO))
+			return amc_err_set(e, AMC_EUSAGE, "%s amc does not choose a bill for you: pass --billing api "
+					   "(or log in: run `%s` once)", bill.why, amc_agentcli_kind_name(kind));
+		fputs("amc: ", stderr);
+		amc_cli_put_safe(stderr, bill.why);
+		fputs(" [y/N] ", stderr);
+		char line[32];
+		if (!fgets(line, sizeof line, stdin) || (line[0] != 'y' && line[0] != 'Y'))
+			return amc_err_set(e, AMC_EUSAGE, "not started: no billing was chosen");
+		choice = AMC_BILLING_API;
+		if (amc_agentcli_billing_decide(&pr, choice, &bill, e) != 0)
+			return -1;
+	}
+	fprintf(stderr, "amc: %s bills this run to ", amc_agentcli_kind_title(kind));
+	amc_cli_put_safe(stderr, bill.why);
+	fputc('\n', stderr);
+	return amc_config_set(cli->cfg, "agent", "billing", bill.api ? "api" : "subscription",
+			      billing ? "command line" : "decided", e);
+}
+
 static int run(amc_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -229,12 +267,16 @@ static int run(amc_cli *cli, int argc, char **argv)
 		{ "format", required_argument, 0, 1003 },
 		{ "output", required_argument, 0, 1004 },
 		{ "env", required_argument, 0, 'e' },
+		{ "agent", required_argument, 0, 1005 },
+		{ "model", required_argument, 0, 1006 },
+		{ "billing", required_argument, 0, 1007 },
 		{ 0, 0, 0, 0 },
 	};
 	const char *envs[AMC_LAUNCH_ENV_MAX + 1];
 	size_t nenv = 0;
 	const char *flow_arg = NULL, *device_arg = NULL;
 	const char *inc_tags = NULL, *exc_tags = NULL, *format = NULL, *output = NULL;
+	const char *agent = NULL, *model = NULL, *billing = NULL;
 	long max_steps = 0;
 	int json = 0, c, assume_yes = 0, confirm = 0;
 	amc_err e;
@@ -259,6 +301,9 @@ static int run(amc_cli *cli, int argc, char **argv)
 		case 1002: exc_tags = optarg; break;
 		case 1003: format = optarg; break;
 		case 1004: output = optarg; break;
+		case 1005: agent = optarg; break;
+		case 1006: model = optarg; break;
+		case 1007: billing = optarg; break;
 		default: return amc_cli_usage(&amc_cmd_run, "unknown option");
 		}
 	}
@@ -266,6 +311,15 @@ static int run(amc_cli *cli, int argc, char **argv)
 		return amc_cli_usage(&amc_cmd_run, "give either --flow FILE or a goal, not both");
 	if (optind >= argc && !flow_arg)
 		return amc_cli_usage(&amc_cmd_run, "nothing to run: give a goal (amc run \"GOAL\") or --flow FILE");
+	if ((agent || model || billing) && flow_arg)
+		return amc_cli_usage(&amc_cmd_run, "--agent, --model and --billing go with a goal, not a flow");
+	amc_agent_kind kind;
+	if (agent && amc_agentcli_kind_parse(agent, &kind) != 0)
+		return amc_cli_usage(&amc_cmd_run, "--agent takes claude or codex");
+	amc_billing_choice bchoice;
+	if (billing && (!agent || amc_agentcli_billing_parse(billing, &bchoice) != 0))
+		return amc_cli_usage(&amc_cmd_run, agent ? "--billing takes auto, subscription or api"
+						   : "--billing goes with --agent claude|codex");
 	if (flow_arg && is_dir(flow_arg))
 		return amc_cli_run_suite(flow_arg, device_arg, inc_tags, exc_tags, format, output, json);
 	if (inc_tags || exc_tags || format || output)
@@ -290,6 +344,12 @@ static int run(amc_cli *cli, int argc, char **argv)
 	else
 		req.flow_name = flow_arg;
 	req.max_steps = (int)max_steps;
+	char prov[32];
+	if (agent) {
+		snprintf(prov, sizeof prov, "agent:%s", amc_agentcli_kind_name(kind));
+		req.provider = prov;
+	}
+	req.model = model;
 	req.env = envs;
 	req.nenv = nenv;
 	if (nenv && !flow_arg) {
@@ -298,6 +358,8 @@ static int run(amc_cli *cli, int argc, char **argv)
 	}
 	req.assume_yes = assume_yes;
 	req.confirm = confirm;
+	if (agent && agent_billing(cli, kind, billing, assume_yes, &e) != 0)
+		return amc_cli_fail(&e);
 	amc_launch ln;
 	int lrc = amc_launch_prepare(cli->cfg, store, &req, &ln, &e);
 	free(goal);
@@ -324,10 +386,17 @@ static int run(amc_cli *cli, int argc, char **argv)
 
 const amc_cmd amc_cmd_run = {
 	"run",
-	"run \"GOAL\" | --flow FILE [-e NAME=VALUE]... [--device ID] [--max-steps N] [--yes] [--confirm] [--json]",
+	"run \"GOAL\" [--agent claude|codex] [--billing B] [--model M] | --flow FILE [-e NAME=VALUE]... [--device ID] [--max-steps N] [--yes] [--confirm] [--json]",
 	"run a task (a goal for the LLM planner, or a Maestro flow) on a device and record every step",
 	"  GOAL                what to do, in words: the LLM planner plans each step\n"
 	"                      (needs ANTHROPIC_API_KEY or llm.anthropic_key_file)\n"
+	"      --agent claude|codex  a coding agent's CLI plans the goal on your own login\n"
+	"                      (Claude Code or Codex, with amc's observe and act as its only tools;\n"
+	"                      docs/llm.md). `amc providers` shows what each CLI has here\n"
+	"      --billing auto|subscription|api  whose bill: your CLI login (subscription), the\n"
+	"                      API key (api: pay-as-you-go), or auto (the login; asks when there\n"
+	"                      is only a key). An API key is never used unless api was chosen\n"
+	"      --model M       the model (planner.model for amc's planner; the CLI's name for agents)\n"
 	"  -f, --flow FILE     a Maestro flow file, or the name of a bundled flow\n"
 	"  -f, --flow DIR      every flow below DIR, each its own task (docs/flow-tools.md):\n"
 	"      --include-tags T,U  only flows with one of these tags\n"

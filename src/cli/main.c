@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "agentcli/agentcli.h"
 #include "cli/cli.h"
+#include "launch/launch.h"
 #include "fleet/pq.h"
 #include "util/jsonutil.h"
 #include "util/log.h"
@@ -252,6 +254,8 @@ int main(int argc, char **argv)
 	/* fleet.require_tls for every fleet connection (commands, host, Fleet view) */
 	const char *rtls = amc_config_str(cli.cfg, "fleet", "require_tls");
 	amc_pq_set_require_tls(!rtls || strcmp(rtls, "off") != 0);
+	/* provider agent:claude / agent:codex, for every front end's launches */
+	amc_launch_set_agent(amc_agentcli_planner_new);
 	if (amc_paths_home(cli.home, sizeof cli.home, &e) != 0) {
 		amc_config_free(cli.cfg);
 		return amc_cli_fail(&e);

@@ -388,8 +388,22 @@ fail:
 	return -1;
 }
 
+static amc_launch_agent_fn agent_fn;
+
+void amc_launch_set_agent(amc_launch_agent_fn fn)
+{
+	agent_fn = fn;
+}
+
 static int goal_planner(const amc_config *cfg, const amc_launch_req *req, amc_launch *l, amc_err *e)
 {
+	const char *prov = req->provider ? req->provider : amc_config_str(cfg, "planner", "provider");
+	if (prov && !strncmp(prov, "agent:", 6)) {
+		/* a coding agent's CLI plans; planner.model names an API model, not its */
+		if (!agent_fn)
+			return amc_err_set(e, AMC_EUSAGE, "this program cannot run coding agents (%s)", prov);
+		return agent_fn(cfg, prov, req->model, &l->planner, e);
+	}
 	if (!req->provider && !req->model)
 		return amc_goal_planner_new(cfg, l->planner_warn, sizeof l->planner_warn, &l->planner, e);
 	amc_config *c;

@@ -133,6 +133,15 @@ typedef struct amc_launch {
 
 void amc_launch_req_init(amc_launch_req *req);
 
+/* Who builds a coding agent's planner (provider "agent:claude" or
+ * "agent:codex", src/agentcli/): that planner serves MCP, a front end above
+ * this module, so the program registers it (cli/main.c) instead of launch
+ * including it. model NULL: the CLI's default. Without one registered, such a
+ * provider is refused with a message. */
+typedef int (*amc_launch_agent_fn)(const amc_config *cfg, const char *provider, const char *model, amc_planner **out,
+				   amc_err *e);
+void amc_launch_set_agent(amc_launch_agent_fn fn);
+
 /* Prepare a launch: find and read the flow (once) or check the goal, build
  * the planner, resolve {{secret:NAME}}, load the irreversible-action words
  * when the planner is gated (goals always, flows with --confirm), build the

@@ -75,12 +75,30 @@ static cJSON *image_file(const char *home, const char *rel, cJSON *info)
 	return j;
 }
 
+/* The screen a session's task will act on next, when not stored yet (its first). */
+static cJSON *session_image(amc_mcp_session *sess, cJSON *info)
+{
+	unsigned char *png;
+	size_t len;
+	if (amc_mcp_session_png(sess, &png, &len) != 0)
+		return NULL;
+	amc_image img;
+	amc_err e;
+	int rc = amc_png_decode(png, len, &img, &e);
+	free(png);
+	if (rc != 0)
+		return NULL;
+	cJSON *j = image_content(&img, info);
+	amc_image_free(&img);
+	return j;
+}
+
 /* The Scene as short lines a model reads well: `id type [x1,y1,x2,y2] "text"`,
  * terminal-safe, cut at AMC_MCP_SCENE_TEXT_MAX. */
 static void scene_text(const cJSON *scene, amc_sb *out)
 {
 	const cJSON *els = cJSON_GetObjectItemCaseSensitive(scene, "elements");
-	amc_sb_printf(out, "screen %dx%d, %d elements (id type [x1,y1,x2,y2] \"text\"):\n",
+	amc_sb_printf(out, "screen %dx%d, %d elements (id type [x1,y1,x2,y2] \"text\" rid=resource-id):\n",
 		      amc_json_int(scene, "width", 0), amc_json_int(scene, "height", 0), cJSON_GetArraySize(els));
 	const cJSON *el;
 	size_t start = out->len;
@@ -102,6 +120,13 @@ static void scene_text(const cJSON *scene, amc_sb *out)
 			size_t n = strlen(text);
 			amc_sanitize_line(text, n > 200 ? 200 : n, out);
 			amc_sb_puts(out, "\"");
+		}
+		/* the resource id names an empty field ("name", "phone") */
+		const char *rid = amc_json_str(el, "resource_id");
+		if (rid && *rid) {
+			size_t n = strlen(rid);
+			amc_sb_puts(out, " rid=");
+			amc_sanitize_line(rid, n > 120 ? 120 : n, out);
 		}
 		amc_sb_putc(out, '\n');
 	}
@@ -175,6 +200,8 @@ cJSON *amc_mcp_observe(const amc_mcp_call *c)
 			return amc_mcp_fail("cannot read %s: %s", dev, e.msg);
 		cJSON *info = want_image ? cJSON_CreateObject() : NULL;
 		cJSON *img = want_image ? image_file(o->home, shot, info) : NULL;
+		if (!img && want_image)
+			img = session_image(sess, info);
 		if (!img) {
 			cJSON_Delete(info);
 			info = NULL;

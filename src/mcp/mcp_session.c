@@ -48,6 +48,7 @@ struct amc_mcp_session {
 	int finish_set, finish_ok;   /* the client's act {action: "finish"}, under mu */
 	char finish_text[512];
 	amc_runner_opts ro;
+	int attached;                /* amc_mcp_session_attach: x, the task and its thread are not ours */
 };
 
 /* Every secret name this host knows (AMC_SECRET_* and the secrets file's
@@ -173,6 +174,23 @@ int amc_mcp_session_start(const amc_mcp_session_opts *o, amc_mcp_session **out, 
 	return 0;
 }
 
+void amc_mcp_session_attach(amc_extplanner *x, const char *task_id, const char *device, amc_mcp_session **out)
+{
+	amc_mcp_session *s = amc_xcalloc(1, sizeof *s);
+	pthread_mutex_init(&s->mu, NULL);
+	s->attached = 1;
+	s->joined = 1; /* no thread of ours */
+	s->x = x;
+	snprintf(s->task_id, sizeof s->task_id, "%s", task_id);
+	snprintf(s->device, sizeof s->device, "%s", device);
+	*out = s;
+}
+
+int amc_mcp_session_attached(const amc_mcp_session *s)
+{
+	return s->attached;
+}
+
 const char *amc_mcp_session_task(const amc_mcp_session *s)
 {
 	return s->task_id;
@@ -185,6 +203,11 @@ const char *amc_mcp_session_device(const amc_mcp_session *s)
 
 int amc_mcp_session_ended(amc_mcp_session *s)
 {
+	if (s->attached) {
+		int step;
+		amc_err e;
+		return amc_extplanner_wait_asked(s->x, 0, &step, NULL, &e) < 0;
+	}
 	pthread_mutex_lock(&s->mu);
 	int d = s->run_done;
 	pthread_mutex_unlock(&s->mu);
@@ -211,7 +234,17 @@ int amc_mcp_session_scene(amc_mcp_session *s, cJSON **scene, char *shot, size_t 
 	pthread_mutex_lock(&s->mu);
 	snprintf(shot, shot_n, "%s", s->last_shot);
 	pthread_mutex_unlock(&s->mu);
+	/* the screen the task will act on next: before the first act too */
+	char asked[512];
+	amc_extplanner_asked_shot(s->x, asked, sizeof asked);
+	if (asked[0])
+		snprintf(shot, shot_n, "%s", asked);
 	return 0;
+}
+
+int amc_mcp_session_png(amc_mcp_session *s, unsigned char **png, size_t *len)
+{
+	return amc_extplanner_asked_png(s->x, png, len);
 }
 
 int amc_mcp_session_act(amc_mcp_session *s, const char *tool, const cJSON *args, const char *reason,
@@ -264,8 +297,36 @@ void amc_mcp_session_finish_as(amc_mcp_session *s, int success, const char *summ
 	amc_extplanner_set_answer(s->x, answer);
 }
 
+/* An attached session's end: hand the client's finish in (the task's own
+ * planner ends the task); report what was handed in. */
+static void end_attached(amc_mcp_session *s, amc_mcp_end how, amc_task_outcome *out)
+{
+	pthread_mutex_lock(&s->mu);
+	int first = !s->finishing, fset = s->finish_set, fok = s->finish_ok;
+	if (how == AMC_MCP_END_CLIENT && fset)
+		s->finishing = 1;
+	char ftext[512];
+	snprintf(ftext, sizeof ftext, "%s", s->finish_text);
+	int n = s->actions;
+	pthread_mutex_unlock(&s->mu);
+	amc_err e;
+	if (first && how == AMC_MCP_END_CLIENT && fset && amc_extplanner_finish(s->x, fok, ftext, &e) != 0)
+		amc_log(AMC_LOG_WARN, "mcp: the agent's finish was not taken: %s", e.msg);
+	if (out) {
+		memset(out, 0, sizeof *out);
+		snprintf(out->status, sizeof out->status, "%s",
+			 !fset ? AMC_ST_RUNNING : fok ? AMC_ST_SUCCEEDED : AMC_ST_FAILED);
+		snprintf(out->summary, sizeof out->summary, "%s", ftext);
+		out->steps = n;
+	}
+}
+
 void amc_mcp_session_end(amc_mcp_session *s, amc_mcp_end how, long idle_s, amc_task_outcome *out)
 {
+	if (s->attached) {
+		end_attached(s, how, out);
+		return;
+	}
 	pthread_mutex_lock(&s->mu);
 	int first = !s->finishing;
 	s->finishing = 1;
@@ -320,6 +381,11 @@ void amc_mcp_session_free(amc_mcp_session *s)
 {
 	if (!s)
 		return;
+	if (s->attached) {
+		pthread_mutex_destroy(&s->mu);
+		free(s);
+		return;
+	}
 	if (!s->joined)
 		amc_mcp_session_end(s, AMC_MCP_END_CANCEL, 0, NULL);
 	amc_extplanner_free(s->x);

@@ -50,6 +50,15 @@ typedef enum amc_mcp_end {
  * 0 with *out; -1 with e saying why (the device is busy with another task,
  * cannot be opened, ...), nothing left running. */
 int amc_mcp_session_start(const amc_mcp_session_opts *o, amc_mcp_session **out, amc_err *e);
+/* A session on a task someone else runs (`amc run --agent`: the agent CLI's
+ * MCP connection acts on the run's own task): acts and observes go to x, the
+ * task's planner handle, which stays the caller's, as do the task and its
+ * thread. Ending it never waits for the task: a finish is handed in and the
+ * caller's planner ends the task. *out is freed with amc_mcp_session_free. */
+void amc_mcp_session_attach(amc_extplanner *x, const char *task_id, const char *device, amc_mcp_session **out);
+/* 1 for a session made by amc_mcp_session_attach. */
+int amc_mcp_session_attached(const amc_mcp_session *s);
+
 /* The task's id (static for the session's life). */
 const char *amc_mcp_session_task(const amc_mcp_session *s);
 /* The canonical device id. */
@@ -61,6 +70,10 @@ int amc_mcp_session_ended(amc_mcp_session *s);
  * the caller), and the artifact path of the latest screenshot (relative to
  * $AMC_HOME; "" before the first act). -1 when the task has ended. */
 int amc_mcp_session_scene(amc_mcp_session *s, cJSON **scene, char *shot, size_t shot_n, amc_err *e);
+
+/* The PNG of the screen the task will act on next (a copy, the caller's);
+ * -1 when none. For the first screen, which is stored only with its step. */
+int amc_mcp_session_png(amc_mcp_session *s, unsigned char **png, size_t *len);
 
 /* The client's reason for the act in progress (or the last one), as given:
  * untrusted, "" when none. Copied into out (n bytes). */

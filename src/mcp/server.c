@@ -306,6 +306,15 @@ static devq *queue_for(amc_mcp_server *s, const char *device)
 
 amc_mcp_session *amc_mcp_srv_session(amc_mcp_server *s, const char *device, int start, amc_err *e)
 {
+	if (s->o.attached) {
+		/* an agent run: its one task, on its one device */
+		(void)start;
+		if (amc_mcp_session_ended(s->o.attached)) {
+			amc_err_set(e, AMC_EFAIL, "the task %s has ended", amc_mcp_session_task(s->o.attached));
+			return NULL;
+		}
+		return s->o.attached;
+	}
 	pthread_mutex_lock(&s->mu);
 	devq *q = queue_for(s, device);
 	amc_mcp_session *old = NULL, *have = NULL;
@@ -363,6 +372,12 @@ void amc_mcp_srv_session_close(amc_mcp_server *s, const char *device, amc_mcp_en
 int amc_mcp_srv_session_close_out(amc_mcp_server *s, const char *device, amc_mcp_end how, amc_task_outcome *out,
 				  char *task_id, size_t task_n)
 {
+	if (s->o.attached) {
+		if (task_id)
+			snprintf(task_id, task_n, "%s", amc_mcp_session_task(s->o.attached));
+		amc_mcp_session_end(s->o.attached, how, 0, out);
+		return 0;
+	}
 	pthread_mutex_lock(&s->mu);
 	devq *q = queue_for(s, device);
 	amc_mcp_session *sess = q ? q->sess : NULL;
@@ -528,6 +543,11 @@ static void *worker_main(void *arg)
 	}
 	int cancelled = atomic_load(&cs->cancel);
 	pthread_mutex_unlock(&s->mu);
+	/* an agent run's CLI gets the content blocks (scene text and screenshot):
+	 * Codex hands a model only the structured JSON when there is one, and
+	 * drops the image */
+	if (result && s->o.attached)
+		cJSON_DeleteItemFromObjectCaseSensitive(result, "structuredContent");
 	/* a cancelled request gets no response at all */
 	if (result && !cancelled)
 		send_msg(s, amc_rpc_result(w->id, result));
@@ -562,13 +582,46 @@ static devq *call_queue(amc_mcp_server *s, const char *tool, const cJSON *args, 
 	return q;
 }
 
+/* The tools an agent run offers: the screen and the one task's actions. */
+static int attached_tool(const char *name)
+{
+	return !strcmp(name, "observe") || !strcmp(name, "act");
+}
+
+/* tools/list: every tool, or an agent run's two. */
+static cJSON *tools_list(amc_mcp_server *s)
+{
+	cJSON *all = amc_mcp_tools_list();
+	if (!s->o.attached)
+		return all;
+	cJSON *some = cJSON_CreateArray();
+	cJSON *t;
+	while ((t = cJSON_DetachItemFromArray(all, 0)) != NULL) {
+		const char *n = amc_json_str(t, "name");
+		if (n && attached_tool(n)) {
+			cJSON_DeleteItemFromObjectCaseSensitive(t, "outputSchema"); /* no structuredContent: see worker_main */
+			cJSON_AddItemToArray(some, t);
+		}
+		else
+			cJSON_Delete(t);
+	}
+	cJSON_Delete(all);
+	return some;
+}
+
 static void tools_call(amc_mcp_server *s, const amc_rpc_msg *m)
 {
 	const char *name = amc_json_str(m->params, "name");
 	const cJSON *args = m->params ? cJSON_GetObjectItemCaseSensitive(m->params, "arguments") : NULL;
 	if (!name || !amc_mcp_tool_known(name)) {
 		send_msg(s, amc_rpc_error(m->id, AMC_RPC_INVALID_PARAMS,
-					  "unknown tool: use one of devices, observe, act, run_task, task, cancel_task"));
+					  s->o.attached ? "unknown tool: use observe or act"
+							: "unknown tool: use one of devices, observe, act, run_task, task, cancel_task"));
+		return;
+	}
+	if (s->o.attached && !attached_tool(name)) {
+		send_msg(s, amc_rpc_error(m->id, AMC_RPC_INVALID_PARAMS,
+					  "this agent run offers only observe and act (on the run's own task and device)"));
 		return;
 	}
 	if (args && !cJSON_IsObject(args) && !cJSON_IsNull(args)) {
@@ -694,7 +747,7 @@ static void handle(amc_mcp_server *s, const amc_rpc_msg *m)
 		send_msg(s, amc_rpc_result(m->id, cJSON_CreateObject()));
 	} else if (!strcmp(me, "tools/list")) {
 		cJSON *r = cJSON_CreateObject();
-		cJSON_AddItemToObject(r, "tools", amc_mcp_tools_list());
+		cJSON_AddItemToObject(r, "tools", tools_list(s));
 		send_msg(s, amc_rpc_result(m->id, r));
 	} else if (!strcmp(me, "tools/call")) {
 		tools_call(s, m);

@@ -41,6 +41,12 @@ typedef struct amc_mcp_opts {
 	 * going: SIGTERM, cmd_mcp.c), then interrupt the blocked read with a
 	 * signal (EINTR); the server sets *left once it reads no more. NULL: none. */
 	atomic_int *stop, *left;
+	/* Not NULL: serve one task someone else runs (an agent CLI's connection
+	 * during `amc run --agent`, mcp_session.h's amc_mcp_session_attach): only
+	 * observe and act are offered, every call acts on this session whatever
+	 * device it names, no session is started and none ends with the
+	 * connection. Not owned. */
+	struct amc_mcp_session *attached;
 } amc_mcp_opts;
 
 /* Serve until end of input. 0 on a clean end; -1 when it could not start. */

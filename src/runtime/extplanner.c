@@ -36,6 +36,9 @@ typedef struct shared {
 	int asking;                   /* next() waits for an action */
 	int ask_step;
 	cJSON *ask_scene;
+	char ask_shot[512];          /* the screenshot of that screen (artifact path); "" when not stored */
+	unsigned char *ask_png;      /* its PNG bytes (a copy): the first screen is stored only after its plan */
+	size_t ask_png_len;
 	int expecting;                /* something handed in awaits its answer */
 	int taken_step;               /* the step the taken action becomes; 0: none */
 	int answered;
@@ -63,6 +66,7 @@ static void shared_unref(shared *s)
 	free(s->finish_text);
 	free(s->finish_answer);
 	cJSON_Delete(s->ask_scene);
+	free(s->ask_png);
 	amc_ext_answer_clear(&s->answer);
 	pthread_mutex_destroy(&s->mu);
 	pthread_cond_destroy(&s->cv);
@@ -119,6 +123,17 @@ static amc_plan_rc ext_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 	s->ask_step = ctx->step;
 	cJSON_Delete(s->ask_scene);
 	s->ask_scene = amc_scene_to_json(&ctx->obs->scene);
+	snprintf(s->ask_shot, sizeof s->ask_shot, "%s", ctx->obs->png_path ? ctx->obs->png_path : "");
+	free(s->ask_png);
+	s->ask_png = NULL;
+	s->ask_png_len = 0;
+	if (ctx->obs->png && ctx->obs->png_len) {
+		s->ask_png = malloc(ctx->obs->png_len);
+		if (s->ask_png) {
+			memcpy(s->ask_png, ctx->obs->png, ctx->obs->png_len);
+			s->ask_png_len = ctx->obs->png_len;
+		}
+	}
 	pthread_cond_broadcast(&s->cv);
 	long long deadline = deadline_after(s->wait_ms);
 	amc_plan_rc rc;
@@ -390,4 +405,29 @@ int amc_extplanner_wait_asked(amc_extplanner *x, long ms, int *step, cJSON **sce
 	}
 	pthread_mutex_unlock(&s->mu);
 	return rc;
+}
+
+void amc_extplanner_asked_shot(amc_extplanner *x, char *out, size_t n)
+{
+	shared *s = x->s;
+	pthread_mutex_lock(&s->mu);
+	snprintf(out, n, "%s", s->ask_shot);
+	pthread_mutex_unlock(&s->mu);
+}
+
+int amc_extplanner_asked_png(amc_extplanner *x, unsigned char **png, size_t *len)
+{
+	shared *s = x->s;
+	*png = NULL;
+	*len = 0;
+	pthread_mutex_lock(&s->mu);
+	if (s->ask_png) {
+		*png = malloc(s->ask_png_len);
+		if (*png) {
+			memcpy(*png, s->ask_png, s->ask_png_len);
+			*len = s->ask_png_len;
+		}
+	}
+	pthread_mutex_unlock(&s->mu);
+	return *png ? 0 : -1;
 }

@@ -86,4 +86,11 @@ int amc_extplanner_wait(amc_extplanner *x, long ms, amc_ext_answer *out, amc_err
  * first. -1: the task has ended (e, AMC_EFAIL, says how). */
 int amc_extplanner_wait_asked(amc_extplanner *x, long ms, int *step, cJSON **scene, amc_err *e);
 
+/* The screenshot (artifact path under $AMC_HOME) of the screen the task last
+ * asked for an action on; "" before the first ask or when it was not stored. */
+void amc_extplanner_asked_shot(amc_extplanner *x, char *out, size_t n);
+/* That screen's PNG (secrets already masked), a copy the caller frees; -1
+ * when there is none yet. */
+int amc_extplanner_asked_png(amc_extplanner *x, unsigned char **png, size_t *len);
+
 #endif

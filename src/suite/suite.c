@@ -238,7 +238,8 @@ static int run_launched(suite *S, amc_store *store, amc_device *dev, const amc_t
 		req.confirm = t->confirm != AMC_CONFIRM_NONE;
 	} else {
 		req.goal = goal;
-		req.provider = o->provider;
+		/* --planner agent:claude is the goal with a coding agent's CLI as provider */
+		req.provider = !strncmp(o->planner, "agent:", 6) ? o->planner : o->provider;
 		req.model = o->model;
 	}
 	req.max_steps = t->max_steps;
@@ -361,7 +362,8 @@ static void record(suite *S, amc_store *store, amc_device *dev, const amc_tpl *t
 								: amc_config_str(S->cfg, "ocr", "policy") ? amc_config_str(S->cfg, "ocr", "policy") : "");
 	cJSON_AddNumberToObject(cj, "sims", o->sims);
 	cJSON_AddNumberToObject(cj, "settle_timeout_ms", (double)amc_config_int(S->cfg, "runner", "settle_timeout_ms"));
-	const char *prov = o->provider ? o->provider : amc_config_str(S->cfg, "planner", "provider");
+	const char *prov = !strncmp(o->planner, "agent:", 6) ? o->planner
+			   : o->provider ? o->provider : amc_config_str(S->cfg, "planner", "provider");
 	if (strcmp(o->planner, "flow") && prov)
 		cJSON_AddStringToObject(cj, "provider", prov);
 	char *config = amc_json_print(cj);
@@ -369,6 +371,8 @@ static void record(suite *S, amc_store *store, amc_device *dev, const amc_tpl *t
 	const char *model = NULL;
 	if (!strcmp(o->planner, "llm"))
 		model = o->model ? o->model : amc_config_str(S->cfg, "planner", "model");
+	else if (!strncmp(o->planner, "agent:", 6))
+		model = o->model; /* NULL: the CLI's default */
 	amc_suite_row row = {
 		.suite_id = S->id,
 		.task_id = r->task_id[0] ? (char *)r->task_id : NULL,
@@ -490,8 +494,9 @@ out:
 
 int amc_suite_run(const amc_config *cfg, const char *home, const amc_suite_opts *o, char *suite_id, amc_err *e)
 {
-	if (strcmp(o->planner, "flow") && strcmp(o->planner, "llm") && strcmp(o->planner, "mcp"))
-		return amc_err_set(e, AMC_EUSAGE, "unknown planner: use flow, llm or mcp");
+	if (strcmp(o->planner, "flow") && strcmp(o->planner, "llm") && strcmp(o->planner, "mcp") &&
+	    strcmp(o->planner, "agent:claude") && strcmp(o->planner, "agent:codex"))
+		return amc_err_set(e, AMC_EUSAGE, "unknown planner: use flow, llm, mcp, agent:claude or agent:codex");
 	if (o->seeds < 1 || o->sims < 1 || o->sims > AMC_SUITE_MAX_SIMS || o->first_sim < 0 ||
 	    o->first_sim + o->sims > 10000)
 		return amc_err_set(e, AMC_EUSAGE, "seeds must be at least 1 and sims 1-%d (sim indexes up to 9999)",

@@ -57,11 +57,27 @@ static const keydef KEYS[] = {
 	  "a file (mode 0600) holding the Anthropic API key, used when ANTHROPIC_API_KEY is not set" },
 	{ "llm", "price_file", K_STR, "", 0, 0, NULL,
 	  "price table (USD per million tokens) replacing the bundled prices.json" },
-	{ "planner", "provider", K_ENUM, "auto", 0, 0, "auto|anthropic|openai",
-	  "who plans goals: anthropic, an OpenAI-compatible local server (AMC_OPENAI_BASE_URL), or auto "
+	{ "planner", "provider", K_ENUM, "auto", 0, 0, "auto|anthropic|openai|agent:claude|agent:codex",
+	  "who plans goals: anthropic, an OpenAI-compatible local server (AMC_OPENAI_BASE_URL), a coding agent's CLI "
+	  "on the user's own login (agent:claude, agent:codex; docs/llm.md), or auto "
 	  "(anthropic when a key is set, else the local server when AMC_OPENAI_BASE_URL is set)" },
 	{ "planner", "model", K_STR, "claude-sonnet-5", 0, 0, NULL,
 	  "model of the LLM planner (AMC_PLANNER_MODEL overrides; a local server needs its own model name)" },
+	/* coding agents' CLIs as planners (src/agentcli/, docs/llm.md) */
+	{ "agent", "claude_path", K_STR, "claude", 0, 0, NULL,
+	  "the Claude Code program (a name looked up in PATH, or a path); npm @anthropic-ai/claude-code" },
+	{ "agent", "codex_path", K_STR, "codex", 0, 0, NULL,
+	  "the Codex program (a name looked up in PATH, or a path); npm @openai/codex" },
+	{ "agent", "billing", K_ENUM, "auto", 0, 0, "auto|subscription|api",
+	  "whose bill an agent run goes on: subscription (your CLI login; an API key in the environment is not "
+	  "passed on), api (the API key, pay-as-you-go), or auto (the login when there is one; otherwise amc asks)" },
+	{ "agent", "timeout_s", K_INT, "900", 5, 86400, NULL,
+	  "wall-clock limit of one agent run; past it the CLI's process group is ended and the task fails" },
+	{ "agent", "max_turns", K_INT, "80", 1, 10000, NULL,
+	  "most model turns an agent CLI may take in one task (Claude Code --max-turns)" },
+	{ "agent", "codex_config", K_STR, "", 0, 0, NULL,
+	  "a TOML file added to the private Codex configuration amc writes (e.g. a [model_providers.X] entry and "
+	  "model_provider = \"X\"); your own ~/.codex/config.toml is not read" },
 	{ "planner", "max_tokens", K_INT, "1024", 64, 64000, NULL, "longest answer of one planning call, in tokens" },
 	{ "planner", "max_input_tokens", K_INT, "2000000", 0, 1000000000, NULL,
 	  "a task fails once its planner used this many input tokens (0: no limit)" },

@@ -145,8 +145,8 @@ static void close_fd(int *fd)
 
 /* The child after fork: only async-signal-safe calls from here on. stdin is
  * /dev/null, stdout and stderr the pipes; an exec failure's errno goes up px. */
-static _Noreturn void child_exec(const char *prog, const char *const argv[], char **env, const int po[2],
-				 const int pe[2], const int px[2])
+static _Noreturn void child_exec(const char *prog, const char *const argv[], char *const *env, const char *cwd,
+				 const int po[2], const int pe[2], const int px[2])
 {
 	setpgid(0, 0);
 	for (int s = 1; s < NSIG; s++)
@@ -156,7 +156,7 @@ static _Noreturn void child_exec(const char *prog, const char *const argv[], cha
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	int nul = open("/dev/null", O_RDONLY);
-	if (nul < 0 || dup2(nul, 0) < 0 || dup2(po[1], 1) < 0 || dup2(pe[1], 2) < 0) {
+	if (nul < 0 || dup2(nul, 0) < 0 || dup2(po[1], 1) < 0 || dup2(pe[1], 2) < 0 || (cwd && chdir(cwd) != 0)) {
 		int err = errno;
 		ssize_t w = write(px[1], &err, sizeof err);
 		(void)w;
@@ -170,11 +170,21 @@ static _Noreturn void child_exec(const char *prog, const char *const argv[], cha
 }
 
 /* Read the child's output until it exits or timeout_ms passes. 1: it exited
- * (*status set); 0: it is still running. */
-static int collect(pid_t pid, sink *so, sink *se, long timeout_ms, int *status)
+ * (*status set); 0: it is still running. A set cancel flag sends the group
+ * SIGTERM once, then SIGKILL term_ms later. */
+static int collect(pid_t pid, sink *so, sink *se, const amc_proc_opts *o, int *status)
 {
-	long long deadline = mono_ms() + (timeout_ms > 0 ? timeout_ms : 1);
+	long long deadline = mono_ms() + (o->timeout_ms > 0 ? o->timeout_ms : 1);
+	long long kill_at = 0;
 	for (;;) {
+		if (o->cancel && atomic_load(o->cancel) && !kill_at) {
+			kill(-pid, SIGTERM);
+			kill_at = mono_ms() + (o->term_ms > 0 ? o->term_ms : 2000);
+		}
+		if (kill_at && mono_ms() >= kill_at) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		}
 		pid_t w = waitpid(pid, status, WNOHANG);
 		if (w == pid) {
 			/* What the program wrote is in the pipes now; a grandchild that
@@ -212,6 +222,12 @@ static int collect(pid_t pid, sink *so, sink *se, long timeout_ms, int *status)
 int amc_proc_run(const char *const argv[], long timeout_ms, size_t max_out, size_t max_err,
 		 amc_proc_result *r, amc_err *e)
 {
+	amc_proc_opts o = { .timeout_ms = timeout_ms, .max_out = max_out, .max_err = max_err };
+	return amc_proc_run_opts(argv, &o, r, e);
+}
+
+int amc_proc_run_opts(const char *const argv[], const amc_proc_opts *o, amc_proc_result *r, amc_err *e)
+{
 	memset(r, 0, sizeof *r);
 	r->exit_code = -1;
 	if (!argv || !argv[0])
@@ -224,9 +240,9 @@ int amc_proc_run(const char *const argv[], long timeout_ms, size_t max_out, size
 		free(s);
 		return -1;
 	}
-	char **env = child_env();
+	char **env = o->env ? NULL : child_env();
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, px[2] = { -1, -1 };
-	if (!env || cloexec_pipe(po) != 0 || cloexec_pipe(pe) != 0 || cloexec_pipe(px) != 0) {
+	if ((!o->env && !env) || cloexec_pipe(po) != 0 || cloexec_pipe(pe) != 0 || cloexec_pipe(px) != 0) {
 		int err = errno;
 		free(env);
 		close_fd(&po[0]), close_fd(&po[1]), close_fd(&pe[0]), close_fd(&pe[1]), close_fd(&px[0]), close_fd(&px[1]);
@@ -240,7 +256,7 @@ int amc_proc_run(const char *const argv[], long timeout_ms, size_t max_out, size
 		return amc_err_set(e, AMC_EENV, "cannot start %s: %s", argv[0], strerror(err));
 	}
 	if (pid == 0)
-		child_exec(prog, argv, env, po, pe, px);
+		child_exec(prog, argv, o->env ? o->env : env, o->cwd, po, pe, px);
 	/* Parent. Also set the group here so a kill right after fork reaches it. */
 	setpgid(pid, pid);
 	free(env);
@@ -265,9 +281,9 @@ int amc_proc_run(const char *const argv[], long timeout_ms, size_t max_out, size
 	}
 	fcntl(po[0], F_SETFL, fcntl(po[0], F_GETFL) | O_NONBLOCK);
 	fcntl(pe[0], F_SETFL, fcntl(pe[0], F_GETFL) | O_NONBLOCK);
-	sink so = { NULL, 0, 0, max_out, 0, po[0] }, se = { NULL, 0, 0, max_err, 0, pe[0] };
+	sink so = { NULL, 0, 0, o->max_out, 0, po[0] }, se = { NULL, 0, 0, o->max_err, 0, pe[0] };
 	int status = 0;
-	int exited = collect(pid, &so, &se, timeout_ms, &status);
+	int exited = collect(pid, &so, &se, o, &status);
 	if (!exited) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
@@ -280,6 +296,8 @@ int amc_proc_run(const char *const argv[], long timeout_ms, size_t max_out, size
 	} else if (WIFSIGNALED(status)) {
 		r->exit_code = 128 + WTERMSIG(status);
 	}
+	if (o->kill_group)
+		kill(-pid, SIGKILL); /* helpers the program left behind (ESRCH when none) */
 	close_fd(&so.fd);
 	close_fd(&se.fd);
 	if (!so.buf)

@@ -10,6 +10,7 @@
 #ifndef AMC_PROC_H
 #define AMC_PROC_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include "util/err.h"
 
@@ -31,6 +32,26 @@ typedef struct amc_proc_result {
 int amc_proc_run(const char *const argv[], long timeout_ms, size_t max_out, size_t max_err,
 		 amc_proc_result *r, amc_err *e);
 void amc_proc_result_free(amc_proc_result *r);
+
+/* What amc_proc_run_opts adds to amc_proc_run (a coding agent's CLI). */
+typedef struct amc_proc_opts {
+	long timeout_ms;
+	size_t max_out, max_err;
+	/* The child's whole environment (NULL-terminated "NAME=VALUE"), used as
+	 * is (nothing stripped); NULL: amc's own, as amc_proc_run passes it. */
+	char *const *env;
+	const char *cwd;        /* the child's working folder; NULL: amc's */
+	/* Polled every 20 ms: once set, the group gets SIGTERM, then SIGKILL
+	 * after term_ms (<= 0: 2000). r->exit_code is then 128+signal. */
+	const atomic_int *cancel;
+	long term_ms;
+	/* 1: when the program has exited, whatever is left of its process group
+	 * (helpers it started and did not end) gets SIGKILL too. */
+	int kill_group;
+} amc_proc_opts;
+
+/* amc_proc_run with the options above. */
+int amc_proc_run_opts(const char *const argv[], const amc_proc_opts *o, amc_proc_result *r, amc_err *e);
 
 /* Start argv as a grandchild in its own session, stdio on /dev/null, and
  * return without waiting for it (the middle child is reaped at once, so no

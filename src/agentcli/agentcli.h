@@ -1,0 +1,38 @@
+/* agentcli.h - a coding agent's CLI (Claude Code, Codex) as the planner of a
+ * goal, on the user's own login.
+ *
+ * The planner is an external planner (runtime/extplanner.h) whose actions come
+ * from the CLI: on the task's first step it starts the run's MCP endpoint
+ * (agentcli_attach.h: observe and act on this task only), writes the CLI's
+ * private configuration under $AMC_HOME/agents/TASK/ (Claude Code: an MCP
+ * config used with --strict-mcp-config and no setting sources; Codex: a
+ * private CODEX_HOME holding amc's config.toml and a link to the user's
+ * auth.json), and starts the CLI non-interactively: an argv array, stdin from
+ * /dev/null, its own process group, that folder as its working folder, built-in
+ * tools off, amc's two tools allowed. Each act is an ordinary recorded step.
+ *
+ * The task ends when the agent calls act finish (then the CLI is given a
+ * moment to exit and its final usage is read), or when the CLI exits, dies,
+ * loops or runs past agent.timeout_s: then the task fails with a reason a
+ * person can act on and the CLI's process group is ended. Cancelling the task
+ * ends the group too. Usage (tokens, cost, turns, session id, billing) is the
+ * final decision of the task (planner_decisions), and its tokens and cost the
+ * task's, except that a cost reported on a subscription run is notional: kept
+ * in the decision, not charged to the task. */
+#ifndef AMC_AGENTCLI_H
+#define AMC_AGENTCLI_H
+
+#include "agentcli/agentcli_probe.h"
+#include "runtime/planner.h"
+#include "util/config.h"
+#include "util/err.h"
+
+/* The planner for provider "agent:claude" / "agent:codex" (planner.provider,
+ * `amc run --agent`), model as given (NULL or "": the CLI's default). The
+ * billing is agent.billing of cfg; a run on a billing the user did not choose
+ * is refused here (AMC_EUSAGE saying to pass --billing), before any task is
+ * recorded. cfg must outlive the planner. *out is the caller's. */
+int amc_agentcli_planner_new(const amc_config *cfg, const char *provider, const char *model, amc_planner **out,
+			     amc_err *e);
+
+#endif
