@@ -219,6 +219,10 @@ static char **child_env(agent *a, const char *codex_home)
 		env[k++] = amc_xstrdup("DISABLE_AUTOUPDATER=1");
 		env[k++] = amc_xstrdup("DISABLE_ERROR_REPORTING=1");
 		env[k++] = amc_xstrdup("DISABLE_TELEMETRY=1");
+		/* Claude Code retries a refused call (401 included) for minutes:
+		 * a bounded few, unless the user chose otherwise */
+		if (!getenv("CLAUDE_CODE_MAX_RETRIES"))
+			env[k++] = amc_xstrdup("CLAUDE_CODE_MAX_RETRIES=3");
 	}
 	env[k] = NULL;
 	return env;
@@ -280,10 +284,13 @@ static void fail_reason(agent *a, amc_sb *r)
 		if (u->reconnecting || has(a->stderr_tail, "Reconnecting") || has(said, "Reconnecting"))
 			amc_sb_puts(r, ". It kept reconnecting to its model endpoint: check the network, or the base URL "
 				       "in agent.codex_config");
-	} else if (has(said, "401") || has(said, "Invalid API key") || has(said, "/login") ||
+		else if (!u->have_result && u->tool_calls <= 0 && a->kind == AMC_AGENT_CODEX)
+			amc_sb_puts(r, ". It never got an answer from its model (Codex retries an unreachable endpoint "
+				       "without end): check the network, or the base URL in agent.codex_config");
+	} else if (u->api_status == 401 || u->api_status == 403 || has(said, "401") || has(said, "Invalid API key") || has(said, "/login") ||
 		   has(said, "authentication_error") || has(said, "Unauthorized") || has(said, "Not logged in")) {
-		amc_sb_printf(r, "%s could not use its login (the model API answered 401: %s): run `%s` once and log "
-			      "in again%s", t, said, n,
+		amc_sb_printf(r, "%s could not use its login (the model API answered %d: %s): run `%s` once and log "
+			      "in again%s", t, u->api_status ? u->api_status : 401, said, n,
 			      a->bill.api ? ", or check the API key (API billing was chosen)" : "");
 	} else if (!strcmp(u->subtype, "error_max_turns")) {
 		amc_sb_printf(r, "%s used all its turns (agent.max_turns = %ld) without finishing the goal", t,

@@ -174,10 +174,18 @@ static void run_version(amc_agentcli_probe *p)
 		/* the first line of stderr says most (a Node too old for this CLI
 		 * fails here with a syntax error or an engines message) */
 		const char *er = r.err ? r.err : "";
+		/* the line that names the error, else the first */
+		const char *line = strstr(er, "Error");
+		if (line) {
+			while (line > er && line[-1] != '\n')
+				line--;
+			er = line;
+		}
 		size_t el = strcspn(er, "\r\n");
 		char first[200];
 		safe_copy(first, sizeof first, er, el);
-		const char *node_hint = strstr(er, "Node") || strstr(er, "node:") || strstr(er, "SyntaxError")
+		const char *all = r.err ? r.err : "";
+		const char *node_hint = strstr(all, "Node") || strstr(all, "node:") || strstr(all, "SyntaxError")
 						? "; this CLI may need a newer Node than the one installed (Claude Code 2.1.197 "
 						  "is the last for Node 20)"
 						: "";

@@ -76,6 +76,8 @@ static void claude_result(const cJSON *j, amc_agentcli_usage *u)
 	if (u->is_error)
 		put_text(u->error, sizeof u->error, amc_json_str(j, "result"));
 	put_id(u->session_id, sizeof u->session_id, amc_json_str(j, "session_id"));
+	long long st_code = count_of(j, "api_error_status");
+	u->api_status = st_code >= 100 && st_code < 600 ? (int)st_code : 0;
 	long long t = count_of(j, "num_turns");
 	u->turns = t > 1000000 ? -1 : (int)t;
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "total_cost_usd");
@@ -171,7 +173,11 @@ static int codex_line(const cJSON *j, void *ud)
 		const char *it_type = amc_json_str(it, "type");
 		if (!it_type)
 			return 0;
-		if (!strcmp(type, "item.completed") && !strcmp(it_type, "agent_message"))
+		if (!strcmp(type, "item.completed") && !strcmp(it_type, "error")) {
+			const char *m = amc_json_str(it, "message");
+			if (m && strstr(m, "Reconnecting"))
+				u->reconnecting = 1;
+		} else if (!strcmp(type, "item.completed") && !strcmp(it_type, "agent_message"))
 			put_text(u->result, sizeof u->result, amc_json_str(it, "text"));
 		else if (!strcmp(type, "item.completed") && !strcmp(it_type, "mcp_tool_call"))
 			u->tool_calls = u->tool_calls < 0 ? 1 : u->tool_calls + 1;

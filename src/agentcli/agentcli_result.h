@@ -23,6 +23,7 @@ typedef struct amc_agentcli_usage {
 	char error[512];        /* the CLI's error, terminal-safe; "" */
 	char result[1024];      /* the final text, terminal-safe; "" */
 	int reconnecting;       /* Codex said it is reconnecting to its model endpoint */
+	int api_status;         /* the model API's HTTP status of a failed call (Claude's api_error_status); 0 */
 } amc_agentcli_usage;
 
 void amc_agentcli_usage_init(amc_agentcli_usage *u);

@@ -179,6 +179,47 @@ static void print_scene(const char *text)
 	cJSON_Delete(j);
 }
 
+/* A coding agent's run (planner agent:claude/agent:codex): the CLI, the
+ * billing it ran on and what it reported, from the task's last decision. */
+static void print_agent(const amc_task_row *t, const amc_decision_row *dec, size_t n)
+{
+	if (!t->planner || strncmp(t->planner, "agent:", 6))
+		return;
+	const amc_decision_row *last = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (dec[i].tool && !strcmp(dec[i].tool, t->planner))
+			last = &dec[i];
+	cJSON *d = last && last->detail ? cJSON_Parse(last->detail) : NULL;
+	printf("  agent     ");
+	if (!d) {
+		printf("%s (no report from the CLI)\n", t->planner);
+		return;
+	}
+	const char *cli = amc_json_str(d, "cli"), *ver = amc_json_str(d, "version");
+	amc_cli_put_safe(stdout, cli ? cli : t->planner);
+	if (ver) {
+		printf(" ");
+		amc_cli_put_safe(stdout, ver);
+	}
+	printf("\n  billing   ");
+	amc_cli_put_safe(stdout, amc_json_str(d, "billing") ? amc_json_str(d, "billing") : "unknown");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(d, "cost_usd"),
+		    *nc = cJSON_GetObjectItemCaseSensitive(d, "cost_usd_notional"),
+		    *turns = cJSON_GetObjectItemCaseSensitive(d, "turns");
+	if (cJSON_IsNumber(nc))
+		printf("   cost $%.4f notional (included in the plan, not charged to the task)", nc->valuedouble);
+	else if (cJSON_IsNumber(c))
+		printf("   cost $%.4f", c->valuedouble);
+	else
+		printf("   cost unknown (the CLI reported none)");
+	printf("\n  session   ");
+	amc_cli_put_safe(stdout, amc_json_str(d, "session_id") ? amc_json_str(d, "session_id") : "unknown");
+	if (cJSON_IsNumber(turns))
+		printf("   turns %d", turns->valueint);
+	printf("\n");
+	cJSON_Delete(d);
+}
+
 static void print_task(const amc_task_row *t, amc_store *store)
 {
 	char when[32], dur[32];
@@ -560,6 +601,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	print_task(&t, store);
+	print_agent(&t, dec, ndec);
 	printf("\nsteps:\n");
 	if (n == 0)
 		printf("  (none recorded)\n");
