@@ -124,7 +124,15 @@ int amc_agentcli_parse_claude(const char *out, size_t n, amc_agentcli_usage *u)
 	if (!out)
 		return -1;
 	/* --output-format json: one object, possibly pretty-printed over lines */
-	cJSON *j = n <= 4 * LINE_MAX_BYTES ? cJSON_ParseWithLength(out, n) : NULL;
+	const char *end = NULL;
+	cJSON *j = n <= 4 * LINE_MAX_BYTES ? cJSON_ParseWithLengthOpts(out, n, &end, 0) : NULL;
+	/* one document only when nothing but space follows it (else: lines) */
+	while (j && end && (size_t)(end - out) < n && strchr(" \t\r\n", *end))
+		end++;
+	if (j && (size_t)(end - out) < n) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
 	if (cJSON_IsObject(j)) {
 		const char *type = amc_json_str(j, "type");
 		if (type && !strcmp(type, "result"))

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "agentcli/agentcli_probe.h"
 #include "cli/cli.h"
 #include "device/adb.h"
 #include "perception/ocr.h"
@@ -381,6 +382,39 @@ static void check_keys(report *r, const amc_config *cfg)
 	}
 }
 
+/* Coding agents' CLIs (amc run --agent): found, runs, and whose bill; an
+ * agent that is not installed is only a note (amc works without it). */
+static void check_agents(report *r, const amc_config *cfg)
+{
+	for (int k = AMC_AGENT_CLAUDE; k <= AMC_AGENT_CODEX; k++) {
+		amc_agentcli_probe p;
+		amc_agentcli_probe_run(cfg, (amc_agent_kind)k, 1, &p);
+		char name[32];
+		snprintf(name, sizeof name, "agent %s", amc_agentcli_kind_name((amc_agent_kind)k));
+		check *c;
+		if (!p.found || !p.version_ok) {
+			c = add(r, name, p.found ? "fail" : "warn");
+			safe(c->detail, sizeof c->detail, p.version_error);
+			snprintf(c->fix, sizeof c->fix, "%s",
+				 k == AMC_AGENT_CLAUDE ? "npm install -g @anthropic-ai/claude-code (2.1.197 on Node 20), or set agent.claude_path"
+						       : "npm install -g @openai/codex, or set agent.codex_path");
+			continue;
+		}
+		c = add(r, name, p.login || p.key ? "ok" : "warn");
+		char ver[160], src[PATH_MAX + 64];
+		safe(ver, sizeof ver, p.version);
+		safe(src, sizeof src, p.login ? p.login_source : p.key_var);
+		char path[320];
+		safe(path, sizeof path, p.path);
+		snprintf(c->detail, sizeof c->detail, "%s at %.300s; auth %s%s%.300s%s%s; billing %s (health unknown until a run)",
+			 ver, path, p.auth_mode, p.login || p.key ? " from " : "", p.login || p.key ? src : "",
+			 p.plan[0] ? ", plan " : "", p.plan, p.billing_mode);
+		if (!p.login && !p.key)
+			snprintf(c->fix, sizeof c->fix, "log in once: run `%s` (a subscription needs nothing else)",
+				 amc_agentcli_kind_name((amc_agent_kind)k));
+	}
+}
+
 static int run(amc_cli *cli, int argc, char **argv)
 {
 	int json = 0, rc = amc_cli_json_only(&amc_cmd_doctor, argc, argv, &json);
@@ -399,6 +433,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 	check_home(r, cli->home);
 	check_fleet(r, cli->cfg);
 	check_keys(r, cli->cfg);
+	check_agents(r, cli->cfg);
 	int fails = 0, warns = 0;
 	for (int i = 0; i < r->n; i++) {
 		fails += !strcmp(r->v[i].status, "fail");

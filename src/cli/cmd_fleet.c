@@ -79,9 +79,10 @@ static int do_submit(amc_cli *cli, int argc, char **argv)
 		{ "flow", required_argument, 0, 'f' }, { "device-kind", required_argument, 0, 'k' },
 		{ "host", required_argument, 0, 'H' }, { "max-steps", required_argument, 0, 'm' },
 		{ "max-attempts", required_argument, 0, 'a' }, { "priority", required_argument, 0, 'p' },
-		{ "json", no_argument, 0, 'j' }, { 0, 0, 0, 0 } };
+		{ "json", no_argument, 0, 'j' }, { "agent", required_argument, 0, 1001 },
+		{ "model", required_argument, 0, 1002 }, { 0, 0, 0, 0 } };
 	amc_fleet_submit_req r = { 0 };
-	const char *flow = NULL;
+	const char *flow = NULL, *agent = NULL, *model = NULL;
 	long v;
 	int json = 0, c;
 	amc_err e;
@@ -112,9 +113,13 @@ static int do_submit(amc_cli *cli, int argc, char **argv)
 			r.priority = (int)v;
 			break;
 		case 'j': json = 1; break;
+		case 1001: agent = optarg; break;
+		case 1002: model = optarg; break;
 		default: return amc_cli_usage(&amc_cmd_fleet, "unknown option");
 		}
 	}
+	if ((agent || model) && flow)
+		return amc_cli_usage(&amc_cmd_fleet, "--agent and --model go with a GOAL, not a flow");
 	if ((optind < argc) == (flow != NULL))
 		return amc_cli_usage(&amc_cmd_fleet, "submit takes either --flow FILE or a GOAL");
 	char *payload, *title = NULL;
@@ -130,7 +135,7 @@ static int do_submit(amc_cli *cli, int argc, char **argv)
 			amc_sb_puts(&sb, argv[i]);
 		}
 		title = amc_sb_detach(&sb);
-		payload = amc_fleet_payload_goal(title, &e);
+		payload = amc_fleet_payload_goal_agent(title, agent, model, &e);
 		r.kind = "goal";
 	}
 	if (!payload) {
@@ -426,11 +431,14 @@ const amc_cmd amc_cmd_fleet = {
 	"                          store fleet.reap_grace_s and the decision retention\n"
 	"                          for hosts (a host role reaps only by these)\n"
 	"  submit (--flow FILE | GOAL) [--device-kind sim|adb|appium] [--host NAME]\n"
-	"         [--max-steps N] [--max-attempts N] [--priority P] [--json]\n"
+	"         [--max-steps N] [--max-attempts N] [--priority P] [--agent claude|codex]\n"
+	"         [--model M] [--json]\n"
 	"                          queue an assignment (the flow and the sub-flows and\n"
 	"                          scripts it names travel in it); --host pins it to the\n"
 	"                          host of that name or to any host of that database role\n"
-	"                          (only they can see or claim it)\n"
+	"                          (only they can see or claim it); --agent: a coding\n"
+	"                          agent's CLI plans the goal on the host's own login\n"
+	"                          (docs/llm.md)\n"
 	"  ls [--state S] [--json] assignments, newest first, with their latest progress\n"
 	"  show ID [--json] [--decisions]\n"
 	"                          every attempt: host, device, state, lease left, progress,\n"

@@ -43,6 +43,8 @@ static int bad(amc_err *e, const char *what, const char *name)
 void amc_fleet_payload_free(amc_fleet_payload *p)
 {
 	free(p->goal);
+	free(p->agent);
+	free(p->model);
 	free(p->flow_name);
 	free(p->flow_text);
 	for (size_t i = 0; i < p->nfiles; i++) {
@@ -67,6 +69,18 @@ static int text_field(const cJSON *o, const char *key, size_t max, char **out, c
 	return 0;
 }
 
+/* A model name goes on a command line: a plain word. */
+static int model_ok(const char *m)
+{
+	size_t n = strlen(m);
+	if (!n || n > 100 || m[0] == '-')
+		return 0;
+	for (; *m; m++)
+		if (!((*m >= 'a' && *m <= 'z') || (*m >= 'A' && *m <= 'Z') || (*m >= '0' && *m <= '9') || strchr("._:/-", *m)))
+			return 0;
+	return 1;
+}
+
 int amc_fleet_payload_parse(const char *text, size_t len, amc_fleet_payload *out, amc_err *e)
 {
 	memset(out, 0, sizeof *out);
@@ -87,10 +101,19 @@ int amc_fleet_payload_parse(const char *text, size_t len, amc_fleet_payload *out
 	} else if (kind && !strcmp(kind, "goal")) {
 		out->kind = "goal";
 		if (text_field(j, "goal", AMC_LAUNCH_GOAL_MAX, &out->goal, "the goal", e) == 0) {
+			const cJSON *ag = cJSON_GetObjectItemCaseSensitive(j, "agent");
+			const cJSON *mo = cJSON_GetObjectItemCaseSensitive(j, "model");
 			if (!out->goal[strspn(out->goal, " \t\r\n")])
 				bad(e, "the goal is empty", NULL);
-			else
+			else if (ag && (!cJSON_IsString(ag) || (strcmp(ag->valuestring, "claude") && strcmp(ag->valuestring, "codex"))))
+				bad(e, "\"agent\" is claude or codex", NULL);
+			else if (mo && (!cJSON_IsString(mo) || !model_ok(mo->valuestring)))
+				bad(e, "\"model\" is a model name (letters, digits, . _ : / -; at most 100)", NULL);
+			else {
+				out->agent = ag ? amc_xstrdup(ag->valuestring) : NULL;
+				out->model = mo ? amc_xstrdup(mo->valuestring) : NULL;
 				rc = 0;
+			}
 		}
 	} else if (kind && !strcmp(kind, "flow")) {
 		out->kind = "flow";
@@ -157,6 +180,11 @@ int amc_fleet_payload_parse(const char *text, size_t len, amc_fleet_payload *out
 
 char *amc_fleet_payload_goal(const char *goal, amc_err *e)
 {
+	return amc_fleet_payload_goal_agent(goal, NULL, NULL, e);
+}
+
+char *amc_fleet_payload_goal_agent(const char *goal, const char *agent, const char *model, amc_err *e)
+{
 	size_t len = goal ? strlen(goal) : 0;
 	if (!len || !goal[strspn(goal, " \t\r\n")]) {
 		amc_err_set(e, AMC_EUSAGE, "the goal is empty");
@@ -170,6 +198,20 @@ char *amc_fleet_payload_goal(const char *goal, amc_err *e)
 	cJSON_AddNumberToObject(j, "v", 1);
 	cJSON_AddStringToObject(j, "kind", "goal");
 	cJSON_AddStringToObject(j, "goal", goal);
+	if (agent && strcmp(agent, "claude") && strcmp(agent, "codex")) {
+		cJSON_Delete(j);
+		amc_err_set(e, AMC_EUSAGE, "--agent takes claude or codex");
+		return NULL;
+	}
+	if (model && !model_ok(model)) {
+		cJSON_Delete(j);
+		amc_err_set(e, AMC_EUSAGE, "--model takes a model name (letters, digits, . _ : / -)");
+		return NULL;
+	}
+	if (agent)
+		cJSON_AddStringToObject(j, "agent", agent);
+	if (model)
+		cJSON_AddStringToObject(j, "model", model);
 	char *s = cJSON_PrintUnformatted(j);
 	cJSON_Delete(j);
 	return s;

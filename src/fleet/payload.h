@@ -25,6 +25,8 @@
 typedef struct amc_fleet_payload {
 	const char *kind;          /* "goal" or "flow" (static) */
 	char *goal;                /* kind goal */
+	char *agent;               /* kind goal: "claude" or "codex" (a coding agent's CLI plans it); NULL: the host's planner */
+	char *model;               /* kind goal: the model for that planner; NULL: its default */
 	char *flow_name;           /* kind flow: the flow's name in the bundle */
 	char *flow_text;
 	amc_launch_file *files;    /* names and texts owned (cast away const to free) */
@@ -38,6 +40,9 @@ void amc_fleet_payload_free(amc_fleet_payload *p);
 
 /* A goal's payload. malloc'd JSON text, or NULL with e. */
 char *amc_fleet_payload_goal(const char *goal, amc_err *e);
+/* The same, planned by a coding agent's CLI (agent "claude" or "codex"; NULL:
+ * the host's planner) with model (NULL: its default). */
+char *amc_fleet_payload_goal_agent(const char *goal, const char *agent, const char *model, amc_err *e);
 /* Read the flow file at `path` and every sub-flow and script it names
  * (runFlow / runScript, also nested, relative to the file naming them) into
  * a payload. malloc'd JSON text and *title (the flow's file name), or NULL

@@ -344,8 +344,15 @@ static int prepare_attempt(amc_slot *s, const attempt *a, const char *payload, i
 	amc_launch_bundle b = { 0 };
 	char base[64];
 	snprintf(base, sizeof base, "fleet-assignment-%lld", a->assignment);
+	char prov[32];
 	if (pl.goal) {
 		req.goal = pl.goal;
+		/* a coding agent's CLI on this host's login (docs/llm.md) */
+		if (pl.agent) {
+			snprintf(prov, sizeof prov, "agent:%s", pl.agent);
+			req.provider = prov;
+		}
+		req.model = pl.model;
 	} else {
 		b.flow = pl.flow_text;
 		b.flow_file = pl.flow_name;

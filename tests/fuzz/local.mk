@@ -2,7 +2,7 @@
 #  - with the normal compiler as tests/fuzz/replay_NAME, run by `make check` over the
 #    committed corpus in tests/fuzz/corpus/NAME/;
 #  - with clang's libFuzzer (+ASan/UBSan) by `make fuzz` (FUZZ_SECONDS each).
-FUZZ_TARGETS = flow config png uitree model state rawframe treediff script mcp pending fleet tasktpl adb appium http theme
+FUZZ_TARGETS = flow config png uitree model state rawframe treediff script mcp pending fleet tasktpl adb appium http theme agentcli
 FUZZ_SECONDS = 30
 
 check_PROGRAMS += tests/fuzz/replay_flow tests/fuzz/replay_config tests/fuzz/replay_png tests/fuzz/replay_uitree
@@ -85,6 +85,12 @@ TESTS += tests/fuzz/replay_http
 tests_fuzz_replay_http_SOURCES = tests/fuzz/fuzz_http.c tests/fuzz/replay.c
 tests_fuzz_replay_http_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"http"'
 tests_fuzz_replay_http_LDADD = $(TEST_LDADD)
+# what a coding agent's CLI prints (agentcli/agentcli_result.c)
+check_PROGRAMS += tests/fuzz/replay_agentcli
+TESTS += tests/fuzz/replay_agentcli
+tests_fuzz_replay_agentcli_SOURCES = tests/fuzz/fuzz_agentcli.c tests/fuzz/replay.c
+tests_fuzz_replay_agentcli_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"agentcli"'
+tests_fuzz_replay_agentcli_LDADD = $(TEST_LDADD)
 # a colour theme file (tui/theme.c, outside libamc: linked in by name)
 check_PROGRAMS += tests/fuzz/replay_theme
 TESTS += tests/fuzz/replay_theme

@@ -12,3 +12,11 @@ EXTRA_DIST += tests/unit/mcptest.h
 tests_unit_test_mcp_tools_LDADD = $(TEST_LDADD)
 tests_unit_test_mcp_session_LDADD = $(TEST_LDADD)
 tests_unit_test_mcp_act_LDADD = $(TEST_LDADD)
+# coding agents' CLIs as planners (src/agentcli); the planner itself is
+# tested with the real CLIs in tests/integration/test_agentcli.sh
+AGENTCLI_TESTS = tests/unit/test_agentcli_result tests/unit/test_agentcli_probe tests/unit/test_agentcli_attach
+check_PROGRAMS += $(AGENTCLI_TESTS)
+TESTS += $(AGENTCLI_TESTS)
+tests_unit_test_agentcli_result_LDADD = $(TEST_LDADD)
+tests_unit_test_agentcli_probe_LDADD = $(TEST_LDADD)
+tests_unit_test_agentcli_attach_LDADD = $(TEST_LDADD)

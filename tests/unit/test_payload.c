@@ -43,6 +43,27 @@ int main(void)
 	like(e.msg, "4000", "and the limit named");
 	ok(amc_fleet_payload_goal("  ", &e) == NULL, "an empty goal is refused");
 
+	/* A goal for a coding agent's CLI on the host's login. */
+	g = amc_fleet_payload_goal_agent("Turn Wi-Fi off", "claude", "claude-sonnet-5", &e);
+	ok(g != NULL, "an agent goal's payload");
+	ok(parse(g, &p, &e) == 0, "reads back");
+	is_str(p.agent, "claude", "the agent");
+	is_str(p.model, "claude-sonnet-5", "the model");
+	amc_fleet_payload_free(&p);
+	free(g);
+	g = amc_fleet_payload_goal("Turn Wi-Fi off", &e);
+	ok(parse(g, &p, &e) == 0 && p.agent == NULL && p.model == NULL, "a plain goal has no agent: the host's planner");
+	amc_fleet_payload_free(&p);
+	free(g);
+	ok(amc_fleet_payload_goal_agent("x", "gemini", NULL, &e) == NULL, "an unknown agent is refused at submit");
+	like(e.msg, "claude or codex", "naming the two");
+	ok(amc_fleet_payload_goal_agent("x", "codex", "--dangerously-bypass", &e) == NULL, "a model that looks like an option is refused");
+	ok(parse("{\"v\":1,\"kind\":\"goal\",\"goal\":\"x\",\"agent\":\"sh -c id\"}", &p, &e) != 0,
+	   "a payload naming another program as agent is refused by the host");
+	like(e.msg, "claude or codex", "saying which are allowed");
+	ok(parse("{\"v\":1,\"kind\":\"goal\",\"goal\":\"x\",\"agent\":\"codex\",\"model\":\"a b\"}", &p, &e) != 0,
+	   "a model with a space is refused by the host");
+
 	/* A flow read from a file: its text travels. */
 	char dir[PATH_MAX], path[PATH_MAX + 32];
 	pathf(dir, sizeof dir, "%s/flows/sub", home);

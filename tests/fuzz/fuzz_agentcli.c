@@ -1,0 +1,34 @@
+/* Fuzz target: what amc reads back from a coding agent's CLI (agentcli/
+ * agentcli_result.c): Claude Code's result object (or its lines) and Codex's
+ * JSON lines. Whatever the bytes, the usage read is in range and every text
+ * kept is terminal-safe and NUL-terminated within its field. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "agentcli/agentcli_result.h"
+
+static void check(const amc_agentcli_usage *u)
+{
+	if (memchr(u->error, 0, sizeof u->error) == NULL || memchr(u->result, 0, sizeof u->result) == NULL ||
+	    memchr(u->session_id, 0, sizeof u->session_id) == NULL || memchr(u->subtype, 0, sizeof u->subtype) == NULL)
+		__builtin_trap();
+	for (const char *p = u->result; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			__builtin_trap(); /* a control character would reach a terminal */
+	for (const char *p = u->error; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			__builtin_trap();
+	if (u->input_tokens < -1 || u->output_tokens < -1 || u->turns < -1 || (u->cost_usd < 0 && u->cost_usd != -1))
+		__builtin_trap(); /* unknown is -1, never another negative */
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	amc_agentcli_usage u;
+	amc_agentcli_parse_claude((const char *)data, size, &u);
+	check(&u);
+	amc_agentcli_parse_codex((const char *)data, size, &u);
+	check(&u);
+	return 0;
+}
