@@ -175,7 +175,7 @@ amc_tui_dialog *amc_tui_input_new(const char *prompt, const char *initial,
 
 typedef struct launch {
 	amc_tui_dialog d;
-	char **flows;       /* bundled flow names, then "another flow file...", then the goal entry */
+	char **flows;       /* bundled flow names, then "another flow file...", then the three goal entries */
 	size_t nflows;
 	amc_device_entry *devs;  /* every device the manager knows */
 	size_t ndevs;
@@ -198,14 +198,25 @@ static int dev_free(const amc_device_entry *de)
 	return !strcmp(de->status, "online") && !de->task[0];
 }
 
+/* The goal entries at the end of the list: amc's own planner, then the
+ * coding agents' CLIs on the user's login (docs/llm.md). */
+static const char *const GOAL_PLANNERS[] = { NULL, "agent:claude", "agent:codex" };
+#define NGOALS ((int)(sizeof GOAL_PLANNERS / sizeof GOAL_PLANNERS[0]))
+
 static int is_other(const launch *l)
 {
-	return l->flow == (int)l->nflows - 2;
+	return l->flow == (int)l->nflows - 1 - NGOALS;
 }
 
 static int is_goal(const launch *l)
 {
-	return l->flow == (int)l->nflows - 1;
+	return l->flow >= (int)l->nflows - NGOALS;
+}
+
+/* provider of the chosen goal entry; NULL: planner.provider */
+static const char *goal_provider(const launch *l)
+{
+	return GOAL_PLANNERS[l->flow - ((int)l->nflows - NGOALS)];
 }
 
 /* Long text: the end that fits, so the cursor stays in sight. */
@@ -330,6 +341,7 @@ static int do_launch(amc_tui_app *a, launch *l)
 			return 0;
 		}
 		req.goal = l->goal;
+		req.provider = goal_provider(l);
 	} else if (is_other(l)) {
 		if (!l->path[0]) {
 			snprintf(l->error, sizeof l->error, "give a flow file");
@@ -491,6 +503,9 @@ amc_tui_dialog *amc_tui_launch_new(amc_tui_app *a)
 	l->flows[l->nflows++] = amc_xstrdup("another flow file...");
 	l->flows = amc_xrealloc(l->flows, (l->nflows + 1) * sizeof *l->flows);
 	l->flows[l->nflows++] = amc_xstrdup("a goal in words (LLM planner)...");
+	l->flows = amc_xrealloc(l->flows, (l->nflows + 2) * sizeof *l->flows);
+	l->flows[l->nflows++] = amc_xstrdup("a goal for Claude Code (your login)...");
+	l->flows[l->nflows++] = amc_xstrdup("a goal for Codex (your login)...");
 	snprintf(l->steps, sizeof l->steps, "%ld", amc_config_int(a->cfg, "runner", "max_steps"));
 	return &l->d;
 }

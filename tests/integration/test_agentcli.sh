@@ -144,6 +144,26 @@ like "$show" "reason +tap Add contact" "each act's reason is the step's reasonin
 like "$show" "launch_app" "the agent's actions are the task's steps"
 no_leftovers "amc run --agent claude"
 
+# ---- the TUI's Launch dialog: "a goal for Claude Code" ----
+cat >"$T_HOME/launch.keys" <<'KEYS'
+n
+j j j j j
+Tab
+:type Turn Wi-Fi off.
+:dump dialog
+Enter
+:drain
+:wait
+:dump finished
+KEYS
+mkdir -p "$T_HOME/tui"
+AMC_AGENT_BILLING=api ANTHROPIC_API_KEY=x TERM=xterm-256color LC_ALL=C.UTF-8 timeout 120 "$AMC" tui --script "$T_HOME/launch.keys" --dump-dir "$T_HOME/tui" --size 100x30
+ok_status $? "TUI: the launch script runs"
+like "$(cat "$T_HOME/tui/dialog.txt")" "\(\*\) a goal for Claude Code \(your login\)" "TUI: the dialog offers a goal for Claude Code"
+like "$(sed -n 2p "$T_HOME/tui/finished.txt")" "succeeded" "TUI: the agent's task runs to its end in the Task view"
+like "$("$AMC" tasks 2>&1 | sed -n 2p)" "succeeded" "and is recorded"
+no_leftovers "the TUI's agent launch"
+
 # ---- billing: a subscription is never switched to the API key ----
 cat >"$T_HOME/fake-claude" <<'EOF'
 #!/bin/sh
