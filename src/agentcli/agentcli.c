@@ -296,7 +296,9 @@ static void fail_reason(agent *a, amc_sb *r)
 		amc_sb_printf(r, "%s used all its turns (agent.max_turns = %ld) without finishing the goal", t,
 			      amc_config_int(a->cfg, "agent", "max_turns"));
 	} else if (has(u->subtype, "budget") || has(said, "budget")) {
-		amc_sb_printf(r, "%s reached the cost budget (planner.max_cost_usd) without finishing: %s", t, said);
+		amc_sb_printf(r, "%s reached the cost budget (planner.max_cost_usd = %.4g USD, passed as --max-budget-usd) "
+			      "without finishing the goal%s%s", t, amc_config_double(a->cfg, "planner", "max_cost_usd"),
+			      said[0] ? ": " : "", said);
 	} else if (a->exit_code > 128) {
 		amc_sb_printf(r, "%s died (signal %d) in the middle of the task", t, a->exit_code - 128);
 		if (a->stderr_tail[0])

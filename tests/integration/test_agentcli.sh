@@ -243,6 +243,8 @@ fault "401 from the model API" "Claude Code could not use its login \(the model 
 start_agent_mock ok
 fault "too many turns" "Claude Code used all its turns \(agent.max_turns = 2\)" \
 	ANTHROPIC_API_KEY=x AMC_AGENT_MAX_TURNS=2 timeout 120 "$AMC" run --agent claude --billing api "Turn Wi-Fi on."
+fault "cost budget" "Claude Code reached the cost budget \(planner.max_cost_usd = 0.001 USD" \
+	ANTHROPIC_API_KEY=x AMC_PLANNER_MAX_COST_USD=0.001 timeout 120 "$AMC" run --agent claude --billing api "Turn Wi-Fi on."
 start_agent_mock wander
 fault "wall-clock limit" "Claude Code did not finish within 5 s \(agent.timeout_s\)" \
 	ANTHROPIC_API_KEY=x AMC_AGENT_TIMEOUT_S=5 timeout 120 "$AMC" run --agent claude --billing api "Turn Wi-Fi on."
