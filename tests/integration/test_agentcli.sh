@@ -107,13 +107,14 @@ like "$out" "billing +included plan" "and its billing"
 
 # ---- suite templates on the sim, through each CLI ----
 mkdir -p "$T_HOME/tasks"
-for t in settings-wifi contact-add alarm-create note-create; do
+for t in settings-wifi contact-add alarm-create note-create contact-delete contact-delete-denied; do
 	cp "$AMC_TEST_SRCDIR/data/tasks/$t.yaml" "$T_HOME/tasks/"
 done
 out=$(AMC_AGENT_BILLING=api ANTHROPIC_API_KEY=x timeout 300 "$AMC" bench tasks --planner agent:claude --dir "$T_HOME/tasks" --quiet 2>&1)
 ok_status $? "bench tasks --planner agent:claude exits 0"
 printf '%s\n' "$out" | sed 's/^/# /'
-like "$out" "overall +4 +4 +100%" "Claude Code completes 4 suite templates; their programmatic checks pass"
+like "$out" "overall +6 +6 +100%" "Claude Code completes 6 suite templates; their programmatic checks pass"
+like "$out" "contact-delete-denied +1 +1 +100%" "the person's refusal of a delete reached amc's operator, not the agent, and nothing was deleted"
 is "$(mock_failed_checks)" "" "the Messages mock: every request after a tool call carried amc's scene text and screenshot"
 ok "$(($(mock_checks) >= 40))" "the Messages mock made its checks ($(mock_checks))"
 no_leftovers "the Claude Code suite"
@@ -122,7 +123,7 @@ start_agent_mock ok
 out=$(timeout 300 "$AMC" bench tasks --planner agent:codex --dir "$T_HOME/tasks" --quiet 2>&1)
 ok_status $? "bench tasks --planner agent:codex exits 0"
 printf '%s\n' "$out" | sed 's/^/# /'
-like "$out" "overall +4 +4 +100%" "Codex completes 4 suite templates; their checks pass"
+like "$out" "overall +6 +6 +100%" "Codex completes 6 suite templates; their checks pass"
 is "$(mock_failed_checks)" "" "the Responses mock: every request after a tool call carried amc's scene text and screenshot"
 like "$(grep '"api":"responses"' "$T_HOME/amock.log" | head -n 1)" '"amc_tools":\["act","observe"\]' "Codex was offered amc's observe and act"
 like "$(grep '"api":"responses"' "$T_HOME/amock.log" | head -n 1)" '"tools":\[[^]]*\]' "the request lists its tools"

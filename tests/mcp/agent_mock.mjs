@@ -5,7 +5,8 @@
 // Codex calls through a [model_providers] entry). Usage:
 //   node agent_mock.mjs PORT_FILE LOG_FILE [MODE]
 // MODE: "ok" (default): a scripted model that completes suite templates
-// (settings-wifi, contact-add, alarm-create, note-create) through amc's MCP
+// (settings-wifi, contact-add, alarm-create, note-create, contact-delete and
+// contact-delete-denied: amc asks the person, never the agent) through amc's MCP
 // tools, reading element ids from amc's tool results; "401": every model call
 // is refused as unauthenticated; "slow": each answer waits 4 s (a test kills
 // the CLI meanwhile); "wander": observes forever, never finishes.
@@ -36,6 +37,10 @@ function planFor(goal) {
 		return [{ launch: "com.android.deskclock" }, { tap: { text: "Add alarm" } }, { tap: { rid: "time" } },
 			{ type: m[1] }, { tap: { rid: "label_input" } }, { type: m[2] }, { tap: { text: "Save" } },
 			{ finish: `alarm ${m[1]} set` }];
+	// irreversible: the person confirms (or refuses) at amc, never the agent
+	if ((m = goal.match(/^Delete the contact (.+?)(?:, but only if the operator approves)?\.$/)))
+		return [{ launch: "com.android.contacts" }, { tap: { text: m[1] } }, { tap: { rid: "delete" } },
+			{ tap: { rid: "button1" }, ifShown: true }, { finish: `deleted ${m[1]}`, unlessRefused: true }];
 	if ((m = goal.match(/Create a note titled "(.+)" whose text is "(.+)"\./)))
 		return [{ launch: "com.amc.notes" }, { tap: { text: "New note" } }, { tap: { rid: "title" } },
 			{ type: m[1] }, { tap: { rid: "body" } }, { type: m[2] }, { key: "back" }, { key: "back" },
@@ -76,6 +81,13 @@ function decide(goal, history, prefix) {
 	if (acts >= plan.length) return { text: "The task is finished." };
 	const stepPlan = plan[acts];
 	const els = elementsOf(last.text);
+	// a refused act (the person said no at amc): the agent gives up, as it must
+	if (last.tool === "act" && /refused/.test(last.text) && !last.finished) {
+		log({ refused_seen: last.text.slice(0, 200) });
+		const input = { action: "finish", success: false, summary: "the operator refused the deletion", reason: "refused" };
+		log({ action: input });
+		return { call: { name: "act", input } };
+	}
 	let input;
 	if (stepPlan.launch) input = { action: "launch_app", app: stepPlan.launch, reason: `open ${stepPlan.launch}` };
 	else if (stepPlan.type) input = { action: "type_text", text: stepPlan.type, reason: "type the value" };
@@ -83,6 +95,11 @@ function decide(goal, history, prefix) {
 	else if (stepPlan.finish) input = { action: "finish", success: true, summary: stepPlan.finish, reason: "goal reached" };
 	else {
 		const el = findElement(els, stepPlan.tap);
+		if (!el && stepPlan.ifShown) {
+			const input = { action: "finish", success: true, summary: "done", reason: "no confirmation dialog" };
+			log({ action: input });
+			return { call: { name: "act", input } };
+		}
 		check("element_found", !!el, JSON.stringify(stepPlan.tap));
 		input = el ? { action: "tap", element: el.id, reason: `tap ${el.text || stepPlan.tap.rid}` }
 			: { action: "finish", success: false, summary: `no element ${JSON.stringify(stepPlan.tap)}` };
@@ -95,8 +112,12 @@ function decide(goal, history, prefix) {
 function checkResult(api, h) {
 	if (h.finished) return;
 	const els = elementsOf(h.text);
-	check(`${api}_${h.tool}_result_scene`, els.length > 0 && !h.isError, `${els.length} elements; ${h.text.slice(0, 120)}`);
-	check(`${api}_${h.tool}_result_image`, h.images >= 1, `${h.images} image block(s)`);
+	// a refused act is a tool error that still shows the screen
+	check(`${api}_${h.tool}_result_scene`, els.length > 0 && (!h.isError || /refused/.test(h.text)),
+		`${els.length} elements; ${h.text.slice(0, 120)}`);
+	// Claude Code keeps only the text of a tool error (a refused act)
+	if (!h.isError)
+		check(`${api}_${h.tool}_result_image`, h.images >= 1, `${h.images} image block(s)`);
 }
 
 // act finish answers "task ID succeeded after N steps" (text) or {"status": ...} without a scene
