@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "report/report.h"
 #include "device/device.h"
 #include "runtime/stepdiff.h"
 #include "util/clock.h"
@@ -179,45 +180,24 @@ static void print_scene(const char *text)
 	cJSON_Delete(j);
 }
 
-/* A coding agent's run (planner agent:claude/agent:codex): the CLI, the
- * billing it ran on and what it reported, from the task's last decision. */
+/* A coding agent's run: the CLI, its billing and what it reported
+ * (report.h), each line indented as the header's. */
 static void print_agent(const amc_task_row *t, const amc_decision_row *dec, size_t n)
 {
-	if (!t->planner || strncmp(t->planner, "agent:", 6))
-		return;
-	const amc_decision_row *last = NULL;
-	for (size_t i = 0; i < n; i++)
-		if (dec[i].tool && !strcmp(dec[i].tool, t->planner))
-			last = &dec[i];
-	cJSON *d = last && last->detail ? cJSON_Parse(last->detail) : NULL;
-	printf("  agent     ");
-	if (!d) {
-		printf("%s (no report from the CLI)\n", t->planner);
-		return;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	if (amc_report_agent_summary(t, dec, n, "\n", &sb)) {
+		/* the CLI's words: terminal-safe, a line at a time */
+		for (char *line = sb.buf, *nl; line; line = nl ? nl + 1 : NULL) {
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl = 0;
+			printf("  ");
+			amc_cli_put_safe(stdout, line);
+			printf("\n");
+		}
 	}
-	const char *cli = amc_json_str(d, "cli"), *ver = amc_json_str(d, "version");
-	amc_cli_put_safe(stdout, cli ? cli : t->planner);
-	if (ver) {
-		printf(" ");
-		amc_cli_put_safe(stdout, ver);
-	}
-	printf("\n  billing   ");
-	amc_cli_put_safe(stdout, amc_json_str(d, "billing") ? amc_json_str(d, "billing") : "unknown");
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive(d, "cost_usd"),
-		    *nc = cJSON_GetObjectItemCaseSensitive(d, "cost_usd_notional"),
-		    *turns = cJSON_GetObjectItemCaseSensitive(d, "turns");
-	if (cJSON_IsNumber(nc))
-		printf("   cost $%.4f notional (included in the plan, not charged to the task)", nc->valuedouble);
-	else if (cJSON_IsNumber(c))
-		printf("   cost $%.4f", c->valuedouble);
-	else
-		printf("   cost unknown (the CLI reported none)");
-	printf("\n  session   ");
-	amc_cli_put_safe(stdout, amc_json_str(d, "session_id") ? amc_json_str(d, "session_id") : "unknown");
-	if (cJSON_IsNumber(turns))
-		printf("   turns %d", turns->valueint);
-	printf("\n");
-	cJSON_Delete(d);
+	amc_sb_free(&sb);
 }
 
 static void print_task(const amc_task_row *t, amc_store *store)

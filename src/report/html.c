@@ -431,7 +431,7 @@ static void put_time_row(amc_sb *out, const char *label, long long ms)
 	put_row(out, label, when);
 }
 
-static void put_header(amc_sb *out, const amc_task_row *t)
+static void put_header(amc_sb *out, const amc_task_row *t, const amc_decision_row *dec, size_t ndec)
 {
 	const char *title = t->goal && *t->goal ? t->goal : t->flow_name && *t->flow_name ? t->flow_name
 							   : t->flow_path ? t->flow_path : t->id;
@@ -444,6 +444,11 @@ static void put_header(amc_sb *out, const amc_task_row *t)
 	put_row(out, "flow file", t->flow_path);
 	put_row(out, "device", t->device);
 	put_row(out, "planner", t->planner);
+	amc_sb agent;
+	amc_sb_init(&agent);
+	if (amc_report_agent_summary(t, dec, ndec, "; ", &agent)) /* a coding agent's CLI: billing, cost, session */
+		put_row(out, "agent", amc_sb_str(&agent) + strlen("agent     "));
+	amc_sb_free(&agent);
 	put_time_row(out, "created", t->created_ms);
 	put_time_row(out, "started", t->started_ms);
 	put_time_row(out, "finished", t->finished_ms);
@@ -496,7 +501,7 @@ int amc_report_html(amc_store *s, const amc_report_task *t, amc_sb *out, amc_err
 	amc_sb_puts(out, ": ");
 	ESC(out, k->goal ? k->goal : k->flow_name ? k->flow_name : k->status);
 	amc_sb_printf(out, "</title>\n<style>%s</style></head>\n<body>\n", CSS);
-	put_header(out, k);
+	put_header(out, k, t->decisions, t->ndecisions);
 	amc_sb_printf(out, "<main id=\"steps\" data-steps=\"%zu\">\n", t->nsteps);
 	if (!t->nsteps)
 		amc_sb_puts(out, "<p class=\"none\">this task recorded no steps</p>");

@@ -248,3 +248,37 @@ int amc_report_dir(amc_store *s, const amc_report_task *t, const char *dir, amc_
 	free(text);
 	return rc;
 }
+
+int amc_report_agent_summary(const amc_task_row *t, const amc_decision_row *d, size_t n, const char *sep,
+			     amc_sb *out)
+{
+	if (!t->planner || strncmp(t->planner, "agent:", 6))
+		return 0;
+	const amc_decision_row *last = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (d[i].tool && !strcmp(d[i].tool, t->planner))
+			last = &d[i];
+	cJSON *j = last && last->detail ? cJSON_Parse(last->detail) : NULL;
+	if (!j) {
+		amc_sb_printf(out, "agent     %s (no report from the CLI)", t->planner);
+		return 1;
+	}
+	const char *cli = amc_json_str(j, "cli"), *ver = amc_json_str(j, "version"), *bill = amc_json_str(j, "billing"),
+		   *sid = amc_json_str(j, "session_id");
+	amc_sb_printf(out, "agent     %s%s%s", cli ? cli : t->planner, ver ? " " : "", ver ? ver : "");
+	amc_sb_printf(out, "%sbilling   %s", sep, bill ? bill : "unknown");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "cost_usd"),
+		    *nc = cJSON_GetObjectItemCaseSensitive(j, "cost_usd_notional"),
+		    *turns = cJSON_GetObjectItemCaseSensitive(j, "turns");
+	if (cJSON_IsNumber(nc))
+		amc_sb_printf(out, "   cost $%.4f notional (included in the plan, not charged to the task)", nc->valuedouble);
+	else if (cJSON_IsNumber(c))
+		amc_sb_printf(out, "   cost $%.4f", c->valuedouble);
+	else
+		amc_sb_puts(out, "   cost unknown (the CLI reported none)");
+	amc_sb_printf(out, "%ssession   %s", sep, sid ? sid : "unknown");
+	if (cJSON_IsNumber(turns))
+		amc_sb_printf(out, "   turns %d", turns->valueint);
+	cJSON_Delete(j);
+	return 1;
+}

@@ -31,6 +31,15 @@ typedef struct amc_report_task {
 int amc_report_load(amc_store *s, const char *id_or_prefix, amc_report_task *out, amc_err *e);
 void amc_report_free(amc_report_task *t);
 
+/* A coding agent's run (planner "agent:claude" / "agent:codex") in words,
+ * from its last decision: the CLI and version, the billing, the cost
+ * (notional on a subscription), the session and turns. Appended to out; 0
+ * when t is no agent run (out untouched). The text holds what the CLI
+ * reported: untrusted, so the caller makes it terminal-safe or escapes it.
+ * `sep` goes between the parts ("\n" for amc show, "; " for one line). */
+int amc_report_agent_summary(const amc_task_row *t, const amc_decision_row *d, size_t n, const char *sep,
+			     amc_sb *out);
+
 /* ---- HTML (report/html.c) ---- */
 
 /* Screenshots are scaled to fit this box (never up) and embedded as JPEG or

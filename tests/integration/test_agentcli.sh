@@ -192,6 +192,10 @@ like "$show" "billing +subscription +cost [$]0.2500 notional" "subscription: the
 ok "$(! printf '%s' "$show" | grep -q 'usage .*\$'; echo $((! $?)))" "and not charged to the task"
 like "$show" "usage +1234 tokens in +56 tokens out" "the CLI's tokens are the task's"
 like "$show" "session +sess-fake-1 +turns 3" "its session id and turns"
+"$AMC" export "$id" --html "$T_HOME/agent.html" >/dev/null 2>&1
+like "$(cat "$T_HOME/agent.html")" "<dt>agent</dt><dd>Claude Code 2.1.197 \(Claude Code\); billing +subscription +cost [$]0.2500 notional" "the HTML report has the agent, its billing and the notional cost"
+"$AMC" export "$id" --json="$T_HOME/agent.json" >/dev/null 2>&1
+like "$(cat "$T_HOME/agent.json")" '"cost_usd_notional": ?0.25' "the JSON export carries the CLI's report"
 
 out=$(AMC_AGENT_CLAUDE_PATH="$T_HOME/fake-claude" ANTHROPIC_API_KEY=sk-test-key timeout 60 "$AMC" run --agent claude --billing api "open settings" 2>&1 </dev/null)
 grep -q '^ANTHROPIC_API_KEY=sk-test-key$' "$FAKE_OUT.env"
