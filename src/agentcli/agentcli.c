@@ -327,7 +327,6 @@ static void *watch_main(void *arg)
 	double max_cost = amc_config_double(a->cfg, "planner", "max_cost_usd");
 	snprintf(budget, sizeof budget, "%.4f", max_cost);
 	int ok = self_exe(exe, sizeof exe, &e) == 0 && amc_mkdir_p(work, 0700, &e) == 0;
-	char *path = amc_xstrdup(amc_config_str(a->cfg, "agent", a->kind == AMC_AGENT_CLAUDE ? "claude_path" : "codex_path"));
 	amc_agentcli_probe pr;
 	amc_agentcli_probe_run(a->cfg, a->kind, 0, &pr);
 	if (ok && a->kind == AMC_AGENT_CLAUDE && write_claude_config(a, exe, cfgfile, sizeof cfgfile, &e) == 0) {
@@ -394,7 +393,6 @@ static void *watch_main(void *arg)
 		ran = amc_proc_run_opts(argv, &o, &r, &e) == 0;
 		free_env(env);
 	}
-	free(path);
 	amc_sb_free(&prompt);
 
 	pthread_mutex_lock(&a->mu);
@@ -565,6 +563,10 @@ static void agent_destroy(amc_planner *p)
 	if (a->watching)
 		pthread_join(a->watcher, NULL);
 	amc_agentcli_endpoint_close(a->ep);
+	/* the private folder (MCP config, CODEX_HOME with the login's link) is
+	 * the run's only: what the run did is in the task */
+	if (a->dir[0])
+		amc_rm_rf(a->dir);
 	amc_mcp_session_free(a->session);
 	amc_extplanner_free(a->x);
 	amc_planner_free(a->xp);

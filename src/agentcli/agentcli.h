@@ -7,9 +7,10 @@
  * private configuration under $AMC_HOME/agents/TASK/ (Claude Code: an MCP
  * config used with --strict-mcp-config and no setting sources; Codex: a
  * private CODEX_HOME holding amc's config.toml and a link to the user's
- * auth.json), and starts the CLI non-interactively: an argv array, stdin from
- * /dev/null, its own process group, that folder as its working folder, built-in
- * tools off, amc's two tools allowed. Each act is an ordinary recorded step.
+ * auth.json; removed when the planner is freed), and starts the CLI
+ * non-interactively: an argv array, stdin from /dev/null, its own process
+ * group, that folder as its working folder, built-in tools off, amc's two
+ * tools allowed. Each act is an ordinary recorded step.
  *
  * The task ends when the agent calls act finish (then the CLI is given a
  * moment to exit and its final usage is read), or when the CLI exits, dies,

@@ -185,6 +185,7 @@ ok "$(! grep -q '^AMC_SECRET_PIN=' "$FAKE_OUT.env"; echo $((! $?)))" "nor amc's 
 ok "$(! grep -qx -- '--bare' "$FAKE_OUT.args"; echo $((! $?)))" "and no --bare (which would skip the login)"
 like "$(tr '\n' ' ' <"$FAKE_OUT.args")" "--tools  --strict-mcp-config --mcp-config [^ ]+/mcp.json --allowedTools mcp__amc__observe,mcp__amc__act --permission-mode dontAsk --no-session-persistence --setting-sources " "argv: built-in tools off, amc's MCP config only, amc's two tools, no settings"
 like "$(cat "$FAKE_OUT.cwd")" "/agents/[0-9a-z]+/work$" "the CLI runs in a private folder under \$AMC_HOME/agents"
+ok "$([ ! -e "$(dirname "$(cat "$FAKE_OUT.cwd")")" ] && echo 1 || echo 0)" "removed when the run ends (it held the MCP config and the login's link)"
 like "$out" "failed after 0 steps: Claude Code stopped without finishing the task" "a CLI that ends without act finish fails the task, saying so"
 id=$(printf '%s\n' "$out" | sed -n 's/^amc: task \([0-9a-z]*\) running.*/\1/p')
 show=$("$AMC" show "$id" 2>&1)
