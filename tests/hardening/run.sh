@@ -31,7 +31,10 @@ b_fuzz=$(((ntargets + 1) / 2 * (FUZZ_SECONDS + 12) + 150))
 b_twoproc=$((TWOPROC_SECONDS + 30))
 b_hostile=100
 b_faults=$((FAULT_RUNS * 60 + 60))
-[ "$quick" = 1 ] && { b_crash=60; b_hostile=45; b_faults=60; }
+# The quick hostile part takes 25-45 s on 2 busy cores (make check -j2 runs
+# the agent CLIs and the fleet beside it): its budget is a hang guard, not
+# a target, so it keeps the full run's.
+[ "$quick" = 1 ] && { b_crash=60; b_hostile=100; b_faults=60; }
 # ASan and UBSan (./configure --enable-sanitizers) make amc several times
 # slower: the budgets stretch with it, the goals stay the same.
 if [ -n "${AMC_TEST_SANITIZED:-}" ]; then
