@@ -18,6 +18,9 @@ EXTRA_DIST += tests/integration/test_launch.sh
 # Maestro's language on the sim (issue 14)
 TESTS += tests/integration/test_flow_language.sh tests/integration/test_flow_ai.sh
 EXTRA_DIST += tests/integration/test_flow_language.sh tests/integration/test_flow_ai.sh
+# flows' JavaScript: ES2020, http.* against a local server (python3), console.log
+TESTS += tests/integration/test_flow_js.sh
+EXTRA_DIST += tests/integration/test_flow_js.sh
 TESTS += tests/integration/test_flow_export.sh
 EXTRA_DIST += tests/integration/test_flow_export.sh
 EXTRA_DIST += tests/integration/tap.sh $(CLI_TESTS) tests/integration/test_ownership.sh
