@@ -392,6 +392,27 @@ static int step_cmd(amc_sb *sb, amc_store *s, const amc_step_row *r, const amc_s
 		} else {
 			wrote = 0;
 		}
+	} else if (!strcmp(tool, "set_device")) {
+		/* back to the Maestro command that made it */
+		const char *set = amc_json_str(a, "setting") ? amc_json_str(a, "setting") : "";
+		const char *v = amc_json_str(a, "value") ? amc_json_str(a, "value") : "";
+		double la, lo;
+		if (!strcmp(set, "orientation") && amc_orientation_parse(v) >= 0) {
+			static const char *const N[] = { "PORTRAIT", "LANDSCAPE_LEFT", "UPSIDE_DOWN", "LANDSCAPE_RIGHT" };
+			amc_sb_printf(sb, "- setOrientation: %s\n", N[amc_orientation_parse(v)]);
+		} else if (!strcmp(set, "airplane") && !strcmp(v, "toggle")) {
+			amc_sb_puts(sb, "- toggleAirplaneMode\n");
+		} else if (!strcmp(set, "airplane") && (!strcmp(v, "on") || !strcmp(v, "off"))) {
+			amc_sb_printf(sb, "- setAirplaneMode: %s\n", !strcmp(v, "on") ? "enabled" : "disabled");
+		} else if (!strcmp(set, "location") && amc_location_parse(v, &la, &lo) == 0) {
+			amc_sb_printf(sb, "- setLocation:\n    latitude: %.6f\n    longitude: %.6f\n", la, lo);
+		} else if (!strcmp(set, "add_media") && *v) {
+			amc_sb_puts(sb, "- addMedia:\n    - ");
+			q(sb, v);
+			amc_sb_putc(sb, '\n');
+		} else {
+			wrote = 0;
+		}
 	} else if (!strcmp(tool, "assert_visible")) {
 		/* the element the assertion matched, so the replay asserts the same */
 		cJSON *res = r->result ? cJSON_Parse(r->result) : NULL;

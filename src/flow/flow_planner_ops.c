@@ -113,6 +113,77 @@ static int plan_app(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, am
 	return FP_ACT;
 }
 
+/* setOrientation, (toggle|set)AirplaneMode, setLocation, travel, addMedia:
+ * one set_device step each; travel and addMedia one per point or file. */
+static int plan_device(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, amc_err *e)
+{
+	char *v = NULL, *lon = NULL;
+	const char *setting = "location", *say = amc_flow_op_name(c->op);
+	switch (c->op) {
+	case AMC_FLOW_SET_ORIENTATION:
+		setting = "orientation";
+		if (fp_interp(fp, c, c->text, &v, e) != 0)
+			return FP_FAIL;
+		break;
+	case AMC_FLOW_SET_AIRPLANE_MODE:
+	case AMC_FLOW_TOGGLE_AIRPLANE_MODE:
+		setting = "airplane";
+		v = amc_xstrdup(c->op == AMC_FLOW_TOGGLE_AIRPLANE_MODE ? "toggle"
+				: c->text && !strcmp(c->text, "enabled") ? "on" : "off");
+		break;
+	case AMC_FLOW_SET_LOCATION:
+		if (fp_interp(fp, c, c->text, &v, e) != 0 || fp_interp(fp, c, c->direction, &lon, e) != 0) {
+			free(v);
+			return FP_FAIL;
+		}
+		{
+			amc_sb sb;
+			amc_sb_init(&sb);
+			amc_sb_printf(&sb, "%s,%s", v, lon);
+			free(v);
+			free(lon);
+			v = amc_sb_detach(&sb);
+		}
+		break;
+	case AMC_FLOW_TRAVEL:
+	case AMC_FLOW_ADD_MEDIA: {
+		size_t i = (size_t)fp->sub;
+		if (i >= c->nenv || fp_interp(fp, c, c->env[i].value, &v, e) != 0)
+			return FP_FAIL;
+		if (c->op == AMC_FLOW_ADD_MEDIA) {
+			setting = "add_media";
+			/* relative to the flow file, as Maestro resolves addMedia's files */
+			const char *path = fp_top(fp)->file ? fp_top(fp)->file->path : NULL;
+			const char *slash = path ? strrchr(path, '/') : NULL;
+			if (v[0] != '/' && slash) {
+				amc_sb sb;
+				amc_sb_init(&sb);
+				amc_sb_printf(&sb, "%.*s/%s", (int)(slash - path), path, v);
+				free(v);
+				v = amc_sb_detach(&sb);
+			}
+		}
+		if (i + 1 < c->nenv) {
+			fp->sub = (int)i + 1;
+			fp->emitted_final = 0;
+		}
+		break;
+	}
+	default:
+		return FP_FAIL;
+	}
+	fp_begin(fp, c, "set_device", out);
+	cJSON_AddStringToObject(out->args, "setting", setting);
+	cJSON_AddStringToObject(out->args, "value", v);
+	amc_sb d;
+	amc_sb_init(&d);
+	amc_sb_printf(&d, "%s ", say);
+	describe_with(out, amc_sb_str(&d), v);
+	amc_sb_free(&d);
+	free(v);
+	return FP_ACT;
+}
+
 /* ---- input ---- */
 
 static unsigned long long next_rand(flow_planner *fp)
@@ -352,6 +423,13 @@ int fp_plan_cmd(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx
 	case AMC_FLOW_CLEAR_STATE:
 	case AMC_FLOW_OPEN_LINK:
 		return plan_app(fp, c, out, e);
+	case AMC_FLOW_SET_ORIENTATION:
+	case AMC_FLOW_SET_AIRPLANE_MODE:
+	case AMC_FLOW_TOGGLE_AIRPLANE_MODE:
+	case AMC_FLOW_SET_LOCATION:
+	case AMC_FLOW_TRAVEL:
+	case AMC_FLOW_ADD_MEDIA:
+		return plan_device(fp, c, out, e);
 	case AMC_FLOW_CLEAR_KEYCHAIN:
 		return decided_text(fp, c, out, "flow", 1, "note", "Android has no keychain: nothing to clear", NULL);
 	case AMC_FLOW_INPUT_TEXT: {

@@ -229,6 +229,23 @@ static int t_manage_app(const amc_tool_ctx *c, const cJSON *args, cJSON **res, a
 	return 0;
 }
 
+static int t_set_device(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	const char *name = NULL, *value = NULL;
+	amc_dev_setting what;
+	if (arg_str(args, "setting", &name, e) != 0 || arg_str(args, "value", &value, e) != 0)
+		return -1;
+	if (amc_dev_setting_parse(name, &what) != 0)
+		return amc_err_set(e, AMC_EUSAGE, "set_device 'setting' must be orientation, airplane, location or "
+				   "add_media");
+	if (!c->dev->ops->set)
+		return amc_err_set(e, AMC_EUSAGE, "%s devices cannot change their %s", c->dev->ops->kind, name);
+	if (c->dev->ops->set(c->dev, what, value, e) != 0)
+		return -1;
+	*res = cJSON_CreateObject();
+	return 0;
+}
+
 static int t_wait(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
 {
 	int ms;
@@ -267,6 +284,8 @@ static const amc_tool TOOLS[] = {
 	  "{\"type\":\"object\",\"properties\":{\"app_id\":{\"type\":\"string\"}},\"required\":[\"app_id\"],\"additionalProperties\":false}", 1, t_launch_app, 0 },
 	{ "manage_app", "clear an app's data, stop or kill it, or open a link",
 	  "{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"clear_state\",\"stop\",\"kill\",\"open_link\"]},\"app_id\":{\"type\":\"string\"},\"link\":{\"type\":\"string\"}},\"required\":[\"op\"],\"additionalProperties\":false}", 1, t_manage_app, 1 },
+	{ "set_device", "change a device setting: orientation, airplane mode, location, or add a media file",
+	  "{\"type\":\"object\",\"properties\":{\"setting\":{\"type\":\"string\",\"enum\":[\"orientation\",\"airplane\",\"location\",\"add_media\"]},\"value\":{\"type\":\"string\"}},\"required\":[\"setting\",\"value\"],\"additionalProperties\":false}", 1, t_set_device, 1 },
 	{ "wait", "let ms milliseconds pass",
 	  "{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"ms\"],\"additionalProperties\":false}", 1, t_wait, 0 },
 };

@@ -22,6 +22,9 @@ EXTRA_DIST += tests/integration/test_flow_language.sh tests/integration/test_flo
 TESTS += tests/integration/test_flow_js.sh
 EXTRA_DIST += tests/integration/test_flow_js.sh
 TESTS += tests/integration/test_flow_export.sh
+# Maestro's device commands on the sim and on adb (the stand-in) (issue 29)
+TESTS += tests/integration/test_flow_device.sh
+EXTRA_DIST += tests/integration/test_flow_device.sh
 EXTRA_DIST += tests/integration/test_flow_export.sh
 EXTRA_DIST += tests/integration/tap.sh $(CLI_TESTS) tests/integration/test_ownership.sh
 TESTS += tests/integration/test_cmd_flow.sh tests/integration/test_run_suite.sh
