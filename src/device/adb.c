@@ -640,6 +640,10 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 	char *out = NULL, *lw = NULL;
 	int rc = 0;
 	switch (op) {
+	case AMC_APP_PERMISSIONS:
+		return amc_adb_permissions(d, app_id, arg, e);
+	case AMC_APP_LAUNCH_ARGS:
+		return amc_adb_launch_args(d, app_id, arg, e);
 	case AMC_APP_CLEAR_STATE: {
 		const char *w[] = { "pm", "clear", app_id, NULL };
 		rc = adb_shell(a, w, &out, e);

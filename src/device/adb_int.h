@@ -24,6 +24,10 @@ int amc_adb_shell(amc_device *d, const char *const *words, char **out, amc_err *
 int amc_adb_push(amc_device *d, const char *local, const char *remote, amc_err *e);
 /* The phone now turns `quarter` (0-3) from portrait: the screen size swaps. */
 void amc_adb_rotated(amc_device *d, int quarter);
+/* launchApp's permissions ({"NAME": "allow"|"deny"|"unset"}) and launch
+ * arguments ({"KEY": "VALUE"}), JSON text (adb_set.c). */
+int amc_adb_permissions(amc_device *d, const char *app, const char *json, amc_err *e);
+int amc_adb_launch_args(amc_device *d, const char *app, const char *json, amc_err *e);
 /* The driver's set_device (adb_set.c): orientation, airplane mode, media. */
 int amc_adb_set(amc_device *d, amc_dev_setting what, const char *value, amc_err *e);
 

@@ -54,7 +54,11 @@ typedef enum amc_app_op {
 	AMC_APP_CLEAR_STATE, /* the app's data back to a fresh install (sim: factory data of that app) */
 	AMC_APP_STOP,        /* stop it (adb am force-stop; Appium terminateApp) */
 	AMC_APP_KILL,        /* kill its process as the system would (adb am kill, then force-stop) */
-	AMC_APP_OPEN_LINK    /* open a link (deep link or URL); app_id may be NULL */
+	AMC_APP_OPEN_LINK,   /* open a link (deep link or URL); app_id may be NULL */
+	/* For a flow's launchApp only (not named by amc_app_op_parse): */
+	AMC_APP_PERMISSIONS, /* arg: {"NAME": "allow"|"deny"|"unset"} as JSON; NAME Maestro's
+			      * (all, camera, location, ...) or an Android permission */
+	AMC_APP_LAUNCH_ARGS  /* start the app with arg: {"KEY": "VALUE"} as JSON (intent extras) */
 } amc_app_op;
 int amc_app_op_parse(const char *s, amc_app_op *out);
 

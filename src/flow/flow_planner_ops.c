@@ -78,21 +78,35 @@ static int plan_launch(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_c
 		free(app);
 		return FP_ACT;
 	}
+	/* permissions and arguments, their ${...} filled here (Orchestra's
+	 * launchApp: setPermissions, then the launch with its arguments) */
+	cJSON *perms = NULL, *args = NULL;
+	for (int k = 0; k < 2; k++) {
+		const amc_flow_kv *kv = k ? c->args : c->env;
+		size_t n = k ? c->nargs : c->nenv;
+		cJSON *o = n ? cJSON_CreateObject() : NULL;
+		for (size_t i = 0; i < n; i++) {
+			char *v = NULL;
+			if (fp_interp(fp, c, kv[i].value, &v, e) != 0) {
+				cJSON_Delete(o);
+				cJSON_Delete(perms);
+				free(app);
+				return FP_FAIL;
+			}
+			cJSON_AddStringToObject(o, kv[i].name, v);
+			free(v);
+		}
+		*(k ? &args : &perms) = o;
+	}
 	fp_begin(fp, c, "launch_app", out);
 	cJSON_AddStringToObject(out->args, "app_id", app);
+	if (perms)
+		cJSON_AddItemToObject(out->args, "permissions", perms);
+	if (args)
+		cJSON_AddItemToObject(out->args, "arguments", args);
 	describe_with(out, "launchApp ", app);
-	/* what Maestro would do that amc's drivers cannot: said in the step */
-	amc_sb notes;
-	amc_sb_init(&notes);
-	if (c->clear_keychain)
-		amc_sb_puts(&notes, "clearKeychain: Android has no keychain, nothing to clear. ");
-	if (c->nenv)
-		amc_sb_puts(&notes, "permissions: not set (the driver grants none). ");
-	if (c->retry_tap)
-		amc_sb_puts(&notes, "arguments: not passed (the driver launches without extras). ");
-	if (notes.len)
-		cJSON_AddStringToObject(out->args, "notes", amc_sb_str(&notes));
-	amc_sb_free(&notes);
+	if (c->clear_keychain) /* what Maestro would do that has no meaning here: said in the step */
+		cJSON_AddStringToObject(out->args, "notes", "clearKeychain: Android has no keychain, nothing to clear.");
 	free(app);
 	return FP_ACT;
 }

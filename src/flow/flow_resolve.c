@@ -270,6 +270,9 @@ static const char *cannot(const dev_check *k, const amc_flow_cmd *c)
 		    strcmp(c->text, "delete"))
 			return "the sim has the back, home, enter and delete (Backspace) keys only";
 		return NULL;
+	case AMC_FLOW_LAUNCH_APP:
+		return sim || adb || (!c->nenv && !c->nargs) ? NULL
+		       : "amc's Appium driver does not set an app's permissions or launch arguments yet";
 	case AMC_FLOW_CLEAR_KEYCHAIN:
 		return NULL; /* Android has no keychain: a no-op there, said so in the step */
 	default:

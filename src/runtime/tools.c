@@ -204,7 +204,24 @@ static int t_launch_app(const amc_tool_ctx *c, const cJSON *args, cJSON **res, a
 	const char *app = NULL;
 	if (arg_str(args, "app_id", &app, e) != 0)
 		return -1;
-	if (c->dev->ops->launch_app(c->dev, app, e) != 0)
+	/* a flow's launchApp permissions, then its arguments (as JSON objects
+	 * of texts): the driver's manage_app, which has them or says why not */
+	const cJSON *perms = cJSON_GetObjectItemCaseSensitive(args, "permissions");
+	const cJSON *largs = cJSON_GetObjectItemCaseSensitive(args, "arguments");
+	for (int k = 0; k < 2; k++) {
+		const cJSON *o = k ? largs : perms;
+		if (!cJSON_IsObject(o))
+			continue;
+		if (!c->dev->ops->manage_app)
+			return amc_err_set(e, AMC_EUSAGE, "%s devices cannot set an app's %s", c->dev->ops->kind,
+					   k ? "launch arguments" : "permissions");
+		char *txt = cJSON_PrintUnformatted(o);
+		int rc = c->dev->ops->manage_app(c->dev, app, k ? AMC_APP_LAUNCH_ARGS : AMC_APP_PERMISSIONS, txt, e);
+		free(txt);
+		if (rc != 0)
+			return -1;
+	}
+	if (!cJSON_IsObject(largs) && c->dev->ops->launch_app(c->dev, app, e) != 0)
 		return -1;
 	*res = cJSON_CreateObject();
 	return 0;

@@ -51,6 +51,27 @@ like "$state" '"airplane_mode":[[:space:]]*false' "toggleAirplaneMode: off again
 "$AMC" sim screenshot "$T_HOME/port.png" >/dev/null 2>&1
 like "$("$PNGCHECK" "$T_HOME/port.png")" '^1080x2400 ' "PORTRAIT: back to 1080x2400"
 
+# launchApp permissions and arguments (Orchestra: setPermissions, then the
+# launch with its arguments): the sim keeps them where a test reads them
+cat >"$W/args.yaml" <<'Y'
+appId: com.amc.notes
+env:
+  KEY: rc_key
+---
+- launchApp:
+    permissions: {camera: allow, location: deny}
+    arguments:
+      apiKey: ${KEY}
+      isE2E: true
+Y
+"$AMC" run --flow "$W/args.yaml" >"$T_HOME/out" 2>&1; is $? 0 "sim: launchApp with permissions and arguments"
+state=$("$AMC" sim state)
+like "$state" '"apiKey":[[:space:]]*"rc_key"' "the app got its arguments, \${KEY} filled"
+like "$state" '"camera":[[:space:]]*"allow"' "and its permissions"
+like "$state" '"app":[[:space:]]*"com.amc.notes"' "and is in front"
+"$AMC" flow check --device-kind appium "$W/args.yaml" >"$T_HOME/out" 2>&1; is $? 2 "Appium: launchApp arguments refused before the run"
+like "$(cat "$T_HOME/out")" "does not set an app's permissions or launch arguments yet" "saying why"
+
 # what the sim cannot do: refused before the run, naming why
 printf 'appId: com.a\n---\n- startRecording: clip\n- stopRecording\n' >"$W/rec.yaml"
 "$AMC" run --flow "$W/rec.yaml" >"$T_HOME/out" 2>&1; is $? 2 "startRecording is refused before the run"
@@ -90,6 +111,17 @@ like "$log" 'MEDIA_SCANNER_SCAN_FILE\] \[-d\] \[file:///sdcard/Pictures/photo_1.
 state=$("$AMC" sim state)
 like "$state" '"orientation":[[:space:]]*"landscape_right"' "the phone turned"
 like "$state" '"name":[[:space:]]*"photo_1.jpg"' "the picture is on the phone"
+"$AMC" run --flow "$W/args.yaml" -d adb:emulator-5554 >"$T_HOME/out" 2>&1; rc=$?
+is $rc 0 "adb: launchApp with permissions and arguments"
+[ $rc -eq 0 ] || sed 's/^/# /' "$T_HOME/out" | tail -n 15
+log=$(cat "$AMC_HOME/adb-standin/log")
+like "$log" 'COMMAND \[pm\] \[grant\] \[com.amc.notes\] \[android.permission.CAMERA\]' "adb: camera: allow is pm grant CAMERA"
+like "$log" 'COMMAND \[pm\] \[revoke\] \[com.amc.notes\] \[android.permission.ACCESS_COARSE_LOCATION\]' "location: deny revokes both location permissions"
+like "$log" 'COMMAND \[am\] \[start\] \[-W\] \[-n\] \[com.amc.notes/.MainActivity\] \[--es\] \[apiKey\] \[rc_key\] \[--ez\] \[isE2E\] \[true\]' "arguments are the launcher intent's extras, typed"
+like "$("$AMC" sim state)" '"isE2E":[[:space:]]*"true"' "the phone's app got them"
+printf 'appId: com.amc.notes\n---\n- launchApp: {permissions: {all: allow}}\n' >"$W/all.yaml"
+"$AMC" run --flow "$W/all.yaml" -d adb:emulator-5554 >"$T_HOME/out" 2>&1; is $? 0 "adb: permissions all: allow"
+like "$(cat "$AMC_HOME/adb-standin/log")" 'COMMAND \[pm\] \[grant\] \[com.amc.notes\] \[android.permission.ACCESS_FINE_LOCATION\]' "grants what dumpsys package lists as requested"
 printf 'appId: com.a\n---\n- setLocation: {latitude: 1, longitude: 2}\n' >"$W/loc.yaml"
 "$AMC" flow check --device-kind adb "$W/loc.yaml" >"$T_HOME/out" 2>&1; is $? 2 "adb: setLocation refused before the run"
 like "$(cat "$T_HOME/out")" 'without a mock-location app' "saying why"

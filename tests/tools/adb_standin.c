@@ -590,6 +590,57 @@ static int run_cmd(amc_device *d, int argc, char **argv)
 		printf("Broadcast completed: result=0\n");
 		return 0;
 	}
+	/* launchApp's permissions and arguments (adb_set.c): kept in the sim's state */
+	if (!strcmp(c, "cmd") && argc == 7 && !strcmp(argv[1], "package") && !strcmp(argv[2], "resolve-activity")) {
+		printf("priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n%s/.MainActivity\n",
+		       argv[6]);
+		return 0;
+	}
+	if (!strcmp(c, "dumpsys") && argc == 3 && !strcmp(argv[1], "package")) {
+		printf("Packages:\n  Package [%s] (1a2b3c):\n    requested permissions:\n"
+		       "      android.permission.CAMERA\n      android.permission.ACCESS_FINE_LOCATION\n"
+		       "    install permissions:\n      android.permission.INTERNET: granted=true\n", argv[2]);
+		return 0;
+	}
+	if (!strcmp(c, "pm") && argc == 4 && (!strcmp(argv[1], "grant") || !strcmp(argv[1], "revoke"))) {
+		char js[512];
+		snprintf(js, sizeof js, "{\"%.200s\":\"%s\"}", argv[3], argv[1][0] == 'g' ? "allow" : "deny");
+		cJSON *st = sim_state(d);
+		const cJSON *all = st ? cJSON_GetObjectItemCaseSensitive(st, "permissions") : NULL;
+		cJSON *mine = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(all, argv[2]), 1);
+		cJSON *add = cJSON_Parse(js);
+		if (!mine)
+			mine = cJSON_CreateObject();
+		cJSON_DeleteItemFromObjectCaseSensitive(mine, argv[3]);
+		cJSON_AddItemToObject(mine, argv[3], cJSON_DetachItemFromObject(add, argv[3]));
+		char *txt = cJSON_PrintUnformatted(mine);
+		int rc = d->ops->manage_app(d, argv[2], AMC_APP_PERMISSIONS, txt, &e);
+		free(txt);
+		cJSON_Delete(add);
+		cJSON_Delete(mine);
+		cJSON_Delete(st);
+		if (rc) {
+			fprintf(stderr, "Exception occurred while executing 'grant': Unknown package: %s\n", argv[2]);
+			return 255;
+		}
+		return 0;
+	}
+	if (!strcmp(c, "am") && argc >= 5 && !strcmp(argv[1], "start") && !strcmp(argv[2], "-W") &&
+	    !strcmp(argv[3], "-n") && (argc - 5) % 3 == 0) {
+		char pkg[256];
+		snprintf(pkg, sizeof pkg, "%.*s", (int)strcspn(argv[4], "/"), argv[4]);
+		cJSON *x = cJSON_CreateObject();
+		for (int k = 5; k + 2 < argc; k += 3)
+			cJSON_AddStringToObject(x, argv[k + 1], argv[k + 2]);
+		char *txt = cJSON_PrintUnformatted(x);
+		int rc = d->ops->manage_app(d, pkg, AMC_APP_LAUNCH_ARGS, txt, &e);
+		free(txt);
+		cJSON_Delete(x);
+		printf("Starting: Intent { cmp=%s (has extras) }\n", argv[4]);
+		if (rc)
+			printf("Error type 3\nError: Activity class {%s} does not exist.\n", argv[4]);
+		return 0;
+	}
 	if (!strcmp(c, "am") && argc == 4 && !strcmp(argv[1], "start") && !strcmp(argv[2], "-n")) {
 		char pkg[256];
 		snprintf(pkg, sizeof pkg, "%.*s", (int)strcspn(argv[3], "/"), argv[3]);

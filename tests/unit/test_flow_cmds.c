@@ -248,7 +248,10 @@ static void test_language(void)
 	c = one("- launchApp: {clearState: true, clearKeychain: true, stopApp: false, permissions: {all: deny}, "
 		"arguments: {a: b}}\n", "launchApp (clear state) (no stop)", "launchApp options");
 	ok(c->clear_state && c->clear_keychain && !c->stop_app && c->nenv == 1, "launchApp fields");
+	ok(c->nargs == 1 && !strcmp(c->args[0].name, "a") && !strcmp(c->args[0].value, "b"),
+	   "launchApp arguments kept (passed to the app)");
 	amc_flow_cmd_clear(c);
+	fails("- launchApp: {arguments: [a]}\n", "launchApp arguments must be a mapping", "arguments: a mapping");
 	fails("- retry: {commands: [back], file: x.yaml}\n", "retry takes file or commands, not both", "retry both");
 	fails("- repeat: {commands: [back]}\n", "repeat needs times or while", "repeat without times");
 	fails("- repeat: {times: 2, commands: []}\n", "repeat commands is empty", "repeat empty");

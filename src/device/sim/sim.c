@@ -447,6 +447,31 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 		if (open_link(s, arg, e) != 0)
 			return -1;
 		break;
+	case AMC_APP_PERMISSIONS:
+	case AMC_APP_LAUNCH_ARGS: {
+		/* kept per app in the state, where a flow's test can read them */
+		cJSON *v = arg ? cJSON_Parse(arg) : NULL;
+		char **slot = op == AMC_APP_PERMISSIONS ? &s->st.permissions : &s->st.launch_args;
+		cJSON *all = *slot ? cJSON_Parse(*slot) : NULL;
+		if (!cJSON_IsObject(v) || strlen(arg) > 16384) {
+			cJSON_Delete(v);
+			cJSON_Delete(all);
+			return amc_err_set(e, AMC_EUSAGE, "%s must be a JSON object of at most 16 KiB",
+					   op == AMC_APP_PERMISSIONS ? "permissions" : "launch arguments");
+		}
+		if (!cJSON_IsObject(all)) {
+			cJSON_Delete(all);
+			all = cJSON_CreateObject();
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(all, app_id);
+		cJSON_AddItemToObject(all, app_id, v);
+		free(*slot);
+		*slot = cJSON_PrintUnformatted(all);
+		cJSON_Delete(all);
+		if (op == AMC_APP_LAUNCH_ARGS)
+			sim_launch(s, app_screen(app_id));
+		break;
+	}
 	}
 	return finish(s, COST_LAUNCH, e);
 }

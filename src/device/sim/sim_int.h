@@ -195,6 +195,9 @@ typedef struct sim_state {
 	int orientation;
 	int has_location;
 	double lat, lon;
+	/* launchApp: the permissions and launch arguments each app was last
+	 * given, {"APP": {...}} as JSON text (owned; NULL: none yet) */
+	char *permissions, *launch_args;
 	/* Screen change in progress: the old view and when it started. */
 	int tr_kind;
 	long long tr_start;

@@ -191,6 +191,9 @@ static void add_note(sim_state *st, const char *title, const char *body)
 
 void sim_state_free(sim_state *st)
 {
+	free(st->permissions);
+	free(st->launch_args);
+	st->permissions = st->launch_args = NULL;
 	for (int i = 0; i < st->ncontacts; i++) {
 		free(st->contacts[i].name);
 		free(st->contacts[i].phone);
@@ -331,6 +334,12 @@ char *sim_state_to_json(const sim *s)
 	for (int i = 0; i < TG_COUNT; i++)
 		cJSON_AddBoolToObject(tg, TOGGLE_NAMES[i], st->toggles[i]);
 	cJSON_AddStringToObject(o, "orientation", amc_orientation_name(st->orientation));
+	cJSON *pj = st->permissions ? cJSON_Parse(st->permissions) : NULL;
+	cJSON *aj = st->launch_args ? cJSON_Parse(st->launch_args) : NULL;
+	if (pj)
+		cJSON_AddItemToObject(o, "permissions", pj);
+	if (aj)
+		cJSON_AddItemToObject(o, "launch_arguments", aj);
 	if (st->has_location) {
 		cJSON *lo = cJSON_AddObjectToObject(o, "location");
 		cJSON_AddNumberToObject(lo, "latitude", st->lat);
@@ -654,6 +663,13 @@ int sim_state_from_json(sim *s, const char *text, size_t len, amc_err *e)
 	st.orientation = ori ? amc_orientation_parse(ori) : 0;
 	if (st.orientation < 0)
 		fail(&l, "%s", "'orientation' is not portrait, landscape_left, upside_down or landscape_right");
+	for (int k = 0; k < 2; k++) {
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, k ? "launch_arguments" : "permissions");
+		if (cJSON_IsObject(m))
+			*(k ? &st.launch_args : &st.permissions) = cJSON_PrintUnformatted(m);
+		else if (m)
+			fail(&l, "%s", k ? "'launch_arguments' is not an object" : "'permissions' is not an object");
+	}
 	const cJSON *loc = cJSON_GetObjectItemCaseSensitive(o, "location");
 	if (cJSON_IsObject(loc)) {
 		const cJSON *la = cJSON_GetObjectItemCaseSensitive(loc, "latitude");
