@@ -733,7 +733,7 @@ static int op_frame(amc_device *d, amc_image *img, amc_err *e);
 	.kind = "adb", .info = op_info, .screenshot = op_screenshot, .ui_tree = op_ui_tree, \
 	.tap = op_tap, .long_press = op_long_press, .swipe = op_swipe, .type_text = op_type_text, \
 	.key = op_key, .launch_app = op_launch_app, .wait = op_wait, .health = op_health, \
-	.manage_app = op_manage_app, .set = amc_adb_set, \
+	.manage_app = op_manage_app, .set = amc_adb_set, .double_tap = amc_adb_double_tap, \
 	.close = op_close
 static const amc_device_ops ADB_OPS = { ADB_COMMON_OPS, .frame = op_frame };
 static const amc_device_ops ADB_PNG_OPS = { ADB_COMMON_OPS };

@@ -28,6 +28,8 @@ void amc_adb_rotated(amc_device *d, int quarter);
  * arguments ({"KEY": "VALUE"}), JSON text (adb_set.c). */
 int amc_adb_permissions(amc_device *d, const char *app, const char *json, amc_err *e);
 int amc_adb_launch_args(amc_device *d, const char *app, const char *json, amc_err *e);
+/* doubleTapOn: both `input tap`s in one adb shell call (adb_set.c). */
+int amc_adb_double_tap(amc_device *d, int x, int y, amc_err *e);
 /* The driver's set_device (adb_set.c): orientation, airplane mode, media. */
 int amc_adb_set(amc_device *d, amc_dev_setting what, const char *value, amc_err *e);
 

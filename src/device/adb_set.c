@@ -124,6 +124,21 @@ int amc_adb_set(amc_device *d, amc_dev_setting what, const char *value, amc_err 
 	}
 }
 
+/* doubleTapOn: the phone's shell runs both taps of one adb call, so no adb
+ * round trip falls between them (each `input` still starts its own process:
+ * on a slow phone the pair may take longer than Android's 300 ms double-tap
+ * window; Maestro's driver injects the events from its instrumentation). */
+int amc_adb_double_tap(amc_device *d, int x, int y, amc_err *e)
+{
+	if (x < 0 || y < 0 || x > 100000 || y > 100000)
+		return amc_err_set(e, AMC_EUSAGE, "double tap at (%d,%d) is off the screen", x, y);
+	char xs[16], ys[16];
+	snprintf(xs, sizeof xs, "%d", x);
+	snprintf(ys, sizeof ys, "%d", y);
+	const char *w[] = { "input", "tap", xs, ys, ";", "input", "tap", xs, ys, NULL };
+	return amc_adb_shell(d, w, NULL, e);
+}
+
 /* ---- launchApp: permissions and launch arguments ---- */
 
 /* Maestro's permission names (AndroidDriver.translatePermissionName); any

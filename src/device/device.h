@@ -134,6 +134,9 @@ typedef struct amc_device_ops {
 	 * there); NULL where the driver has none. AMC_EUSAGE naming what the
 	 * driver cannot do of the rest. */
 	int (*set)(amc_device *d, amc_dev_setting what, const char *value, amc_err *e);
+	/* Two taps at x,y as one gesture, within the platform's double-tap
+	 * window (doubleTapOn); NULL: callers tap twice back to back. */
+	int (*double_tap)(amc_device *d, int x, int y, amc_err *e);
 } amc_device_ops;
 
 /* What a device's calls cost: how many and their wall time, by kind. A step

@@ -333,7 +333,8 @@ static int step_cmd(amc_sb *sb, amc_store *s, const amc_step_row *r, const amc_s
 	if (!strcmp(tool, "tap") || !strcmp(tool, "long_press")) {
 		amc_ui_tree t;
 		int have = before_tree(s, r, prev, &t);
-		amc_sb_puts(sb, !strcmp(tool, "tap") ? "- tapOn:\n" : "- longPressOn:\n");
+		amc_sb_puts(sb, strcmp(tool, "tap") ? "- longPressOn:\n"
+				: amc_json_int(a, "count", 1) == 2 ? "- doubleTapOn:\n" : "- tapOn:\n");
 		selector_for(sb, &t, have, amc_json_int(a, "x", 0), amc_json_int(a, "y", 0));
 		if (have)
 			amc_uitree_free(&t);

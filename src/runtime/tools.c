@@ -114,21 +114,32 @@ static int element_at(const amc_ui_tree *t, int x, int y, amc_element_ref *ref)
 
 static int t_tap(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
 {
-	int x, y;
-	if (arg_int(args, "x", 0, 1, &x, e) || arg_int(args, "y", 0, 1, &y, e))
+	int x, y, count;
+	if (arg_int(args, "x", 0, 1, &x, e) || arg_int(args, "y", 0, 1, &y, e) ||
+	    arg_int(args, "count", 1, 0, &count, e))
 		return -1;
+	if (count < 1 || count > 2)
+		return amc_err_set(e, AMC_EUSAGE, "tap 'count' must be 1 or 2 (a double tap)");
 	amc_element_ref ref;
 	if (c->dev->ops->tap_element && c->obs && element_at(&c->obs->tree, x, y, &ref) == 0) {
-		if (c->dev->ops->tap_element(c->dev, &ref, e) != 0)
-			return -1;
+		for (int k = 0; k < count; k++)
+			if (c->dev->ops->tap_element(c->dev, &ref, e) != 0)
+				return -1;
 		*res = point_result(x, y);
 		cJSON *el = cJSON_AddObjectToObject(*res, "element");
 		cJSON_AddStringToObject(el, ref.id ? "id" : "text", ref.id ? ref.id : ref.text);
 		cJSON_AddNumberToObject(el, "index", ref.index);
 		return 0;
 	}
-	if (c->dev->ops->tap(c->dev, x, y, e) != 0)
-		return -1;
+	/* a double tap is one gesture where the driver has one (doubleTapOn) */
+	if (count == 2 && c->dev->ops->double_tap) {
+		if (c->dev->ops->double_tap(c->dev, x, y, e) != 0)
+			return -1;
+	} else {
+		for (int k = 0; k < count; k++)
+			if (c->dev->ops->tap(c->dev, x, y, e) != 0)
+				return -1;
+	}
 	*res = point_result(x, y);
 	return 0;
 }

@@ -51,6 +51,14 @@ like "$state" '"airplane_mode":[[:space:]]*false' "toggleAirplaneMode: off again
 "$AMC" sim screenshot "$T_HOME/port.png" >/dev/null 2>&1
 like "$("$PNGCHECK" "$T_HOME/port.png")" '^1080x2400 ' "PORTRAIT: back to 1080x2400"
 
+# doubleTapOn: one tap step of count 2, the two taps in one driver call
+printf 'appId: com.android.settings\n---\n- launchApp\n- tapOn: "Network & internet"\n- doubleTapOn: "Airplane mode"\n' >"$W/dbl.yaml"
+"$AMC" run --flow "$W/dbl.yaml" >"$T_HOME/out" 2>&1; is $? 0 "sim: doubleTapOn"
+like "$("$AMC" sim state)" '"airplane_mode":[[:space:]]*false' "the toggle tapped twice is back off"
+tid=$(sed -n 's/.*task \([0-9a-z]*\) succeeded.*/\1/p' "$T_HOME/out")
+like "$("$AMC" show "$tid" --json)" '"count":[[:space:]]*2' "one tap step of count 2"
+like "$("$AMC" export "$tid" --flow)" '- doubleTapOn:' "exported as doubleTapOn"
+
 # launchApp permissions and arguments (Orchestra: setPermissions, then the
 # launch with its arguments): the sim keeps them where a test reads them
 cat >"$W/args.yaml" <<'Y'
@@ -111,6 +119,10 @@ like "$log" 'MEDIA_SCANNER_SCAN_FILE\] \[-d\] \[file:///sdcard/Pictures/photo_1.
 state=$("$AMC" sim state)
 like "$state" '"orientation":[[:space:]]*"landscape_right"' "the phone turned"
 like "$state" '"name":[[:space:]]*"photo_1.jpg"' "the picture is on the phone"
+: >"$AMC_HOME/adb-standin/log"
+"$AMC" run --flow "$W/dbl.yaml" -d adb:emulator-5554 >"$T_HOME/out" 2>&1; is $? 0 "adb: doubleTapOn"
+n=$(grep -c 'COMMAND \[input\] \[tap\]' "$AMC_HOME/adb-standin/log")
+is "$n" 3 "a tap and a double tap: three input taps"
 "$AMC" run --flow "$W/args.yaml" -d adb:emulator-5554 >"$T_HOME/out" 2>&1; rc=$?
 is $rc 0 "adb: launchApp with permissions and arguments"
 [ $rc -eq 0 ] || sed 's/^/# /' "$T_HOME/out" | tail -n 15

@@ -299,6 +299,17 @@ static int op_tap(amc_device *d, int x, int y, amc_err *e)
 	return finish(s, COST_TAP, e);
 }
 
+/* both taps in one call: no frame, no capture between them */
+static int op_double_tap(amc_device *d, int x, int y, amc_err *e)
+{
+	sim *s = S(d);
+	if (check_point(s, "double tap", x, y, e) != 0 || refresh(s, e) != 0)
+		return -1;
+	sim_tap_at(s, x, y, 0);
+	sim_tap_at(s, x, y, 0);
+	return finish(s, COST_TAP, e);
+}
+
 static int op_long_press(amc_device *d, int x, int y, int ms, amc_err *e)
 {
 	sim *s = S(d);
@@ -584,6 +595,7 @@ static const amc_device_ops SIM_OPS = {
 	.launch_app = op_launch_app,
 	.manage_app = op_manage_app,
 	.set = op_set,
+	.double_tap = op_double_tap,
 	.wait = op_wait,
 	.health = op_health,
 	.close = op_close,
