@@ -43,7 +43,7 @@ agree() { # NAME DIR
 			[ $rc -eq 0 ] && passed=$((passed + 1))
 		fi
 	done <"$T_HOME/files"
-	echo "# agree ($name): $accepted flows accepted by check -d sim ($checkrefused refused, $checkenv not checked: environment); run refused $refused of them; $ran ran ($passed passed, the rest failed on the sim's missing apps)"
+	echo "# agree ($name): $accepted flows accepted by check -d sim ($checkrefused refused or lacking sub-flow/script files, $checkenv not checked: environment); run refused $refused of them; $ran ran ($passed passed, the rest failed on the sim's missing apps)"
 	is "$refused" 0 "$name: no flow accepted by check is refused by run"
 	is "$checkenv" 0 "$name: every flow checked (none stopped by the environment)"
 }

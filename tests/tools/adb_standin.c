@@ -32,7 +32,11 @@
  *                                    a latency model: each call takes at least this
  *                                    long (captures: the phone's time plus the bytes
  *                                    over USB at usb_mb_s; inputs: input, am, monkey)
- * A file $AMC_HOME/adb-standin/vanished-SERIAL makes that phone gone. */
+ * A file $AMC_HOME/adb-standin/vanished-SERIAL makes that phone gone.
+ *
+ * Over 800 lines: one program answering adb's whole command surface, its
+ * dispatch (run_cmd, main) read top to bottom; the shell parser is the part
+ * that would split out (tests/tools/ has no shared library to put it in). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
