@@ -385,6 +385,9 @@ static int cmd_js(const amc_flow_cmd *c)
 	for (size_t i = 0; i < c->nenv; i++)
 		if (amc_flow_interp_needs_js(c->env[i].value))
 			return 1;
+	for (size_t i = 0; i < c->nargs; i++) /* launchApp arguments */
+		if (amc_flow_interp_needs_js(c->args[i].value))
+			return 1;
 	return 0;
 }
 

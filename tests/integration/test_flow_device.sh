@@ -71,11 +71,13 @@ env:
     arguments:
       apiKey: ${KEY}
       isE2E: true
+      store: ${STORE || 'test_store'}
 Y
 "$AMC" run --flow "$W/args.yaml" >"$T_HOME/out" 2>&1; is $? 0 "sim: launchApp with permissions and arguments"
 state=$("$AMC" sim state)
 like "$state" '"apiKey":[[:space:]]*"rc_key"' "the app got its arguments, \${KEY} filled"
 like "$state" '"camera":[[:space:]]*"allow"' "and its permissions"
+like "$state" '"store":[[:space:]]*"test_store"' "an argument's \${expression} (the engine started for it, STORE undefined as in Maestro)"
 like "$state" '"app":[[:space:]]*"com.amc.notes"' "and is in front"
 "$AMC" flow check --device-kind appium "$W/args.yaml" >"$T_HOME/out" 2>&1; is $? 2 "Appium: launchApp arguments refused before the run"
 like "$(cat "$T_HOME/out")" "does not set an app's permissions or launch arguments yet" "saying why"
@@ -129,7 +131,7 @@ is $rc 0 "adb: launchApp with permissions and arguments"
 log=$(cat "$AMC_HOME/adb-standin/log")
 like "$log" 'COMMAND \[pm\] \[grant\] \[com.amc.notes\] \[android.permission.CAMERA\]' "adb: camera: allow is pm grant CAMERA"
 like "$log" 'COMMAND \[pm\] \[revoke\] \[com.amc.notes\] \[android.permission.ACCESS_COARSE_LOCATION\]' "location: deny revokes both location permissions"
-like "$log" 'COMMAND \[am\] \[start\] \[-W\] \[-n\] \[com.amc.notes/.MainActivity\] \[--es\] \[apiKey\] \[rc_key\] \[--ez\] \[isE2E\] \[true\]' "arguments are the launcher intent's extras, typed"
+like "$log" 'COMMAND \[am\] \[start\] \[-W\] \[-n\] \[com.amc.notes/.MainActivity\] \[--es\] \[apiKey\] \[rc_key\] \[--ez\] \[isE2E\] \[true\] \[--es\] \[store\] \[test_store\]' "arguments are the launcher intent's extras, typed"
 like "$("$AMC" sim state)" '"isE2E":[[:space:]]*"true"' "the phone's app got them"
 printf 'appId: com.amc.notes\n---\n- launchApp: {permissions: {all: allow}}\n' >"$W/all.yaml"
 "$AMC" run --flow "$W/all.yaml" -d adb:emulator-5554 >"$T_HOME/out" 2>&1; is $? 0 "adb: permissions all: allow"
