@@ -18,7 +18,7 @@ packages="build-essential autoconf automake pkg-config
   libchafa-dev libglib2.0-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
   libpng-dev libdeflate-dev libxml2-dev libyaml-dev libpcre2-dev libfreetype-dev fonts-dejavu-core
   clang tmux tesseract-ocr libvterm-dev
-  duktape-dev libjpeg-dev
+  libjavascriptcoregtk-4.1-dev libseccomp-dev libjpeg-dev
   libpq-dev postgresql-15
   libclang-rt-14-dev llvm-14 sqlite3"
 # libclang-rt-14-dev (libFuzzer, ASan/UBSan runtimes) and llvm-14 (llvm-profdata,
@@ -26,7 +26,9 @@ packages="build-essential autoconf automake pkg-config
 # `make fuzz` and `make check-hardening` (fuzzing and line coverage) need them.
 # sqlite3 (the CLI): the hardening checks read the database with it (PRAGMA
 # integrity_check, rows that name artifact files).
-# duktape-dev: the JavaScript engine of flows (amc-js, src/flow/amc_js.c).
+# libjavascriptcoregtk-4.1-dev: the JavaScript engine of flows (JavaScriptCore's
+# plain C API, current ECMAScript as Maestro's GraalJS; amc-js, src/flow/amc_js.c);
+# libseccomp-dev: amc-js's system-call allow-list.
 # libjpeg-dev: JPEG screenshots in `amc export --html` reports.
 # libpq-dev: the fleet's PostgreSQL client; postgresql-15: the server the fleet
 # tests start privately (initdb + pg_ctl as an unprivileged user).

@@ -12,11 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agentcli/agentcli_probe.h"
 #include "cli/cli.h"
 #include "device/adb.h"
+#include "flow/script.h"
 #include "perception/ocr.h"
 #include "fleet/pq.h"
 #include "util/proc.h"
@@ -413,6 +415,47 @@ static void check_agents(report *r, const amc_config *cfg)
 			snprintf(c->fix, sizeof c->fix, "log in once: run `%s` (a subscription needs nothing else)",
 				 amc_agentcli_kind_name((amc_agent_kind)k));
 	}
+/* amc-js: found (beside amc, then installed) and able to run a script in
+ * its sandbox on this kernel (seccomp, limits). */
+static void check_js(report *r)
+{
+	char path[PATH_MAX], p[300];
+	int found = amc_script_find_helper(path, sizeof path);
+	safe(p, sizeof p, path);
+	check *c;
+	if (found != 0) {
+		c = add(r, "javascript", "fail");
+		snprintf(c->detail, sizeof c->detail, "the helper amc-js is not at %s: flows with scripts "
+			 "(runScript, evalScript, ${expressions}) cannot run", p);
+		snprintf(c->fix, sizeof c->fix, "reinstall amc (make install puts amc-js there), or set AMC_JS "
+			 "to the amc-js program");
+		return;
+	}
+	amc_script *s = NULL;
+	amc_err e;
+	amc_err_clear(&e);
+	char *v = NULL;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int rc = amc_script_open(path, NULL, &s, &e);
+	if (rc == 0)
+		rc = amc_script_eval(s, "`${[1, 2].map((x) => x * 2).at(-1) ?? 0}`", "doctor", NULL, 0, &v, &e);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	amc_script_close(s);
+	long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	if (rc == 0 && v && !strcmp(v, "4")) {
+		c = add(r, "javascript", "ok");
+		snprintf(c->detail, sizeof c->detail, "amc-js at %s runs a script in its sandbox (%ld ms with start-up)",
+			 p, ms);
+	} else {
+		char m[600];
+		safe(m, sizeof m, rc == 0 ? "a wrong answer" : e.msg);
+		c = add(r, "javascript", "fail");
+		snprintf(c->detail, sizeof c->detail, "amc-js at %s cannot run a script: %s", p, m);
+		snprintf(c->fix, sizeof c->fix, "install libjavascriptcoregtk-4.1-0 and libseccomp2, on a kernel "
+			 "with seccomp filters (amc-js refuses to run scripts without its sandbox)");
+	}
+	free(v);
 }
 
 static int run(amc_cli *cli, int argc, char **argv)
@@ -434,6 +477,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 	check_fleet(r, cli->cfg);
 	check_keys(r, cli->cfg);
 	check_agents(r, cli->cfg);
+	check_js(r);
 	int fails = 0, warns = 0;
 	for (int i = 0; i < r->n; i++) {
 		fails += !strcmp(r->v[i].status, "fail");

@@ -97,8 +97,16 @@ int amc_cli_run_suite(const char *dir, const char *device, const char *include, 
 	}
 	self[l] = '\0';
 	size_t failed = 0;
+	int order_failed = 0;
 	for (size_t i = 0; i < s.n; i++) {
-		run_one(self, device, &s.v[i]);
+		if (s.v[i].in_order && order_failed && !s.continue_on_failure) {
+			/* executionOrder with continueOnFailure: false stops its sequence */
+			s.v[i].message = amc_xstrdup("not run: an earlier flow of executionOrder failed "
+						     "(continueOnFailure: false)");
+		} else {
+			run_one(self, device, &s.v[i]);
+		}
+		order_failed |= s.v[i].in_order && !s.v[i].passed;
 		failed += !s.v[i].passed;
 		if (!json) {
 			fprintf(stderr, "%s ", s.v[i].passed ? "PASS" : "FAIL");

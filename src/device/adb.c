@@ -31,6 +31,7 @@ typedef struct adb {
 	char prog[PATH_MAX];
 	long timeout_ms;
 	int w, h;
+	int rot;        /* user_rotation amc set (adb_set.c): `wm size` is the portrait size */
 	char model[64];
 	/* adb.capture: "raw", "png" or "auto"; "auto" measures once and
 	 * becomes one of the others, and a phone whose raw frame is refused is
@@ -139,6 +140,41 @@ static int adb_shell(adb *a, const char *const *words, char **out, amc_err *e)
 	return 0;
 }
 
+/* For adb_set.c: the same two, on a device. */
+int amc_adb_shell(amc_device *d, const char *const *words, char **out, amc_err *e)
+{
+	return adb_shell(A(d), words, out, e);
+}
+
+void amc_adb_rotated(amc_device *d, int quarter)
+{
+	adb *a = A(d);
+	if (a->w > 0 && (quarter & 1) != (a->rot & 1)) {
+		int t = a->w;
+		a->w = a->h;
+		a->h = t;
+	}
+	a->rot = quarter;
+}
+
+int amc_adb_push(amc_device *d, const char *local, const char *remote, amc_err *e)
+{
+	adb *a = A(d);
+	const char *args[] = { "push", local, remote, NULL };
+	amc_proc_result r;
+	if (adb_run(a, args, 65536, &r, e) != 0)
+		return -1;
+	int rc = 0;
+	if (r.exit_code != 0) {
+		char line[256];
+		amc_adb_first_line(r.err_len ? r.err : (const char *)r.out, line, sizeof line);
+		rc = amc_err_set(e, AMC_EFAIL, "adb %s: push failed (exit %d): %s", a->serial, r.exit_code,
+				 line[0] ? line : "no message");
+	}
+	amc_proc_result_free(&r);
+	return rc;
+}
+
 /* ---- info ---- */
 
 static int load_info(adb *a, amc_err *e)
@@ -162,8 +198,8 @@ static int load_info(adb *a, amc_err *e)
 		return -1;
 	amc_adb_first_line(out, a->model, sizeof a->model);
 	free(out);
-	a->w = w;
-	a->h = h;
+	a->w = a->rot & 1 ? h : w;
+	a->h = a->rot & 1 ? w : h;
 	return 0;
 }
 
@@ -604,6 +640,10 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 	char *out = NULL, *lw = NULL;
 	int rc = 0;
 	switch (op) {
+	case AMC_APP_PERMISSIONS:
+		return amc_adb_permissions(d, app_id, arg, e);
+	case AMC_APP_LAUNCH_ARGS:
+		return amc_adb_launch_args(d, app_id, arg, e);
 	case AMC_APP_CLEAR_STATE: {
 		const char *w[] = { "pm", "clear", app_id, NULL };
 		rc = adb_shell(a, w, &out, e);
@@ -693,7 +733,7 @@ static int op_frame(amc_device *d, amc_image *img, amc_err *e);
 	.kind = "adb", .info = op_info, .screenshot = op_screenshot, .ui_tree = op_ui_tree, \
 	.tap = op_tap, .long_press = op_long_press, .swipe = op_swipe, .type_text = op_type_text, \
 	.key = op_key, .launch_app = op_launch_app, .wait = op_wait, .health = op_health, \
-	.manage_app = op_manage_app, \
+	.manage_app = op_manage_app, .set = amc_adb_set, .double_tap = amc_adb_double_tap, \
 	.close = op_close
 static const amc_device_ops ADB_OPS = { ADB_COMMON_OPS, .frame = op_frame };
 static const amc_device_ops ADB_PNG_OPS = { ADB_COMMON_OPS };

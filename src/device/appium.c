@@ -603,6 +603,9 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 	     strspn(app_id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != n))
 		return amc_err_set(e, AMC_EUSAGE, "%s is not an app id (package or bundle id)",
 				   n ? "the app id" : "an empty name");
+	if (op == AMC_APP_PERMISSIONS || op == AMC_APP_LAUNCH_ARGS)
+		return amc_err_set(e, AMC_EUSAGE, "amc's Appium driver does not set an app's %s yet",
+				   op == AMC_APP_PERMISSIONS ? "permissions" : "launch arguments");
 	if (op == AMC_APP_OPEN_LINK && (!arg || !*arg || strlen(arg) > 2000))
 		return amc_err_set(e, AMC_EUSAGE, "a link must be 1 to 2000 characters");
 	static const char *const SCRIPT[] = { "mobile: clearApp", "mobile: terminateApp", "mobile: terminateApp",

@@ -88,6 +88,14 @@ static int c_manage_app(amc_device *d, const char *app_id, amc_app_op op, const 
 {
 	COUNTED(inputs, manage_app(d, app_id, op, arg, e));
 }
+static int c_double_tap(amc_device *d, int x, int y, amc_err *e)
+{
+	COUNTED(inputs, double_tap(d, x, y, e));
+}
+static int c_set(amc_device *d, amc_dev_setting what, const char *value, amc_err *e)
+{
+	COUNTED(inputs, set(d, what, value, e));
+}
 static int c_wait(amc_device *d, int ms, amc_err *e)
 {
 	COUNTED(waits, wait(d, ms, e));
@@ -123,6 +131,8 @@ static void wrap(amc_device *d, const amc_device_ops *o)
 		.tap_element = o->tap_element ? c_tap_element : NULL,
 		.set_value = o->set_value ? c_set_value : NULL,
 		.manage_app = o->manage_app ? c_manage_app : NULL,
+		.set = o->set ? c_set : NULL,
+		.double_tap = o->double_tap ? c_double_tap : NULL,
 	};
 	d->ops = &d->counted;
 }

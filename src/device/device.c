@@ -1,5 +1,7 @@
 #include "device/device.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +83,73 @@ int amc_app_op_parse(const char *s, amc_app_op *out)
 		}
 	}
 	return -1;
+}
+
+static const char *const SETTINGS[AMC_SET_COUNT] = { "orientation", "airplane", "location", "add_media" };
+
+int amc_dev_setting_parse(const char *s, amc_dev_setting *out)
+{
+	for (int i = 0; s && i < AMC_SET_COUNT; i++) {
+		if (!strcmp(s, SETTINGS[i])) {
+			*out = (amc_dev_setting)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *amc_dev_setting_name(amc_dev_setting s)
+{
+	return s >= 0 && s < AMC_SET_COUNT ? SETTINGS[s] : "?";
+}
+
+/* Maestro's DeviceOrientation: PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT,
+ * UPSIDE_DOWN (also camelCase); landscape left is the top of the phone to
+ * the left, a quarter turn counter-clockwise (Android's ROTATION_90). */
+int amc_orientation_parse(const char *s)
+{
+	char k[32];
+	size_t n = 0;
+	for (; s && *s && n + 1 < sizeof k; s++)
+		if (*s != '_' && *s != ' ')
+			k[n++] = (char)tolower((unsigned char)*s);
+	k[n] = '\0';
+	if (!s || *s)
+		return -1;
+	static const char *const KEYS[4] = { "portrait", "landscaperight", "upsidedown", "landscapeleft" };
+	static const int Q[4] = { 0, 3, 2, 1 };
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(k, KEYS[i]))
+			return Q[i];
+	return -1;
+}
+
+const char *amc_orientation_name(int quarter)
+{
+	static const char *const N[4] = { "portrait", "landscape_left", "upside_down", "landscape_right" };
+	return quarter >= 0 && quarter < 4 ? N[quarter] : "?";
+}
+
+int amc_location_parse(const char *s, double *lat, double *lon)
+{
+	char *end;
+	if (!s || strlen(s) > 64)
+		return -1;
+	errno = 0;
+	double a = strtod(s, &end);
+	while (*end == ' ')
+		end++;
+	if (end == s || *end != ',' || errno)
+		return -1;
+	const char *p = end + 1;
+	double b = strtod(p, &end);
+	while (*end == ' ')
+		end++;
+	if (end == p || *end || errno || !(a >= -90 && a <= 90) || !(b >= -180 && b <= 180))
+		return -1;
+	*lat = a;
+	*lon = b;
+	return 0;
 }
 
 /* http(s)://HOST[:PORT][/PATH]: printable ASCII, no spaces, at most 100 bytes. */

@@ -54,9 +54,34 @@ typedef enum amc_app_op {
 	AMC_APP_CLEAR_STATE, /* the app's data back to a fresh install (sim: factory data of that app) */
 	AMC_APP_STOP,        /* stop it (adb am force-stop; Appium terminateApp) */
 	AMC_APP_KILL,        /* kill its process as the system would (adb am kill, then force-stop) */
-	AMC_APP_OPEN_LINK    /* open a link (deep link or URL); app_id may be NULL */
+	AMC_APP_OPEN_LINK,   /* open a link (deep link or URL); app_id may be NULL */
+	/* For a flow's launchApp only (not named by amc_app_op_parse): */
+	AMC_APP_PERMISSIONS, /* arg: {"NAME": "allow"|"deny"|"unset"} as JSON; NAME Maestro's
+			      * (all, camera, location, ...) or an Android permission */
+	AMC_APP_LAUNCH_ARGS  /* start the app with arg: {"KEY": "VALUE"} as JSON (intent extras) */
 } amc_app_op;
 int amc_app_op_parse(const char *s, amc_app_op *out);
+
+/* What set_device changes: Maestro's setOrientation, setAirplaneMode and
+ * toggleAirplaneMode, setLocation and travel, addMedia. */
+typedef enum amc_dev_setting {
+	AMC_SET_ORIENTATION, /* "portrait", "landscape_left", "landscape_right", "upside_down" */
+	AMC_SET_AIRPLANE,    /* "on", "off", "toggle" */
+	AMC_SET_LOCATION,    /* "LAT,LON" in degrees */
+	AMC_SET_ADD_MEDIA,   /* a local file's path (a picture or a video) */
+	AMC_SET_COUNT
+} amc_dev_setting;
+/* "orientation", "airplane", "location", "add_media". */
+int amc_dev_setting_parse(const char *s, amc_dev_setting *out);
+const char *amc_dev_setting_name(amc_dev_setting s);
+/* An orientation name, amc's ("landscape_left") or Maestro's
+ * ("LANDSCAPE_LEFT", "landscapeLeft"), as Android's user_rotation: 0
+ * portrait, 1 landscape left (ROTATION_90), 2 upside down, 3 landscape right;
+ * -1 if none. */
+int amc_orientation_parse(const char *s);
+const char *amc_orientation_name(int quarter);
+/* "LAT,LON" (spaces allowed) within -90..90, -180..180: 0 and the two. */
+int amc_location_parse(const char *s, double *lat, double *lon);
 
 typedef struct amc_device_info {
 	char id[128];       /* canonical id: "sim:0" */
@@ -105,6 +130,13 @@ typedef struct amc_device_ops {
 	/* Clear an app's data, stop or kill it, or open a link (`arg`: the link;
 	 * app_id may be NULL for a link). NULL where the driver has none. */
 	int (*manage_app)(amc_device *d, const char *app_id, amc_app_op op, const char *arg, amc_err *e);
+	/* Change a device setting (amc_dev_setting, the value as documented
+	 * there); NULL where the driver has none. AMC_EUSAGE naming what the
+	 * driver cannot do of the rest. */
+	int (*set)(amc_device *d, amc_dev_setting what, const char *value, amc_err *e);
+	/* Two taps at x,y as one gesture, within the platform's double-tap
+	 * window (doubleTapOn); NULL: callers tap twice back to back. */
+	int (*double_tap)(amc_device *d, int x, int y, amc_err *e);
 } amc_device_ops;
 
 /* What a device's calls cost: how many and their wall time, by kind. A step

@@ -136,6 +136,8 @@ typedef struct amc_flow_cmd {
 	size_t nbody;
 	amc_flow_kv *env;    /* runFlow/runScript env:, launchApp permissions */
 	size_t nenv;
+	amc_flow_kv *args;   /* launchApp arguments (values as written, ${...} filled at run time) */
+	size_t nargs;
 	amc_flow_cond cond;  /* runFlow when, repeat while, extendedWaitUntil */
 	int times;           /* repeat times (0: while only), retry maxRetries, tap repeat */
 	int delay;           /* tap repeat delay, ms */

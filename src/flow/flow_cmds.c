@@ -39,12 +39,10 @@ static int launch_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *
 	if (!strcmp(it->name, "permissions"))
 		return amc_flow_kv_parse(y, it->val, what, &c->env, &c->nenv);
 	if (!strcmp(it->name, "arguments")) {
-		/* Launch arguments reach the app on iOS/Android launchers amc does not drive. */
-		if (it->val->type != YAML_MAPPING_NODE && !amc_flow_yaml_is_null(it->val))
-			return amc_flow_yaml_err(y, it->val, "%s must be a mapping, got %s", what,
-						 amc_flow_yaml_kind(it->val));
-		c->retry_tap = 1; /* remembered to say they were not passed */
-		return 0;
+		/* passed to the app: adb intent extras, the sim's state */
+		if (amc_flow_yaml_is_null(it->val))
+			return 0;
+		return amc_flow_kv_parse(y, it->val, what, &c->args, &c->nargs);
 	}
 	return 1;
 }
@@ -533,6 +531,7 @@ void amc_flow_cmd_clear(amc_flow_cmd *c)
 		amc_flow_cmd_clear(&c->body[i]);
 	free(c->body);
 	amc_flow_kv_free(c->env, c->nenv);
+	amc_flow_kv_free(c->args, c->nargs);
 	amc_flow_cond_clear(&c->cond);
 	memset(c, 0, sizeof *c);
 }

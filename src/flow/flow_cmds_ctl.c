@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/device.h"
 #include "util/sanitize.h"
 
 #define RETRY_MAX 3 /* Maestro clamps maxRetries to 3 */
@@ -433,14 +434,117 @@ int amc_flow_parse_ai(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd
 	return 0;
 }
 
-/* setLocation, travel, addMedia, recording, airplane mode, orientation: known
- * and read as written; amc_flow_check_device refuses them before a run. */
+/* A list of texts (addMedia files, travel points) into c->env's values (so
+ * their ${...} are checked and filled as any env value's); names empty. */
+static int text_list(amc_flow_yaml *y, const yaml_node_t *v, const char *what, amc_flow_cmd *c)
+{
+	if (!v || v->type != YAML_SEQUENCE_NODE)
+		return amc_flow_yaml_err(y, v, "%s must be a list, got %s", what, amc_flow_yaml_kind(v));
+	for (yaml_node_item_t *i = v->data.sequence.items.start; i < v->data.sequence.items.top; i++) {
+		char *t = NULL;
+		if (amc_flow_yaml_str(y, amc_flow_yaml_node(y, *i), what, 1, &t) != 0)
+			return -1;
+		c->env = amc_xrealloc(c->env, (c->nenv + 1) * sizeof *c->env);
+		c->env[c->nenv].name = amc_xstrdup("");
+		c->env[c->nenv++].value = t;
+	}
+	return 0;
+}
+
+static int dev_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
+{
+	amc_flow_cmd *c = ctx;
+	switch (c->op) {
+	case AMC_FLOW_SET_ORIENTATION:
+		if (!strcmp(it->name, "orientation"))
+			return amc_flow_yaml_str(y, it->val, what, 0, &c->text);
+		break;
+	case AMC_FLOW_SET_AIRPLANE_MODE:
+		if (!strcmp(it->name, "value"))
+			return amc_flow_yaml_str(y, it->val, what, 0, &c->text);
+		break;
+	case AMC_FLOW_SET_LOCATION:
+		if (!strcmp(it->name, "latitude"))
+			return amc_flow_yaml_str(y, it->val, what, 1, &c->text);
+		if (!strcmp(it->name, "longitude"))
+			return amc_flow_yaml_str(y, it->val, what, 1, &c->direction);
+		break;
+	case AMC_FLOW_TRAVEL:
+		if (!strcmp(it->name, "points"))
+			return text_list(y, it->val, what, c);
+		if (!strcmp(it->name, "speed")) /* m/s, as TravelCommand's speedMPS */
+			return amc_flow_yaml_int(y, it->val, what, 1, 100000, &c->number);
+		break;
+	case AMC_FLOW_ADD_MEDIA:
+		if (!strcmp(it->name, "files"))
+			return text_list(y, it->val, what, c);
+		break;
+	default:
+		break;
+	}
+	return opt_flag(y, it, what, c);
+}
+
+/* The device commands, as Maestro's Yaml* classes read them:
+ * setOrientation: NAME | {orientation}; setAirplaneMode: enabled|disabled |
+ * {value} (YamlSetAirplaneModeDeserializer); toggleAirplaneMode;
+ * setLocation: {latitude, longitude} (YamlSetLocation); travel: {points,
+ * speed} (YamlTravelCommand); addMedia: [files] | {files} (YamlAddMedia);
+ * startRecording/stopRecording: read as written. amc_flow_check_device
+ * refuses those a device kind cannot do before a run. */
 int amc_flow_parse_device_only(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
 			       amc_flow_cmd *c)
 {
-	(void)y;
-	(void)v;
-	(void)def;
-	(void)c;
+	static const char *const SUP[] = {
+		[AMC_FLOW_SET_ORIENTATION] = "orientation, optional, label",
+		[AMC_FLOW_SET_AIRPLANE_MODE] = "value, optional, label",
+		[AMC_FLOW_SET_LOCATION] = "latitude, longitude, optional, label",
+		[AMC_FLOW_TRAVEL] = "points, speed, optional, label",
+		[AMC_FLOW_ADD_MEDIA] = "files, optional, label",
+	};
+	if (c->op == AMC_FLOW_START_RECORDING || c->op == AMC_FLOW_STOP_RECORDING)
+		return 0;
+	const char *sup = (size_t)c->op < sizeof SUP / sizeof SUP[0] && SUP[c->op] ? SUP[c->op] : "optional, label";
+	int accepts = AMC_FLOW_V_MAPPING;
+	if (c->op == AMC_FLOW_SET_ORIENTATION || c->op == AMC_FLOW_SET_AIRPLANE_MODE)
+		accepts |= AMC_FLOW_V_SCALAR;
+	if (c->op == AMC_FLOW_ADD_MEDIA)
+		accepts |= AMC_FLOW_V_LIST;
+	if (c->op == AMC_FLOW_TOGGLE_AIRPLANE_MODE)
+		accepts |= AMC_FLOW_V_NONE;
+	int shape = amc_flow_shape(y, v, def->name, accepts, "takes its value as Maestro documents it");
+	if (shape < 0)
+		return -1;
+	if (shape == AMC_FLOW_V_SCALAR && amc_flow_yaml_str(y, v, def->name, 0, &c->text) != 0)
+		return -1;
+	if (shape == AMC_FLOW_V_LIST && text_list(y, v, def->name, c) != 0)
+		return -1;
+	if (shape == AMC_FLOW_V_MAPPING && amc_flow_opts_read(y, v, def->name, sup, NULL, dev_opt, c, &c->label) != 0)
+		return -1;
+	switch (c->op) {
+	case AMC_FLOW_SET_ORIENTATION:
+		if (!c->text || (!strstr(c->text, "${") && amc_orientation_parse(c->text) < 0))
+			return amc_flow_yaml_err(y, v, "setOrientation takes PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or "
+						 "UPSIDE_DOWN");
+		break;
+	case AMC_FLOW_SET_AIRPLANE_MODE:
+		if (!c->text || (strcmp(c->text, "enabled") && strcmp(c->text, "disabled")))
+			return amc_flow_yaml_err(y, v, "setAirplaneMode takes enabled or disabled");
+		break;
+	case AMC_FLOW_SET_LOCATION:
+		if (!c->text || !c->direction)
+			return amc_flow_yaml_err(y, v, "setLocation needs latitude and longitude");
+		break;
+	case AMC_FLOW_TRAVEL:
+		if (c->nenv < 1)
+			return amc_flow_yaml_err(y, v, "travel needs points: [\"LAT,LON\", ...]");
+		break;
+	case AMC_FLOW_ADD_MEDIA:
+		if (c->nenv < 1)
+			return amc_flow_yaml_err(y, v, "addMedia needs at least one file");
+		break;
+	default:
+		break;
+	}
 	return 0;
 }

@@ -333,7 +333,8 @@ static int step_cmd(amc_sb *sb, amc_store *s, const amc_step_row *r, const amc_s
 	if (!strcmp(tool, "tap") || !strcmp(tool, "long_press")) {
 		amc_ui_tree t;
 		int have = before_tree(s, r, prev, &t);
-		amc_sb_puts(sb, !strcmp(tool, "tap") ? "- tapOn:\n" : "- longPressOn:\n");
+		amc_sb_puts(sb, strcmp(tool, "tap") ? "- longPressOn:\n"
+				: amc_json_int(a, "count", 1) == 2 ? "- doubleTapOn:\n" : "- tapOn:\n");
 		selector_for(sb, &t, have, amc_json_int(a, "x", 0), amc_json_int(a, "y", 0));
 		if (have)
 			amc_uitree_free(&t);
@@ -389,6 +390,27 @@ static int step_cmd(amc_sb *sb, amc_store *s, const amc_step_row *r, const amc_s
 			amc_sb_putc(sb, '\n');
 		} else if (cmd && strcmp(op, "open_link")) {
 			amc_sb_printf(sb, "- %s\n", cmd); /* the flow's appId */
+		} else {
+			wrote = 0;
+		}
+	} else if (!strcmp(tool, "set_device")) {
+		/* back to the Maestro command that made it */
+		const char *set = amc_json_str(a, "setting") ? amc_json_str(a, "setting") : "";
+		const char *v = amc_json_str(a, "value") ? amc_json_str(a, "value") : "";
+		double la, lo;
+		if (!strcmp(set, "orientation") && amc_orientation_parse(v) >= 0) {
+			static const char *const N[] = { "PORTRAIT", "LANDSCAPE_LEFT", "UPSIDE_DOWN", "LANDSCAPE_RIGHT" };
+			amc_sb_printf(sb, "- setOrientation: %s\n", N[amc_orientation_parse(v)]);
+		} else if (!strcmp(set, "airplane") && !strcmp(v, "toggle")) {
+			amc_sb_puts(sb, "- toggleAirplaneMode\n");
+		} else if (!strcmp(set, "airplane") && (!strcmp(v, "on") || !strcmp(v, "off"))) {
+			amc_sb_printf(sb, "- setAirplaneMode: %s\n", !strcmp(v, "on") ? "enabled" : "disabled");
+		} else if (!strcmp(set, "location") && amc_location_parse(v, &la, &lo) == 0) {
+			amc_sb_printf(sb, "- setLocation:\n    latitude: %.6f\n    longitude: %.6f\n", la, lo);
+		} else if (!strcmp(set, "add_media") && *v) {
+			amc_sb_puts(sb, "- addMedia:\n    - ");
+			q(sb, v);
+			amc_sb_putc(sb, '\n');
 		} else {
 			wrote = 0;
 		}

@@ -56,6 +56,9 @@ int amc_flow_js_attach(struct amc_flow_run_opts *o, const char *platform, amc_er
 		amc_err_prefix(e, "JavaScript (evalScript, runScript, assertTrue, ${expressions}) needs the helper amc-js");
 		return -1;
 	}
+	/* an undefined ${NAME} is undefined, as in Maestro (GraalJsEngine's
+	 * global Proxy says every name exists); `flow check` warns about them */
+	amc_script_set_maestro_names(s, 1);
 	o->eval = amc_flow_js_eval;
 	o->eval_ud = s;
 	o->set_copied = amc_flow_js_set_copied;

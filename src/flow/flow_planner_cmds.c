@@ -399,7 +399,8 @@ int fp_cond_holds(flow_planner *fp, const amc_flow_cmd *c, const amc_flow_cond *
 int fp_plan_tap(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
 {
 	const char *tool = c->op == AMC_FLOW_LONG_PRESS_ON ? "long_press" : "tap";
-	int taps = c->op == AMC_FLOW_DOUBLE_TAP_ON ? 2 : c->times > 0 ? c->times : 1;
+	/* doubleTapOn: one tap action of count 2, one gesture (tools.c) */
+	int taps = c->op == AMC_FLOW_DOUBLE_TAP_ON ? 1 : c->times > 0 ? c->times : 1;
 	amc_selector s;
 	int x, y, i = -1;
 	if (fp_find_now(fp, c, &c->sel, ctx, &s, e) == -2) {
@@ -452,6 +453,8 @@ int fp_plan_tap(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx
 	fp_begin(fp, c, tool, out);
 	cJSON_AddNumberToObject(out->args, "x", x);
 	cJSON_AddNumberToObject(out->args, "y", y);
+	if (c->op == AMC_FLOW_DOUBLE_TAP_ON)
+		cJSON_AddNumberToObject(out->args, "count", 2);
 	fp_add_selector(&s, out);
 	amc_selector_clear(&s);
 	fp->have_sig = 1;

@@ -78,21 +78,35 @@ static int plan_launch(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_c
 		free(app);
 		return FP_ACT;
 	}
+	/* permissions and arguments, their ${...} filled here (Orchestra's
+	 * launchApp: setPermissions, then the launch with its arguments) */
+	cJSON *perms = NULL, *args = NULL;
+	for (int k = 0; k < 2; k++) {
+		const amc_flow_kv *kv = k ? c->args : c->env;
+		size_t n = k ? c->nargs : c->nenv;
+		cJSON *o = n ? cJSON_CreateObject() : NULL;
+		for (size_t i = 0; i < n; i++) {
+			char *v = NULL;
+			if (fp_interp(fp, c, kv[i].value, &v, e) != 0) {
+				cJSON_Delete(o);
+				cJSON_Delete(perms);
+				free(app);
+				return FP_FAIL;
+			}
+			cJSON_AddStringToObject(o, kv[i].name, v);
+			free(v);
+		}
+		*(k ? &args : &perms) = o;
+	}
 	fp_begin(fp, c, "launch_app", out);
 	cJSON_AddStringToObject(out->args, "app_id", app);
+	if (perms)
+		cJSON_AddItemToObject(out->args, "permissions", perms);
+	if (args)
+		cJSON_AddItemToObject(out->args, "arguments", args);
 	describe_with(out, "launchApp ", app);
-	/* what Maestro would do that amc's drivers cannot: said in the step */
-	amc_sb notes;
-	amc_sb_init(&notes);
-	if (c->clear_keychain)
-		amc_sb_puts(&notes, "clearKeychain: Android has no keychain, nothing to clear. ");
-	if (c->nenv)
-		amc_sb_puts(&notes, "permissions: not set (the driver grants none). ");
-	if (c->retry_tap)
-		amc_sb_puts(&notes, "arguments: not passed (the driver launches without extras). ");
-	if (notes.len)
-		cJSON_AddStringToObject(out->args, "notes", amc_sb_str(&notes));
-	amc_sb_free(&notes);
+	if (c->clear_keychain) /* what Maestro would do that has no meaning here: said in the step */
+		cJSON_AddStringToObject(out->args, "notes", "clearKeychain: Android has no keychain, nothing to clear.");
 	free(app);
 	return FP_ACT;
 }
@@ -110,6 +124,77 @@ static int plan_app(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, am
 	describe_with(out, c->op == AMC_FLOW_OPEN_LINK ? "openLink " : c->op == AMC_FLOW_STOP_APP ? "stopApp "
 			   : c->op == AMC_FLOW_KILL_APP ? "killApp " : "clearState ", arg);
 	free(arg);
+	return FP_ACT;
+}
+
+/* setOrientation, (toggle|set)AirplaneMode, setLocation, travel, addMedia:
+ * one set_device step each; travel and addMedia one per point or file. */
+static int plan_device(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, amc_err *e)
+{
+	char *v = NULL, *lon = NULL;
+	const char *setting = "location", *say = amc_flow_op_name(c->op);
+	switch (c->op) {
+	case AMC_FLOW_SET_ORIENTATION:
+		setting = "orientation";
+		if (fp_interp(fp, c, c->text, &v, e) != 0)
+			return FP_FAIL;
+		break;
+	case AMC_FLOW_SET_AIRPLANE_MODE:
+	case AMC_FLOW_TOGGLE_AIRPLANE_MODE:
+		setting = "airplane";
+		v = amc_xstrdup(c->op == AMC_FLOW_TOGGLE_AIRPLANE_MODE ? "toggle"
+				: c->text && !strcmp(c->text, "enabled") ? "on" : "off");
+		break;
+	case AMC_FLOW_SET_LOCATION:
+		if (fp_interp(fp, c, c->text, &v, e) != 0 || fp_interp(fp, c, c->direction, &lon, e) != 0) {
+			free(v);
+			return FP_FAIL;
+		}
+		{
+			amc_sb sb;
+			amc_sb_init(&sb);
+			amc_sb_printf(&sb, "%s,%s", v, lon);
+			free(v);
+			free(lon);
+			v = amc_sb_detach(&sb);
+		}
+		break;
+	case AMC_FLOW_TRAVEL:
+	case AMC_FLOW_ADD_MEDIA: {
+		size_t i = (size_t)fp->sub;
+		if (i >= c->nenv || fp_interp(fp, c, c->env[i].value, &v, e) != 0)
+			return FP_FAIL;
+		if (c->op == AMC_FLOW_ADD_MEDIA) {
+			setting = "add_media";
+			/* relative to the flow file, as Maestro resolves addMedia's files */
+			const char *path = fp_top(fp)->file ? fp_top(fp)->file->path : NULL;
+			const char *slash = path ? strrchr(path, '/') : NULL;
+			if (v[0] != '/' && slash) {
+				amc_sb sb;
+				amc_sb_init(&sb);
+				amc_sb_printf(&sb, "%.*s/%s", (int)(slash - path), path, v);
+				free(v);
+				v = amc_sb_detach(&sb);
+			}
+		}
+		if (i + 1 < c->nenv) {
+			fp->sub = (int)i + 1;
+			fp->emitted_final = 0;
+		}
+		break;
+	}
+	default:
+		return FP_FAIL;
+	}
+	fp_begin(fp, c, "set_device", out);
+	cJSON_AddStringToObject(out->args, "setting", setting);
+	cJSON_AddStringToObject(out->args, "value", v);
+	amc_sb d;
+	amc_sb_init(&d);
+	amc_sb_printf(&d, "%s ", say);
+	describe_with(out, amc_sb_str(&d), v);
+	amc_sb_free(&d);
+	free(v);
 	return FP_ACT;
 }
 
@@ -352,6 +437,13 @@ int fp_plan_cmd(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx
 	case AMC_FLOW_CLEAR_STATE:
 	case AMC_FLOW_OPEN_LINK:
 		return plan_app(fp, c, out, e);
+	case AMC_FLOW_SET_ORIENTATION:
+	case AMC_FLOW_SET_AIRPLANE_MODE:
+	case AMC_FLOW_TOGGLE_AIRPLANE_MODE:
+	case AMC_FLOW_SET_LOCATION:
+	case AMC_FLOW_TRAVEL:
+	case AMC_FLOW_ADD_MEDIA:
+		return plan_device(fp, c, out, e);
 	case AMC_FLOW_CLEAR_KEYCHAIN:
 		return decided_text(fp, c, out, "flow", 1, "note", "Android has no keychain: nothing to clear", NULL);
 	case AMC_FLOW_INPUT_TEXT: {

@@ -245,26 +245,34 @@ static const char *cannot(const dev_check *k, const amc_flow_cmd *c)
 {
 	if (is_ai(c))
 		return k->have_model ? NULL : "AI commands need a model (planner.provider and its key: `amc providers`)";
-	int sim = !strcmp(k->kind, "sim");
+	int sim = !strcmp(k->kind, "sim"), adb = !strcmp(k->kind, "adb");
+	/* set_device (device.h): the sim models all four settings, adb changes
+	 * orientation, airplane mode and media; Appium's driver has none yet. */
 	switch (c->op) {
 	case AMC_FLOW_SET_LOCATION:
 	case AMC_FLOW_TRAVEL:
-		return "amc's drivers have no way to set the device's location";
+		return sim ? NULL
+		       : adb ? "adb cannot set a phone's location without a mock-location app on it"
+			     : "amc's Appium driver cannot set the location";
 	case AMC_FLOW_ADD_MEDIA:
-		return "amc's drivers cannot push media files into the gallery";
+		return sim || adb ? NULL : "amc's Appium driver cannot push media files into the gallery";
 	case AMC_FLOW_START_RECORDING:
 	case AMC_FLOW_STOP_RECORDING:
-		return "amc records every step's screenshots instead of a screen video";
+		return "amc records every step's screenshots instead of a screen video (see the task's steps in "
+		       "amc show or its HTML report)";
 	case AMC_FLOW_SET_AIRPLANE_MODE:
 	case AMC_FLOW_TOGGLE_AIRPLANE_MODE:
-		return "amc's drivers cannot switch airplane mode (tap the toggle in Settings instead)";
+		return sim || adb ? NULL : "amc's Appium driver cannot switch airplane mode";
 	case AMC_FLOW_SET_ORIENTATION:
-		return "amc's drivers cannot rotate the screen";
+		return sim || adb ? NULL : "amc's Appium driver cannot rotate the screen";
 	case AMC_FLOW_PRESS_KEY:
 		if (sim && c->text && strcmp(c->text, "back") && strcmp(c->text, "home") && strcmp(c->text, "enter") &&
 		    strcmp(c->text, "delete"))
 			return "the sim has the back, home, enter and delete (Backspace) keys only";
 		return NULL;
+	case AMC_FLOW_LAUNCH_APP:
+		return sim || adb || (!c->nenv && !c->nargs) ? NULL
+		       : "amc's Appium driver does not set an app's permissions or launch arguments yet";
 	case AMC_FLOW_CLEAR_KEYCHAIN:
 		return NULL; /* Android has no keychain: a no-op there, said so in the step */
 	default:
@@ -376,6 +384,9 @@ static int cmd_js(const amc_flow_cmd *c)
 		return 1;
 	for (size_t i = 0; i < c->nenv; i++)
 		if (amc_flow_interp_needs_js(c->env[i].value))
+			return 1;
+	for (size_t i = 0; i < c->nargs; i++) /* launchApp arguments */
+		if (amc_flow_interp_needs_js(c->args[i].value))
 			return 1;
 	return 0;
 }

@@ -29,6 +29,7 @@ void amc_suite_free(amc_suite *s)
 	for (size_t i = 0; i < s->n; i++)
 		flow_free(&s->v[i]);
 	free(s->v);
+	free(s->config);
 	memset(s, 0, sizeof *s);
 }
 
@@ -131,18 +132,219 @@ static int collect(const char *dir, int level, char ***paths, size_t *n, amc_err
 	return rc;
 }
 
+/* ---- the workspace config (Maestro's WorkspaceConfig) ---- */
+
+typedef struct wcfg {
+	amc_sb flows;      /* globs, one per line ("*" when none) */
+	amc_sb include, exclude; /* comma-separated */
+	amc_sb order;      /* flowsOrder names, one per line */
+	int continue_on_failure;
+} wcfg;
+
+/* A scalar or a list of scalars into sb, joined by sep. */
+static void texts(amc_flow_yaml *y, const yaml_node_t *v, amc_sb *sb, char sep)
+{
+	if (v && v->type == YAML_SCALAR_NODE) {
+		if (sb->len)
+			amc_sb_putc(sb, sep);
+		amc_sb_puts(sb, (const char *)v->data.scalar.value);
+		return;
+	}
+	if (!v || v->type != YAML_SEQUENCE_NODE)
+		return;
+	for (yaml_node_item_t *i = v->data.sequence.items.start; i < v->data.sequence.items.top; i++)
+		texts(y, amc_flow_yaml_node(y, *i), sb, sep);
+}
+
+/* DIR/config.yaml (or .yml): 0 read or absent, -1 an error in e. */
+static int read_workspace(const char *dir, wcfg *w, char **used, amc_err *e)
+{
+	char p[PATH_MAX];
+	char *text = NULL;
+	size_t len = 0;
+	w->continue_on_failure = 1;
+	for (int k = 0; k < 2 && !text; k++) {
+		snprintf(p, sizeof p, "%s/%s", dir, k ? "config.yml" : "config.yaml");
+		struct stat st;
+		if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && amc_flow_read(p, &text, &len, e) != 0)
+			return -1;
+	}
+	if (!text)
+		return 0;
+	*used = amc_xstrdup(p);
+	amc_flow_yaml y;
+	amc_flow_yaml_init(&y, p, e);
+	int rc = amc_flow_yaml_read(&y, text, len);
+	const yaml_node_t *root = rc == 0 && y.ndocs >= 1 ? amc_flow_yaml_use(&y, 0) : NULL;
+	if (rc == 0 && root && root->type == YAML_MAPPING_NODE) {
+		for (yaml_node_pair_t *pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++) {
+			const yaml_node_t *k = amc_flow_yaml_node(&y, pr->key);
+			const yaml_node_t *v = amc_flow_yaml_node(&y, pr->value);
+			const char *kn = k && k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "";
+			if (!strcmp(kn, "flows"))
+				texts(&y, v, &w->flows, '\n');
+			else if (!strcmp(kn, "includeTags"))
+				texts(&y, v, &w->include, ',');
+			else if (!strcmp(kn, "excludeTags"))
+				texts(&y, v, &w->exclude, ',');
+			else if (!strcmp(kn, "executionOrder") && v && v->type == YAML_MAPPING_NODE) {
+				for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+					const yaml_node_t *k2 = amc_flow_yaml_node(&y, q->key);
+					const yaml_node_t *v2 = amc_flow_yaml_node(&y, q->value);
+					const char *k2n = k2 && k2->type == YAML_SCALAR_NODE ? (const char *)k2->data.scalar.value
+											     : "";
+					if (!strcmp(k2n, "flowsOrder"))
+						texts(&y, v2, &w->order, '\n');
+					else if (!strcmp(k2n, "continueOnFailure") &&
+						 amc_flow_yaml_bool(&y, v2, "executionOrder continueOnFailure",
+								    &w->continue_on_failure) != 0)
+						rc = -1;
+				}
+			} /* other keys (platform, appId, ...) are the runner's, not the plan's */
+		}
+	} else if (rc == 0 && root && !amc_flow_yaml_is_null(root)) {
+		rc = amc_flow_yaml_err(&y, root, "a workspace config is a mapping (flows, includeTags, excludeTags, "
+				       "executionOrder)");
+	}
+	amc_flow_yaml_close(&y);
+	free(text);
+	return rc;
+}
+
+/* Java's glob as Maestro's PathMatcher reads it: `**` any characters, `*`
+ * and `?` any but '/'; {a,b} alternatives. */
+static int glob_match(const char *g, const char *s)
+{
+	for (; *g; g++, s++) {
+		if (g[0] == '*' && g[1] == '*') {
+			g += 2;
+			if (*g == '/' && glob_match(g + 1, s))
+				return 1; /* the slash after a double star may match nothing */
+			for (;; s++) {
+				if (glob_match(g, s))
+					return 1;
+				if (!*s)
+					return 0;
+			}
+		}
+		if (*g == '*') {
+			for (;; s++) {
+				if (glob_match(g + 1, s))
+					return 1;
+				if (!*s || *s == '/')
+					return 0;
+			}
+		}
+		if (*g == '{') {
+			const char *end = strchr(g, '}');
+			if (!end)
+				return 0;
+			for (const char *a = g + 1; a < end;) {
+				size_t n = strcspn(a, ",}");
+				char alt[PATH_MAX];
+				snprintf(alt, sizeof alt, "%.*s%s", (int)n, a, end + 1);
+				if (glob_match(alt, s))
+					return 1;
+				a += n + 1;
+			}
+			return 0;
+		}
+		if (!*s || (*g == '?' ? *s == '/' : *g != *s))
+			return 0;
+	}
+	return *s == '\0';
+}
+
+static int any_glob(const char *globs, const char *rel)
+{
+	for (const char *p = globs; *p;) {
+		size_t n = strcspn(p, "\n");
+		char g[PATH_MAX];
+		snprintf(g, sizeof g, "%.*s", (int)n, p);
+		if (n && glob_match(g, rel))
+			return 1;
+		p += n + (p[n] == '\n');
+	}
+	return 0;
+}
+
+static void wcfg_free(wcfg *w)
+{
+	amc_sb_free(&w->flows);
+	amc_sb_free(&w->include);
+	amc_sb_free(&w->exclude);
+	amc_sb_free(&w->order);
+}
+
+/* executionOrder.flowsOrder: those flows first, in that order. */
+static int apply_order(amc_suite *out, const char *order, amc_err *e)
+{
+	size_t at = 0;
+	for (const char *p = order; *p;) {
+		size_t n = strcspn(p, "\n");
+		size_t i;
+		for (i = at; i < out->n; i++) {
+			const char *nm = out->v[i].name, *dot = strrchr(nm, '.');
+			size_t l = dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml")) ? (size_t)(dot - nm) : strlen(nm);
+			if ((l == n && !strncmp(nm, p, n)) || (strlen(nm) == n && !strncmp(nm, p, n)))
+				break;
+		}
+		if (n && i == out->n)
+			return amc_err_set(e, AMC_EUSAGE, "executionOrder.flowsOrder names '%.*s', which none of the "
+					   "selected flows is called", (int)(n > 200 ? 200 : n), p);
+		if (n) {
+			amc_suite_flow f = out->v[i];
+			memmove(&out->v[at + 1], &out->v[at], (i - at) * sizeof *out->v);
+			out->v[at] = f;
+			out->v[at++].in_order = 1;
+		}
+		p += n + (p[n] == '\n');
+	}
+	return 0;
+}
+
 int amc_suite_list(const char *dir, const char *include, const char *exclude, amc_suite *out,
 		   amc_err *e)
 {
 	memset(out, 0, sizeof *out);
+	out->continue_on_failure = 1;
+	wcfg w;
+	memset(&w, 0, sizeof w);
+	amc_sb_init(&w.flows);
+	amc_sb_init(&w.include);
+	amc_sb_init(&w.exclude);
+	amc_sb_init(&w.order);
+	if (read_workspace(dir, &w, &out->config, e) != 0) {
+		wcfg_free(&w);
+		amc_suite_free(out);
+		return -1;
+	}
+	out->continue_on_failure = w.continue_on_failure;
+	int default_globs = w.flows.len == 0;
+	if (default_globs)
+		amc_sb_puts(&w.flows, "*"); /* the top-level flows only, as Maestro */
+	/* the command line's tags and the config's together */
+	if (include && *include)
+		amc_sb_printf(&w.include, "%s%s", w.include.len ? "," : "", include);
+	if (exclude && *exclude)
+		amc_sb_printf(&w.exclude, "%s%s", w.exclude.len ? "," : "", exclude);
+	const char *inc = amc_sb_str(&w.include), *exc = amc_sb_str(&w.exclude);
 	char **paths = NULL;
-	size_t n = 0;
+	size_t n = 0, globbed = 0;
+	size_t dl = strlen(dir);
+	while (dl > 1 && dir[dl - 1] == '/')
+		dl--;
 	int rc = collect(dir, 0, &paths, &n, e);
 	for (size_t i = 0; i < n; i++) {
+		const char *rel = paths[i] + dl + (paths[i][dl] == '/');
+		if (rc != 0 || !any_glob(amc_sb_str(&w.flows), rel)) {
+			free(paths[i]);
+			continue;
+		}
+		globbed++;
 		amc_suite_flow f = { .path = paths[i] };
 		read_config(&f);
-		int keep = rc == 0 && (!include || !*include || has_tag(&f, include)) &&
-			   !(exclude && *exclude && has_tag(&f, exclude));
+		int keep = (!*inc || has_tag(&f, inc)) && !(*exc && has_tag(&f, exc));
 		if (!keep) {
 			flow_free(&f);
 			continue;
@@ -155,6 +357,19 @@ int amc_suite_list(const char *dir, const char *include, const char *exclude, am
 		out->v[out->n++] = f;
 	}
 	free(paths);
+	/* an empty selection is an error, saying which rule emptied it */
+	if (rc == 0 && globbed == 0)
+		rc = default_globs ? amc_err_set(e, AMC_EUSAGE, "the folder %s has no top-level flows (Maestro runs "
+						 "the top level only; a config.yaml with flows: [\"**\"] or "
+						 "[\"sub/*\"] selects flows in sub-folders)", dir)
+				   : amc_err_set(e, AMC_EUSAGE, "the flows: patterns of %s match no flow file",
+						 out->config);
+	else if (rc == 0 && out->n == 0)
+		rc = amc_err_set(e, AMC_EUSAGE, "no flow of %s matches the tags (include: %s; exclude: %s)", dir,
+				 *inc ? inc : "any", *exc ? exc : "none");
+	if (rc == 0 && w.order.len)
+		rc = apply_order(out, amc_sb_str(&w.order), e);
+	wcfg_free(&w);
 	if (rc != 0)
 		amc_suite_free(out);
 	return rc;

@@ -1,5 +1,8 @@
-/* flow_suite.h - a folder of flows as Maestro's `test DIR` takes it: every
- * flow below it (name order), selected by tags, and a JUnit report. */
+/* flow_suite.h - a folder of flows as Maestro's `test DIR` takes it (its
+ * WorkspaceExecutionPlanner): the folder's config.yaml (`flows:` globs,
+ * default "*", the top-level flows only; includeTags/excludeTags added to the
+ * command line's; executionOrder: {flowsOrder, continueOnFailure}), the
+ * flows selected in name order, and a JUnit report. */
 #ifndef AMC_FLOW_SUITE_H
 #define AMC_FLOW_SUITE_H
 
@@ -19,17 +22,23 @@ typedef struct amc_suite_flow {
 	double seconds;
 	char *message;     /* why it failed (owned, may be NULL) */
 	char *task_id;     /* owned, may be NULL */
+	int in_order;      /* named by executionOrder.flowsOrder: runs first, in that order */
 } amc_suite_flow;
 
 typedef struct amc_suite {
-	amc_suite_flow *v;
+	amc_suite_flow *v;     /* executionOrder's flows first, then the rest in name order */
 	size_t n;
+	int continue_on_failure; /* executionOrder.continueOnFailure (default 1) */
+	char *config;          /* the workspace config read (owned; NULL: none) */
 } amc_suite;
 
-/* Every .yaml/.yml flow below `dir` (not config.yaml), whose tags include one
- * of `include` (NULL or empty list: all) and none of `exclude`; tag lists are
- * comma-separated. A flow whose config cannot be read is kept (it fails when
- * run, saying why). Free with amc_suite_free. */
+/* The flows of the workspace `dir` (not config.yaml) its config's `flows:`
+ * globs match (relative to dir: `*` within a folder, `**` across folders),
+ * whose tags include one of `include` or the config's includeTags (none
+ * given: all) and none of `exclude` or excludeTags; tag lists are
+ * comma-separated. An empty selection is an AMC_EUSAGE error saying why, as
+ * Maestro's. A flow whose config cannot be read is kept (it fails when run,
+ * saying why). Free with amc_suite_free. */
 int amc_suite_list(const char *dir, const char *include, const char *exclude, amc_suite *out,
 		   amc_err *e);
 void amc_suite_free(amc_suite *s);

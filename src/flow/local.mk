@@ -9,15 +9,17 @@ libamc_a_SOURCES += \
 	src/flow/flow_planner.c src/flow/flow_planner.h \
 	src/flow/flow_planner_int.h src/flow/flow_planner_cmds.c src/flow/flow_planner_ops.c
 libamc_a_SOURCES += src/flow/script.c src/flow/script.h src/flow/flow_js.c src/flow/flow_js.h \
+	src/flow/script_http.c src/flow/script_http.h \
 	src/flow/flow_check.c src/flow/flow_check.h src/flow/flow_suite.c src/flow/flow_suite.h
 libamc_a_SOURCES += src/flow/flow_export.c src/flow/flow_export.h
-# amc-js: the sandboxed JavaScript evaluator (Duktape, from libduktape-dev)
+# amc-js: the sandboxed JavaScript evaluator (JavaScriptCore from
+# libjavascriptcoregtk-4.1-dev, seccomp-bpf from libseccomp-dev)
 pkglibexec_PROGRAMS = amc-js
 amc_js_SOURCES = src/flow/amc_js.c
-amc_js_CPPFLAGS = $(CJSON_CFLAGS) $(DUKTAPE_CFLAGS)
-amc_js_LDADD = $(CJSON_LIBS) $(DUKTAPE_LIBS)
-# Never with the sanitizers: their runtimes need system calls seccomp strict mode
-# forbids and more address space than amc-js's RLIMIT_AS allows.
+amc_js_CPPFLAGS = $(CJSON_CFLAGS) $(JSC_CFLAGS) $(SECCOMP_CFLAGS)
+amc_js_LDADD = $(CJSON_LIBS) $(JSC_LIBS) $(SECCOMP_LIBS)
+# Never with the sanitizers: their runtimes need system calls amc-js's seccomp
+# allow-list refuses and address space its RLIMIT_DATA does not leave.
 amc_js_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra
 amc_js_LDFLAGS =
 AM_CPPFLAGS += -DAMC_PKGLIBEXECDIR='"$(pkglibexecdir)"'

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
+#include "flow/script_http.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
 
@@ -27,29 +29,42 @@ struct amc_script {
 	char *platform;
 	char *copied;   /* maestro.copiedText, NULL when none */
 	char *output;   /* the output object as JSON text */
+	char *log;      /* console.log of the last evaluation */
+	char *hosts;    /* http policy (script_http.h); NULL: any host */
 	long timeout_ms;
+	int maestro_names;
+	int spawns;
+	pid_t pid;      /* the engine process, 0 when none */
+	int wfd, rfd;
+	amc_sb rbuf;    /* bytes read past the last line */
 };
+
+int amc_script_find_helper(char *buf, size_t n)
+{
+	const char *env = getenv("AMC_JS");
+	if (env && *env) {
+		snprintf(buf, n, "%s", env);
+		return access(buf, X_OK) == 0 ? 0 : -1;
+	}
+	/* beside the executable: ./build/amc finds ./build/amc-js */
+	char self[PATH_MAX];
+	ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (l > 0) {
+		self[l] = '\0';
+		snprintf(buf, n, "%s/amc-js", dirname(self));
+		if (access(buf, X_OK) == 0)
+			return 0;
+	}
+	snprintf(buf, n, "%s/amc-js", AMC_PKGLIBEXECDIR);
+	return access(buf, X_OK) == 0 ? 0 : -1;
+}
 
 int amc_script_open(const char *helper, const char *platform, amc_script **out, amc_err *e)
 {
 	*out = NULL;
 	char def[PATH_MAX];
-	if (!helper || !*helper)
-		helper = getenv("AMC_JS");
 	if (!helper || !*helper) {
-		/* beside the running executable first (the build folder, where the
-		 * README runs ./build/amc), then where `make install` puts it */
-		char self[PATH_MAX];
-		ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-		char *slash = n > 0 ? (self[n] = '\0', strrchr(self, '/')) : NULL;
-		if (slash && (size_t)(slash - self) + sizeof "/amc-js" <= sizeof def) {
-			snprintf(def, sizeof def, "%.*s/amc-js", (int)(slash - self), self);
-			if (access(def, X_OK) == 0)
-				helper = def;
-		}
-	}
-	if (!helper || !*helper) {
-		snprintf(def, sizeof def, "%s/amc-js", AMC_PKGLIBEXECDIR);
+		(void)amc_script_find_helper(def, sizeof def);
 		helper = def;
 	}
 	if (access(helper, X_OK) != 0) {
@@ -63,19 +78,43 @@ int amc_script_open(const char *helper, const char *platform, amc_script **out, 
 	s->helper = amc_xstrdup(helper);
 	s->platform = amc_xstrdup(platform ? platform : "android");
 	s->output = amc_xstrdup("{}");
+	s->log = amc_xstrdup("");
 	s->timeout_ms = AMC_SCRIPT_TIMEOUT_MS;
+	s->wfd = s->rfd = -1;
+	amc_sb_init(&s->rbuf);
 	*out = s;
 	return 0;
+}
+
+/* End the engine process (it may be mid-script: killed, not asked). */
+static void stop(amc_script *s)
+{
+	if (s->wfd >= 0)
+		close(s->wfd);
+	if (s->rfd >= 0)
+		close(s->rfd);
+	s->wfd = s->rfd = -1;
+	if (s->pid > 0) {
+		kill(s->pid, SIGKILL);
+		while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	s->pid = 0;
+	amc_sb_reset(&s->rbuf);
 }
 
 void amc_script_close(amc_script *s)
 {
 	if (!s)
 		return;
+	stop(s);
+	amc_sb_free(&s->rbuf);
 	free(s->helper);
 	free(s->platform);
 	free(s->copied);
 	free(s->output);
+	free(s->log);
+	free(s->hosts);
 	free(s);
 }
 
@@ -92,6 +131,27 @@ int amc_script_set_copied_text(amc_script *s, const char *text, amc_err *e)
 void amc_script_set_timeout(amc_script *s, long ms)
 {
 	s->timeout_ms = ms > 0 ? ms : AMC_SCRIPT_TIMEOUT_MS;
+}
+
+void amc_script_set_maestro_names(amc_script *s, int on)
+{
+	s->maestro_names = on != 0;
+}
+
+void amc_script_set_http_hosts(amc_script *s, const char *hosts)
+{
+	free(s->hosts);
+	s->hosts = amc_xstrdup(hosts);
+}
+
+const char *amc_script_log(const amc_script *s)
+{
+	return s->log;
+}
+
+int amc_script_spawns(const amc_script *s)
+{
+	return s->spawns;
 }
 
 const char *amc_script_output(const amc_script *s)
@@ -165,9 +225,7 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Run the helper with `req` on its stdin; its stdout (bounded) in *resp.
- * 0, or -1 (timeout: AMC_EFAIL; cannot start: AMC_EENV). */
-static int exchange(amc_script *s, const char *req, amc_sb *resp, amc_err *e)
+static int spawn(amc_script *s, amc_err *e)
 {
 	int in[2], out[2];
 	if (cloexec_pipe(in) != 0)
@@ -193,111 +251,199 @@ static int exchange(amc_script *s, const char *req, amc_sb *resp, amc_err *e)
 	}
 	close(in[0]);
 	close(out[1]);
+	fcntl(in[1], F_SETFL, O_NONBLOCK);
+	fcntl(out[0], F_SETFL, O_NONBLOCK);
+	s->pid = pid;
+	s->wfd = in[1];
+	s->rfd = out[0];
+	s->spawns++;
+	return 0;
+}
+
+/* The engine's resident memory in bytes (0 when unknown). */
+static unsigned long long rss_of(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/statm", (int)pid);
+	FILE *f = fopen(path, "r");
+	unsigned long long size = 0, res = 0;
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu %llu", &size, &res) != 2)
+		res = 0;
+	fclose(f);
+	return res * (unsigned long long)sysconf(_SC_PAGESIZE);
+}
+
+enum { X_OK_, X_TIMEOUT, X_BIG, X_MEMORY, X_GONE };
+
+/* Write `text` and a newline, or read one line into *line (malloc'd), within
+ * *deadline; the engine's memory is watched meanwhile. X_OK_ or why not. */
+static int pump(amc_script *s, const char *text, char **line, long long deadline)
+{
+	size_t off = 0, total = text ? strlen(text) + 1 : 0;
+	for (;;) {
+		if (text && off >= total)
+			return X_OK_;
+		if (!text) {
+			char *nl = s->rbuf.len ? memchr(s->rbuf.buf, '\n', s->rbuf.len) : NULL;
+			if (nl) {
+				size_t n = (size_t)(nl - s->rbuf.buf);
+				*line = amc_xstrndup(s->rbuf.buf, n);
+				memmove(s->rbuf.buf, nl + 1, s->rbuf.len - n - 1);
+				s->rbuf.len -= n + 1;
+				s->rbuf.buf[s->rbuf.len] = '\0';
+				return X_OK_;
+			}
+			if (s->rbuf.len > AMC_SCRIPT_RESPONSE_MAX)
+				return X_BIG;
+		}
+		long long left = deadline - now_ms();
+		if (left <= 0)
+			return X_TIMEOUT;
+		if (rss_of(s->pid) > AMC_SCRIPT_RSS_MAX)
+			return X_MEMORY;
+		struct pollfd p = { text ? s->wfd : s->rfd, text ? POLLOUT : POLLIN, 0 };
+		int r = poll(&p, 1, left < 20 ? (int)left : 20); /* 20 ms: the memory watch's pace */
+		if (r < 0 && errno != EINTR)
+			return X_GONE;
+		if (r <= 0)
+			continue;
+		if (text) {
+			const char *src = off < total - 1 ? text + off : "\n";
+			size_t n = off < total - 1 ? total - 1 - off : 1;
+			ssize_t w = write(s->wfd, src, n);
+			if (w > 0)
+				off += (size_t)w;
+			else if (w < 0 && errno != EAGAIN && errno != EINTR)
+				return X_GONE;
+		} else {
+			char buf[16384];
+			ssize_t n = read(s->rfd, buf, sizeof buf);
+			if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+				return X_GONE;
+			if (n > 0)
+				amc_sb_append(&s->rbuf, buf, (size_t)n);
+		}
+	}
+}
+
+/* Why the engine went away without answering, as an error. */
+static int gone(amc_script *s, int why, amc_err *e)
+{
+	pid_t pid = s->pid;
+	int st = 0, have = 0;
+	if (why == X_GONE && pid > 0) {
+		/* it is ending: its status says why (give it a moment, then kill) */
+		for (int i = 0; i < 50 && !have; i++) {
+			pid_t r = waitpid(pid, &st, WNOHANG);
+			if (r == pid)
+				have = 1;
+			else
+				nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+		}
+		if (have)
+			s->pid = 0;
+	}
+	stop(s);
+	switch (why) {
+	case X_TIMEOUT:
+		return amc_err_set(e, AMC_EFAIL, "the script ran longer than %ld ms and was stopped",
+				   s->timeout_ms);
+	case X_BIG:
+		return amc_err_set(e, AMC_EFAIL, "the script's answer is larger than %u bytes",
+				   AMC_SCRIPT_RESPONSE_MAX);
+	case X_MEMORY:
+		return amc_err_set(e, AMC_EFAIL, "the script used more than %u MiB of memory and was stopped",
+				   AMC_SCRIPT_RSS_MAX >> 20);
+	default:
+		break;
+	}
+	if (have && WIFSIGNALED(st)) {
+		int sig = WTERMSIG(st);
+		if (sig == SIGXCPU)
+			return amc_err_set(e, AMC_EFAIL, "the flow's scripts used too much CPU time and were stopped");
+		if (sig == SIGSYS)
+			return amc_err_set(e, AMC_EFAIL, "the script tried something scripts may not do");
+		if (sig == SIGABRT || sig == SIGSEGV || sig == SIGBUS)
+			return amc_err_set(e, AMC_EFAIL, "the script engine stopped (signal %d): out of memory "
+					   "or an internal limit", sig);
+		return amc_err_set(e, AMC_EFAIL, "the script engine stopped (signal %d)", sig);
+	}
+	if (have && WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		return amc_err_set(e, AMC_EENV, "the JavaScript helper could not be started");
+	char *safe = amc_sanitize_dup(s->helper);
+	amc_err_set(e, AMC_EENV, "the JavaScript helper %s stopped without answering (is it amc-js?)", safe);
+	free(safe);
+	return -1;
+}
+
+static void set_log(amc_script *s, const cJSON *j)
+{
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(j, "log");
+	free(s->log);
+	if (cJSON_IsString(l)) {
+		size_t n = strlen(l->valuestring);
+		amc_sb sb;
+		amc_sb_init(&sb);
+		amc_sanitize_text(l->valuestring, n > AMC_SCRIPT_LOG_MAX ? AMC_SCRIPT_LOG_MAX : n, &sb);
+		s->log = amc_sb_detach(&sb);
+	} else {
+		s->log = amc_xstrdup("");
+	}
+}
+
+/* One exchange: the request line out, http requests answered, the answer in.
+ * 0 and *line (malloc'd), or -1 (the process is gone). */
+static int exchange(amc_script *s, const char *req, char **line, amc_err *e)
+{
+	*line = NULL;
+	if (s->pid == 0 && spawn(s, e) != 0)
+		return -1;
 	/* A child that exits early must not kill amc with SIGPIPE: blocked in this
 	 * thread for the exchange, a pending one consumed, the mask restored. */
 	sigset_t pipe_set, old_mask;
 	sigemptyset(&pipe_set);
 	sigaddset(&pipe_set, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
-	size_t off = 0, total = strlen(req);
-	int wfd = in[1], rfd = out[0], timed_out = 0, too_big = 0;
-	fcntl(wfd, F_SETFL, O_NONBLOCK);
 	long long deadline = now_ms() + s->timeout_ms;
-	if (total == 0) {
-		close(wfd);
-		wfd = -1;
-	}
-	while (rfd >= 0) {
-		struct pollfd p[2];
-		int np = 0;
-		p[np++] = (struct pollfd){ rfd, POLLIN, 0 };
-		if (wfd >= 0)
-			p[np++] = (struct pollfd){ wfd, POLLOUT, 0 };
-		long long left = deadline - now_ms();
-		if (left <= 0) {
-			timed_out = 1;
+	int why = pump(s, req, NULL, deadline), rc = -1;
+	while (why == X_OK_) {
+		char *l = NULL;
+		why = pump(s, NULL, &l, deadline);
+		if (why != X_OK_)
 			break;
-		}
-		int r = poll(p, (nfds_t)np, (int)left);
-		if (r < 0 && errno == EINTR)
+		cJSON *j = cJSON_Parse(l);
+		const cJSON *op = cJSON_GetObjectItemCaseSensitive(j, "op");
+		const cJSON *hr = cJSON_GetObjectItemCaseSensitive(j, "request");
+		if (cJSON_IsString(op) && strcmp(op->valuestring, "http") == 0) {
+			/* made here, for the script; its time is not the script's */
+			long long t0 = now_ms();
+			char *hj = hr ? cJSON_PrintUnformatted(hr) : NULL;
+			char *ans = amc_script_http_do(s->hosts, hj ? hj : "", hj ? strlen(hj) : 0, 0);
+			free(hj);
+			deadline += now_ms() - t0;
+			why = pump(s, ans, NULL, deadline);
+			free(ans);
+			cJSON_Delete(j);
+			free(l);
 			continue;
-		if (r < 0)
-			break;
-		if (wfd >= 0 && p[1].revents) {
-			ssize_t w = write(wfd, req + off, total - off);
-			if (w > 0)
-				off += (size_t)w;
-			if (w < 0 && errno != EAGAIN && errno != EINTR)
-				off = total; /* the child went away: its exit status says why */
-			if (off >= total) {
-				close(wfd);
-				wfd = -1;
-			}
 		}
-		if (p[0].revents) {
-			char buf[8192];
-			ssize_t n = read(rfd, buf, sizeof buf);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				close(rfd);
-				rfd = -1;
-				break;
-			}
-			if (resp->len + (size_t)n > AMC_SCRIPT_RESPONSE_MAX) {
-				too_big = 1;
-				break;
-			}
-			amc_sb_append(resp, buf, (size_t)n);
-		}
+		set_log(s, j);
+		cJSON_Delete(j);
+		*line = l;
+		rc = 0;
+		break;
 	}
-	if (wfd >= 0)
-		close(wfd);
-	if (rfd >= 0)
-		close(rfd);
 	sigset_t pending;
 	if (sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE)) {
 		struct timespec zero = { 0, 0 };
 		sigtimedwait(&pipe_set, NULL, &zero);
 	}
 	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-	if (timed_out || too_big)
-		kill(pid, SIGKILL);
-	int st = 0;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (timed_out)
-		return amc_err_set(e, AMC_EFAIL, "the script ran longer than %ld ms and was stopped",
-				   s->timeout_ms);
-	if (too_big)
-		return amc_err_set(e, AMC_EFAIL, "the script's answer is larger than %u bytes",
-				   AMC_SCRIPT_RESPONSE_MAX);
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 127 && resp->len == 0)
-		return amc_err_set(e, AMC_EENV, "the JavaScript helper could not be started");
-	if (WIFSIGNALED(st) && resp->len == 0) {
-		int sig = WTERMSIG(st);
-		if (sig == SIGXCPU || sig == SIGKILL)
-			return amc_err_set(e, AMC_EFAIL, "the script used too much CPU time and was stopped");
-		if (sig == SIGSYS || sig == SIGKILL)
-			return amc_err_set(e, AMC_EFAIL, "the script tried something scripts may not do");
-		return amc_err_set(e, AMC_EFAIL, "the script engine stopped (signal %d)", sig);
-	}
+	if (rc != 0)
+		return gone(s, why, e);
 	return 0;
-}
-
-/* Does a source that failed to parse use ES2015+ syntax? Names what it saw. */
-static const char *es2015_feature(const char *src)
-{
-	static const struct { const char *needle; const char *what; } F[] = {
-		{ "=>", "arrow functions" }, { "`", "template literals" },
-		{ "let ", "let declarations" }, { "class ", "classes" },
-		{ "...", "spread/rest syntax" }, { "async ", "async functions" },
-		{ "await ", "await" }, { "of ", "for...of loops" },
-	};
-	for (size_t i = 0; i < sizeof F / sizeof F[0]; i++)
-		if (strstr(src, F[i].needle))
-			return F[i].what;
-	return NULL;
 }
 
 static int request(amc_script *s, const char *op, const char *source, const char *filename,
@@ -310,6 +456,7 @@ static int request(amc_script *s, const char *op, const char *source, const char
 	if (strlen(source) > AMC_SCRIPT_SOURCE_MAX)
 		return amc_err_set(e, AMC_EUSAGE, "the script is longer than %u bytes",
 				   AMC_SCRIPT_SOURCE_MAX);
+	int check = strcmp(op, "check") == 0;
 	cJSON *req = cJSON_CreateObject();
 	cJSON_AddStringToObject(req, "op", op);
 	cJSON_AddStringToObject(req, "source", source);
@@ -324,36 +471,32 @@ static int request(amc_script *s, const char *op, const char *source, const char
 	else
 		cJSON_AddNullToObject(req, "copiedText");
 	cJSON_AddStringToObject(req, "platform", s->platform);
+	cJSON_AddBoolToObject(req, "maestroNames", s->maestro_names);
 	char *text = cJSON_PrintUnformatted(req);
 	cJSON_Delete(req);
 	if (!text)
 		return amc_err_set(e, AMC_EENV, "out of memory building the script request");
-	amc_sb resp;
-	amc_sb_init(&resp);
-	int rc = exchange(s, text, &resp, e);
+	char *line = NULL;
+	int rc = exchange(s, text, &line, e);
 	free(text);
-	if (rc != 0) {
-		amc_sb_free(&resp);
-		return -1;
-	}
-	int ok;
-	char *val, *output;
-	rc = amc_script_parse_response(resp.buf ? resp.buf : "", resp.len, &ok, &val, &output, e);
-	amc_sb_free(&resp);
 	if (rc != 0)
 		return -1;
-	if (output) {
+	int ok;
+	char *val, *output;
+	rc = amc_script_parse_response(line, strlen(line), &ok, &val, &output, e);
+	free(line);
+	if (rc != 0) {
+		stop(s); /* it no longer speaks the protocol */
+		return -1;
+	}
+	if (output && !check) {
 		free(s->output);
 		s->output = output;
+	} else {
+		free(output);
 	}
 	if (!ok) {
-		const char *feat = strstr(val, "SyntaxError") ? es2015_feature(source) : NULL;
-		if (feat)
-			amc_err_set(e, AMC_EFAIL, "%s uses ES2015+ syntax (%s), which amc's ES5 engine "
-				    "(Duktape) cannot run: %s", filename ? filename : "the script",
-				    feat, val);
-		else
-			amc_err_set(e, AMC_EFAIL, "%s", val);
+		amc_err_set(e, AMC_EFAIL, "%s", val);
 		free(val);
 		return -1;
 	}

@@ -313,6 +313,8 @@ static int flow_planner(const amc_config *cfg, const amc_launch_req *req, amc_la
 		free(kv);
 		return amc_err_prefix(e, "%s", where);
 	}
+	if (!req->eval && o.eval_ud && req->js_remote)
+		amc_script_set_http_hosts(o.eval_ud, req->js_http_hosts ? req->js_http_hosts : "");
 	o.seed = seed_of(l->task->id);
 	if (attach_ai(cfg, l, flow, kind, &o, e) != 0) {
 		if (o.eval_free)

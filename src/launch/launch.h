@@ -83,6 +83,12 @@ typedef struct amc_launch_req {
 	amc_flow_eval_fn eval;
 	void *eval_ud;
 	void (*set_copied)(void *ud, const char *text);
+	/* http.* of the flow's scripts, made by amc (flow/script_http.h): 0 for a
+	 * flow run locally (any host, as Maestro); 1 for a fleet payload: only the
+	 * hosts listed in js_http_hosts ("h1,h2", from the host's configuration;
+	 * NULL or "": none). The fleet host sets these when it launches. */
+	int js_remote;
+	const char *js_http_hosts;
 	int max_steps;            /* 0: config runner.max_steps (the runner decides) */
 	int assume_yes;           /* --yes: irreversible-looking taps pass without asking */
 	int confirm;              /* --confirm: gate flows too (goals always are) */

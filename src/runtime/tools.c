@@ -114,21 +114,32 @@ static int element_at(const amc_ui_tree *t, int x, int y, amc_element_ref *ref)
 
 static int t_tap(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
 {
-	int x, y;
-	if (arg_int(args, "x", 0, 1, &x, e) || arg_int(args, "y", 0, 1, &y, e))
+	int x, y, count;
+	if (arg_int(args, "x", 0, 1, &x, e) || arg_int(args, "y", 0, 1, &y, e) ||
+	    arg_int(args, "count", 1, 0, &count, e))
 		return -1;
+	if (count < 1 || count > 2)
+		return amc_err_set(e, AMC_EUSAGE, "tap 'count' must be 1 or 2 (a double tap)");
 	amc_element_ref ref;
 	if (c->dev->ops->tap_element && c->obs && element_at(&c->obs->tree, x, y, &ref) == 0) {
-		if (c->dev->ops->tap_element(c->dev, &ref, e) != 0)
-			return -1;
+		for (int k = 0; k < count; k++)
+			if (c->dev->ops->tap_element(c->dev, &ref, e) != 0)
+				return -1;
 		*res = point_result(x, y);
 		cJSON *el = cJSON_AddObjectToObject(*res, "element");
 		cJSON_AddStringToObject(el, ref.id ? "id" : "text", ref.id ? ref.id : ref.text);
 		cJSON_AddNumberToObject(el, "index", ref.index);
 		return 0;
 	}
-	if (c->dev->ops->tap(c->dev, x, y, e) != 0)
-		return -1;
+	/* a double tap is one gesture where the driver has one (doubleTapOn) */
+	if (count == 2 && c->dev->ops->double_tap) {
+		if (c->dev->ops->double_tap(c->dev, x, y, e) != 0)
+			return -1;
+	} else {
+		for (int k = 0; k < count; k++)
+			if (c->dev->ops->tap(c->dev, x, y, e) != 0)
+				return -1;
+	}
 	*res = point_result(x, y);
 	return 0;
 }
@@ -204,7 +215,24 @@ static int t_launch_app(const amc_tool_ctx *c, const cJSON *args, cJSON **res, a
 	const char *app = NULL;
 	if (arg_str(args, "app_id", &app, e) != 0)
 		return -1;
-	if (c->dev->ops->launch_app(c->dev, app, e) != 0)
+	/* a flow's launchApp permissions, then its arguments (as JSON objects
+	 * of texts): the driver's manage_app, which has them or says why not */
+	const cJSON *perms = cJSON_GetObjectItemCaseSensitive(args, "permissions");
+	const cJSON *largs = cJSON_GetObjectItemCaseSensitive(args, "arguments");
+	for (int k = 0; k < 2; k++) {
+		const cJSON *o = k ? largs : perms;
+		if (!cJSON_IsObject(o))
+			continue;
+		if (!c->dev->ops->manage_app)
+			return amc_err_set(e, AMC_EUSAGE, "%s devices cannot set an app's %s", c->dev->ops->kind,
+					   k ? "launch arguments" : "permissions");
+		char *txt = cJSON_PrintUnformatted(o);
+		int rc = c->dev->ops->manage_app(c->dev, app, k ? AMC_APP_LAUNCH_ARGS : AMC_APP_PERMISSIONS, txt, e);
+		free(txt);
+		if (rc != 0)
+			return -1;
+	}
+	if (!cJSON_IsObject(largs) && c->dev->ops->launch_app(c->dev, app, e) != 0)
 		return -1;
 	*res = cJSON_CreateObject();
 	return 0;
@@ -224,6 +252,23 @@ static int t_manage_app(const amc_tool_ctx *c, const cJSON *args, cJSON **res, a
 	if (!c->dev->ops->manage_app)
 		return amc_err_set(e, AMC_EUSAGE, "%s devices cannot %s apps", c->dev->ops->kind, opname);
 	if (c->dev->ops->manage_app(c->dev, app, op, link, e) != 0)
+		return -1;
+	*res = cJSON_CreateObject();
+	return 0;
+}
+
+static int t_set_device(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	const char *name = NULL, *value = NULL;
+	amc_dev_setting what;
+	if (arg_str(args, "setting", &name, e) != 0 || arg_str(args, "value", &value, e) != 0)
+		return -1;
+	if (amc_dev_setting_parse(name, &what) != 0)
+		return amc_err_set(e, AMC_EUSAGE, "set_device 'setting' must be orientation, airplane, location or "
+				   "add_media");
+	if (!c->dev->ops->set)
+		return amc_err_set(e, AMC_EUSAGE, "%s devices cannot change their %s", c->dev->ops->kind, name);
+	if (c->dev->ops->set(c->dev, what, value, e) != 0)
 		return -1;
 	*res = cJSON_CreateObject();
 	return 0;
@@ -267,6 +312,8 @@ static const amc_tool TOOLS[] = {
 	  "{\"type\":\"object\",\"properties\":{\"app_id\":{\"type\":\"string\"}},\"required\":[\"app_id\"],\"additionalProperties\":false}", 1, t_launch_app, 0 },
 	{ "manage_app", "clear an app's data, stop or kill it, or open a link",
 	  "{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"clear_state\",\"stop\",\"kill\",\"open_link\"]},\"app_id\":{\"type\":\"string\"},\"link\":{\"type\":\"string\"}},\"required\":[\"op\"],\"additionalProperties\":false}", 1, t_manage_app, 1 },
+	{ "set_device", "change a device setting: orientation, airplane mode, location, or add a media file",
+	  "{\"type\":\"object\",\"properties\":{\"setting\":{\"type\":\"string\",\"enum\":[\"orientation\",\"airplane\",\"location\",\"add_media\"]},\"value\":{\"type\":\"string\"}},\"required\":[\"setting\",\"value\"],\"additionalProperties\":false}", 1, t_set_device, 1 },
 	{ "wait", "let ms milliseconds pass",
 	  "{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"ms\"],\"additionalProperties\":false}", 1, t_wait, 0 },
 };

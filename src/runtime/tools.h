@@ -1,6 +1,6 @@
 /* tools.h - the tool registry: every action a planner can ask for, one table.
  * describe_screen, get_ui_tree, screenshot, tap, long_press, swipe, type_text,
- * press_key, launch_app, wait, and manage_app (flows only). The LLM planner's tool schemas are made from it,
+ * press_key, launch_app, wait, and manage_app and set_device (flows only). The LLM planner's tool schemas are made from it,
  * so a tool is added in one row. */
 #ifndef AMC_TOOLS_H
 #define AMC_TOOLS_H

@@ -18,7 +18,16 @@ EXTRA_DIST += tests/integration/test_launch.sh
 # Maestro's language on the sim (issue 14)
 TESTS += tests/integration/test_flow_language.sh tests/integration/test_flow_ai.sh
 EXTRA_DIST += tests/integration/test_flow_language.sh tests/integration/test_flow_ai.sh
+# flows' JavaScript: ES2020, http.* against a local server (python3), console.log
+TESTS += tests/integration/test_flow_js.sh
+EXTRA_DIST += tests/integration/test_flow_js.sh
 TESTS += tests/integration/test_flow_export.sh
+# Maestro's device commands on the sim and on adb (the stand-in) (issue 29)
+TESTS += tests/integration/test_flow_device.sh
+EXTRA_DIST += tests/integration/test_flow_device.sh
+# check and run agree on every flow of the shared corpora (slow: a run per flow)
+TESTS += tests/integration/test_flow_agree.sh
+EXTRA_DIST += tests/integration/test_flow_agree.sh
 EXTRA_DIST += tests/integration/test_flow_export.sh
 EXTRA_DIST += tests/integration/tap.sh $(CLI_TESTS) tests/integration/test_ownership.sh
 TESTS += tests/integration/test_cmd_flow.sh tests/integration/test_run_suite.sh

@@ -29,6 +29,10 @@ like "$out" "fail +appium +http://127.0.0.1:$port does not answer" "unreachable 
 like "$out" 'ok +anthropic key +set in ANTHROPIC_API_KEY \(not shown\)' "key present"
 no_secret "$out" "the key itself is never printed"
 like "$out" 'ok +database +amc.db quick_check: ok' "database checked"
+like "$out" 'ok +javascript +amc-js at .*/amc-js runs a script in its sandbox' "amc-js found beside amc and runs"
+AMC_JS=/nonexistent/amc-js "$AMC" doctor >"$T_HOME/out" 2>&1
+like "$(cat "$T_HOME/out")" 'fail +javascript +the helper amc-js is not at /nonexistent/amc-js' "a missing amc-js fails"
+like "$(cat "$T_HOME/out")" 'set AMC_JS' "with the fix"
 like "$out" '^2 problems, [0-9]+ warnings?$' "a summary line counts the problems"
 json=$("$AMC" doctor --json 2>/dev/null)
 like "$json" '"ok":[[:space:]]*false' "doctor --json says not ok"

@@ -9,7 +9,9 @@
  * are joined with spaces and the string is parsed again POSIX-shell-style
  * (quotes, backslashes, ; & | and newlines between commands, $(...), `...`
  * and $VAR expanded to nothing: nothing is ever executed), then the known
- * commands run against the sim (input text applies its %s rule). Every parsed
+ * commands run against the sim (input text applies its %s rule; settings put
+ * system user_rotation, cmd connectivity airplane-mode and push change the
+ * sim as set_device does). Every parsed
  * command and every would-be substitution is appended to
  * $AMC_HOME/adb-standin/log.
  *
@@ -30,7 +32,11 @@
  *                                    a latency model: each call takes at least this
  *                                    long (captures: the phone's time plus the bytes
  *                                    over USB at usb_mb_s; inputs: input, am, monkey)
- * A file $AMC_HOME/adb-standin/vanished-SERIAL makes that phone gone. */
+ * A file $AMC_HOME/adb-standin/vanished-SERIAL makes that phone gone.
+ *
+ * Over 800 lines: one program answering adb's whole command surface, its
+ * dispatch (run_cmd, main) read top to bottom; the shell parser is the part
+ * that would split out (tests/tools/ has no shared library to put it in). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -534,12 +540,40 @@ static int run_cmd(amc_device *d, int argc, char **argv)
 	if (!strcmp(c, "wm") && argc == 2 && !strcmp(argv[1], "size")) {
 		amc_device_info info;
 		d->ops->info(d, &info, &e);
-		printf("Physical size: %dx%d\n", info.width, info.height);
+		/* the physical size: portrait, however the phone is turned */
+		printf("Physical size: %dx%d\n", info.width < info.height ? info.width : info.height,
+		       info.width < info.height ? info.height : info.width);
 		return 0;
 	}
 	if (!strcmp(c, "getprop") && argc == 2 && !strcmp(argv[1], "ro.product.model")) {
 		printf("amc sim (adb stand-in)\n");
 		return 0;
+	}
+	/* set_device's commands (adb_set.c), applied to the sim */
+	if (!strcmp(c, "settings") && argc == 5 && !strcmp(argv[1], "put") && !strcmp(argv[2], "system")) {
+		if (!strcmp(argv[3], "accelerometer_rotation"))
+			return 0;
+		if (!strcmp(argv[3], "user_rotation")) {
+			static const char *const N[] = { "portrait", "landscape_left", "upside_down", "landscape_right" };
+			int q = argv[4][0] - '0';
+			if (q < 0 || q > 3 || argv[4][1])
+				return 0; /* Android stores anything and ignores it */
+			return d->ops->set(d, AMC_SET_ORIENTATION, N[q], &e) ? (fprintf(stderr, "%s\n", e.msg), 1) : 0;
+		}
+	}
+	if (!strcmp(c, "settings") && argc == 4 && !strcmp(argv[1], "get") && !strcmp(argv[3], "airplane_mode_on")) {
+		cJSON *st = sim_state(d);
+		const cJSON *tg = st ? cJSON_GetObjectItemCaseSensitive(st, "toggles") : NULL;
+		printf("%d\n", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tg, "airplane_mode")) ? 1 : 0);
+		cJSON_Delete(st);
+		return 0;
+	}
+	if (!strcmp(c, "cmd") && argc == 4 && !strcmp(argv[1], "connectivity") && !strcmp(argv[2], "airplane-mode")) {
+		if (strcmp(argv[3], "enable") && strcmp(argv[3], "disable")) {
+			printf("Error: unknown airplane-mode %s\n", argv[3]);
+			return 255;
+		}
+		return d->ops->set(d, AMC_SET_AIRPLANE, argv[3][0] == 'e' ? "on" : "off", &e) ? 1 : 0;
 	}
 	if (!strcmp(c, "settings") && argc == 4 && !strcmp(argv[3], "default_input_method")) {
 		const char *ime = getenv("AMC_ADB_STANDIN_IME");
@@ -558,6 +592,57 @@ static int run_cmd(amc_device *d, int argc, char **argv)
 				return 0;
 		}
 		printf("Broadcast completed: result=0\n");
+		return 0;
+	}
+	/* launchApp's permissions and arguments (adb_set.c): kept in the sim's state */
+	if (!strcmp(c, "cmd") && argc == 7 && !strcmp(argv[1], "package") && !strcmp(argv[2], "resolve-activity")) {
+		printf("priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n%s/.MainActivity\n",
+		       argv[6]);
+		return 0;
+	}
+	if (!strcmp(c, "dumpsys") && argc == 3 && !strcmp(argv[1], "package")) {
+		printf("Packages:\n  Package [%s] (1a2b3c):\n    requested permissions:\n"
+		       "      android.permission.CAMERA\n      android.permission.ACCESS_FINE_LOCATION\n"
+		       "    install permissions:\n      android.permission.INTERNET: granted=true\n", argv[2]);
+		return 0;
+	}
+	if (!strcmp(c, "pm") && argc == 4 && (!strcmp(argv[1], "grant") || !strcmp(argv[1], "revoke"))) {
+		char js[512];
+		snprintf(js, sizeof js, "{\"%.200s\":\"%s\"}", argv[3], argv[1][0] == 'g' ? "allow" : "deny");
+		cJSON *st = sim_state(d);
+		const cJSON *all = st ? cJSON_GetObjectItemCaseSensitive(st, "permissions") : NULL;
+		cJSON *mine = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(all, argv[2]), 1);
+		cJSON *add = cJSON_Parse(js);
+		if (!mine)
+			mine = cJSON_CreateObject();
+		cJSON_DeleteItemFromObjectCaseSensitive(mine, argv[3]);
+		cJSON_AddItemToObject(mine, argv[3], cJSON_DetachItemFromObject(add, argv[3]));
+		char *txt = cJSON_PrintUnformatted(mine);
+		int rc = d->ops->manage_app(d, argv[2], AMC_APP_PERMISSIONS, txt, &e);
+		free(txt);
+		cJSON_Delete(add);
+		cJSON_Delete(mine);
+		cJSON_Delete(st);
+		if (rc) {
+			fprintf(stderr, "Exception occurred while executing 'grant': Unknown package: %s\n", argv[2]);
+			return 255;
+		}
+		return 0;
+	}
+	if (!strcmp(c, "am") && argc >= 5 && !strcmp(argv[1], "start") && !strcmp(argv[2], "-W") &&
+	    !strcmp(argv[3], "-n") && (argc - 5) % 3 == 0) {
+		char pkg[256];
+		snprintf(pkg, sizeof pkg, "%.*s", (int)strcspn(argv[4], "/"), argv[4]);
+		cJSON *x = cJSON_CreateObject();
+		for (int k = 5; k + 2 < argc; k += 3)
+			cJSON_AddStringToObject(x, argv[k + 1], argv[k + 2]);
+		char *txt = cJSON_PrintUnformatted(x);
+		int rc = d->ops->manage_app(d, pkg, AMC_APP_LAUNCH_ARGS, txt, &e);
+		free(txt);
+		cJSON_Delete(x);
+		printf("Starting: Intent { cmp=%s (has extras) }\n", argv[4]);
+		if (rc)
+			printf("Error type 3\nError: Activity class {%s} does not exist.\n", argv[4]);
 		return 0;
 	}
 	if (!strcmp(c, "am") && argc == 4 && !strcmp(argv[1], "start") && !strcmp(argv[2], "-n")) {
@@ -759,6 +844,19 @@ int main(int argc, char **argv)
 			} else {
 				printf("cat: /sdcard/window_dump.xml: No such file or directory\n");
 			}
+		}
+	} else if (!strcmp(what, "push") && argc - i == 3) {
+		/* a picture pushed to the phone shows in the sim's Files app */
+		logf_("PUSH %s", argv[i + 1], NULL);
+		logf_(" %s\n", argv[i + 2], NULL);
+		if (strncmp(argv[i + 2], "/sdcard/", 8)) {
+			fprintf(stderr, "adb: error: failed to copy '%s' to '%s': Permission denied\n", argv[i + 1],
+				argv[i + 2]);
+		} else if (d->ops->set(d, AMC_SET_ADD_MEDIA, argv[i + 1], &e) != 0) {
+			fprintf(stderr, "adb: error: cannot stat '%s': No such file or directory\n", argv[i + 1]);
+		} else {
+			printf("%s: 1 file pushed, 0 skipped.\n", argv[i + 1]);
+			rc = 0;
 		}
 	} else if (!strcmp(what, "shell") && argc - i >= 2) {
 		rc = do_shell(d, argc - i - 1, argv + i + 1);

@@ -255,8 +255,28 @@ static void test_lock(void)
 	amc_device_unlock(a);
 }
 
+/* set_device's values: Maestro's orientation names as Android's rotation. */
+static void test_settings(void)
+{
+	amc_dev_setting s;
+	ok(amc_dev_setting_parse("add_media", &s) == 0 && s == AMC_SET_ADD_MEDIA, "add_media");
+	ok(amc_dev_setting_parse("gps", &s) == -1, "an unknown setting");
+	is_str(amc_dev_setting_name(AMC_SET_AIRPLANE), "airplane", "its name");
+	ok(amc_orientation_parse("PORTRAIT") == 0 && amc_orientation_parse("LANDSCAPE_LEFT") == 1 &&
+	   amc_orientation_parse("upside_down") == 2 && amc_orientation_parse("landscapeRight") == 3,
+	   "Maestro's and amc's names: user_rotation 0-3");
+	ok(amc_orientation_parse("sideways") == -1 && amc_orientation_parse("") == -1, "others: -1");
+	is_str(amc_orientation_name(1), "landscape_left", "amc's name");
+	double la, lo;
+	ok(amc_location_parse("52.52, 13.40", &la, &lo) == 0 && la > 52.5 && lo < 13.5, "LAT, LON");
+	ok(amc_location_parse("91,0", &la, &lo) == -1 && amc_location_parse("1,181", &la, &lo) == -1 &&
+	   amc_location_parse("1", &la, &lo) == -1 && amc_location_parse("1,2x", &la, &lo) == -1,
+	   "out of range or not numbers: refused");
+}
+
 int main(void)
 {
+	test_settings();
 	home = test_home("device");
 	test_keys();
 	test_normalize();

@@ -248,7 +248,10 @@ static void test_language(void)
 	c = one("- launchApp: {clearState: true, clearKeychain: true, stopApp: false, permissions: {all: deny}, "
 		"arguments: {a: b}}\n", "launchApp (clear state) (no stop)", "launchApp options");
 	ok(c->clear_state && c->clear_keychain && !c->stop_app && c->nenv == 1, "launchApp fields");
+	ok(c->nargs == 1 && !strcmp(c->args[0].name, "a") && !strcmp(c->args[0].value, "b"),
+	   "launchApp arguments kept (passed to the app)");
 	amc_flow_cmd_clear(c);
+	fails("- launchApp: {arguments: [a]}\n", "launchApp arguments must be a mapping", "arguments: a mapping");
 	fails("- retry: {commands: [back], file: x.yaml}\n", "retry takes file or commands, not both", "retry both");
 	fails("- repeat: {commands: [back]}\n", "repeat needs times or while", "repeat without times");
 	fails("- repeat: {times: 2, commands: []}\n", "repeat commands is empty", "repeat empty");
@@ -263,6 +266,38 @@ static void test_language(void)
 	fails("- tapOn: {css: \"#login\"}\n", "css selects elements of a web page", "css on a phone");
 	fails("- tapOn: {below: {below: {below: {below: {below: {below: {below: {below: {below: {below: a}}}}}}}}}}\n",
 	      "relative selectors nested deeper than 8", "relative nesting bounded");
+}
+
+/* The device commands, as Maestro's Yaml* classes read them
+ * (YamlSetAirplaneModeDeserializer, YamlSetLocation, YamlTravelCommand,
+ * YamlAddMedia; setOrientation takes DeviceOrientation's names). */
+static void test_device_cmds(void)
+{
+	amc_flow_cmd *c = one("- setOrientation: LANDSCAPE_LEFT\n", NULL, "setOrientation NAME");
+	is_str(c->text, "LANDSCAPE_LEFT", "the orientation, as written");
+	c = one("- setOrientation: {orientation: upsideDown, label: turn}\n", NULL, "setOrientation {orientation}");
+	is_str(c->text, "upsideDown", "camelCase too");
+	c = one("- setAirplaneMode: enabled\n", NULL, "setAirplaneMode enabled");
+	is_str(c->text, "enabled", "enabled");
+	c = one("- setAirplaneMode: {value: disabled, optional: true}\n", NULL, "setAirplaneMode {value}");
+	ok(c->text && !strcmp(c->text, "disabled") && c->sel.optional, "disabled, optional");
+	c = one("- toggleAirplaneMode\n", NULL, "toggleAirplaneMode");
+	c = one("- setLocation: {latitude: 52.52, longitude: \"13.40\"}\n", NULL, "setLocation");
+	ok(c->text && c->direction && !strcmp(c->text, "52.52") && !strcmp(c->direction, "13.40"),
+	   "latitude and longitude as written");
+	c = one("- travel: {points: [\"1,2\", \"3,4\", \"5,6\"], speed: 40}\n", NULL, "travel");
+	ok(c->nenv == 3 && !strcmp(c->env[2].value, "5,6") && c->number == 40, "three points, speed 40");
+	c = one("- addMedia: [a.jpg, \"../b.mp4\"]\n", NULL, "addMedia [files]");
+	ok(c->nenv == 2 && !strcmp(c->env[1].value, "../b.mp4"), "two files, as written");
+	c = one("- addMedia: {files: [a.jpg]}\n", NULL, "addMedia {files}");
+	ok(c->nenv == 1, "one file");
+	fails("- setOrientation: SIDEWAYS\n", "setOrientation takes PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or UPSIDE_DOWN",
+	      "an unknown orientation");
+	fails("- setAirplaneMode: maybe\n", "setAirplaneMode takes enabled or disabled", "airplane: enabled or disabled only");
+	fails("- setLocation: {latitude: 1}\n", "setLocation needs latitude and longitude", "a latitude alone");
+	fails("- travel: {speed: 3}\n", "travel needs points", "travel without points");
+	fails("- addMedia: []\n", "addMedia needs at least one file", "addMedia empty");
+	fails("- addMedia: {file: a.jpg}\n", "unknown option 'file'", "addMedia: a key Maestro lacks");
 }
 
 static void test_errors(void)
@@ -332,5 +367,6 @@ int main(void)
 	test_commands();
 	test_language();
 	test_errors();
+	test_device_cmds();
 	return done_testing();
 }

@@ -31,6 +31,8 @@ int main(void)
 		ok(0, "open: %s", e.msg);
 		return done_testing();
 	}
+	/* as amc_flow_js_attach sets it for a flow run: Maestro's undefined names */
+	amc_script_set_maestro_names(s, 1);
 	amc_flow_interp in;
 	amc_flow_interp_init(&in);
 	in.eval = amc_flow_js_eval;
@@ -96,6 +98,11 @@ int main(void)
 	setenv("AMC_JS", h && *h ? h : AMC_ABS_BUILDDIR "/amc-js", 1);
 	ok(amc_flow_js_attach(&o, NULL, &e) == 0 && o.eval == amc_flow_js_eval && o.eval_ud && o.eval_free,
 	   "attach fills the hooks");
+	out = NULL;
+	ok(o.eval && o.eval(o.eval_ud, "MAESTRO_STORE || 'test_store'", NULL, 0, &out, &e) == 0,
+	   "an attached engine reads undefined names as Maestro does");
+	is_str(out, "test_store", "NAME || 'default' in a flow run");
+	free(out);
 	o.eval_free(o.eval_ud);
 	amc_flow_run_opts_init(&o);
 	setenv("AMC_JS", "/nonexistent/amc-js", 1);

@@ -121,7 +121,7 @@ int main(void)
 	like(e.msg, "flows/l.yaml:2: launchApp needs an app id", "is refused in the sub-flow");
 
 	/* before a run: what a device kind cannot do */
-	const char *tr = "appId: a\n---\n- back\n- runFlow:\n    commands:\n      - travel: {points: []}\n";
+	const char *tr = "appId: a\n---\n- back\n- runFlow:\n    commands:\n      - travel: {points: [\"1,2\"]}\n";
 	ok(amc_flow_parse(tr, strlen(tr), "t.yaml", &f, &e) == 0, "travel parses");
 	ok(amc_flow_check_device(&f, "adb", &e) == -1, "and is refused on adb before the run");
 	like(e.msg, "t.yaml:6: travel: not available on adb devices", "naming file, line, command and device");

@@ -1,4 +1,6 @@
-/* test_flow_suite.c - listing a folder of flows, tags, the JUnit report. */
+/* test_flow_suite.c - listing a folder of flows as Maestro's
+ * WorkspaceExecutionPlanner does (config.yaml's flows globs, tags,
+ * executionOrder), the JUnit report. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,17 +41,45 @@ int main(void)
 	amc_suite s;
 	amc_err e;
 	ok(amc_suite_list(d, NULL, NULL, &s, &e) == 0, "list");
-	is_int(s.n, 3, "three flows (not config.yaml, not readme.md)");
-	if (s.n == 3) {
+	is_int(s.n, 2, "flows: ['*']: the top-level flows only (not config.yaml, not readme.md), as Maestro");
+	if (s.n == 2) {
 		like(s.v[0].path, "/b.yaml", "name order: b.yaml");
 		is_str(s.v[0].name, "Bee", "name: from the config");
 		is_int(s.v[0].ntags, 2, "its tags");
 		like(s.v[1].path, "/c.yaml", "then c.yaml");
 		is_str(s.v[1].name, "c.yaml", "no config: the file name");
-		like(s.v[2].path, "/sub/a.yml", "then the sub-folder");
 	}
 	amc_suite_free(&s);
+	pathf(p, sizeof p, "%s/config.yaml", d);
+	put(p, "flows: ['sub/*']\n");
+	ok(amc_suite_list(d, NULL, NULL, &s, &e) == 0 && s.n == 1 && strstr(s.v[0].path, "/sub/a.yml"),
+	   "flows: ['sub/*']: the sub-folder's");
+	amc_suite_free(&s);
+	put(p, "flows: ['nothing/*']\n");
+	ok(amc_suite_list(d, NULL, NULL, &s, &e) == -1, "patterns that match nothing: an error");
+	like(e.msg, "config.yaml match no flow file", "saying so");
+	put(p, "flows:\n  - '**'\nexcludeTags: [smoke]\nexecutionOrder:\n  continueOnFailure: false\n"
+	       "  flowsOrder: [c, a]\n");
+	ok(amc_suite_list(d, NULL, NULL, &s, &e) == 0 && s.n == 2, "'**': every flow below; excludeTags drops b");
+	if (s.n == 2) {
+		like(s.v[0].path, "/c.yaml", "executionOrder: c first");
+		like(s.v[1].path, "/sub/a.yml", "then a (its file name without .yml)");
+		ok(s.v[0].in_order && s.v[1].in_order && !s.continue_on_failure, "in order, continueOnFailure false");
+	}
+	amc_suite_free(&s);
+	put(p, "executionOrder: {flowsOrder: [zz]}\n");
+	ok(amc_suite_list(d, NULL, NULL, &s, &e) == -1, "flowsOrder naming no flow: an error");
+	like(e.msg, "flowsOrder names 'zz'", "naming it");
+	remove(p);
+	pathf(p, sizeof p, "%s/sub", d);
+	ok(amc_suite_list(p, NULL, NULL, &s, &e) == 0 && s.n == 1, "no config.yaml: the top level");
+	amc_suite_free(&s);
+	pathf(p, sizeof p, "%s/config.yaml", d);
+	put(p, "flows: ['**']\n");
 	ok(amc_suite_list(d, "smoke", NULL, &s, &e) == 0 && s.n == 1, "--include-tags smoke");
+	amc_suite_free(&s);
+	ok(amc_suite_list(d, "nothing", NULL, &s, &e) == -1, "tags that match nothing: an error");
+	like(e.msg, "matches the tags", "saying so");
 	amc_suite_free(&s);
 	ok(amc_suite_list(d, "x,nightly", "smoke", &s, &e) == 0 && s.n == 1 &&
 	   strstr(s.v[0].path, "a.yml"), "include a list, exclude one");

@@ -16,11 +16,11 @@ int main(void)
 	const char *home = test_home("tools");
 	size_t n;
 	const amc_tool *all = amc_tools_all(&n);
-	is_int(n, 12, "twelve tools");
+	is_int(n, 13, "thirteen tools");
 	static const char *names[] = { "describe_screen", "describe_screen_semantic", "get_ui_tree", "screenshot", "tap",
 				       "long_press", "swipe", "type_text", "press_key", "launch_app", "wait",
-				       "manage_app" };
-	for (size_t i = 0; i < 12; i++)
+				       "manage_app", "set_device" };
+	for (size_t i = 0; i < 13; i++)
 		ok(amc_tools_find(names[i]) != NULL, "tool %s registered", names[i]);
 	ok(amc_tools_find("teleport") == NULL, "unknown tool not found");
 	for (size_t i = 0; i < n; i++) {
@@ -132,6 +132,28 @@ int main(void)
 	amc_sim_state_json(d, &st, &e);
 	like(st, "Grace Hopper", "factory contacts back");
 	free(st);
+	/* set_device (flows only): the sim turns, and says why it refuses */
+	ok(amc_tools_find("set_device")->flows_only, "set_device is for flows");
+	args = cJSON_Parse("{\"setting\":\"orientation\",\"value\":\"LANDSCAPE_RIGHT\"}");
+	res = NULL;
+	ok(amc_tools_find("set_device")->run(&c, args, &res, &e) == 0, "set_device orientation");
+	cJSON_Delete(res);
+	cJSON_Delete(args);
+	amc_device_info info;
+	ok(d->ops->info(d, &info, &e) == 0 && info.width > info.height, "the sim is wider than tall now (%dx%d)",
+	   info.width, info.height);
+	args = cJSON_Parse("{\"setting\":\"location\",\"value\":\"100,0\"}");
+	ok(amc_tools_find("set_device")->run(&c, args, &res, &e) == -1, "a latitude over 90 is refused");
+	like(e.msg, "LATITUDE,LONGITUDE", "saying the form");
+	cJSON_Delete(args);
+	args = cJSON_Parse("{\"setting\":\"gps\",\"value\":\"1\"}");
+	ok(amc_tools_find("set_device")->run(&c, args, &res, &e) == -1, "an unknown setting");
+	cJSON_Delete(args);
+	args = cJSON_Parse("{\"setting\":\"orientation\",\"value\":\"portrait\"}");
+	res = NULL;
+	ok(amc_tools_find("set_device")->run(&c, args, &res, &e) == 0, "back to portrait");
+	cJSON_Delete(res);
+	cJSON_Delete(args);
 	amc_observation_free(&obs);
 	amc_device_close(d);
 	amc_config_free(cfg);

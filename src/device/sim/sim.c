@@ -299,6 +299,17 @@ static int op_tap(amc_device *d, int x, int y, amc_err *e)
 	return finish(s, COST_TAP, e);
 }
 
+/* both taps in one call: no frame, no capture between them */
+static int op_double_tap(amc_device *d, int x, int y, amc_err *e)
+{
+	sim *s = S(d);
+	if (check_point(s, "double tap", x, y, e) != 0 || refresh(s, e) != 0)
+		return -1;
+	sim_tap_at(s, x, y, 0);
+	sim_tap_at(s, x, y, 0);
+	return finish(s, COST_TAP, e);
+}
+
 static int op_long_press(amc_device *d, int x, int y, int ms, amc_err *e)
 {
 	sim *s = S(d);
@@ -447,8 +458,93 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 		if (open_link(s, arg, e) != 0)
 			return -1;
 		break;
+	case AMC_APP_PERMISSIONS:
+	case AMC_APP_LAUNCH_ARGS: {
+		/* kept per app in the state, where a flow's test can read them */
+		cJSON *v = arg ? cJSON_Parse(arg) : NULL;
+		char **slot = op == AMC_APP_PERMISSIONS ? &s->st.permissions : &s->st.launch_args;
+		cJSON *all = *slot ? cJSON_Parse(*slot) : NULL;
+		if (!cJSON_IsObject(v) || strlen(arg) > 16384) {
+			cJSON_Delete(v);
+			cJSON_Delete(all);
+			return amc_err_set(e, AMC_EUSAGE, "%s must be a JSON object of at most 16 KiB",
+					   op == AMC_APP_PERMISSIONS ? "permissions" : "launch arguments");
+		}
+		if (!cJSON_IsObject(all)) {
+			cJSON_Delete(all);
+			all = cJSON_CreateObject();
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(all, app_id);
+		cJSON_AddItemToObject(all, app_id, v);
+		free(*slot);
+		*slot = cJSON_PrintUnformatted(all);
+		cJSON_Delete(all);
+		if (op == AMC_APP_LAUNCH_ARGS)
+			sim_launch(s, app_screen(app_id));
+		break;
+	}
 	}
 	return finish(s, COST_LAUNCH, e);
+}
+
+/* set_device: the sim models each setting so a flow can assert its effect:
+ * a rotation swaps the screen's size (screenshots, tree bounds, taps), airplane
+ * mode is the Settings toggle (and the status bar's plane), a location is kept
+ * in the state, a media file shows in the Files app. */
+static int op_set(amc_device *d, amc_dev_setting what, const char *value, amc_err *e)
+{
+	sim *s = S(d);
+	if (!value)
+		return amc_err_set(e, AMC_EUSAGE, "set_device %s needs a value", amc_dev_setting_name(what));
+	if (refresh(s, e) != 0)
+		return -1;
+	switch (what) {
+	case AMC_SET_ORIENTATION: {
+		int q = amc_orientation_parse(value);
+		if (q < 0)
+			return amc_err_set(e, AMC_EUSAGE, "orientation must be portrait, landscape_left, "
+					   "landscape_right or upside_down");
+		if ((q & 1) != (s->st.orientation & 1)) {
+			int t = s->w;
+			s->w = s->h;
+			s->h = t;
+		}
+		s->st.orientation = q;
+		break;
+	}
+	case AMC_SET_AIRPLANE:
+		if (strcmp(value, "on") && strcmp(value, "off") && strcmp(value, "toggle"))
+			return amc_err_set(e, AMC_EUSAGE, "airplane mode must be on, off or toggle");
+		s->st.toggles[TG_AIRPLANE] = !strcmp(value, "toggle") ? !s->st.toggles[TG_AIRPLANE]
+					     : !strcmp(value, "on");
+		break;
+	case AMC_SET_LOCATION:
+		if (amc_location_parse(value, &s->st.lat, &s->st.lon) != 0)
+			return amc_err_set(e, AMC_EUSAGE, "a location is \"LATITUDE,LONGITUDE\" in degrees "
+					   "(-90..90, -180..180)");
+		s->st.has_location = 1;
+		break;
+	case AMC_SET_ADD_MEDIA: {
+		struct stat st;
+		const char *base = strrchr(value, '/');
+		base = base ? base + 1 : value;
+		if (stat(value, &st) != 0 || !S_ISREG(st.st_mode) || !*base || strlen(base) > 200) {
+			char *q = amc_sanitize_dup(value);
+			amc_err_set(e, AMC_EUSAGE, "addMedia: '%.200s' is not a file", q);
+			free(q);
+			return -1;
+		}
+		if (s->st.nfiles >= SIM_MAX_FILES)
+			return amc_err_set(e, AMC_EUSAGE, "the sim's Files app is full (%d files)", SIM_MAX_FILES);
+		char *name = amc_sanitize_dup(base);
+		sim_files_add(&s->st, name, (int)((st.st_size + 1023) / 1024), "added by addMedia");
+		free(name);
+		break;
+	}
+	default:
+		return amc_err_set(e, AMC_EUSAGE, "unknown device setting");
+	}
+	return finish(s, COST_TAP, e);
 }
 
 static int op_wait(amc_device *d, int ms, amc_err *e)
@@ -498,6 +594,8 @@ static const amc_device_ops SIM_OPS = {
 	.key = op_key,
 	.launch_app = op_launch_app,
 	.manage_app = op_manage_app,
+	.set = op_set,
+	.double_tap = op_double_tap,
 	.wait = op_wait,
 	.health = op_health,
 	.close = op_close,

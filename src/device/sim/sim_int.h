@@ -190,6 +190,14 @@ typedef struct sim_state {
 	int nfiles;
 	amc_sb f_search, f_time, f_label, f_to, f_message;
 	int picks[PK_COUNT];
+	/* set_device: the screen's rotation (Android's user_rotation, 0-3; s->w
+	 * and s->h are swapped in landscape) and the mocked location. */
+	int orientation;
+	int has_location;
+	double lat, lon;
+	/* launchApp: the permissions and launch arguments each app was last
+	 * given, {"APP": {...}} as JSON text (owned; NULL: none yet) */
+	char *permissions, *launch_args;
 	/* Screen change in progress: the old view and when it started. */
 	int tr_kind;
 	long long tr_start;
@@ -352,6 +360,8 @@ void sim_apps_to_json(const sim_state *st, cJSON *o);
 int sim_apps_from_json(sim_state *st, const cJSON *o, amc_err *e);
 void sim_alarms_sort(sim_state *st);
 void sim_files_sort(sim_state *st);
+/* A file added to the Files app (addMedia): name, size, caption. */
+void sim_files_add(sim_state *st, const char *name, int kb, const char *content);
 int sim_pick_count(int pick);
 const char *sim_pick_value(int pick, int v);   /* "" when out of range */
 const char *sim_pick_title(int pick);

@@ -6,6 +6,7 @@
  * battery, clock, date, contact order), so that this file needs no other. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,9 @@ static void add_note(sim_state *st, const char *title, const char *body)
 
 void sim_state_free(sim_state *st)
 {
+	free(st->permissions);
+	free(st->launch_args);
+	st->permissions = st->launch_args = NULL;
 	for (int i = 0; i < st->ncontacts; i++) {
 		free(st->contacts[i].name);
 		free(st->contacts[i].phone);
@@ -329,6 +333,18 @@ char *sim_state_to_json(const sim *s)
 	cJSON *tg = cJSON_AddObjectToObject(o, "toggles");
 	for (int i = 0; i < TG_COUNT; i++)
 		cJSON_AddBoolToObject(tg, TOGGLE_NAMES[i], st->toggles[i]);
+	cJSON_AddStringToObject(o, "orientation", amc_orientation_name(st->orientation));
+	cJSON *pj = st->permissions ? cJSON_Parse(st->permissions) : NULL;
+	cJSON *aj = st->launch_args ? cJSON_Parse(st->launch_args) : NULL;
+	if (pj)
+		cJSON_AddItemToObject(o, "permissions", pj);
+	if (aj)
+		cJSON_AddItemToObject(o, "launch_arguments", aj);
+	if (st->has_location) {
+		cJSON *lo = cJSON_AddObjectToObject(o, "location");
+		cJSON_AddNumberToObject(lo, "latitude", st->lat);
+		cJSON_AddNumberToObject(lo, "longitude", st->lon);
+	}
 	cJSON *stack = cJSON_AddArrayToObject(o, "stack");
 	for (int i = 0; i < st->depth; i++) {
 		cJSON *e = cJSON_CreateObject();
@@ -643,6 +659,30 @@ int sim_state_from_json(sim *s, const char *text, size_t len, amc_err *e)
 	const cJSON *tg = cJSON_GetObjectItemCaseSensitive(o, "toggles");
 	for (int i = 0; i < TG_COUNT && cJSON_IsObject(tg); i++)
 		st.toggles[i] = get_bool(&l, tg, TOGGLE_NAMES[i], st.toggles[i]);
+	const char *ori = get_str(&l, o, "orientation", 32, 0);
+	st.orientation = ori ? amc_orientation_parse(ori) : 0;
+	if (st.orientation < 0)
+		fail(&l, "%s", "'orientation' is not portrait, landscape_left, upside_down or landscape_right");
+	for (int k = 0; k < 2; k++) {
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, k ? "launch_arguments" : "permissions");
+		if (cJSON_IsObject(m))
+			*(k ? &st.launch_args : &st.permissions) = cJSON_PrintUnformatted(m);
+		else if (m)
+			fail(&l, "%s", k ? "'launch_arguments' is not an object" : "'permissions' is not an object");
+	}
+	const cJSON *loc = cJSON_GetObjectItemCaseSensitive(o, "location");
+	if (cJSON_IsObject(loc)) {
+		const cJSON *la = cJSON_GetObjectItemCaseSensitive(loc, "latitude");
+		const cJSON *lo = cJSON_GetObjectItemCaseSensitive(loc, "longitude");
+		if (!cJSON_IsNumber(la) || !cJSON_IsNumber(lo) || fabs(la->valuedouble) > 90 ||
+		    fabs(lo->valuedouble) > 180)
+			fail(&l, "%s", "'location' needs latitude (-90..90) and longitude (-180..180)");
+		else {
+			st.has_location = 1;
+			st.lat = la->valuedouble;
+			st.lon = lo->valuedouble;
+		}
+	}
 	read_stack(&l, o, &st);
 	read_contacts_notes(&l, o, &st);
 	read_fields(&l, o, &st);
@@ -661,7 +701,7 @@ int sim_state_from_json(sim *s, const char *text, size_t len, amc_err *e)
 	s->st = st;
 	s->w = w;
 	s->h = h;
-	s->dp = w / 411.43;
+	s->dp = (w < h ? w : h) / 411.43; /* the density does not turn with the screen */
 	return 0;
 }
 

@@ -142,6 +142,12 @@ static void add_file(sim_state *st, const char *name, int kb, const char *mod, c
 	f->starred = 0;
 }
 
+void sim_files_add(sim_state *st, const char *name, int kb, const char *content)
+{
+	add_file(st, name, kb, "2026-01-15", content);
+	sim_files_sort(st);
+}
+
 void sim_apps_factory(sim_state *st)
 {
 	amc_sb_init(&st->f_search);
