@@ -11,6 +11,7 @@ libamc_a_SOURCES += \
 libamc_a_SOURCES += src/flow/script.c src/flow/script.h src/flow/flow_js.c src/flow/flow_js.h \
 	src/flow/flow_check.c src/flow/flow_check.h src/flow/flow_suite.c src/flow/flow_suite.h
 libamc_a_SOURCES += src/flow/flow_export.c src/flow/flow_export.h
+libamc_a_SOURCES += src/flow/selgen.c src/flow/selgen.h
 # amc-js: the sandboxed JavaScript evaluator (Duktape, from libduktape-dev)
 pkglibexec_PROGRAMS = amc-js
 amc_js_SOURCES = src/flow/amc_js.c

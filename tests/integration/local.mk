@@ -30,6 +30,9 @@ TESTS += tests/integration/test_mcp_clients.sh tests/integration/test_mcp_sdk_fi
 EXTRA_DIST += tests/integration/test_mcp_clients.sh tests/mcp/package.json tests/mcp/package-lock.json \
 	tests/mcp/sdk_client.mjs tests/mcp/claude_mock.mjs \
 	tests/integration/test_mcp_sdk_findings.sh tests/mcp/sdk_findings.mjs
+# selector honesty over the bundled flows' recorded trees and the sample dumps
+TESTS += tests/integration/test_selgen.sh
+EXTRA_DIST += tests/integration/test_selgen.sh
 # the HTML report in headless chromium (Debian), driven over the DevTools protocol by Node
 TESTS += tests/integration/test_report_browser.sh
 EXTRA_DIST += tests/integration/test_report_browser.sh tests/report/browser_check.mjs
