@@ -122,3 +122,39 @@ static int gen(const amc_ui_tree *t, size_t i, amc_selector *out, int depth)
 	free(ri);
 	return by_child(t, i, out, depth);
 }
+
+static void yq(amc_sb *out, const char *s)
+{
+	amc_sb_putc(out, '"');
+	for (const char *p = s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			amc_sb_putc(out, '\\');
+		amc_sb_putc(out, *p);
+	}
+	amc_sb_putc(out, '"');
+}
+
+void amc_selgen_yaml(const amc_selector *s, amc_sb *out)
+{
+	const char *sep = "";
+	amc_sb_putc(out, '{');
+	if (s->id) {
+		amc_sb_puts(out, "id: ");
+		yq(out, s->id);
+		sep = ", ";
+	}
+	if (s->text) {
+		amc_sb_printf(out, "%stext: ", sep);
+		yq(out, s->text);
+		sep = ", ";
+	}
+	if (s->has_index) {
+		amc_sb_printf(out, "%sindex: %d", sep, s->index);
+		sep = ", ";
+	}
+	if (s->contains_child) {
+		amc_sb_printf(out, "%scontainsChild: ", sep);
+		amc_selgen_yaml(s->contains_child, out);
+	}
+	amc_sb_putc(out, '}');
+}

@@ -18,6 +18,7 @@
 
 #include "flow/flow.h"
 #include "perception/uitree.h"
+#include "util/strbuf.h"
 
 /* 0 with *out filled (free its strings with amc_selgen_free) when a
  * selector finds node i; -1 when none can: the node is not displayed
@@ -26,6 +27,11 @@
 #define AMC_SELGEN_MAX_INDEX 200
 int amc_selgen_node(const amc_ui_tree *t, size_t i, amc_selector *out);
 void amc_selgen_free(amc_selector *s);
+
+/* `s` (as amc_selgen_node makes it) as a Maestro flow mapping,
+ * `{id: "x", text: "Save", index: 1, containsChild: {text: "OK"}}`, the
+ * strings YAML double-quoted, appended to `out`. */
+void amc_selgen_yaml(const amc_selector *s, amc_sb *out);
 
 /* `s` as a literal regular expression; caller frees. */
 char *amc_selgen_regex_literal(const char *s);

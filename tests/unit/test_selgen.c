@@ -185,7 +185,19 @@ static void check_built(void)
 	int rc = amc_selgen_node(&t, 4, &s);
 	ok(rc == 0 && s.text && !strcmp(s.text, "Menu\\.\\*") && !s.id,
 	   "a content-desc with regex characters is escaped: %s", s.text ? s.text : "(none)");
+	amc_sb y;
+	amc_sb_init(&y);
+	amc_selgen_yaml(&s, &y);
+	is_str(amc_sb_str(&y), "{text: \"Menu\\\\.\\\\*\"}", "as a flow mapping, YAML-quoted (the picker's form)");
+	amc_sb_free(&y);
 	amc_selgen_free(&s);
+	amc_selector r;
+	amc_sb_init(&y);
+	if (amc_selgen_node(&t, 0, &r) == 0)
+		amc_selgen_yaml(&r, &y);
+	ok(!strncmp(amc_sb_str(&y), "{containsChild: {", 17), "the root, through containsChild: %s", amc_sb_str(&y));
+	amc_sb_free(&y);
+	amc_selgen_free(&r);
 	amc_uitree_free(&t);
 }
 
