@@ -92,6 +92,7 @@ struct amc_tui_app {
 	long long fixed_now;       /* AMC_TUI_NOW, 0 = real clock */
 	char message[512];         /* one-line message on the status bar */
 	int message_error;
+	char cancelling[32];       /* the task "cancelling task" is about, until it ends */
 	int follow;                /* open the next task launched here */
 	char follow_id[32];
 	const char *graphics;      /* "symbols" or "none" */

@@ -565,8 +565,6 @@ static int opq_key(amc_tui_app *a, amc_tui_dialog *d, int key)
 		if (amc_tui_cancel(a, o->q.task, &e) != 0) {
 			amc_tui_asker_answer(o->op, o->q.seq, 0, NULL);
 			amc_tui_message(a, 1, "%s", e.msg);
-		} else {
-			amc_tui_message(a, 0, "cancelling task %.8s", o->q.task);
 		}
 		return 1;
 	}

@@ -437,6 +437,15 @@ int amc_tui_evidence_mark(const amc_tui_evidence *ev, int box[4])
 	return 1;
 }
 
+int amc_tui_evidence_tree_selector(const amc_tui_evidence *ev, amc_sb *out)
+{
+	if (ev->tab != AMC_TUI_TAB_TREE) {
+		amc_sb_puts(out, "select a node in the UI tree tab (1) first");
+		return -1;
+	}
+	return amc_tui_tree_selected_selector(ev->tree, out);
+}
+
 int amc_tui_evidence_tree_mark(const amc_tui_evidence *ev, int box[4])
 {
 	return ev->tab == AMC_TUI_TAB_TREE && amc_tui_tree_selected_bounds(ev->tree, box);

@@ -18,6 +18,7 @@
 
 #include "storage/store.h"
 #include "tui/keymap.h"
+#include "util/strbuf.h"
 
 typedef enum amc_tui_tab {
 	AMC_TUI_TAB_TREE, AMC_TUI_TAB_OCR, AMC_TUI_TAB_SCENE, AMC_TUI_TAB_DIFF, AMC_TUI_TAB_SEMANTIC,
@@ -49,6 +50,8 @@ int amc_tui_evidence_next_word(amc_tui_evidence *ev);
 int amc_tui_evidence_mark(const amc_tui_evidence *ev, int box[4]);
 /* The UI-tree tab's selected node's bounds (the tree recorded after the
  * action, so they are outlined on the After image); 0 when none. */
+/* The tree tab's selected node as a Maestro command (amc_tui_tree_selected_selector). */
+int amc_tui_evidence_tree_selector(const amc_tui_evidence *ev, amc_sb *out);
 int amc_tui_evidence_tree_mark(const amc_tui_evidence *ev, int box[4]);
 /* A click at (row, col) relative to the pane's top-left corner (row 0: the
  * frame with the tab names). */

@@ -61,6 +61,7 @@ static const amc_tui_binding TABLE[] = {
 	{ 'f', "f", AMC_VIEW_TASKS, AMC_REQ_FILTER, "filter by status (cycles: all, running, succeeded, failed, ...)" },
 	{ 's', "s", AMC_VIEW_TASKS, AMC_REQ_SORT, "sort (cycles: newest first, oldest first, by status, longest first)" },
 	{ 'o', "o", AMC_VIEW_TASK, AMC_REQ_OCR_MARK, "OCR tab: mark the next word's box on the before image (after the last: none)" },
+	{ 'Y', "Y", AMC_VIEW_TASK, AMC_REQ_COPY_SELECTOR, "the selected UI-tree node's Maestro selector (checked to find exactly that node): shown on the status line and copied to the clipboard with OSC 52 where the terminal allows" },
 	{ 'O', "O", AMC_VIEW_TASK, AMC_REQ_OPEN_IMAGE, "open the step's screenshot (Before when focused, else After) in the desktop's viewer (xdg-open, with DISPLAY or WAYLAND_DISPLAY), else show its path" },
 	{ 'e', "e", AMC_VIEW_TASK, AMC_REQ_TAB_NEXT, "evidence pane: the next tab (UI tree, OCR, Scene, Diff, SemanticScene)" },
 	{ '1', "1", AMC_VIEW_TASK, AMC_REQ_TAB_TREE, "evidence pane: the UI tree after the action" },

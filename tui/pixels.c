@@ -11,6 +11,7 @@
 
 #include "image/png.h"
 #include "tui/pixels.h"
+#include "util/base64.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 
@@ -318,6 +319,20 @@ static void put(const char *s, size_t n)
 		s += w;
 		n -= (size_t)w;
 	}
+}
+
+int amc_tui_pixels_osc52(const char *text)
+{
+	if (out < 0 || !isatty(out))
+		return -1;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_puts(&sb, "\033]52;c;");
+	amc_base64_append(&sb, (const unsigned char *)text, strlen(text));
+	amc_sb_putc(&sb, '\a');
+	put(amc_sb_str(&sb), sb.len);
+	amc_sb_free(&sb);
+	return 0;
 }
 
 void amc_tui_pixels_hide(void)

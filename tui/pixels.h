@@ -41,5 +41,9 @@ int amc_tui_pixels_start(int wake_fd);
 void amc_tui_pixels_stop(void);
 /* Remove every image from the terminal now (before an overlay, a resize, exit). */
 void amc_tui_pixels_hide(void);
+/* Put `text` on the terminal's clipboard: OSC 52 ("ESC ] 52 ; c ; BASE64
+ * BEL"), written to the terminal directly; terminals that do not allow it
+ * ignore it (tmux passes it with set-clipboard on). 0 when written. */
+int amc_tui_pixels_osc52(const char *text);
 
 #endif

@@ -120,9 +120,7 @@ static void cancel_yes(amc_tui_app *a, void *ud)
 {
 	amc_err e;
 	if (amc_tui_cancel(a, ud, &e) != 0)
-		amc_tui_message(a, 1, "%s", e.msg);
-	else
-		amc_tui_message(a, 0, "cancelling task %.8s", (char *)ud);
+		amc_tui_message(a, 1, "%s", e.msg); /* on success it says "cancelling task" itself */
 }
 
 /* The wheel scrolls like j/k; a click selects or focuses (view ops). */

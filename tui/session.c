@@ -26,6 +26,7 @@ typedef struct ev_copy {
 	char task[32];
 	int step;
 	char phase[16];
+	char status[16];
 } ev_copy;
 static ev_copy ev_queue[256];
 static int ev_n, ev_lost;
@@ -40,6 +41,7 @@ static void on_event(const amc_event *ev, void *ud)
 		snprintf(c->task, sizeof c->task, "%s", ev->task_id ? ev->task_id : "");
 		c->step = ev->step;
 		snprintf(c->phase, sizeof c->phase, "%s", ev->phase ? ev->phase : "");
+		snprintf(c->status, sizeof c->status, "%s", ev->status ? ev->status : "");
 	} else {
 		ev_lost = 1; /* a full queue only means "reload everything" */
 	}
@@ -136,6 +138,13 @@ int amc_tui_session_drain(amc_tui_app *a, int *followed)
 			set_phase(a, &local[i]);
 		if (local[i].type != AMC_EV_STEP_PHASE)
 			changed = 1;
+		if (local[i].type == AMC_EV_TASK_STATUS && a->cancelling[0] && !strcmp(local[i].task, a->cancelling) &&
+		    strcmp(local[i].status, "running") && strcmp(local[i].status, "queued")) {
+			/* the "cancelling task" line is over once the task has ended; say how */
+			if (!strncmp(a->message, "cancelling task ", 16))
+				amc_tui_message(a, 0, "task %.8s %s", a->cancelling, local[i].status);
+			a->cancelling[0] = 0;
+		}
 		a->dirty = 1;
 	}
 	/* A task launched here is followed into its Task view once its row exists. */
@@ -229,6 +238,8 @@ int amc_tui_cancel(amc_tui_app *a, const char *task_id, amc_err *e)
 	for (int i = 0; i < a->nrunners; i++)
 		if (amc_runner_cancel(a->runners[i], task_id) == 0) {
 			amc_tui_asker_cancel(a->op, task_id); /* a question it waits on */
+			snprintf(a->cancelling, sizeof a->cancelling, "%s", task_id);
+			amc_tui_message(a, 0, "cancelling task %.8s", task_id);
 			return 0;
 		}
 	return amc_err_set(e, AMC_EUSAGE, "task %.8s is not running in this amc (cancel it where it was started)", task_id);

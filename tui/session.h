@@ -29,7 +29,9 @@ int amc_tui_session_drain(amc_tui_app *a, int *followed);
  * remembered as launched here. */
 int amc_tui_launch(amc_tui_app *a, amc_launch *l, amc_err *e);
 /* Cancel a running or queued task: through its runner when launched here,
- * else -1 with a message (another process owns it). */
+ * else -1 with a message (another process owns it). On success the status
+ * line says "cancelling task ID" until the task's status event says it
+ * ended; then "task ID cancelled" (or whatever status it ended with). */
 int amc_tui_cancel(amc_tui_app *a, const char *task_id, amc_err *e);
 /* Cancel every task launched here (running or queued). */
 void amc_tui_session_cancel_all(amc_tui_app *a);

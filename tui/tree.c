@@ -8,6 +8,7 @@
 #include "tui/app.h"
 #include "tui/text.h"
 #include "tui/tree.h"
+#include "flow/selgen.h"
 #include "util/strbuf.h"
 
 struct amc_tui_tree {
@@ -315,6 +316,23 @@ int amc_tui_tree_request(amc_tui_tree *t, amc_tui_req req)
 	if (*pos < 0)
 		*pos = 0;
 	return 1;
+}
+
+int amc_tui_tree_selected_selector(const amc_tui_tree *t, amc_sb *out)
+{
+	if (!t || !t->loaded || t->json || t->sel < 0 || t->sel >= (long)t->nvisible) {
+		amc_sb_puts(out, "select a node in the UI tree tab first");
+		return -1;
+	}
+	amc_selector s;
+	if (amc_selgen_node(&t->tree, t->visible[t->sel], &s) != 0) {
+		amc_sb_puts(out, "no selector finds exactly this node (hidden, or nothing in it or its children tells it apart)");
+		return -1;
+	}
+	amc_sb_puts(out, "tapOn: ");
+	amc_selgen_yaml(&s, out);
+	amc_selgen_free(&s);
+	return 0;
 }
 
 int amc_tui_tree_selected_bounds(const amc_tui_tree *t, int box[4])

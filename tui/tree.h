@@ -8,6 +8,8 @@
 #include "tui/keymap.h"
 #include "util/err.h"
 
+#include "util/strbuf.h"
+
 typedef struct amc_tui_tree amc_tui_tree;
 
 amc_tui_tree *amc_tui_tree_new(void);
@@ -26,6 +28,10 @@ void amc_tui_tree_title(const amc_tui_tree *t, char *out, size_t n);
 int amc_tui_tree_request(amc_tui_tree *t, amc_tui_req req);
 /* Set the search text and jump to the first match from the selection. */
 void amc_tui_tree_search(amc_tui_tree *t, const char *text);
+/* The selected node's Maestro command `tapOn: {...}` (flow/selgen.c: checked
+ * against this tree to find exactly that node) into `out`; 0, or -1 with
+ * the reason in `out` (nothing selected, the JSON view, no selector). */
+int amc_tui_tree_selected_selector(const amc_tui_tree *t, amc_sb *out);
 /* A click on interior row `row` (0 = the first row under the frame): selects
  * that node; `twice` (a double click) also expands or collapses it. */
 void amc_tui_tree_click(amc_tui_tree *t, int row, int twice);

@@ -22,6 +22,7 @@
 #include "runtime/stepdiff.h"
 #include "tui/app.h"
 #include "tui/evidence.h"
+#include "tui/pixels.h"
 #include "tui/session.h"
 #include "tui/image.h"
 #include "tui/text.h"
@@ -764,6 +765,17 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 		return 1;
 	}
 	case AMC_REQ_OPEN_IMAGE: open_image(a, t); return 1;
+	case AMC_REQ_COPY_SELECTOR: {
+		amc_sb sel;
+		amc_sb_init(&sel);
+		if (amc_tui_evidence_tree_selector(t->ev, &sel) != 0)
+			amc_tui_message(a, 1, "%s", amc_sb_str(&sel));
+		else
+			amc_tui_message(a, 0, "%s%s", amc_sb_str(&sel),
+					amc_tui_pixels_osc52(amc_sb_str(&sel)) == 0 ? "   (copied: OSC 52)" : "");
+		amc_sb_free(&sel);
+		return 1;
+	}
 	case AMC_REQ_BACK:
 		if (t->zoom) {
 			t->zoom = 0;

@@ -55,6 +55,15 @@ void amc_cli_print_json(cJSON *j);
 cJSON *amc_cli_task_json(const amc_task_row *t);
 /* Print untrusted text as one terminal-safe line (no newline added). */
 void amc_cli_put_safe(FILE *f, const char *s);
+/* The width to wrap text to on `f`: $COLUMNS when set (20..1000), else the
+ * terminal's width when `f` is a terminal, else 0 (do not wrap: a pipe or a
+ * file gets one line per message, for grep). */
+int amc_cli_term_width(FILE *f);
+/* Untrusted text, terminal-safe, word-wrapped to amc_cli_term_width(f): the
+ * text starts at column `col` and continuation lines are indented by
+ * `indent` spaces, so a long error reads whole under its label (no newline
+ * added). Without a width it is amc_cli_put_safe. */
+void amc_cli_put_wrapped(FILE *f, const char *s, int col, int indent);
 /* The id as short as this database allows (amc_store_short_id); the full id
  * when the lookup fails. Writes to the caller's buffer. */
 void amc_cli_short_id(amc_store *store, const char *id, char out[AMC_ID_SIZE]);

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_run_suite.h"
 #include "device/device.h"
+#include "device/manager.h"
 #include "launch/launch.h"
 #include "util/clock.h"
 #include "util/fsutil.h"
@@ -334,6 +335,12 @@ static int run(amc_cli *cli, int argc, char **argv)
 		free(goal);
 		return amc_cli_fail(&e);
 	}
+	/* A sim:N that does not exist yet is created by opening it: say so, so a
+	 * typo (sim:99 for sim:9) is seen rather than run on a fresh phone. */
+	char known[256];
+	if (device_arg && amc_sim_exists(cli->home, device_arg, known, sizeof known) == 0)
+		fprintf(stderr, "amc: creating %s: a new simulated phone in its factory state (existing sims: %s)\n",
+			device_arg, known);
 	/* A flow is a path, or the name of a bundled flow (data/flows/NAME.yaml). */
 	amc_launch_req req;
 	amc_launch_req_init(&req);

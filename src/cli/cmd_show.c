@@ -235,12 +235,12 @@ static void print_task(const amc_task_row *t, amc_store *store)
 	}
 	if (t->summary) {
 		printf("  summary   ");
-		amc_cli_put_safe(stdout, t->summary);
+		amc_cli_put_wrapped(stdout, t->summary, 12, 12);
 		printf("\n");
 	}
 	if (t->error) {
 		printf("  error     ");
-		amc_cli_put_safe(stdout, t->error);
+		amc_cli_put_wrapped(stdout, t->error, 12, 12);
 		printf("\n");
 	}
 	/* An information task's answer (a planner's finish, a flow's output.answer). */
@@ -537,7 +537,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 		}
 		if (one->error) {
 			printf("  error   ");
-			amc_cli_put_safe(stdout, one->error);
+			amc_cli_put_wrapped(stdout, one->error, 10, 10);
 			printf("\n");
 		}
 		if (one->reasoning) {
@@ -604,7 +604,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 		print_json_short("result", r->result, 100);
 		if (r->error) {
 			printf("     error   ");
-			amc_cli_put_safe(stdout, r->error);
+			amc_cli_put_wrapped(stdout, r->error, 13, 13);
 			printf("\n");
 		}
 		print_path(store, "before", r->before_screenshot);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -109,6 +110,75 @@ void amc_cli_put_safe(FILE *f, const char *s)
 {
 	char *m = amc_sanitize_dup(s ? s : "");
 	fputs(m, f);
+	free(m);
+}
+
+int amc_cli_term_width(FILE *f)
+{
+	const char *c = getenv("COLUMNS");
+	char *end;
+	long v = c && *c ? strtol(c, &end, 10) : 0;
+	if (c && *c && !*end && v >= 20 && v <= 1000)
+		return (int)v;
+	struct winsize ws;
+	if (isatty(fileno(f)) && ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 0;
+}
+
+/* Columns of a UTF-8 run: one per code point (the sanitized text has no
+ * controls; wide CJK would count one, which only wraps a little late). */
+static int cols_of(const char *s, size_t n)
+{
+	int c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return c;
+}
+
+void amc_cli_put_wrapped(FILE *f, const char *s, int col, int indent)
+{
+	int width = amc_cli_term_width(f);
+	char *m = amc_sanitize_dup(s ? s : "");
+	if (width <= indent + 10) {
+		fputs(m, f); /* not a terminal, or too narrow to wrap usefully */
+		free(m);
+		return;
+	}
+	const char *p = m;
+	int first = 1;
+	while (*p) {
+		size_t wl = strcspn(p, " ");
+		int wc = cols_of(p, wl);
+		if (!first && col + 1 + wc > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		/* a word longer than a line is cut at the edge, the rest on the next */
+		while (col + wc > width && wl > 0) {
+			size_t take = 0;
+			int tc = 0;
+			while (take < wl && col + tc < width) {
+				take++;
+				while (take < wl && ((unsigned char)p[take] & 0xC0) == 0x80)
+					take++;
+				tc++;
+			}
+			fwrite(p, 1, take, f);
+			fprintf(f, "\n%*s", indent, "");
+			p += take, wl -= take, wc -= tc;
+			col = indent;
+		}
+		fwrite(p, 1, wl, f);
+		col += wc;
+		p += wl;
+		while (*p == ' ')
+			p++;
+		first = 0;
+	}
 	free(m);
 }
 

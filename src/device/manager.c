@@ -45,6 +45,31 @@ static int list_sims(const char *home, int *ids, int max)
 	return n;
 }
 
+int amc_sim_exists(const char *home, const char *id, char *known, size_t n)
+{
+	int ids[MAX_SIMS];
+	int ns = list_sims(home, ids, MAX_SIMS);
+	if (known && n) {
+		known[0] = '\0';
+		size_t used = 0;
+		for (int i = 0; i < ns && used < n; i++) {
+			int w = snprintf(known + used, n - used, "%ssim:%d", i ? ", " : "", ids[i]);
+			if (w < 0)
+				break;
+			used += (size_t)w;
+		}
+	}
+	if (!strcmp(id, "sim"))
+		return 1;
+	if (strncmp(id, "sim:", 4) || !id[4] || strspn(id + 4, "0123456789") != strlen(id + 4) || strlen(id + 4) > 4)
+		return -1;
+	int want = atoi(id + 4);
+	for (int i = 0; i < ns; i++)
+		if (ids[i] == want)
+			return 1;
+	return 0;
+}
+
 /* The task holding the device lock, or "" (1 when held). */
 static int holder(const char *home, const char *id, char *task, size_t n)
 {

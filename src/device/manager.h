@@ -28,4 +28,10 @@ typedef struct amc_device_entry {
 int amc_devices_list(const char *home, const amc_config *cfg, amc_device_entry **out, size_t *n,
 		     char *warn, size_t warn_n, amc_err *e);
 
+/* Whether `id` names a sim that exists yet: 1 for "sim", "sim:0" and sim:N
+ * with state under HOME/sim/N; 0 for a sim:N that opening would create (in
+ * its factory state); -1 when `id` is not a sim id. `known` (n bytes,
+ * optional) gets the existing sims as "sim:0, sim:1". */
+int amc_sim_exists(const char *home, const char *id, char *known, size_t n);
+
 #endif

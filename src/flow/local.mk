@@ -12,6 +12,7 @@ libamc_a_SOURCES += src/flow/script.c src/flow/script.h src/flow/flow_js.c src/f
 	src/flow/script_http.c src/flow/script_http.h \
 	src/flow/flow_check.c src/flow/flow_check.h src/flow/flow_suite.c src/flow/flow_suite.h
 libamc_a_SOURCES += src/flow/flow_export.c src/flow/flow_export.h
+libamc_a_SOURCES += src/flow/selgen.c src/flow/selgen.h
 # amc-js: the sandboxed JavaScript evaluator (JavaScriptCore from
 # libjavascriptcoregtk-4.1-dev, seccomp-bpf from libseccomp-dev)
 pkglibexec_PROGRAMS = amc-js

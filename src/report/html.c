@@ -16,6 +16,7 @@
 #include "image/jpeg.h"
 #include "image/png.h"
 #include "perception/uitree.h"
+#include "report/action.h"
 #include "runtime/stepdiff.h"
 #include "util/base64.h"
 #include "util/clock.h"
@@ -109,9 +110,64 @@ static int element_at(const cJSON *scene, int x, int y, amc_bounds *out)
 	return best < 0 ? -1 : 0;
 }
 
+#define MATCH_RGBA 0x1a7f37ffu /* the element an assertion matched */
+#define RING_R 14              /* a tap's ring, in the embedded image's pixels */
+#define TICK_LEN 12            /* a tap's crosshair ticks outside the element */
+
+static void px_set(amc_image *img, int x, int y, uint32_t rgba)
+{
+	if (x < 0 || y < 0 || x >= img->w || y >= img->h)
+		return;
+	unsigned char *p = img->px + ((size_t)y * img->w + x) * 4;
+	p[0] = rgba >> 24;
+	p[1] = rgba >> 16;
+	p[2] = rgba >> 8;
+	p[3] = rgba;
+}
+
+/* A point with nothing drawn over it: a ring with a hollow centre, for a
+ * point on no known element. */
+static void ring(amc_image *img, int cx, int cy, uint32_t rgba)
+{
+	int ro = RING_R, ri = RING_R - 3;
+	for (int dy = -ro; dy <= ro; dy++)
+		for (int dx = -ro; dx <= ro; dx++) {
+			int d2 = dx * dx + dy * dy;
+			if (d2 <= ro * ro && d2 >= ri * ri)
+				px_set(img, cx + dx, cy + dy, rgba);
+		}
+}
+
+/* A tap on an element: the element boxed just outside its edges and four
+ * ticks outside the box that point at the tapped point along its row and
+ * column, so the crosshair meets at the point while nothing is drawn over
+ * the element's label (a filled dot and box at the point covered it). */
+static void crosshair_out(amc_image *img, amc_bounds b, int cx, int cy, uint32_t rgba)
+{
+	b.x1 -= 3, b.y1 -= 3, b.x2 += 3, b.y2 += 3;
+	amc_image_rect(img, b.x1, b.y1, b.x2, b.y2, 2, rgba);
+	for (int k = 2; k <= TICK_LEN; k++)
+		for (int w = -1; w <= 1; w++) {
+			px_set(img, b.x1 - k, cy + w, rgba);
+			px_set(img, b.x2 + k, cy + w, rgba);
+			px_set(img, cx + w, b.y1 - k, rgba);
+			px_set(img, cx + w, b.y2 + k, rgba);
+		}
+}
+
+/* The bounds an assertion's result says it matched ({"matched":{"bounds"}}). */
+static int matched_bounds(const amc_step_row *r, amc_bounds *b)
+{
+	cJSON *res = r->result ? cJSON_Parse(r->result) : NULL;
+	int rc = read_bounds(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "matched"), "bounds"), b);
+	cJSON_Delete(res);
+	return rc;
+}
+
 /* Draw the step's target on `img` (scaled by f from the device's pixels): the
- * element it acted on boxed, a tap's point, a swipe's path. */
-static void mark_target(amc_image *img, double f, const amc_step_row *r)
+ * element it acted on boxed, a tap's point ringed, a swipe's path, the
+ * element an assertion matched boxed in green. */
+void amc_report_mark_target(amc_image *img, double f, const amc_step_row *r)
 {
 	cJSON *args = r->args ? cJSON_Parse(r->args) : NULL;
 	cJSON *scene = r->scene ? cJSON_Parse(r->scene) : NULL;
@@ -121,31 +177,59 @@ static void mark_target(amc_image *img, double f, const amc_step_row *r)
 	const cJSON *y1 = cJSON_GetObjectItemCaseSensitive(args, "y1");
 	const cJSON *x2 = cJSON_GetObjectItemCaseSensitive(args, "x2");
 	const cJSON *y2 = cJSON_GetObjectItemCaseSensitive(args, "y2");
+	amc_bounds b;
 	if (cJSON_IsNumber(x) && cJSON_IsNumber(y)) {
-		amc_bounds b;
-		if (element_at(scene, x->valueint, y->valueint, &b) == 0)
-			amc_image_rect(img, (int)(b.x1 * f), (int)(b.y1 * f), (int)(b.x2 * f), (int)(b.y2 * f), 2,
-				       MARK_RGBA);
 		int px = (int)(x->valueint * f), py = (int)(y->valueint * f);
-		amc_image_rect(img, px - 7, py - 7, px + 7, py + 7, 2, MARK_RGBA);
-		dot(img, px, py, MARK_RGBA);
+		if (element_at(scene, x->valueint, y->valueint, &b) == 0)
+			crosshair_out(img, (amc_bounds){ (int)(b.x1 * f), (int)(b.y1 * f), (int)(b.x2 * f), (int)(b.y2 * f) },
+				      px, py, MARK_RGBA);
+		else
+			ring(img, px, py, MARK_RGBA);
 	} else if (cJSON_IsNumber(x1) && cJSON_IsNumber(y1) && cJSON_IsNumber(x2) && cJSON_IsNumber(y2)) {
 		int ax = (int)(x1->valueint * f), ay = (int)(y1->valueint * f);
 		line(img, ax, ay, (int)(x2->valueint * f), (int)(y2->valueint * f), PATH_RGBA);
-		amc_image_rect(img, ax - 7, ay - 7, ax + 7, ay + 7, 2, PATH_RGBA);
+		ring(img, ax, ay, PATH_RGBA);
+	} else if (matched_bounds(r, &b) == 0) {
+		amc_image_rect(img, (int)(b.x1 * f) - 3, (int)(b.y1 * f) - 3, (int)(b.x2 * f) + 3, (int)(b.y2 * f) + 3,
+			       2, MATCH_RGBA);
 	}
 	cJSON_Delete(args);
 	cJSON_Delete(scene);
 }
 
-/* 1 when the step's arguments name a point or a path to mark. */
+/* What the step's before image marks: 1 a point or a path, 2 the element an
+ * assertion matched, 0 nothing. */
 static int has_target(const amc_step_row *r)
 {
 	cJSON *a = r->args ? cJSON_Parse(r->args) : NULL;
 	int yes = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(a, "x")) ||
 		  cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(a, "x1"));
 	cJSON_Delete(a);
-	return yes;
+	amc_bounds b;
+	return yes ? 1 : matched_bounds(r, &b) == 0 ? 2 : 0;
+}
+
+/* `img` as an <img> data: URL, JPEG or PNG, whichever is smaller. */
+static void put_img(amc_sb *out, const amc_image *img, const char *cls, const char *alt)
+{
+	amc_err e;
+	unsigned char *jpg = NULL, *png = NULL;
+	size_t jlen = 0, plen = 0;
+	int jok = amc_jpeg_encode(img, AMC_REPORT_JPEG_QUALITY, &jpg, &jlen, &e) == 0;
+	int pok = amc_png_encode(img, 9, &png, &plen, &e) == 0;
+	if (jok || pok) {
+		int use_png = pok && (!jok || plen < jlen);
+		amc_sb_printf(out, "<img class=\"%s\" width=\"%d\" height=\"%d\" alt=\"%s\" src=\"data:image/%s;base64,",
+			      cls, img->w, img->h, alt, use_png ? "png" : "jpeg");
+		amc_base64_append(out, use_png ? png : jpg, use_png ? plen : jlen);
+		amc_sb_puts(out, "\">");
+	} else {
+		amc_sb_puts(out, "<p class=\"none\">screenshot not encodable: ");
+		ESC(out, e.msg);
+		amc_sb_puts(out, "</p>");
+	}
+	free(jpg);
+	free(png);
 }
 
 /* An <img> of an artifact, scaled, marked when `r` is given, as JPEG or PNG,
@@ -155,8 +239,6 @@ static void put_shot(amc_sb *out, amc_store *s, const char *rel, const char *lab
 	char abs[PATH_MAX];
 	amc_err e;
 	amc_image full = { 0 }, small = { 0 };
-	unsigned char *jpg = NULL, *png = NULL;
-	size_t jlen = 0, plen = 0;
 	amc_sb_printf(out, "<figure><figcaption>%s</figcaption>", label);
 	if (!rel) {
 		amc_sb_puts(out, "<p class=\"none\">no screenshot recorded</p></figure>");
@@ -172,23 +254,26 @@ static void put_shot(amc_sb *out, amc_store *s, const char *rel, const char *lab
 		return;
 	}
 	if (r)
-		mark_target(&small, (double)small.w / full.w, r);
-	int jok = amc_jpeg_encode(&small, AMC_REPORT_JPEG_QUALITY, &jpg, &jlen, &e) == 0;
-	int pok = amc_png_encode(&small, 9, &png, &plen, &e) == 0;
-	if (jok || pok) {
-		int use_png = pok && (!jok || plen < jlen);
-		amc_sb_printf(out, "<img class=\"shot\" width=\"%d\" height=\"%d\" alt=\"%s\" src=\"data:image/%s;base64,",
-			      small.w, small.h, label, use_png ? "png" : "jpeg");
-		amc_base64_append(out, use_png ? png : jpg, use_png ? plen : jlen);
-		amc_sb_puts(out, "\">");
-	} else {
-		amc_sb_puts(out, "<p class=\"none\">screenshot not encodable: ");
-		ESC(out, e.msg);
-		amc_sb_puts(out, "</p>");
-	}
+		amc_report_mark_target(&small, (double)small.w / full.w, r);
+	put_img(out, &small, "shot", label);
 	amc_sb_puts(out, "</figure>");
-	free(jpg);
-	free(png);
+	amc_image_free(&full);
+	amc_image_free(&small);
+}
+
+/* The index's thumbnail of an artifact (AMC_REPORT_THUMB_W x _H at most), or
+ * a placeholder of that size saying there is none. */
+static void put_thumb(amc_sb *out, amc_store *s, const char *rel)
+{
+	char abs[PATH_MAX];
+	amc_err e;
+	amc_image full = { 0 }, small = { 0 };
+	if (rel && amc_store_artifact_abspath(s, rel, abs, sizeof abs, &e) == 0 &&
+	    amc_png_decode_file(abs, &full, &e) == 0 &&
+	    amc_image_scale_fit(&full, AMC_REPORT_THUMB_W, AMC_REPORT_THUMB_H, &small, &e) == 0)
+		put_img(out, &small, "thumb", "after");
+	else
+		amc_sb_puts(out, "<span class=\"nothumb\">no screen</span>");
 	amc_image_free(&full);
 	amc_image_free(&small);
 }
@@ -238,35 +323,60 @@ static void put_ocr(amc_sb *out, const char *ocr)
 	cJSON_Delete(arr);
 }
 
-/* One line of the step's diff (runtime/stepdiff.h's render): the symbol
- * starts the text, so it reads without colour; the class colours it. */
+/* The step's diff lines as they come (runtime/stepdiff.h's render), counted
+ * by kind: the summary says the counts, the list waits in a <details>. */
+typedef struct diff_acc {
+	amc_sb list, warn;
+	int add, rem, chg, other;
+} diff_acc;
+
+/* One line of the step's diff: the symbol starts the text, so it reads
+ * without colour; the class colours it. '!' (the action changed nothing)
+ * stays in sight above the collapsed list. */
 static void diff_line(char op, const char *line, void *ud)
 {
-	amc_sb *out = ud;
+	diff_acc *d = ud;
 	const char *cls = op == '+' ? "add" : op == '-' ? "rem" : op == '~' ? "chg" : op == '!' ? "warn" : "note";
-	amc_sb_printf(out, "<li class=\"%s\"><code>", cls);
-	ESC(out, line);
-	amc_sb_puts(out, "</code></li>");
+	amc_sb *to = op == '!' ? &d->warn : &d->list;
+	if (op == '+')
+		d->add++;
+	else if (op == '-')
+		d->rem++;
+	else if (op == '~')
+		d->chg++;
+	else if (op != '!')
+		d->other++;
+	amc_sb_printf(to, "<li class=\"%s\"><code>", cls);
+	ESC(to, line);
+	amc_sb_puts(to, "</code></li>");
 }
 
 /* The step's before/after difference: its stored diff, or one computed now
- * from the trees and screenshots beside the record (older records). An
- * action that changed nothing leads with stepdiff's '!' line. */
+ * from the trees and screenshots beside the record (older records), as a
+ * one-line summary whose full list opens on demand. */
 static void tree_diff_section(amc_sb *out, amc_store *s, const amc_step_row *r)
 {
-	amc_sb_puts(out, "<div class=\"diff\"><h3>UI-tree diff</h3>");
 	char *json = NULL;
 	amc_err e = { 0 };
 	if (amc_stepdiff_of_row(s, r, &json, &e) != 0 || !json) {
-		amc_sb_puts(out, "<p class=\"none\">tree diff not available for this step: ");
+		amc_sb_puts(out, "<p class=\"diff none\">UI-tree diff not available for this step: ");
 		ESC(out, e.msg[0] ? e.msg : "no record");
-		amc_sb_puts(out, "</p></div>");
+		amc_sb_puts(out, "</p>");
 		free(json);
 		return;
 	}
-	amc_sb_puts(out, "<ul class=\"difflist\">");
-	amc_stepdiff_render(json, 1, diff_line, out);
-	amc_sb_puts(out, "</ul></div>");
+	diff_acc d = { 0 };
+	amc_sb_init(&d.list);
+	amc_sb_init(&d.warn);
+	amc_stepdiff_render(json, 1, diff_line, &d);
+	amc_sb_puts(out, "<div class=\"diff\">");
+	if (d.warn.len)
+		amc_sb_printf(out, "<ul class=\"difflist\">%s</ul>", amc_sb_str(&d.warn));
+	amc_sb_printf(out, "<details class=\"difflist\"><summary>UI-tree diff: %d added, %d removed, %d changed</summary>"
+			   "<ul class=\"difflist\">%s</ul></details></div>",
+		      d.add, d.rem, d.chg, d.list.len ? amc_sb_str(&d.list) : "<li class=\"note\">no change</li>");
+	amc_sb_free(&d.list);
+	amc_sb_free(&d.warn);
 	free(json);
 }
 
@@ -347,9 +457,30 @@ static void put_tree(amc_sb *out, amc_store *s, const amc_step_row *r)
 	amc_uitree_free(&t);
 }
 
+static int step_failed(const amc_step_row *r)
+{
+	return r->status && strcmp(r->status, "ok");
+}
+
+/* The action in words (report/action.h); the raw arguments stay one click away. */
+static void put_action(amc_sb *out, const amc_step_row *r)
+{
+	cJSON *args = r->args ? cJSON_Parse(r->args) : NULL;
+	cJSON *scene = r->scene ? cJSON_Parse(r->scene) : NULL;
+	amc_sb words;
+	amc_sb_init(&words);
+	amc_report_action_words(r->tool, args, scene, &words);
+	amc_sb_puts(out, "<dt>action</dt><dd class=\"action\"><code>");
+	ESC(out, amc_sb_str(&words));
+	amc_sb_puts(out, "</code></dd>");
+	amc_sb_free(&words);
+	cJSON_Delete(args);
+	cJSON_Delete(scene);
+}
+
 static void put_step(amc_sb *out, amc_store *s, const amc_step_row *r)
 {
-	int failed = r->status && strcmp(r->status, "ok");
+	int failed = step_failed(r);
 	amc_sb_printf(out, "<section class=\"step%s\" id=\"step-%d\" data-step=\"%d\"><h2>%d · ", failed ? " failed" : "",
 		      r->step, r->step, r->step);
 	ESC(out, r->tool ? r->tool : "?");
@@ -359,13 +490,14 @@ static void put_step(amc_sb *out, amc_store *s, const amc_step_row *r)
 	}
 	amc_sb_puts(out, " <span class=\"status\">");
 	ESC(out, r->status ? r->status : "?");
-	amc_sb_puts(out, "</span></h2><div class=\"shots\">");
+	amc_sb_puts(out, "</span> <a class=\"top\" href=\"#index\">index ↑</a></h2><div class=\"body\"><div class=\"shots\">");
 	int target = has_target(r);
-	put_shot(out, s, r->before_screenshot, target ? "before (target marked)" : "before", target ? r : NULL);
+	put_shot(out, s, r->before_screenshot,
+		 target == 1 ? "before (target marked)" : target == 2 ? "before (match boxed)" : "before",
+		 target ? r : NULL);
 	put_shot(out, s, r->after_screenshot, "after", NULL);
-	amc_sb_puts(out, "</div><dl>");
-	put_json_pre(out, "action", r->args);
-	put_json_pre(out, "result", r->result);
+	amc_sb_puts(out, "</div><div class=\"text\"><dl>");
+	put_action(out, r);
 	if (r->error && *r->error) {
 		amc_sb_puts(out, "<dt>error</dt><dd class=\"err\">");
 		ESC(out, r->error);
@@ -382,10 +514,48 @@ static void put_step(amc_sb *out, amc_store *s, const amc_step_row *r)
 		amc_sb_printf(out, "<dt>time</dt><dd>%s</dd>", dur);
 	}
 	amc_sb_puts(out, "</dl>");
-	put_ocr(out, r->ocr);
 	tree_diff_section(out, s, r);
+	amc_sb_puts(out, "<details class=\"raw\"><summary>arguments and result as JSON</summary><dl>");
+	put_json_pre(out, "action", r->args);
+	put_json_pre(out, "result", r->result);
+	amc_sb_puts(out, "</dl></details>");
+	put_ocr(out, r->ocr);
 	put_tree(out, s, r);
-	amc_sb_puts(out, "</section>\n");
+	amc_sb_puts(out, "</div></div></section>\n");
+}
+
+/* The step index at the top: every step's after screen as a thumbnail with
+ * its number and status, each a link to its section, and a link to the
+ * first failed step (or the task's error) that a reader sees first. */
+static void put_index(amc_sb *out, amc_store *s, const amc_report_task *t)
+{
+	const amc_step_row *bad = NULL;
+	for (size_t i = 0; i < t->nsteps && !bad; i++)
+		if (step_failed(&t->steps[i]))
+			bad = &t->steps[i];
+	amc_sb_printf(out, "<nav id=\"index\" aria-label=\"steps\"><h2>%zu step%s", t->nsteps, t->nsteps == 1 ? "" : "s");
+	if (bad) {
+		amc_sb_printf(out, " <a class=\"jump\" href=\"#step-%d\">jump to the failure: step %d ", bad->step, bad->step);
+		ESC(out, bad->description && *bad->description ? bad->description : bad->tool);
+		amc_sb_puts(out, " ↓</a>");
+	} else if (t->task.error && *t->task.error) {
+		amc_sb_puts(out, " <a class=\"jump\" href=\"#task-error\">the task failed after its last step: its error ↑</a>");
+	}
+	amc_sb_puts(out, "</h2><ol class=\"strip\">");
+	for (size_t i = 0; i < t->nsteps; i++) {
+		const amc_step_row *r = &t->steps[i];
+		int failed = step_failed(r);
+		amc_sb_printf(out, "<li class=\"%s\"><a href=\"#step-%d\" title=\"", failed ? "failed" : "ok", r->step);
+		ESC(out, r->description && *r->description ? r->description : r->tool);
+		amc_sb_puts(out, "\">");
+		put_thumb(out, s, r->after_screenshot ? r->after_screenshot : r->before_screenshot);
+		amc_sb_printf(out, "<span class=\"n\">%d</span><span class=\"st\">%s", r->step, failed ? "✗ " : "✓ ");
+		ESC(out, r->status ? r->status : "?");
+		amc_sb_puts(out, "</span><span class=\"what\">");
+		ESC(out, r->tool ? r->tool : "?");
+		amc_sb_puts(out, "</span></a></li>");
+	}
+	amc_sb_puts(out, "</ol></nav>\n");
 }
 
 /* ---- the page ----------------------------------------------------------- */
@@ -395,7 +565,7 @@ static const char CSS[] =
 	"@media (prefers-color-scheme:dark){:root{--fg:#f5f5f7;--bg:#1c1c1e;--mute:#a1a1a6;--line:#3a3a3c;"
 	"--bad:#ff6b6b}}"
 	"body{font:14px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;"
-	"max-width:980px;padding:16px}"
+	"max-width:1240px;padding:16px}"
 	"h1{font-size:20px;margin:0 0 8px}h2{font-size:16px;margin:0 0 8px}h3{font-size:14px;margin:8px 0 4px}"
 	"h4{font-size:13px;margin:4px 0}"
 	"dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:8px 0}dt{color:var(--mute)}"
@@ -403,8 +573,19 @@ static const char CSS[] =
 	"code{font:12px/1.4 ui-monospace,monospace;overflow-wrap:anywhere}"
 	".step{border-top:1px solid var(--line);padding:12px 0}.failed h2,.err{color:var(--bad)}"
 	".status{font-weight:normal;color:var(--mute);font-size:13px}"
-	".shots{display:flex;gap:16px;flex-wrap:wrap}figure{margin:0}figcaption{color:var(--mute);font-size:12px}"
-	"img.shot{border:1px solid var(--line);display:block}"
+	".body{display:flex;gap:16px;align-items:flex-start}.text{flex:1;min-width:0}"
+	".shots{display:flex;gap:8px;flex:none}figure{margin:0}figcaption{color:var(--mute);font-size:12px}"
+	"img.shot{border:1px solid var(--line);display:block;width:144px;height:auto}"
+	"header dl{grid-template-columns:max-content 1fr max-content 1fr}"
+	"#index h2{font-size:15px}.jump{color:var(--bad);font-weight:bold;margin-left:12px}"
+	".strip{display:flex;flex-wrap:wrap;gap:6px;list-style:none;margin:0;padding:0}"
+	".strip a{display:flex;flex-direction:column;align-items:center;width:64px;padding:3px;border:2px solid var(--line);"
+	"border-radius:6px;text-decoration:none;color:var(--fg);font-size:11px}"
+	".strip .failed a{border-color:var(--bad)}.strip .failed .st{color:var(--bad);font-weight:bold}"
+	".strip .ok .st{color:#1a7f37}img.thumb{display:block}.n{font-weight:bold}"
+	".what{color:var(--mute);overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:60px}"
+	".nothumb{display:block;width:56px;height:124px;color:var(--mute)}"
+	".top{font-size:12px;font-weight:normal;margin-left:8px}"
 	".none{color:var(--mute);font-style:italic}table{border-collapse:collapse;font-size:12px}"
 	"td,th{border:1px solid var(--line);padding:1px 6px;text-align:left}"
 	"details{margin:6px 0}summary{cursor:pointer;color:var(--mute)}"
@@ -482,7 +663,7 @@ static void put_header(amc_sb *out, const amc_task_row *t, const amc_decision_ro
 	}
 	put_row(out, "summary", t->summary);
 	if (t->error && *t->error) {
-		amc_sb_puts(out, "<dt>error</dt><dd class=\"err\">");
+		amc_sb_puts(out, "<dt>error</dt><dd class=\"err\" id=\"task-error\">");
 		ESC(out, t->error);
 		amc_sb_puts(out, "</dd>");
 	}
@@ -502,6 +683,7 @@ int amc_report_html(amc_store *s, const amc_report_task *t, amc_sb *out, amc_err
 	ESC(out, k->goal ? k->goal : k->flow_name ? k->flow_name : k->status);
 	amc_sb_printf(out, "</title>\n<style>%s</style></head>\n<body>\n", CSS);
 	put_header(out, k, t->decisions, t->ndecisions);
+	put_index(out, s, t);
 	amc_sb_printf(out, "<main id=\"steps\" data-steps=\"%zu\">\n", t->nsteps);
 	if (!t->nsteps)
 		amc_sb_puts(out, "<p class=\"none\">this task recorded no steps</p>");

@@ -47,6 +47,11 @@ int amc_report_agent_summary(const amc_task_row *t, const amc_decision_row *d, s
 #define AMC_REPORT_SHOT_MAX_W 270
 #define AMC_REPORT_SHOT_MAX_H 600
 #define AMC_REPORT_JPEG_QUALITY 70
+/* The step index at the top of the page: one thumbnail per step, small
+ * enough that 13 steps sit in one row at 1400 px (tests/integration/
+ * test_report_browser.sh measures it). */
+#define AMC_REPORT_THUMB_W 56
+#define AMC_REPORT_THUMB_H 124
 /* UI-tree nodes listed per step at most (the rest are counted). */
 #define AMC_REPORT_TREE_MAX_NODES 1500
 
@@ -59,6 +64,14 @@ int amc_report_agent_summary(const amc_task_row *t, const amc_decision_row *d, s
 /* The whole page into `out`. A screenshot or tree artifact that cannot be
  * read is said so in the page rather than failing the report. */
 int amc_report_html(amc_store *s, const amc_report_task *t, amc_sb *out, amc_err *e);
+
+/* Draw step `r`'s target on `img`, a screenshot scaled by `f` from the
+ * device's pixels: a tap's element boxed just outside its edges with four
+ * ticks outside the box pointing at the point (nothing over the label; a
+ * hollow ring when the point is on no scene element), a swipe's path, or
+ * the element an assertion matched (result.matched.bounds) boxed in green. */
+struct amc_image;
+void amc_report_mark_target(struct amc_image *img, double f, const amc_step_row *r);
 
 /* Append `s` HTML-escaped (& < > " ' as entities) after making it
  * terminal-and-page safe (amc_sanitize_text: control, bidi and invalid bytes

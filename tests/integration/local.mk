@@ -42,6 +42,9 @@ EXTRA_DIST += tests/integration/test_mcp_clients.sh tests/mcp/package.json tests
 # coding agents' CLIs as planners: Claude Code and Codex from the same lockfile, against a local mock
 TESTS += tests/integration/test_agentcli.sh
 EXTRA_DIST += tests/integration/test_agentcli.sh tests/mcp/agent_mock.mjs
+# selector honesty over the bundled flows' recorded trees and the sample dumps
+TESTS += tests/integration/test_selgen.sh
+EXTRA_DIST += tests/integration/test_selgen.sh
 # the HTML report in headless chromium (Debian), driven over the DevTools protocol by Node
 TESTS += tests/integration/test_report_browser.sh
 EXTRA_DIST += tests/integration/test_report_browser.sh tests/report/browser_check.mjs

@@ -46,4 +46,13 @@ AMC_ADB_PATH=/nonexistent/adb "$AMC" devices >/dev/null 2>"$T_HOME/err"; is $? 0
 like "$(cat "$T_HOME/err")" "^amc devices: no adb devices listed: .*'/nonexistent/adb' not found" "but a warning names it"
 out=$("$AMC" devices extra 2>&1); is $? 2 "an extra argument -> 2"
 like "$out" "unexpected argument 'extra'" "the extra argument is named"
+# --device sim:N for a sim that does not exist yet: run creates it, and says so
+printf 'appId: com.android.settings\n---\n- launchApp\n' >"$T_HOME/one.yaml"
+AMC_OCR_POLICY=off "$AMC" run --device sim:97 --flow "$T_HOME/one.yaml" >/dev/null 2>"$T_HOME/err"; is $? 0 "run on a new sim:97 runs"
+diag "$(head -n 1 "$T_HOME/err")"
+like "$(cat "$T_HOME/err")" "^amc: creating sim:97: a new simulated phone in its factory state \(existing sims: sim:0" "it says it creates sim:97, naming the existing sims"
+AMC_OCR_POLICY=off "$AMC" run --device sim:97 --flow "$T_HOME/one.yaml" >/dev/null 2>"$T_HOME/err"; is $? 0 "a second run on sim:97"
+case "$(cat "$T_HOME/err")" in *creating*) r=1 ;; *) r=0 ;; esac
+ok_status $r "says nothing about creating it (it exists now)"
+like "$("$AMC" devices)" "^sim:97 " "and devices lists it"
 done_testing

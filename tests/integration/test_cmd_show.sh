@@ -99,4 +99,19 @@ json=$("$AMC" show "$mid" --step 3 --json)
 like "$json" '"changed_nothing":[[:space:]]*false' "--json: step 3 changed something"
 like "$json" '"op":[[:space:]]*"-"' "--json: its entries"
 
+# --- a long error wraps to the terminal's width, whole, under its label ----------------------
+# (a pipe, as above, gets one line per message; COLUMNS stands in for a terminal)
+one=$("$AMC" show "$fid" | grep -c 'on screen:.*Unicorn\|Unicorn.*on screen:')
+is "$one" 2 "piped: the error is one line (header and step), for grep"
+w=$(COLUMNS=60 "$AMC" show "$fid")
+diag "COLUMNS=60: $(printf '%s\n' "$w" | sed -n '/^  error/,/^$/p' | head -n 8 | tr '\n' '|')"
+# paths (before/after) may be longer than a line: only the wrapped error lines count
+errlong=$(printf '%s\n' "$w" | sed -n '/^  error/,/^ *[a-z]* *$/p' | awk 'length($0) > 60' | wc -l)
+is "$errlong" 0 "COLUMNS=60: no line of the task's error is wider than 60 columns"
+like "$w" "^  error +step 2: " "its first line keeps the label"
+like "$w" "^            [^ ]" "continuation lines are indented under the text"
+flat=$(printf '%s\n' "$w" | sed -n '/^  error/,/^$/p' | sed 's/^ *//; s/^error *//' | tr '\n' ' ' | tr -s ' ')
+whole=$("$AMC" show "$fid" | sed -n 's/^  error *//p' | head -n 1)
+case "$flat" in *"$whole"*) r=0 ;; *) r=1 ;; esac
+ok_status $r "the wrapped error, joined, is the whole message (nothing cut)"
 done_testing

@@ -6,7 +6,11 @@
 # succeeded run, a failed one and one full of hostile text: no request left
 # the page, the DOM has the task's steps, every image decoded at its size, no
 # console error, a Content-Security-Policy meta tag, no injected script ran,
-# and a screenshot was taken.
+# and a screenshot was taken. Laid out 1400 px wide: the step index shows
+# every step's thumbnail and status within the first 900 px, the page is at
+# most 6,000 px tall with 13 steps (diffs collapsed; 12,950 px before the
+# index), a failed run's "jump to the failure" is in the first screen, and
+# the report file follows the user's umask.
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
 command -v node >/dev/null 2>&1 || skip_all "node is missing (it drives the browser)"
 CHROME=${AMC_CHROMIUM:-}
@@ -24,7 +28,7 @@ F=$AMC_TEST_SRCDIR/data/flows
 check() {
 	"$AMC" export "$2" --html "$T_HOME/$1.html" 2>/dev/null; ok_status $? "$1: exported"
 	steps=$("$AMC" show "$2" --json | sed -n 's/^[[:space:]]*"steps":[[:space:]]*\([0-9]*\),*$/\1/p' | head -n 1)
-	j=$(node "$CHECK" "$CHROME" "$T_HOME/$1.html" "$T_HOME/$1.png"); ok_status $? "$1: loaded in headless chromium"
+	j=$(node "$CHECK" "$CHROME" "$T_HOME/$1.html" "$T_HOME/$1.png" "$T_HOME/$1-top.png"); ok_status $? "$1: loaded in headless chromium"
 	diag "$1: $(printf '%s' "$j" | head -c 400)"
 	like "$j" '"blocked":\[\]' "$1: no request other than the file and data: URLs"
 	like "$j" '"console_errors":\[\],"exceptions":\[\]' "$1: no console error, no exception"
@@ -37,6 +41,13 @@ check() {
 	like "$j" '"screenshot_bytes":[1-9][0-9]{3,}' "$1: a screenshot was taken"
 	[ -s "$T_HOME/$1.png" ] && [ "$(head -c 4 "$T_HOME/$1.png" | od -An -c | tr -d ' ')" = '211PNG' ]
 	ok_status $? "$1: the screenshot is a PNG"
+	num() { printf '%s' "$j" | sed -n "s/.*\"$1\":\(-*[0-9]*\).*/\1/p"; }
+	h=$(num page_height) items=$(num index_items) thumbs=$(num index_thumbs) st=$(num index_status) ib=$(num index_bottom)
+	diag "$1: $steps steps at 1400 px wide: page $h px tall, index ends at $ib px, $items entries, $thumbs thumbnails, $st statuses"
+	[ "$items" = "$steps" ] && [ "$thumbs" = "$steps" ] && [ "$st" = "$steps" ]; ok_status $? "$1: the index has every step's thumbnail and status"
+	[ "${ib:-99999}" -le 900 ]; ok_status $? "$1: the index ends within the first 900 px ($ib)"
+	[ "${h:-99999}" -le 6000 ]; ok_status $? "$1: the page is at most 6,000 px tall ($h)"
+	[ -s "$T_HOME/$1-top.png" ]; ok_status $? "$1: the first screen is captured ($1-top.png)"
 }
 # The checker itself: a page that asks the network and runs a script is
 # caught (so the checks above can fail).
@@ -50,10 +61,19 @@ last() { "$AMC" tasks --json | sed -n 's/.*"id":[[:space:]]*"\([0-9a-z]*\)".*/\1
 "$AMC" sim reset >/dev/null
 "$AMC" run --flow "$F/add-contact.yaml" >/dev/null 2>&1; ok_status $? "add-contact ran"
 check succeeded "$(last)"
+[ "$steps" = 13 ]; ok_status $? "add-contact made 13 steps (the issue's measure)"
+m=$(stat -c %a "$T_HOME/succeeded.html")
+(umask 027 && "$AMC" export "$(last)" --html "$T_HOME/u027.html" 2>/dev/null)
+m2=$(stat -c %a "$T_HOME/u027.html")
+diag "report modes: $m with the test's umask $(umask), $m2 with umask 027"
+[ "$m2" = 640 ]; ok_status $? "the report follows the user's umask (027 -> $m2)"
 
 printf 'appId: com.android.settings\n---\n- launchApp\n- tapOn: "Wi-Fi"\n- assertVisible: "Unicorn"\n' >"$T_HOME/fails.yaml"
 "$AMC" run --flow "$T_HOME/fails.yaml" >/dev/null 2>&1
 check failed "$(last)"
+jb=$(printf '%s' "$j" | sed -n 's/.*"jump_bottom":\(-*[0-9]*\).*/\1/p')
+[ "${jb:--1}" -gt 0 ] && [ "$jb" -le 900 ]; ok_status $? "failed: the jump to the failure is in the first screen ($jb px)"
+like "$(cat "$T_HOME/failed.html")" 'class="jump" href="#step-3">jump to the failure: step 3' "failed: it links to the failed step"
 
 # Hostile text through UI text (typed into a contact's name), the flow's
 # commands and its name: markup that would run if it were not escaped.

@@ -1,7 +1,7 @@
 // browser_check.mjs - load an amc HTML report in headless Chromium and say
 // what a reader's browser did with it, as one JSON line on stdout.
 //
-//   node browser_check.mjs CHROMIUM REPORT.html SCREENSHOT.png
+//   node browser_check.mjs CHROMIUM REPORT.html SCREENSHOT.png [TOP.png]
 //
 // Drives Chromium through the DevTools protocol over --remote-debugging-pipe
 // (fd 3: commands in, fd 4: answers out, each message NUL-terminated), so it
@@ -12,14 +12,19 @@
 // uncaught exceptions, the step count in the DOM (sections and the
 // data-steps attribute), each image's complete/naturalWidth/naturalHeight,
 // the Content-Security-Policy meta tag, whether an injected script ran
-// (window.__amc_pwned), and a full-page screenshot.
+// (window.__amc_pwned), and a full-page screenshot. The page is laid out
+// 1400 px wide (viewport 1400x900): its height (page_height) and where the
+// step index ends (index_bottom: the lowest thumbnail or status of the
+// index, index_items: its entries, index_thumbs: decoded thumbnails,
+// index_status: entries whose status shows) are measured; TOP.png, when
+// given, is the first 900 px as a reader sees them on opening it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [chrome, report, shot] = process.argv.slice(2);
+const [chrome, report, shot, top] = process.argv.slice(2);
 if (!chrome || !report || !shot) {
 	console.error('usage: node browser_check.mjs CHROMIUM REPORT.html SCREENSHOT.png');
 	process.exit(2);
@@ -105,6 +110,8 @@ try {
 	await send('Runtime.enable', {}, sessionId);
 	await send('Log.enable', {}, sessionId);
 	await send('Page.enable', {}, sessionId);
+	await send('Emulation.setDeviceMetricsOverride', { width: 1400, height: 900, deviceScaleFactor: 1, mobile: false },
+		sessionId);
 	const loaded = waitFor((m) => m.sessionId === sessionId && m.method === 'Page.loadEventFired', 30000, 'the load event');
 	await send('Page.navigate', { url }, sessionId);
 	await loaded;
@@ -119,6 +126,25 @@ try {
 	// markup that only hostile text could have made: none in an amc report
 	result.scripts = await ev('document.scripts.length');
 	result.injected = await ev('document.querySelectorAll("[onerror],[onload],iframe,svg,object,embed").length');
+	result.page_height = await ev('document.documentElement.scrollHeight');
+	const idx = await ev(`(() => {
+		const items = Array.from(document.querySelectorAll('#index .strip li'));
+		let bottom = 0, thumbs = 0, status = 0;
+		for (const li of items) {
+			for (const el of li.querySelectorAll('img.thumb, .st')) bottom = Math.max(bottom, el.getBoundingClientRect().bottom + window.scrollY);
+			const im = li.querySelector('img.thumb');
+			if (im && im.complete && im.naturalWidth > 0) thumbs++;
+			const st = li.querySelector('.st');
+			if (st && st.getBoundingClientRect().height > 0 && st.textContent.trim()) status++;
+		}
+		const jump = document.querySelector('#index .jump');
+		return [items.length, thumbs, status, Math.ceil(bottom), jump ? Math.ceil(jump.getBoundingClientRect().bottom) : -1];
+	})()`);
+	[result.index_items, result.index_thumbs, result.index_status, result.index_bottom, result.jump_bottom] = idx;
+	if (top) {
+		const t = await send('Page.captureScreenshot', { format: 'png', clip: { x: 0, y: 0, width: 1400, height: 900, scale: 1 } }, sessionId);
+		writeFileSync(top, Buffer.from(t.data, 'base64'));
+	}
 	const { data } = await send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true }, sessionId);
 	const png = Buffer.from(data, 'base64');
 	writeFileSync(shot, png);

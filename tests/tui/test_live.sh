@@ -48,6 +48,7 @@ Enter
 c
 :dump cancel-confirm
 y
+:dump cancelling
 :wait
 :dump cancelled
 KEYS
@@ -56,6 +57,12 @@ ok_status $? "cancel script runs"
 like "$(cat "$out/cancel-confirm.txt")" "Cancel task [0-9a-z]{8}\\?" "c asks before cancelling"
 like "$(sed -n 2p "$out/cancelled.txt")" "cancelled" "the task ends cancelled"
 is "$(newest_status)" "cancelled" "the database says cancelled"
+like "$(tail -n 1 "$out/cancelling.txt")" "cancelling task [0-9a-z]{8}" "the status line says it is cancelling"
+st=$(tail -n 1 "$out/cancelled.txt")
+diag "status line once cancelled: $st"
+case "$st" in *cancelling*) r=1 ;; *) r=0 ;; esac
+ok_status $r "the \"cancelling task\" line does not linger once the task has ended"
+like "$st" "task [0-9a-z]{8} cancelled" "it says the task was cancelled"
 
 # 3. Quit while a task launched here runs: asks, then cancels it.
 cat >"$T_HOME/quit.keys" <<KEYS

@@ -45,3 +45,7 @@ check_PROGRAMS += tests/unit/test_flow_export
 TESTS += tests/unit/test_flow_export
 tests_unit_test_flow_export_SOURCES = tests/unit/test_flow_export.c
 tests_unit_test_flow_export_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_selgen
+TESTS += tests/unit/test_selgen
+tests_unit_test_selgen_SOURCES = tests/unit/test_selgen.c
+tests_unit_test_selgen_LDADD = $(TEST_LDADD)

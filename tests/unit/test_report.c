@@ -219,13 +219,17 @@ static void test_html(amc_store *s, amc_report_task *t)
 	is_int(count_ci(h, "<script"), 0, "no <script> element (nor a hostile one)");
 	is_int(count_ci(h, "onerror="), count_of(h, "onerror=alert(2)&gt;"),
 	       "every onerror= is inside escaped text");
-	is_int(count_ci(h, "<img"), 3, "three <img> elements: the three readable screenshots");
-	is_int(count_of(h, "<img class=\"shot\" width=\""), 3, "and all three are amc's own");
+	is_int(count_ci(h, "<img"), 4, "four <img> elements: the three readable screenshots and one thumbnail");
+	is_int(count_of(h, "<img class=\"shot\" width=\""), 3, "three are amc's own screenshots");
+	is_int(count_of(h, "<img class=\"thumb\" width=\""), 1,
+	       "one the index's thumbnail (step 1's after; the others have no readable screen)");
+	is_int(count_of(h, "<span class=\"nothumb\">no screen</span>"), 2, "the other two say so");
 	is_int(count_ci(h, "</style>"), 1, "one </style>: the page's own");
 	is_int(count_ci(h, "<style"), 1, "one <style>");
 	is_int(count_of(h, "\xE2\x80\xAE") + count_of(h, "\xE2\x81\xA6"), 0, "no bidi control reaches the page");
-	is_int(count_ci(h, "http:") + count_ci(h, "https:") + count_ci(h, "href=") + count_ci(h, "url("), 0,
+	is_int(count_ci(h, "http:") + count_ci(h, "https:") + count_ci(h, "url("), 0,
 	       "nothing refers to anything outside the page");
+	is_int(count_ci(h, "href="), count_of(h, "href=\"#"), "every link is to a place in the page");
 	is_int(count_of(h, " src=\"data:image/"), count_of(h, " src=\""), "every src attribute is a data: URL");
 	/* the text is there, escaped, for each field */
 	static const char *const fields[] = { "goal ", "task error ", "summary ", "tap ", "reasoning ",
@@ -243,6 +247,19 @@ static void test_html(amc_store *s, amc_report_task *t)
 	like(h, "<section class=\"step failed\" id=\"step-2\"", "the failed step is marked");
 	like(h, "before (target marked)", "a tap's before image is marked");
 	like(h, "screenshot not readable", "a missing screenshot is said, not fatal");
+	like(h, "<nav id=\"index\"", "a step index at the top");
+	ok(strstr(h, "<nav id=\"index\"") < strstr(h, "<section class=\"step"), "before the first step");
+	is_int(count_of(h, "<li class=\"ok\"><a href=\"#step-"), 2, "two steps ok in the index");
+	is_int(count_of(h, "<li class=\"failed\"><a href=\"#step-2\""), 1, "the failed one marked, linked to its section");
+	like(h, "<a class=\"jump\" href=\"#step-2\">jump to the failure: step 2 swipe up", "a jump to the failure");
+	like(h, "<dd class=\"action\"><code>tap text=&lt;script&gt;alert(1)&lt;/script&gt;",
+	     "the action in words, its outside text escaped");
+	like(h, "(e1) at 540,200</code>", "with the element's scene id and the point");
+	like(h, "<dd class=\"action\"><code>swipe up from 500,2000 to 500,600</code>", "a swipe's direction");
+	like(h, "<details class=\"raw\"><summary>arguments and result as JSON</summary><dl><dt>action</dt><dd><code>{",
+	     "the raw JSON stays, collapsed");
+	like(h, "<details class=\"difflist\"><summary>UI-tree diff: 1 added, 0 removed, 0 changed</summary>",
+	     "the diff collapsed to its counts");
 	like(h, "<li class=\"add\"><code>+ ", "step 1's stored diff: the added node, marked + (reads without colour)");
 	like(h, "UI text &lt;script&gt;alert(1)&lt;/script&gt;", "its text escaped");
 	like(h, "tree: 1 added, 0 removed", "with its counts");
@@ -250,6 +267,8 @@ static void test_html(amc_store *s, amc_report_task *t)
 	     "step 2 has none stored: computed from the artifacts, saying what is missing");
 	is_int(count_of(h, "<li class=\"warn\"><code>! changed nothing"), 1,
 	       "step 3 (same tree, same pixels) is flagged as having changed nothing");
+	is_int(count_of(h, "<div class=\"diff\"><ul class=\"difflist\"><li class=\"warn\"><code>! changed nothing"), 1,
+	       "in sight, above the collapsed list");
 	like(h, "UI tree after the step (2 nodes)", "the UI tree, in a <details>");
 	like(h, "<details class=\"tree\">", "collapsible");
 	like(h, "OCR words (1)", "the OCR words");
@@ -258,6 +277,39 @@ static void test_html(amc_store *s, amc_report_task *t)
 	like(h, "attempt 2", "the source attempt");
 	ok(sb.len < 200 * 1024, "three steps take %zu bytes", sb.len);
 	amc_sb_free(&sb);
+}
+
+/* The tap marker leaves the tapped element's inside (its label) untouched and
+ * points at it from outside; an assertion's match is boxed. Device 1080x2400
+ * drawn at 270x600 (f = 0.25). */
+static void test_marker(void)
+{
+	amc_err e;
+	amc_image img = { 0 };
+	amc_image_alloc(&img, 270, 600, &e);
+	memset(img.px, 0xff, (size_t)img.w * img.h * 4);
+	amc_step_row r = { .tool = "tap", .args = "{\"x\":922,\"y\":1039}",
+			   .scene = "{\"elements\":[{\"id\":\"e9\",\"text\":\"Save\",\"bounds\":[852,990,992,1088]},"
+				    "{\"id\":\"e1\",\"bounds\":[0,0,1080,2400]}]}" };
+	amc_report_mark_target(&img, 0.25, &r);
+	int inside = 0, painted = 0;
+	for (int y = 248; y < 272; y++)
+		for (int x = 213; x < 248; x++)
+			inside += memcmp(img.px + ((size_t)y * img.w + x) * 4, "\xff\xff\xff\xff", 4) != 0;
+	for (size_t i = 0; i < (size_t)img.w * img.h; i++)
+		painted += memcmp(img.px + i * 4, "\xff\xff\xff\xff", 4) != 0;
+	is_int(inside, 0, "nothing is drawn inside the tapped element (its label stays readable)");
+	ok(painted > 100, "the marker is drawn around it (%d pixels)", painted);
+	unsigned char *left = img.px + ((size_t)259 * img.w + 202) * 4, *above = img.px + ((size_t)237 * img.w + 230) * 4;
+	ok(left[0] == 0xff && left[1] == 0x2d && above[0] == 0xff && above[1] == 0x2d,
+	   "ticks left of and above the box point at the tapped row and column");
+	memset(img.px, 0xff, (size_t)img.w * img.h * 4);
+	amc_step_row a = { .tool = "assert_visible", .args = "{\"selector\":\"text=\\\"Saved\\\"\"}",
+			   .result = "{\"matched\":{\"text\":\"Saved\",\"bounds\":[400,800,680,880]}}" };
+	amc_report_mark_target(&img, 0.25, &a);
+	unsigned char *edge = img.px + ((size_t)210 * img.w + 97) * 4;
+	ok(edge[0] == 0x1a && edge[1] == 0x7f && edge[2] == 0x37, "the element an assertion matched is boxed in green");
+	amc_image_free(&img);
 }
 
 static void test_json_and_dir(amc_store *s, amc_report_task *t, const char *base)
@@ -313,6 +365,7 @@ int main(void)
 {
 	const char *home = test_home("report");
 	test_escape();
+	test_marker();
 	amc_store *s;
 	amc_err e = { 0 };
 	if (!ok(amc_store_open(home, &s, &e) == 0, "open the store: %s", e.msg))
