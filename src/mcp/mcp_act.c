@@ -15,6 +15,7 @@
 #include "runtime/observe.h"
 #include "runtime/run.h"
 #include "runtime/safety.h"
+#include "runtime/tools.h"
 #include "storage/store.h"
 #include "util/base64.h"
 #include "util/fsutil.h"
@@ -262,64 +263,114 @@ static const cJSON *arg(const amc_mcp_call *c, const char *k)
 	return cJSON_GetObjectItemCaseSensitive(c->args, k);
 }
 
-/* The registry tool and its arguments for the act's action. */
+/* act's names for registry arguments: a client gives x,y for every point
+ * (swipe's first too) and app for an app id. */
+static const struct {
+	const char *reg, *mcp;
+} ARG_NAMES[] = { { "x1", "x" }, { "y1", "y" }, { "app_id", "app" } };
+
+const char *amc_mcp_act_arg(const char *registry_arg)
+{
+	for (size_t i = 0; i < sizeof ARG_NAMES / sizeof ARG_NAMES[0]; i++)
+		if (!strcmp(ARG_NAMES[i].reg, registry_arg))
+			return ARG_NAMES[i].mcp;
+	return registry_arg;
+}
+
+/* "x, y and x2" - a schema's required names as act calls them. */
+static void required_words(const cJSON *req, amc_sb *out)
+{
+	int n = cJSON_GetArraySize(req), i = 0;
+	const cJSON *r;
+	cJSON_ArrayForEach(r, req) {
+		amc_sb_printf(out, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ", amc_mcp_act_arg(r->valuestring));
+		i++;
+	}
+}
+
+void amc_mcp_act_schema(cJSON *act_tool)
+{
+	cJSON *props = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(act_tool, "inputSchema"), "properties");
+	cJSON *action = cJSON_GetObjectItemCaseSensitive(props, "action");
+	cJSON *en = cJSON_AddArrayToObject(action, "enum");
+	amc_sb d;
+	amc_sb_init(&d);
+	/* under 400 bytes: the arguments' names say enough, the summaries would double it */
+	amc_sb_puts(&d, "One action, a step of this session's task; returns the step and the new screen. "
+			"x,y are device px: image px times observe's scale.");
+	size_t n;
+	const amc_tool *all = amc_tools_all(&n);
+	for (size_t i = 0; i < n; i++) {
+		if (!amc_tools_is_action(&all[i]))
+			continue;
+		cJSON_AddItemToArray(en, cJSON_CreateString(all[i].name));
+		cJSON *schema = amc_tools_schema(&all[i]);
+		amc_sb_printf(&d, " %s(", all[i].name);
+		if (all[i].targets) {
+			amc_sb_puts(&d, "element|");
+			if (!cJSON_GetObjectItemCaseSensitive(props, "element"))
+				cJSON_AddItemToObject(props, "element", cJSON_Parse("{\"type\":\"string\",\"description\":"
+										    "\"a Scene element id: acts on its centre\"}"));
+		}
+		const cJSON *p;
+		int first = 1;
+		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(schema, "properties")) {
+			const char *name = amc_mcp_act_arg(p->string);
+			amc_sb_printf(&d, "%s%s", first ? "" : ",", name);
+			first = 0;
+			if (!cJSON_GetObjectItemCaseSensitive(props, name))
+				cJSON_AddItemToObject(props, name, cJSON_Duplicate(p, 1));
+		}
+		amc_sb_puts(&d, ")");
+		cJSON_Delete(schema);
+	}
+	cJSON_AddItemToArray(en, cJSON_CreateString("finish"));
+	amc_sb_puts(&d, " finish(success,summary,answer) ends the task. element: a Scene id; text may hold "
+			"{{secret:NAME}}. Irreversible taps need a person's yes.");
+	cJSON_ReplaceItemInObjectCaseSensitive(act_tool, "description", cJSON_CreateString(d.buf));
+	amc_sb_free(&d);
+}
+
+/* The registry tool and its arguments for the act's action: each argument
+ * of the tool's row under act's name; element (a Scene id) for x,y where the
+ * row targets. */
 static int build_action(const amc_mcp_call *c, amc_mcp_session *sess, const char **tool, cJSON **out, amc_err *e)
 {
 	const char *a = amc_json_str(c->args, "action");
+	const amc_tool *t = amc_tools_find(a);
 	cJSON *j = cJSON_CreateObject();
 	*out = j;
-	const cJSON *x = arg(c, "x"), *y = arg(c, "y"), *ms = arg(c, "ms");
+	if (!amc_tools_is_action(t))
+		return amc_err_set(e, AMC_EUSAGE, "unknown action (see act's action enum)");
+	*tool = t->name;
 	const char *el = amc_json_str(c->args, "element");
-	if (!strcmp(a, "tap") || !strcmp(a, "long_press")) {
-		*tool = a;
+	if (t->targets && el) {
 		int px, py;
-		if (el) {
-			if (element_center(sess, el, &px, &py, e) != 0)
-				return -1;
-		} else if (x && y) {
-			px = x->valueint, py = y->valueint;
-		} else
-			return amc_err_set(e, AMC_EUSAGE, "%s needs element (a Scene id) or x and y", a);
+		if (element_center(sess, el, &px, &py, e) != 0)
+			return -1;
 		cJSON_AddNumberToObject(j, "x", px);
 		cJSON_AddNumberToObject(j, "y", py);
-		if (ms && *a == 'l')
-			cJSON_AddNumberToObject(j, "ms", ms->valueint);
-	} else if (!strcmp(a, "swipe")) {
-		*tool = "swipe";
-		const cJSON *x2 = arg(c, "x2"), *y2 = arg(c, "y2");
-		if (!x || !y || !x2 || !y2)
-			return amc_err_set(e, AMC_EUSAGE, "swipe needs x, y, x2 and y2");
-		cJSON_AddNumberToObject(j, "x1", x->valueint);
-		cJSON_AddNumberToObject(j, "y1", y->valueint);
-		cJSON_AddNumberToObject(j, "x2", x2->valueint);
-		cJSON_AddNumberToObject(j, "y2", y2->valueint);
-		if (ms)
-			cJSON_AddNumberToObject(j, "ms", ms->valueint);
-	} else if (!strcmp(a, "type_text")) {
-		*tool = "type_text";
-		const char *t = amc_json_str(c->args, "text");
-		if (!t)
-			return amc_err_set(e, AMC_EUSAGE, "type_text needs text");
-		cJSON_AddStringToObject(j, "text", t);
-	} else if (!strcmp(a, "press_key")) {
-		*tool = "press_key";
-		const char *k = amc_json_str(c->args, "key");
-		if (!k)
-			return amc_err_set(e, AMC_EUSAGE, "press_key needs key (back, home, enter, delete, ...: see the key enum)");
-		cJSON_AddStringToObject(j, "key", k);
-	} else if (!strcmp(a, "launch_app")) {
-		*tool = "launch_app";
-		const char *app = amc_json_str(c->args, "app");
-		if (!app)
-			return amc_err_set(e, AMC_EUSAGE, "launch_app needs app (its id, e.g. com.amc.contacts)");
-		cJSON_AddStringToObject(j, "app_id", app);
-	} else {
-		*tool = "wait";
-		if (!ms)
-			return amc_err_set(e, AMC_EUSAGE, "wait needs ms");
-		cJSON_AddNumberToObject(j, "ms", ms->valueint);
 	}
-	return 0;
+	cJSON *schema = amc_tools_schema(t);
+	const cJSON *p;
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(schema, "properties")) {
+		const cJSON *v = arg(c, amc_mcp_act_arg(p->string));
+		if (v && !cJSON_GetObjectItemCaseSensitive(j, p->string))
+			cJSON_AddItemToObject(j, p->string, cJSON_Duplicate(v, 1));
+	}
+	const cJSON *req = cJSON_GetObjectItemCaseSensitive(schema, "required");
+	int missing = 0;
+	cJSON_ArrayForEach(p, req) missing |= !cJSON_GetObjectItemCaseSensitive(j, p->valuestring);
+	if (missing) {
+		amc_sb m;
+		amc_sb_init(&m);
+		amc_sb_printf(&m, "%s needs %s", a, t->targets ? "element (a Scene id) or " : "");
+		required_words(req, &m);
+		amc_err_set(e, AMC_EUSAGE, "%s", m.buf);
+		amc_sb_free(&m);
+	}
+	cJSON_Delete(schema);
+	return missing ? -1 : 0;
 }
 
 /* A refused step's error as the model should read it: the runner's text is
@@ -411,7 +462,7 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 	const char *reason = amc_json_str(c->args, "reason");
 	if (reason && strlen(reason) > 2000) /* bounded in storage as in the schema */
 		return amc_mcp_fail("reason is longer than 2000 bytes; say why in a sentence or two");
-	const char *tool;
+	const char *tool = NULL;
 	cJSON *args;
 	if (build_action(c, sess, &tool, &args, &e) != 0) {
 		cJSON_Delete(args);

@@ -254,15 +254,15 @@ static const amc_tool TOOLS[] = {
 	{ "screenshot", "capture the screen",
 	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_screenshot, 0 },
 	{ "tap", "tap at x,y (pixels)",
-	  "{\"type\":\"object\",\"properties\":{" XY "},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_tap, 0 },
+	  "{\"type\":\"object\",\"properties\":{" XY "},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_tap, 0, 1 },
 	{ "long_press", "press at x,y for ms milliseconds",
-	  "{\"type\":\"object\",\"properties\":{" XY ",\"ms\":{\"type\":\"integer\"}},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_long_press, 0 },
+	  "{\"type\":\"object\",\"properties\":{" XY ",\"ms\":{\"type\":\"integer\"}},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_long_press, 0, 1 },
 	{ "swipe", "swipe from x1,y1 to x2,y2 over ms milliseconds",
 	  "{\"type\":\"object\",\"properties\":{\"x1\":{\"type\":\"integer\"},\"y1\":{\"type\":\"integer\"},\"x2\":{\"type\":\"integer\"},\"y2\":{\"type\":\"integer\"},\"ms\":{\"type\":\"integer\"}},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}", 1, t_swipe, 0 },
 	{ "type_text", "type text into the focused field",
 	  "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"],\"additionalProperties\":false}", 1, t_type_text, 0 },
-	{ "press_key", "press back, home, enter or delete (backspace)",
-	  "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\",\"enum\":[\"back\",\"home\",\"enter\",\"delete\"]}},\"required\":[\"key\"],\"additionalProperties\":false}", 1, t_press_key, 0 },
+	{ "press_key", "press a key: back, home, enter, delete (backspace), ...",
+	  "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\"}},\"required\":[\"key\"],\"additionalProperties\":false}", 1, t_press_key, 0 },
 	{ "launch_app", "start an app by its id (package)",
 	  "{\"type\":\"object\",\"properties\":{\"app_id\":{\"type\":\"string\"}},\"required\":[\"app_id\"],\"additionalProperties\":false}", 1, t_launch_app, 0 },
 	{ "manage_app", "clear an app's data, stop or kill it, or open a link",
@@ -283,4 +283,21 @@ const amc_tool *amc_tools_all(size_t *n)
 {
 	*n = sizeof TOOLS / sizeof TOOLS[0];
 	return TOOLS;
+}
+
+int amc_tools_is_action(const amc_tool *t)
+{
+	return t && t->acts && !t->flows_only;
+}
+
+cJSON *amc_tools_schema(const amc_tool *t)
+{
+	cJSON *s = cJSON_Parse(t->args_schema);
+	cJSON *key = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(s, "properties"), "key");
+	if (key && !cJSON_GetObjectItemCaseSensitive(key, "enum")) {
+		cJSON *en = cJSON_AddArrayToObject(key, "enum");
+		for (int k = 0; k < AMC_KEY_COUNT; k++)
+			cJSON_AddItemToArray(en, cJSON_CreateString(amc_key_name((amc_key)k)));
+	}
+	return s;
 }
