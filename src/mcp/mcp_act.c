@@ -389,12 +389,13 @@ static void refusal_text(amc_ext_answer *ans)
 /* A failure to take a device: when another task holds it, say which (its
  * goal, planner, since when) and what the model can do, rather than the
  * lock's bare words. */
-static cJSON *fail_take(const char *home, const char *verb, const char *dev, const char *msg)
+static cJSON *fail_take(const char *home, const char *verb, const char *dev, const amc_err *why)
 {
-	const char *p = strstr(msg, "is busy with task ");
+	const char *msg = why->msg;
 	char id[AMC_ID_SIZE] = "";
-	if (p)
-		snprintf(id, sizeof id, "%.*s", (int)strcspn(p + 18, " ;"), p + 18);
+	/* who holds it comes from the device's lock, not from the error's words */
+	if (why->code == AMC_EENV)
+		amc_device_holder(home, dev, id, sizeof id);
 	amc_store *store = NULL;
 	amc_task_row t;
 	amc_err e;
@@ -456,7 +457,7 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 	if (!sess && finish)
 		return amc_mcp_fail("no session holds %s: nothing to finish (the task may have ended already)", dev);
 	if (!sess)
-		return fail_take(o->home, "act on", dev, e.msg);
+		return fail_take(o->home, "act on", dev, &e);
 	if (finish)
 		return act_finish(c, sess, dev);
 	const char *reason = amc_json_str(c->args, "reason");
@@ -615,7 +616,7 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	 * launch is), rather than by a task that fails at its start */
 	amc_lock *probe = NULL;
 	if (amc_device_lock(o->home, dev, NULL, &probe, &e) != 0)
-		return fail_take(o->home, "run a task on", dev, e.msg);
+		return fail_take(o->home, "run a task on", dev, &e);
 	amc_device_unlock(probe);
 	if (flow && !o->assume_yes) {
 		int text = strchr(flow, '\n') && !amc_file_exists(flow);
@@ -654,7 +655,7 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	amc_store_close(store);
 	if (rc != 0) {
 		free(j);
-		return fail_take(o->home, "run a task on", dev, e.msg);
+		return fail_take(o->home, "run a task on", dev, &e);
 	}
 	j->srv = c->srv;
 	j->cfg = o->cfg;
