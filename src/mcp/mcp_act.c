@@ -666,6 +666,7 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	 * unless the server was started with --yes */
 	j->ro.op = NULL;
 	j->ro.assume_yes = o->assume_yes;
+	j->ro.cancel_why = "cancelled by the MCP client"; /* cancel_task or notifications/cancelled */
 	j->total = j->ln.task->max_steps > 0 ? j->ln.task->max_steps : j->ro.max_steps;
 	j->token = wait && c->progress_token ? cJSON_Duplicate(c->progress_token, 1) : NULL;
 	char task_id[AMC_ID_SIZE];
