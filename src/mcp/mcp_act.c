@@ -141,6 +141,11 @@ static cJSON *observe_result(const char *dev, cJSON *scene, cJSON *semantic, cJS
 	}
 	if (note)
 		amc_sb_printf(&t, "%s\n", note);
+	if (info) /* the model reads the image: say how its pixels map to act's */
+		amc_sb_printf(&t, "screenshot %dx%d at scale %.4g: act's x,y = image x,y times %.4g (the Scene's bounds are "
+			      "device pixels already)\n", amc_json_int(info, "width", 0), amc_json_int(info, "height", 0),
+			      cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(info, "scale")),
+			      cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(info, "scale")));
 	cJSON *st = cJSON_CreateObject();
 	amc_json_add_str(st, "device", dev);
 	cJSON_AddItemToObject(st, "scene", scene);
@@ -643,6 +648,7 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 		memset(&b, 0, sizeof b);
 		b.flow = flow;
 		b.base = getcwd(cwd, sizeof cwd) ? cwd : "/";
+		b.label = "the flow text you sent"; /* not a file of the server's folder */
 		req.bundle = &b;
 	} else
 		req.flow_path = flow;

@@ -183,6 +183,8 @@ static void test_registry_schemas(void)
 		cJSON_Delete(schema);
 	}
 	is_int(cJSON_GetArraySize(actions), offered + 1, "act's enum: the registry's actions and finish");
+	ok(desc && strstr(desc, "x,y are device px: image px times observe's scale"),
+	   "act says x,y are device pixels and how to convert from observe's image");
 	cJSON_Delete(l);
 	cJSON_Delete(llm);
 }
