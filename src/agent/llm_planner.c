@@ -100,7 +100,8 @@ static void require_reason(cJSON *schema)
 
 static int by_element(const char *name)
 {
-	return !strcmp(name, "tap") || !strcmp(name, "long_press");
+	const amc_tool *t = amc_tools_find(name);
+	return t && t->targets;
 }
 
 cJSON *amc_llm_planner_tools(void)
@@ -109,9 +110,9 @@ cJSON *amc_llm_planner_tools(void)
 	size_t n;
 	const amc_tool *all = amc_tools_all(&n);
 	for (size_t i = 0; i < n; i++) {
-		if (!all[i].acts || all[i].flows_only)
+		if (!amc_tools_is_action(&all[i]))
 			continue; /* the Scene comes with every turn: no describe/screenshot tools */
-		cJSON *schema = cJSON_Parse(all[i].args_schema);
+		cJSON *schema = amc_tools_schema(&all[i]);
 		if (!schema)
 			continue;
 		strip_unsupported(schema);

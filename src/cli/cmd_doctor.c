@@ -415,6 +415,8 @@ static void check_agents(report *r, const amc_config *cfg)
 			snprintf(c->fix, sizeof c->fix, "log in once: run `%s` (a subscription needs nothing else)",
 				 amc_agentcli_kind_name((amc_agent_kind)k));
 	}
+}
+
 /* amc-js: found (beside amc, then installed) and able to run a script in
  * its sandbox on this kernel (seccomp, limits). */
 static void check_js(report *r)

@@ -447,6 +447,142 @@ static void print_decisions(const amc_task_row *t, const char *sid, const amc_de
 		printf("\n`amc show %s --decisions --json` includes the system prompt.\n", sid);
 }
 
+/* --json: the step's JSON, or the task's with its answer and every step. */
+static void print_json(amc_store *store, const amc_task_row *t, const amc_step_row *one, const amc_step_row *steps,
+		       size_t n, const amc_decision_row *dec, size_t ndec)
+{
+	if (one) {
+		amc_cli_print_json(step_json(store, one, dec, ndec));
+	} else {
+		cJSON *j = amc_cli_task_json(t);
+		char *answer = NULL;
+		amc_err ae;
+		if (amc_store_get_task_answer(store, t->id, &answer, &ae) == 0)
+			amc_json_add_str(j, "answer", answer);
+		free(answer);
+		cJSON *arr = cJSON_AddArrayToObject(j, "steps");
+		for (size_t i = 0; i < n; i++)
+			cJSON_AddItemToArray(arr, step_json(store, &steps[i], dec, ndec));
+		amc_cli_print_json(j);
+	}
+}
+
+/* --step N: one step whole (action, error, reason, usage, device calls, the
+ * diff, artifacts, JSON fields and the scene). */
+static void print_one_step(amc_store *store, const amc_task_row *t, const amc_step_row *one,
+			   const amc_decision_row *dec, size_t ndec)
+{
+	char dur[32];
+	amc_format_duration(one->finished_ms - one->started_ms, dur, sizeof dur);
+	printf("step %d of task %s: %s  %s  (%s)\n", one->step, t->id, one->tool, one->status, dur);
+	if (one->description) {
+		printf("  action  ");
+		amc_cli_put_safe(stdout, one->description);
+		printf("\n");
+	}
+	if (one->error) {
+		printf("  error   ");
+		amc_cli_put_wrapped(stdout, one->error, 10, 10);
+		printf("\n");
+	}
+	if (one->reasoning) {
+		printf("  reason  ");
+		amc_cli_put_safe(stdout, one->reasoning);
+		printf("\n");
+	}
+	step_usage u = sum_step_usage(dec, ndec, one->step);
+	printf("  usage   ");
+	if (u.calls)
+		print_usage_text(&u);
+	else if (ndec)
+		printf("no model call");
+	else
+		printf("no model call recorded (a flow, or decisions kept only for planner.decisions_keep tasks)");
+	printf("\n");
+	amc_device_calls dc = { 0 };
+	if (amc_device_calls_add_json(&dc, one->timings) == 0) {
+		char line[160];
+		amc_device_calls_format(&dc, line, sizeof line);
+		printf("  device  %s\n", line);
+	}
+	char *diff = step_diff(store, one);
+	if (diff) {
+		printf("diff (before -> after):\n");
+		amc_stepdiff_render(diff, 1, print_diff_line, NULL);
+		free(diff);
+	}
+	print_path(store, "before", one->before_screenshot);
+	print_path(store, "after", one->after_screenshot);
+	print_path(store, "tree", one->ui_tree_path);
+	print_json_full("args", one->args);
+	print_json_full("result", one->result);
+	print_json_full("timings", one->timings);
+	print_json_full("ocr", one->ocr);
+	if (one->ui_tree)
+		print_json_full("ui tree", one->ui_tree);
+	if (one->semantic_scene)
+		print_json_full("semantic scene", one->semantic_scene);
+	print_scene(one->scene);
+}
+
+/* The task and its steps in short, what the device calls cost, and the
+ * model call that ended it. */
+static void print_task_text(amc_store *store, const amc_task_row *t, const char *sid, const amc_step_row *steps, size_t n,
+			    const amc_decision_row *dec, size_t ndec)
+{
+	print_task(t, store);
+	print_agent(t, dec, ndec);
+	printf("\nsteps:\n");
+	if (n == 0)
+		printf("  (none recorded)\n");
+	for (size_t i = 0; i < n; i++) {
+		const amc_step_row *r = &steps[i];
+		char dur[32];
+		amc_format_duration(r->finished_ms - r->started_ms, dur, sizeof dur);
+		printf("  %3d %-14s %-6s %6s  ", r->step, r->tool ? r->tool : "?", r->status ? r->status : "?", dur);
+		amc_cli_put_safe(stdout, r->description ? r->description : "");
+		printf("\n");
+		if (step_changed_nothing(store, r) == 1)
+			printf("     ! changed nothing: same UI tree, same pixels (a missed tap?)\n");
+		if (r->reasoning && *r->reasoning) {
+			printf("     reason  ");
+			amc_cli_put_safe(stdout, r->reasoning);
+			printf("\n");
+		}
+		print_step_usage(dec, ndec, r->step);
+		print_json_short("args", r->args, 100);
+		print_json_short("result", r->result, 100);
+		if (r->error) {
+			printf("     error   ");
+			amc_cli_put_wrapped(stdout, r->error, 13, 13);
+			printf("\n");
+		}
+		print_path(store, "before", r->before_screenshot);
+		print_path(store, "after", r->after_screenshot);
+	}
+	/* what the steps cost on the device, all together */
+	amc_device_calls dc = { 0 };
+	size_t counted = 0;
+	for (size_t i = 0; i < n; i++)
+		counted += amc_device_calls_add_json(&dc, steps[i].timings) == 0;
+	if (counted) {
+		char line[160];
+		amc_device_calls_format(&dc, line, sizeof line);
+		printf("  device  %s (%zu step%s)\n", line, counted, counted == 1 ? "" : "s");
+	}
+	/* the call that ended the task (finish, or a failed call) plans no step row */
+	int last = n ? steps[n - 1].step : 0;
+	for (size_t i = 0; i < ndec; i++)
+		if (dec[i].step > last) {
+			last = dec[i].step;
+			step_usage u = sum_step_usage(dec, ndec, last);
+			printf("  end (model call %d, no step of its own)\n     usage   ", last);
+			print_usage_text(&u);
+			printf("\n");
+		}
+	printf("\n`amc show %s --step N` shows a step's result, timings, scene and tree.\n", sid);
+}
+
 static int run(amc_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -509,128 +645,12 @@ static int run(amc_cli *cli, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (json) {
-		if (one) {
-			amc_cli_print_json(step_json(store, one, dec, ndec));
-		} else {
-			cJSON *j = amc_cli_task_json(&t);
-			char *answer = NULL;
-			amc_err ae;
-			if (amc_store_get_task_answer(store, t.id, &answer, &ae) == 0)
-				amc_json_add_str(j, "answer", answer);
-			free(answer);
-			cJSON *arr = cJSON_AddArrayToObject(j, "steps");
-			for (size_t i = 0; i < n; i++)
-				cJSON_AddItemToArray(arr, step_json(store, &steps[i], dec, ndec));
-			amc_cli_print_json(j);
-		}
-		goto out;
-	}
-	if (one) {
-		char dur[32];
-		amc_format_duration(one->finished_ms - one->started_ms, dur, sizeof dur);
-		printf("step %d of task %s: %s  %s  (%s)\n", one->step, t.id, one->tool, one->status, dur);
-		if (one->description) {
-			printf("  action  ");
-			amc_cli_put_safe(stdout, one->description);
-			printf("\n");
-		}
-		if (one->error) {
-			printf("  error   ");
-			amc_cli_put_wrapped(stdout, one->error, 10, 10);
-			printf("\n");
-		}
-		if (one->reasoning) {
-			printf("  reason  ");
-			amc_cli_put_safe(stdout, one->reasoning);
-			printf("\n");
-		}
-		step_usage u = sum_step_usage(dec, ndec, one->step);
-		printf("  usage   ");
-		if (u.calls)
-			print_usage_text(&u);
-		else if (ndec)
-			printf("no model call");
-		else
-			printf("no model call recorded (a flow, or decisions kept only for planner.decisions_keep tasks)");
-		printf("\n");
-		amc_device_calls dc = { 0 };
-		if (amc_device_calls_add_json(&dc, one->timings) == 0) {
-			char line[160];
-			amc_device_calls_format(&dc, line, sizeof line);
-			printf("  device  %s\n", line);
-		}
-		char *diff = step_diff(store, one);
-		if (diff) {
-			printf("diff (before -> after):\n");
-			amc_stepdiff_render(diff, 1, print_diff_line, NULL);
-			free(diff);
-		}
-		print_path(store, "before", one->before_screenshot);
-		print_path(store, "after", one->after_screenshot);
-		print_path(store, "tree", one->ui_tree_path);
-		print_json_full("args", one->args);
-		print_json_full("result", one->result);
-		print_json_full("timings", one->timings);
-		print_json_full("ocr", one->ocr);
-		if (one->ui_tree)
-			print_json_full("ui tree", one->ui_tree);
-		if (one->semantic_scene)
-			print_json_full("semantic scene", one->semantic_scene);
-		print_scene(one->scene);
-		goto out;
-	}
-	print_task(&t, store);
-	print_agent(&t, dec, ndec);
-	printf("\nsteps:\n");
-	if (n == 0)
-		printf("  (none recorded)\n");
-	for (size_t i = 0; i < n; i++) {
-		const amc_step_row *r = &steps[i];
-		char dur[32];
-		amc_format_duration(r->finished_ms - r->started_ms, dur, sizeof dur);
-		printf("  %3d %-14s %-6s %6s  ", r->step, r->tool ? r->tool : "?", r->status ? r->status : "?", dur);
-		amc_cli_put_safe(stdout, r->description ? r->description : "");
-		printf("\n");
-		if (step_changed_nothing(store, r) == 1)
-			printf("     ! changed nothing: same UI tree, same pixels (a missed tap?)\n");
-		if (r->reasoning && *r->reasoning) {
-			printf("     reason  ");
-			amc_cli_put_safe(stdout, r->reasoning);
-			printf("\n");
-		}
-		print_step_usage(dec, ndec, r->step);
-		print_json_short("args", r->args, 100);
-		print_json_short("result", r->result, 100);
-		if (r->error) {
-			printf("     error   ");
-			amc_cli_put_wrapped(stdout, r->error, 13, 13);
-			printf("\n");
-		}
-		print_path(store, "before", r->before_screenshot);
-		print_path(store, "after", r->after_screenshot);
-	}
-	/* what the steps cost on the device, all together */
-	amc_device_calls dc = { 0 };
-	size_t counted = 0;
-	for (size_t i = 0; i < n; i++)
-		counted += amc_device_calls_add_json(&dc, steps[i].timings) == 0;
-	if (counted) {
-		char line[160];
-		amc_device_calls_format(&dc, line, sizeof line);
-		printf("  device  %s (%zu step%s)\n", line, counted, counted == 1 ? "" : "s");
-	}
-	/* the call that ended the task (finish, or a failed call) plans no step row */
-	int last = n ? steps[n - 1].step : 0;
-	for (size_t i = 0; i < ndec; i++)
-		if (dec[i].step > last) {
-			last = dec[i].step;
-			step_usage u = sum_step_usage(dec, ndec, last);
-			printf("  end (model call %d, no step of its own)\n     usage   ", last);
-			print_usage_text(&u);
-			printf("\n");
-		}
-	printf("\n`amc show %s --step N` shows a step's result, timings, scene and tree.\n", sid);
+	if (json)
+		print_json(store, &t, one, steps, n, dec, ndec);
+	else if (one)
+		print_one_step(store, &t, one, dec, ndec);
+	else
+		print_task_text(store, &t, sid, steps, n, dec, ndec);
 out:
 	amc_decision_rows_free(dec, ndec);
 	amc_step_rows_free(steps, n);

@@ -231,6 +231,23 @@ void amc_device_lock_name(const char *device_id, char *out, size_t n)
 	snprintf(out, n, "device-%s", device_id);
 }
 
+/* A lock's note ("<task id> pid <pid>", written by amc_device_lock) into the
+ * task id (sanitized; "" for none) and the pid. */
+static void parse_holder(const char *holder, char *task, size_t n, long *pid)
+{
+	char t[64];
+	const char *sp;
+	size_t tl = strcspn(holder, " ");
+	if (tl >= sizeof t)
+		tl = sizeof t - 1;
+	memcpy(t, holder, tl);
+	t[tl] = '\0';
+	*pid = (sp = strstr(holder, " pid ")) ? atol(sp + 5) : 0;
+	char *c = amc_sanitize_dup(t);
+	snprintf(task, n, "%s", strcmp(c, "-") ? c : "");
+	free(c);
+}
+
 int amc_device_lock(const char *home, const char *device_id, const char *task_id,
 		    amc_lock **out, amc_err *e)
 {
@@ -239,26 +256,29 @@ int amc_device_lock(const char *home, const char *device_id, const char *task_id
 	snprintf(note, sizeof note, "%s pid %ld", task_id ? task_id : "-", (long)getpid());
 	int rc = amc_lock_try(home, name, note, out, holder, sizeof holder, e);
 	if (rc == 1) {
-		char task[64] = "", *sp;
-		long pid = 0;
-		size_t tl = strcspn(holder, " ");
-		if (tl >= sizeof task)
-			tl = sizeof task - 1;
-		memcpy(task, holder, tl);
-		task[tl] = '\0';
-		if ((sp = strchr(task, ' ')))
-			*sp = '\0';
-		if ((sp = strstr(holder, " pid ")))
-			pid = atol(sp + 5);
-		char *t = amc_sanitize_dup(task);
-		if (t[0] && strcmp(t, "-"))
-			amc_err_set(e, AMC_EENV, "device %s is busy with task %s (pid %ld); wait for it or cancel it", device_id, t, pid);
+		char task[64];
+		long pid;
+		parse_holder(holder, task, sizeof task, &pid);
+		if (task[0])
+			amc_err_set(e, AMC_EENV, "device %s is busy with task %s (pid %ld); wait for it or cancel it", device_id, task, pid);
 		else
 			amc_err_set(e, AMC_EENV, "device %s is busy (held by pid %ld); try again in a moment", device_id, pid);
-		free(t);
 		return -1;
 	}
 	return rc;
+}
+
+int amc_device_holder(const char *home, const char *device_id, char *task, size_t n)
+{
+	char name[200], holder[256] = "";
+	long pid;
+	amc_device_lock_name(device_id, name, sizeof name);
+	if (n)
+		task[0] = '\0';
+	if (amc_lock_is_held(home, name, holder, sizeof holder) != 1)
+		return 0;
+	parse_holder(holder, task, n, &pid);
+	return 1;
 }
 
 void amc_device_unlock(amc_lock *l)

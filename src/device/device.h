@@ -199,6 +199,11 @@ void amc_device_calls_format(const amc_device_calls *c, char *out, size_t n);
 int amc_device_lock(const char *home, const char *device_id, const char *task_id,
 		    amc_lock **out, amc_err *e);
 void amc_device_unlock(amc_lock *l);
+/* 1 when some process holds the device now, with the holding task's id in
+ * task ("" when the holder has no task yet); 0 when free. For a front end
+ * that says who holds a device after amc_device_lock failed: read from the
+ * lock, never from the error's words. */
+int amc_device_holder(const char *home, const char *device_id, char *task, size_t n);
 /* The lock name used for a device (stored with a running task). */
 void amc_device_lock_name(const char *device_id, char *out, size_t n);
 

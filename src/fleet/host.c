@@ -152,6 +152,93 @@ static int register_host(PGconn *c, const char *label, char (*ids)[128], size_t 
 	return 0;
 }
 
+/* Every reap_s: the host's heartbeat and the reaper; a broken connection
+ * is closed (*c NULL) for the loop to reconnect. */
+static void reap_tick(PGconn **c, const char *sid, amc_slot **slots, size_t ns)
+{
+	amc_err re;
+	const char *p[] = { sid };
+	int broken = 0;
+	if (amc_pq_exec(*c, "SELECT amc_fleet.heartbeat($1::bigint, false)", 1, p, 5000,
+			NULL, &broken, &re) != 0)
+		amc_log_warn("fleet host: %s", re.msg);
+	int busy = 0;
+	int lost = broken ? -1 : amc_fleet_reap_stored(*c, &busy, &re);
+	if (lost > 0) {
+		amc_log_info("fleet host: the reaper marked %d attempts lost", lost);
+		for (size_t i = 0; i < ns; i++)
+			amc_slot_wake(slots[i]);
+	} else if (lost < 0 && !broken) {
+		amc_log_warn("fleet host: reaper: %s", re.msg);
+	}
+	if (broken || PQstatus(*c) != CONNECTION_OK) {
+		PQfinish(*c);
+		*c = NULL;
+	}
+}
+
+/* The host's end: drain the slots (running tasks get stop_s seconds), hand
+ * back the rest, say the host stopped, and print the run's figures. */
+static void stop_and_report(const amc_host_cfg *hc, PGconn *c, const char *sid, amc_slot **slots, size_t ns,
+			    int stop_s, long long started, FILE *out, amc_err *e)
+{
+	/* Drain: claim nothing more, let running tasks finish, hand back the rest. */
+	for (size_t i = 0; i < ns; i++)
+		amc_slot_drain(slots[i]);
+	long long until = amc_mono_ms() + stop_s * 1000LL;
+	for (;;) {
+		int busy = 0;
+		for (size_t i = 0; i < ns; i++)
+			busy += amc_slot_busy(slots[i]);
+		if (!busy || amc_mono_ms() >= until)
+			break;
+		struct timespec ts = { 0, 100000000L };
+		nanosleep(&ts, NULL);
+	}
+	for (size_t i = 0; i < ns; i++)
+		amc_slot_release(slots[i], "handed back: the host was stopped");
+	amc_slot_stats total = { 0 };
+	double *lat = NULL;
+	size_t nlat = 0;
+	for (size_t i = 0; i < ns; i++) {
+		amc_slot_stats st;
+		amc_slot_stop(slots[i], &st);
+		total.claims += st.claims;
+		total.empty_claims += st.empty_claims;
+		total.renewals += st.renewals;
+		total.finished += st.finished;
+		total.rejected += st.rejected;
+		total.lost += st.lost;
+		lat = amc_xrealloc(lat, (nlat + st.nclaim_ms + 1) * sizeof *lat);
+		if (st.nclaim_ms)
+			memcpy(lat + nlat, st.claim_ms, st.nclaim_ms * sizeof *lat);
+		nlat += st.nclaim_ms;
+		free(st.claim_ms);
+	}
+	if (!c)
+		listen_conn(hc->url, &c, e);
+	if (c) {
+		const char *p[] = { sid };
+		amc_err se;
+		if (amc_pq_exec(c, "SELECT amc_fleet.heartbeat($1::bigint, true)", 1,
+				p, 5000, NULL, NULL, &se) != 0)
+			amc_log_warn("fleet host: %s", se.msg);
+		PQfinish(c);
+	}
+	if (out) {
+		double secs = (double)(amc_mono_ms() - started) / 1000.0;
+		qsort(lat, nlat, sizeof *lat, cmp_d);
+		double p50 = nlat ? lat[nlat / 2] : 0, p99 = nlat ? lat[(nlat * 99) / 100 < nlat ? (nlat * 99) / 100 : nlat - 1] : 0;
+		fprintf(out,
+			"amc host: stopped after %.1f s: %ld claims (%.1f/s), claim latency p50 %.2f ms p99 %.2f ms, "
+			"%ld renewals (%.1f/s), %ld ended, %ld rejected, %ld leases lost\n",
+			secs, total.claims, secs > 0 ? total.claims / secs : 0, p50, p99, total.renewals,
+			secs > 0 ? total.renewals / secs : 0, total.finished, total.rejected, total.lost);
+		fflush(out);
+	}
+	free(lat);
+}
+
 int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e)
 {
 	char ids[AMC_HOST_DEVICES_MAX][128];
@@ -252,81 +339,9 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 		free(pl);
 		if (amc_mono_ms() >= next_reap) {
 			next_reap = amc_mono_ms() + reap_s * 1000LL;
-			amc_err re;
-			const char *p[] = { sid };
-			int broken = 0;
-			if (amc_pq_exec(c, "SELECT amc_fleet.heartbeat($1::bigint, false)", 1, p, 5000,
-					NULL, &broken, &re) != 0)
-				amc_log_warn("fleet host: %s", re.msg);
-			int busy = 0;
-			int lost = broken ? -1 : amc_fleet_reap_stored(c, &busy, &re);
-			if (lost > 0) {
-				amc_log_info("fleet host: the reaper marked %d attempts lost", lost);
-				for (size_t i = 0; i < ns; i++)
-					amc_slot_wake(slots[i]);
-			} else if (lost < 0 && !broken) {
-				amc_log_warn("fleet host: reaper: %s", re.msg);
-			}
-			if (broken || PQstatus(c) != CONNECTION_OK) {
-				PQfinish(c);
-				c = NULL;
-			}
+			reap_tick(&c, sid, slots, ns);
 		}
 	}
-	/* Drain: claim nothing more, let running tasks finish, hand back the rest. */
-	for (size_t i = 0; i < ns; i++)
-		amc_slot_drain(slots[i]);
-	long long until = amc_mono_ms() + stop_s * 1000LL;
-	for (;;) {
-		int busy = 0;
-		for (size_t i = 0; i < ns; i++)
-			busy += amc_slot_busy(slots[i]);
-		if (!busy || amc_mono_ms() >= until)
-			break;
-		struct timespec ts = { 0, 100000000L };
-		nanosleep(&ts, NULL);
-	}
-	for (size_t i = 0; i < ns; i++)
-		amc_slot_release(slots[i], "handed back: the host was stopped");
-	amc_slot_stats total = { 0 };
-	double *lat = NULL;
-	size_t nlat = 0;
-	for (size_t i = 0; i < ns; i++) {
-		amc_slot_stats st;
-		amc_slot_stop(slots[i], &st);
-		total.claims += st.claims;
-		total.empty_claims += st.empty_claims;
-		total.renewals += st.renewals;
-		total.finished += st.finished;
-		total.rejected += st.rejected;
-		total.lost += st.lost;
-		lat = amc_xrealloc(lat, (nlat + st.nclaim_ms + 1) * sizeof *lat);
-		if (st.nclaim_ms)
-			memcpy(lat + nlat, st.claim_ms, st.nclaim_ms * sizeof *lat);
-		nlat += st.nclaim_ms;
-		free(st.claim_ms);
-	}
-	if (!c)
-		listen_conn(hc->url, &c, e);
-	if (c) {
-		const char *p[] = { sid };
-		amc_err se;
-		if (amc_pq_exec(c, "SELECT amc_fleet.heartbeat($1::bigint, true)", 1,
-				p, 5000, NULL, NULL, &se) != 0)
-			amc_log_warn("fleet host: %s", se.msg);
-		PQfinish(c);
-	}
-	if (out) {
-		double secs = (double)(amc_mono_ms() - started) / 1000.0;
-		qsort(lat, nlat, sizeof *lat, cmp_d);
-		double p50 = nlat ? lat[nlat / 2] : 0, p99 = nlat ? lat[(nlat * 99) / 100 < nlat ? (nlat * 99) / 100 : nlat - 1] : 0;
-		fprintf(out,
-			"amc host: stopped after %.1f s: %ld claims (%.1f/s), claim latency p50 %.2f ms p99 %.2f ms, "
-			"%ld renewals (%.1f/s), %ld ended, %ld rejected, %ld leases lost\n",
-			secs, total.claims, secs > 0 ? total.claims / secs : 0, p50, p99, total.renewals,
-			secs > 0 ? total.renewals / secs : 0, total.finished, total.rejected, total.lost);
-		fflush(out);
-	}
-	free(lat);
+	stop_and_report(hc, c, sid, slots, ns, stop_s, started, out, e);
 	return 0;
 }

@@ -329,6 +329,27 @@ static int flow_planner(const amc_config *cfg, const amc_launch_req *req, amc_la
 
 /* Read or take the flow text, parse it, and fill the task's flow fields.
  * `text` gets every byte that may name a secret (flow, then bundle files). */
+/* An error about the flow text itself ("PATH:LINE: what") said with the
+ * bundle's label when the text is on no disk: "line LINE of LABEL: what".
+ * PATH is the name this module gave the parser, so the prefix is its own. */
+static void name_by_label(const amc_launch_bundle *b, const char *path, amc_err *e)
+{
+	size_t pl = strlen(path);
+	if (!e || !b->label || strncmp(e->msg, path, pl) || e->msg[pl] != ':')
+		return;
+	const char *rest = e->msg + pl + 1;
+	char *end;
+	long line = strtol(rest, &end, 10);
+	char tail[AMC_ERR_MSG_MAX];
+	if (end > rest && *end == ':') {
+		snprintf(tail, sizeof tail, "%s", end + 1 + strspn(end + 1, " "));
+		amc_err_set(e, e->code, "line %ld of %s: %s", line, b->label, tail);
+	} else {
+		snprintf(tail, sizeof tail, "%s", rest + strspn(rest, " "));
+		amc_err_set(e, e->code, "%s: %s", b->label, tail);
+	}
+}
+
 static int load_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow, amc_sb *text, amc_err *e)
 {
 	char *path = NULL, *buf = NULL;
@@ -356,6 +377,8 @@ static int load_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow, a
 	}
 	if (rc == 0 && (rc = resolve_flow(req, l, flow, text, e)) != 0)
 		amc_flow_free(flow);
+	if (rc != 0 && req->bundle && path)
+		name_by_label(req->bundle, path, e);
 	if (rc == 0) {
 		l->task->flow_path = path;
 		l->task->flow_name = amc_xstrdup(flow->name);

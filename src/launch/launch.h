@@ -63,6 +63,10 @@ typedef struct amc_launch_bundle {
 	const char *base;        /* the folder the names are relative to */
 	const amc_launch_file *files;
 	size_t nfiles;
+	/* How errors in the flow's own text name it when it exists on no disk
+	 * ("the flow text you sent": "line 4 of the flow text you sent: ...");
+	 * NULL: by its path. */
+	const char *label;
 } amc_launch_bundle;
 
 /* What to launch. Nothing in it is taken except `planner`; the strings are

@@ -15,6 +15,7 @@
 #include "runtime/observe.h"
 #include "runtime/run.h"
 #include "runtime/safety.h"
+#include "runtime/tools.h"
 #include "storage/store.h"
 #include "util/base64.h"
 #include "util/fsutil.h"
@@ -165,6 +166,11 @@ static cJSON *observe_result(const char *dev, cJSON *scene, cJSON *semantic, cJS
 	}
 	if (note)
 		amc_sb_printf(&t, "%s\n", note);
+	if (info) /* the model reads the image: say how its pixels map to act's */
+		amc_sb_printf(&t, "screenshot %dx%d at scale %.4g: act's x,y = image x,y times %.4g (the Scene's bounds are "
+			      "device pixels already)\n", amc_json_int(info, "width", 0), amc_json_int(info, "height", 0),
+			      cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(info, "scale")),
+			      cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(info, "scale")));
 	cJSON *st = cJSON_CreateObject();
 	amc_json_add_str(st, "device", dev);
 	cJSON_AddItemToObject(st, "scene", scene);
@@ -289,64 +295,114 @@ static const cJSON *arg(const amc_mcp_call *c, const char *k)
 	return cJSON_GetObjectItemCaseSensitive(c->args, k);
 }
 
-/* The registry tool and its arguments for the act's action. */
+/* act's names for registry arguments: a client gives x,y for every point
+ * (swipe's first too) and app for an app id. */
+static const struct {
+	const char *reg, *mcp;
+} ARG_NAMES[] = { { "x1", "x" }, { "y1", "y" }, { "app_id", "app" } };
+
+const char *amc_mcp_act_arg(const char *registry_arg)
+{
+	for (size_t i = 0; i < sizeof ARG_NAMES / sizeof ARG_NAMES[0]; i++)
+		if (!strcmp(ARG_NAMES[i].reg, registry_arg))
+			return ARG_NAMES[i].mcp;
+	return registry_arg;
+}
+
+/* "x, y and x2" - a schema's required names as act calls them. */
+static void required_words(const cJSON *req, amc_sb *out)
+{
+	int n = cJSON_GetArraySize(req), i = 0;
+	const cJSON *r;
+	cJSON_ArrayForEach(r, req) {
+		amc_sb_printf(out, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ", amc_mcp_act_arg(r->valuestring));
+		i++;
+	}
+}
+
+void amc_mcp_act_schema(cJSON *act_tool)
+{
+	cJSON *props = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(act_tool, "inputSchema"), "properties");
+	cJSON *action = cJSON_GetObjectItemCaseSensitive(props, "action");
+	cJSON *en = cJSON_AddArrayToObject(action, "enum");
+	amc_sb d;
+	amc_sb_init(&d);
+	/* under 400 bytes: the arguments' names say enough, the summaries would double it */
+	amc_sb_puts(&d, "One action, a step of this session's task; returns the step and the new screen. "
+			"x,y are device px: image px times observe's scale.");
+	size_t n;
+	const amc_tool *all = amc_tools_all(&n);
+	for (size_t i = 0; i < n; i++) {
+		if (!amc_tools_is_action(&all[i]))
+			continue;
+		cJSON_AddItemToArray(en, cJSON_CreateString(all[i].name));
+		cJSON *schema = amc_tools_schema(&all[i]);
+		amc_sb_printf(&d, " %s(", all[i].name);
+		if (all[i].targets) {
+			amc_sb_puts(&d, "element|");
+			if (!cJSON_GetObjectItemCaseSensitive(props, "element"))
+				cJSON_AddItemToObject(props, "element", cJSON_Parse("{\"type\":\"string\",\"description\":"
+										    "\"a Scene element id: acts on its centre\"}"));
+		}
+		const cJSON *p;
+		int first = 1;
+		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(schema, "properties")) {
+			const char *name = amc_mcp_act_arg(p->string);
+			amc_sb_printf(&d, "%s%s", first ? "" : ",", name);
+			first = 0;
+			if (!cJSON_GetObjectItemCaseSensitive(props, name))
+				cJSON_AddItemToObject(props, name, cJSON_Duplicate(p, 1));
+		}
+		amc_sb_puts(&d, ")");
+		cJSON_Delete(schema);
+	}
+	cJSON_AddItemToArray(en, cJSON_CreateString("finish"));
+	amc_sb_puts(&d, " finish(success,summary,answer) ends the task. element: a Scene id; text may hold "
+			"{{secret:NAME}}. Irreversible taps need a person's yes.");
+	cJSON_ReplaceItemInObjectCaseSensitive(act_tool, "description", cJSON_CreateString(d.buf));
+	amc_sb_free(&d);
+}
+
+/* The registry tool and its arguments for the act's action: each argument
+ * of the tool's row under act's name; element (a Scene id) for x,y where the
+ * row targets. */
 static int build_action(const amc_mcp_call *c, amc_mcp_session *sess, const char **tool, cJSON **out, amc_err *e)
 {
 	const char *a = amc_json_str(c->args, "action");
+	const amc_tool *t = amc_tools_find(a);
 	cJSON *j = cJSON_CreateObject();
 	*out = j;
-	const cJSON *x = arg(c, "x"), *y = arg(c, "y"), *ms = arg(c, "ms");
+	if (!amc_tools_is_action(t))
+		return amc_err_set(e, AMC_EUSAGE, "unknown action (see act's action enum)");
+	*tool = t->name;
 	const char *el = amc_json_str(c->args, "element");
-	if (!strcmp(a, "tap") || !strcmp(a, "long_press")) {
-		*tool = a;
+	if (t->targets && el) {
 		int px, py;
-		if (el) {
-			if (element_center(sess, el, &px, &py, e) != 0)
-				return -1;
-		} else if (x && y) {
-			px = x->valueint, py = y->valueint;
-		} else
-			return amc_err_set(e, AMC_EUSAGE, "%s needs element (a Scene id) or x and y", a);
+		if (element_center(sess, el, &px, &py, e) != 0)
+			return -1;
 		cJSON_AddNumberToObject(j, "x", px);
 		cJSON_AddNumberToObject(j, "y", py);
-		if (ms && *a == 'l')
-			cJSON_AddNumberToObject(j, "ms", ms->valueint);
-	} else if (!strcmp(a, "swipe")) {
-		*tool = "swipe";
-		const cJSON *x2 = arg(c, "x2"), *y2 = arg(c, "y2");
-		if (!x || !y || !x2 || !y2)
-			return amc_err_set(e, AMC_EUSAGE, "swipe needs x, y, x2 and y2");
-		cJSON_AddNumberToObject(j, "x1", x->valueint);
-		cJSON_AddNumberToObject(j, "y1", y->valueint);
-		cJSON_AddNumberToObject(j, "x2", x2->valueint);
-		cJSON_AddNumberToObject(j, "y2", y2->valueint);
-		if (ms)
-			cJSON_AddNumberToObject(j, "ms", ms->valueint);
-	} else if (!strcmp(a, "type_text")) {
-		*tool = "type_text";
-		const char *t = amc_json_str(c->args, "text");
-		if (!t)
-			return amc_err_set(e, AMC_EUSAGE, "type_text needs text");
-		cJSON_AddStringToObject(j, "text", t);
-	} else if (!strcmp(a, "press_key")) {
-		*tool = "press_key";
-		const char *k = amc_json_str(c->args, "key");
-		if (!k)
-			return amc_err_set(e, AMC_EUSAGE, "press_key needs key (back, home, enter, delete, ...: see the key enum)");
-		cJSON_AddStringToObject(j, "key", k);
-	} else if (!strcmp(a, "launch_app")) {
-		*tool = "launch_app";
-		const char *app = amc_json_str(c->args, "app");
-		if (!app)
-			return amc_err_set(e, AMC_EUSAGE, "launch_app needs app (its id, e.g. com.amc.contacts)");
-		cJSON_AddStringToObject(j, "app_id", app);
-	} else {
-		*tool = "wait";
-		if (!ms)
-			return amc_err_set(e, AMC_EUSAGE, "wait needs ms");
-		cJSON_AddNumberToObject(j, "ms", ms->valueint);
 	}
-	return 0;
+	cJSON *schema = amc_tools_schema(t);
+	const cJSON *p;
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(schema, "properties")) {
+		const cJSON *v = arg(c, amc_mcp_act_arg(p->string));
+		if (v && !cJSON_GetObjectItemCaseSensitive(j, p->string))
+			cJSON_AddItemToObject(j, p->string, cJSON_Duplicate(v, 1));
+	}
+	const cJSON *req = cJSON_GetObjectItemCaseSensitive(schema, "required");
+	int missing = 0;
+	cJSON_ArrayForEach(p, req) missing |= !cJSON_GetObjectItemCaseSensitive(j, p->valuestring);
+	if (missing) {
+		amc_sb m;
+		amc_sb_init(&m);
+		amc_sb_printf(&m, "%s needs %s", a, t->targets ? "element (a Scene id) or " : "");
+		required_words(req, &m);
+		amc_err_set(e, AMC_EUSAGE, "%s", m.buf);
+		amc_sb_free(&m);
+	}
+	cJSON_Delete(schema);
+	return missing ? -1 : 0;
 }
 
 /* A refused step's error as the model should read it: the runner's text is
@@ -365,12 +421,13 @@ static void refusal_text(amc_ext_answer *ans)
 /* A failure to take a device: when another task holds it, say which (its
  * goal, planner, since when) and what the model can do, rather than the
  * lock's bare words. */
-static cJSON *fail_take(const char *home, const char *verb, const char *dev, const char *msg)
+static cJSON *fail_take(const char *home, const char *verb, const char *dev, const amc_err *why)
 {
-	const char *p = strstr(msg, "is busy with task ");
+	const char *msg = why->msg;
 	char id[AMC_ID_SIZE] = "";
-	if (p)
-		snprintf(id, sizeof id, "%.*s", (int)strcspn(p + 18, " ;"), p + 18);
+	/* who holds it comes from the device's lock, not from the error's words */
+	if (why->code == AMC_EENV)
+		amc_device_holder(home, dev, id, sizeof id);
 	amc_store *store = NULL;
 	amc_task_row t;
 	amc_err e;
@@ -432,13 +489,13 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 	if (!sess && finish)
 		return amc_mcp_fail("no session holds %s: nothing to finish (the task may have ended already)", dev);
 	if (!sess)
-		return fail_take(o->home, "act on", dev, e.msg);
+		return fail_take(o->home, "act on", dev, &e);
 	if (finish)
 		return act_finish(c, sess, dev);
 	const char *reason = amc_json_str(c->args, "reason");
 	if (reason && strlen(reason) > 2000) /* bounded in storage as in the schema */
 		return amc_mcp_fail("reason is longer than 2000 bytes; say why in a sentence or two");
-	const char *tool;
+	const char *tool = NULL;
 	cJSON *args;
 	if (build_action(c, sess, &tool, &args, &e) != 0) {
 		cJSON_Delete(args);
@@ -591,7 +648,7 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	 * launch is), rather than by a task that fails at its start */
 	amc_lock *probe = NULL;
 	if (amc_device_lock(o->home, dev, NULL, &probe, &e) != 0)
-		return fail_take(o->home, "run a task on", dev, e.msg);
+		return fail_take(o->home, "run a task on", dev, &e);
 	amc_device_unlock(probe);
 	if (flow && !o->assume_yes) {
 		int text = strchr(flow, '\n') && !amc_file_exists(flow);
@@ -618,6 +675,7 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 		memset(&b, 0, sizeof b);
 		b.flow = flow;
 		b.base = getcwd(cwd, sizeof cwd) ? cwd : "/";
+		b.label = "the flow text you sent"; /* not a file of the server's folder */
 		req.bundle = &b;
 	} else
 		req.flow_path = flow;
@@ -630,7 +688,7 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	amc_store_close(store);
 	if (rc != 0) {
 		free(j);
-		return fail_take(o->home, "run a task on", dev, e.msg);
+		return fail_take(o->home, "run a task on", dev, &e);
 	}
 	j->srv = c->srv;
 	j->cfg = o->cfg;
@@ -641,6 +699,7 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	 * unless the server was started with --yes */
 	j->ro.op = NULL;
 	j->ro.assume_yes = o->assume_yes;
+	j->ro.cancel_why = "cancelled by the MCP client"; /* cancel_task or notifications/cancelled */
 	j->total = j->ln.task->max_steps > 0 ? j->ln.task->max_steps : j->ro.max_steps;
 	j->token = wait && c->progress_token ? cJSON_Duplicate(c->progress_token, 1) : NULL;
 	char task_id[AMC_ID_SIZE];

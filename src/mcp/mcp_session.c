@@ -140,6 +140,7 @@ int amc_mcp_session_start(const amc_mcp_session_opts *o, amc_mcp_session **out, 
 	amc_runner_opts_from_config(&s->ro, o->cfg);
 	s->ro.max_steps = 100000;
 	s->ro.op = o->op;
+	s->ro.cancel_why = "cancelled by the MCP client";
 	amc_launch_runner_opts(&s->ln, &s->ro);
 	if (pthread_create(&s->thread, NULL, session_main, s) != 0) {
 		amc_launch_free(&s->ln);

@@ -24,6 +24,12 @@ static pthread_once_t tools_once = PTHREAD_ONCE_INIT;
 static void parse_tools(void)
 {
 	tools_parsed = cJSON_Parse(TOOLS_JSON);
+	const cJSON *t;
+	cJSON_ArrayForEach(t, tools_parsed) {
+		const char *n = amc_json_str(t, "name");
+		if (n && !strcmp(n, "act"))
+			amc_mcp_act_schema((cJSON *)t);
+	}
 }
 
 static const cJSON *tool_def(const char *name)

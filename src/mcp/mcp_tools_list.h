@@ -1,5 +1,7 @@
 /* mcp_tools_list.h - the six tools' definitions as JSON text (one source for
- * tools/list and for argument checks). Included by mcp_tools.c only. */
+ * tools/list and for argument checks). act's description, action enum and
+ * per-action arguments are added from the tool registry (amc_mcp_act_schema).
+ * Included by mcp_tools.c only. */
 #define DEV "\"device\":{\"type\":\"string\",\"description\":\"device id from devices (default: the configured one)\"}"
 #define ID "\"id\":{\"type\":\"string\",\"description\":\"task id or unique prefix\"}"
 #define OBJ(props, req) "{\"type\":\"object\",\"properties\":{" props "}" req ",\"additionalProperties\":false}"
@@ -21,18 +23,8 @@ static const char TOOLS_JSON[] = "["
 	ANN("true", "false", "true", "false") "},"
 
 	"{\"name\":\"act\",\"title\":\"Act on a device\","
-	"\"description\":\"One action, recorded as a step of this session's task; returns the step and the new screen. "
-	"tap/long_press: element (a Scene id) or x,y in device pixels (not image pixels). swipe: x,y to x2,y2. type_text: text (may hold {{secret:NAME}}). "
-	"press_key: key. launch_app: app. wait: ms. finish: ends the task (success, summary; answer for a question). "
-	"Irreversible-looking taps need a person's yes.\","
-	"\"inputSchema\":" OBJ(DEV ",\"action\":{\"type\":\"string\",\"enum\":[\"tap\",\"long_press\",\"swipe\",\"type_text\","
-			       "\"press_key\",\"launch_app\",\"wait\",\"finish\"]},\"element\":{\"type\":\"string\"},"
-			       "\"x\":{\"type\":\"integer\"},\"y\":{\"type\":\"integer\"},\"x2\":{\"type\":\"integer\"},"
-			       "\"y2\":{\"type\":\"integer\"},\"ms\":{\"type\":\"integer\"},\"text\":{\"type\":\"string\"},"
-			       "\"key\":{\"type\":\"string\",\"enum\":[\"back\",\"home\",\"enter\",\"delete\",\"tab\",\"escape\","
-			       "\"lock\",\"power\",\"volume_up\",\"volume_down\",\"dpad_up\",\"dpad_down\",\"dpad_left\","
-			       "\"dpad_right\",\"dpad_center\",\"media_play_pause\",\"media_stop\",\"media_next\","
-			       "\"media_previous\",\"media_rewind\",\"media_fast_forward\",\"hide_keyboard\"]},\"app\":{\"type\":\"string\"},"
+	"\"description\":\"\","  /* made from the tool registry: amc_mcp_act_schema */
+	"\"inputSchema\":" OBJ(DEV ",\"action\":{\"type\":\"string\"},"
 			       "\"success\":{\"type\":\"boolean\"},\"summary\":{\"type\":\"string\"},\"answer\":{\"type\":\"string\"},"
 			       "\"reason\":{\"type\":\"string\",\"maxLength\":2000,\"description\":\"why (recorded with the step)\"}",
 			       ",\"required\":[\"action\"]") ","

@@ -40,6 +40,7 @@ void amc_runner_opts_from_config(amc_runner_opts *o, const amc_config *c)
 	o->enricher = NULL;
 	o->decision_sink = NULL;
 	o->interrupt_why = NULL;
+	o->cancel_why = NULL;
 }
 
 /* The strings a task row holds beside the task's own: copies, so the row (whose
@@ -206,7 +207,8 @@ static void finish_cancelled(run *r)
 		finish_task(r, AMC_ST_INTERRUPTED,
 			    r->opts->interrupt_why && *r->opts->interrupt_why ? r->opts->interrupt_why : "interrupted", NULL);
 	else
-		finish_task(r, AMC_ST_CANCELLED, "cancelled by the operator", NULL);
+		finish_task(r, AMC_ST_CANCELLED,
+			    r->opts->cancel_why && *r->opts->cancel_why ? r->opts->cancel_why : "cancelled by the operator", NULL);
 }
 
 /* Secrets never leave the device: mask every observation before anyone sees it. */

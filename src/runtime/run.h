@@ -50,6 +50,10 @@ typedef struct amc_runner_opts {
 	 * host: "lease lost") instead of `cancelled`; the caller writes the text
 	 * before it sets the flag. NULL: "interrupted". */
 	const char *interrupt_why;
+	/* The error of a task cancelled while it ran (the cancel flag set to 1),
+	 * naming who cancelled it (MCP: "cancelled by the MCP client"). NULL:
+	 * "cancelled by the operator". */
+	const char *cancel_why;
 } amc_runner_opts;
 
 typedef struct amc_decision_sink {

@@ -291,31 +291,31 @@ static int t_wait(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err
 
 static const amc_tool TOOLS[] = {
 	{ "describe_screen", "the current screen as a Scene (elements with ids, types, bounds, text)",
-	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen, 0 },
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen, 0, 0 },
 	{ "describe_screen_semantic", "describe_screen plus the SemanticScene {page, intents, widgets} (null when enrichment is off or failed)",
-	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen_semantic, 0 },
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen_semantic, 0, 0 },
 	{ "get_ui_tree", "the current UI tree, normalized",
-	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_get_ui_tree, 0 },
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_get_ui_tree, 0, 0 },
 	{ "screenshot", "capture the screen",
-	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_screenshot, 0 },
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_screenshot, 0, 0 },
 	{ "tap", "tap at x,y (pixels)",
-	  "{\"type\":\"object\",\"properties\":{" XY "},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_tap, 0 },
+	  "{\"type\":\"object\",\"properties\":{" XY "},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_tap, 0, 1 },
 	{ "long_press", "press at x,y for ms milliseconds",
-	  "{\"type\":\"object\",\"properties\":{" XY ",\"ms\":{\"type\":\"integer\"}},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_long_press, 0 },
+	  "{\"type\":\"object\",\"properties\":{" XY ",\"ms\":{\"type\":\"integer\"}},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_long_press, 0, 1 },
 	{ "swipe", "swipe from x1,y1 to x2,y2 over ms milliseconds",
-	  "{\"type\":\"object\",\"properties\":{\"x1\":{\"type\":\"integer\"},\"y1\":{\"type\":\"integer\"},\"x2\":{\"type\":\"integer\"},\"y2\":{\"type\":\"integer\"},\"ms\":{\"type\":\"integer\"}},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}", 1, t_swipe, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"x1\":{\"type\":\"integer\"},\"y1\":{\"type\":\"integer\"},\"x2\":{\"type\":\"integer\"},\"y2\":{\"type\":\"integer\"},\"ms\":{\"type\":\"integer\"}},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}", 1, t_swipe, 0, 0 },
 	{ "type_text", "type text into the focused field",
-	  "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"],\"additionalProperties\":false}", 1, t_type_text, 0 },
-	{ "press_key", "press back, home, enter or delete (backspace)",
-	  "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\",\"enum\":[\"back\",\"home\",\"enter\",\"delete\"]}},\"required\":[\"key\"],\"additionalProperties\":false}", 1, t_press_key, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"],\"additionalProperties\":false}", 1, t_type_text, 0, 0 },
+	{ "press_key", "press a key: back, home, enter, delete (backspace), ...",
+	  "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\"}},\"required\":[\"key\"],\"additionalProperties\":false}", 1, t_press_key, 0, 0 },
 	{ "launch_app", "start an app by its id (package)",
-	  "{\"type\":\"object\",\"properties\":{\"app_id\":{\"type\":\"string\"}},\"required\":[\"app_id\"],\"additionalProperties\":false}", 1, t_launch_app, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"app_id\":{\"type\":\"string\"}},\"required\":[\"app_id\"],\"additionalProperties\":false}", 1, t_launch_app, 0, 0 },
 	{ "manage_app", "clear an app's data, stop or kill it, or open a link",
-	  "{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"clear_state\",\"stop\",\"kill\",\"open_link\"]},\"app_id\":{\"type\":\"string\"},\"link\":{\"type\":\"string\"}},\"required\":[\"op\"],\"additionalProperties\":false}", 1, t_manage_app, 1 },
+	  "{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"clear_state\",\"stop\",\"kill\",\"open_link\"]},\"app_id\":{\"type\":\"string\"},\"link\":{\"type\":\"string\"}},\"required\":[\"op\"],\"additionalProperties\":false}", 1, t_manage_app, 1, 0 },
 	{ "set_device", "change a device setting: orientation, airplane mode, location, or add a media file",
-	  "{\"type\":\"object\",\"properties\":{\"setting\":{\"type\":\"string\",\"enum\":[\"orientation\",\"airplane\",\"location\",\"add_media\"]},\"value\":{\"type\":\"string\"}},\"required\":[\"setting\",\"value\"],\"additionalProperties\":false}", 1, t_set_device, 1 },
+	  "{\"type\":\"object\",\"properties\":{\"setting\":{\"type\":\"string\",\"enum\":[\"orientation\",\"airplane\",\"location\",\"add_media\"]},\"value\":{\"type\":\"string\"}},\"required\":[\"setting\",\"value\"],\"additionalProperties\":false}", 1, t_set_device, 1, 0 },
 	{ "wait", "let ms milliseconds pass",
-	  "{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"ms\"],\"additionalProperties\":false}", 1, t_wait, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"ms\"],\"additionalProperties\":false}", 1, t_wait, 0, 0 },
 };
 
 const amc_tool *amc_tools_find(const char *name)
@@ -330,4 +330,21 @@ const amc_tool *amc_tools_all(size_t *n)
 {
 	*n = sizeof TOOLS / sizeof TOOLS[0];
 	return TOOLS;
+}
+
+int amc_tools_is_action(const amc_tool *t)
+{
+	return t && t->acts && !t->flows_only;
+}
+
+cJSON *amc_tools_schema(const amc_tool *t)
+{
+	cJSON *s = cJSON_Parse(t->args_schema);
+	cJSON *key = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(s, "properties"), "key");
+	if (key && !cJSON_GetObjectItemCaseSensitive(key, "enum")) {
+		cJSON *en = cJSON_AddArrayToObject(key, "enum");
+		for (int k = 0; k < AMC_KEY_COUNT; k++)
+			cJSON_AddItemToArray(en, cJSON_CreateString(amc_key_name((amc_key)k)));
+	}
+	return s;
 }

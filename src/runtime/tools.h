@@ -1,7 +1,7 @@
 /* tools.h - the tool registry: every action a planner can ask for, one table.
  * describe_screen, get_ui_tree, screenshot, tap, long_press, swipe, type_text,
- * press_key, launch_app, wait, and manage_app and set_device (flows only). The LLM planner's tool schemas are made from it,
- * so a tool is added in one row. */
+ * press_key, launch_app, wait, and manage_app and set_device (flows only). The LLM planner's tool schemas
+ * and MCP's act tool (its action enum and arguments) are made from it, so an action is added in one row. */
 #ifndef AMC_TOOLS_H
 #define AMC_TOOLS_H
 
@@ -23,9 +23,20 @@ typedef struct amc_tool {
 	/* Run with validated args; *result (owned by caller) may be set. */
 	int (*run)(const amc_tool_ctx *ctx, const cJSON *args, cJSON **result, amc_err *e);
 	int flows_only;              /* 1: for flows (clearing app data...), not offered to model planners */
+	int targets;                 /* 1: x,y may be given as a Scene element id instead (tap, long_press) */
 } amc_tool;
 
 const amc_tool *amc_tools_find(const char *name);
 const amc_tool *amc_tools_all(size_t *n);
+
+/* 1 when a model planner or an MCP client may ask for the tool as an action:
+ * it changes the device and is not for flows only. */
+int amc_tools_is_action(const amc_tool *t);
+
+/* The tool's argument schema (caller owns; NULL only if the row's text is
+ * broken): args_schema with press_key's key enum filled from the device's key
+ * table, so the LLM planner's tools and MCP's act offer the same keys. Both
+ * are generated from this (one row per action). */
+cJSON *amc_tools_schema(const amc_tool *t);
 
 #endif

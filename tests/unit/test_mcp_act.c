@@ -71,6 +71,9 @@ static void test_basics(void)
 	ok(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "structuredContent"), "task")),
 	   "observe alone starts no task");
 	cJSON_Delete(r);
+	r = mt_call(&m, 20, "observe", "{\"device\":\"sim\"}", 30000);
+	like(mt_text(r), ": act's x,y = image x,y times", "observe with its image says the image's scale");
+	cJSON_Delete(r);
 	r = mt_call(&m, 3, "act", "{\"device\":\"sim\",\"action\":\"tap\"}", 30000);
 	ok(is_error(r), "tap without element or x,y: a tool error");
 	like(mt_text(r), "tap needs element (a Scene id) or x and y", "  saying what it needs");
@@ -80,6 +83,12 @@ static void test_basics(void)
 	cJSON_Delete(r);
 	r = mt_call(&m, 5, "act", "{\"device\":\"sim\",\"action\":\"tap\",\"element\":\"nope\"}", 30000);
 	like(mt_text(r), "no element 'nope' on the current screen: observe again", "an unknown element: observe again");
+	cJSON_Delete(r);
+	/* a client's flow text exists on no disk: its parse error names the text and the line */
+	r = mt_call(&m, 6, "run_task", "{\"device\":\"sim\",\"flow\":\"appId: x\\n---\\n- back\\n- frobnicate: 3\\n\"}", 30000);
+	ok(is_error(r), "a flow text that does not parse: a tool error");
+	like(mt_text(r), "line 4 of the flow text you sent: unknown command 'frobnicate'", "  naming the client's text and the line");
+	ok(!strstr(mt_text(r), "flow.yaml"), "  not a file that does not exist");
 	cJSON_Delete(r);
 	is_int(mt_stop(&m), 0, "basics: the server ends");
 }

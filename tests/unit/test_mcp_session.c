@@ -166,6 +166,7 @@ static void test_other_ends(void)
 	is_int(start("cancel", NULL, &s, &e), 0, "cancel: a session (the device was released)");
 	amc_mcp_session_end(s, AMC_MCP_END_CANCEL, 0, &out);
 	is_str(out.status, "cancelled", "cancel: cancelled");
+	like(out.error, "cancelled by the MCP client", "cancel: attributed to the client, not the operator");
 	amc_mcp_session_free(s);
 
 	is_int(start("free", NULL, &s, &e), 0, "free: a session");

@@ -4,11 +4,14 @@
  * check every call goes through (unknown fields, wrong types, integers,
  * enums, required, not an object), the result helpers (isError, text made
  * terminal-safe, structuredContent) and base64 against RFC 4648's vectors. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mcp/mcp_act.h"
+#include "agent/llm_planner.h"
 #include "mcp/mcp_tools.h"
+#include "runtime/tools.h"
 #include "tap.h"
 #include "util/jsonutil.h"
 
@@ -122,9 +125,74 @@ static void test_results(void)
 	cJSON_Delete(r);
 }
 
+static int has_str(const cJSON *arr, const char *s)
+{
+	const cJSON *v;
+	cJSON_ArrayForEach(v, arr) if (cJSON_IsString(v) && !strcmp(v->valuestring, s)) return 1;
+	return 0;
+}
+
+/* Both schemas come from the registry: iterate its rows (nothing named here
+ * by hand) and find each action, with the same arguments and the same
+ * enums, in the LLM planner's tools and in act's enum and properties. */
+static void test_registry_schemas(void)
+{
+	cJSON *l = amc_mcp_tools_list(), *llm = amc_llm_planner_tools();
+	const cJSON *act = tool(l, "act");
+	const cJSON *props = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(act, "inputSchema"), "properties");
+	const cJSON *actions = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(props, "action"), "enum");
+	const char *desc = amc_json_str(act, "description");
+	size_t n;
+	const amc_tool *all = amc_tools_all(&n);
+	int offered = 0;
+	for (size_t i = 0; i < n; i++) {
+		int is = amc_tools_is_action(&all[i]);
+		offered += is;
+		ok(has_str(actions, all[i].name) == is, "%s: in act's enum exactly when it is an action", all[i].name);
+		const cJSON *lt = tool(llm, all[i].name);
+		ok((lt != NULL) == is, "%s: an LLM tool exactly when it is an action", all[i].name);
+		if (!is)
+			continue;
+		char call[64];
+		snprintf(call, sizeof call, " %s(", all[i].name);
+		ok(desc && strstr(desc, call), "%s: named in act's description", all[i].name);
+		const cJSON *lprops = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(lt, "input_schema"), "properties");
+		cJSON *schema = amc_tools_schema(&all[i]);
+		const cJSON *p;
+		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(schema, "properties")) {
+			const cJSON *mp = cJSON_GetObjectItemCaseSensitive(props, amc_mcp_act_arg(p->string));
+			const cJSON *lp = cJSON_GetObjectItemCaseSensitive(lprops, p->string);
+			ok(mp && lp, "%s.%s: in act (as %s) and in the LLM tool", all[i].name, p->string, amc_mcp_act_arg(p->string));
+			const char *ty = amc_json_str(p, "type");
+			ok(mp && lp && ty && !strcmp(ty, amc_json_str(mp, "type")) && !strcmp(ty, amc_json_str(lp, "type")),
+			   "%s.%s: the same type in both", all[i].name, p->string);
+			const cJSON *en = cJSON_GetObjectItemCaseSensitive(p, "enum");
+			if (en) {
+				char *a = cJSON_PrintUnformatted(en);
+				char *b = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(mp, "enum"));
+				char *c = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(lp, "enum"));
+				ok(b && c && !strcmp(a, b) && !strcmp(a, c), "%s.%s: the same enum in both", all[i].name, p->string);
+				free(a);
+				free(b);
+				free(c);
+			}
+		}
+		if (all[i].targets)
+			ok(cJSON_GetObjectItemCaseSensitive(props, "element") &&
+			   cJSON_GetObjectItemCaseSensitive(lprops, "element_id"), "%s: targets a Scene element in both", all[i].name);
+		cJSON_Delete(schema);
+	}
+	is_int(cJSON_GetArraySize(actions), offered + 1, "act's enum: the registry's actions and finish");
+	ok(desc && strstr(desc, "x,y are device px: image px times observe's scale"),
+	   "act says x,y are device pixels and how to convert from observe's image");
+	cJSON_Delete(l);
+	cJSON_Delete(llm);
+}
+
 int main(void)
 {
 	test_list();
+	test_registry_schemas();
 	test_check();
 	test_results();
 	return done_testing();
