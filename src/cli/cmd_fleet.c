@@ -203,6 +203,9 @@ static int do_ls(amc_cli *cli, int argc, char **argv)
 		if (cJSON_IsObject(run))
 			snprintf(hd, sizeof hd, "%.30s %.20s", str(run, "host") ? str(run, "host") : "?",
 				 str(run, "device") ? str(run, "device") : "?");
+		else if (str(o, "last_host")) /* ended or queued again: where it last ran */
+			snprintf(hd, sizeof hd, "%.30s %.20s", str(o, "last_host"),
+				 str(o, "last_device") ? str(o, "last_device") : "?");
 		amc_cli_put_safe(stdout, hd);
 		printf("%*s", (int)(strlen(hd) < 16 ? 16 - strlen(hd) : 0) + 1, "");
 		put(str(o, "title"));
@@ -347,7 +350,7 @@ static int do_hosts(amc_cli *cli, int argc, char **argv)
 	amc_err e;
 	if (open_fleet(cli, 1, &pg, &e) != 0)
 		return amc_cli_fail(&e);
-	cJSON *a = amc_fleet_hosts(pg, &e);
+	cJSON *a = amc_fleet_hosts(pg, 3.0 * (double)amc_config_int(cli->cfg, "fleet", "reap_s"), &e);
 	PQfinish(pg);
 	if (!a)
 		return amc_cli_fail(&e);
@@ -362,8 +365,7 @@ static int do_hosts(amc_cli *cli, int argc, char **argv)
 		put(str(h, "hostname"));
 		printf(", role ");
 		put(str(h, "role"));
-		printf(")  %s, last seen %.1f s ago\n", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "stopped")) ?
-		       "stopped" : "up", num(h, "last_seen_s", 0));
+		printf(")  %s, last seen %.1f s ago\n", str(h, "status") ? str(h, "status") : "?", num(h, "last_seen_s", 0));
 		const cJSON *d;
 		cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(h, "devices")) {
 			printf("  ");
@@ -436,7 +438,8 @@ const amc_cmd amc_cmd_fleet = {
 	"                          every attempt: host, device, state, lease left, progress,\n"
 	"                          error and the local task (ssh HOST amc show LOCAL_ID)\n"
 	"  cancel ID               cancel a queued assignment, or ask its host to stop it\n"
-	"  hosts [--json]          hosts, their devices, last seen, what each runs\n"
+	"  hosts [--json]          hosts (up, stopped, or down: no heartbeat for 3 x\n"
+	"                          fleet.reap_s), their devices, what each runs\n"
 	"  reap                    mark attempts whose lease ran out lost and queue them again\n"
 	"                          (the operator's: a host role may not choose the grace)\n\n"
 	"The database is fleet.url or AMC_FLEET_URL (a libpq connection string or URI);\n"

@@ -94,9 +94,12 @@ cJSON *amc_fleet_list(PGconn *c, const char *state, int limit, amc_err *e)
 			" (SELECT count(*) FROM amc_fleet.attempt x WHERE x.assignment_id = a.id) AS attempts,"
 			" a.max_attempts, to_char(a.created_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS created_at,"
 			" to_char(a.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS finished_at, a.error,"
+			" l.host_label AS last_host, l.device AS last_device,"
 			" t.id IS NOT NULL AS r_is," RUNNING_COLS
 			" FROM amc_fleet.assignment a"
 			" LEFT JOIN amc_fleet.attempt t ON t.assignment_id = a.id AND t.state = 'running'"
+			" LEFT JOIN LATERAL (SELECT y.host_label, y.device FROM amc_fleet.attempt y"
+			"  WHERE y.assignment_id = a.id ORDER BY y.n DESC LIMIT 1) l ON true"
 			" WHERE ($1::text IS NULL OR a.state = $1) ORDER BY a.id DESC LIMIT $2::int",
 			2, p, 0, &res, NULL, e) != 0)
 		return NULL;
@@ -232,11 +235,16 @@ int amc_fleet_cancel(PGconn *c, long long id, char *state, amc_err *e)
 	return rc;
 }
 
-cJSON *amc_fleet_hosts(PGconn *c, amc_err *e)
+cJSON *amc_fleet_hosts(PGconn *c, double down_after_s, amc_err *e)
 {
 	PGresult *res;
+	char dn[32];
+	snprintf(dn, sizeof dn, "%.3f", down_after_s > 0 ? down_after_s : AMC_FLEET_DOWN_AFTER_S);
+	const char *p[] = { dn };
 	if (amc_pq_exec(c,
 			"SELECT h.id, h.label AS name, h.role, h.hostname, h.pid,"
+			" CASE WHEN h.stopped_at IS NOT NULL THEN 'stopped'"
+			"  WHEN h.last_seen < now() - make_interval(secs => $1::float8) THEN 'down' ELSE 'up' END AS status,"
 			" to_char(h.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS started_at,"
 			" round(extract(epoch FROM now() - h.last_seen)::numeric, 1) AS last_seen_s,"
 			" h.stopped_at IS NOT NULL AS stopped,"
@@ -246,7 +254,7 @@ cJSON *amc_fleet_hosts(PGconn *c, amc_err *e)
 			"  FROM amc_fleet.device d LEFT JOIN amc_fleet.attempt t ON t.host_id = d.host_id"
 			"   AND t.device = d.device AND t.state = 'running' WHERE d.host_id = h.id), '[]')::text AS devices"
 			" FROM amc_fleet.host h ORDER BY h.stopped_at IS NOT NULL, h.last_seen DESC LIMIT 200",
-			0, NULL, 0, &res, NULL, e) != 0)
+			1, p, 0, &res, NULL, e) != 0)
 		return NULL;
 	cJSON *arr = cJSON_CreateArray();
 	for (int i = 0; i < PQntuples(res); i++) {
