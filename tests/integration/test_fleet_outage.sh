@@ -92,4 +92,14 @@ all_late=$(count "attempt WHERE late_state IS NOT NULL")
 echo "# late ends: $all_late in the fleet database, $host_late counted by the hosts, $log_late logged"
 is "$host_late" "$all_late" "every late end is counted by its host"
 is "$log_late" "$all_late" "and logged with its local task"
+# amc fleet metrics (Prometheus text format) agrees with the rows.
+m=$("$AMC" fleet metrics); ok_status $? "fleet metrics"
+printf '%s\n' "$m" | sed 's/^/# metrics: /'
+like "$m" "# TYPE amc_fleet_assignments gauge" "with TYPE lines"
+like "$m" "amc_fleet_assignments\\{state=\"succeeded\"\\} $(count "assignment WHERE state = 'succeeded'")\$" "the queue by state"
+like "$m" "amc_fleet_leases_lost $(count "attempt WHERE state = 'lost'")\$" "leases lost"
+like "$m" "amc_fleet_attempts\\{state=\"lost\",reason=\"lease_expired\"\\} $(count "attempt WHERE state = 'lost'")\$" \
+	"attempts by state and reason"
+like "$m" "amc_fleet_late_ends $all_late\$" "late ends"
+like "$m" "amc_fleet_hosts\\{status=\"stopped\"\\} 2\$" "hosts by status"
 done_testing
