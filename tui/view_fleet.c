@@ -27,6 +27,7 @@ typedef struct fleet_view {
 	pthread_mutex_t mu;
 	int stop;
 	char *url;
+	double down_after_s;         /* a host without a heartbeat this long is shown down */
 	int wake_fd;
 	cJSON *hosts, *list;   /* the latest snapshot, owned; under mu */
 	char status[AMC_ERR_MSG_MAX + 64]; /* "" when the snapshot is current */
@@ -94,7 +95,7 @@ static void *worker(void *arg)
 				continue;
 			}
 		}
-		cJSON *h = amc_fleet_hosts(c, &e);
+		cJSON *h = amc_fleet_hosts(c, f->down_after_s, &e);
 		cJSON *l = h ? amc_fleet_list(c, NULL, 200, &e) : NULL;
 		if (!l) {
 			cJSON_Delete(h);
@@ -160,6 +161,7 @@ void *amc_tui_fleet_new(amc_tui_app *a)
 	fleet_view *f = amc_xcalloc(1, sizeof *f);
 	pthread_mutex_init(&f->mu, NULL);
 	f->url = amc_xstrdup(amc_config_str(a->cfg, "fleet", "url"));
+	f->down_after_s = 3.0 * (double)amc_config_int(a->cfg, "fleet", "reap_s");
 	f->wake_fd = a->wake[1];
 	snprintf(f->status, sizeof f->status, "connecting to the fleet database...");
 	f->have_th = pthread_create(&f->th, NULL, worker, f) == 0;
@@ -254,9 +256,10 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	cJSON_ArrayForEach(o, f->hosts) {
 		if (row >= end - 3)
 			break;
-		int stopped = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "stopped"));
+		const char *hs = str(o, "status") ? str(o, "status") : "?";
+		int stopped = strcmp(hs, "up") != 0;
 		amc_sb_reset(&sb);
-		amc_sb_printf(&sb, "%-20.20s %-8s %4.0fs ", str(o, "name") ? str(o, "name") : "?", stopped ? "stopped" : "up",
+		amc_sb_printf(&sb, "%-20.20s %-8s %4.0fs ", str(o, "name") ? str(o, "name") : "?", hs,
 			      num(o, "last_seen_s", 0));
 		const cJSON *d;
 		cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(o, "devices")) {

@@ -208,6 +208,9 @@ static int do_ls(amc_cli *cli, int argc, char **argv)
 		if (cJSON_IsObject(run))
 			snprintf(hd, sizeof hd, "%.30s %.20s", str(run, "host") ? str(run, "host") : "?",
 				 str(run, "device") ? str(run, "device") : "?");
+		else if (str(o, "last_host")) /* ended or queued again: where it last ran */
+			snprintf(hd, sizeof hd, "%.30s %.20s", str(o, "last_host"),
+				 str(o, "last_device") ? str(o, "last_device") : "?");
 		amc_cli_put_safe(stdout, hd);
 		printf("%*s", (int)(strlen(hd) < 16 ? 16 - strlen(hd) : 0) + 1, "");
 		put(str(o, "title"));
@@ -352,7 +355,7 @@ static int do_hosts(amc_cli *cli, int argc, char **argv)
 	amc_err e;
 	if (open_fleet(cli, 1, &pg, &e) != 0)
 		return amc_cli_fail(&e);
-	cJSON *a = amc_fleet_hosts(pg, &e);
+	cJSON *a = amc_fleet_hosts(pg, 3.0 * (double)amc_config_int(cli->cfg, "fleet", "reap_s"), &e);
 	PQfinish(pg);
 	if (!a)
 		return amc_cli_fail(&e);
@@ -367,8 +370,7 @@ static int do_hosts(amc_cli *cli, int argc, char **argv)
 		put(str(h, "hostname"));
 		printf(", role ");
 		put(str(h, "role"));
-		printf(")  %s, last seen %.1f s ago\n", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "stopped")) ?
-		       "stopped" : "up", num(h, "last_seen_s", 0));
+		printf(")  %s, last seen %.1f s ago\n", str(h, "status") ? str(h, "status") : "?", num(h, "last_seen_s", 0));
 		const cJSON *d;
 		cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(h, "devices")) {
 			printf("  ");
@@ -408,15 +410,35 @@ static int do_reap(amc_cli *cli, int argc, char **argv)
 	return 0;
 }
 
+static int do_metrics(amc_cli *cli, int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1)
+		return amc_cli_usage(&amc_cmd_fleet, "metrics takes no arguments");
+	PGconn *pg;
+	amc_err e;
+	if (open_fleet(cli, 1, &pg, &e) != 0)
+		return amc_cli_fail(&e);
+	amc_sb sb;
+	amc_sb_init(&sb);
+	int rc = amc_fleet_metrics(pg, 3.0 * (double)amc_config_int(cli->cfg, "fleet", "reap_s"), &sb, &e);
+	PQfinish(pg);
+	if (rc == 0)
+		fputs(amc_sb_str(&sb), stdout);
+	amc_sb_free(&sb);
+	return rc == 0 ? 0 : amc_cli_fail(&e);
+}
+
 static int fleet(amc_cli *cli, int argc, char **argv)
 {
 	if (argc < 2)
-		return amc_cli_usage(&amc_cmd_fleet, "which one: init, submit, ls, show, cancel, hosts or reap?");
+		return amc_cli_usage(&amc_cmd_fleet, "which one: init, submit, ls, show, cancel, hosts, metrics or reap?");
 	static const struct {
 		const char *name;
 		int (*fn)(amc_cli *, int, char **);
 	} SUB[] = { { "init", do_init }, { "submit", do_submit }, { "ls", do_ls }, { "show", do_show },
-		    { "cancel", do_cancel }, { "hosts", do_hosts }, { "reap", do_reap } };
+		    { "cancel", do_cancel }, { "hosts", do_hosts }, { "metrics", do_metrics },
+		    { "reap", do_reap } };
 	for (size_t i = 0; i < sizeof SUB / sizeof SUB[0]; i++)
 		if (!strcmp(argv[1], SUB[i].name))
 			return SUB[i].fn(cli, argc - 1, argv + 1);
@@ -425,7 +447,7 @@ static int fleet(amc_cli *cli, int argc, char **argv)
 
 const amc_cmd amc_cmd_fleet = {
 	"fleet",
-	"fleet init|submit|ls|show|cancel|hosts|reap ...",
+	"fleet init|submit|ls|show|cancel|hosts|metrics|reap ...",
 	"queue work for device hosts in PostgreSQL and watch it (docs/fleet.md)",
 	"  init                    create or migrate the fleet schema in fleet.url, and\n"
 	"                          store fleet.reap_grace_s and the decision retention\n"
@@ -444,7 +466,10 @@ const amc_cmd amc_cmd_fleet = {
 	"                          every attempt: host, device, state, lease left, progress,\n"
 	"                          error and the local task (ssh HOST amc show LOCAL_ID)\n"
 	"  cancel ID               cancel a queued assignment, or ask its host to stop it\n"
-	"  hosts [--json]          hosts, their devices, last seen, what each runs\n"
+	"  hosts [--json]          hosts (up, stopped, or down: no heartbeat for 3 x\n"
+	"                          fleet.reap_s), their devices, what each runs\n"
+	"  metrics                 the queue, attempts by state and reason, leases lost,\n"
+	"                          late ends and hosts up/down in Prometheus' text format\n"
 	"  reap                    mark attempts whose lease ran out lost and queue them again\n"
 	"                          (the operator's: a host role may not choose the grace)\n\n"
 	"The database is fleet.url or AMC_FLEET_URL (a libpq connection string or URI);\n"

@@ -94,9 +94,12 @@ cJSON *amc_fleet_list(PGconn *c, const char *state, int limit, amc_err *e)
 			" (SELECT count(*) FROM amc_fleet.attempt x WHERE x.assignment_id = a.id) AS attempts,"
 			" a.max_attempts, to_char(a.created_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS created_at,"
 			" to_char(a.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS finished_at, a.error,"
+			" l.host_label AS last_host, l.device AS last_device,"
 			" t.id IS NOT NULL AS r_is," RUNNING_COLS
 			" FROM amc_fleet.assignment a"
 			" LEFT JOIN amc_fleet.attempt t ON t.assignment_id = a.id AND t.state = 'running'"
+			" LEFT JOIN LATERAL (SELECT y.host_label, y.device FROM amc_fleet.attempt y"
+			"  WHERE y.assignment_id = a.id ORDER BY y.n DESC LIMIT 1) l ON true"
 			" WHERE ($1::text IS NULL OR a.state = $1) ORDER BY a.id DESC LIMIT $2::int",
 			2, p, 0, &res, NULL, e) != 0)
 		return NULL;
@@ -232,11 +235,16 @@ int amc_fleet_cancel(PGconn *c, long long id, char *state, amc_err *e)
 	return rc;
 }
 
-cJSON *amc_fleet_hosts(PGconn *c, amc_err *e)
+cJSON *amc_fleet_hosts(PGconn *c, double down_after_s, amc_err *e)
 {
 	PGresult *res;
+	char dn[32];
+	snprintf(dn, sizeof dn, "%.3f", down_after_s > 0 ? down_after_s : AMC_FLEET_DOWN_AFTER_S);
+	const char *p[] = { dn };
 	if (amc_pq_exec(c,
 			"SELECT h.id, h.label AS name, h.role, h.hostname, h.pid,"
+			" CASE WHEN h.stopped_at IS NOT NULL THEN 'stopped'"
+			"  WHEN h.last_seen < now() - make_interval(secs => $1::float8) THEN 'down' ELSE 'up' END AS status,"
 			" to_char(h.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS started_at,"
 			" round(extract(epoch FROM now() - h.last_seen)::numeric, 1) AS last_seen_s,"
 			" h.stopped_at IS NOT NULL AS stopped,"
@@ -246,7 +254,7 @@ cJSON *amc_fleet_hosts(PGconn *c, amc_err *e)
 			"  FROM amc_fleet.device d LEFT JOIN amc_fleet.attempt t ON t.host_id = d.host_id"
 			"   AND t.device = d.device AND t.state = 'running' WHERE d.host_id = h.id), '[]')::text AS devices"
 			" FROM amc_fleet.host h ORDER BY h.stopped_at IS NOT NULL, h.last_seen DESC LIMIT 200",
-			0, NULL, 0, &res, NULL, e) != 0)
+			1, p, 0, &res, NULL, e) != 0)
 		return NULL;
 	cJSON *arr = cJSON_CreateArray();
 	for (int i = 0; i < PQntuples(res); i++) {
@@ -308,5 +316,68 @@ int amc_fleet_store_settings(PGconn *c, double grace_s, long keep, long max_age_
 			" decisions_max_age_days = $3::int WHERE id",
 			3, p, 5000, NULL, NULL, e) != 0)
 		return amc_err_prefix(e, "cannot store the fleet settings");
+	return 0;
+}
+
+/* The help line of each metric amc_fleet_metrics prints, in its order. */
+static const struct {
+	const char *name, *type, *help;
+} METRICS[] = {
+	{ "amc_fleet_assignments", "gauge", "Assignments by state." },
+	{ "amc_fleet_attempts", "gauge", "Attempts by state and reason (the class of their error)." },
+	{ "amc_fleet_leases_lost", "gauge", "Attempts the reaper took back (lease expired)." },
+	{ "amc_fleet_late_ends", "gauge", "Ends hosts sent after the reaper took the attempt back (kept, not applied)." },
+	{ "amc_fleet_hosts", "gauge", "Hosts by status: up, down (no heartbeat for the stated time), stopped." },
+};
+
+/* Label text comes from fixed CASE arms and CHECK-constrained states; a row
+ * with anything else is left out rather than printed unescaped. */
+static int label_ok(const char *l)
+{
+	for (; *l; l++)
+		if (!((*l >= 'a' && *l <= 'z') || *l == '_' || *l == ',' || *l == '=' || *l == '"'))
+			return 0;
+	return 1;
+}
+
+int amc_fleet_metrics(PGconn *c, double down_after_s, amc_sb *out, amc_err *e)
+{
+	char dn[32];
+	snprintf(dn, sizeof dn, "%.3f", down_after_s > 0 ? down_after_s : AMC_FLEET_DOWN_AFTER_S);
+	const char *p[] = { dn };
+	PGresult *res;
+	if (amc_pq_exec(c,
+			"SELECT 0 AS o, 'state=\"' || s || '\"' AS l, count(a.id) AS n"
+			" FROM unnest(ARRAY['queued','leased','succeeded','failed','cancelled']) s"
+			" LEFT JOIN amc_fleet.assignment a ON a.state = s GROUP BY s"
+			" UNION ALL SELECT 1, 'state=\"' || t.state || '\",reason=\"' ||"
+			"  CASE WHEN t.error IS NULL THEN 'none' WHEN t.error LIKE 'lease expired%' THEN 'lease_expired'"
+			"   WHEN t.error LIKE 'lease lost%' THEN 'lease_lost' WHEN t.error LIKE 'bad assignment%' THEN 'bad_payload'"
+			"   WHEN t.error LIKE 'cancelled%' THEN 'cancelled' WHEN t.error LIKE 'handed back%' THEN 'handed_back'"
+			"   ELSE 'other' END || '\"', count(*) FROM amc_fleet.attempt t GROUP BY 2"
+			" UNION ALL SELECT 2, '', count(*) FROM amc_fleet.attempt WHERE state = 'lost'"
+			" UNION ALL SELECT 3, '', count(*) FROM amc_fleet.attempt WHERE late_state IS NOT NULL"
+			" UNION ALL SELECT 4, 'status=\"' || s || '\"', count(h.id)"
+			" FROM unnest(ARRAY['up','down','stopped']) s LEFT JOIN amc_fleet.host h ON s ="
+			"  CASE WHEN h.stopped_at IS NOT NULL THEN 'stopped'"
+			"   WHEN h.last_seen < now() - make_interval(secs => $1::float8) THEN 'down' ELSE 'up' END GROUP BY s"
+			" ORDER BY 1, 2",
+			1, p, 0, &res, NULL, e) != 0)
+		return -1;
+	int last = -1;
+	for (int i = 0; i < PQntuples(res); i++) {
+		int o = (int)amc_pq_getll(res, i, "o", -1);
+		const char *l = amc_pq_get(res, i, "l");
+		if (o < 0 || o >= (int)(sizeof METRICS / sizeof METRICS[0]) || !l || !label_ok(l))
+			continue;
+		if (o != last) {
+			amc_sb_printf(out, "# HELP %s %s\n# TYPE %s %s\n", METRICS[o].name, METRICS[o].help, METRICS[o].name,
+				      METRICS[o].type);
+			last = o;
+		}
+		amc_sb_printf(out, "%s%s%s%s %lld\n", METRICS[o].name, *l ? "{" : "", l, *l ? "}" : "",
+			      amc_pq_getll(res, i, "n", 0));
+	}
+	PQclear(res);
 	return 0;
 }

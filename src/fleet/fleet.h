@@ -11,6 +11,7 @@
 #include <libpq-fe.h>
 #include "util/config.h"
 #include "util/err.h"
+#include "util/strbuf.h"
 
 /* Defaults of the [fleet] keys (config.c declares them with these values). */
 #define AMC_FLEET_LEASE_S 30
@@ -46,9 +47,10 @@ cJSON *amc_fleet_show(PGconn *c, long long id, int decisions, amc_err *e);
  * stop (its host learns it through NOTIFY and its next renewal). *state
  * (16 bytes) gets the assignment's state after the call. */
 int amc_fleet_cancel(PGconn *c, long long id, char *state, amc_err *e);
-/* Hosts with their devices, last seen (seconds ago) and what each device
+/* Hosts with their devices, last seen (seconds ago), status ("up",
+ * "down": no heartbeat for down_after_s, "stopped") and what each device
  * runs now. NULL with e. */
-cJSON *amc_fleet_hosts(PGconn *c, amc_err *e);
+cJSON *amc_fleet_hosts(PGconn *c, double down_after_s, amc_err *e);
 /* The reaper once (schema.h): the number of attempts marked lost, -1 with
  * e. *busy = 1 when another reaper held the lock (nothing was done). */
 int amc_fleet_reap(PGconn *c, double grace_s, long keep, long max_age_days, int *busy, amc_err *e);
@@ -64,4 +66,13 @@ int amc_fleet_store_settings(PGconn *c, double grace_s, long keep, long max_age_
 /* Parse an assignment id ("17", also "#17"): 0 with *id, -1 with e. */
 int amc_fleet_parse_id(const char *s, long long *id, amc_err *e);
 
+/* The fleet's state in Prometheus' text format, appended to *out:
+ * amc_fleet_assignments{state}, amc_fleet_attempts{state,reason},
+ * amc_fleet_leases_lost, amc_fleet_late_ends, amc_fleet_hosts{status} (down:
+ * no heartbeat for down_after_s). 0, or -1 with e. */
+int amc_fleet_metrics(PGconn *c, double down_after_s, amc_sb *out, amc_err *e);
+/* A host is shown `down` (status) when its last heartbeat is older than
+ * this: callers pass three heartbeats, 3 x fleet.reap_s (hosts heartbeat
+ * every reap_s); this is the fallback for down_after_s <= 0. */
+#define AMC_FLEET_DOWN_AFTER_S 30.0
 #endif

@@ -208,6 +208,7 @@ static void stop_and_report(const amc_host_cfg *hc, PGconn *c, const char *sid, 
 		total.renewals += st.renewals;
 		total.finished += st.finished;
 		total.rejected += st.rejected;
+		total.late += st.late;
 		total.lost += st.lost;
 		lat = amc_xrealloc(lat, (nlat + st.nclaim_ms + 1) * sizeof *lat);
 		if (st.nclaim_ms)
@@ -231,9 +232,9 @@ static void stop_and_report(const amc_host_cfg *hc, PGconn *c, const char *sid, 
 		double p50 = nlat ? lat[nlat / 2] : 0, p99 = nlat ? lat[(nlat * 99) / 100 < nlat ? (nlat * 99) / 100 : nlat - 1] : 0;
 		fprintf(out,
 			"amc host: stopped after %.1f s: %ld claims (%.1f/s), claim latency p50 %.2f ms p99 %.2f ms, "
-			"%ld renewals (%.1f/s), %ld ended, %ld rejected, %ld leases lost\n",
+			"%ld renewals (%.1f/s), %ld ended, %ld rejected, %ld late ends, %ld leases lost\n",
 			secs, total.claims, secs > 0 ? total.claims / secs : 0, p50, p99, total.renewals,
-			secs > 0 ? total.renewals / secs : 0, total.finished, total.rejected, total.lost);
+			secs > 0 ? total.renewals / secs : 0, total.finished, total.rejected, total.late, total.lost);
 		fflush(out);
 	}
 	free(lat);

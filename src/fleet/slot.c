@@ -295,29 +295,64 @@ static void on_decided(void *ud, const amc_decision_row *d)
 		free(v[i]);
 }
 
-/* End the attempt, fenced. 1: accepted, 0: rejected (lease gone), -1: the
- * database could not be reached before the lease would have run out. */
-static int finish(amc_slot *s, const attempt *a, const char *state, const char *error)
+/* Retries of an attempt's end are at most this far apart (issue 26, outages),
+ * and at least four times a lease: the database's grace after a restart is
+ * one lease (plus fleet.reap_grace_s), and the end must land within it. */
+#define FINISH_BACKOFF_MAX_MS 2000
+
+/* End the attempt, fenced. 1: accepted, 0: refused (the fleet took the
+ * attempt back: the end is kept there as late), -1: not delivered.
+ *
+ * An attempt that ended on this host is retried, with a backoff of at most
+ * a quarter lease (and FINISH_BACKOFF_MAX_MS) and a new connection after
+ * each failure, until the
+ * database answers: after an outage the database accepts the end of an
+ * attempt it has not reaped (its grace counts from the server's start), so
+ * work that finished here is not run again. Only a host being stopped gives
+ * up, two leases after the stop, and says so. The finish time is the
+ * database's: bounded by the lease its last renewal gave (amc_fleet.finish). */
+static int finish(amc_slot *s, const attempt *a, const char *state, const char *error, const char *publish)
 {
 	char *err = error && *error ? amc_fleet_text(error, 2000) : NULL;
 	const char *p[] = { a->sid, a->stok, state, err };
-	long long until = amc_mono_ms() + s->cfg.lease_s * 1000L;
-	long backoff = 200;
-	int out = -1;
+	long long stop_by = 0;
+	long backoff = 200, cap = s->cfg.lease_s * 250L;
+	if (cap > FINISH_BACKOFF_MAX_MS)
+		cap = FINISH_BACKOFF_MAX_MS;
+	if (cap < 50)
+		cap = 50;
+	int out = -1, tries = 0;
 	for (;;) {
 		PGresult *res;
 		amc_err e;
+		/* the local task first (D2), while the attempt is still ours */
+		if (publish && publish_local_id(s, a, publish, 5000) == 0)
+			publish = NULL;
 		if (exec(s, "SELECT amc_fleet.finish($1::bigint, $2::bigint, $3, $4) AS ok", 4, p, 5000, &res, &e) == 0) {
 			const char *v = amc_pq_get(res, 0, "ok");
 			out = v && v[0] == 't';
 			PQclear(res);
+			if (tries > 0)
+				amc_log_info("fleet %s: the end of assignment %lld attempt %d reached the fleet after %d tries",
+					     s->cfg.device, a->assignment, a->n, tries + 1);
 			break;
 		}
-		amc_log_warn("fleet %s: cannot end assignment %lld: %s", s->cfg.device, a->assignment, e.msg);
-		if (amc_mono_ms() + backoff >= until)
+		if (tries++ == 0 || tries % 10 == 0)
+			amc_log_warn("fleet %s: cannot end assignment %lld yet (try %d, retrying): %s", s->cfg.device,
+				     a->assignment, tries, e.msg);
+		pthread_mutex_lock(&s->mu);
+		int draining = s->draining;
+		pthread_mutex_unlock(&s->mu);
+		if (draining && !stop_by)
+			stop_by = amc_mono_ms() + 2000LL * s->cfg.lease_s;
+		if (stop_by && amc_mono_ms() + backoff >= stop_by) {
+			amc_log_warn("fleet %s: the host stops: the end of assignment %lld attempt %d (%s) was not "
+				     "delivered; the fleet's reaper takes the attempt back", s->cfg.device, a->assignment,
+				     a->n, state);
 			break;
+		}
 		sleep_ms(backoff);
-		backoff = backoff < 2000 ? backoff * 2 : 2000;
+		backoff = backoff * 2 < cap ? backoff * 2 : cap;
 	}
 	free(err);
 	return out;
@@ -335,7 +370,7 @@ static int prepare_attempt(amc_slot *s, const attempt *a, const char *payload, i
 		char msg[AMC_ERR_MSG_MAX + 32];
 		snprintf(msg, sizeof msg, "bad assignment: %s", e.msg);
 		amc_log_warn("fleet %s: assignment %lld: %s", s->cfg.device, a->assignment, msg);
-		s->st.finished += finish(s, a, "failed", msg) == 1;
+		s->st.finished += finish(s, a, "failed", msg, NULL) == 1;
 		return -1;
 	}
 	amc_launch_req req;
@@ -367,7 +402,7 @@ static int prepare_attempt(amc_slot *s, const attempt *a, const char *payload, i
 	int lrc = amc_launch_prepare(s->cfg.cfg, s->store, &req, ln, &e);
 	amc_fleet_payload_free(&pl);
 	if (lrc != 0) {
-		s->st.finished += finish(s, a, "failed", e.msg) == 1;
+		s->st.finished += finish(s, a, "failed", e.msg, NULL) == 1;
 		return -1;
 	}
 	return 0;
@@ -375,7 +410,7 @@ static int prepare_attempt(amc_slot *s, const attempt *a, const char *payload, i
 
 /* End the attempt, fenced, in the state the task's end maps to. */
 static void end_attempt(amc_slot *s, const attempt *a, int rc, const amc_err *e, const amc_task_outcome *out,
-			int lost, int release)
+			int lost, int release, const char *local_id, const char *unpublished)
 {
 	const char *state, *error;
 	if (rc != 0) {
@@ -394,19 +429,23 @@ static void end_attempt(amc_slot *s, const attempt *a, int rc, const amc_err *e,
 		state = "failed";
 		error = out->error[0] ? out->error : out->status;
 	}
-	if (lost == 2) {
-		/* Self-fenced: the database was out of reach; the reaper ends it. */
+	if (lost == 2 && strcmp(state, "succeeded") != 0) {
+		/* Self-fenced and not done: the reaper takes it back and it runs again. */
 		amc_log_warn("fleet %s: assignment %lld attempt %d: lease lost, left to the reaper", s->cfg.device,
 			     a->assignment, a->n);
-	} else {
-		int ok = finish(s, a, state, error);
-		if (ok == 1)
-			s->st.finished++;
-		else if (ok == 0) {
-			s->st.rejected++;
-			amc_log_warn("fleet %s: the fleet rejected the end of assignment %lld attempt %d (lease lost)",
-				     s->cfg.device, a->assignment, a->n);
-		}
+		return;
+	}
+	/* A task that succeeded is ended even after a self-fence: the database
+	 * accepts it unless it already took the attempt back. */
+	int ok = finish(s, a, state, error, unpublished);
+	if (ok == 1) {
+		s->st.finished++;
+	} else if (ok == 0) {
+		s->st.rejected++;
+		s->st.late += strcmp(state, "released") != 0;
+		amc_log_warn("fleet %s: the fleet rejected the end of assignment %lld attempt %d (lease lost): "
+			     "kept as a late end (%s, local task %s)", s->cfg.device, a->assignment, a->n, state,
+			     local_id && *local_id ? local_id : "none");
 	}
 }
 
@@ -467,11 +506,12 @@ static void run_attempt(amc_slot *s, attempt *a, const char *payload, int max_st
 	 * started (no TASK_CREATED) or ended before a renewal is published here */
 	amc_task_row row;
 	amc_err ge;
-	if (!published && !lost && amc_store_get_task(s->store, ln.task->id, &row, &ge) == 0) {
+	const char *unpublished = NULL;
+	if (!published && lost != 1 && amc_store_get_task(s->store, ln.task->id, &row, &ge) == 0) {
 		amc_task_row_free(&row);
-		publish_local_id(s, a, ln.task->id, 5000);
+		unpublished = ln.task->id; /* published by finish(), retried with it */
 	}
-	end_attempt(s, a, rc, &e, &out, lost, release);
+	end_attempt(s, a, rc, &e, &out, lost, release, ln.task->id, unpublished);
 	amc_launch_free(&ln);
 }
 

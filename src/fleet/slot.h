@@ -50,6 +50,7 @@ typedef struct amc_slot_stats {
 	long renewals;           /* successful renewals */
 	long finished;           /* attempts ended and accepted */
 	long rejected;           /* ends the fleet refused (lease lost) */
+	long late;               /* of those, ends of tasks that had ended here: kept as late in the fleet */
 	long lost;               /* leases lost */
 	double *claim_ms;        /* latency of each successful claim (owned by the slot) */
 	size_t nclaim_ms;

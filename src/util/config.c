@@ -130,7 +130,7 @@ static const keydef KEYS[] = {
 	  "the fleet's PostgreSQL database: a libpq URI or connection string (passwords from ~/.pgpass or PGPASSWORD, never stored by amc)" },
 	{ "fleet", "require_tls", K_ENUM, "on", 0, 0, "on|off",
 	  "refuse a fleet database that is not a Unix socket or loopback unless the connection uses TLS (amc sets sslmode=require before connecting when the URL says less)" },
-	{ "fleet", "lease_s", K_INT, "30", 3, 3600, NULL,
+	{ "fleet", "lease_s", K_INT, "30", 2, 3600, NULL,
 	  "how long a host's claim on an assignment lasts without a renewal, in seconds (database clock)" },
 	{ "fleet", "renew_s", K_INT, "10", 1, 1200, NULL,
 	  "a host renews its leases this often (at most a third of fleet.lease_s is used)" },

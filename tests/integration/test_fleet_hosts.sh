@@ -3,7 +3,8 @@
 # database (pgserver.sh), each with its own AMC_HOME (its own SQLite store and
 # sims): work spreads across two hosts; a host killed with SIGKILL loses its
 # lease, the other host's reaper marks the attempt lost and runs attempt 2;
-# then the load test: 4 hosts x 2 sims, 200 one-command flows with OCR off,
+# a killed host is shown down, a restarted one reuses its row, fleet ls keeps
+# the host and device of ended assignments; then the load test: 4 hosts x 2 sims, 200 one-command flows with OCR off,
 # each succeeds exactly once, checked from both sides (fleet rows, and every
 # host's local tasks: one per assignment, none overlapping another on one
 # device), with claims per second, claim latency p50/p99 and renewals per
@@ -69,6 +70,11 @@ wait_for 40 ended; ok_status $? "the assignment succeeds after its host died"
 is "$(pg_sql "SELECT string_agg(n || ':' || state || ':' || host_label, ' ' ORDER BY n) FROM amc_fleet.attempt WHERE assignment_id = $id")" \
 	"1:lost:$holder 2:succeeded:$other" "attempt 1 lost on $holder, attempt 2 succeeded on $other"
 show=$("$AMC" fleet show "$id")
+# Host health (issue 26): no heartbeat for 3 x reap_s (3 s here): down.
+host_down() { "$AMC" fleet hosts | grep -Eq "^$holder \(.*\)  down, last seen"; }
+wait_for 10 host_down; ok_status $? "the killed host is shown down"
+like "$("$AMC" fleet hosts)" "^$other \(.*\)  up, last seen" "the other one up"
+like "$("$AMC" fleet ls)" "^$id +succeeded .* $other sim:0 " "fleet ls keeps the host and device of an ended assignment"
 like "$show" "attempt 1  lost  host $holder" "fleet show lists attempt 1"
 like "$show" "attempt 2  succeeded  host $other" "and attempt 2"
 like "$show" "lease expired at .* host $holder stopped renewing" "with the reason of the lost one"
@@ -79,6 +85,9 @@ like "$(AMC_HOME="$T_HOME/$other" "$AMC" show "$l2" --json)" '"source_attempt":[
 # max_attempts used up: the assignment fails with every attempt's reason.
 start_host "$holder" sim:0 AMC_SIM_FAULTS=latency:40
 if [ "$holder" = A ]; then pa=$host_pid; else pb=$host_pid; fi
+host_up() { "$AMC" fleet hosts | grep -Eq "^$holder \(.*\)  up, last seen"; }
+wait_for 10 host_up; ok_status $? "the restarted host is up again"
+is "$(count "host WHERE label = '$holder'")" 1 "and reuses its row"
 id=$(submit --max-attempts 1 --flow "$SLOW")
 wait_for 20 running; ok_status $? "a slow flow with max_attempts 1 runs"
 holder=$(pg_sql "SELECT host_label FROM amc_fleet.attempt WHERE assignment_id = $id AND n = 1")
