@@ -51,6 +51,7 @@ typedef struct agent {
 	char dir[PATH_MAX];             /* $AMC_HOME/agents/TASK */
 	char sock[300];
 	char version[128];
+	char path[PATH_MAX];            /* the CLI start() found (its --version ran) */
 	int started;
 	pthread_t watcher;
 	int watching;
@@ -311,6 +312,55 @@ static void fail_reason(agent *a, amc_sb *r)
 	}
 }
 
+/* The CLI has exited (ran) or could not start (e): read what it reported,
+ * and if the agent did not finish the task, end it with the reason. On the
+ * watcher's thread. */
+static void read_end(agent *a, int ran, const amc_proc_result *rp, const amc_err *ep)
+{
+	pthread_mutex_lock(&a->mu);
+	if (ran) {
+		if (a->kind == AMC_AGENT_CLAUDE)
+			amc_agentcli_parse_claude((const char *)rp->out, rp->out_len, &a->usage);
+		else
+			amc_agentcli_parse_codex((const char *)rp->out, rp->out_len, &a->usage);
+		a->exit_code = rp->exit_code;
+		a->timed_out = rp->timed_out;
+		tail_of(rp->err ? rp->err : "", rp->err_len, a->stderr_tail, sizeof a->stderr_tail);
+		if (a->kind == AMC_AGENT_CODEX && rp->err && strstr(rp->err, "Reconnecting"))
+			a->usage.reconnecting = 1;
+	} else {
+		amc_agentcli_usage_init(&a->usage);
+		snprintf(a->usage.error, sizeof a->usage.error, "%.500s", ep->msg);
+		a->usage.is_error = 1;
+		a->exit_code = -1;
+	}
+	a->exited = 1;
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+
+	/* The CLI is gone. If the agent did not finish the task, end it. */
+	amc_sb why;
+	amc_sb_init(&why);
+	if (!ran)
+		amc_sb_printf(&why, "%s could not be started: %s", amc_agentcli_kind_title(a->kind), ep->msg);
+	else
+		fail_reason(a, &why);
+	long long until = amc_mono_ms() + FINISH_RETRY_MS;
+	while (!atomic_load(&a->kill) && amc_mono_ms() < until) {
+		amc_err fe;
+		if (amc_mcp_session_ended(a->session))
+			break;
+		if (amc_extplanner_finish(a->x, 0, amc_sb_str(&why), &fe) == 0)
+			break;
+		/* AMC_EUSAGE: a step it started is still being recorded, or a finish
+		 * is already in: wait for the step, then say why */
+		if (strstr(fe.msg, "finish"))
+			break;
+		amc_sleep_ms(100);
+	}
+	amc_sb_free(&why);
+}
+
 static void *watch_main(void *arg)
 {
 	agent *a = arg;
@@ -327,10 +377,8 @@ static void *watch_main(void *arg)
 	double max_cost = amc_config_double(a->cfg, "planner", "max_cost_usd");
 	snprintf(budget, sizeof budget, "%.4f", max_cost);
 	int ok = self_exe(exe, sizeof exe, &e) == 0 && amc_mkdir_p(work, 0700, &e) == 0;
-	amc_agentcli_probe pr;
-	amc_agentcli_probe_run(a->cfg, a->kind, 0, &pr);
 	if (ok && a->kind == AMC_AGENT_CLAUDE && write_claude_config(a, exe, cfgfile, sizeof cfgfile, &e) == 0) {
-		argv[k++] = pr.path;
+		argv[k++] = a->path;
 		argv[k++] = "-p";
 		argv[k++] = amc_sb_str(&prompt);
 		argv[k++] = "--output-format";
@@ -362,7 +410,7 @@ static void *watch_main(void *arg)
 			argv[k++] = a->model;
 		}
 	} else if (ok && a->kind == AMC_AGENT_CODEX && write_codex_home(a, exe, codex_home, sizeof codex_home, &e) == 0) {
-		argv[k++] = pr.path;
+		argv[k++] = a->path;
 		argv[k++] = "exec";
 		argv[k++] = "--json";
 		argv[k++] = "--skip-git-repo-check";
@@ -389,55 +437,14 @@ static void *watch_main(void *arg)
 		amc_proc_opts o = { .timeout_ms = amc_config_int(a->cfg, "agent", "timeout_s") * 1000L,
 				    .max_out = OUT_MAX, .max_err = ERR_MAX, .env = env, .cwd = work,
 				    .cancel = &a->kill, .term_ms = 2000, .kill_group = 1 };
-		amc_log(AMC_LOG_INFO, "agent: task %s: starting %s (%s billing)", a->task_id, pr.path, a->bill.mode);
+		amc_log(AMC_LOG_INFO, "agent: task %s: starting %s (%s billing)", a->task_id, a->path, a->bill.mode);
 		ran = amc_proc_run_opts(argv, &o, &r, &e) == 0;
 		free_env(env);
 	}
 	amc_sb_free(&prompt);
 
-	pthread_mutex_lock(&a->mu);
-	if (ran) {
-		if (a->kind == AMC_AGENT_CLAUDE)
-			amc_agentcli_parse_claude((const char *)r.out, r.out_len, &a->usage);
-		else
-			amc_agentcli_parse_codex((const char *)r.out, r.out_len, &a->usage);
-		a->exit_code = r.exit_code;
-		a->timed_out = r.timed_out;
-		tail_of(r.err ? r.err : "", r.err_len, a->stderr_tail, sizeof a->stderr_tail);
-		if (a->kind == AMC_AGENT_CODEX && r.err && strstr(r.err, "Reconnecting"))
-			a->usage.reconnecting = 1;
-	} else {
-		amc_agentcli_usage_init(&a->usage);
-		snprintf(a->usage.error, sizeof a->usage.error, "%.500s", e.msg);
-		a->usage.is_error = 1;
-		a->exit_code = -1;
-	}
+	read_end(a, ran, &r, &e);
 	amc_proc_result_free(&r);
-	a->exited = 1;
-	pthread_cond_broadcast(&a->cv);
-	pthread_mutex_unlock(&a->mu);
-
-	/* The CLI is gone. If the agent did not finish the task, end it. */
-	amc_sb why;
-	amc_sb_init(&why);
-	if (!ran)
-		amc_sb_printf(&why, "%s could not be started: %s", amc_agentcli_kind_title(a->kind), e.msg);
-	else
-		fail_reason(a, &why);
-	long long until = amc_mono_ms() + FINISH_RETRY_MS;
-	while (!atomic_load(&a->kill) && amc_mono_ms() < until) {
-		amc_err fe;
-		if (amc_mcp_session_ended(a->session))
-			break;
-		if (amc_extplanner_finish(a->x, 0, amc_sb_str(&why), &fe) == 0)
-			break;
-		/* AMC_EUSAGE: a step it started is still being recorded, or a finish
-		 * is already in: wait for the step, then say why */
-		if (strstr(fe.msg, "finish"))
-			break;
-		amc_sleep_ms(100);
-	}
-	amc_sb_free(&why);
 	return NULL;
 }
 
@@ -509,6 +516,7 @@ static int start(agent *a, const amc_plan_ctx *ctx, amc_err *e)
 	if (!pr.found || !pr.version_ok)
 		return amc_err_set(e, AMC_EENV, "%s cannot run here: %s", amc_agentcli_kind_title(a->kind), pr.version_error);
 	snprintf(a->version, sizeof a->version, "%s", pr.version);
+	snprintf(a->path, sizeof a->path, "%s", pr.path);
 	char home[PATH_MAX];
 	if (amc_paths_home(home, sizeof home, e) != 0)
 		return -1;

@@ -254,6 +254,9 @@ static int agent_billing(amc_cli *cli, amc_agent_kind kind, const char *billing,
 			      billing ? "command line" : "decided", e);
 }
 
+/* Over 120 lines: one flat getopt switch and the checks that pair its
+ * options (agent with goal, tags with a folder, -e with a flow); each step
+ * after parsing is its own function (agent_billing, run_task, report). */
 static int run(amc_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
