@@ -40,8 +40,10 @@ packages="build-essential autoconf automake pkg-config
 # chromium: only for `check`: the HTML report is loaded in headless Chromium
 # (tests/integration/test_report_browser.sh); building and running amc never
 # needs a browser.
+# groff-base: only for `check`: amc(1) is rendered as man shows it, to prove it
+# fits 80 columns (tests/integration/test_help.sh).
 if [ "$what" = check ]; then
-	packages="$packages chromium"
+	packages="$packages chromium groff-base"
 fi
 
 missing=""

@@ -60,6 +60,9 @@ char **amc_tui_keymap_lines(unsigned view, size_t *n);
 void amc_tui_keymap_lines_free(char **lines, size_t n);
 /* The whole amc(1) man page (roff), its VIEWS and KEYS sections from the table. */
 void amc_tui_keymap_write_man(FILE *f);
+/* The same page with `middle` writing more sections before ENVIRONMENT
+ * (the CLI's commands and settings; NULL: none). */
+void amc_tui_keymap_write_man_with(FILE *f, void (*middle)(FILE *f, void *ud), void *ud);
 /* Parse a key name as used in script files ("j", "Enter", "Esc", "Down",
  * "C-c", "M--", "PgDn", "S-Tab", "F1", "Space"); -1 if unknown. */
 int amc_tui_keymap_parse_key(const char *name);

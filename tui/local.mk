@@ -15,6 +15,6 @@ amc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 themesdir = $(pkgdatadir)/themes
 dist_themes_DATA = themes/default.theme themes/light.theme themes/high-contrast.theme themes/monochrome.theme
 
-# amc(1) is generated from the keymap table by `amc tui --man`; the committed
+# amc(1) is generated from the keymap, command and settings tables by `amc tui --man`; the committed
 # copy is checked against it by tests/tui/test_man.sh.
 dist_man_MANS = doc/amc.1

@@ -202,6 +202,11 @@ void amc_tui_write_man(FILE *f)
 	amc_tui_keymap_write_man(f);
 }
 
+void amc_tui_write_man_with(FILE *f, void (*middle)(FILE *f, void *ud), void *ud)
+{
+	amc_tui_keymap_write_man_with(f, middle, ud);
+}
+
 /* The terminal the TUI draws on: a real one, or /dev/null (or --tty-output)
  * for a script; while it runs, stderr (tesseract, libxml2, ...) goes to the log. */
 typedef struct term_io {

@@ -33,5 +33,7 @@ typedef struct amc_tui_opts {
 int amc_tui_main(const amc_tui_opts *o, amc_err *e);
 /* Write the amc(1) man page (generated from the keymap table). */
 void amc_tui_write_man(FILE *f);
+/* amc_tui_write_man with more sections before ENVIRONMENT (see keymap.h). */
+void amc_tui_write_man_with(FILE *f, void (*middle)(FILE *f, void *ud), void *ud);
 
 #endif

@@ -38,6 +38,17 @@ extern const amc_cmd amc_cmd_export;
 extern const amc_cmd amc_cmd_fleet, amc_cmd_host;
 extern const amc_cmd amc_cmd_bench;
 
+/* The command table, in `amc --help` order (static). */
+const amc_cmd *const *amc_cli_commands(size_t *n);
+/* amc(1): the TUI's views and keys, every command with its options and every
+ * setting (man.c); `amc tui --man` prints it into doc/amc.1. */
+void amc_cli_write_man(FILE *f);
+/* Help text folded to `width` columns (0: as is): an option row continues
+ * under its description. Caller frees the result. */
+char *amc_cli_fold(const char *text, int width);
+/* Help text on `f`, folded to amc_cli_term_width(f). */
+void amc_cli_put_help(FILE *f, const char *text);
+
 /* Open the store once: creates $AMC_HOME, migrates, marks dead tasks
  * interrupted and applies the configured retention. */
 int amc_cli_store(amc_cli *cli, amc_store **out, amc_err *e);

@@ -56,7 +56,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 				return amc_cli_usage(&amc_cmd_tui, "--size takes COLSxROWS, e.g. 120x40");
 			break;
 		case 'm':
-			amc_tui_write_man(stdout);
+			amc_cli_write_man(stdout);
 			return 0;
 		default: return amc_cli_usage(&amc_cmd_tui, "unknown option");
 		}

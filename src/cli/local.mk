@@ -1,5 +1,5 @@
 amc_SOURCES += \
-	src/cli/main.c src/cli/cli.h \
+	src/cli/main.c src/cli/cli.h src/cli/help.c \
 	src/cli/cmd_run.c src/cli/cmd_tasks.c src/cli/cmd_show.c src/cli/cmd_devices.c \
 	src/cli/cmd_sim.c src/cli/cmd_retention.c src/cli/cmd_config.c \
 	src/cli/cmd_scene.c \

@@ -32,16 +32,27 @@ static const amc_cmd *const COMMANDS[] = {
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
+const amc_cmd *const *amc_cli_commands(size_t *n)
+{
+	*n = NCOMMANDS;
+	return COMMANDS;
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: amc [--help] [--version] COMMAND [ARGS]\n\n"
-		   "amc runs tasks on phones (a simulated phone by default), records every step\n"
-		   "with before/after screenshots and the UI tree, and lets you inspect them.\n\n"
-		   "Commands:\n");
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "usage: amc [--help] [--version] COMMAND [ARGS]\n\n"
+			   "amc runs tasks on phones (a simulated phone by default), records every step\n"
+			   "with before/after screenshots and the UI tree, and lets you inspect them.\n\n"
+			   "Commands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-10s %s\n", COMMANDS[i]->name, COMMANDS[i]->summary);
-	fprintf(f, "\n`amc COMMAND --help` shows a command's options.\n"
-		   "Data: $AMC_HOME (default $XDG_DATA_HOME/amc). Config: $XDG_CONFIG_HOME/amc/config.\n");
+		amc_sb_printf(&sb, "  %-10s %s\n", COMMANDS[i]->name, COMMANDS[i]->summary);
+	amc_sb_printf(&sb, "\n`amc COMMAND --help` shows a command's options.\n"
+			   "Data: $AMC_HOME (default $XDG_DATA_HOME/amc).\n"
+			   "Config: $XDG_CONFIG_HOME/amc/config. All of it: man amc (doc/amc.1).\n");
+	amc_cli_put_help(f, amc_sb_str(&sb));
+	amc_sb_free(&sb);
 }
 
 int amc_cli_fail(const amc_err *e)
@@ -65,7 +76,9 @@ int amc_cli_usage(const amc_cmd *cmd, const char *fmt, ...)
 	 * '--x'", "option requires an argument"): one error line, not two. */
 	if (strcmp(m, "unknown option") || !opterr)
 		fprintf(stderr, "amc %s: %s\n", cmd->name, m);
-	fprintf(stderr, "usage: amc %s\n(see `amc %s --help`)\n", cmd->usage, cmd->name);
+	amc_sb_reset(&sb);
+	amc_sb_printf(&sb, "usage: amc %s\n(see `amc %s --help`)\n", cmd->usage, cmd->name);
+	amc_cli_put_help(stderr, amc_sb_str(&sb));
 	free(m);
 	amc_sb_free(&sb);
 	return AMC_EUSAGE;
@@ -73,7 +86,11 @@ int amc_cli_usage(const amc_cmd *cmd, const char *fmt, ...)
 
 int amc_cli_help(const amc_cmd *cmd)
 {
-	printf("usage: amc %s\n\n%s\n\n%s", cmd->usage, cmd->summary, cmd->help);
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "usage: amc %s\n\n%s\n\n%s", cmd->usage, cmd->summary, cmd->help);
+	amc_cli_put_help(stdout, amc_sb_str(&sb));
+	amc_sb_free(&sb);
 	return 0;
 }
 

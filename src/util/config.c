@@ -500,6 +500,28 @@ amc_config_item amc_config_item_at(const amc_config *c, size_t i)
 	return it;
 }
 
+void amc_config_item_values(size_t i, char *buf, size_t n)
+{
+	if (!n)
+		return;
+	buf[0] = 0;
+	if (i >= NKEYS)
+		return;
+	const keydef *k = &KEYS[i];
+	switch (k->type) {
+	case K_ENUM: snprintf(buf, n, "%s", k->choices); break;
+	case K_BOOL: snprintf(buf, n, "true|false"); break;
+	case K_INT: snprintf(buf, n, "%.0f..%.0f", k->min, k->max); break;
+	case K_DOUBLE:
+		if (k->min < k->max)
+			snprintf(buf, n, "%g..%g", k->min, k->max);
+		else
+			snprintf(buf, n, "a number");
+		break;
+	case K_STR: snprintf(buf, n, "text"); break;
+	}
+}
+
 const char *amc_config_file_path(const amc_config *c)
 {
 	return c->path;

@@ -43,6 +43,9 @@ double amc_config_double(const amc_config *c, const char *section, const char *k
 size_t amc_config_count(const amc_config *c);
 /* Item i in table order; the strings belong to the config. */
 amc_config_item amc_config_item_at(const amc_config *c, size_t i);
+/* What key i accepts, in words for a manual: "error|warn|info|debug",
+ * "1..10000", "true|false", "a number", "text". Writes to the caller's buffer. */
+void amc_config_item_values(size_t i, char *buf, size_t n);
 /* Path of the file that was read (or would be), "" if unknown. */
 const char *amc_config_file_path(const amc_config *c);
 

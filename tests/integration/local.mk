@@ -10,7 +10,7 @@ CLI_TESTS = tests/integration/test_main.sh tests/integration/test_cmd_config.sh 
 	tests/integration/test_cmd_run.sh tests/integration/test_cmd_scene.sh \
 	tests/integration/test_cmd_show.sh tests/integration/test_cmd_sim.sh \
 	tests/integration/test_cmd_tasks.sh tests/integration/test_cmd_tui.sh \
-	tests/integration/test_cmd_search.sh
+	tests/integration/test_cmd_search.sh tests/integration/test_help.sh
 TESTS += $(CLI_TESTS) tests/integration/test_ownership.sh
 # the one run rule of src/launch/ from amc run and the fleet host
 TESTS += tests/integration/test_launch.sh
