@@ -41,8 +41,8 @@ extern const amc_cmd amc_cmd_bench;
 /* The command table, in `amc --help` order (static). */
 const amc_cmd *const *amc_cli_commands(size_t *n);
 /* amc(1): the TUI's views and keys, every command with its options and every
- * setting (man.c); `amc tui --man` prints it into doc/amc.1. */
-void amc_cli_write_man(FILE *f);
+ * setting (help.c); `amc tui --man` prints it into doc/amc.1. */
+void amc_cli_write_man(FILE *f, const amc_cmd *const *cmds, size_t n);
 /* Help text folded to `width` columns (0: as is): an option row continues
  * under its description. Caller frees the result. */
 char *amc_cli_fold(const char *text, int width);

@@ -56,7 +56,11 @@ static int run(amc_cli *cli, int argc, char **argv)
 				return amc_cli_usage(&amc_cmd_tui, "--size takes COLSxROWS, e.g. 120x40");
 			break;
 		case 'm':
-			amc_cli_write_man(stdout);
+			{
+				size_t n;
+				const amc_cmd *const *cmds = amc_cli_commands(&n);
+				amc_cli_write_man(stdout, cmds, n);
+			}
 			return 0;
 		default: return amc_cli_usage(&amc_cmd_tui, "unknown option");
 		}

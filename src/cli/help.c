@@ -7,10 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "tui/tui.h"
 #include "util/config.h"
+#include "util/sanitize.h"
 #include "util/strbuf.h"
 
 /* Man pages are read in 80 columns; roff indents .nf text by 7. */
@@ -23,6 +26,65 @@ static int cols(const char *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		c += ((unsigned char)s[i] & 0xC0) != 0x80;
 	return c;
+}
+
+int amc_cli_term_width(FILE *f)
+{
+	const char *c = getenv("COLUMNS");
+	char *end;
+	long v = c && *c ? strtol(c, &end, 10) : 0;
+	if (c && *c && !*end && v >= 20 && v <= 1000)
+		return (int)v;
+	struct winsize ws;
+	if (isatty(fileno(f)) && ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 0;
+}
+
+void amc_cli_put_wrapped(FILE *f, const char *s, int col, int indent)
+{
+	int width = amc_cli_term_width(f);
+	char *m = amc_sanitize_dup(s ? s : "");
+	if (width <= indent + 10) {
+		fputs(m, f); /* not a terminal, or too narrow to wrap usefully */
+		free(m);
+		return;
+	}
+	const char *p = m;
+	int first = 1;
+	while (*p) {
+		size_t wl = strcspn(p, " ");
+		int wc = cols(p, wl);
+		if (!first && col + 1 + wc > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		/* a word longer than a line is cut at the edge, the rest on the next */
+		while (col + wc > width && wl > 0) {
+			size_t take = 0;
+			int tc = 0;
+			while (take < wl && col + tc < width) {
+				take++;
+				while (take < wl && ((unsigned char)p[take] & 0xC0) == 0x80)
+					take++;
+				tc++;
+			}
+			fwrite(p, 1, take, f);
+			fprintf(f, "\n%*s", indent, "");
+			p += take, wl -= take, wc -= tc;
+			col = indent;
+		}
+		fwrite(p, 1, wl, f);
+		col += wc;
+		p += wl;
+		while (*p == ' ')
+			p++;
+		first = 0;
+	}
+	free(m);
 }
 
 /* The description column of an option row ("  -x, --opt ARG   what it
@@ -213,10 +275,13 @@ static void roff_block(FILE *f, const char *text)
 	free(folded);
 }
 
-static void commands(FILE *f)
-{
+struct man_cmds {
+	const amc_cmd *const *cmds;
 	size_t n;
-	const amc_cmd *const *cmds = amc_cli_commands(&n);
+};
+
+static void commands(FILE *f, const amc_cmd *const *cmds, size_t n)
+{
 	fputs(".SH COMMANDS\n"
 	      "Each command's options, as `amc COMMAND \\-\\-help' prints them. Exit status: 0 success, "
 	      "1 failure (a task failed), 2 bad usage or input, 3 the environment (a missing dependency, a device unavailable or busy), 130 cancelled.\n", f);
@@ -273,12 +338,13 @@ static void configuration(FILE *f)
 
 static void sections(FILE *f, void *ud)
 {
-	(void)ud;
-	commands(f);
+	const struct man_cmds *mc = ud;
+	commands(f, mc->cmds, mc->n);
 	configuration(f);
 }
 
-void amc_cli_write_man(FILE *f)
+void amc_cli_write_man(FILE *f, const amc_cmd *const *cmds, size_t n)
 {
-	amc_tui_write_man_with(f, sections, NULL);
+	struct man_cmds mc = { cmds, n };
+	amc_tui_write_man_with(f, sections, &mc);
 }

@@ -15,37 +15,6 @@
 #define SHOW_ITEMS 4   /* list elements listed when none matched */
 #define SHORT_ANSWER_MAX 120 /* bytes of an answer that may hold the expected one among other words */
 
-char *amc_tpl_answer_norm(const char *s)
-{
-	amc_sb sb;
-	amc_sb_init(&sb);
-	int space = 0;
-	for (const char *p = s ? s : ""; *p; p++) {
-		char c = *p;
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-			space = 1;
-			continue;
-		}
-		if (space && sb.len)
-			amc_sb_putc(&sb, ' ');
-		space = 0;
-		if (c >= 'A' && c <= 'Z')
-			c = (char)(c + 32);
-		amc_sb_putc(&sb, c);
-	}
-	if (sb.len && sb.buf[sb.len - 1] == '.') {
-		sb.len--;
-		sb.buf[sb.len] = '\0';
-	}
-	/* Quotes around a whole answer are not part of it. */
-	if (sb.len >= 2 && (sb.buf[0] == '"' || sb.buf[0] == '\'') && sb.buf[sb.len - 1] == sb.buf[0]) {
-		memmove(sb.buf, sb.buf + 1, sb.len - 2);
-		sb.len -= 2;
-		sb.buf[sb.len] = '\0';
-	}
-	return amc_sb_detach(&sb);
-}
-
 /* A JSON value as a short one-line string for a reason. */
 static void show(amc_sb *sb, const cJSON *j)
 {

@@ -343,3 +343,36 @@ cJSON *amc_tpl_values_json(const amc_tpl_values *v)
 		cJSON_AddStringToObject(o, v->names[i], v->values[i]);
 	return o;
 }
+
+/* Here, beside the filling, because both generation (distinct parameters)
+ * and the checks compare answers in this form. */
+char *amc_tpl_answer_norm(const char *s)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	int space = 0;
+	for (const char *p = s ? s : ""; *p; p++) {
+		char c = *p;
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			space = 1;
+			continue;
+		}
+		if (space && sb.len)
+			amc_sb_putc(&sb, ' ');
+		space = 0;
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c + 32);
+		amc_sb_putc(&sb, c);
+	}
+	if (sb.len && sb.buf[sb.len - 1] == '.') {
+		sb.len--;
+		sb.buf[sb.len] = '\0';
+	}
+	/* Quotes around a whole answer are not part of it. */
+	if (sb.len >= 2 && (sb.buf[0] == '"' || sb.buf[0] == '\'') && sb.buf[sb.len - 1] == sb.buf[0]) {
+		memmove(sb.buf, sb.buf + 1, sb.len - 2);
+		sb.len -= 2;
+		sb.buf[sb.len] = '\0';
+	}
+	return amc_sb_detach(&sb);
+}
