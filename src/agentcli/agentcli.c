@@ -30,9 +30,12 @@
 
 extern char **environ;
 
-/* What the CLI may print: its final JSON (Claude) or every event (Codex). */
-#define OUT_MAX (8u * 1024 * 1024)
+/* What is kept of the CLI's stdout besides the stream read as it runs
+ * (on_out): nothing reads it, so a little. */
+#define OUT_MAX (64u * 1024)
 #define ERR_MAX (256u * 1024)
+/* How long an act waits for the CLI's line that announced it (its words). */
+#define WORDS_WAIT_MS 1000L
 /* After the agent's finish, the CLI's last turn and exit. */
 #define EXIT_GRACE_MS 30000L
 /* How long the watcher keeps handing in the end while a step is in flight. */
@@ -60,6 +63,7 @@ typedef struct agent {
 	pthread_cond_t cv;
 	int exited;                     /* under mu: the watcher has read the CLI's end */
 	amc_agentcli_usage usage;       /* under mu, once exited */
+	amc_agentcli_stream stream;     /* under mu: the CLI's stdout as it runs */
 	int exit_code, timed_out;
 	char stderr_tail[400];
 	char goal[4096];
@@ -319,10 +323,8 @@ static void read_end(agent *a, int ran, const amc_proc_result *rp, const amc_err
 {
 	pthread_mutex_lock(&a->mu);
 	if (ran) {
-		if (a->kind == AMC_AGENT_CLAUDE)
-			amc_agentcli_parse_claude((const char *)rp->out, rp->out_len, &a->usage);
-		else
-			amc_agentcli_parse_codex((const char *)rp->out, rp->out_len, &a->usage);
+		amc_agentcli_stream_end(&a->stream);
+		a->usage = a->stream.usage;
 		a->exit_code = rp->exit_code;
 		a->timed_out = rp->timed_out;
 		tail_of(rp->err ? rp->err : "", rp->err_len, a->stderr_tail, sizeof a->stderr_tail);
@@ -361,6 +363,43 @@ static void read_end(agent *a, int ran, const amc_proc_result *rp, const amc_err
 	amc_sb_free(&why);
 }
 
+/* The CLI's stdout as it arrives (on the watcher's thread). */
+static void on_out(const char *buf, size_t n, void *ud)
+{
+	agent *a = ud;
+	pthread_mutex_lock(&a->mu);
+	amc_agentcli_stream_feed(&a->stream, buf, n);
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+}
+
+/* What the agent said before the act with this reason, for the step's
+ * reasoning (extplanner's words source, on the MCP connection's thread). The
+ * CLI prints the act's announcement before it calls the tool, but the two
+ * travel different pipes: wait a moment for the line. */
+static char *agent_words(void *ud, const char *reason)
+{
+	agent *a = ud;
+	char *words = NULL;
+	char buf[AMC_AGENTCLI_THOUGHT_MAX];
+	long long until = amc_mono_ms() + WORDS_WAIT_MS;
+	pthread_mutex_lock(&a->mu);
+	for (;;) {
+		if (amc_agentcli_stream_take(&a->stream, reason, buf, sizeof buf)) {
+			if (buf[0])
+				words = amc_xstrdup(buf);
+			break;
+		}
+		if (a->exited || amc_mono_ms() >= until)
+			break;
+		struct timespec ts;
+		amc_timespec_after(CLOCK_MONOTONIC, 50, &ts);
+		pthread_cond_timedwait(&a->cv, &a->mu, &ts);
+	}
+	pthread_mutex_unlock(&a->mu);
+	return words;
+}
+
 static void *watch_main(void *arg)
 {
 	agent *a = arg;
@@ -381,8 +420,10 @@ static void *watch_main(void *arg)
 		argv[k++] = a->path;
 		argv[k++] = "-p";
 		argv[k++] = amc_sb_str(&prompt);
+		/* events as they happen: the agent's words go with its acts */
 		argv[k++] = "--output-format";
-		argv[k++] = "json";
+		argv[k++] = "stream-json";
+		argv[k++] = "--verbose";
 		argv[k++] = "--max-turns";
 		argv[k++] = turns;
 		argv[k++] = "--tools";
@@ -436,7 +477,8 @@ static void *watch_main(void *arg)
 		char **env = child_env(a, a->kind == AMC_AGENT_CODEX ? codex_home : NULL);
 		amc_proc_opts o = { .timeout_ms = amc_config_int(a->cfg, "agent", "timeout_s") * 1000L,
 				    .max_out = OUT_MAX, .max_err = ERR_MAX, .env = env, .cwd = work,
-				    .cancel = &a->kill, .term_ms = 2000, .kill_group = 1 };
+				    .cancel = &a->kill, .term_ms = 2000, .kill_group = 1,
+				    .on_out = on_out, .on_out_ud = a };
 		amc_log(AMC_LOG_INFO, "agent: task %s: starting %s (%s billing)", a->task_id, a->path, a->bill.mode);
 		ran = amc_proc_run_opts(argv, &o, &r, &e) == 0;
 		free_env(env);
@@ -579,6 +621,7 @@ static void agent_destroy(amc_planner *p)
 	amc_extplanner_free(a->x);
 	amc_planner_free(a->xp);
 	amc_config_free(a->cfg);
+	amc_agentcli_stream_free(&a->stream);
 	pthread_mutex_destroy(&a->mu);
 	pthread_cond_destroy(&a->cv);
 	free(a);
@@ -626,6 +669,8 @@ int amc_agentcli_planner_new(const amc_config *cfg, const char *provider, const 
 	amc_extplanner_opts xo = { .wait_ms = amc_config_int(cfg, "agent", "timeout_s") * 1000L + 5000, .gated = 1,
 				   .name = a->name };
 	amc_extplanner_new(&xo, &a->xp, &a->x);
+	amc_agentcli_stream_init(&a->stream, kind == AMC_AGENT_CODEX);
+	amc_extplanner_set_words(a->x, agent_words, a);
 	amc_planner *p = amc_xcalloc(1, sizeof *p);
 	static amc_planner_ops ops_claude = { "agent:claude", agent_next, agent_destroy };
 	static amc_planner_ops ops_codex = { "agent:codex", agent_next, agent_destroy };

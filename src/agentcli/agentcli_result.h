@@ -38,4 +38,38 @@ int amc_agentcli_parse_claude(const char *out, size_t n, amc_agentcli_usage *u);
  * turn completed or failed; -1 otherwise. */
 int amc_agentcli_parse_codex(const char *out, size_t n, amc_agentcli_usage *u);
 
+/* The CLI's stdout read as it arrives (Claude's stream-json lines, Codex's
+ * JSON lines): the usage so far, and the agent's words (its text, and its
+ * reasoning where the CLI shows it) since they were last taken, to be
+ * recorded with the act that follows them. A line longer than 1 MiB is
+ * skipped whole (a screenshot echoed back), never cut. */
+#define AMC_AGENTCLI_THOUGHT_MAX 2048
+#define AMC_AGENTCLI_SAID_KEPT 8
+typedef struct amc_agentcli_said {
+	char reason[256];          /* the act's reason as the CLI sent it (cut); "" */
+	char words[AMC_AGENTCLI_THOUGHT_MAX]; /* what the agent said before that act */
+} amc_agentcli_said;
+typedef struct amc_agentcli_stream {
+	int codex;                 /* 1: Codex JSON lines; 0: Claude stream-json */
+	amc_agentcli_usage usage;  /* as read so far (parse_* of what was fed) */
+	char thought[AMC_AGENTCLI_THOUGHT_MAX]; /* said since the last act: terminal-safe, one line */
+	amc_agentcli_said said[AMC_AGENTCLI_SAID_KEPT]; /* per act announced, oldest first */
+	int nsaid;
+	int acts;                  /* act calls the CLI has announced so far */
+	char *line;                /* the line being read; the stream owns it */
+	size_t len, cap;
+	int skipping;              /* the current line is past the bound */
+} amc_agentcli_stream;
+
+void amc_agentcli_stream_init(amc_agentcli_stream *s, int codex);
+void amc_agentcli_stream_feed(amc_agentcli_stream *s, const char *buf, size_t n);
+/* The output ended: read a last line without its newline. */
+void amc_agentcli_stream_end(amc_agentcli_stream *s);
+void amc_agentcli_stream_free(amc_agentcli_stream *s);
+/* The words said before the act the CLI announced with this reason (NULL or
+ * "": an act without one): 1 and the words copied to out (the act's entry and
+ * older ones, whose acts amc never took, are dropped); 0 when no announced
+ * act has that reason (yet). */
+int amc_agentcli_stream_take(amc_agentcli_stream *s, const char *reason, char *out, size_t n);
+
 #endif

@@ -52,6 +52,8 @@ typedef struct shared {
 
 struct amc_extplanner {
 	shared *s;
+	amc_extplanner_words_fn words;
+	void *words_ud;
 };
 
 static void shared_unref(shared *s)
@@ -284,6 +286,26 @@ static int may_give(shared *s, amc_err *e)
 	return 0;
 }
 
+void amc_extplanner_set_words(amc_extplanner *x, amc_extplanner_words_fn fn, void *ud)
+{
+	x->words = fn;
+	x->words_ud = ud;
+}
+
+/* The step's reasoning: the agent's words, then the action's why (once, when
+ * the agent said the same). Caller frees. */
+static char *reasoning_of(const char *words, const char *reason)
+{
+	if (!words || !*words)
+		return reason ? amc_xstrdup(reason) : NULL;
+	if (!reason || !*reason || strstr(words, reason))
+		return amc_xstrdup(words);
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "%s\n%s", words, reason);
+	return amc_sb_detach(&sb);
+}
+
 int amc_extplanner_give(amc_extplanner *x, const char *tool, const cJSON *args, const char *reason,
 			amc_err *e)
 {
@@ -293,16 +315,20 @@ int amc_extplanner_give(amc_extplanner *x, const char *tool, const cJSON *args, 
 	if (args && !cJSON_IsObject(args))
 		return amc_err_set(e, AMC_EUSAGE, "the arguments of %s must be a JSON object", tool);
 	shared *s = x->s;
+	/* outside mu: the source may wait a moment for the words to arrive */
+	char *words = x->words ? x->words(x->words_ud, reason) : NULL;
 	pthread_mutex_lock(&s->mu);
 	if (may_give(s, e) != 0) {
 		pthread_mutex_unlock(&s->mu);
+		free(words);
 		return -1;
 	}
 	snprintf(s->tool, sizeof s->tool, "%s", tool);
 	cJSON_Delete(s->args);
 	s->args = args ? cJSON_Duplicate(args, 1) : cJSON_CreateObject();
 	free(s->reason);
-	s->reason = amc_xstrdup(reason);
+	s->reason = reasoning_of(words, reason);
+	free(words);
 	s->have_action = 1;
 	s->expecting = 1;
 	s->answered = 0;

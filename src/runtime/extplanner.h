@@ -54,6 +54,13 @@ void amc_extplanner_free(amc_extplanner *x);
  * ended (e says how). */
 int amc_extplanner_give(amc_extplanner *x, const char *tool, const cJSON *args, const char *reason,
 			amc_err *e);
+/* Where the agent's own words come from (an agent CLI's output, read as it
+ * runs): give() calls fn(ud, reason) on its caller's thread before it takes
+ * an action, and the text fn returns (malloc'd, taken; NULL: none) goes
+ * before the action's why in the step's reasoning. Set it before the first
+ * give. */
+typedef char *(*amc_extplanner_words_fn)(void *ud, const char *reason);
+void amc_extplanner_set_words(amc_extplanner *x, amc_extplanner_words_fn fn, void *ud);
 /* End the task: succeeded with `text` as its summary (success = 1), or failed
  * with `text` as its error (success = 0). Wait for the end with
  * amc_extplanner_wait. Errors as for give. */

@@ -88,6 +88,9 @@ typedef struct sink {
 	size_t len, cap, max;
 	int truncated;
 	int fd;
+	/* every byte read, as it arrives (stdout only; amc_proc_opts.on_out) */
+	void (*on_data)(const char *buf, size_t n, void *ud);
+	void *ud;
 } sink;
 
 /* Read what is there; 1 on EOF or error, 0 otherwise. */
@@ -102,6 +105,8 @@ static int drain(sink *s)
 			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : 1;
 		if (got == 0)
 			return 1;
+		if (s->on_data)
+			s->on_data((const char *)tmp, (size_t)got, s->ud);
 		size_t keep = (size_t)got;
 		if (s->len + keep > s->max) {
 			keep = s->max - s->len;
@@ -281,7 +286,8 @@ int amc_proc_run_opts(const char *const argv[], const amc_proc_opts *o, amc_proc
 	}
 	fcntl(po[0], F_SETFL, fcntl(po[0], F_GETFL) | O_NONBLOCK);
 	fcntl(pe[0], F_SETFL, fcntl(pe[0], F_GETFL) | O_NONBLOCK);
-	sink so = { NULL, 0, 0, o->max_out, 0, po[0] }, se = { NULL, 0, 0, o->max_err, 0, pe[0] };
+	sink so = { NULL, 0, 0, o->max_out, 0, po[0], o->on_out, o->on_out_ud },
+	     se = { NULL, 0, 0, o->max_err, 0, pe[0], NULL, NULL };
 	int status = 0;
 	int exited = collect(pid, &so, &se, o, &status);
 	if (!exited) {

@@ -48,6 +48,11 @@ typedef struct amc_proc_opts {
 	/* 1: when the program has exited, whatever is left of its process group
 	 * (helpers it started and did not end) gets SIGKILL too. */
 	int kill_group;
+	/* Called on the caller's thread with every chunk of stdout as it is
+	 * read (also the bytes past max_out): a stream read while the program
+	 * runs (an agent CLI's events). NULL: none. */
+	void (*on_out)(const char *buf, size_t n, void *ud);
+	void *on_out_ud;
 } amc_proc_opts;
 
 /* amc_proc_run with the options above. */

@@ -30,5 +30,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(&u);
 	amc_agentcli_parse_codex((const char *)data, size, &u);
 	check(&u);
+	/* the same bytes as a stream read while the CLI runs, in two pieces */
+	for (int codex = 0; codex < 2; codex++) {
+		amc_agentcli_stream st;
+		amc_agentcli_stream_init(&st, codex);
+		amc_agentcli_stream_feed(&st, (const char *)data, size / 2);
+		amc_agentcli_stream_feed(&st, (const char *)data + size / 2, size - size / 2);
+		amc_agentcli_stream_end(&st);
+		check(&st.usage);
+		if (!memchr(st.thought, 0, sizeof st.thought) || st.nsaid < 0 || st.nsaid > AMC_AGENTCLI_SAID_KEPT)
+			__builtin_trap();
+		for (int i = 0; i < st.nsaid; i++)
+			for (const char *p = st.said[i].words; *p; p++)
+				if ((unsigned char)*p < 0x20 || *p == 0x7f)
+					__builtin_trap(); /* words reach the TUI and amc show */
+		char w[AMC_AGENTCLI_THOUGHT_MAX];
+		while (st.nsaid && amc_agentcli_stream_take(&st, st.said[0].reason, w, sizeof w))
+			;
+		amc_agentcli_stream_free(&st);
+	}
 	return 0;
 }

@@ -128,6 +128,8 @@ is "$(mock_failed_checks)" "" "the Responses mock: every request after a tool ca
 like "$(grep '"api":"responses"' "$T_HOME/amock.log" | head -n 1)" '"amc_tools":\["act","observe"\]' "Codex was offered amc's observe and act"
 like "$(grep '"api":"responses"' "$T_HOME/amock.log" | head -n 1)" '"tools":\[[^]]*\]' "the request lists its tools"
 no_leftovers "the Codex suite"
+cid=$("$AMC" tasks --json --limit 1 | tr ',' '\n' | sed -n 's/.*"id":[[:space:]]*"\([0-9a-z]*\)".*/\1/p' | head -n 1)
+like "$("$AMC" show "$cid" 2>&1)" "reason +Seen [0-9]+ elements; next: " "Codex: each step's reasoning is the agent's message before its act"
 
 # ---- amc run --agent: one task, recorded like any other ----
 start_agent_mock ok
@@ -141,7 +143,7 @@ like "$show" "agent +Claude Code 2.1.197" "amc show: the CLI and its version"
 like "$show" "billing +api +cost [$][0-9.]+" "amc show: the billing and the reported cost"
 like "$show" "session +[0-9a-f-]{8,} +turns [0-9]+" "amc show: the session id and turns"
 like "$show" "usage +[0-9]+ tokens in" "amc show: the tokens"
-like "$show" "reason +tap Add contact" "each act's reason is the step's reasoning"
+like "$show" "reason +Seen [0-9]+ elements; next: tap Add contact" "each step's reasoning is what the agent said before its act (stream-json), with its reason"
 like "$show" "launch_app" "the agent's actions are the task's steps"
 no_leftovers "amc run --agent claude"
 

@@ -126,6 +126,15 @@ function isFinish(tool, text) {
 		(/"status":"(succeeded|failed)"/.test(text) && !/"scene"/.test(text)));
 }
 
+// What the agent says before a call, as a model does between tool calls: it
+// names what it saw, so a test can tell these words from the act's reason.
+function wordsOf(hist, call) {
+	const last = hist[hist.length - 1];
+	const seen = last ? elementsOf(last.text).length : 0;
+	if (call.name !== "act") return "First I look at the screen.";
+	return `Seen ${seen} elements; next: ${call.input.reason || call.input.action}.`;
+}
+
 // ---- Anthropic Messages ----
 
 function anthropicHistory(body) {
@@ -183,7 +192,7 @@ function anthropic(body, res) {
 	} else checkResult("anthropic", hist[hist.length - 1]);
 	const d = decide(goal, hist);
 	if (d.text) return anthropicSSE(res, model, [{ type: "text", text: d.text }], "end_turn");
-	return anthropicSSE(res, model, [{ type: "text", text: "Next step." },
+	return anthropicSSE(res, model, [{ type: "text", text: wordsOf(hist, d.call) },
 		{ type: "tool_use", id: `toolu_${nextId++}`, name: `mcp__amc__${d.call.name}`, input: d.call.input }], "tool_use");
 }
 
@@ -228,14 +237,17 @@ function responsesHistory(body) {
 	return { goal, hist };
 }
 
-function responsesSSE(res, body, item) {
+function responsesSSE(res, body, item, before) {
 	res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 	const id = `resp_${nextId++}`;
 	const ev = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
 	ev("response.created", { response: { id, object: "response", status: "in_progress", model: body.model } });
-	ev("response.output_item.added", { output_index: 0, item });
-	ev("response.output_item.done", { output_index: 0, item });
-	ev("response.completed", { response: { id, object: "response", status: "completed", model: body.model, output: [item],
+	const items = before ? [before, item] : [item];
+	items.forEach((it, i) => {
+		ev("response.output_item.added", { output_index: i, item: it });
+		ev("response.output_item.done", { output_index: i, item: it });
+	});
+	ev("response.completed", { response: { id, object: "response", status: "completed", model: body.model, output: items,
 		usage: { input_tokens: 1000, input_tokens_details: { cached_tokens: 0 }, output_tokens: 50,
 			output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 1050 } } });
 	res.end();
@@ -257,7 +269,9 @@ function responses(body, res) {
 		return responsesSSE(res, body, { type: "message", id: `msg_${nextId++}`, role: "assistant", status: "completed",
 			content: [{ type: "output_text", text: d.text, annotations: [] }] });
 	responsesSSE(res, body, { type: "function_call", id: `fc_${nextId++}`, call_id: `call_${nextId++}`, status: "completed",
-		...callItem(d.call.name, d.call.input) });
+		...callItem(d.call.name, d.call.input) },
+		{ type: "message", id: `msg_${nextId++}`, role: "assistant", status: "completed",
+			content: [{ type: "output_text", text: wordsOf(hist, d.call), annotations: [] }] });
 }
 
 const server = http.createServer((req, res) => {

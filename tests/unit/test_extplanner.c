@@ -109,6 +109,15 @@ static int find_text(const cJSON *scene, const char *text, int *x, int *y)
 	return -1;
 }
 
+/* An agent's words before each act, as agentcli reads them from its CLI. */
+static char *agent_words(void *ud, const char *reason)
+{
+	(void)ud;
+	if (reason && !strcmp(reason, "open Wi-Fi"))
+		return strdup("Settings is open.");
+	return reason ? NULL : strdup("I look again.");
+}
+
 static void test_drive(fixture *f)
 {
 	task_thread t;
@@ -158,6 +167,7 @@ static void test_drive(fixture *f)
 	ok(scene && find_text(scene, "Wi-Fi", &x, &y) == 0, "on the Settings screen");
 	cJSON_Delete(scene);
 	snprintf(args, sizeof args, "{\"x\":%d,\"y\":%d}", x, y);
+	amc_extplanner_set_words(t.x, agent_words, NULL); /* what an agent CLI said before its acts */
 	ok(act(t.x, "tap", args, "open Wi-Fi", &a) == 0 && !strcmp(a.status, "ok"), "tap Wi-Fi");
 	amc_ext_answer_clear(&a);
 	ok(act(t.x, "describe_screen", "{}", NULL, &a) == 0, "describe the screen");
@@ -198,6 +208,8 @@ static void test_drive(fixture *f)
 		is_str(steps[0].reasoning, "open Settings", "with the reason handed in");
 		is_str(steps[1].status, "failed", "row 2: the failed tap");
 		is_str(steps[3].tool, "describe_screen", "row 4: describe_screen");
+		is_str(steps[2].reasoning, "Settings is open.\nopen Wi-Fi", "row 3: the agent's words, then the act's reason");
+		is_str(steps[3].reasoning, "I look again.", "row 4: the agent's words alone (no reason)");
 	}
 	amc_step_rows_free(steps, ns);
 	char *st = NULL;
