@@ -292,5 +292,30 @@ wait_for 30 grep -q "cancelled" "$T_HOME/int.out"
 like "$(cat "$T_HOME/int.out")" "task [0-9a-z]+ cancelled" "Ctrl-C: the task is cancelled"
 no_leftovers "Ctrl-C"
 
+# An MCP client's cancel_task ends an agent run it started (run_task with a
+# goal runs on planner.provider, here agent:claude) and the CLI's processes.
+start_agent_mock slow
+mkfifo "$T_HOME/mcp.in"
+(AMC_PLANNER_PROVIDER=agent:claude AMC_AGENT_BILLING=api ANTHROPIC_API_KEY=x \
+	exec timeout 120 "$AMC" mcp <"$T_HOME/mcp.in" >"$T_HOME/mcp.out" 2>"$T_HOME/mcp.err") &
+mcp_pid=$!
+exec 3>"$T_HOME/mcp.in"
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' \
+	'{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_task","arguments":{"device":"sim:7","goal":"Turn Wi-Fi on.","wait":false}}}' >&3
+wait_for 30 grep -q '"id":2' "$T_HOME/mcp.out"
+mt=$(grep '"id":2' "$T_HOME/mcp.out" | grep -o 'task[^0-9a-z]*[0-9a-z]\{16\}' | grep -o '[0-9a-z]\{16\}$' | head -n 1)
+like "$mt" "^[0-9a-z]{16}$" "MCP run_task started a goal on agent:claude (task $mt)"
+wait_for 30 grep -q '"api":"anthropic"' "$T_HOME/amock.log"
+ok_status $? "the agent's CLI is asking its model"
+printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"cancel_task\",\"arguments\":{\"id\":\"$mt\"}}}" >&3
+wait_for 30 sh -c "\"$AMC\" show $mt 2>/dev/null | grep -q cancelled"
+like "$("$AMC" show "$mt" 2>&1 | head -n 3)" "cancelled" "cancel_task: the agent's task is cancelled"
+like "$("$AMC" show "$mt" 2>&1)" "cancelled by the MCP client" "and says who cancelled it"
+exec 3>&-
+wait "$mcp_pid"
+is "$?" "0" "amc mcp ends when its client goes"
+no_leftovers "MCP cancel_task of an agent run"
+
 [ -n "$mock_pid" ] && kill "$mock_pid" 2>/dev/null
 done_testing
