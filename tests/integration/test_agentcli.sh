@@ -292,6 +292,27 @@ wait_for 30 grep -q "cancelled" "$T_HOME/int.out"
 like "$(cat "$T_HOME/int.out")" "task [0-9a-z]+ cancelled" "Ctrl-C: the task is cancelled"
 no_leftovers "Ctrl-C"
 
+# The TUI's c (and its yes) ends an agent run and the CLI's processes.
+start_agent_mock slow
+cat >"$T_HOME/cancel.keys" <<'KEYS'
+n
+j j j j j
+Tab
+:type Turn Wi-Fi off.
+Enter
+:drain
+c
+:dump agent-cancel-confirm
+y
+:wait
+:dump agent-cancelled
+KEYS
+AMC_AGENT_BILLING=api ANTHROPIC_API_KEY=x TERM=xterm-256color LC_ALL=C.UTF-8 timeout 120 "$AMC" tui --script "$T_HOME/cancel.keys" --dump-dir "$T_HOME/tui" --size 100x30
+ok_status $? "TUI: the cancel script runs"
+like "$(cat "$T_HOME/tui/agent-cancel-confirm.txt")" "Cancel task [0-9a-z]{8}\\?" "TUI: c asks before cancelling the agent's task"
+like "$(sed -n 2p "$T_HOME/tui/agent-cancelled.txt")" "cancelled" "TUI: the agent's task ends cancelled"
+no_leftovers "the TUI's cancel of an agent run"
+
 # An MCP client's cancel_task ends an agent run it started (run_task with a
 # goal runs on planner.provider, here agent:claude) and the CLI's processes.
 start_agent_mock slow
