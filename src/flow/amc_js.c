@@ -443,9 +443,9 @@ static int sandbox(void)
 	rc |= seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0); /* glibc falls back to clone */
 	/* signals to its own threads (the collector stops them) */
 	rc |= seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
-			       SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid()));
+			       SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid(), 0));
 	rc |= seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1,
-			       SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME));
+			       SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME, 0));
 	if (rc == 0)
 		rc = seccomp_load(f);
 	seccomp_release(f);

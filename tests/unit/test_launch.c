@@ -168,7 +168,7 @@ static void test_bundle(void)
 		{ "scripts/setup.js", "output.ok = true\n" },
 	};
 	amc_launch_bundle b = { "appId: com.example\nname: Bundled\n---\n- launchApp\n", "main.yaml", "/srv/flows/bank",
-				files, 2 };
+				files, 2, NULL };
 	amc_launch_req req;
 	amc_launch ln;
 	amc_err e;
