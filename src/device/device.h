@@ -165,7 +165,8 @@ struct amc_device {
 	amc_device_calls calls;     /* since the device was opened */
 };
 
-/* Canonical form of a device id: "sim" -> "sim:0", "sim:3" -> "sim:3".
+/* The factory (device_open.c, above the drivers).
+ * Canonical form of a device id: "sim" -> "sim:0", "sim:3" -> "sim:3".
  * Unknown kinds or malformed ids are AMC_EUSAGE errors that list the valid forms. */
 int amc_device_id_normalize(const char *in, char *out, size_t n, amc_err *e);
 /* Open a device by id; `home` is $AMC_HOME (the sim keeps its state there). */

@@ -1,5 +1,5 @@
 libamc_a_SOURCES += \
-	src/device/device.c src/device/device.h \
+	src/device/device.c src/device/device.h src/device/device_open.c \
 	src/device/calls.c \
 	src/device/adb.c src/device/adb.h src/device/adb_int.h \
 	src/device/adb_list.c src/device/adb_set.c \

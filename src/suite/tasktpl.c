@@ -24,19 +24,6 @@ typedef struct rd {
 	int visits;
 } rd;
 
-static int utf8_ok(const char *s)
-{
-	size_t len = strlen(s);
-	for (size_t i = 0; i < len;) {
-		unsigned cp;
-		size_t n = amc_utf8_decode((const unsigned char *)s + i, len - i, &cp);
-		if (cp == 0xFFFD && !(n == 3 && !memcmp(s + i, "\xef\xbf\xbd", 3)))
-			return 0;
-		i += n;
-	}
-	return 1;
-}
-
 static int line_of(const yaml_node_t *n)
 {
 	return n ? (int)n->start_mark.line + 1 : 0;
@@ -80,7 +67,7 @@ static cJSON *to_json(rd *r, const yaml_node_t *n, int depth)
 	}
 	if (n->type == YAML_SCALAR_NODE) {
 		const char *s = scalar(n);
-		if (!utf8_ok(s)) {
+		if (!amc_utf8_valid(s)) {
 			err_at(r, n, "a value is not valid UTF-8");
 			return NULL;
 		}
@@ -115,7 +102,7 @@ static cJSON *to_json(rd *r, const yaml_node_t *n, int depth)
 		cJSON *o = cJSON_CreateObject();
 		for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
 			const char *k = scalar(node(r, p->key));
-			if (!k || !utf8_ok(k)) {
+			if (!k || !amc_utf8_valid(k)) {
 				err_at(r, node(r, p->key), "a key is not a string");
 				cJSON_Delete(o);
 				return NULL;
@@ -169,7 +156,7 @@ static int known_keys(rd *r, const yaml_node_t *map, const char *what, const cha
 static int str_of(rd *r, const yaml_node_t *n, const char *what, size_t max, char **out)
 {
 	const char *s = scalar(n);
-	if (!s || strlen(s) > max || !utf8_ok(s))
+	if (!s || strlen(s) > max || !amc_utf8_valid(s))
 		return err_at(r, n, "%s must be a string of at most %zu bytes", what, max);
 	*out = amc_xstrdup(s);
 	return 0;

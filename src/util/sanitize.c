@@ -122,3 +122,16 @@ char *amc_sanitize_dup(const char *in)
 		amc_sanitize_line(in, strlen(in), &sb);
 	return amc_sb_detach(&sb);
 }
+
+int amc_utf8_valid(const char *s)
+{
+	size_t len = strlen(s);
+	for (size_t i = 0; i < len;) {
+		unsigned cp;
+		size_t n = amc_utf8_decode((const unsigned char *)s + i, len - i, &cp);
+		if (cp == 0xFFFD && !(n == 3 && !memcmp(s + i, "\xef\xbf\xbd", 3)))
+			return 0;
+		i += n;
+	}
+	return 1;
+}

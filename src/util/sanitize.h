@@ -20,5 +20,7 @@ char *amc_sanitize_dup(const char *in);
  * sets *cp = 0xFFFD for an invalid sequence (consuming one byte). */
 size_t amc_utf8_decode(const unsigned char *s, size_t len, unsigned *cp);
 void amc_utf8_encode(unsigned cp, amc_sb *out);
+/* 1 when the NUL-terminated `s` is valid UTF-8 (U+FFFD itself is fine). */
+int amc_utf8_valid(const char *s);
 
 #endif

@@ -242,6 +242,10 @@ int main(void)
 	is_int(amc_utf8_decode((const unsigned char *)"\xed\xb0\x80", 3, &cp), 1, "surrogate consumes 1");
 	is_int(cp, 0xFFFD, "surrogate: U+FFFD");
 	is_int(amc_utf8_decode((const unsigned char *)"\xff", 1, &cp), 1, "0xFF consumes 1");
+	ok(amc_utf8_valid("") && amc_utf8_valid("Ada \xc3\xa9\xe6\x97\xa5\xf0\x9f\x98\x80"), "valid UTF-8 is valid");
+	ok(amc_utf8_valid("a \xef\xbf\xbd b"), "U+FFFD written as such is valid");
+	ok(!amc_utf8_valid("a\xff") && !amc_utf8_valid("\xc3") && !amc_utf8_valid("\xed\xb0\x80") &&
+	   !amc_utf8_valid("\xe0\x80\xaf"), "a stray byte, a cut sequence, a surrogate, an overlong form are not");
 	is_int(cp, 0xFFFD, "0xFF: U+FFFD");
 
 	/* Encode/decode round trip over every scalar value. */

@@ -367,8 +367,6 @@ const char *sim_pick_value(int pick, int v);   /* "" when out of range */
 const char *sim_pick_title(int pick);
 /* "HH:MM" or "H:MM" -> hour and minute; 0, or -1 when it is not a time of day. */
 int sim_parse_time(const char *s, int *h, int *m);
-/* Whether s is valid UTF-8 (U+FFFD only where written as such). */
-int sim_valid_utf8(const char *s);
 /* Index of the thread with this contact (exact), -1 none. */
 int sim_thread_find(const sim_state *st, const char *contact);
 void sim_thread_add_msg(sim_thread *t, int out, const char *text);

@@ -400,19 +400,6 @@ static int fail(ld *l, const char *fmt, const char *what)
 	return -1;
 }
 
-int sim_valid_utf8(const char *s)
-{
-	size_t len = strlen(s);
-	for (size_t i = 0; i < len;) {
-		unsigned cp;
-		size_t n = amc_utf8_decode((const unsigned char *)s + i, len - i, &cp);
-		if (cp == 0xFFFD && !(n == 3 && !memcmp(s + i, "\xef\xbf\xbd", 3)))
-			return 0;
-		i += n;
-	}
-	return 1;
-}
-
 static const char *get_str(ld *l, const cJSON *o, const char *key, size_t max, int required)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -421,7 +408,7 @@ static const char *get_str(ld *l, const cJSON *o, const char *key, size_t max, i
 			fail(l, "'%s' is missing", key);
 		return NULL;
 	}
-	if (!cJSON_IsString(v) || !v->valuestring || strlen(v->valuestring) > max || !sim_valid_utf8(v->valuestring)) {
+	if (!cJSON_IsString(v) || !v->valuestring || strlen(v->valuestring) > max || !amc_utf8_valid(v->valuestring)) {
 		fail(l, "'%s' is not a valid string", key);
 		return NULL;
 	}

@@ -298,7 +298,7 @@ static const char *str_of(const cJSON *o, const char *key, size_t max, int requi
 		return NULL;
 	}
 	if (!cJSON_IsString(v) || !v->valuestring || strlen(v->valuestring) > max ||
-	    !sim_valid_utf8(v->valuestring)) {
+	    !amc_utf8_valid(v->valuestring)) {
 		*ok = 0;
 		return NULL;
 	}
