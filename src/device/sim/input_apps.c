@@ -5,67 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device/sim/input.h"
-
-amc_sb *sim_apps_field(sim *s, int f)
-{
-	switch (f) {
-	case F_SEARCH: return &s->st.f_search;
-	case F_TIME: return &s->st.f_time;
-	case F_LABEL: return &s->st.f_label;
-	case F_TO: return &s->st.f_to;
-	case F_MESSAGE: return &s->st.f_message;
-	}
-	return NULL;
-}
-
-static void trim_into(const char *in, amc_sb *out)
-{
-	size_t n = strlen(in);
-	while (n && (in[n - 1] == ' ' || in[n - 1] == '\t' || in[n - 1] == '\n'))
-		n--;
-	while (n && (*in == ' ' || *in == '\t' || *in == '\n')) {
-		in++;
-		n--;
-	}
-	amc_sb_reset(out);
-	amc_sb_append(out, in, n);
-}
-
-void sim_apps_enter(sim *s, sim_entry *e)
-{
-	sim_state *st = &s->st;
-	switch (e->screen) {
-	case SCR_CONTACTS:
-	case SCR_NOTES:
-	case SCR_FILES:
-		amc_sb_reset(&st->f_search);
-		break;
-	case SCR_ALARM_EDIT:
-		amc_sb_reset(&st->f_time);
-		amc_sb_reset(&st->f_label);
-		st->form_error = 0;
-		if (e->arg >= 0 && e->arg < st->nalarms) {
-			amc_sb_printf(&st->f_time, "%02d:%02d", st->alarms[e->arg].hour, st->alarms[e->arg].minute);
-			amc_sb_puts(&st->f_label, st->alarms[e->arg].label);
-		} else {
-			e->arg = -1;
-			st->focus = F_TIME;
-		}
-		break;
-	case SCR_COMPOSE:
-		amc_sb_reset(&st->f_to);
-		amc_sb_reset(&st->f_message);
-		st->form_error = 0;
-		st->focus = F_TO;
-		break;
-	case SCR_THREAD:
-		amc_sb_reset(&st->f_message);
-		if (e->arg >= 0 && e->arg < st->nthreads)
-			st->threads[e->arg].unread = 0;
-		break;
-	}
-}
+#include "device/sim/input_apps.h"
+#include "device/sim/nav.h"
 
 static void save_alarm(sim *s)
 {
@@ -74,8 +15,8 @@ static void save_alarm(sim *s)
 	amc_sb t, l;
 	amc_sb_init(&t);
 	amc_sb_init(&l);
-	trim_into(amc_sb_str(&st->f_time), &t);
-	trim_into(amc_sb_str(&st->f_label), &l);
+	sim_trim(amc_sb_str(&st->f_time), &t);
+	sim_trim(amc_sb_str(&st->f_label), &l);
 	int h, m;
 	if (sim_parse_time(amc_sb_str(&t), &h, &m) != 0) {
 		st->form_error = 1;
@@ -109,9 +50,9 @@ static void send_message(sim *s)
 	amc_sb to, msg;
 	amc_sb_init(&to);
 	amc_sb_init(&msg);
-	trim_into(amc_sb_str(&st->f_message), &msg);
+	sim_trim(amc_sb_str(&st->f_message), &msg);
 	if (e->screen == SCR_COMPOSE) {
-		trim_into(amc_sb_str(&st->f_to), &to);
+		sim_trim(amc_sb_str(&st->f_to), &to);
 		if (to.len == 0)
 			st->form_error = 1;
 		else if (msg.len) {

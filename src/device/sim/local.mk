@@ -17,7 +17,12 @@ libamc_a_SOURCES += \
 	src/device/sim/screens_common.c \
 	src/device/sim/input.h \
 	src/device/sim/input.c \
+	src/device/sim/input_apps.h \
 	src/device/sim/input_apps.c \
+	src/device/sim/nav.h \
+	src/device/sim/nav.c \
+	src/device/sim/forms_apps.h \
+	src/device/sim/forms_apps.c \
 	src/device/sim/state_apps.c \
 	src/device/sim/render.c \
 	src/device/sim/dump.c
