@@ -25,165 +25,13 @@
 #define ADB_IME "com.android.adbkeyboard/.AdbIME"
 #define ADB_MAX_WAIT_MS 3600000
 
-typedef struct adb {
-	amc_device dev;
-	char serial[128];
-	char prog[PATH_MAX];
-	long timeout_ms;
-	int w, h;
-	int rot;        /* user_rotation amc set (adb_set.c): `wm size` is the portrait size */
-	char model[64];
-	/* adb.capture: "raw", "png" or "auto"; "auto" measures once and
-	 * becomes one of the others, and a phone whose raw frame is refused is
-	 * "png" for the rest of this handle. */
-	char capture[8];
-} adb;
-
-static adb *A(amc_device *d)
-{
-	return d->impl;
-}
-
-void amc_adb_first_line(const char *s, char *out, size_t n)
-{
-	while (s && (*s == '\n' || *s == '\r' || *s == ' '))
-		s++;
-	size_t len = s ? strcspn(s, "\r\n") : 0;
-	if (len > 200)
-		len = 200;
-	char tmp[256];
-	memcpy(tmp, s ? s : "", len);
-	tmp[len] = '\0';
-	char *safe = amc_sanitize_dup(tmp);
-	snprintf(out, n, "%s", safe);
-	free(safe);
-}
-
-/* adb's words for a phone that is not there (or not usable) any more. */
-static int gone(adb *a, const amc_proc_result *r, amc_err *e)
-{
-	const char *marks[] = { "not found", "no devices", "device offline", "unauthorized", "error: closed",
-				"no permissions" };
-	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-		if (strstr(r->err, marks[i]) || (r->out_len < 512 && strstr((const char *)r->out, marks[i]))) {
-			char line[256];
-			amc_adb_first_line(strstr(r->err, marks[i]) ? r->err : (const char *)r->out, line, sizeof line);
-			if (!strcmp(marks[i], "unauthorized"))
-				return amc_err_set(e, AMC_EENV,
-						   "adb device %s is unauthorized: unlock the phone and accept the "
-						   "'Allow USB debugging' prompt (adb: %s)", a->serial, line);
-			if (!strcmp(marks[i], "no permissions"))
-				return amc_err_set(e, AMC_EENV,
-						   "no permission to use adb device %s: add a udev rule or join the "
-						   "plugdev group (adb: %s)", a->serial, line);
-			return amc_err_set(e, AMC_EENV,
-					   "adb device %s is not connected any more (adb: %s); reconnect it and check "
-					   "`adb devices`", a->serial, line);
-		}
-	return 0;
-}
-
-/* Run `adb -s SERIAL args...`. 0 when adb ran and the phone is there (the exit
- * code is the caller's to judge); -1 with AMC_EENV otherwise. */
-static int adb_run(adb *a, const char *const *args, size_t max_out, amc_proc_result *r, amc_err *e)
-{
-	const char *argv[32];
-	size_t n = 0;
-	argv[n++] = a->prog;
-	argv[n++] = "-s";
-	argv[n++] = a->serial;
-	for (size_t i = 0; args[i] && n < 31; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	if (amc_proc_run(argv, a->timeout_ms, max_out, ADB_MAX_ERR, r, e) != 0)
-		return amc_err_prefix(e, "adb (install the Debian package 'adb' or set [adb] path)");
-	if (r->timed_out) {
-		amc_proc_result_free(r);
-		return amc_err_set(e, AMC_EENV,
-				   "adb -s %s %s %s: no answer within %ld ms; is the phone connected and awake? "
-				   "(`adb devices`, [adb] timeout_ms)",
-				   a->serial, args[0], args[1] ? args[1] : "", a->timeout_ms);
-	}
-	if (r->exit_code != 0 && gone(a, r, e) != 0) {
-		amc_proc_result_free(r);
-		return -1;
-	}
-	return 0;
-}
-
-/* `adb shell WORDS...`; the words are already safe for the device's shell.
- * Fails (AMC_EFAIL) when the command exits non-zero. *out (optional) gets stdout. */
-static int adb_shell(adb *a, const char *const *words, char **out, amc_err *e)
-{
-	const char *args[24];
-	size_t n = 0;
-	args[n++] = "shell";
-	for (size_t i = 0; words[i] && n < 23; i++)
-		args[n++] = words[i];
-	args[n] = NULL;
-	amc_proc_result r;
-	if (adb_run(a, args, ADB_MAX_TEXT, &r, e) != 0)
-		return -1;
-	if (r.exit_code != 0) {
-		char line[256];
-		amc_adb_first_line(r.err_len ? r.err : (const char *)r.out, line, sizeof line);
-		amc_err_set(e, AMC_EFAIL, "adb %s: `%s %s` failed (exit %d): %s", a->serial, words[0],
-			    words[1] ? words[1] : "", r.exit_code, line[0] ? line : "no message");
-		amc_proc_result_free(&r);
-		return -1;
-	}
-	if (out)
-		*out = (char *)r.out;
-	else
-		free(r.out);
-	free(r.err);
-	return 0;
-}
-
-/* For adb_set.c: the same two, on a device. */
-int amc_adb_shell(amc_device *d, const char *const *words, char **out, amc_err *e)
-{
-	return adb_shell(A(d), words, out, e);
-}
-
-void amc_adb_rotated(amc_device *d, int quarter)
-{
-	adb *a = A(d);
-	if (a->w > 0 && (quarter & 1) != (a->rot & 1)) {
-		int t = a->w;
-		a->w = a->h;
-		a->h = t;
-	}
-	a->rot = quarter;
-}
-
-int amc_adb_push(amc_device *d, const char *local, const char *remote, amc_err *e)
-{
-	adb *a = A(d);
-	const char *args[] = { "push", local, remote, NULL };
-	amc_proc_result r;
-	if (adb_run(a, args, 65536, &r, e) != 0)
-		return -1;
-	int rc = 0;
-	if (r.exit_code != 0) {
-		char line[256];
-		amc_adb_first_line(r.err_len ? r.err : (const char *)r.out, line, sizeof line);
-		rc = amc_err_set(e, AMC_EFAIL, "adb %s: push failed (exit %d): %s", a->serial, r.exit_code,
-				 line[0] ? line : "no message");
-	}
-	amc_proc_result_free(&r);
-	return rc;
-}
-
-/* ---- info ---- */
-
 static int load_info(adb *a, amc_err *e)
 {
 	if (a->w > 0)
 		return 0;
 	char *out = NULL;
 	const char *size[] = { "wm", "size", NULL };
-	if (adb_shell(a, size, &out, e) != 0)
+	if (amc_adb_sh(a, size, &out, e) != 0)
 		return -1;
 	int w = 0, h = 0;
 	if (amc_adb_parse_wm_size(out, &w, &h) != 0) {
@@ -194,7 +42,7 @@ static int load_info(adb *a, amc_err *e)
 	}
 	free(out);
 	const char *model[] = { "getprop", "ro.product.model", NULL };
-	if (adb_shell(a, model, &out, e) != 0)
+	if (amc_adb_sh(a, model, &out, e) != 0)
 		return -1;
 	amc_adb_first_line(out, a->model, sizeof a->model);
 	free(out);
@@ -205,7 +53,7 @@ static int load_info(adb *a, amc_err *e)
 
 static int op_info(amc_device *d, amc_device_info *out, amc_err *e)
 {
-	adb *a = A(d);
+	adb *a = adb_of(d);
 	memset(out, 0, sizeof *out);
 	if (load_info(a, e) != 0)
 		return -1;
@@ -223,12 +71,12 @@ static int op_info(amc_device *d, amc_device_info *out, amc_err *e)
 
 static int op_screenshot(amc_device *d, unsigned char **png, size_t *len, amc_err *e)
 {
-	adb *a = A(d);
+	adb *a = adb_of(d);
 	*png = NULL;
 	*len = 0;
 	const char *args[] = { "exec-out", "screencap", "-p", NULL };
 	amc_proc_result r;
-	if (adb_run(a, args, ADB_MAX_PNG, &r, e) != 0)
+	if (amc_adb_run(a, args, ADB_MAX_PNG, &r, e) != 0)
 		return -1;
 	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 	size_t off = 0;
@@ -268,10 +116,10 @@ static int png_frame(amc_device *d, amc_image *img, amc_err *e)
  * checked (rawframe.c). 1 when the phone answered but the frame was refused. */
 static int raw_frame(amc_device *d, amc_image *img, amc_err *e)
 {
-	adb *a = A(d);
+	adb *a = adb_of(d);
 	const char *args[] = { "exec-out", "screencap", NULL };
 	amc_proc_result r;
-	if (adb_run(a, args, ADB_MAX_PNG, &r, e) != 0)
+	if (amc_adb_run(a, args, ADB_MAX_PNG, &r, e) != 0)
 		return -1;
 	amc_err pe;
 	int rc = r.exit_code == 0 && !r.out_truncated && amc_rawframe_decode(r.out, r.out_len, img, NULL, &pe) == 0;
@@ -284,13 +132,13 @@ static int raw_frame(amc_device *d, amc_image *img, amc_err *e)
 
 static void use_png(amc_device *d)
 {
-	snprintf(A(d)->capture, sizeof A(d)->capture, "png");
+	snprintf(adb_of(d)->capture, sizeof adb_of(d)->capture, "png");
 	amc_device_set_driver(d, &ADB_PNG_OPS);
 }
 
 static int op_frame(amc_device *d, amc_image *img, amc_err *e)
 {
-	adb *a = A(d);
+	adb *a = adb_of(d);
 	long long t0 = amc_mono_us();
 	int rc = raw_frame(d, img, e);
 	if (rc < 0)
@@ -327,7 +175,7 @@ static int op_frame(amc_device *d, amc_image *img, amc_err *e)
 const char *amc_adb_capture_mode(const amc_device *d)
 {
 	const amc_device_ops *o = amc_device_driver(d);
-	return o == &ADB_OPS || o == &ADB_PNG_OPS ? A((amc_device *)d)->capture : "";
+	return o == &ADB_OPS || o == &ADB_PNG_OPS ? adb_of((amc_device *)d)->capture : "";
 }
 
 /* The XML inside a dump's output: from "<?xml" (or "<hierarchy") to the end of
@@ -359,12 +207,12 @@ static char *cut_xml(const char *s, size_t len, size_t *out_len)
 
 static int op_ui_tree(amc_device *d, char **xml, size_t *len, amc_err *e)
 {
-	adb *a = A(d);
+	adb *a = adb_of(d);
 	*xml = NULL;
 	*len = 0;
 	const char *tty[] = { "exec-out", "uiautomator", "dump", "/dev/tty", NULL };
 	amc_proc_result r;
-	if (adb_run(a, tty, ADB_MAX_TEXT, &r, e) != 0)
+	if (amc_adb_run(a, tty, ADB_MAX_TEXT, &r, e) != 0)
 		return -1;
 	char why[256] = "";
 	if (!r.out_truncated && (*xml = cut_xml((const char *)r.out, r.out_len, len))) {
@@ -376,10 +224,10 @@ static int op_ui_tree(amc_device *d, char **xml, size_t *len, amc_err *e)
 	/* Fallback: dump to a file on the phone and read it back. */
 	const char *file[] = { "uiautomator", "dump", "/sdcard/window_dump.xml", NULL };
 	char *out = NULL;
-	if (adb_shell(a, file, &out, e) == 0) {
+	if (amc_adb_sh(a, file, &out, e) == 0) {
 		free(out);
 		const char *cat[] = { "exec-out", "cat", "/sdcard/window_dump.xml", NULL };
-		if (adb_run(a, cat, ADB_MAX_TEXT, &r, e) != 0)
+		if (amc_adb_run(a, cat, ADB_MAX_TEXT, &r, e) != 0)
 			return -1;
 		if (!r.out_truncated && r.exit_code == 0 && (*xml = cut_xml((const char *)r.out, r.out_len, len))) {
 			amc_proc_result_free(&r);
@@ -410,7 +258,7 @@ static int check_xy(adb *a, const char *what, int x, int y, amc_err *e)
 static int shell_input(adb *a, const char *const *words, amc_err *e)
 {
 	char *out = NULL;
-	if (adb_shell(a, words, &out, e) != 0)
+	if (amc_adb_sh(a, words, &out, e) != 0)
 		return -1;
 	/* `input` reports bad arguments on stdout with exit 0 on old Androids. */
 	int bad = out && (strstr(out, "Exception") || strstr(out, "Error:"));
@@ -426,7 +274,7 @@ static int shell_input(adb *a, const char *const *words, amc_err *e)
 
 static int op_tap(amc_device *d, int x, int y, amc_err *e)
 {
-	adb *a = A(d);
+	adb *a = adb_of(d);
 	if (check_xy(a, "tap", x, y, e) != 0)
 		return -1;
 	char sx[16], sy[16];
@@ -452,7 +300,7 @@ static int swipe(adb *a, int x1, int y1, int x2, int y2, int ms, amc_err *e)
 
 static int op_long_press(amc_device *d, int x, int y, int ms, amc_err *e)
 {
-	adb *a = A(d);
+	adb *a = adb_of(d);
 	if (check_xy(a, "long press", x, y, e) != 0)
 		return -1;
 	return swipe(a, x, y, x, y, ms, e);
@@ -460,7 +308,7 @@ static int op_long_press(amc_device *d, int x, int y, int ms, amc_err *e)
 
 static int op_swipe(amc_device *d, int x1, int y1, int x2, int y2, int ms, amc_err *e)
 {
-	adb *a = A(d);
+	adb *a = adb_of(d);
 	if (check_xy(a, "swipe start", x1, y1, e) != 0 || check_xy(a, "swipe end", x2, y2, e) != 0)
 		return -1;
 	return swipe(a, x1, y1, x2, y2, ms, e);
@@ -473,7 +321,7 @@ static int op_key(amc_device *d, amc_key k, amc_err *e)
 		/* back closes the keyboard when it is up, and the screen when it is not: ask first */
 		const char *q[] = { "dumpsys", "input_method", NULL };
 		char *out = NULL;
-		if (adb_shell(A(d), q, &out, e) != 0)
+		if (amc_adb_sh(adb_of(d), q, &out, e) != 0)
 			return -1;
 		int shown = out && strstr(out, "mInputShown=true");
 		free(out);
@@ -487,7 +335,7 @@ static int op_key(amc_device *d, amc_key k, amc_err *e)
 	char num[16];
 	snprintf(num, sizeof num, "%d", code);
 	const char *w[] = { "input", "keyevent", num, NULL };
-	return shell_input(A(d), w, e);
+	return shell_input(adb_of(d), w, e);
 }
 
 char *amc_adb_quote_input_text(const char *text)
@@ -519,7 +367,7 @@ static int type_with_ime(adb *a, const char *text, amc_err *e)
 {
 	char *out = NULL;
 	const char *q[] = { "settings", "get", "secure", "default_input_method", NULL };
-	if (adb_shell(a, q, &out, e) != 0)
+	if (amc_adb_sh(a, q, &out, e) != 0)
 		return -1;
 	int have = strstr(out, ADB_IME) != NULL;
 	free(out);
@@ -532,7 +380,7 @@ static int type_with_ime(adb *a, const char *text, amc_err *e)
 				   a->serial, a->serial, a->serial, a->serial);
 	char *b64 = amc_base64_encode(text, strlen(text));
 	const char *w[] = { "am", "broadcast", "-a", "ADB_INPUT_B64", "--es", "msg", b64, NULL };
-	int rc = adb_shell(a, w, &out, e);
+	int rc = amc_adb_sh(a, w, &out, e);
 	free(b64);
 	if (rc != 0)
 		return -1;
@@ -545,7 +393,7 @@ static int type_with_ime(adb *a, const char *text, amc_err *e)
 
 static int op_type_text(amc_device *d, const char *utf8, amc_err *e)
 {
-	adb *a = A(d);
+	adb *a = adb_of(d);
 	if (!utf8)
 		return amc_err_set(e, AMC_EUSAGE, "no text given to type");
 	size_t len = strlen(utf8);
@@ -577,7 +425,7 @@ static int op_type_text(amc_device *d, const char *utf8, amc_err *e)
 
 static int op_launch_app(amc_device *d, const char *app_id, amc_err *e)
 {
-	adb *a = A(d);
+	adb *a = adb_of(d);
 	if (!amc_adb_app_id_valid(app_id)) {
 		char *s = amc_sanitize_dup(app_id ? app_id : "");
 		amc_err_set(e, AMC_EUSAGE, "'%.200s' is not an Android package (com.example.app) or component "
@@ -588,11 +436,11 @@ static int op_launch_app(amc_device *d, const char *app_id, amc_err *e)
 	char *out = NULL;
 	if (strchr(app_id, '/')) {
 		const char *w[] = { "am", "start", "-n", app_id, NULL };
-		if (adb_shell(a, w, &out, e) != 0)
+		if (amc_adb_sh(a, w, &out, e) != 0)
 			return -1;
 	} else {
 		const char *w[] = { "monkey", "-p", app_id, "-c", "android.intent.category.LAUNCHER", "1", NULL };
-		if (adb_shell(a, w, &out, e) != 0)
+		if (amc_adb_sh(a, w, &out, e) != 0)
 			return -1;
 	}
 	/* Both may exit 0 on failure: their output tells. */
@@ -630,7 +478,7 @@ static char *link_word(const char *link)
 
 static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const char *arg, amc_err *e)
 {
-	adb *a = A(d);
+	adb *a = adb_of(d);
 	if ((op != AMC_APP_OPEN_LINK || app_id) && (!amc_adb_app_id_valid(app_id) || strchr(app_id, '/'))) {
 		char *s = amc_sanitize_dup(app_id ? app_id : "");
 		amc_err_set(e, AMC_EUSAGE, "'%.200s' is not an Android package (com.example.app)", s);
@@ -646,7 +494,7 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 		return amc_adb_launch_args(d, app_id, arg, e);
 	case AMC_APP_CLEAR_STATE: {
 		const char *w[] = { "pm", "clear", app_id, NULL };
-		rc = adb_shell(a, w, &out, e);
+		rc = amc_adb_sh(a, w, &out, e);
 		if (rc == 0 && (!out || !strstr(out, "Success"))) {
 			char line[256];
 			amc_adb_first_line(out ? out : "", line, sizeof line);
@@ -658,7 +506,7 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 	case AMC_APP_KILL: {
 		/* as the system kills a background app, then for certain */
 		const char *w[] = { "am", "kill", app_id, NULL };
-		rc = adb_shell(a, w, &out, e);
+		rc = amc_adb_sh(a, w, &out, e);
 		free(out);
 		out = NULL;
 	}
@@ -666,7 +514,7 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 	case AMC_APP_STOP: {
 		const char *w[] = { "am", "force-stop", app_id, NULL };
 		if (rc == 0)
-			rc = adb_shell(a, w, &out, e);
+			rc = amc_adb_sh(a, w, &out, e);
 		break;
 	}
 	case AMC_APP_OPEN_LINK: {
@@ -677,7 +525,7 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 			break;
 		}
 		const char *w[] = { "am", "start", "-W", "-a", "android.intent.action.VIEW", "-d", lw, app_id, NULL };
-		rc = adb_shell(a, w, &out, e);
+		rc = amc_adb_sh(a, w, &out, e);
 		if (rc == 0 && out && strstr(out, "Error")) {
 			char line[256];
 			amc_adb_first_line(strstr(out, "Error"), line, sizeof line);
@@ -704,10 +552,10 @@ static int op_wait(amc_device *d, int ms, amc_err *e)
 
 static int op_health(amc_device *d, amc_err *e)
 {
-	adb *a = A(d);
+	adb *a = adb_of(d);
 	const char *args[] = { "get-state", NULL };
 	amc_proc_result r;
-	if (adb_run(a, args, 4096, &r, e) != 0)
+	if (amc_adb_run(a, args, 4096, &r, e) != 0)
 		return -1;
 	int okay = r.exit_code == 0 && !strncmp((const char *)r.out, "device", 6);
 	char line[256];
@@ -721,7 +569,7 @@ static int op_health(amc_device *d, amc_err *e)
 
 static void op_close(amc_device *d)
 {
-	free(A(d));
+	free(adb_of(d));
 }
 
 static int op_frame(amc_device *d, amc_image *img, amc_err *e);
@@ -779,10 +627,10 @@ int amc_adb_foreground_app(amc_device *d, char **pkg, amc_err *e)
 	*pkg = NULL;
 	if (!*amc_adb_capture_mode(d))
 		return amc_err_set(e, AMC_EUSAGE, "%s is not an adb device", d->id);
-	adb *a = A(d);
+	adb *a = adb_of(d);
 	char *out = NULL;
 	const char *w[] = { "dumpsys", "window", NULL };
-	if (adb_shell(a, w, &out, e) != 0)
+	if (amc_adb_sh(a, w, &out, e) != 0)
 		return -1;
 	*pkg = amc_adb_parse_focus(out);
 	free(out);

@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include "device/device.h"
+#include "device/adb_list.h" /* listing and parsing, no open phone */
 
 /* Open the phone with this serial (as `adb devices` prints it). Checks that it
  * is connected and authorized (AMC_EENV with the fix otherwise). */
@@ -40,23 +41,5 @@ int amc_adb_foreground_app(amc_device *d, char **pkg, amc_err *e);
  * %s, the whole in single quotes with ' written as '\''. NULL when input text
  * cannot type it (see above). Caller frees. */
 char *amc_adb_quote_input_text(const char *text);
-
-typedef struct amc_adb_entry {
-	char serial[128];
-	char state[32];   /* "device", "unauthorized", "offline", "no permissions", ... */
-	char model[64];   /* from model:..., "" when absent */
-} amc_adb_entry;
-
-/* `adb devices -l`. *out (caller frees) holds *n entries. AMC_EENV when adb is
- * missing or fails. */
-int amc_adb_list(const amc_config *cfg, amc_adb_entry **out, size_t *n, amc_err *e);
-/* The screen size from `wm size` output (Override size, else Physical
- * size): 0, or -1 when neither is there or it is out of range. */
-int amc_adb_parse_wm_size(const char *out, int *w, int *h);
-/* The focused app's package from `dumpsys window` output (mCurrentFocus,
- * else mFocusedApp), malloc'd; NULL when none. */
-char *amc_adb_parse_focus(const char *out);
-/* Parse the text `adb devices -l` prints (exposed for tests). */
-int amc_adb_parse_devices(const char *text, amc_adb_entry **out, size_t *n);
 
 #endif

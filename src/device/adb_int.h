@@ -1,14 +1,44 @@
-/* adb_int.h - what adb.c and adb_list.c share; nothing outside
- * src/device/adb*.c includes it. */
+/* adb_int.h - what the adb driver's files share (adb.c, adb_link.c,
+ * adb_list.c, adb_set.c); nothing outside src/device/adb*.c includes it. */
 #ifndef AMC_ADB_INT_H
 #define AMC_ADB_INT_H
 
+#include <limits.h>
 #include <stddef.h>
 #include "device/device.h"
+#include "util/proc.h"
 
 /* Bounds on what one adb call may print (text) and on its error output. */
 #define ADB_MAX_TEXT (4u * 1024u * 1024u)
 #define ADB_MAX_ERR (64u * 1024u)
+
+/* One phone (adb.c opens it; the link and the settings use it). */
+typedef struct adb {
+	amc_device dev;
+	char serial[128];
+	char prog[PATH_MAX];
+	long timeout_ms;
+	int w, h;
+	int rot;        /* user_rotation amc set (adb_set.c): `wm size` is the portrait size */
+	char model[64];
+	/* adb.capture: "raw", "png" or "auto"; "auto" measures once and
+	 * becomes one of the others, and a phone whose raw frame is refused is
+	 * "png" for the rest of this handle. */
+	char capture[8];
+} adb;
+
+static inline adb *adb_of(amc_device *d)
+{
+	return d->impl;
+}
+
+/* Run `adb -s SERIAL args...` (adb_link.c). 0 when adb ran and the phone is
+ * there (the exit code is the caller's to judge); -1 with AMC_EENV otherwise. */
+int amc_adb_run(adb *a, const char *const *args, size_t max_out, amc_proc_result *r, amc_err *e);
+/* `adb shell WORDS...`; the words are already safe for the device's shell.
+ * Fails (AMC_EFAIL) when the command exits non-zero. *out (optional) gets
+ * stdout (caller frees). */
+int amc_adb_sh(adb *a, const char *const *words, char **out, amc_err *e);
 
 /* First line of a program's message, bounded to 200 bytes and terminal-safe,
  * into out (n bytes). */

@@ -3,7 +3,7 @@
  * the screen size (`wm size`), the focused window (`dumpsys window`) and app
  * ids. Apart from adb.c because listing needs no open phone and the parsers
  * need no phone at all (tests/fuzz/fuzz_adb.c feeds them directly). */
-#include "device/adb.h"
+#include "device/adb_list.h"
 #include "device/adb_int.h"
 
 #include <stdio.h>
@@ -94,6 +94,21 @@ int amc_adb_list(const amc_config *cfg, amc_adb_entry **out, size_t *n, amc_err 
 	}
 	amc_proc_result_free(&r);
 	return 0;
+}
+
+void amc_adb_first_line(const char *s, char *out, size_t n)
+{
+	while (s && (*s == '\n' || *s == '\r' || *s == ' '))
+		s++;
+	size_t len = s ? strcspn(s, "\r\n") : 0;
+	if (len > 200)
+		len = 200;
+	char tmp[256];
+	memcpy(tmp, s ? s : "", len);
+	tmp[len] = '\0';
+	char *safe = amc_sanitize_dup(tmp);
+	snprintf(out, n, "%s", safe);
+	free(safe);
 }
 
 /* ---- other text adb prints: wm size, dumpsys window ---- */

@@ -1,0 +1,28 @@
+/* adb_list.h - what adb prints, parsed (adb_list.c): the phones adb can see,
+ * the screen size, the focused app. Needs no open phone. */
+#ifndef AMC_ADB_LIST_H
+#define AMC_ADB_LIST_H
+
+#include <stddef.h>
+#include "util/config.h"
+#include "util/err.h"
+
+typedef struct amc_adb_entry {
+	char serial[128];
+	char state[32];   /* "device", "unauthorized", "offline", "no permissions", ... */
+	char model[64];   /* from model:..., "" when absent */
+} amc_adb_entry;
+
+/* `adb devices -l`. *out (caller frees) holds *n entries. AMC_EENV when adb is
+ * missing or fails. */
+int amc_adb_list(const amc_config *cfg, amc_adb_entry **out, size_t *n, amc_err *e);
+/* The screen size from `wm size` output (Override size, else Physical
+ * size): 0, or -1 when neither is there or it is out of range. */
+int amc_adb_parse_wm_size(const char *out, int *w, int *h);
+/* The focused app's package from `dumpsys window` output (mCurrentFocus,
+ * else mFocusedApp), malloc'd; NULL when none. */
+char *amc_adb_parse_focus(const char *out);
+/* Parse the text `adb devices -l` prints (exposed for tests). */
+int amc_adb_parse_devices(const char *text, amc_adb_entry **out, size_t *n);
+
+#endif
