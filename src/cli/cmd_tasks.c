@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "report/report.h"
 #include "runtime/task.h"
 #include "util/clock.h"
 #include "util/ids.h"
@@ -20,37 +21,7 @@ const char *amc_cli_status_symbol(const char *s)
 
 cJSON *amc_cli_task_json(const amc_task_row *t)
 {
-	cJSON *j = cJSON_CreateObject();
-	cJSON_AddStringToObject(j, "id", t->id);
-	cJSON_AddStringToObject(j, "status", t->status);
-	amc_json_add_str(j, "kind", t->kind);
-	amc_json_add_str(j, "goal", t->goal);
-	amc_json_add_str(j, "flow", t->flow_path);
-	amc_json_add_str(j, "flow_name", t->flow_name);
-	amc_json_add_str(j, "device", t->device);
-	amc_json_add_str(j, "planner", t->planner);
-	cJSON_AddNumberToObject(j, "steps", t->steps);
-	cJSON_AddNumberToObject(j, "max_steps", t->max_steps);
-	cJSON_AddNumberToObject(j, "created_ms", (double)t->created_ms);
-	if (t->started_ms) cJSON_AddNumberToObject(j, "started_ms", (double)t->started_ms);
-	else cJSON_AddNullToObject(j, "started_ms");
-	if (t->finished_ms) cJSON_AddNumberToObject(j, "finished_ms", (double)t->finished_ms);
-	else cJSON_AddNullToObject(j, "finished_ms");
-	amc_json_add_str(j, "summary", t->summary);
-	amc_json_add_str(j, "error", t->error);
-	if (t->input_tokens >= 0) cJSON_AddNumberToObject(j, "input_tokens", (double)t->input_tokens);
-	else cJSON_AddNullToObject(j, "input_tokens");
-	if (t->output_tokens >= 0) cJSON_AddNumberToObject(j, "output_tokens", (double)t->output_tokens);
-	else cJSON_AddNullToObject(j, "output_tokens");
-	if (t->cost_usd >= 0) cJSON_AddNumberToObject(j, "cost_usd", t->cost_usd);
-	else cJSON_AddNullToObject(j, "cost_usd");
-	amc_json_add_str(j, "source_task_id", t->source_task_id);
-	if (t->source_attempt >= 0) cJSON_AddNumberToObject(j, "source_attempt", t->source_attempt);
-	else cJSON_AddNullToObject(j, "source_attempt");
-	/* how long it ran; null until it has started and finished */
-	if (t->started_ms && t->finished_ms) cJSON_AddNumberToObject(j, "duration_ms", (double)(t->finished_ms - t->started_ms));
-	else cJSON_AddNullToObject(j, "duration_ms");
-	return j;
+	return amc_report_task_json(t);
 }
 
 static int run(amc_cli *cli, int argc, char **argv)

@@ -76,7 +76,7 @@ static void add_path(amc_store *s, cJSON *j, const char *key, const char *rel, c
 	}
 }
 
-static cJSON *task_json(const amc_task_row *t)
+cJSON *amc_report_task_json(const amc_task_row *t)
 {
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddStringToObject(j, "id", t->id);
@@ -99,6 +99,8 @@ static cJSON *task_json(const amc_task_row *t)
 	add_num_or_null(j, "cost_usd", t->cost_usd, t->cost_usd >= 0);
 	amc_json_add_str(j, "source_task_id", t->source_task_id);
 	add_num_or_null(j, "source_attempt", t->source_attempt, t->source_attempt >= 0);
+	/* how long it ran; null until it has started and finished */
+	add_num_or_null(j, "duration_ms", (double)(t->finished_ms - t->started_ms), t->started_ms && t->finished_ms);
 	return j;
 }
 
@@ -161,7 +163,7 @@ cJSON *amc_report_json(amc_store *s, const amc_report_task *t, const char *artif
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddStringToObject(j, "format", "amc-task");
 	cJSON_AddNumberToObject(j, "version", 1);
-	cJSON_AddItemToObject(j, "task", task_json(&t->task));
+	cJSON_AddItemToObject(j, "task", amc_report_task_json(&t->task));
 	cJSON *steps = cJSON_AddArrayToObject(j, "steps");
 	for (size_t i = 0; i < t->nsteps; i++)
 		cJSON_AddItemToArray(steps, step_json(s, &t->steps[i], artifact_dir));

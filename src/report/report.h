@@ -40,6 +40,11 @@ void amc_report_free(amc_report_task *t);
 int amc_report_agent_summary(const amc_task_row *t, const amc_decision_row *d, size_t n, const char *sep,
 			     amc_sb *out);
 
+/* A task row as JSON, in the one shape `amc tasks --json`, `amc show --json`,
+ * `amc run --json` and the export's "task" share (unknown values are null).
+ * Caller owns the result. */
+cJSON *amc_report_task_json(const amc_task_row *t);
+
 /* ---- HTML (report/html.c) ---- */
 
 /* Screenshots are scaled to fit this box (never up) and embedded as JPEG or
