@@ -16,6 +16,7 @@
 #include "util/jsonutil.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
+#include "storage/stored_tree.h"
 
 #define MAX_INDEX 50 /* text with index: tried up to this many matches */
 
@@ -88,20 +89,12 @@ static char *secrets_as_env(const char *s, int *had)
 
 /* ---- trees ---- */
 
-static int load_tree(amc_store *s, const char *rel, amc_ui_tree *t)
+
+/* The stored tree at `rel` into *t: 1, or 0 when it cannot be had. */
+static int stored_tree(amc_store *s, const char *rel, amc_ui_tree *t)
 {
-	char abs[PATH_MAX], *buf = NULL;
-	size_t len;
 	amc_err e;
-	memset(t, 0, sizeof *t);
-	if (!rel || amc_store_artifact_abspath(s, rel, abs, sizeof abs, &e) != 0 || !amc_file_exists(abs) ||
-	    amc_read_file(abs, AMC_UITREE_MAX_BYTES, &buf, &len, &e) != 0)
-		return 0;
-	cJSON *j = amc_json_parse(buf, len, AMC_UITREE_MAX_BYTES, &e);
-	free(buf);
-	int ok = j && amc_uitree_from_json(j, t, &e) == 0;
-	cJSON_Delete(j);
-	return ok;
+	return amc_stored_tree_load(s, rel, t, &e) == 0;
 }
 
 /* The tree a step saw: beside its before screenshot (obs-N.png ->
@@ -113,10 +106,10 @@ static int before_tree(amc_store *s, const amc_step_row *r, const amc_step_row *
 	if (len > 4 && len < PATH_MAX - 16 && !strcmp(png + len - 4, ".png")) {
 		char path[PATH_MAX];
 		snprintf(path, sizeof path, "%.*s-tree.json", (int)(len - 4), png);
-		if (load_tree(s, path, t))
+		if (stored_tree(s, path, t))
 			return 1;
 	}
-	return prev && load_tree(s, prev->ui_tree_path, t);
+	return prev && stored_tree(s, prev->ui_tree_path, t);
 }
 
 static void screen_size(const amc_ui_tree *t, int *w, int *h)
@@ -528,7 +521,7 @@ int amc_flow_export(amc_store *s, const char *task_id, char **yaml_out, amc_err 
 		amc_sb_append(&sb, body.buf, body.len);
 		amc_ui_tree last;
 		/* a flow's own assertions stand; a goal run asserts its final screen */
-		if (t.goal && n && load_tree(s, rows[n - 1].ui_tree_path, &last)) {
+		if (t.goal && n && stored_tree(s, rows[n - 1].ui_tree_path, &last)) {
 			final_assert(&sb, t.goal, &last);
 			amc_uitree_free(&last);
 		}

@@ -23,6 +23,7 @@
 #include "util/fsutil.h"
 #include "util/jsonutil.h"
 #include "util/sanitize.h"
+#include "storage/stored_tree.h"
 
 void amc_report_html_escape(amc_sb *out, const char *s)
 {
@@ -409,19 +410,9 @@ static void put_node(amc_sb *out, const amc_ui_node *n)
 /* The tree of the step's after observation, nested lists in a <details>. */
 static void put_tree(amc_sb *out, amc_store *s, const amc_step_row *r)
 {
-	char abs[PATH_MAX], *text = NULL;
-	size_t len;
 	amc_err e = { 0 };
-	amc_ui_tree t = { 0 };
-	cJSON *j = NULL;
-	int ok = 0;
-	if (r->ui_tree_path && amc_store_artifact_abspath(s, r->ui_tree_path, abs, sizeof abs, &e) == 0 &&
-	    amc_read_file(abs, AMC_UITREE_MAX_BYTES, &text, &len, &e) == 0 &&
-	    (j = amc_json_parse(text, len, AMC_UITREE_MAX_BYTES, &e)) != NULL &&
-	    amc_uitree_from_json(j, &t, &e) == 0)
-		ok = 1;
-	free(text);
-	cJSON_Delete(j);
+	amc_ui_tree t;
+	int ok = r->ui_tree_path && amc_stored_tree_load(s, r->ui_tree_path, &t, &e) == 0;
 	if (!ok) {
 		amc_sb_puts(out, "<details class=\"tree\"><summary>UI tree</summary><p class=\"none\">");
 		if (r->ui_tree_path)

@@ -12,6 +12,7 @@
 #include "util/fsutil.h"
 #include "util/jsonutil.h"
 #include "util/strbuf.h"
+#include "storage/stored_tree.h"
 
 int amc_stepdiff_is_action(const char *tool)
 {
@@ -115,21 +116,6 @@ static int tree_path_of(const char *png, char *out, size_t n)
 	return 1;
 }
 
-/* The stored tree at relative path `rel` into *t; 0 when it cannot be had. */
-static int load_tree(amc_store *s, const char *rel, amc_ui_tree *t)
-{
-	char abs[PATH_MAX], *buf = NULL;
-	size_t len;
-	amc_err e;
-	if (!rel || amc_store_artifact_abspath(s, rel, abs, sizeof abs, &e) != 0 || !amc_file_exists(abs) ||
-	    amc_read_file(abs, AMC_UITREE_MAX_BYTES, &buf, &len, &e) != 0)
-		return 0;
-	cJSON *j = amc_json_parse(buf, len, AMC_UITREE_MAX_BYTES, &e);
-	free(buf);
-	int ok = j && amc_uitree_from_json(j, t, &e) == 0;
-	cJSON_Delete(j);
-	return ok;
-}
 
 static int load_image(amc_store *s, const char *rel, amc_image *img)
 {
@@ -137,6 +123,13 @@ static int load_image(amc_store *s, const char *rel, amc_image *img)
 	amc_err e;
 	return rel && amc_store_artifact_abspath(s, rel, abs, sizeof abs, &e) == 0 && amc_file_exists(abs) &&
 	       amc_png_decode_file(abs, img, &e) == 0;
+}
+
+/* The stored tree at `rel` into *t: 1, or 0 when it cannot be had. */
+static int stored_tree(amc_store *s, const char *rel, amc_ui_tree *t)
+{
+	amc_err e;
+	return amc_stored_tree_load(s, rel, t, &e) == 0;
 }
 
 int amc_stepdiff_of_row(amc_store *s, const amc_step_row *r, char **json_out, amc_err *e)
@@ -150,11 +143,11 @@ int amc_stepdiff_of_row(amc_store *s, const amc_step_row *r, char **json_out, am
 	}
 	char bpath[PATH_MAX], apath[PATH_MAX];
 	amc_ui_tree bt = { 0 }, at = { 0 };
-	int have_b = tree_path_of(r->before_screenshot, bpath, sizeof bpath) && load_tree(s, bpath, &bt);
+	int have_b = tree_path_of(r->before_screenshot, bpath, sizeof bpath) && stored_tree(s, bpath, &bt);
 	const char *arel = r->ui_tree_path;
 	if (!arel && tree_path_of(r->after_screenshot, apath, sizeof apath))
 		arel = apath;
-	int have_a = load_tree(s, arel, &at);
+	int have_a = stored_tree(s, arel, &at);
 	amc_image bi = { 0 }, ai = { 0 };
 	int have_bi = load_image(s, r->before_screenshot, &bi);
 	int have_ai = have_bi && load_image(s, r->after_screenshot, &ai);

@@ -48,3 +48,7 @@ check_PROGRAMS += tests/unit/test_checkpoint
 TESTS += tests/unit/test_checkpoint
 tests_unit_test_checkpoint_SOURCES = tests/unit/test_checkpoint.c
 tests_unit_test_checkpoint_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_stored_tree
+TESTS += tests/unit/test_stored_tree
+tests_unit_test_stored_tree_SOURCES = tests/unit/test_stored_tree.c
+tests_unit_test_stored_tree_LDADD = $(TEST_LDADD)
