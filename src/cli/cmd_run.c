@@ -11,7 +11,7 @@
 #include "agent/tty_operator.h"
 #include "agentcli/agentcli_probe.h"
 #include "cli/cli.h"
-#include "cli/cmd_run_suite.h"
+#include "cli/cmd_run_folder.h"
 #include "device/device.h"
 #include "device/manager.h"
 #include "launch/launch.h"

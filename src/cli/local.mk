@@ -8,6 +8,6 @@ amc_SOURCES += \
 	src/cli/cmd_mcp.c \
 	src/cli/cmd_search.c \
 	src/cli/cmd_export.c
-amc_SOURCES += src/cli/cmd_flow.c src/cli/cmd_run_suite.c src/cli/cmd_run_suite.h
+amc_SOURCES += src/cli/cmd_flow.c src/cli/cmd_run_folder.c src/cli/cmd_run_folder.h
 amc_SOURCES += src/cli/cmd_fleet.c src/cli/cmd_host.c
 amc_SOURCES += src/cli/cmd_bench.c

@@ -10,7 +10,7 @@ libamc_a_SOURCES += \
 	src/flow/flow_planner_int.h src/flow/flow_planner_cmds.c src/flow/flow_planner_ops.c
 libamc_a_SOURCES += src/flow/script.c src/flow/script.h src/flow/flow_js.c src/flow/flow_js.h \
 	src/flow/script_http.c src/flow/script_http.h \
-	src/flow/flow_check.c src/flow/flow_check.h src/flow/flow_suite.c src/flow/flow_suite.h
+	src/flow/flow_check.c src/flow/flow_check.h src/flow/flow_folder.c src/flow/flow_folder.h
 libamc_a_SOURCES += src/flow/flow_export.c src/flow/flow_export.h
 libamc_a_SOURCES += src/flow/selgen.c src/flow/selgen.h
 # amc-js: the sandboxed JavaScript evaluator (JavaScriptCore from

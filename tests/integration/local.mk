@@ -30,10 +30,10 @@ TESTS += tests/integration/test_flow_agree.sh
 EXTRA_DIST += tests/integration/test_flow_agree.sh
 EXTRA_DIST += tests/integration/test_flow_export.sh
 EXTRA_DIST += tests/integration/tap.sh $(CLI_TESTS) tests/integration/test_ownership.sh
-TESTS += tests/integration/test_cmd_flow.sh tests/integration/test_run_suite.sh
+TESTS += tests/integration/test_cmd_flow.sh tests/integration/test_run_folder.sh
 TESTS += tests/integration/test_cmd_bench.sh
 EXTRA_DIST += tests/integration/test_cmd_bench.sh
-EXTRA_DIST += tests/integration/test_cmd_flow.sh tests/integration/test_run_suite.sh
+EXTRA_DIST += tests/integration/test_cmd_flow.sh tests/integration/test_run_folder.sh
 # amc mcp: real MCP clients from npm (tests/mcp/package-lock.json), like the Appium test
 TESTS += tests/integration/test_mcp_clients.sh tests/integration/test_mcp_sdk_findings.sh
 EXTRA_DIST += tests/integration/test_mcp_clients.sh tests/mcp/package.json tests/mcp/package-lock.json \

@@ -28,10 +28,10 @@ check_PROGRAMS += tests/unit/test_flow_check
 TESTS += tests/unit/test_flow_check
 tests_unit_test_flow_check_SOURCES = tests/unit/test_flow_check.c
 tests_unit_test_flow_check_LDADD = $(TEST_LDADD)
-check_PROGRAMS += tests/unit/test_flow_suite
-TESTS += tests/unit/test_flow_suite
-tests_unit_test_flow_suite_SOURCES = tests/unit/test_flow_suite.c
-tests_unit_test_flow_suite_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_flow_folder
+TESTS += tests/unit/test_flow_folder
+tests_unit_test_flow_folder_SOURCES = tests/unit/test_flow_folder.c
+tests_unit_test_flow_folder_LDADD = $(TEST_LDADD)
 # The Maestro language (issue 14): interpolation, resolving, the corpus figures.
 check_PROGRAMS += tests/unit/test_flow_interp tests/unit/test_flow_resolve tests/unit/test_flow_corpus
 TESTS += tests/unit/test_flow_interp tests/unit/test_flow_resolve tests/unit/test_flow_corpus

@@ -1,4 +1,4 @@
-# test_run_suite.sh - `amc run --flow DIR` on the sim: every flow below the
+# test_run_folder.sh - `amc run --flow DIR` on the sim: every flow below the
 # folder as its own task, tags selecting them, a JUnit report, exit 1 on a failure.
 . "${AMC_TEST_SRCDIR:-.}/tests/integration/tap.sh"
 D="$T_HOME/suite"

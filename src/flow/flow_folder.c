@@ -1,5 +1,5 @@
-/* flow_suite.c - a folder of flows: listing, tags, JUnit (see flow_suite.h). */
-#include "flow/flow_suite.h"
+/* flow_folder.c - a folder of flows: listing, tags, JUnit (see flow_folder.h). */
+#include "flow/flow_folder.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include "flow/flow_yaml.h"
 #include "util/strbuf.h"
 
-static void flow_free(amc_suite_flow *f)
+static void flow_free(amc_folder_flow *f)
 {
 	free(f->path);
 	free(f->name);
@@ -24,7 +24,7 @@ static void flow_free(amc_suite_flow *f)
 	free(f->task_id);
 }
 
-void amc_suite_free(amc_suite *s)
+void amc_flow_folder_free(amc_flow_folder *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		flow_free(&s->v[i]);
@@ -34,7 +34,7 @@ void amc_suite_free(amc_suite *s)
 }
 
 /* name: and tags: of the config document, when there is one. */
-static void read_config(amc_suite_flow *f)
+static void read_config(amc_folder_flow *f)
 {
 	char *text;
 	size_t len;
@@ -72,7 +72,7 @@ static void read_config(amc_suite_flow *f)
 }
 
 /* Is one of the flow's tags in the comma-separated list? */
-static int has_tag(const amc_suite_flow *f, const char *list)
+static int has_tag(const amc_folder_flow *f, const char *list)
 {
 	for (size_t t = 0; t < f->ntags; t++) {
 		size_t l = strlen(f->tags[t]);
@@ -100,7 +100,7 @@ static int collect(const char *dir, int level, char ***paths, size_t *n, amc_err
 	char **names = NULL;
 	size_t nn = 0;
 	struct dirent *de;
-	while ((de = readdir(d)) && nn < AMC_SUITE_MAX_FLOWS) {
+	while ((de = readdir(d)) && nn < AMC_FLOW_FOLDER_MAX) {
 		/* hidden folders are walked: Maestro's own is .maestro/ */
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || !strcmp(de->d_name, ".git"))
 			continue;
@@ -121,7 +121,7 @@ static int collect(const char *dir, int level, char ***paths, size_t *n, amc_err
 		if (rc == 0 && stat(p, &st) == 0) {
 			if (S_ISDIR(st.st_mode) && level < 16)
 				rc = collect(p, level + 1, paths, n, e);
-			else if (S_ISREG(st.st_mode) && flow && *n < AMC_SUITE_MAX_FLOWS) {
+			else if (S_ISREG(st.st_mode) && flow && *n < AMC_FLOW_FOLDER_MAX) {
 				*paths = amc_xrealloc(*paths, (*n + 1) * sizeof **paths);
 				(*paths)[(*n)++] = amc_xstrdup(p);
 			}
@@ -277,7 +277,7 @@ static void wcfg_free(wcfg *w)
 }
 
 /* executionOrder.flowsOrder: those flows first, in that order. */
-static int apply_order(amc_suite *out, const char *order, amc_err *e)
+static int apply_order(amc_flow_folder *out, const char *order, amc_err *e)
 {
 	size_t at = 0;
 	for (const char *p = order; *p;) {
@@ -293,7 +293,7 @@ static int apply_order(amc_suite *out, const char *order, amc_err *e)
 			return amc_err_set(e, AMC_EUSAGE, "executionOrder.flowsOrder names '%.*s', which none of the "
 					   "selected flows is called", (int)(n > 200 ? 200 : n), p);
 		if (n) {
-			amc_suite_flow f = out->v[i];
+			amc_folder_flow f = out->v[i];
 			memmove(&out->v[at + 1], &out->v[at], (i - at) * sizeof *out->v);
 			out->v[at] = f;
 			out->v[at++].in_order = 1;
@@ -303,7 +303,7 @@ static int apply_order(amc_suite *out, const char *order, amc_err *e)
 	return 0;
 }
 
-int amc_suite_list(const char *dir, const char *include, const char *exclude, amc_suite *out,
+int amc_flow_folder_list(const char *dir, const char *include, const char *exclude, amc_flow_folder *out,
 		   amc_err *e)
 {
 	memset(out, 0, sizeof *out);
@@ -316,7 +316,7 @@ int amc_suite_list(const char *dir, const char *include, const char *exclude, am
 	amc_sb_init(&w.order);
 	if (read_workspace(dir, &w, &out->config, e) != 0) {
 		wcfg_free(&w);
-		amc_suite_free(out);
+		amc_flow_folder_free(out);
 		return -1;
 	}
 	out->continue_on_failure = w.continue_on_failure;
@@ -342,7 +342,7 @@ int amc_suite_list(const char *dir, const char *include, const char *exclude, am
 			continue;
 		}
 		globbed++;
-		amc_suite_flow f = { .path = paths[i] };
+		amc_folder_flow f = { .path = paths[i] };
 		read_config(&f);
 		int keep = (!*inc || has_tag(&f, inc)) && !(*exc && has_tag(&f, exc));
 		if (!keep) {
@@ -371,7 +371,7 @@ int amc_suite_list(const char *dir, const char *include, const char *exclude, am
 		rc = apply_order(out, amc_sb_str(&w.order), e);
 	wcfg_free(&w);
 	if (rc != 0)
-		amc_suite_free(out);
+		amc_flow_folder_free(out);
 	return rc;
 }
 
@@ -393,7 +393,7 @@ static void xml_escape(FILE *f, const char *s)
 	}
 }
 
-int amc_suite_write_junit(const amc_suite *s, const char *suite_name, const char *path, amc_err *e)
+int amc_flow_folder_write_junit(const amc_flow_folder *s, const char *suite_name, const char *path, amc_err *e)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
@@ -411,7 +411,7 @@ int amc_suite_write_junit(const amc_suite *s, const char *suite_name, const char
 	xml_escape(f, suite_name);
 	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" time=\"%.3f\">\n", tests, failures, total);
 	for (size_t i = 0; i < s->n; i++) {
-		const amc_suite_flow *t = &s->v[i];
+		const amc_folder_flow *t = &s->v[i];
 		if (!t->ran)
 			continue;
 		fputs("    <testcase name=\"", f);

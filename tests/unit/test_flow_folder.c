@@ -1,4 +1,4 @@
-/* test_flow_suite.c - listing a folder of flows as Maestro's
+/* test_flow_folder.c - listing a folder of flows as Maestro's
  * WorkspaceExecutionPlanner does (config.yaml's flows globs, tags,
  * executionOrder), the JUnit report. */
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "flow/flow_suite.h"
+#include "flow/flow_folder.h"
 #include "tap.h"
 #include "testutil.h"
 
@@ -21,7 +21,7 @@ static void put(const char *path, const char *text)
 
 int main(void)
 {
-	const char *home = test_home("flow_suite");
+	const char *home = test_home("flow_folder");
 	char d[PATH_MAX], p[PATH_MAX];
 	pathf(d, sizeof d, "%s/s", home);
 	mkdir(d, 0700);
@@ -38,9 +38,9 @@ int main(void)
 	pathf(p, sizeof p, "%s/readme.md", d);
 	put(p, "x\n");
 
-	amc_suite s;
+	amc_flow_folder s;
 	amc_err e;
-	ok(amc_suite_list(d, NULL, NULL, &s, &e) == 0, "list");
+	ok(amc_flow_folder_list(d, NULL, NULL, &s, &e) == 0, "list");
 	is_int(s.n, 2, "flows: ['*']: the top-level flows only (not config.yaml, not readme.md), as Maestro");
 	if (s.n == 2) {
 		like(s.v[0].path, "/b.yaml", "name order: b.yaml");
@@ -49,46 +49,46 @@ int main(void)
 		like(s.v[1].path, "/c.yaml", "then c.yaml");
 		is_str(s.v[1].name, "c.yaml", "no config: the file name");
 	}
-	amc_suite_free(&s);
+	amc_flow_folder_free(&s);
 	pathf(p, sizeof p, "%s/config.yaml", d);
 	put(p, "flows: ['sub/*']\n");
-	ok(amc_suite_list(d, NULL, NULL, &s, &e) == 0 && s.n == 1 && strstr(s.v[0].path, "/sub/a.yml"),
+	ok(amc_flow_folder_list(d, NULL, NULL, &s, &e) == 0 && s.n == 1 && strstr(s.v[0].path, "/sub/a.yml"),
 	   "flows: ['sub/*']: the sub-folder's");
-	amc_suite_free(&s);
+	amc_flow_folder_free(&s);
 	put(p, "flows: ['nothing/*']\n");
-	ok(amc_suite_list(d, NULL, NULL, &s, &e) == -1, "patterns that match nothing: an error");
+	ok(amc_flow_folder_list(d, NULL, NULL, &s, &e) == -1, "patterns that match nothing: an error");
 	like(e.msg, "config.yaml match no flow file", "saying so");
 	put(p, "flows:\n  - '**'\nexcludeTags: [smoke]\nexecutionOrder:\n  continueOnFailure: false\n"
 	       "  flowsOrder: [c, a]\n");
-	ok(amc_suite_list(d, NULL, NULL, &s, &e) == 0 && s.n == 2, "'**': every flow below; excludeTags drops b");
+	ok(amc_flow_folder_list(d, NULL, NULL, &s, &e) == 0 && s.n == 2, "'**': every flow below; excludeTags drops b");
 	if (s.n == 2) {
 		like(s.v[0].path, "/c.yaml", "executionOrder: c first");
 		like(s.v[1].path, "/sub/a.yml", "then a (its file name without .yml)");
 		ok(s.v[0].in_order && s.v[1].in_order && !s.continue_on_failure, "in order, continueOnFailure false");
 	}
-	amc_suite_free(&s);
+	amc_flow_folder_free(&s);
 	put(p, "executionOrder: {flowsOrder: [zz]}\n");
-	ok(amc_suite_list(d, NULL, NULL, &s, &e) == -1, "flowsOrder naming no flow: an error");
+	ok(amc_flow_folder_list(d, NULL, NULL, &s, &e) == -1, "flowsOrder naming no flow: an error");
 	like(e.msg, "flowsOrder names 'zz'", "naming it");
 	remove(p);
 	pathf(p, sizeof p, "%s/sub", d);
-	ok(amc_suite_list(p, NULL, NULL, &s, &e) == 0 && s.n == 1, "no config.yaml: the top level");
-	amc_suite_free(&s);
+	ok(amc_flow_folder_list(p, NULL, NULL, &s, &e) == 0 && s.n == 1, "no config.yaml: the top level");
+	amc_flow_folder_free(&s);
 	pathf(p, sizeof p, "%s/config.yaml", d);
 	put(p, "flows: ['**']\n");
-	ok(amc_suite_list(d, "smoke", NULL, &s, &e) == 0 && s.n == 1, "--include-tags smoke");
-	amc_suite_free(&s);
-	ok(amc_suite_list(d, "nothing", NULL, &s, &e) == -1, "tags that match nothing: an error");
+	ok(amc_flow_folder_list(d, "smoke", NULL, &s, &e) == 0 && s.n == 1, "--include-tags smoke");
+	amc_flow_folder_free(&s);
+	ok(amc_flow_folder_list(d, "nothing", NULL, &s, &e) == -1, "tags that match nothing: an error");
 	like(e.msg, "matches the tags", "saying so");
-	amc_suite_free(&s);
-	ok(amc_suite_list(d, "x,nightly", "smoke", &s, &e) == 0 && s.n == 1 &&
+	amc_flow_folder_free(&s);
+	ok(amc_flow_folder_list(d, "x,nightly", "smoke", &s, &e) == 0 && s.n == 1 &&
 	   strstr(s.v[0].path, "a.yml"), "include a list, exclude one");
 	if (s.n == 1) {
 		s.v[0].ran = 1;
 		s.v[0].passed = 0;
 		s.v[0].message = strdup("step 1: \"x\" & <y>\x01");
 		pathf(p, sizeof p, "%s/j.xml", home);
-		ok(amc_suite_write_junit(&s, "suite", p, &e) == 0, "junit written");
+		ok(amc_flow_folder_write_junit(&s, "suite", p, &e) == 0, "junit written");
 		char *x = NULL;
 		size_t n = 0;
 		FILE *f = fopen(p, "r");
@@ -102,8 +102,8 @@ int main(void)
 		like(x ? x : "", "message=\"step 1: &quot;x&quot; &amp; &lt;y&gt;?\"", "escaped, no control bytes");
 		free(x);
 	}
-	amc_suite_free(&s);
-	ok(amc_suite_list("/nonexistent-dir", NULL, NULL, &s, &e) == -1 && e.code == AMC_EUSAGE,
+	amc_flow_folder_free(&s);
+	ok(amc_flow_folder_list("/nonexistent-dir", NULL, NULL, &s, &e) == -1 && e.code == AMC_EUSAGE,
 	   "a missing folder");
 	return done_testing();
 }

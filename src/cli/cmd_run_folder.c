@@ -10,8 +10,8 @@
 #include <cjson/cJSON.h>
 
 #include "cli/cli.h"
-#include "cli/cmd_run_suite.h"
-#include "flow/flow_suite.h"
+#include "cli/cmd_run_folder.h"
+#include "flow/flow_folder.h"
 #include "util/proc.h"
 #include "util/sanitize.h"
 
@@ -24,7 +24,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void run_one(const char *self, const char *device, amc_suite_flow *f)
+static void run_one(const char *self, const char *device, amc_folder_flow *f)
 {
 	const char *argv[8];
 	int n = 0;
@@ -80,18 +80,18 @@ int amc_cli_run_suite(const char *dir, const char *device, const char *include, 
 		return amc_cli_usage(&amc_cmd_run, "--format junit needs --output FILE");
 	if (output && !format)
 		return amc_cli_usage(&amc_cmd_run, "--output FILE needs --format junit");
-	amc_suite s;
-	if (amc_suite_list(dir, include, exclude, &s, &e) != 0)
+	amc_flow_folder s;
+	if (amc_flow_folder_list(dir, include, exclude, &s, &e) != 0)
 		return amc_cli_fail(&e);
 	if (s.n == 0) {
-		amc_suite_free(&s);
+		amc_flow_folder_free(&s);
 		amc_err_set(&e, AMC_EUSAGE, "no flow below %s matches the tags given", dir);
 		return amc_cli_fail(&e);
 	}
 	char self[PATH_MAX];
 	ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (l <= 0) {
-		amc_suite_free(&s);
+		amc_flow_folder_free(&s);
 		amc_err_set(&e, AMC_EENV, "cannot find amc's own executable to run each flow");
 		return amc_cli_fail(&e);
 	}
@@ -120,7 +120,7 @@ int amc_cli_run_suite(const char *dir, const char *device, const char *include, 
 		}
 	}
 	int rc = failed ? AMC_EFAIL : 0;
-	if (output && amc_suite_write_junit(&s, dir, output, &e) != 0)
+	if (output && amc_flow_folder_write_junit(&s, dir, output, &e) != 0)
 		rc = amc_cli_fail(&e);
 	if (json) {
 		cJSON *j = cJSON_CreateObject();
@@ -142,6 +142,6 @@ int amc_cli_run_suite(const char *dir, const char *device, const char *include, 
 	} else {
 		fprintf(stderr, "amc: %zu of %zu flows passed\n", s.n - failed, s.n);
 	}
-	amc_suite_free(&s);
+	amc_flow_folder_free(&s);
 	return rc;
 }

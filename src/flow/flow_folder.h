@@ -1,17 +1,17 @@
-/* flow_suite.h - a folder of flows as Maestro's `test DIR` takes it (its
+/* flow_folder.h - a folder of flows as Maestro's `test DIR` takes it (its
  * WorkspaceExecutionPlanner): the folder's config.yaml (`flows:` globs,
  * default "*", the top-level flows only; includeTags/excludeTags added to the
  * command line's; executionOrder: {flowsOrder, continueOnFailure}), the
  * flows selected in name order, and a JUnit report. */
-#ifndef AMC_FLOW_SUITE_H
-#define AMC_FLOW_SUITE_H
+#ifndef AMC_FLOW_FOLDER_H
+#define AMC_FLOW_FOLDER_H
 
 #include <stddef.h>
 #include "util/err.h"
 
-#define AMC_SUITE_MAX_FLOWS 10000
+#define AMC_FLOW_FOLDER_MAX 10000
 
-typedef struct amc_suite_flow {
+typedef struct amc_folder_flow {
 	char *path;        /* owned */
 	char *name;        /* name: of the flow, else its file name; owned */
 	char **tags;       /* owned */
@@ -23,14 +23,14 @@ typedef struct amc_suite_flow {
 	char *message;     /* why it failed (owned, may be NULL) */
 	char *task_id;     /* owned, may be NULL */
 	int in_order;      /* named by executionOrder.flowsOrder: runs first, in that order */
-} amc_suite_flow;
+} amc_folder_flow;
 
-typedef struct amc_suite {
-	amc_suite_flow *v;     /* executionOrder's flows first, then the rest in name order */
+typedef struct amc_flow_folder {
+	amc_folder_flow *v;     /* executionOrder's flows first, then the rest in name order */
 	size_t n;
 	int continue_on_failure; /* executionOrder.continueOnFailure (default 1) */
 	char *config;          /* the workspace config read (owned; NULL: none) */
-} amc_suite;
+} amc_flow_folder;
 
 /* The flows of the workspace `dir` (not config.yaml) its config's `flows:`
  * globs match (relative to dir: `*` within a folder, `**` across folders),
@@ -38,11 +38,11 @@ typedef struct amc_suite {
  * given: all) and none of `exclude` or excludeTags; tag lists are
  * comma-separated. An empty selection is an AMC_EUSAGE error saying why, as
  * Maestro's. A flow whose config cannot be read is kept (it fails when run,
- * saying why). Free with amc_suite_free. */
-int amc_suite_list(const char *dir, const char *include, const char *exclude, amc_suite *out,
+ * saying why). Free with amc_flow_folder_free. */
+int amc_flow_folder_list(const char *dir, const char *include, const char *exclude, amc_flow_folder *out,
 		   amc_err *e);
-void amc_suite_free(amc_suite *s);
+void amc_flow_folder_free(amc_flow_folder *s);
 /* Write a JUnit XML report of the flows that ran (text XML-escaped). */
-int amc_suite_write_junit(const amc_suite *s, const char *suite_name, const char *path, amc_err *e);
+int amc_flow_folder_write_junit(const amc_flow_folder *s, const char *suite_name, const char *path, amc_err *e);
 
 #endif
