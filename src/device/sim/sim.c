@@ -42,19 +42,6 @@ enum {
 	DEFAULT_VANISH_MS = 2000
 };
 
-static const struct {
-	const char *pkg;
-	int screen;
-} APPS[] = {
-	{"com.android.settings", SCR_SETTINGS},
-	{"com.android.contacts", SCR_CONTACTS},
-	{"com.amc.notes", SCR_NOTES},
-	{"com.android.deskclock", SCR_CLOCK},
-	{"com.amc.messages", SCR_MESSAGES},
-	{"com.amc.files", SCR_FILES},
-	{"com.android.launcher3", SCR_LAUNCHER},
-};
-
 static sim *S(amc_device *d)
 {
 	return d->impl;
@@ -377,20 +364,22 @@ static int op_key(amc_device *d, amc_key k, amc_err *e)
 static int op_launch_app(amc_device *d, const char *app_id, amc_err *e)
 {
 	sim *s = S(d);
-	int screen = -1;
-	for (size_t i = 0; app_id && i < sizeof APPS / sizeof APPS[0]; i++)
-		if (!strcmp(app_id, APPS[i].pkg))
-			screen = APPS[i].screen;
-	if (screen < 0) {
+	const sim_app *app = sim_app_of(app_id);
+	if (!app) {
 		char *bad = amc_sanitize_dup(app_id ? app_id : "");
-		amc_err_set(e, AMC_EUSAGE,
-			    "app '%.200s' is not installed on sim:%d (installed: com.android.settings, "
-			    "com.android.contacts, com.amc.notes, com.android.deskclock, com.amc.messages, "
-			    "com.amc.files, com.android.launcher3)",
-			    bad, s->index);
+		amc_sb inst;
+		amc_sb_init(&inst);
+		size_t n;
+		const sim_app *all = sim_apps(&n);
+		for (size_t i = 0; i < n; i++)
+			amc_sb_printf(&inst, "%s%s", i ? ", " : "", all[i].pkg);
+		amc_err_set(e, AMC_EUSAGE, "app '%.200s' is not installed on sim:%d (installed: %s)", bad, s->index,
+			    amc_sb_str(&inst));
+		amc_sb_free(&inst);
 		free(bad);
 		return -1;
 	}
+	int screen = app->screen;
 	if (refresh(s, e) != 0)
 		return -1;
 	sim_launch(s, screen);
@@ -399,10 +388,8 @@ static int op_launch_app(amc_device *d, const char *app_id, amc_err *e)
 
 static int app_screen(const char *app_id)
 {
-	for (size_t i = 0; app_id && i < sizeof APPS / sizeof APPS[0]; i++)
-		if (!strcmp(app_id, APPS[i].pkg))
-			return APPS[i].screen;
-	return -1;
+	const sim_app *app = sim_app_of(app_id);
+	return app ? app->screen : -1;
 }
 
 /* The app on screen: the package of the top screen. */
@@ -416,10 +403,12 @@ static int open_link(sim *s, const char *link, amc_err *e)
 {
 	const char *rest = link && !strncmp(link, "sim://", 6) ? link + 6 : NULL;
 	int screen = -1;
-	for (size_t i = 0; rest && i < sizeof APPS / sizeof APPS[0]; i++) {
-		const char *last = strrchr(APPS[i].pkg, '.');
-		if (!strcmp(rest, APPS[i].pkg) || (last && !strcmp(rest, last + 1)))
-			screen = APPS[i].screen;
+	size_t napps;
+	const sim_app *apps = sim_apps(&napps);
+	for (size_t i = 0; rest && i < napps; i++) {
+		const char *last = strrchr(apps[i].pkg, '.');
+		if (!strcmp(rest, apps[i].pkg) || (last && !strcmp(rest, last + 1)))
+			screen = apps[i].screen;
 	}
 	if (screen < 0) {
 		char *bad = amc_sanitize_dup(link ? link : "");

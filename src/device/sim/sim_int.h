@@ -328,6 +328,17 @@ int sim_state_from_json(sim *s, const char *text, size_t len, amc_err *e);
 int sim_state_load(sim *s, amc_err *e);           /* 1: no file yet */
 int sim_state_save(sim *s, amc_err *e);
 const char *sim_screen_name(int screen);
+/* The sim's apps (state.c): its package, the screen it opens on, and its
+ * own screens first..last. */
+typedef struct sim_app {
+	const char *pkg;
+	int screen;
+	int first, last;
+} sim_app;
+const sim_app *sim_apps(size_t *n);
+/* The app with this package; NULL: not installed. */
+const sim_app *sim_app_of(const char *pkg);
+/* The package of the app a screen belongs to. */
 const char *sim_screen_package(int screen);
 const char *sim_toggle_name(int t);
 /* Put app `pkg`'s data back to factory (contacts, notes, or Settings'

@@ -51,20 +51,37 @@ const char *sim_toggle_name(int t)
 	return t >= 0 && t < TG_COUNT ? TOGGLE_NAMES[t] : "?";
 }
 
+/* The one list of the sim's apps: package, the screen it opens on, and the
+ * range of screens that are its own (the enum keeps each app's together). */
+static const sim_app APPS[] = {
+	{ "com.android.settings", SCR_SETTINGS, SCR_SETTINGS, SCR_ABOUT },
+	{ "com.android.contacts", SCR_CONTACTS, SCR_CONTACTS, SCR_CONTACT_DETAIL },
+	{ "com.amc.notes", SCR_NOTES, SCR_NOTES, SCR_NOTE_EDIT },
+	{ "com.android.deskclock", SCR_CLOCK, SCR_CLOCK, SCR_ALARM_EDIT },
+	{ "com.amc.messages", SCR_MESSAGES, SCR_MESSAGES, SCR_COMPOSE },
+	{ "com.amc.files", SCR_FILES, SCR_FILES, SCR_FILE_DETAIL },
+	{ "com.android.launcher3", SCR_LAUNCHER, SCR_LAUNCHER, SCR_LAUNCHER },
+};
+
+const sim_app *sim_apps(size_t *n)
+{
+	*n = sizeof APPS / sizeof APPS[0];
+	return APPS;
+}
+
+const sim_app *sim_app_of(const char *pkg)
+{
+	for (size_t i = 0; pkg && i < sizeof APPS / sizeof APPS[0]; i++)
+		if (!strcmp(pkg, APPS[i].pkg))
+			return &APPS[i];
+	return NULL;
+}
+
 const char *sim_screen_package(int screen)
 {
-	if (screen == SCR_LAUNCHER)
-		return "com.android.launcher3";
-	if (screen >= SCR_CONTACTS && screen <= SCR_CONTACT_DETAIL)
-		return "com.android.contacts";
-	if (screen == SCR_NOTES || screen == SCR_NOTE_EDIT)
-		return "com.amc.notes";
-	if (screen == SCR_CLOCK || screen == SCR_ALARM_EDIT)
-		return "com.android.deskclock";
-	if (screen >= SCR_MESSAGES && screen <= SCR_COMPOSE)
-		return "com.amc.messages";
-	if (screen == SCR_FILES || screen == SCR_FILE_DETAIL)
-		return "com.amc.files";
+	for (size_t i = 0; i < sizeof APPS / sizeof APPS[0]; i++)
+		if (screen >= APPS[i].first && screen <= APPS[i].last)
+			return APPS[i].pkg;
 	return "com.android.settings";
 }
 
