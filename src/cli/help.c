@@ -90,7 +90,7 @@ void amc_cli_put_wrapped(FILE *f, const char *s, int col, int indent)
 /* The description column of an option row ("  -x, --opt ARG   what it
  * does": after the first run of two or more spaces that follows text), or 0
  * when the line is not one. */
-static size_t desc_col(const char *l, size_t n, int width)
+static size_t desc_raw(const char *l, size_t n, size_t *opt_end)
 {
 	size_t lead = strspn(l, " ");
 	for (size_t i = lead; i + 2 < n; i++)
@@ -98,11 +98,18 @@ static size_t desc_col(const char *l, size_t n, int width)
 			size_t j = i + 1;
 			while (j < n && l[j] == ' ')
 				j++;
-			return j < n && cols(l, j) <= width / 2 ? j : 0;
+			if (opt_end)
+				*opt_end = i + 1;
+			return j < n ? j : 0;
 		}
 	return 0;
 }
 
+static size_t desc_col(const char *l, size_t n, int width)
+{
+	size_t j = desc_raw(l, n, NULL);
+	return j && cols(l, j) <= width / 2 ? j : 0;
+}
 typedef struct line {
 	const char *s;
 	size_t n;
@@ -112,8 +119,16 @@ typedef struct line {
  * keeps its text up to `from`, later ones start at column `hang`. */
 static void fold_block(amc_sb *out, const line *v, size_t a, size_t b, size_t from, size_t hang, int width)
 {
-	amc_sb_append(out, v[a].s, from);
-	int col = cols(v[a].s, from), first = 1;
+	/* a block indented past half the width (a description under a long
+	 * option, on a narrow terminal) moves left to a quarter of it */
+	int blank = strspn(v[a].s, " ") >= from; /* the first line's prefix is spaces only */
+	if (blank && from == hang && hang > (size_t)width / 2)
+		from = hang = (size_t)width / 4;
+	if (blank)
+		amc_sb_printf(out, "%*s", (int)from, "");
+	else
+		amc_sb_append(out, v[a].s, from);
+	int col = blank ? (int)from : cols(v[a].s, from), first = 1;
 	for (size_t k = a; k < b; k++) {
 		size_t p = k == a ? from : 0;
 		while (p < v[k].n) {
@@ -143,6 +158,29 @@ static void fold_block(amc_sb *out, const line *v, size_t a, size_t b, size_t fr
 	amc_sb_append(out, "\n", 1);
 }
 
+/* An option row whose description column is past half the width: the
+ * option alone on its line, then its description and the lines that
+ * continue it (lines i+1..j) folded under it, indented from the option. */
+static void fold_narrow(amc_sb *out, const line *v, size_t i, size_t j, size_t opt_end, size_t desc,
+			size_t lead, int width)
+{
+	amc_sb_append(out, v[i].s, opt_end);
+	amc_sb_append(out, "\n", 1);
+	size_t hang = lead + 6 < (size_t)width / 2 ? lead + 6 : lead + 2;
+	amc_sb first;
+	amc_sb_init(&first);
+	amc_sb_printf(&first, "%*s", (int)hang, "");
+	amc_sb_append(&first, v[i].s + desc, v[i].n - desc);
+	line *t = amc_xmalloc((j - i) * sizeof *t);
+	t[0].s = amc_sb_str(&first);
+	t[0].n = first.len;
+	for (size_t k = i + 1; k < j; k++)
+		t[k - i] = v[k];
+	fold_block(out, t, 0, j - i, hang, hang, width);
+	free(t);
+	amc_sb_free(&first);
+}
+
 /* The end of the lines from `j` that continue a line indented by `lead`:
  * lines all at one deeper indent (at least lead + 4), none an option row. */
 static size_t continued(const line *v, size_t nv, size_t j, size_t lead, int width)
@@ -150,8 +188,9 @@ static size_t continued(const line *v, size_t nv, size_t j, size_t lead, int wid
 	size_t at = j < nv ? strspn(v[j].s, " ") : 0;
 	if (j >= nv || at >= v[j].n || at < lead + 4)
 		return j;
-	while (j < nv && strspn(v[j].s, " ") == at && at < v[j].n && !desc_col(v[j].s, v[j].n, width))
+	while (j < nv && strspn(v[j].s, " ") == at && at < v[j].n && !desc_raw(v[j].s, v[j].n, NULL))
 		j++;
+	(void)width;
 	return j;
 }
 
@@ -192,7 +231,7 @@ char *amc_cli_fold(const char *text, int width)
 			/* a description's lines under a long item: one paragraph
 			 * at that indent */
 			while (j < nv && strspn(v[j].s, " ") == lead && lead < v[j].n &&
-			       !desc_col(v[j].s, v[j].n, width))
+			       !desc_raw(v[j].s, v[j].n, NULL))
 				j++;
 		} else if (lead) {
 			/* an item of a list: alone, continuing under the deeper
@@ -203,8 +242,22 @@ char *amc_cli_fold(const char *text, int width)
 			/* a paragraph: the lines that follow at the margin */
 			if (!strncmp(v[i].s, "usage: ", 7))
 				hang = 4;
-			while (j < nv && v[j].n && v[j].s[0] != ' ' && !desc_col(v[j].s, v[j].n, width))
+			while (j < nv && v[j].n && v[j].s[0] != ' ' && !desc_raw(v[j].s, v[j].n, NULL))
 				j++;
+		}
+		size_t opt_end = 0, raw = d || width <= 0 ? 0 : desc_raw(v[i].s, v[i].n, &opt_end);
+		if (raw && lead < 8) {
+			/* an option row too wide for this terminal's columns: the
+			 * description goes under it, a little indented */
+			j = continued(v, nv, i + 1, lead, width);
+			int wide = 0;
+			for (size_t k = i; k < j; k++)
+				wide |= cols(v[k].s, v[k].n) > width;
+			if (wide) {
+				fold_narrow(&out, v, i, j, opt_end, raw, lead, width);
+				i = j;
+				continue;
+			}
 		}
 		int wide = 0;
 		for (size_t k = i; k < j; k++)

@@ -66,6 +66,20 @@ COLUMNS=200 "$AMC" run --help | grep -q -- '--yes           allow irreversible-l
 ok_status $? "a wide terminal gets the lines as written"
 "$AMC" run --help | cmp -s - "$T_HOME/run80"
 ok_status $((! $?)) "not a terminal and no COLUMNS: lines as written (for grep)"
+# Narrow terminals: no word is lost or cut, and an option whose column is
+# past half the width gets its description on the lines under it.
+lost=""
+for w in 30 40 60 100; do
+	for c in run fleet bench mcp sim; do
+		"$AMC" $c --help | tr -s ' \n' '\n\n' | grep -v '^$' >"$T_HOME/w0"
+		COLUMNS=$w "$AMC" $c --help | tr -s ' \n' '\n\n' | grep -v '^$' >"$T_HOME/w1"
+		cmp -s "$T_HOME/w0" "$T_HOME/w1" || lost="$lost $c@$w"
+	done
+done
+is "$lost" "" "folding at 30, 40, 60 and 100 columns keeps every word, in order"
+COLUMNS=40 "$AMC" run --help >"$T_HOME/run40"
+grep -q '^      --agent claude|codex$' "$T_HOME/run40" && grep -A1 '^      --agent claude|codex$' "$T_HOME/run40" | tail -n 1 | grep -q "^            a coding agent's"
+ok_status $? "at 40 columns a long option's description goes under it"
 "$AMC" run --nope 2>"$T_HOME/err"
 is $? 2 "a usage error exits 2"
 COLUMNS=80 "$AMC" run --nope 2>&1 | LC_ALL=C.UTF-8 wc -L >"$T_HOME/w"
