@@ -577,6 +577,14 @@ static const char *nearest(const char *name)
 			best = COMMANDS[i].name;
 		}
 	}
+	/* a shortened name ("waitUntil" for extendedWaitUntil): a known command
+	 * that ends with it, in any case, when it is at least 5 letters */
+	size_t n = strlen(name);
+	for (size_t i = 0; !best && n >= 5 && i < NCOMMANDS; i++) {
+		size_t m = strlen(COMMANDS[i].name);
+		if (COMMANDS[i].parse && m > n && !strcasecmp(COMMANDS[i].name + m - n, name))
+			best = COMMANDS[i].name;
+	}
 	return best;
 }
 

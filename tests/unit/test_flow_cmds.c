@@ -308,6 +308,8 @@ static void test_errors(void)
 	      "bare unknown command");
 	fails("- tapon: x\n", "unknown command 'tapon' (did you mean 'tapOn'?)", "a typo: the nearest command");
 	fails("- asertVisble: x\n", "did you mean 'assertVisible'?", "two letters off");
+	fails("- waitUntil:\n    visible: x\n", "unknown command 'waitUntil' (did you mean 'extendedWaitUntil'?)",
+	      "a shortened name: the command it ends (Maestro refuses waitUntil too)");
 	amc_flow_cmd *c = one("- tapOn: {traits: \"square LONG_TEXT\"}\n", "tapOn traits=square+long-text",
 			      "traits in any case, - or _");
 	is_int((int)c->sel.traits, AMC_TRAIT_SQUARE | AMC_TRAIT_LONG_TEXT, "traits: both read");
