@@ -149,8 +149,9 @@ static int device_arg(const amc_mcp_call *c, char *dev, size_t n, amc_err *e)
 
 /* ---- observe ---- */
 
+/* age_ms: how old the screen is (-1: not known); fresh: captured for this call. */
 static cJSON *observe_result(const char *dev, cJSON *scene, cJSON *semantic, cJSON *image, cJSON *info,
-			     const char *task, const char *note)
+			     const char *task, const char *note, long age_ms, int fresh)
 {
 	amc_sb t;
 	amc_sb_init(&t);
@@ -180,6 +181,11 @@ static cJSON *observe_result(const char *dev, cJSON *scene, cJSON *semantic, cJS
 		amc_json_add_str(st, "task", task);
 	else
 		cJSON_AddNullToObject(st, "task");
+	if (age_ms >= 0)
+		cJSON_AddNumberToObject(st, "age_ms", (double)age_ms);
+	else
+		cJSON_AddNullToObject(st, "age_ms");
+	cJSON_AddBoolToObject(st, "fresh", fresh);
 	cJSON *r = amc_mcp_result(st, amc_sb_str(&t), 0);
 	amc_sb_free(&t);
 	if (image)
@@ -199,10 +205,15 @@ cJSON *amc_mcp_observe(const amc_mcp_call *c)
 	int want_sem = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c->args, "semantic"));
 	amc_mcp_session *sess = amc_mcp_srv_session(c->srv, dev, 0, &e);
 	if (sess) {
-		/* the device is this session's: read the screen its task will act on */
+		/* the device is this session's: the screen its task will act on,
+		 * captured again unless it is fresher than AMC_MCP_FRESH_MS (a real
+		 * phone changes without an act: a notification, a spinner, a toast) */
 		cJSON *scene;
 		char shot[512];
-		if (amc_mcp_session_scene(sess, &scene, shot, sizeof shot, &e) != 0)
+		long age = 0;
+		int fresh = 0;
+		if (amc_mcp_session_look(sess, AMC_MCP_FRESH_MS, &age, &fresh, &e) != 0 ||
+		    amc_mcp_session_scene(sess, &scene, shot, sizeof shot, &e) != 0)
 			return amc_mcp_fail("cannot read %s: %s", dev, e.msg);
 		cJSON *info = want_image ? cJSON_CreateObject() : NULL;
 		cJSON *img = want_image ? image_file(o->home, shot, info) : NULL;
@@ -212,8 +223,14 @@ cJSON *amc_mcp_observe(const amc_mcp_call *c)
 			cJSON_Delete(info);
 			info = NULL;
 		}
-		return observe_result(dev, scene, NULL, img, info, amc_mcp_session_task(sess),
-				      want_sem ? "SemanticScene: only outside a session (it is in each step's record)" : NULL);
+		char note[200];
+		if (!fresh)
+			snprintf(note, sizeof note, "the screen as captured %ld ms ago (reused: fresher than %d ms)%s", age,
+				 AMC_MCP_FRESH_MS, want_sem ? "; SemanticScene: only outside a session" : "");
+		else
+			snprintf(note, sizeof note, "the screen as captured now%s",
+				 want_sem ? "; SemanticScene: only outside a session (it is in each step's record)" : "");
+		return observe_result(dev, scene, NULL, img, info, amc_mcp_session_task(sess), note, age, fresh);
 	}
 	amc_device *d;
 	if (amc_device_open(dev, o->home, o->cfg, &d, &e) != 0)
@@ -255,7 +272,7 @@ cJSON *amc_mcp_observe(const amc_mcp_call *c)
 		cJSON_Delete(info);
 		info = NULL;
 	}
-	cJSON *r = observe_result(dev, amc_scene_to_json(&obs.scene), semantic, img, info, NULL, note);
+	cJSON *r = observe_result(dev, amc_scene_to_json(&obs.scene), semantic, img, info, NULL, note, 0, 1);
 	amc_observation_free(&obs);
 	return r;
 }

@@ -232,15 +232,29 @@ int amc_mcp_session_scene(amc_mcp_session *s, cJSON **scene, char *shot, size_t 
 			amc_err_set(e, AMC_EENV, "the device's screen could not be read within 10 s");
 		return -1;
 	}
-	pthread_mutex_lock(&s->mu);
-	snprintf(shot, shot_n, "%s", s->last_shot);
-	pthread_mutex_unlock(&s->mu);
-	/* the screen the task will act on next: before the first act too */
+	/* the screen the task will act on next (before the first act too): its
+	 * stored file, or "" when it was captured again and is held in memory
+	 * only (amc_mcp_session_png); the last act's after-screen otherwise */
 	char asked[512];
 	amc_extplanner_asked_shot(s->x, asked, sizeof asked);
-	if (asked[0])
+	unsigned char *png = NULL;
+	size_t len = 0;
+	if (asked[0]) {
 		snprintf(shot, shot_n, "%s", asked);
+	} else if (amc_extplanner_asked_png(s->x, &png, &len) == 0) {
+		free(png);
+		shot[0] = 0;
+	} else {
+		pthread_mutex_lock(&s->mu);
+		snprintf(shot, shot_n, "%s", s->last_shot);
+		pthread_mutex_unlock(&s->mu);
+	}
 	return 0;
+}
+
+int amc_mcp_session_look(amc_mcp_session *s, long max_age_ms, long *age_ms, int *fresh, amc_err *e)
+{
+	return amc_extplanner_look(s->x, max_age_ms, 10000, age_ms, fresh, e);
 }
 
 int amc_mcp_session_png(amc_mcp_session *s, unsigned char **png, size_t *len)

@@ -71,6 +71,10 @@ int amc_mcp_session_ended(amc_mcp_session *s);
  * $AMC_HOME; "" before the first act). -1 when the task has ended. */
 int amc_mcp_session_scene(amc_mcp_session *s, cJSON **scene, char *shot, size_t shot_n, amc_err *e);
 
+/* Make the screen the session's task waits with no older than max_age_ms:
+ * captured again now when it is older (amc_extplanner_look). *age_ms: its
+ * age; *fresh: 1 when captured for this call. 0, or -1 with e. */
+int amc_mcp_session_look(amc_mcp_session *s, long max_age_ms, long *age_ms, int *fresh, amc_err *e);
 /* The PNG of the screen the task will act on next (a copy, the caller's);
  * -1 when none. For the first screen, which is stored only with its step. */
 int amc_mcp_session_png(amc_mcp_session *s, unsigned char **png, size_t *len);

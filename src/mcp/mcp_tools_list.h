@@ -19,7 +19,7 @@ static const char TOOLS_JSON[] = "["
 	"\"inputSchema\":" OBJ(DEV ",\"image\":{\"type\":\"boolean\",\"description\":\"include the screenshot (default true)\"},"
 			       "\"semantic\":{\"type\":\"boolean\",\"description\":\"add the SemanticScene when enrichment is on\"}", "") ","
 	"\"outputSchema\":" OBJ("\"device\":{\"type\":\"string\"},\"scene\":{\"type\":\"object\"},\"semantic\":{},"
-				"\"screenshot\":{},\"task\":{}", ",\"required\":[\"device\",\"scene\"]")
+				"\"screenshot\":{},\"task\":{},\"age_ms\":{},\"fresh\":{}", ",\"required\":[\"device\",\"scene\"]")
 	ANN("true", "false", "true", "false") "},"
 
 	"{\"name\":\"act\",\"title\":\"Act on a device\","

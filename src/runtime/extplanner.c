@@ -34,6 +34,9 @@ typedef struct shared {
 	char *finish_answer;          /* an information task's answer; NULL: none */
 	/* the planner's side */
 	int asking;                   /* next() waits for an action */
+	long long ask_ms;             /* monotonic time of the observation it waits with */
+	unsigned ask_gen;             /* counts the observations handed to next() */
+	int look_wanted;              /* someone wants the screen captured again now */
 	int ask_step;
 	cJSON *ask_scene;
 	char ask_shot[512];          /* the screenshot of that screen (artifact path); "" when not stored */
@@ -122,6 +125,8 @@ static amc_plan_rc ext_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 	shared *s = p->impl;
 	pthread_mutex_lock(&s->mu);
 	s->asking = 1;
+	s->ask_ms = amc_mono_ms();
+	s->ask_gen++;
 	s->ask_step = ctx->step;
 	cJSON_Delete(s->ask_scene);
 	s->ask_scene = amc_scene_to_json(&ctx->obs->scene);
@@ -160,6 +165,11 @@ static amc_plan_rc ext_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 		if (p->cancel && atomic_load(p->cancel)) {
 			/* the runner looks at its cancel flag first thing on REOBSERVE */
 			rc = AMC_PLAN_REOBSERVE;
+			break;
+		}
+		if (s->look_wanted) {
+			s->look_wanted = 0;
+			rc = AMC_PLAN_LOOK;
 			break;
 		}
 		if (s->handle_gone) {
@@ -335,6 +345,54 @@ int amc_extplanner_give(amc_extplanner *x, const char *tool, const cJSON *args, 
 	pthread_cond_broadcast(&s->cv);
 	pthread_mutex_unlock(&s->mu);
 	return 0;
+}
+
+int amc_extplanner_look(amc_extplanner *x, long max_age_ms, long wait_ms, long *age_ms, int *fresh, amc_err *e)
+{
+	shared *s = x->s;
+	long long deadline = deadline_after(wait_ms);
+	pthread_mutex_lock(&s->mu);
+	int rc = -1;
+	for (;;) {
+		if (s->ended) {
+			amc_err_set(e, AMC_EFAIL, "the session's task has ended (%s)", s->outcome.status);
+			break;
+		}
+		if (s->asking && !s->have_action && !s->have_finish) {
+			long long age = amc_mono_ms() - s->ask_ms;
+			if (age <= max_age_ms) {
+				*age_ms = (long)age;
+				*fresh = 0;
+				rc = 0;
+				break;
+			}
+			unsigned gen = s->ask_gen;
+			s->look_wanted = 1;
+			pthread_cond_broadcast(&s->cv);
+			while (s->ask_gen == gen && !s->ended && !past(deadline))
+				wait_until(s, deadline, AMC_EXTPLANNER_POLL_MS);
+			if (s->ask_gen != gen) {
+				*age_ms = (long)(amc_mono_ms() - s->ask_ms);
+				*fresh = 1;
+				rc = 0;
+			} else if (!s->ended) {
+				s->look_wanted = 0;
+				amc_err_set(e, AMC_EENV, "the screen could not be captured again within %.1f s",
+					    wait_ms / 1000.0);
+			}
+			if (rc == 0 || !s->ended)
+				break;
+			continue;
+		}
+		if (past(deadline)) {
+			amc_err_set(e, AMC_EENV, "the task is busy with a step; the screen could not be read within %.1f s",
+				    wait_ms / 1000.0);
+			break;
+		}
+		wait_until(s, deadline, AMC_EXTPLANNER_POLL_MS);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return rc;
 }
 
 int amc_extplanner_set_answer(amc_extplanner *x, const char *answer)

@@ -61,6 +61,15 @@ int amc_extplanner_give(amc_extplanner *x, const char *tool, const cJSON *args, 
  * give. */
 typedef char *(*amc_extplanner_words_fn)(void *ud, const char *reason);
 void amc_extplanner_set_words(amc_extplanner *x, amc_extplanner_words_fn fn, void *ud);
+/* The screen the task will act on, no older than max_age_ms: when the
+ * observation the task is waiting with is older, it is captured again now
+ * (on the runner's thread, as any observation) and this waits up to wait_ms
+ * for it. *age_ms: how old the observation is; *fresh: 1 when it was
+ * captured for this call.
+ * 0; -1 when the task is not waiting for an action within wait_ms, or ended
+ * (AMC_EFAIL, e says which). Then read it with amc_extplanner_wait_asked,
+ * amc_extplanner_asked_shot and amc_extplanner_asked_png. */
+int amc_extplanner_look(amc_extplanner *x, long max_age_ms, long wait_ms, long *age_ms, int *fresh, amc_err *e);
 /* End the task: succeeded with `text` as its summary (success = 1), or failed
  * with `text` as its error (success = 0). Wait for the end with
  * amc_extplanner_wait. Errors as for give. */

@@ -63,7 +63,9 @@ typedef enum amc_plan_rc {
 	AMC_PLAN_ACT,        /* run `out` as the next step */
 	AMC_PLAN_DONE,       /* goal reached; `out->description` may hold a summary */
 	AMC_PLAN_REOBSERVE,  /* nothing to do on this screen yet: wait a bit, capture again, ask again */
-	AMC_PLAN_FAIL        /* the planner cannot go on; err says why (no step recorded) */
+	AMC_PLAN_FAIL,       /* the planner cannot go on; err says why (no step recorded) */
+	AMC_PLAN_LOOK        /* capture again now (no wait) and ask again: someone outside
+				 * (an MCP client's observe) wants the screen as it is now */
 } amc_plan_rc;
 
 typedef struct amc_plan_ctx {

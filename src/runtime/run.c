@@ -396,26 +396,29 @@ static int step_plan(run *r, step *s)
 			finish_task(r, AMC_ST_SUCCEEDED, NULL, s->act.description);
 			return 1;
 		}
-		/* AMC_PLAN_REOBSERVE */
+		/* AMC_PLAN_REOBSERVE, AMC_PLAN_LOOK */
 		amc_action_clear(&s->act);
 		if (cancelled(r)) {
 			finish_cancelled(r);
 			return 1;
 		}
-		if (waited >= AMC_REOBSERVE_LIMIT_MS) {
+		int look = prc == AMC_PLAN_LOOK; /* asked from outside: now, and not a wait */
+		if (!look && waited >= AMC_REOBSERVE_LIMIT_MS) {
 			finish_task(r, AMC_ST_FAILED, "the planner waited too long for the screen", NULL);
 			return 1;
 		}
 		long long o0 = amc_mono_ms();
 		amc_observation next;
 		amc_err le;
-		if (r->dev->ops->wait(r->dev, AMC_REOBSERVE_INTERVAL_MS, &le) != 0 || observe(r, &next, &le) != 0) {
+		if ((!look && r->dev->ops->wait(r->dev, AMC_REOBSERVE_INTERVAL_MS, &le) != 0) ||
+		    observe(r, &next, &le) != 0) {
 			finish_task(r, AMC_ST_FAILED, le.msg, NULL);
 			return 1;
 		}
 		amc_observation_free(&r->obs);
 		r->obs = next;
-		waited += AMC_REOBSERVE_INTERVAL_MS;
+		if (!look)
+			waited += AMC_REOBSERVE_INTERVAL_MS;
 		s->reobserved++;
 		r->observe_ms += amc_mono_ms() - o0;
 	}

@@ -12,11 +12,14 @@
 #include <string.h>
 
 #include "mcp/mcp_session.h"
+#include "mcp/mcp_tools.h"
 #include "mcptest.h"
 #include "runtime/pending.h"
 #include "tap.h"
 #include "testutil.h"
+#include "util/clock.h"
 #include "util/config.h"
+#include "util/fsutil.h"
 #include "util/jsonutil.h"
 
 static const char *home;
@@ -251,6 +254,75 @@ static void test_busy(void)
 	amc_mcp_session_free(s);
 }
 
+/* The phone changes without an act (a contact synced in): another writer
+ * edits sim:3's state file, which the sim reads back at its next call. */
+static int sync_contact(const char *name)
+{
+	char path[4096], tmp[4200];
+	snprintf(path, sizeof path, "%s/sim/3/state.json", home);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	char *buf = NULL;
+	size_t len;
+	amc_err e;
+	if (amc_read_file(path, 8u << 20, &buf, &len, &e) != 0)
+		return -1;
+	cJSON *j = cJSON_ParseWithLength(buf, len);
+	free(buf);
+	cJSON *c = cJSON_CreateObject();
+	cJSON_AddStringToObject(c, "name", name);
+	cJSON_AddStringToObject(c, "phone", "555-0199");
+	cJSON_AddFalseToObject(c, "favorite");
+	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(j, "contacts"), c);
+	char *out = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	FILE *f = fopen(tmp, "w");
+	int rc = f && fputs(out, f) >= 0 && fclose(f) == 0 ? rename(tmp, path) : -1;
+	free(out);
+	return rc;
+}
+
+static int fresh_of(const cJSON *r)
+{
+	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "structuredContent"), "fresh"));
+}
+
+static long age_of(const cJSON *r)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "structuredContent"), "age_ms");
+	return cJSON_IsNumber(a) ? (long)a->valuedouble : -2;
+}
+
+/* observe inside a session reads the screen as it is now, not the frame its
+ * task recorded last: a screen that changed by itself is seen changed. */
+static void test_fresh(void)
+{
+	mt_server m;
+	mt_start(&m, home, cfg, 0, 0);
+	cJSON_Delete(mt_init(&m, "2025-11-25", "{}"));
+	cJSON *r = mt_call(&m, 2, "act", "{\"device\":\"sim:3\",\"action\":\"launch_app\",\"app\":\"com.android.contacts\"}",
+			   30000);
+	is_str(status(r), "ok", "a session's act opens Contacts");
+	cJSON_Delete(r);
+	r = mt_call(&m, 3, "observe", "{\"device\":\"sim:3\",\"image\":true}", 30000);
+	ok(elem(r, "Alan Turing")[0] && !elem(r, "Kay Synced")[0], "observe right after: Alan Turing, not Kay Synced");
+	ok(!fresh_of(r) && age_of(r) >= 0 && age_of(r) <= AMC_MCP_FRESH_MS,
+	   "the act's after-screen is reused (%ld ms old, fresher than the bound)", age_of(r));
+	like(mt_text(r), "reused: fresher than 500 ms", "saying so, with the bound");
+	ok(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "content")) >= 2, "with the screenshot");
+	cJSON_Delete(r);
+	amc_sleep_ms(AMC_MCP_FRESH_MS + 200);
+	ok(sync_contact("Kay Synced") == 0, "the phone changes by itself (a contact synced in)");
+	r = mt_call(&m, 4, "observe", "{\"device\":\"sim:3\",\"image\":true}", 30000);
+	ok(!is_error(r) && elem(r, "Kay Synced")[0], "observe later sees the change: the screen is captured again");
+	ok(fresh_of(r), "and says it was captured for this call (fresh)");
+	like(mt_text(r), "the screen as captured now", "in its text too");
+	ok(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "content")) >= 2, "with the new screenshot");
+	cJSON_Delete(r);
+	r = mt_call(&m, 5, "act", "{\"device\":\"sim:3\",\"action\":\"finish\",\"success\":true}", 30000);
+	cJSON_Delete(r);
+	is_int(mt_stop(&m), 0, "fresh: the server ends");
+}
+
 int main(void)
 {
 	home = test_home("mcp-act");
@@ -260,6 +332,7 @@ int main(void)
 	test_elicitation();
 	test_tui();
 	test_busy();
+	test_fresh();
 	amc_config_free(cfg);
 	return done_testing();
 }
