@@ -368,8 +368,10 @@ static int run(amc_cli *cli, int argc, char **argv)
 	}
 	req.assume_yes = assume_yes;
 	req.confirm = confirm;
-	if (agent && agent_billing(cli, kind, billing, assume_yes, &e) != 0)
+	if (agent && agent_billing(cli, kind, billing, assume_yes, &e) != 0) {
+		free(goal);
 		return amc_cli_fail(&e);
+	}
 	amc_launch ln;
 	int lrc = amc_launch_prepare(cli->cfg, store, &req, &ln, &e);
 	free(goal);
