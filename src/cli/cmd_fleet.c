@@ -80,7 +80,10 @@ static int do_submit(amc_cli *cli, int argc, char **argv)
 		{ "host", required_argument, 0, 'H' }, { "max-steps", required_argument, 0, 'm' },
 		{ "max-attempts", required_argument, 0, 'a' }, { "priority", required_argument, 0, 'p' },
 		{ "json", no_argument, 0, 'j' }, { "agent", required_argument, 0, 1001 },
-		{ "model", required_argument, 0, 1002 }, { 0, 0, 0, 0 } };
+		{ "model", required_argument, 0, 1002 }, { "needs", required_argument, 0, 1003 }, { 0, 0, 0, 0 } };
+	const char *needs[AMC_FLEET_NEEDS_MAX + 2];
+	size_t nneeds = 0;
+	char agent_need[32];
 	amc_fleet_submit_req r = { 0 };
 	const char *flow = NULL, *agent = NULL, *model = NULL;
 	long v;
@@ -115,11 +118,26 @@ static int do_submit(amc_cli *cli, int argc, char **argv)
 		case 'j': json = 1; break;
 		case 1001: agent = optarg; break;
 		case 1002: model = optarg; break;
+		case 1003:
+			if (nneeds >= AMC_FLEET_NEEDS_MAX)
+				return amc_cli_usage(&amc_cmd_fleet, "at most %d --needs", AMC_FLEET_NEEDS_MAX);
+			if (!amc_fleet_need_ok(optarg))
+				return amc_cli_usage(&amc_cmd_fleet, "--needs takes KEY=VALUE of lower-case letters, digits and "
+							      "_.:/- (e.g. app=com.example)");
+			needs[nneeds++] = optarg;
+			break;
 		default: return amc_cli_usage(&amc_cmd_fleet, "unknown option");
 		}
 	}
 	if ((agent || model) && flow)
 		return amc_cli_usage(&amc_cmd_fleet, "--agent and --model go with a GOAL, not a flow");
+	if (agent) {
+		/* only a host where that CLI can run claims it */
+		snprintf(agent_need, sizeof agent_need, "agent=%.20s", agent);
+		needs[nneeds++] = agent_need;
+	}
+	r.needs = needs;
+	r.nneeds = nneeds;
 	if ((optind < argc) == (flow != NULL))
 		return amc_cli_usage(&amc_cmd_fleet, "submit takes either --flow FILE or a GOAL");
 	char *payload, *title = NULL;
@@ -261,6 +279,11 @@ static int do_show(amc_cli *cli, int argc, char **argv)
 	put(str(o, "title"));
 	printf("\n  device kind %s, max attempts %.0f, priority %.0f\n", str(o, "device_kind") ? str(o, "device_kind") : "?",
 	       num(o, "max_attempts", 0), num(o, "priority", 0));
+	if (str(o, "needs") && *str(o, "needs")) {
+		printf("  needs: ");
+		put(str(o, "needs"));
+		printf("\n");
+	}
 	if (str(o, "error")) {
 		printf("  error: ");
 		put(str(o, "error"));
@@ -371,6 +394,16 @@ static int do_hosts(amc_cli *cli, int argc, char **argv)
 		printf(", role ");
 		put(str(h, "role"));
 		printf(")  %s, last seen %.1f s ago\n", str(h, "status") ? str(h, "status") : "?", num(h, "last_seen_s", 0));
+		if (str(h, "capabilities") && *str(h, "capabilities")) {
+			printf("  capabilities: ");
+			put(str(h, "capabilities"));
+			printf("\n");
+		}
+		if (str(h, "refused") && *str(h, "refused")) {
+			printf("  refused (not granted to its role): ");
+			put(str(h, "refused"));
+			printf("\n");
+		}
 		const cJSON *d;
 		cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(h, "devices")) {
 			printf("  ");
@@ -429,16 +462,38 @@ static int do_metrics(amc_cli *cli, int argc, char **argv)
 	return rc == 0 ? 0 : amc_cli_fail(&e);
 }
 
+/* amc fleet grant ROLE (CAP... | --any): which capabilities a host role may
+ * state (schema.c, version 3). */
+static int do_grant(amc_cli *cli, int argc, char **argv)
+{
+	int any = argc == 3 && !strcmp(argv[2], "--any");
+	if (argc < 2 || (!any && argc > 2 + AMC_FLEET_NEEDS_MAX * 4) || (argc > 2 && !strcmp(argv[2], "--any") && !any))
+		return amc_cli_usage(&amc_cmd_fleet, "grant takes ROLE and the capabilities it may state "
+						     "(KEY=VALUE or KEY=*), none, or --any");
+	PGconn *pg;
+	amc_err e;
+	if (open_fleet(cli, 1, &pg, &e) != 0)
+		return amc_cli_fail(&e);
+	int rc = amc_fleet_grant(pg, argv[1], any ? NULL : (const char *const *)argv + 2, any ? 0 : (size_t)argc - 2,
+				 any, &e);
+	PQfinish(pg);
+	if (rc != 0)
+		return e.code == AMC_EUSAGE ? amc_cli_usage(&amc_cmd_fleet, "%s", e.msg) : amc_cli_fail(&e);
+	printf(any ? "role %s states what it has, unchecked\n" : "role %s may state %d capabilities\n", argv[1],
+	       argc - 2);
+	return 0;
+}
+
 static int fleet(amc_cli *cli, int argc, char **argv)
 {
 	if (argc < 2)
-		return amc_cli_usage(&amc_cmd_fleet, "which one: init, submit, ls, show, cancel, hosts, metrics or reap?");
+		return amc_cli_usage(&amc_cmd_fleet, "which one: init, submit, ls, show, cancel, hosts, metrics, grant or reap?");
 	static const struct {
 		const char *name;
 		int (*fn)(amc_cli *, int, char **);
 	} SUB[] = { { "init", do_init }, { "submit", do_submit }, { "ls", do_ls }, { "show", do_show },
 		    { "cancel", do_cancel }, { "hosts", do_hosts }, { "metrics", do_metrics },
-		    { "reap", do_reap } };
+		    { "reap", do_reap }, { "grant", do_grant } };
 	for (size_t i = 0; i < sizeof SUB / sizeof SUB[0]; i++)
 		if (!strcmp(argv[1], SUB[i].name))
 			return SUB[i].fn(cli, argc - 1, argv + 1);
@@ -447,20 +502,22 @@ static int fleet(amc_cli *cli, int argc, char **argv)
 
 const amc_cmd amc_cmd_fleet = {
 	"fleet",
-	"fleet init|submit|ls|show|cancel|hosts|metrics|reap ...",
+	"fleet init|submit|ls|show|cancel|hosts|metrics|grant|reap ...",
 	"queue work for device hosts in PostgreSQL and watch it (docs/fleet.md)",
 	"  init                    create or migrate the fleet schema in fleet.url, and\n"
 	"                          store fleet.reap_grace_s and the decision retention\n"
 	"                          for hosts (a host role reaps only by these)\n"
 	"  submit (--flow FILE | GOAL) [--device-kind sim|adb|appium] [--host NAME]\n"
 	"         [--max-steps N] [--max-attempts N] [--priority P] [--agent claude|codex]\n"
-	"         [--model M] [--json]\n"
+	"         [--model M] [--needs KEY=VALUE]... [--json]\n"
 	"                          queue an assignment (the flow and the sub-flows and\n"
 	"                          scripts it names travel in it); --host pins it to the\n"
 	"                          host of that name or to any host of that database role\n"
 	"                          (only they can see or claim it); --agent: a coding\n"
 	"                          agent's CLI plans the goal on the host's own login\n"
-	"                          (docs/llm.md)\n"
+	"                          (docs/llm.md), and only a host where it can run claims\n"
+	"                          it; --needs: only a host that states it (its\n"
+	"                          fleet.capabilities) claims it (e.g. app=com.example)\n"
 	"  ls [--state S] [--json] assignments, newest first, with their latest progress\n"
 	"  show ID [--json] [--decisions]\n"
 	"                          every attempt: host, device, state, lease left, progress,\n"
@@ -470,6 +527,9 @@ const amc_cmd amc_cmd_fleet = {
 	"                          fleet.reap_s), their devices, what each runs\n"
 	"  metrics                 the queue, attempts by state and reason, leases lost,\n"
 	"                          late ends and hosts up/down in Prometheus' text format\n"
+	"  grant ROLE (CAP... | --any)\n"
+	"                          the capabilities (KEY=VALUE, KEY=*) host role ROLE may\n"
+	"                          state; others it states are refused; --any: unchecked\n"
 	"  reap                    mark attempts whose lease ran out lost and queue them again\n"
 	"                          (the operator's: a host role may not choose the grace)\n\n"
 	"The database is fleet.url or AMC_FLEET_URL (a libpq connection string or URI);\n"

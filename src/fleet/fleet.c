@@ -6,6 +6,7 @@
 
 #include "fleet/fleet.h"
 #include "fleet/pq.h"
+#include "util/strbuf.h"
 
 /* Column types by OID (pg_type.h is a server header; these are fixed). */
 #define OID_BOOL 16
@@ -57,19 +58,55 @@ int amc_fleet_parse_id(const char *s, long long *id, amc_err *e)
 	return 0;
 }
 
+int amc_fleet_need_ok(const char *s)
+{
+	const char *eq = s ? strchr(s, '=') : NULL;
+	size_t n = s ? strlen(s) : 0;
+	if (!eq || eq == s || !eq[1] || n > AMC_FLEET_NEED_LEN || !(s[0] >= 'a' && s[0] <= 'z'))
+		return 0;
+	for (const char *p = s; *p; p++)
+		if (p != eq && !((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("_.:/-", *p)))
+			return 0;
+	return 1;
+}
+
+char *amc_fleet_needs_literal(const char *const *v, size_t n)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_putc(&sb, '{');
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			amc_sb_putc(&sb, ',');
+		amc_sb_puts(&sb, v[i]);
+	}
+	amc_sb_putc(&sb, '}');
+	return amc_sb_detach(&sb);
+}
+
 int amc_fleet_submit(PGconn *c, const amc_fleet_submit_req *r, long long *id, amc_err *e)
 {
+	if (r->nneeds > AMC_FLEET_NEEDS_MAX)
+		return amc_err_set(e, AMC_EUSAGE, "at most %d needs per assignment", AMC_FLEET_NEEDS_MAX);
+	for (size_t i = 0; i < r->nneeds; i++)
+		if (!amc_fleet_need_ok(r->needs[i]))
+			return amc_err_set(e, AMC_EUSAGE, "a need is KEY=VALUE of lower-case letters, digits and _.:/- "
+					   "(at most %d bytes), e.g. agent=claude or app=com.example", AMC_FLEET_NEED_LEN);
+	char *needs = amc_fleet_needs_literal(r->needs, r->nneeds);
 	char steps[16], att[16], prio[16];
 	snprintf(steps, sizeof steps, "%d", r->max_steps);
 	snprintf(att, sizeof att, "%d", r->max_attempts > 0 ? r->max_attempts : AMC_FLEET_MAX_ATTEMPTS);
 	snprintf(prio, sizeof prio, "%d", r->priority);
 	const char *p[] = { r->kind, r->title, r->device_kind ? r->device_kind : "sim", r->host,
-			    r->max_steps > 0 ? steps : NULL, att, prio, r->payload };
+			    r->max_steps > 0 ? steps : NULL, att, prio, r->payload, needs };
 	PGresult *res;
-	if (amc_pq_exec(c,
-			"INSERT INTO amc_fleet.assignment (kind, title, device_kind, want_host, max_steps, max_attempts,"
-			" priority, payload) VALUES ($1, left($2, 200), $3, $4, $5::int, $6::int, $7::int, $8) RETURNING id",
-			8, p, 0, &res, NULL, e) != 0)
+	int rc = amc_pq_exec(c,
+			     "INSERT INTO amc_fleet.assignment (kind, title, device_kind, want_host, max_steps, max_attempts,"
+			     " priority, payload, needs) VALUES ($1, left($2, 200), $3, $4, $5::int, $6::int, $7::int, $8,"
+			     " $9::text[]) RETURNING id",
+			     9, p, 0, &res, NULL, e);
+	free(needs);
+	if (rc != 0)
 		return amc_err_prefix(e, "cannot queue the assignment");
 	*id = amc_pq_getll(res, 0, "id", 0);
 	PQclear(res);
@@ -91,6 +128,7 @@ cJSON *amc_fleet_list(PGconn *c, const char *state, int limit, amc_err *e)
 	PGresult *res;
 	if (amc_pq_exec(c,
 			"SELECT a.id, a.state, a.kind, a.title, a.device_kind, a.want_host AS host, a.priority,"
+			" array_to_string(a.needs, ',') AS needs,"
 			" (SELECT count(*) FROM amc_fleet.attempt x WHERE x.assignment_id = a.id) AS attempts,"
 			" a.max_attempts, to_char(a.created_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS created_at,"
 			" to_char(a.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS finished_at, a.error,"
@@ -138,6 +176,7 @@ cJSON *amc_fleet_show(PGconn *c, long long id, int decisions, amc_err *e)
 	PGresult *res;
 	if (amc_pq_exec(c,
 			"SELECT a.id, a.state, a.kind, a.title, a.device_kind, a.want_host AS host, a.priority,"
+			" array_to_string(a.needs, ',') AS needs,"
 			" a.max_attempts, a.max_steps, a.cancel_requested, a.submitted_by,"
 			" to_char(a.created_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS created_at,"
 			" to_char(a.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS finished_at, a.error,"
@@ -248,6 +287,7 @@ cJSON *amc_fleet_hosts(PGconn *c, double down_after_s, amc_err *e)
 			" to_char(h.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS started_at,"
 			" round(extract(epoch FROM now() - h.last_seen)::numeric, 1) AS last_seen_s,"
 			" h.stopped_at IS NOT NULL AS stopped,"
+			" array_to_string(h.caps, ',') AS capabilities, array_to_string(h.caps_refused, ',') AS refused,"
 			" coalesce((SELECT json_agg(json_build_object('device', d.device, 'kind', d.kind,"
 			"   'assignment', t.assignment_id, 'attempt', t.n, 'step_index', t.progress_step,"
 			"   'summary', t.progress_summary) ORDER BY d.device)"
@@ -266,6 +306,29 @@ cJSON *amc_fleet_hosts(PGconn *c, double down_after_s, amc_err *e)
 	}
 	PQclear(res);
 	return arr;
+}
+
+int amc_fleet_grant(PGconn *c, const char *role, const char *const *caps, size_t n, int any, amc_err *e)
+{
+	if (!role || !*role || strlen(role) > 63)
+		return amc_err_set(e, AMC_EUSAGE, "a role name is 1 to 63 bytes");
+	for (size_t i = 0; i < n; i++) {
+		const char *st = caps[i] ? strstr(caps[i], "=*") : NULL;
+		char tmp[AMC_FLEET_NEED_LEN + 8];
+		snprintf(tmp, sizeof tmp, "%.*s=x", st ? (int)(st - caps[i]) : 0, caps[i] ? caps[i] : "");
+		if (n > AMC_FLEET_NEEDS_MAX * 4 || !(amc_fleet_need_ok(caps[i]) || (st && !st[2] && amc_fleet_need_ok(tmp))))
+			return amc_err_set(e, AMC_EUSAGE, "a grant is KEY=VALUE or KEY=* of lower-case letters, digits "
+					   "and _.:/-, not '%.64s'", caps[i] ? caps[i] : "");
+	}
+	char *lit = amc_fleet_needs_literal(caps, n);
+	const char *p[] = { role, lit };
+	int rc = any ? amc_pq_exec(c, "DELETE FROM amc_fleet.role_caps WHERE role = $1", 1, p, 0, NULL, NULL, e)
+		     : amc_pq_exec(c,
+				   "INSERT INTO amc_fleet.role_caps (role, caps) VALUES ($1, $2::text[])"
+				   " ON CONFLICT (role) DO UPDATE SET caps = EXCLUDED.caps",
+				   2, p, 0, NULL, NULL, e);
+	free(lit);
+	return rc != 0 ? amc_err_prefix(e, "cannot store the grant of role %s", role) : 0;
 }
 
 /* A reap's answer: how many leases it ended, or busy (-1 from SQL: another

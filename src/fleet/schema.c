@@ -570,7 +570,135 @@ static const char v2[] =
 	"  amc_fleet.decide(bigint, bigint, int, text, text, text, text, text, text, text),\n"
 	"  amc_fleet.finish(bigint, bigint, text, text), amc_fleet.reap_stored() TO amc_fleet_host;\n";
 
-static const char *const migrations[] = { v1, v2 };
+
+/* Version 3 (issues 26, 28): work that needs what only some hosts have.
+ * An assignment lists its needs ("agent=claude", "app=com.example"); a host
+ * states its capabilities once when it starts (set_caps: fleet.capabilities
+ * plus the coding-agent CLIs that can run there) and they are kept in its
+ * host row, where the operator sees them; a claim takes only work whose
+ * needs are all among the caller's host row's capabilities.
+ *
+ * A host states what it has: the database cannot look at the machine. What
+ * it can check is what the operator granted: a role with a row in
+ * amc_fleet.role_caps may state only the capabilities listed there (exactly,
+ * or KEY=* for any value of that key); the rest is refused, kept in
+ * caps_refused for `amc fleet hosts`, and work needing them is neither
+ * visible to nor claimable by that role. A role without a row is trusted
+ * with what it states (a host that states what it lacks fails only its own
+ * attempts). Migrations are never edited once applied: this one drops and
+ * re-creates the claim of version 2 (its result gained columns), so its
+ * grants are given again below. */
+static const char v3[] =
+	/* The operator's group role: submit, list, cancel, grant and reap
+	 * without being the tables' owner (row-level security lets it see
+	 * everything; it still cannot change the schema). */
+	"DO $$ BEGIN\n"
+	"  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'amc_fleet_operator') THEN\n"
+	"    CREATE ROLE amc_fleet_operator NOLOGIN NOSUPERUSER NOBYPASSRLS;\n"
+	"  END IF;\n"
+	"EXCEPTION WHEN insufficient_privilege THEN\n"
+	"  RAISE NOTICE 'cannot create role amc_fleet_operator (needs CREATEROLE): create it by hand';\n"
+	"END $$;\n"
+	"ALTER TABLE amc_fleet.assignment ADD COLUMN needs text[] NOT NULL DEFAULT '{}'\n"
+	"  CHECK (cardinality(needs) <= 16 AND array_position(needs, NULL) IS NULL);\n"
+	"ALTER TABLE amc_fleet.host ADD COLUMN caps text[] NOT NULL DEFAULT '{}',\n"
+	"  ADD COLUMN caps_refused text[] NOT NULL DEFAULT '{}';\n"
+	"CREATE TABLE amc_fleet.role_caps (\n"
+	"  role name PRIMARY KEY,\n"
+	"  caps text[] NOT NULL DEFAULT '{}');\n"
+	"ALTER TABLE amc_fleet.role_caps ENABLE ROW LEVEL SECURITY;\n"
+	"CREATE POLICY own_grant ON amc_fleet.role_caps FOR SELECT TO amc_fleet_host USING (role = session_user);\n"
+	"GRANT SELECT ON amc_fleet.role_caps TO amc_fleet_host;\n"
+	/* What of p_caps the caller's role may state (all of it without a grant row). */
+	"CREATE FUNCTION amc_fleet.granted(p_caps text[]) RETURNS text[]\n"
+	"  LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"  SELECT CASE WHEN g.caps IS NULL THEN coalesce(p_caps, '{}'::text[])\n"
+	"    ELSE ARRAY(SELECT c FROM unnest(coalesce(p_caps, '{}'::text[])) c\n"
+	"               WHERE c = ANY (g.caps) OR split_part(c, '=', 1) || '=*' = ANY (g.caps)) END\n"
+	"  FROM (SELECT (SELECT r.caps FROM amc_fleet.role_caps r WHERE r.role = session_user) AS caps) g $$;\n"
+	/* Record the caller's host's capabilities; returns those kept. */
+	"CREATE FUNCTION amc_fleet.set_caps(p_host bigint, p_caps text[]) RETURNS text[]\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"DECLARE ok text[]; c text;\n"
+	"BEGIN\n"
+	"  PERFORM amc_fleet.own_host(p_host);\n"
+	"  IF cardinality(p_caps) > 64 THEN\n"
+	"    RAISE EXCEPTION 'at most 64 capabilities per host' USING ERRCODE = '22023';\n"
+	"  END IF;\n"
+	"  FOREACH c IN ARRAY coalesce(p_caps, '{}'::text[]) LOOP\n"
+	"    IF c IS NULL OR length(c) > 64 OR c !~ '^[a-z][a-z0-9_.:/-]*=[a-z0-9_.:/-]+$' THEN\n"
+	"      RAISE EXCEPTION 'a capability is KEY=VALUE of a-z 0-9 _.:/- (at most 64 bytes), not %', c\n"
+	"        USING ERRCODE = '22023';\n"
+	"    END IF;\n"
+	"  END LOOP;\n"
+	"  ok := amc_fleet.granted(p_caps);\n"
+	"  UPDATE amc_fleet.host SET caps = ok,\n"
+	"    caps_refused = ARRAY(SELECT c2 FROM unnest(coalesce(p_caps, '{}'::text[])) c2 WHERE NOT c2 = ANY (ok))\n"
+	"  WHERE id = p_host;\n"
+	"  RETURN ok;\n"
+	"END $$;\n"
+	/* For the policy: may the caller's role have these needs at all. */
+	"CREATE FUNCTION amc_fleet.may_need(p_needs text[]) RETURNS boolean\n"
+	"  LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS\n"
+	"  $$ SELECT coalesce(p_needs, '{}'::text[]) <@ amc_fleet.granted(p_needs) $$;\n"
+	"DROP POLICY claimable_or_ran ON amc_fleet.assignment;\n"
+	"CREATE POLICY claimable_or_ran ON amc_fleet.assignment FOR SELECT TO amc_fleet_host\n"
+	"  USING ((state = 'queued' AND (want_host IS NULL OR want_host = session_user OR amc_fleet.my_label(want_host))\n"
+	"          AND amc_fleet.may_need(needs))\n"
+	"         OR amc_fleet.i_ran(id));\n"
+	/* The claim of version 2 with the host row's capabilities (stored by
+	 * set_caps, checked against the grants again: a grant withdrawn since
+	 * applies at once). */
+	"DROP FUNCTION amc_fleet.claim(bigint, text, text, double precision);\n"
+	"CREATE FUNCTION amc_fleet.claim(p_host bigint, p_device text, p_kind text, p_lease double precision)\n"
+	"  RETURNS TABLE (attempt_id bigint, assignment_id bigint, n int, token bigint, payload text, max_steps int)\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"#variable_conflict use_column\n"
+	"DECLARE a record; t record; lbl text; k int; caps text[];\n"
+	"BEGIN\n"
+	"  lbl := amc_fleet.own_host(p_host);\n"
+	"  IF p_lease IS NULL OR p_lease < 1 OR p_lease > 3600 THEN\n"
+	"    RAISE EXCEPTION 'a lease is 1 to 3600 s, not %', p_lease USING ERRCODE = '22023';\n"
+	"  END IF;\n"
+	"  IF NOT EXISTS (SELECT 1 FROM amc_fleet.device d WHERE d.host_id = p_host AND d.device = p_device\n"
+	"                 AND d.kind = p_kind) THEN\n"
+	"    RAISE EXCEPTION 'device % (%) is not registered for fleet host %', p_device, p_kind, p_host\n"
+	"      USING ERRCODE = '42501';\n"
+	"  END IF;\n"
+	"  SELECT amc_fleet.granted(h.caps) INTO caps FROM amc_fleet.host h WHERE h.id = p_host;\n"
+	"  SELECT x.id, x.payload, x.max_steps INTO a FROM amc_fleet.assignment x\n"
+	"    WHERE x.state = 'queued' AND x.device_kind = p_kind AND NOT x.cancel_requested\n"
+	"      AND (x.want_host IS NULL OR x.want_host = lbl OR x.want_host = session_user)\n"
+	"      AND x.needs <@ caps\n"
+	"      AND NOT EXISTS (SELECT 1 FROM amc_fleet.attempt r WHERE r.assignment_id = x.id AND r.state = 'running')\n"
+	"    ORDER BY x.priority DESC, x.id LIMIT 1 FOR UPDATE SKIP LOCKED;\n"
+	"  IF NOT FOUND THEN RETURN; END IF;\n"
+	"  SELECT coalesce(max(y.n), 0) + 1 INTO k FROM amc_fleet.attempt y WHERE y.assignment_id = a.id;\n"
+	"  INSERT INTO amc_fleet.attempt AS y (assignment_id, n, host_id, host_role, host_label, device, lease_until)\n"
+	"    VALUES (a.id, k, p_host, session_user, lbl, p_device, now() + make_interval(secs => p_lease))\n"
+	"    RETURNING y.id, y.token INTO t;\n"
+	"  UPDATE amc_fleet.assignment x SET state = 'leased', next_attempt = k + 1, updated_at = now() WHERE x.id = a.id;\n"
+	"  RETURN QUERY SELECT t.id, a.id, k, t.token, a.payload, a.max_steps;\n"
+	"END $$;\n"
+	"DO $$ DECLARE t text; BEGIN\n"
+	"  IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'amc_fleet_operator') THEN\n"
+	"    FOREACH t IN ARRAY ARRAY['host','device','assignment','attempt','decision','role_caps'] LOOP\n"
+	"      EXECUTE format('CREATE POLICY operator ON amc_fleet.%I TO amc_fleet_operator USING (true) WITH CHECK (true)', t);\n"
+	"    END LOOP;\n"
+	"    GRANT USAGE ON SCHEMA amc_fleet TO amc_fleet_operator;\n"
+	"    GRANT SELECT ON amc_fleet.meta, amc_fleet.setting TO amc_fleet_operator;\n"
+	"    GRANT SELECT, DELETE ON amc_fleet.host, amc_fleet.device, amc_fleet.attempt, amc_fleet.decision\n"
+	"      TO amc_fleet_operator;\n"
+	"    GRANT SELECT, INSERT, UPDATE, DELETE ON amc_fleet.assignment, amc_fleet.role_caps TO amc_fleet_operator;\n"
+	"    GRANT EXECUTE ON FUNCTION amc_fleet.reap(double precision, int, int) TO amc_fleet_operator;\n"
+	"  END IF;\n"
+	"END $$;\n"
+	"REVOKE ALL ON FUNCTION amc_fleet.claim(bigint, text, text, double precision), amc_fleet.granted(text[]),\n"
+	"  amc_fleet.set_caps(bigint, text[]), amc_fleet.may_need(text[]) FROM PUBLIC;\n"
+	"GRANT EXECUTE ON FUNCTION amc_fleet.claim(bigint, text, text, double precision),\n"
+	"  amc_fleet.set_caps(bigint, text[]), amc_fleet.may_need(text[]) TO amc_fleet_host;\n";
+
+static const char *const migrations[] = { v1, v2, v3 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
 int amc_fleet_schema_version(PGconn *c, amc_err *e)
