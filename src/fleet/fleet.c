@@ -70,6 +70,17 @@ int amc_fleet_need_ok(const char *s)
 	return 1;
 }
 
+int amc_fleet_when_ok(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	if (n == 0 || n > 64)
+		return 0;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || strchr(":+-. ", *p)))
+			return 0;
+	return 1;
+}
+
 char *amc_fleet_needs_literal(const char *const *v, size_t n)
 {
 	amc_sb sb;
@@ -92,19 +103,32 @@ int amc_fleet_submit(PGconn *c, const amc_fleet_submit_req *r, long long *id, am
 		if (!amc_fleet_need_ok(r->needs[i]))
 			return amc_err_set(e, AMC_EUSAGE, "a need is KEY=VALUE of lower-case letters, digits and _.:/- "
 					   "(at most %d bytes), e.g. agent=claude or app=com.example", AMC_FLEET_NEED_LEN);
+	if (r->retries < 0 || r->retries > 100 || r->backoff_s < 0 || r->backoff_s > 3600 || r->timeout_s < 0 ||
+	    r->timeout_s > 604800)
+		return amc_err_set(e, AMC_EUSAGE, "retries are 0 to 100, a backoff 0 to 3600 s, a timeout 1 to 604800 s");
+	if (r->not_before && !amc_fleet_when_ok(r->not_before))
+		return amc_err_set(e, AMC_EUSAGE, "a not-before time is a timestamp (2026-12-05T14:00:00Z) or +DURATION "
+				   "(+30s, +5min, +2h), not '%.40s'", r->not_before);
 	char *needs = amc_fleet_needs_literal(r->needs, r->nneeds);
-	char steps[16], att[16], prio[16];
+	char steps[16], att[16], prio[16], retries[16], backoff[32], timeout[32];
+	int max_att = r->max_attempts > 0 ? r->max_attempts : AMC_FLEET_MAX_ATTEMPTS + r->retries;
 	snprintf(steps, sizeof steps, "%d", r->max_steps);
-	snprintf(att, sizeof att, "%d", r->max_attempts > 0 ? r->max_attempts : AMC_FLEET_MAX_ATTEMPTS);
+	snprintf(att, sizeof att, "%d", max_att > 100 ? 100 : max_att);
 	snprintf(prio, sizeof prio, "%d", r->priority);
+	snprintf(retries, sizeof retries, "%d", r->retries);
+	snprintf(backoff, sizeof backoff, "%.3f", r->backoff_s > 0 ? r->backoff_s : AMC_FLEET_BACKOFF_S);
+	snprintf(timeout, sizeof timeout, "%.3f", r->timeout_s);
 	const char *p[] = { r->kind, r->title, r->device_kind ? r->device_kind : "sim", r->host,
-			    r->max_steps > 0 ? steps : NULL, att, prio, r->payload, needs };
+			    r->max_steps > 0 ? steps : NULL, att, prio, r->payload, needs, retries, backoff,
+			    r->timeout_s > 0 ? timeout : NULL, r->not_before };
 	PGresult *res;
 	int rc = amc_pq_exec(c,
 			     "INSERT INTO amc_fleet.assignment (kind, title, device_kind, want_host, max_steps, max_attempts,"
-			     " priority, payload, needs) VALUES ($1, left($2, 200), $3, $4, $5::int, $6::int, $7::int, $8,"
-			     " $9::text[]) RETURNING id",
-			     9, p, 0, &res, NULL, e);
+			     " priority, payload, needs, retries, backoff_s, timeout_s, not_before) VALUES ($1, left($2, 200),"
+			     " $3, $4, $5::int, $6::int, $7::int, $8, $9::text[], $10::int, $11::float8, $12::float8,"
+			     " CASE WHEN $13::text LIKE '+%' THEN now() + substr($13::text, 2)::interval"
+			     " ELSE $13::text::timestamptz END) RETURNING id",
+			     13, p, 0, &res, NULL, e);
 	free(needs);
 	if (rc != 0)
 		return amc_err_prefix(e, "cannot queue the assignment");
@@ -176,7 +200,8 @@ cJSON *amc_fleet_show(PGconn *c, long long id, int decisions, amc_err *e)
 	PGresult *res;
 	if (amc_pq_exec(c,
 			"SELECT a.id, a.state, a.kind, a.title, a.device_kind, a.want_host AS host, a.priority,"
-			" array_to_string(a.needs, ',') AS needs,"
+			" array_to_string(a.needs, ',') AS needs, a.retries, a.backoff_s, a.timeout_s,"
+			" to_char(a.not_before, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS not_before,"
 			" a.max_attempts, a.max_steps, a.cancel_requested, a.submitted_by,"
 			" to_char(a.created_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS created_at,"
 			" to_char(a.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS finished_at, a.error,"

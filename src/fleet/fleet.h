@@ -33,7 +33,20 @@ typedef struct amc_fleet_submit_req {
 	 * amc_fleet_need_ok each): only hosts stating all of these claim it. */
 	const char *const *needs;
 	size_t nneeds;
+	/* Issue 26: a failed attempt is tried again up to `retries` times, after
+	 * backoff_s (0: AMC_FLEET_BACKOFF_S) doubling each time, at most 600 s,
+	 * unless a retry cannot fix it (a bad payload, a refused flow); max_attempts
+	 * 0 then means AMC_FLEET_MAX_ATTEMPTS + retries. */
+	int retries;
+	double backoff_s;
+	double timeout_s;        /* > 0: an attempt's wall-clock limit (host and reaper) */
+	const char *not_before;  /* NULL, a timestamp PostgreSQL reads, or "+DURATION" (+30s, +5min) */
 } amc_fleet_submit_req;
+
+#define AMC_FLEET_BACKOFF_S 10.0
+
+/* A --not-before value of plausible characters (PostgreSQL parses it). */
+int amc_fleet_when_ok(const char *s);
 
 /* At most this many needs per assignment, each at most this long. */
 #define AMC_FLEET_NEEDS_MAX 16

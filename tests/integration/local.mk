@@ -54,7 +54,7 @@ clean-mcp-env:
 .PHONY: clean-mcp-env
 # the fleet: a private PostgreSQL 15 server per test (pgserver.sh)
 FLEET_TESTS = tests/integration/test_fleet.sh tests/integration/test_fleet_hosts.sh \
-	tests/integration/test_fleet_rls.sh tests/integration/test_fleet_needs.sh tests/integration/test_fleet_decisions.sh tests/integration/test_fleet_tls.sh \
+	tests/integration/test_fleet_rls.sh tests/integration/test_fleet_needs.sh tests/integration/test_fleet_retry.sh tests/integration/test_fleet_decisions.sh tests/integration/test_fleet_tls.sh \
 	tests/integration/test_fleet_outage.sh
 TESTS += $(FLEET_TESTS)
 EXTRA_DIST += tests/integration/pgserver.sh $(FLEET_TESTS)
