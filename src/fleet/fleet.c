@@ -418,6 +418,68 @@ static const struct {
 	{ "amc_fleet_hosts", "gauge", "Hosts by status: up, down (no heartbeat for the stated time), stopped." },
 };
 
+/* The latency summaries hosts report with their heartbeat (latency.h). */
+static const struct {
+	const char *name, *col, *help;
+} LATENCY[] = {
+	{ "amc_fleet_claim_seconds", "claim_latency",
+	  "A claim's round trip as its host measured it (empty claims too), since the host started." },
+	{ "amc_fleet_end_seconds", "end_latency",
+	  "An attempt's end from the host's first try to the database's answer (an outage shows here)." },
+};
+
+/* A host's name as a Prometheus label value: printable ASCII with \ and "
+ * escaped, anything else '_' (it is the host's own text). */
+static void put_label(amc_sb *out, const char *s)
+{
+	amc_sb_putc(out, '"');
+	for (size_t i = 0; s && s[i] && i < 200; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch == '\\' || ch == '"')
+			amc_sb_putc(out, '\\');
+		amc_sb_putc(out, ch >= 0x20 && ch < 0x7f ? (char)ch : '_');
+	}
+	amc_sb_putc(out, '"');
+}
+
+static double col_d(const PGresult *res, int i, const char *col)
+{
+	const char *v = amc_pq_get(res, i, col);
+	return v ? strtod(v, NULL) : 0.0;
+}
+
+static int latency_metrics(PGconn *c, amc_sb *out, amc_err *e)
+{
+	static const char *const Q[] = { "0.5", "0.9", "0.99" }, *const QC[] = { "p50", "p90", "p99" };
+	for (size_t m = 0; m < sizeof LATENCY / sizeof LATENCY[0]; m++) {
+		const char *col = LATENCY[m].col;
+		char sql[400];
+		snprintf(sql, sizeof sql,
+			 "SELECT label, %s[1] AS n, %s[2] AS sum, %s[3] AS p50, %s[4] AS p90, %s[5] AS p99"
+			 " FROM amc_fleet.host WHERE %s IS NOT NULL ORDER BY label, id",
+			 col, col, col, col, col, col);
+		PGresult *res;
+		if (amc_pq_exec(c, sql, 0, NULL, 0, &res, NULL, e) != 0)
+			return -1;
+		amc_sb_printf(out, "# HELP %s %s\n# TYPE %s summary\n", LATENCY[m].name, LATENCY[m].help, LATENCY[m].name);
+		for (int i = 0; i < PQntuples(res); i++) {
+			const char *l = amc_pq_get(res, i, "label");
+			for (int q = 0; q < 3; q++) {
+				amc_sb_printf(out, "%s{host=", LATENCY[m].name);
+				put_label(out, l);
+				amc_sb_printf(out, ",quantile=\"%s\"} %.6f\n", Q[q], col_d(res, i, QC[q]));
+			}
+			amc_sb_printf(out, "%s_sum{host=", LATENCY[m].name);
+			put_label(out, l);
+			amc_sb_printf(out, "} %.6f\n%s_count{host=", col_d(res, i, "sum"), LATENCY[m].name);
+			put_label(out, l);
+			amc_sb_printf(out, "} %.0f\n", col_d(res, i, "n"));
+		}
+		PQclear(res);
+	}
+	return 0;
+}
+
 /* Label text comes from fixed CASE arms and CHECK-constrained states; a row
  * with anything else is left out rather than printed unescaped. */
 static int label_ok(const char *l)
@@ -442,6 +504,7 @@ int amc_fleet_metrics(PGconn *c, double down_after_s, amc_sb *out, amc_err *e)
 			"  CASE WHEN t.error IS NULL THEN 'none' WHEN t.error LIKE 'lease expired%' THEN 'lease_expired'"
 			"   WHEN t.error LIKE 'lease lost%' THEN 'lease_lost' WHEN t.error LIKE 'bad assignment%' THEN 'bad_payload'"
 			"   WHEN t.error LIKE 'cancelled%' THEN 'cancelled' WHEN t.error LIKE 'handed back%' THEN 'handed_back'"
+			"   WHEN t.error LIKE 'timed out%' THEN 'timed_out'"
 			"   ELSE 'other' END || '\"', count(*) FROM amc_fleet.attempt t GROUP BY 2"
 			" UNION ALL SELECT 2, '', count(*) FROM amc_fleet.attempt WHERE state = 'lost'"
 			" UNION ALL SELECT 3, '', count(*) FROM amc_fleet.attempt WHERE late_state IS NOT NULL"
@@ -467,5 +530,5 @@ int amc_fleet_metrics(PGconn *c, double down_after_s, amc_sb *out, amc_err *e)
 			      amc_pq_getll(res, i, "n", 0));
 	}
 	PQclear(res);
-	return 0;
+	return latency_metrics(c, out, e);
 }

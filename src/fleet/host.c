@@ -153,6 +153,19 @@ static int register_host(PGconn *c, const char *label, char (*ids)[128], size_t 
 	return 0;
 }
 
+/* The host's claim and end latency summaries (latency.h) into its row. */
+static void report_latency(PGconn *c, const char *sid, const amc_latency *claim, const amc_latency *end, int *broken)
+{
+	char cs[160], es[160];
+	amc_err e;
+	amc_latency_literal(claim, cs, sizeof cs);
+	amc_latency_literal(end, es, sizeof es);
+	const char *q[] = { sid, cs, es };
+	if (amc_pq_exec(c, "SELECT amc_fleet.report_latency($1::bigint, $2::float8[], $3::float8[])", 3, q, 5000, NULL,
+			broken, &e) != 0)
+		amc_log_warn("fleet host: %s", e.msg);
+}
+
 /* Every reap_s: the host's heartbeat and the reaper; a broken connection
  * is closed (*c NULL) for the loop to reconnect. */
 static void reap_tick(PGconn **c, const char *sid, amc_slot **slots, size_t ns)
@@ -163,6 +176,14 @@ static void reap_tick(PGconn **c, const char *sid, amc_slot **slots, size_t ns)
 	if (amc_pq_exec(*c, "SELECT amc_fleet.heartbeat($1::bigint, false)", 1, p, 5000,
 			NULL, &broken, &re) != 0)
 		amc_log_warn("fleet host: %s", re.msg);
+	if (!broken) {
+		/* claim and end latencies over all slots, for amc fleet metrics */
+		amc_latency *cl = amc_xcalloc(2, sizeof *cl);
+		for (size_t i = 0; i < ns; i++)
+			amc_slot_latency(slots[i], &cl[0], &cl[1]);
+		report_latency(*c, sid, &cl[0], &cl[1], &broken);
+		free(cl);
+	}
 	int busy = 0;
 	int lost = broken ? -1 : amc_fleet_reap_stored(*c, &busy, &re);
 	if (lost > 0) {
@@ -199,6 +220,7 @@ static void stop_and_report(const amc_host_cfg *hc, PGconn *c, const char *sid, 
 	for (size_t i = 0; i < ns; i++)
 		amc_slot_release(slots[i], "handed back: the host was stopped");
 	amc_slot_stats total = { 0 };
+	amc_latency *cl = amc_xcalloc(2, sizeof *cl);
 	double *lat = NULL;
 	size_t nlat = 0;
 	for (size_t i = 0; i < ns; i++) {
@@ -211,6 +233,8 @@ static void stop_and_report(const amc_host_cfg *hc, PGconn *c, const char *sid, 
 		total.rejected += st.rejected;
 		total.late += st.late;
 		total.lost += st.lost;
+		amc_latency_merge(&cl[0], &st.claim_lat);
+		amc_latency_merge(&cl[1], &st.end_lat);
 		lat = amc_xrealloc(lat, (nlat + st.nclaim_ms + 1) * sizeof *lat);
 		if (st.nclaim_ms)
 			memcpy(lat + nlat, st.claim_ms, st.nclaim_ms * sizeof *lat);
@@ -222,6 +246,8 @@ static void stop_and_report(const amc_host_cfg *hc, PGconn *c, const char *sid, 
 	if (c) {
 		const char *p[] = { sid };
 		amc_err se;
+		int broken = 0;
+		report_latency(c, sid, &cl[0], &cl[1], &broken); /* the last ends too */
 		if (amc_pq_exec(c, "SELECT amc_fleet.heartbeat($1::bigint, true)", 1,
 				p, 5000, NULL, NULL, &se) != 0)
 			amc_log_warn("fleet host: %s", se.msg);
@@ -239,6 +265,7 @@ static void stop_and_report(const amc_host_cfg *hc, PGconn *c, const char *sid, 
 		fflush(out);
 	}
 	free(lat);
+	free(cl);
 }
 
 /* What this host offers (fleet.h's needs): fleet.capabilities, plus

@@ -5,6 +5,7 @@ libamc_a_SOURCES += \
 	src/fleet/payload.c src/fleet/payload.h \
 	src/fleet/fleet.c src/fleet/fleet.h \
 	src/fleet/batch.c src/fleet/batch.h \
+	src/fleet/latency.c src/fleet/latency.h \
 	src/fleet/lease.c src/fleet/lease.h \
 	src/fleet/slot.c src/fleet/slot.h \
 	src/fleet/host.c src/fleet/host.h

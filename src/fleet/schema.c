@@ -608,7 +608,20 @@ static const char v3[] =
 	"  ADD COLUMN timeout_s double precision CHECK (timeout_s BETWEEN 1 AND 604800),\n"
 	"  ADD COLUMN not_before timestamptz;\n"
 	"ALTER TABLE amc_fleet.host ADD COLUMN caps text[] NOT NULL DEFAULT '{}',\n"
-	"  ADD COLUMN caps_refused text[] NOT NULL DEFAULT '{}';\n"
+	"  ADD COLUMN caps_refused text[] NOT NULL DEFAULT '{}',\n"
+	/* {count, sum_s, p50_s, p90_s, p99_s} since the host started (latency.h) */
+	"  ADD COLUMN claim_latency double precision[], ADD COLUMN end_latency double precision[];\n"
+	/* The host's claim and end latencies, as it measured them. */
+	"CREATE FUNCTION amc_fleet.report_latency(p_host bigint, p_claim double precision[], p_end double precision[])\n"
+	"  RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"BEGIN\n"
+	"  PERFORM amc_fleet.own_host(p_host);\n"
+	"  IF cardinality(p_claim) <> 5 OR cardinality(p_end) <> 5\n"
+	"     OR EXISTS (SELECT 1 FROM unnest(p_claim || p_end) v WHERE v IS NULL OR v < 0 OR v = 'NaN' OR v > 1e15) THEN\n"
+	"    RAISE EXCEPTION 'a latency summary is {count, sum, p50, p90, p99}, each >= 0' USING ERRCODE = '22023';\n"
+	"  END IF;\n"
+	"  UPDATE amc_fleet.host SET claim_latency = p_claim, end_latency = p_end WHERE id = p_host;\n"
+	"END $$;\n"
 	"CREATE TABLE amc_fleet.role_caps (\n"
 	"  role name PRIMARY KEY,\n"
 	"  caps text[] NOT NULL DEFAULT '{}');\n"
@@ -825,10 +838,12 @@ static const char v3[] =
 	"END $$;\n"
 	"REVOKE ALL ON FUNCTION amc_fleet.claim(bigint, text, text, double precision), amc_fleet.granted(text[]),\n"
 	"  amc_fleet.set_caps(bigint, text[]), amc_fleet.may_need(text[]), amc_fleet.after_failure(bigint, text, boolean),\n"
-	"  amc_fleet.finish(bigint, bigint, text, text, boolean) FROM PUBLIC;\n"
+	"  amc_fleet.finish(bigint, bigint, text, text, boolean),\n"
+	"  amc_fleet.report_latency(bigint, double precision[], double precision[]) FROM PUBLIC;\n"
 	"GRANT EXECUTE ON FUNCTION amc_fleet.claim(bigint, text, text, double precision),\n"
 	"  amc_fleet.set_caps(bigint, text[]), amc_fleet.may_need(text[]),\n"
-	"  amc_fleet.finish(bigint, bigint, text, text, boolean) TO amc_fleet_host;\n";
+	"  amc_fleet.finish(bigint, bigint, text, text, boolean),\n"
+	"  amc_fleet.report_latency(bigint, double precision[], double precision[]) TO amc_fleet_host;\n";
 
 static const char *const migrations[] = { v1, v2, v3 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "device/device.h"
+#include "fleet/latency.h"
 #include "fleet/lease.h"
 #include "fleet/payload.h"
 #include "fleet/pq.h"
@@ -48,6 +49,7 @@ struct amc_slot {
 	PGconn *pg;
 	amc_slot_stats st;
 	size_t claim_cap;
+	amc_latency claim_lat, end_lat; /* under mu: the host reports them (latency.h) */
 };
 
 char *amc_fleet_text(const char *s, size_t max)
@@ -335,6 +337,7 @@ static int finish(amc_slot *s, const attempt *a, const char *state, const char *
 	if (cap < 50)
 		cap = 50;
 	int out = -1, tries = 0;
+	long long t0 = amc_mono_us();
 	for (;;) {
 		PGresult *res;
 		amc_err e;
@@ -345,6 +348,10 @@ static int finish(amc_slot *s, const attempt *a, const char *state, const char *
 			const char *v = amc_pq_get(res, 0, "ok");
 			out = v && v[0] == 't';
 			PQclear(res);
+			/* from the first try to the answer: an outage shows here */
+			pthread_mutex_lock(&s->mu);
+			amc_latency_add(&s->end_lat, (double)(amc_mono_us() - t0) / 1e6);
+			pthread_mutex_unlock(&s->mu);
 			if (tries > 0)
 				amc_log_info("fleet %s: the end of assignment %lld attempt %d reached the fleet after %d tries",
 					     s->cfg.device, a->assignment, a->n, tries + 1);
@@ -549,6 +556,9 @@ static int claim_and_run(amc_slot *s)
 		return -1;
 	}
 	double ms = (double)(amc_mono_us() - t0) / 1000.0;
+	pthread_mutex_lock(&s->mu);
+	amc_latency_add(&s->claim_lat, ms / 1000.0); /* empty claims too: each is a round trip */
+	pthread_mutex_unlock(&s->mu);
 	if (PQntuples(res) != 1) {
 		PQclear(res);
 		s->st.empty_claims++;
@@ -712,6 +722,8 @@ void amc_slot_stop(amc_slot *s, amc_slot_stats *st)
 	amc_slot_drain(s);
 	pthread_join(s->th, NULL);
 	*st = s->st;
+	st->claim_lat = s->claim_lat;
+	st->end_lat = s->end_lat;
 	if (s->pg)
 		PQfinish(s->pg);
 	amc_store_close(s->store);
@@ -723,4 +735,12 @@ void amc_slot_stop(amc_slot *s, amc_slot_stats *st)
 	pthread_mutex_destroy(&s->mu);
 	pthread_cond_destroy(&s->cv);
 	free(s);
+}
+
+void amc_slot_latency(amc_slot *s, amc_latency *claim, amc_latency *end)
+{
+	pthread_mutex_lock(&s->mu);
+	amc_latency_merge(claim, &s->claim_lat);
+	amc_latency_merge(end, &s->end_lat);
+	pthread_mutex_unlock(&s->mu);
 }
