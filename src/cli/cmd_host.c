@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "fleet/host.h"
+#include "host/host.h"
 #include "fleet/pq.h"
 
 static atomic_int stop_flag;

@@ -13,7 +13,7 @@
 #include "fleet/fleet.h"
 #include "fleet/payload.h"
 #include "fleet/pq.h"
-#include "fleet/slot.h"
+#include "host/slot.h"
 
 /* A ".." part of a path ("a/../b"), not ".." inside a name ("a.yaml..."). */
 static int dotdot_part(const char *n)

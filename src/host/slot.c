@@ -7,10 +7,10 @@
 
 #include "device/device.h"
 #include "fleet/latency.h"
-#include "fleet/lease.h"
+#include "host/lease.h"
 #include "fleet/payload.h"
 #include "fleet/pq.h"
-#include "fleet/slot.h"
+#include "host/slot.h"
 #include "launch/launch.h"
 #include "runtime/events.h"
 #include "runtime/run.h"
