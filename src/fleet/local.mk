@@ -6,4 +6,5 @@ libamc_a_SOURCES += \
 	src/fleet/payload.c src/fleet/payload.h \
 	src/fleet/fleet.c src/fleet/fleet.h \
 	src/fleet/batch.c src/fleet/batch.h \
-	src/fleet/latency.c src/fleet/latency.h
+	src/fleet/latency.c src/fleet/latency.h \
+	src/fleet/watch.c src/fleet/watch.h

@@ -107,4 +107,13 @@ is "$(as host_a "SELECT assignment_id FROM amc_fleet.claim($ha, 'sim:0', 'sim', 
 	"host_a (app=com.example) claims the app work queued before it"
 is "$(as host_a "SELECT count(*) FROM amc_fleet.claim($ha, 'sim:0', 'sim', 600)")" 0 \
 	"but not the agent goal (no agent=claude)"
+# The Fleet view reads through the fleet module (fleet/watch.h), as the
+# operator role: the hosts with their capabilities and the queued work.
+printf 'F\n:drain\n:dump fleet\n' >"$T_HOME/fleet.keys"
+mkdir -p "$T_HOME/tui" "$T_HOME/dumps"
+TZ=UTC TERM=xterm-256color LC_ALL=C.UTF-8 AMC_HOME="$T_HOME/tui" \
+	"$AMC" tui --script "$T_HOME/fleet.keys" --dump-dir "$T_HOME/dumps" --size 140x40 >/dev/null 2>&1
+ok_status $? "the Fleet view script runs"
+like "$(cat "$T_HOME/dumps/fleet.txt")" "Turn Wi-Fi off" "the Fleet view lists the assignments"
+like "$(cat "$T_HOME/dumps/fleet.txt")" "B " "and the hosts"
 done_testing
