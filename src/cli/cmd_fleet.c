@@ -378,6 +378,11 @@ static int do_ls(amc_cli *cli, int argc, char **argv)
 			put(str(run, "summary"));
 			printf("]");
 		}
+		if (str(o, "waiting")) {
+			printf("  (");
+			put(str(o, "waiting"));
+			printf(")");
+		}
 		printf("\n");
 	}
 	cJSON_Delete(a);

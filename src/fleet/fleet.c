@@ -146,9 +146,10 @@ int amc_fleet_submit(PGconn *c, const amc_fleet_submit_req *r, long long *id, am
 
 cJSON *amc_fleet_list(PGconn *c, const char *state, int limit, amc_err *e)
 {
-	char lim[16];
+	char lim[16], dn[32];
 	snprintf(lim, sizeof lim, "%d", limit > 0 ? limit : 100);
-	const char *p[] = { state, lim };
+	snprintf(dn, sizeof dn, "%.3f", AMC_FLEET_DOWN_AFTER_S);
+	const char *p[] = { state, lim, dn };
 	PGresult *res;
 	if (amc_pq_exec(c,
 			"SELECT a.id, a.state, a.kind, a.title, a.device_kind, a.want_host AS host, a.priority,"
@@ -157,13 +158,24 @@ cJSON *amc_fleet_list(PGconn *c, const char *state, int limit, amc_err *e)
 			" a.max_attempts, to_char(a.created_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS created_at,"
 			" to_char(a.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS finished_at, a.error,"
 			" l.host_label AS last_host, l.device AS last_device,"
+			/* why queued work waits: its time, or no live host that could claim it */
+			" CASE WHEN a.state <> 'queued' THEN NULL"
+			"  WHEN a.not_before > now() THEN 'not before ' ||"
+			"   to_char(a.not_before AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') || ' UTC'"
+			"  WHEN NOT EXISTS (SELECT 1 FROM amc_fleet.host h JOIN amc_fleet.device d ON d.host_id = h.id"
+			"   AND d.kind = a.device_kind WHERE h.stopped_at IS NULL AND h.last_seen > now() - make_interval(secs => $3::float8)"
+			"   AND a.needs <@ h.caps AND (a.want_host IS NULL OR a.want_host = h.label OR a.want_host = h.role))"
+			"  THEN 'no live host can claim it: ' || CASE WHEN cardinality(a.needs) > 0"
+			"   THEN 'none up with ' || a.device_kind || ' devices has ' || array_to_string(a.needs, ', ')"
+			"   ELSE 'none up with ' || a.device_kind || ' devices' END"
+			"   || coalesce(' named ' || a.want_host, '') END AS waiting,"
 			" t.id IS NOT NULL AS r_is," RUNNING_COLS
 			" FROM amc_fleet.assignment a"
 			" LEFT JOIN amc_fleet.attempt t ON t.assignment_id = a.id AND t.state = 'running'"
 			" LEFT JOIN LATERAL (SELECT y.host_label, y.device FROM amc_fleet.attempt y"
 			"  WHERE y.assignment_id = a.id ORDER BY y.n DESC LIMIT 1) l ON true"
 			" WHERE ($1::text IS NULL OR a.state = $1) ORDER BY a.id DESC LIMIT $2::int",
-			2, p, 0, &res, NULL, e) != 0)
+			3, p, 0, &res, NULL, e) != 0)
 		return NULL;
 	cJSON *arr = cJSON_CreateArray();
 	for (int i = 0; i < PQntuples(res); i++) {

@@ -68,7 +68,9 @@ int amc_fleet_grant(PGconn *c, const char *role, const char *const *caps, size_t
 int amc_fleet_submit(PGconn *c, const amc_fleet_submit_req *r, long long *id, amc_err *e);
 /* Assignments, newest first (state NULL: all; limit <= 0: 100): an array of
  * {id, state, kind, title, device_kind, host, priority, attempts, max_attempts,
- *  created_at, finished_at, error, running:{host, device, step_index, step_status,
+ *  created_at, finished_at, error, needs, last_host, last_device, waiting (why
+ *  queued work is not claimed: its not-before time, or no live host that
+ *  could claim it; else null), running:{host, device, step_index, step_status,
  *  summary, progress_age_s, lease_left_s} or null}. NULL with e. */
 cJSON *amc_fleet_list(PGconn *c, const char *state, int limit, amc_err *e);
 /* One assignment with "attempts" (every attempt: n, host, hostname, device,

@@ -107,6 +107,14 @@ is "$(as host_a "SELECT assignment_id FROM amc_fleet.claim($ha, 'sim:0', 'sim', 
 	"host_a (app=com.example) claims the app work queued before it"
 is "$(as host_a "SELECT count(*) FROM amc_fleet.claim($ha, 'sim:0', 'sim', 600)")" 0 \
 	"but not the agent goal (no agent=claude)"
+# fleet ls says why queued work waits.
+id7=$("$AMC" fleet submit --needs gpu=h100 --flow "$FLOW" --json | sid)
+id8=$("$AMC" fleet submit --not-before +1h --flow "$FLOW" --json | sid)
+ls=$("$AMC" fleet ls --state queued)
+like "$(printf '%s\n' "$ls" | grep "^$id7 ")" "\(no live host can claim it: none up with sim devices has gpu=h100\)" \
+	"fleet ls: work no live host can do says why"
+like "$(printf '%s\n' "$ls" | grep "^$id8 ")" "\(not before [0-9-]+ [0-9:]+ UTC\)" "and work waiting for its time says until when"
+is "$("$AMC" fleet ls --json | grep -c '"waiting":')" "$("$AMC" fleet ls --json | grep -c '"id":')" "--json has waiting on every row"
 # The Fleet view reads through the fleet module (fleet/watch.h), as the
 # operator role: the hosts with their capabilities and the queued work.
 printf 'F\n:drain\n:dump fleet\n' >"$T_HOME/fleet.keys"
