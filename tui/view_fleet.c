@@ -183,6 +183,20 @@ static void draw_detail(fleet_view *f, int y, int h, int w)
 		      num(d, "id", 0), str(d, "state") ? str(d, "state") : "?", str(d, "kind") ? str(d, "kind") : "",
 		      str(d, "title") ? str(d, "title") : "");
 	amc_tui_put(stdscr, row++, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(AMC_EL_TITLE), 1);
+	if (str(d, "needs") && *str(d, "needs")) {
+		amc_sb_reset(&sb);
+		amc_sb_printf(&sb, "needs: %s", str(d, "needs"));
+		amc_tui_put(stdscr, row++, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(AMC_EL_NORMAL), 1);
+	}
+	if (num(d, "retries", 0) > 0 || num(d, "timeout_s", 0) > 0 || str(d, "not_before")) {
+		amc_sb_reset(&sb);
+		amc_sb_printf(&sb, "retries %.0f (backoff %.0f s, doubling)", num(d, "retries", 0), num(d, "backoff_s", 0));
+		if (num(d, "timeout_s", 0) > 0)
+			amc_sb_printf(&sb, ", timeout %.0f s", num(d, "timeout_s", 0));
+		if (str(d, "not_before"))
+			amc_sb_printf(&sb, ", not before %s", str(d, "not_before"));
+		amc_tui_put(stdscr, row++, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(AMC_EL_NORMAL), 1);
+	}
 	if (str(d, "error")) {
 		amc_sb_reset(&sb);
 		amc_sb_printf(&sb, "error: %s", str(d, "error"));
@@ -274,6 +288,8 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 			amc_sb_printf(&sb, "  step %.0f %s: %s (%.0fs ago)", num(run, "step_index", 0),
 				      str(run, "step_status") ? str(run, "step_status") : "", str(run, "summary"),
 				      num(run, "progress_age_s", 0));
+		else if (str(o, "waiting")) /* why queued work is not claimed (fleet.h) */
+			amc_sb_printf(&sb, "  (%s)", str(o, "waiting"));
 		else if (str(o, "error"))
 			amc_sb_printf(&sb, "  %s", str(o, "error"));
 		const char *st = str(o, "state") ? str(o, "state") : "";

@@ -124,4 +124,6 @@ TZ=UTC TERM=xterm-256color LC_ALL=C.UTF-8 AMC_HOME="$T_HOME/tui" \
 ok_status $? "the Fleet view script runs"
 like "$(cat "$T_HOME/dumps/fleet.txt")" "Turn Wi-Fi off" "the Fleet view lists the assignments"
 like "$(cat "$T_HOME/dumps/fleet.txt")" "B " "and the hosts"
+like "$(cat "$T_HOME/dumps/fleet.txt")" "\(no live host can claim it: none up with sim devices has gpu=h100\)" \
+	"and why queued work waits"
 done_testing
