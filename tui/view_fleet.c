@@ -14,9 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fleet/fleet.h"
-#include "fleet/pq.h"
-#include "fleet/schema.h"
+#include "fleet/watch.h"
 #include "tui/app.h"
 #include "tui/text.h"
 #include "util/strbuf.h"
@@ -76,34 +74,28 @@ static int detail_asked(fleet_view *f)
 static void *worker(void *arg)
 {
 	fleet_view *f = arg;
-	PGconn *c = NULL;
+	amc_fleet_watch *w = NULL;
 	while (!stopping(f)) {
 		amc_err e;
-		if (!c) {
-			if (amc_pq_connect(f->url, 3000, &c, &e) != 0 || amc_fleet_schema_check(c, &e) != 0 ||
-			    amc_pq_script(c, "LISTEN amc_fleet_change", &e) != 0) {
-				char msg[AMC_ERR_MSG_MAX + 64];
-				snprintf(msg, sizeof msg, "fleet database unreachable (retrying): %s", e.msg);
-				set_status(f, msg);
-				if (c)
-					PQfinish(c);
-				c = NULL;
-				for (int i = 0; i < 30 && !stopping(f); i++) {
-					struct timespec ts = { 0, 100000000L };
-					nanosleep(&ts, NULL);
-				}
-				continue;
+		if (!w && amc_fleet_watch_open(f->url, 3000, &w, &e) != 0) {
+			char msg[AMC_ERR_MSG_MAX + 64];
+			snprintf(msg, sizeof msg, "fleet database unreachable (retrying): %s", e.msg);
+			set_status(f, msg);
+			for (int i = 0; i < 30 && !stopping(f); i++) {
+				struct timespec ts = { 0, 100000000L };
+				nanosleep(&ts, NULL);
 			}
+			continue;
 		}
-		cJSON *h = amc_fleet_hosts(c, f->down_after_s, &e);
-		cJSON *l = h ? amc_fleet_list(c, NULL, 200, &e) : NULL;
+		cJSON *h = amc_fleet_watch_hosts(w, f->down_after_s, &e);
+		cJSON *l = h ? amc_fleet_watch_list(w, NULL, 200, &e) : NULL;
 		if (!l) {
 			cJSON_Delete(h);
 			char msg[AMC_ERR_MSG_MAX + 64];
 			snprintf(msg, sizeof msg, "fleet database: %s", e.msg);
 			set_status(f, msg);
-			PQfinish(c);
-			c = NULL;
+			amc_fleet_watch_close(w);
+			w = NULL;
 			continue;
 		}
 		pthread_mutex_lock(&f->mu);
@@ -112,7 +104,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&f->mu);
 		cJSON *dj = NULL;
 		char derr[AMC_ERR_MSG_MAX] = "";
-		if (want > 0 && !(dj = amc_fleet_show(c, want, 0, &e)))
+		if (want > 0 && !(dj = amc_fleet_watch_show(w, want, 0, &e)))
 			snprintf(derr, sizeof derr, "%s", e.msg);
 		pthread_mutex_lock(&f->mu);
 		cJSON_Delete(f->hosts);
@@ -132,27 +124,17 @@ static void *worker(void *arg)
 		wake(f);
 		/* Until something changes (NOTIFY), at most 3 s; stop within 250 ms. */
 		for (int i = 0; i < 12 && !stopping(f) && !detail_asked(f); i++) {
-			char *ch = NULL, *pl = NULL;
-			int w = amc_pq_wait_notify(c, 250, &ch, &pl, &e);
-			free(ch);
-			free(pl);
-			if (w < 0) {
-				PQfinish(c);
-				c = NULL;
+			int r = amc_fleet_watch_wait(w, 250, 50, &e);
+			if (r < 0) {
+				amc_fleet_watch_close(w);
+				w = NULL;
 				break;
 			}
-			if (w == 1) {
-				/* let a burst of changes settle, then read once */
-				while (amc_pq_wait_notify(c, 50, &ch, &pl, &e) == 1) {
-					free(ch);
-					free(pl);
-				}
+			if (r == 1)
 				break;
-			}
 		}
 	}
-	if (c)
-		PQfinish(c);
+	amc_fleet_watch_close(w);
 	return NULL;
 }
 
@@ -201,6 +183,20 @@ static void draw_detail(fleet_view *f, int y, int h, int w)
 		      num(d, "id", 0), str(d, "state") ? str(d, "state") : "?", str(d, "kind") ? str(d, "kind") : "",
 		      str(d, "title") ? str(d, "title") : "");
 	amc_tui_put(stdscr, row++, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(AMC_EL_TITLE), 1);
+	if (str(d, "needs") && *str(d, "needs")) {
+		amc_sb_reset(&sb);
+		amc_sb_printf(&sb, "needs: %s", str(d, "needs"));
+		amc_tui_put(stdscr, row++, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(AMC_EL_NORMAL), 1);
+	}
+	if (num(d, "retries", 0) > 0 || num(d, "timeout_s", 0) > 0 || str(d, "not_before")) {
+		amc_sb_reset(&sb);
+		amc_sb_printf(&sb, "retries %.0f (backoff %.0f s, doubling)", num(d, "retries", 0), num(d, "backoff_s", 0));
+		if (num(d, "timeout_s", 0) > 0)
+			amc_sb_printf(&sb, ", timeout %.0f s", num(d, "timeout_s", 0));
+		if (str(d, "not_before"))
+			amc_sb_printf(&sb, ", not before %s", str(d, "not_before"));
+		amc_tui_put(stdscr, row++, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(AMC_EL_NORMAL), 1);
+	}
 	if (str(d, "error")) {
 		amc_sb_reset(&sb);
 		amc_sb_printf(&sb, "error: %s", str(d, "error"));
@@ -292,6 +288,8 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 			amc_sb_printf(&sb, "  step %.0f %s: %s (%.0fs ago)", num(run, "step_index", 0),
 				      str(run, "step_status") ? str(run, "step_status") : "", str(run, "summary"),
 				      num(run, "progress_age_s", 0));
+		else if (str(o, "waiting")) /* why queued work is not claimed (fleet.h) */
+			amc_sb_printf(&sb, "  (%s)", str(o, "waiting"));
 		else if (str(o, "error"))
 			amc_sb_printf(&sb, "  %s", str(o, "error"));
 		const char *st = str(o, "state") ? str(o, "state") : "";

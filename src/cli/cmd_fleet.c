@@ -7,11 +7,15 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "fleet/batch.h"
 #include "fleet/fleet.h"
 #include "fleet/payload.h"
 #include "fleet/pq.h"
 #include "fleet/schema.h"
 #include "launch/launch.h"
+#include "util/clock.h"
+#include "util/fsutil.h"
+#include "util/sanitize.h"
 #include "util/strbuf.h"
 
 /* Connect to fleet.url; with `check`, also make sure the schema is current. */
@@ -73,6 +77,111 @@ static int do_init(amc_cli *cli, int argc, char **argv)
 	return 0;
 }
 
+/* The whole batch is read first (at most this much) so every line is checked
+ * before anything is queued. */
+#define BATCH_FILE_MAX (256u * 1024u * 1024u)
+#define BATCH_ERRORS_SHOWN 20
+
+/* amc fleet submit --batch FILE|- (batch.h). */
+static int submit_batch(amc_cli *cli, const char *path, int json)
+{
+	amc_err e;
+	char *buf = NULL;
+	size_t len = 0;
+	if (!strcmp(path, "-")) {
+		amc_sb sb;
+		amc_sb_init(&sb);
+		char chunk[65536];
+		size_t k;
+		while ((k = fread(chunk, 1, sizeof chunk, stdin)) > 0 && sb.len < BATCH_FILE_MAX)
+			amc_sb_append(&sb, chunk, k);
+		len = sb.len;
+		buf = amc_sb_detach(&sb);
+		if (len >= BATCH_FILE_MAX) {
+			free(buf);
+			return amc_cli_usage(&amc_cmd_fleet, "--batch: at most %u bytes", BATCH_FILE_MAX);
+		}
+	} else if (amc_read_file(path, BATCH_FILE_MAX, &buf, &len, &e) != 0) {
+		return amc_cli_usage(&amc_cmd_fleet, "--batch: %s", e.msg);
+	}
+	amc_fleet_batch_item *items = NULL;
+	size_t n = 0, cap = 0, errors = 0, lineno = 0;
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(buf + at, '\n', len - at);
+		size_t l = nl ? (size_t)(nl - (buf + at)) : len - at;
+		const char *line = buf + at;
+		at += l + (nl != NULL);
+		lineno++;
+		size_t sp = strspn(line, " \t\r");
+		if (sp >= l || line[sp] == '#')
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			items = amc_xrealloc(items, cap * sizeof *items);
+		}
+		if (amc_fleet_batch_parse_line(line, l, &items[n], &e) != 0) {
+			if (errors++ < BATCH_ERRORS_SHOWN) {
+				char *t = amc_sanitize_dup(e.msg);
+				fprintf(stderr, "amc: %s: line %zu: %s\n", path, lineno, t);
+				free(t);
+			}
+			amc_fleet_batch_item_free(&items[n]);
+			continue;
+		}
+		n++;
+	}
+	free(buf);
+	int rc = 0;
+	if (errors) {
+		if (errors > BATCH_ERRORS_SHOWN)
+			fprintf(stderr, "amc: %s: %zu more lines with errors\n", path, errors - BATCH_ERRORS_SHOWN);
+		rc = amc_cli_usage(&amc_cmd_fleet, "--batch: %zu of %zu lines are wrong: nothing queued", errors,
+				   errors + n);
+	} else if (n == 0) {
+		rc = amc_cli_usage(&amc_cmd_fleet, "--batch: no assignment in %s", path);
+	}
+	long long *ids = NULL;
+	size_t done = 0;
+	if (rc == 0) {
+		const amc_fleet_submit_req **v = amc_xcalloc(n, sizeof *v);
+		ids = amc_xcalloc(n, sizeof *ids);
+		for (size_t i = 0; i < n; i++) {
+			items[i].req.needs = items[i].needv; /* the array moved since it was parsed */
+			v[i] = &items[i].req;
+		}
+		PGconn *pg;
+		long long t0 = amc_mono_us();
+		rc = open_fleet(cli, 1, &pg, &e);
+		if (rc == 0) {
+			rc = amc_fleet_submit_many(pg, v, n, ids, &done, &e);
+			PQfinish(pg);
+		}
+		double s = (double)(amc_mono_us() - t0) / 1e6;
+		free(v);
+		if (rc != 0) {
+			if (done)
+				fprintf(stderr, "amc: the first %zu assignments were queued (ids %lld-%lld)\n", done, ids[0],
+					ids[done - 1]);
+			rc = amc_cli_fail(&e);
+		} else if (json) {
+			cJSON *j = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(j, "ids");
+			for (size_t i = 0; i < n; i++)
+				cJSON_AddItemToArray(a, cJSON_CreateNumber((double)ids[i]));
+			cJSON_AddNumberToObject(j, "queued", (double)n);
+			cJSON_AddNumberToObject(j, "per_s", s > 0 ? (double)n / s : 0);
+			amc_cli_print_json(j);
+		} else {
+			printf("queued %zu assignments (%lld to %lld) in %.2f s, %.0f/s\n", n, ids[0], ids[n - 1], s,
+			       s > 0 ? (double)n / s : 0);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		amc_fleet_batch_item_free(&items[i]);
+	free(items);
+	free(ids);
+	return rc;
+}
+
 static int do_submit(amc_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -80,9 +189,15 @@ static int do_submit(amc_cli *cli, int argc, char **argv)
 		{ "host", required_argument, 0, 'H' }, { "max-steps", required_argument, 0, 'm' },
 		{ "max-attempts", required_argument, 0, 'a' }, { "priority", required_argument, 0, 'p' },
 		{ "json", no_argument, 0, 'j' }, { "agent", required_argument, 0, 1001 },
-		{ "model", required_argument, 0, 1002 }, { 0, 0, 0, 0 } };
+		{ "model", required_argument, 0, 1002 }, { "needs", required_argument, 0, 1003 },
+		{ "retries", required_argument, 0, 1004 }, { "backoff", required_argument, 0, 1005 },
+		{ "timeout", required_argument, 0, 1006 }, { "not-before", required_argument, 0, 1007 },
+		{ "batch", required_argument, 0, 1008 }, { 0, 0, 0, 0 } };
+	const char *needs[AMC_FLEET_NEEDS_MAX + 2];
+	size_t nneeds = 0;
+	char agent_need[32];
 	amc_fleet_submit_req r = { 0 };
-	const char *flow = NULL, *agent = NULL, *model = NULL;
+	const char *flow = NULL, *agent = NULL, *model = NULL, *batch = NULL;
 	long v;
 	int json = 0, c;
 	amc_err e;
@@ -115,11 +230,55 @@ static int do_submit(amc_cli *cli, int argc, char **argv)
 		case 'j': json = 1; break;
 		case 1001: agent = optarg; break;
 		case 1002: model = optarg; break;
+		case 1003:
+			if (nneeds >= AMC_FLEET_NEEDS_MAX)
+				return amc_cli_usage(&amc_cmd_fleet, "at most %d --needs", AMC_FLEET_NEEDS_MAX);
+			if (!amc_fleet_need_ok(optarg))
+				return amc_cli_usage(&amc_cmd_fleet, "--needs takes KEY=VALUE of lower-case letters, digits and "
+							      "_.:/- (e.g. app=com.example)");
+			needs[nneeds++] = optarg;
+			break;
+		case 1004:
+			if (amc_cli_int("--retries", optarg, 0, 100, &v, &e) != 0)
+				return amc_cli_usage(&amc_cmd_fleet, "%s", e.msg);
+			r.retries = (int)v;
+			break;
+		case 1005:
+			if (amc_cli_int("--backoff", optarg, 1, 3600, &v, &e) != 0)
+				return amc_cli_usage(&amc_cmd_fleet, "%s", e.msg);
+			r.backoff_s = (double)v;
+			break;
+		case 1006:
+			if (amc_cli_int("--timeout", optarg, 1, 604800, &v, &e) != 0)
+				return amc_cli_usage(&amc_cmd_fleet, "%s", e.msg);
+			r.timeout_s = (double)v;
+			break;
+		case 1007:
+			if (!amc_fleet_when_ok(optarg))
+				return amc_cli_usage(&amc_cmd_fleet, "--not-before takes a timestamp (2026-12-05T14:00:00Z) "
+								      "or +DURATION (+30s, +5min, +2h)");
+			r.not_before = optarg;
+			break;
+		case 1008: batch = optarg; break;
 		default: return amc_cli_usage(&amc_cmd_fleet, "unknown option");
 		}
 	}
+	if (batch) {
+		if (flow || agent || model || nneeds || optind < argc || r.device_kind || r.host || r.max_steps ||
+		    r.max_attempts || r.priority || r.retries || r.backoff_s > 0 || r.timeout_s > 0 || r.not_before)
+			return amc_cli_usage(&amc_cmd_fleet, "--batch takes everything from its lines (and --json), "
+							      "no other option or GOAL");
+		return submit_batch(cli, batch, json);
+	}
 	if ((agent || model) && flow)
 		return amc_cli_usage(&amc_cmd_fleet, "--agent and --model go with a GOAL, not a flow");
+	if (agent) {
+		/* only a host where that CLI can run claims it */
+		snprintf(agent_need, sizeof agent_need, "agent=%.20s", agent);
+		needs[nneeds++] = agent_need;
+	}
+	r.needs = needs;
+	r.nneeds = nneeds;
 	if ((optind < argc) == (flow != NULL))
 		return amc_cli_usage(&amc_cmd_fleet, "submit takes either --flow FILE or a GOAL");
 	char *payload, *title = NULL;
@@ -219,6 +378,11 @@ static int do_ls(amc_cli *cli, int argc, char **argv)
 			put(str(run, "summary"));
 			printf("]");
 		}
+		if (str(o, "waiting")) {
+			printf("  (");
+			put(str(o, "waiting"));
+			printf(")");
+		}
 		printf("\n");
 	}
 	cJSON_Delete(a);
@@ -261,6 +425,21 @@ static int do_show(amc_cli *cli, int argc, char **argv)
 	put(str(o, "title"));
 	printf("\n  device kind %s, max attempts %.0f, priority %.0f\n", str(o, "device_kind") ? str(o, "device_kind") : "?",
 	       num(o, "max_attempts", 0), num(o, "priority", 0));
+	if (num(o, "retries", 0) > 0 || num(o, "timeout_s", 0) > 0 || str(o, "not_before")) {
+		printf("  retries %.0f (backoff %.0f s, doubling)", num(o, "retries", 0), num(o, "backoff_s", 0));
+		if (num(o, "timeout_s", 0) > 0)
+			printf(", timeout %.0f s", num(o, "timeout_s", 0));
+		if (str(o, "not_before")) {
+			printf(", not before ");
+			put(str(o, "not_before"));
+		}
+		printf("\n");
+	}
+	if (str(o, "needs") && *str(o, "needs")) {
+		printf("  needs: ");
+		put(str(o, "needs"));
+		printf("\n");
+	}
 	if (str(o, "error")) {
 		printf("  error: ");
 		put(str(o, "error"));
@@ -371,6 +550,16 @@ static int do_hosts(amc_cli *cli, int argc, char **argv)
 		printf(", role ");
 		put(str(h, "role"));
 		printf(")  %s, last seen %.1f s ago\n", str(h, "status") ? str(h, "status") : "?", num(h, "last_seen_s", 0));
+		if (str(h, "capabilities") && *str(h, "capabilities")) {
+			printf("  capabilities: ");
+			put(str(h, "capabilities"));
+			printf("\n");
+		}
+		if (str(h, "refused") && *str(h, "refused")) {
+			printf("  refused (not granted to its role): ");
+			put(str(h, "refused"));
+			printf("\n");
+		}
 		const cJSON *d;
 		cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(h, "devices")) {
 			printf("  ");
@@ -429,16 +618,38 @@ static int do_metrics(amc_cli *cli, int argc, char **argv)
 	return rc == 0 ? 0 : amc_cli_fail(&e);
 }
 
+/* amc fleet grant ROLE (CAP... | --any): which capabilities a host role may
+ * state (schema.c, version 3). */
+static int do_grant(amc_cli *cli, int argc, char **argv)
+{
+	int any = argc == 3 && !strcmp(argv[2], "--any");
+	if (argc < 2 || (!any && argc > 2 + AMC_FLEET_NEEDS_MAX * 4) || (argc > 2 && !strcmp(argv[2], "--any") && !any))
+		return amc_cli_usage(&amc_cmd_fleet, "grant takes ROLE and the capabilities it may state "
+						     "(KEY=VALUE or KEY=*), none, or --any");
+	PGconn *pg;
+	amc_err e;
+	if (open_fleet(cli, 1, &pg, &e) != 0)
+		return amc_cli_fail(&e);
+	int rc = amc_fleet_grant(pg, argv[1], any ? NULL : (const char *const *)argv + 2, any ? 0 : (size_t)argc - 2,
+				 any, &e);
+	PQfinish(pg);
+	if (rc != 0)
+		return e.code == AMC_EUSAGE ? amc_cli_usage(&amc_cmd_fleet, "%s", e.msg) : amc_cli_fail(&e);
+	printf(any ? "role %s states what it has, unchecked\n" : "role %s may state %d capabilities\n", argv[1],
+	       argc - 2);
+	return 0;
+}
+
 static int fleet(amc_cli *cli, int argc, char **argv)
 {
 	if (argc < 2)
-		return amc_cli_usage(&amc_cmd_fleet, "which one: init, submit, ls, show, cancel, hosts, metrics or reap?");
+		return amc_cli_usage(&amc_cmd_fleet, "which one: init, submit, ls, show, cancel, hosts, metrics, grant or reap?");
 	static const struct {
 		const char *name;
 		int (*fn)(amc_cli *, int, char **);
 	} SUB[] = { { "init", do_init }, { "submit", do_submit }, { "ls", do_ls }, { "show", do_show },
 		    { "cancel", do_cancel }, { "hosts", do_hosts }, { "metrics", do_metrics },
-		    { "reap", do_reap } };
+		    { "reap", do_reap }, { "grant", do_grant } };
 	for (size_t i = 0; i < sizeof SUB / sizeof SUB[0]; i++)
 		if (!strcmp(argv[1], SUB[i].name))
 			return SUB[i].fn(cli, argc - 1, argv + 1);
@@ -447,20 +658,33 @@ static int fleet(amc_cli *cli, int argc, char **argv)
 
 const amc_cmd amc_cmd_fleet = {
 	"fleet",
-	"fleet init|submit|ls|show|cancel|hosts|metrics|reap ...",
+	"fleet init|submit|ls|show|cancel|hosts|metrics|grant|reap ...",
 	"queue work for device hosts in PostgreSQL and watch it (docs/fleet.md)",
 	"  init                    create or migrate the fleet schema in fleet.url, and\n"
 	"                          store fleet.reap_grace_s and the decision retention\n"
 	"                          for hosts (a host role reaps only by these)\n"
 	"  submit (--flow FILE | GOAL) [--device-kind sim|adb|appium] [--host NAME]\n"
 	"         [--max-steps N] [--max-attempts N] [--priority P] [--agent claude|codex]\n"
-	"         [--model M] [--json]\n"
+	"         [--model M] [--needs KEY=VALUE]... [--retries N [--backoff S]]\n"
+	"         [--timeout S] [--not-before TIME|+DURATION] [--json]\n"
 	"                          queue an assignment (the flow and the sub-flows and\n"
 	"                          scripts it names travel in it); --host pins it to the\n"
 	"                          host of that name or to any host of that database role\n"
 	"                          (only they can see or claim it); --agent: a coding\n"
 	"                          agent's CLI plans the goal on the host's own login\n"
-	"                          (docs/llm.md)\n"
+	"                          (docs/llm.md), and only a host where it can run claims\n"
+	"                          it; --needs: only a host that states it (its\n"
+	"                          fleet.capabilities) claims it (e.g. app=com.example);\n"
+	"                          --retries: a failed attempt is tried again N times\n"
+	"                          after S s (10) doubling, at most 600 s (not when a retry\n"
+	"                          cannot fix it); --timeout: an attempt's wall-clock\n"
+	"                          limit; --not-before: no host claims it earlier\n"
+	"  submit --batch FILE|- [--json]\n"
+	"                          one JSON object a line ({\"goal\"|\"flow\", \"device_kind\",\n"
+	"                          \"host\", \"priority\", \"max_steps\", \"max_attempts\",\n"
+	"                          \"retries\", \"backoff\", \"timeout\", \"not_before\", \"needs\",\n"
+	"                          \"agent\", \"model\"}); every line checked first, errors by\n"
+	"                          line; queued in one transaction per 1,000\n"
 	"  ls [--state S] [--json]\n"
 	"                          assignments, newest first, with their latest progress\n"
 	"  show ID [--json] [--decisions]\n"
@@ -471,6 +695,9 @@ const amc_cmd amc_cmd_fleet = {
 	"                          fleet.reap_s), their devices, what each runs\n"
 	"  metrics                 the queue, attempts by state and reason, leases lost,\n"
 	"                          late ends and hosts up/down in Prometheus' text format\n"
+	"  grant ROLE (CAP... | --any)\n"
+	"                          the capabilities (KEY=VALUE, KEY=*) host role ROLE may\n"
+	"                          state; others it states are refused; --any: unchecked\n"
 	"  reap                    mark attempts whose lease ran out lost and queue them again\n"
 	"                          (the operator's: a host role may not choose the grace)\n\n"
 	"The database is fleet.url or AMC_FLEET_URL (a libpq connection string or URI);\n"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "fleet/host.h"
+#include "host/host.h"
 #include "fleet/pq.h"
 
 static atomic_int stop_flag;
@@ -84,7 +84,11 @@ const amc_cmd amc_cmd_host = {
 	"rights), reaps by the settings `amc fleet init` stored, and prints whether its\n"
 	"database connection uses TLS and whether the server's certificate was verified;\n"
 	"fleet.require_tls (on by default) refuses a database that is not a Unix socket\n"
-	"or loopback without TLS.\n"
+	"or loopback without TLS. It states its capabilities once (fleet.capabilities,\n"
+	"plus agent=claude / agent=codex where that CLI can run) and claims only work\n"
+	"whose --needs it has; it says which its role was not granted (amc fleet grant).\n"
+	"An assignment's --timeout stops its task here; claim and end latencies go to\n"
+	"`amc fleet metrics` with the heartbeat.\n"
 	"See docs/fleet.md.\n",
 	host,
 };

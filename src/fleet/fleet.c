@@ -6,6 +6,7 @@
 
 #include "fleet/fleet.h"
 #include "fleet/pq.h"
+#include "util/strbuf.h"
 
 /* Column types by OID (pg_type.h is a server header; these are fixed). */
 #define OID_BOOL 16
@@ -57,19 +58,79 @@ int amc_fleet_parse_id(const char *s, long long *id, amc_err *e)
 	return 0;
 }
 
+int amc_fleet_need_ok(const char *s)
+{
+	const char *eq = s ? strchr(s, '=') : NULL;
+	size_t n = s ? strlen(s) : 0;
+	if (!eq || eq == s || !eq[1] || n > AMC_FLEET_NEED_LEN || !(s[0] >= 'a' && s[0] <= 'z'))
+		return 0;
+	for (const char *p = s; *p; p++)
+		if (p != eq && !((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("_.:/-", *p)))
+			return 0;
+	return 1;
+}
+
+int amc_fleet_when_ok(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	if (n == 0 || n > 64)
+		return 0;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || strchr(":+-. ", *p)))
+			return 0;
+	return 1;
+}
+
+char *amc_fleet_needs_literal(const char *const *v, size_t n)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_putc(&sb, '{');
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			amc_sb_putc(&sb, ',');
+		amc_sb_puts(&sb, v[i]);
+	}
+	amc_sb_putc(&sb, '}');
+	return amc_sb_detach(&sb);
+}
+
 int amc_fleet_submit(PGconn *c, const amc_fleet_submit_req *r, long long *id, amc_err *e)
 {
-	char steps[16], att[16], prio[16];
+	if (r->nneeds > AMC_FLEET_NEEDS_MAX)
+		return amc_err_set(e, AMC_EUSAGE, "at most %d needs per assignment", AMC_FLEET_NEEDS_MAX);
+	for (size_t i = 0; i < r->nneeds; i++)
+		if (!amc_fleet_need_ok(r->needs[i]))
+			return amc_err_set(e, AMC_EUSAGE, "a need is KEY=VALUE of lower-case letters, digits and _.:/- "
+					   "(at most %d bytes), e.g. agent=claude or app=com.example", AMC_FLEET_NEED_LEN);
+	if (r->retries < 0 || r->retries > 100 || r->backoff_s < 0 || r->backoff_s > 3600 || r->timeout_s < 0 ||
+	    r->timeout_s > 604800)
+		return amc_err_set(e, AMC_EUSAGE, "retries are 0 to 100, a backoff 0 to 3600 s, a timeout 1 to 604800 s");
+	if (r->not_before && !amc_fleet_when_ok(r->not_before))
+		return amc_err_set(e, AMC_EUSAGE, "a not-before time is a timestamp (2026-12-05T14:00:00Z) or +DURATION "
+				   "(+30s, +5min, +2h), not '%.40s'", r->not_before);
+	char *needs = amc_fleet_needs_literal(r->needs, r->nneeds);
+	char steps[16], att[16], prio[16], retries[16], backoff[32], timeout[32];
+	int max_att = r->max_attempts > 0 ? r->max_attempts : AMC_FLEET_MAX_ATTEMPTS + r->retries;
 	snprintf(steps, sizeof steps, "%d", r->max_steps);
-	snprintf(att, sizeof att, "%d", r->max_attempts > 0 ? r->max_attempts : AMC_FLEET_MAX_ATTEMPTS);
+	snprintf(att, sizeof att, "%d", max_att > 100 ? 100 : max_att);
 	snprintf(prio, sizeof prio, "%d", r->priority);
+	snprintf(retries, sizeof retries, "%d", r->retries);
+	snprintf(backoff, sizeof backoff, "%.3f", r->backoff_s > 0 ? r->backoff_s : AMC_FLEET_BACKOFF_S);
+	snprintf(timeout, sizeof timeout, "%.3f", r->timeout_s);
 	const char *p[] = { r->kind, r->title, r->device_kind ? r->device_kind : "sim", r->host,
-			    r->max_steps > 0 ? steps : NULL, att, prio, r->payload };
+			    r->max_steps > 0 ? steps : NULL, att, prio, r->payload, needs, retries, backoff,
+			    r->timeout_s > 0 ? timeout : NULL, r->not_before };
 	PGresult *res;
-	if (amc_pq_exec(c,
-			"INSERT INTO amc_fleet.assignment (kind, title, device_kind, want_host, max_steps, max_attempts,"
-			" priority, payload) VALUES ($1, left($2, 200), $3, $4, $5::int, $6::int, $7::int, $8) RETURNING id",
-			8, p, 0, &res, NULL, e) != 0)
+	int rc = amc_pq_exec(c,
+			     "INSERT INTO amc_fleet.assignment (kind, title, device_kind, want_host, max_steps, max_attempts,"
+			     " priority, payload, needs, retries, backoff_s, timeout_s, not_before) VALUES ($1, left($2, 200),"
+			     " $3, $4, $5::int, $6::int, $7::int, $8, $9::text[], $10::int, $11::float8, $12::float8,"
+			     " CASE WHEN $13::text LIKE '+%' THEN now() + substr($13::text, 2)::interval"
+			     " ELSE $13::text::timestamptz END) RETURNING id",
+			     13, p, 0, &res, NULL, e);
+	free(needs);
+	if (rc != 0)
 		return amc_err_prefix(e, "cannot queue the assignment");
 	*id = amc_pq_getll(res, 0, "id", 0);
 	PQclear(res);
@@ -85,23 +146,36 @@ int amc_fleet_submit(PGconn *c, const amc_fleet_submit_req *r, long long *id, am
 
 cJSON *amc_fleet_list(PGconn *c, const char *state, int limit, amc_err *e)
 {
-	char lim[16];
+	char lim[16], dn[32];
 	snprintf(lim, sizeof lim, "%d", limit > 0 ? limit : 100);
-	const char *p[] = { state, lim };
+	snprintf(dn, sizeof dn, "%.3f", AMC_FLEET_DOWN_AFTER_S);
+	const char *p[] = { state, lim, dn };
 	PGresult *res;
 	if (amc_pq_exec(c,
 			"SELECT a.id, a.state, a.kind, a.title, a.device_kind, a.want_host AS host, a.priority,"
+			" array_to_string(a.needs, ',') AS needs,"
 			" (SELECT count(*) FROM amc_fleet.attempt x WHERE x.assignment_id = a.id) AS attempts,"
 			" a.max_attempts, to_char(a.created_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS created_at,"
 			" to_char(a.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS finished_at, a.error,"
 			" l.host_label AS last_host, l.device AS last_device,"
+			/* why queued work waits: its time, or no live host that could claim it */
+			" CASE WHEN a.state <> 'queued' THEN NULL"
+			"  WHEN a.not_before > now() THEN 'not before ' ||"
+			"   to_char(a.not_before AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') || ' UTC'"
+			"  WHEN NOT EXISTS (SELECT 1 FROM amc_fleet.host h JOIN amc_fleet.device d ON d.host_id = h.id"
+			"   AND d.kind = a.device_kind WHERE h.stopped_at IS NULL AND h.last_seen > now() - make_interval(secs => $3::float8)"
+			"   AND a.needs <@ h.caps AND (a.want_host IS NULL OR a.want_host = h.label OR a.want_host = h.role))"
+			"  THEN 'no live host can claim it: ' || CASE WHEN cardinality(a.needs) > 0"
+			"   THEN 'none up with ' || a.device_kind || ' devices has ' || array_to_string(a.needs, ', ')"
+			"   ELSE 'none up with ' || a.device_kind || ' devices' END"
+			"   || coalesce(' named ' || a.want_host, '') END AS waiting,"
 			" t.id IS NOT NULL AS r_is," RUNNING_COLS
 			" FROM amc_fleet.assignment a"
 			" LEFT JOIN amc_fleet.attempt t ON t.assignment_id = a.id AND t.state = 'running'"
 			" LEFT JOIN LATERAL (SELECT y.host_label, y.device FROM amc_fleet.attempt y"
 			"  WHERE y.assignment_id = a.id ORDER BY y.n DESC LIMIT 1) l ON true"
 			" WHERE ($1::text IS NULL OR a.state = $1) ORDER BY a.id DESC LIMIT $2::int",
-			2, p, 0, &res, NULL, e) != 0)
+			3, p, 0, &res, NULL, e) != 0)
 		return NULL;
 	cJSON *arr = cJSON_CreateArray();
 	for (int i = 0; i < PQntuples(res); i++) {
@@ -138,6 +212,8 @@ cJSON *amc_fleet_show(PGconn *c, long long id, int decisions, amc_err *e)
 	PGresult *res;
 	if (amc_pq_exec(c,
 			"SELECT a.id, a.state, a.kind, a.title, a.device_kind, a.want_host AS host, a.priority,"
+			" array_to_string(a.needs, ',') AS needs, a.retries, a.backoff_s, a.timeout_s,"
+			" to_char(a.not_before, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS not_before,"
 			" a.max_attempts, a.max_steps, a.cancel_requested, a.submitted_by,"
 			" to_char(a.created_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS created_at,"
 			" to_char(a.finished_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS finished_at, a.error,"
@@ -248,6 +324,7 @@ cJSON *amc_fleet_hosts(PGconn *c, double down_after_s, amc_err *e)
 			" to_char(h.started_at, 'YYYY-MM-DD\"T\"HH24:MI:SS.MSOF') AS started_at,"
 			" round(extract(epoch FROM now() - h.last_seen)::numeric, 1) AS last_seen_s,"
 			" h.stopped_at IS NOT NULL AS stopped,"
+			" array_to_string(h.caps, ',') AS capabilities, array_to_string(h.caps_refused, ',') AS refused,"
 			" coalesce((SELECT json_agg(json_build_object('device', d.device, 'kind', d.kind,"
 			"   'assignment', t.assignment_id, 'attempt', t.n, 'step_index', t.progress_step,"
 			"   'summary', t.progress_summary) ORDER BY d.device)"
@@ -266,6 +343,29 @@ cJSON *amc_fleet_hosts(PGconn *c, double down_after_s, amc_err *e)
 	}
 	PQclear(res);
 	return arr;
+}
+
+int amc_fleet_grant(PGconn *c, const char *role, const char *const *caps, size_t n, int any, amc_err *e)
+{
+	if (!role || !*role || strlen(role) > 63)
+		return amc_err_set(e, AMC_EUSAGE, "a role name is 1 to 63 bytes");
+	for (size_t i = 0; i < n; i++) {
+		const char *st = caps[i] ? strstr(caps[i], "=*") : NULL;
+		char tmp[AMC_FLEET_NEED_LEN + 8];
+		snprintf(tmp, sizeof tmp, "%.*s=x", st ? (int)(st - caps[i]) : 0, caps[i] ? caps[i] : "");
+		if (n > AMC_FLEET_NEEDS_MAX * 4 || !(amc_fleet_need_ok(caps[i]) || (st && !st[2] && amc_fleet_need_ok(tmp))))
+			return amc_err_set(e, AMC_EUSAGE, "a grant is KEY=VALUE or KEY=* of lower-case letters, digits "
+					   "and _.:/-, not '%.64s'", caps[i] ? caps[i] : "");
+	}
+	char *lit = amc_fleet_needs_literal(caps, n);
+	const char *p[] = { role, lit };
+	int rc = any ? amc_pq_exec(c, "DELETE FROM amc_fleet.role_caps WHERE role = $1", 1, p, 0, NULL, NULL, e)
+		     : amc_pq_exec(c,
+				   "INSERT INTO amc_fleet.role_caps (role, caps) VALUES ($1, $2::text[])"
+				   " ON CONFLICT (role) DO UPDATE SET caps = EXCLUDED.caps",
+				   2, p, 0, NULL, NULL, e);
+	free(lit);
+	return rc != 0 ? amc_err_prefix(e, "cannot store the grant of role %s", role) : 0;
 }
 
 /* A reap's answer: how many leases it ended, or busy (-1 from SQL: another
@@ -330,6 +430,68 @@ static const struct {
 	{ "amc_fleet_hosts", "gauge", "Hosts by status: up, down (no heartbeat for the stated time), stopped." },
 };
 
+/* The latency summaries hosts report with their heartbeat (latency.h). */
+static const struct {
+	const char *name, *col, *help;
+} LATENCY[] = {
+	{ "amc_fleet_claim_seconds", "claim_latency",
+	  "A claim's round trip as its host measured it (empty claims too), since the host started." },
+	{ "amc_fleet_end_seconds", "end_latency",
+	  "An attempt's end from the host's first try to the database's answer (an outage shows here)." },
+};
+
+/* A host's name as a Prometheus label value: printable ASCII with \ and "
+ * escaped, anything else '_' (it is the host's own text). */
+static void put_label(amc_sb *out, const char *s)
+{
+	amc_sb_putc(out, '"');
+	for (size_t i = 0; s && s[i] && i < 200; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch == '\\' || ch == '"')
+			amc_sb_putc(out, '\\');
+		amc_sb_putc(out, ch >= 0x20 && ch < 0x7f ? (char)ch : '_');
+	}
+	amc_sb_putc(out, '"');
+}
+
+static double col_d(const PGresult *res, int i, const char *col)
+{
+	const char *v = amc_pq_get(res, i, col);
+	return v ? strtod(v, NULL) : 0.0;
+}
+
+static int latency_metrics(PGconn *c, amc_sb *out, amc_err *e)
+{
+	static const char *const Q[] = { "0.5", "0.9", "0.99" }, *const QC[] = { "p50", "p90", "p99" };
+	for (size_t m = 0; m < sizeof LATENCY / sizeof LATENCY[0]; m++) {
+		const char *col = LATENCY[m].col;
+		char sql[400];
+		snprintf(sql, sizeof sql,
+			 "SELECT label, %s[1] AS n, %s[2] AS sum, %s[3] AS p50, %s[4] AS p90, %s[5] AS p99"
+			 " FROM amc_fleet.host WHERE %s IS NOT NULL ORDER BY label, id",
+			 col, col, col, col, col, col);
+		PGresult *res;
+		if (amc_pq_exec(c, sql, 0, NULL, 0, &res, NULL, e) != 0)
+			return -1;
+		amc_sb_printf(out, "# HELP %s %s\n# TYPE %s summary\n", LATENCY[m].name, LATENCY[m].help, LATENCY[m].name);
+		for (int i = 0; i < PQntuples(res); i++) {
+			const char *l = amc_pq_get(res, i, "label");
+			for (int q = 0; q < 3; q++) {
+				amc_sb_printf(out, "%s{host=", LATENCY[m].name);
+				put_label(out, l);
+				amc_sb_printf(out, ",quantile=\"%s\"} %.6f\n", Q[q], col_d(res, i, QC[q]));
+			}
+			amc_sb_printf(out, "%s_sum{host=", LATENCY[m].name);
+			put_label(out, l);
+			amc_sb_printf(out, "} %.6f\n%s_count{host=", col_d(res, i, "sum"), LATENCY[m].name);
+			put_label(out, l);
+			amc_sb_printf(out, "} %.0f\n", col_d(res, i, "n"));
+		}
+		PQclear(res);
+	}
+	return 0;
+}
+
 /* Label text comes from fixed CASE arms and CHECK-constrained states; a row
  * with anything else is left out rather than printed unescaped. */
 static int label_ok(const char *l)
@@ -354,6 +516,7 @@ int amc_fleet_metrics(PGconn *c, double down_after_s, amc_sb *out, amc_err *e)
 			"  CASE WHEN t.error IS NULL THEN 'none' WHEN t.error LIKE 'lease expired%' THEN 'lease_expired'"
 			"   WHEN t.error LIKE 'lease lost%' THEN 'lease_lost' WHEN t.error LIKE 'bad assignment%' THEN 'bad_payload'"
 			"   WHEN t.error LIKE 'cancelled%' THEN 'cancelled' WHEN t.error LIKE 'handed back%' THEN 'handed_back'"
+			"   WHEN t.error LIKE 'timed out%' THEN 'timed_out'"
 			"   ELSE 'other' END || '\"', count(*) FROM amc_fleet.attempt t GROUP BY 2"
 			" UNION ALL SELECT 2, '', count(*) FROM amc_fleet.attempt WHERE state = 'lost'"
 			" UNION ALL SELECT 3, '', count(*) FROM amc_fleet.attempt WHERE late_state IS NOT NULL"
@@ -379,5 +542,5 @@ int amc_fleet_metrics(PGconn *c, double down_after_s, amc_sb *out, amc_err *e)
 			      amc_pq_getll(res, i, "n", 0));
 	}
 	PQclear(res);
-	return 0;
+	return latency_metrics(c, out, e);
 }

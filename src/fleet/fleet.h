@@ -29,13 +29,48 @@ typedef struct amc_fleet_submit_req {
 	int max_steps;           /* 0: the host's runner.max_steps */
 	int max_attempts;        /* 0: AMC_FLEET_MAX_ATTEMPTS */
 	int priority;            /* higher first */
+	/* What a host must have to claim it ("agent=claude", "app=com.example";
+	 * amc_fleet_need_ok each): only hosts stating all of these claim it. */
+	const char *const *needs;
+	size_t nneeds;
+	/* Issue 26: a failed attempt is tried again up to `retries` times, after
+	 * backoff_s (0: AMC_FLEET_BACKOFF_S) doubling each time, at most 600 s,
+	 * unless a retry cannot fix it (a bad payload, a refused flow); max_attempts
+	 * 0 then means AMC_FLEET_MAX_ATTEMPTS + retries. */
+	int retries;
+	double backoff_s;
+	double timeout_s;        /* > 0: an attempt's wall-clock limit (host and reaper) */
+	const char *not_before;  /* NULL, a timestamp PostgreSQL reads, or "+DURATION" (+30s, +5min) */
 } amc_fleet_submit_req;
+
+#define AMC_FLEET_BACKOFF_S 10.0
+
+/* A --not-before value of plausible characters (PostgreSQL parses it). */
+int amc_fleet_when_ok(const char *s);
+
+/* At most this many needs per assignment, each at most this long. */
+#define AMC_FLEET_NEEDS_MAX 16
+#define AMC_FLEET_NEED_LEN 64
+
+/* A need or a capability: KEY=VALUE of [a-z0-9_.:/-], the key starting with a
+ * letter, at most AMC_FLEET_NEED_LEN bytes. 1 when well formed. */
+int amc_fleet_need_ok(const char *s);
+/* The needs (or capabilities) as a PostgreSQL array literal "{a=b,c=d}"
+ * (every one amc_fleet_need_ok, so nothing needs quoting); malloc'd. */
+char *amc_fleet_needs_literal(const char *const *v, size_t n);
+
+/* The capabilities a host role may state (schema.c, version 3): caps
+ * (KEY=VALUE, or KEY=* for any value) replace the role's grant; any = 1
+ * removes it (the role is trusted with whatever it states). The operator's. */
+int amc_fleet_grant(PGconn *c, const char *role, const char *const *caps, size_t n, int any, amc_err *e);
 
 /* Queue an assignment; *id gets its id. */
 int amc_fleet_submit(PGconn *c, const amc_fleet_submit_req *r, long long *id, amc_err *e);
 /* Assignments, newest first (state NULL: all; limit <= 0: 100): an array of
  * {id, state, kind, title, device_kind, host, priority, attempts, max_attempts,
- *  created_at, finished_at, error, running:{host, device, step_index, step_status,
+ *  created_at, finished_at, error, needs, last_host, last_device, waiting (why
+ *  queued work is not claimed: its not-before time, or no live host that
+ *  could claim it; else null), running:{host, device, step_index, step_status,
  *  summary, progress_age_s, lease_left_s} or null}. NULL with e. */
 cJSON *amc_fleet_list(PGconn *c, const char *state, int limit, amc_err *e);
 /* One assignment with "attempts" (every attempt: n, host, hostname, device,

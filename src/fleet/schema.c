@@ -1,6 +1,8 @@
 /* schema.c - the fleet schema's migrations (see schema.h). Each entry is one
  * version; init applies those newer than the database's in one transaction
- * under an advisory lock. Never edit an applied entry: append one. */
+ * under an advisory lock. Never edit an applied entry: append one.
+ * Over 800 lines: it is the SQL of every version as applied, which must stay
+ * together and in order (splitting it would scatter one history). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -570,7 +572,280 @@ static const char v2[] =
 	"  amc_fleet.decide(bigint, bigint, int, text, text, text, text, text, text, text),\n"
 	"  amc_fleet.finish(bigint, bigint, text, text), amc_fleet.reap_stored() TO amc_fleet_host;\n";
 
-static const char *const migrations[] = { v1, v2 };
+
+/* Version 3 (issues 26, 28): work that needs what only some hosts have.
+ * An assignment lists its needs ("agent=claude", "app=com.example"); a host
+ * states its capabilities once when it starts (set_caps: fleet.capabilities
+ * plus the coding-agent CLIs that can run there) and they are kept in its
+ * host row, where the operator sees them; a claim takes only work whose
+ * needs are all among the caller's host row's capabilities.
+ *
+ * A host states what it has: the database cannot look at the machine. What
+ * it can check is what the operator granted: a role with a row in
+ * amc_fleet.role_caps may state only the capabilities listed there (exactly,
+ * or KEY=* for any value of that key); the rest is refused, kept in
+ * caps_refused for `amc fleet hosts`, and work needing them is neither
+ * visible to nor claimable by that role. A role without a row is trusted
+ * with what it states (a host that states what it lacks fails only its own
+ * attempts). Migrations are never edited once applied: this one drops and
+ * re-creates the claim of version 2 (its result gained columns), so its
+ * grants are given again below. */
+static const char v3[] =
+	/* The operator's group role: submit, list, cancel, grant and reap
+	 * without being the tables' owner (row-level security lets it see
+	 * everything; it still cannot change the schema). */
+	"DO $$ BEGIN\n"
+	"  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'amc_fleet_operator') THEN\n"
+	"    CREATE ROLE amc_fleet_operator NOLOGIN NOSUPERUSER NOBYPASSRLS;\n"
+	"  END IF;\n"
+	"EXCEPTION WHEN insufficient_privilege THEN\n"
+	"  RAISE NOTICE 'cannot create role amc_fleet_operator (needs CREATEROLE): create it by hand';\n"
+	"END $$;\n"
+	"ALTER TABLE amc_fleet.assignment ADD COLUMN needs text[] NOT NULL DEFAULT '{}'\n"
+	"  CHECK (cardinality(needs) <= 16 AND array_position(needs, NULL) IS NULL),\n"
+	"  ADD COLUMN retries int NOT NULL DEFAULT 0 CHECK (retries BETWEEN 0 AND 100),\n"
+	"  ADD COLUMN backoff_s double precision NOT NULL DEFAULT 10 CHECK (backoff_s BETWEEN 0 AND 3600),\n"
+	"  ADD COLUMN timeout_s double precision CHECK (timeout_s BETWEEN 1 AND 604800),\n"
+	"  ADD COLUMN not_before timestamptz;\n"
+	"ALTER TABLE amc_fleet.host ADD COLUMN caps text[] NOT NULL DEFAULT '{}',\n"
+	"  ADD COLUMN caps_refused text[] NOT NULL DEFAULT '{}',\n"
+	/* {count, sum_s, p50_s, p90_s, p99_s} since the host started (latency.h) */
+	"  ADD COLUMN claim_latency double precision[], ADD COLUMN end_latency double precision[];\n"
+	/* The host's claim and end latencies, as it measured them. */
+	"CREATE FUNCTION amc_fleet.report_latency(p_host bigint, p_claim double precision[], p_end double precision[])\n"
+	"  RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"BEGIN\n"
+	"  PERFORM amc_fleet.own_host(p_host);\n"
+	"  IF cardinality(p_claim) <> 5 OR cardinality(p_end) <> 5\n"
+	"     OR EXISTS (SELECT 1 FROM unnest(p_claim || p_end) v WHERE v IS NULL OR v < 0 OR v = 'NaN' OR v > 1e15) THEN\n"
+	"    RAISE EXCEPTION 'a latency summary is {count, sum, p50, p90, p99}, each >= 0' USING ERRCODE = '22023';\n"
+	"  END IF;\n"
+	"  UPDATE amc_fleet.host SET claim_latency = p_claim, end_latency = p_end WHERE id = p_host;\n"
+	"END $$;\n"
+	"CREATE TABLE amc_fleet.role_caps (\n"
+	"  role name PRIMARY KEY,\n"
+	"  caps text[] NOT NULL DEFAULT '{}');\n"
+	"ALTER TABLE amc_fleet.role_caps ENABLE ROW LEVEL SECURITY;\n"
+	"CREATE POLICY own_grant ON amc_fleet.role_caps FOR SELECT TO amc_fleet_host USING (role = session_user);\n"
+	"GRANT SELECT ON amc_fleet.role_caps TO amc_fleet_host;\n"
+	/* What of p_caps the caller's role may state (all of it without a grant row). */
+	"CREATE FUNCTION amc_fleet.granted(p_caps text[]) RETURNS text[]\n"
+	"  LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"  SELECT CASE WHEN g.caps IS NULL THEN coalesce(p_caps, '{}'::text[])\n"
+	"    ELSE ARRAY(SELECT c FROM unnest(coalesce(p_caps, '{}'::text[])) c\n"
+	"               WHERE c = ANY (g.caps) OR split_part(c, '=', 1) || '=*' = ANY (g.caps)) END\n"
+	"  FROM (SELECT (SELECT r.caps FROM amc_fleet.role_caps r WHERE r.role = session_user) AS caps) g $$;\n"
+	/* Record the caller's host's capabilities; returns those kept. */
+	"CREATE FUNCTION amc_fleet.set_caps(p_host bigint, p_caps text[]) RETURNS text[]\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"DECLARE ok text[]; c text;\n"
+	"BEGIN\n"
+	"  PERFORM amc_fleet.own_host(p_host);\n"
+	"  IF cardinality(p_caps) > 64 THEN\n"
+	"    RAISE EXCEPTION 'at most 64 capabilities per host' USING ERRCODE = '22023';\n"
+	"  END IF;\n"
+	"  FOREACH c IN ARRAY coalesce(p_caps, '{}'::text[]) LOOP\n"
+	"    IF c IS NULL OR length(c) > 64 OR c !~ '^[a-z][a-z0-9_.:/-]*=[a-z0-9_.:/-]+$' THEN\n"
+	"      RAISE EXCEPTION 'a capability is KEY=VALUE of a-z 0-9 _.:/- (at most 64 bytes), not %', c\n"
+	"        USING ERRCODE = '22023';\n"
+	"    END IF;\n"
+	"  END LOOP;\n"
+	"  ok := amc_fleet.granted(p_caps);\n"
+	"  UPDATE amc_fleet.host SET caps = ok,\n"
+	"    caps_refused = ARRAY(SELECT c2 FROM unnest(coalesce(p_caps, '{}'::text[])) c2 WHERE NOT c2 = ANY (ok))\n"
+	"  WHERE id = p_host;\n"
+	"  RETURN ok;\n"
+	"END $$;\n"
+	/* For the policy: may the caller's role have these needs at all. */
+	"CREATE FUNCTION amc_fleet.may_need(p_needs text[]) RETURNS boolean\n"
+	"  LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS\n"
+	"  $$ SELECT coalesce(p_needs, '{}'::text[]) <@ amc_fleet.granted(p_needs) $$;\n"
+	"DROP POLICY claimable_or_ran ON amc_fleet.assignment;\n"
+	"CREATE POLICY claimable_or_ran ON amc_fleet.assignment FOR SELECT TO amc_fleet_host\n"
+	"  USING ((state = 'queued' AND (want_host IS NULL OR want_host = session_user OR amc_fleet.my_label(want_host))\n"
+	"          AND amc_fleet.may_need(needs))\n"
+	"         OR amc_fleet.i_ran(id));\n"
+	/* The claim of version 2 with the host row's capabilities (stored by
+	 * set_caps, checked against the grants again: a grant withdrawn since
+	 * applies at once). */
+	"DROP FUNCTION amc_fleet.claim(bigint, text, text, double precision);\n"
+	"CREATE FUNCTION amc_fleet.claim(p_host bigint, p_device text, p_kind text, p_lease double precision)\n"
+	"  RETURNS TABLE (attempt_id bigint, assignment_id bigint, n int, token bigint, payload text, max_steps int,\n"
+	"                 timeout_s double precision)\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"#variable_conflict use_column\n"
+	"DECLARE a record; t record; lbl text; k int; caps text[];\n"
+	"BEGIN\n"
+	"  lbl := amc_fleet.own_host(p_host);\n"
+	"  IF p_lease IS NULL OR p_lease < 1 OR p_lease > 3600 THEN\n"
+	"    RAISE EXCEPTION 'a lease is 1 to 3600 s, not %', p_lease USING ERRCODE = '22023';\n"
+	"  END IF;\n"
+	"  IF NOT EXISTS (SELECT 1 FROM amc_fleet.device d WHERE d.host_id = p_host AND d.device = p_device\n"
+	"                 AND d.kind = p_kind) THEN\n"
+	"    RAISE EXCEPTION 'device % (%) is not registered for fleet host %', p_device, p_kind, p_host\n"
+	"      USING ERRCODE = '42501';\n"
+	"  END IF;\n"
+	"  SELECT amc_fleet.granted(h.caps) INTO caps FROM amc_fleet.host h WHERE h.id = p_host;\n"
+	"  SELECT x.id, x.payload, x.max_steps, x.timeout_s INTO a FROM amc_fleet.assignment x\n"
+	"    WHERE x.state = 'queued' AND x.device_kind = p_kind AND NOT x.cancel_requested\n"
+	"      AND (x.want_host IS NULL OR x.want_host = lbl OR x.want_host = session_user)\n"
+	"      AND x.needs <@ caps AND (x.not_before IS NULL OR x.not_before <= now())\n"
+	"      AND NOT EXISTS (SELECT 1 FROM amc_fleet.attempt r WHERE r.assignment_id = x.id AND r.state = 'running')\n"
+	"    ORDER BY x.priority DESC, x.id LIMIT 1 FOR UPDATE SKIP LOCKED;\n"
+	"  IF NOT FOUND THEN RETURN; END IF;\n"
+	"  SELECT coalesce(max(y.n), 0) + 1 INTO k FROM amc_fleet.attempt y WHERE y.assignment_id = a.id;\n"
+	"  INSERT INTO amc_fleet.attempt AS y (assignment_id, n, host_id, host_role, host_label, device, lease_until)\n"
+	"    VALUES (a.id, k, p_host, session_user, lbl, p_device, now() + make_interval(secs => p_lease))\n"
+	"    RETURNING y.id, y.token INTO t;\n"
+	"  UPDATE amc_fleet.assignment x SET state = 'leased', next_attempt = k + 1, updated_at = now() WHERE x.id = a.id;\n"
+	"  RETURN QUERY SELECT t.id, a.id, k, t.token, a.payload, a.max_steps, a.timeout_s;\n"
+	"END $$;\n"
+	/* After a failed attempt (already marked failed): queue the assignment
+	 * again after a backoff (backoff_s doubling per failure, at most 600 s)
+	 * while retries remain, the failure can be fixed by a retry (the host
+	 * says: a bad payload or a refused flow cannot) and max_attempts allows
+	 * one more; else the assignment fails with every attempt's reason. */
+	"CREATE FUNCTION amc_fleet.after_failure(p_id bigint, p_error text, p_retry boolean) RETURNS void\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"DECLARE a amc_fleet.assignment; fails int; used int; delay double precision;\n"
+	"BEGIN\n"
+	"  SELECT * INTO a FROM amc_fleet.assignment x WHERE x.id = p_id FOR UPDATE;\n"
+	"  SELECT count(*) FILTER (WHERE y.state = 'failed'), count(*) FILTER (WHERE y.state <> 'released')\n"
+	"    INTO fails, used FROM amc_fleet.attempt y WHERE y.assignment_id = p_id;\n"
+	"  IF p_retry AND NOT a.cancel_requested AND fails <= a.retries AND used < a.max_attempts THEN\n"
+	"    delay := least(600, a.backoff_s * power(2, fails - 1));\n"
+	"    UPDATE amc_fleet.assignment x SET state = 'queued', updated_at = now(), finished_at = NULL,\n"
+	"      not_before = now() + make_interval(secs => delay),\n"
+	"      error = left('retry ' || fails || ' of ' || a.retries || ' after ' || round(delay::numeric, 1) || ' s: '\n"
+	"                   || coalesce(p_error, 'failed'), 2000)\n"
+	"    WHERE x.id = p_id;\n"
+	"  ELSE\n"
+	"    UPDATE amc_fleet.assignment x SET updated_at = now(), finished_at = now(),\n"
+	"      state = CASE WHEN a.cancel_requested THEN 'cancelled' ELSE 'failed' END,\n"
+	"      error = left(CASE WHEN NOT p_retry AND a.retries > 0 THEN 'not retried (a retry cannot fix it): '\n"
+	"                        || coalesce(p_error, 'failed')\n"
+	"                   WHEN used > 1 THEN 'all ' || used || ' attempts failed: ' || (SELECT string_agg('attempt '\n"
+	"                        || t.n || ' (' || t.host_label || ' ' || t.device || ') ' || t.state\n"
+	"                        || coalesce(': ' || t.error, ''), '; ' ORDER BY t.n)\n"
+	"                        FROM amc_fleet.attempt t WHERE t.assignment_id = p_id)\n"
+	"                   ELSE p_error END, 2000)\n"
+	"    WHERE x.id = p_id;\n"
+	"  END IF;\n"
+	"END $$;\n"
+	/* The end of version 2 with p_retry: whether a retry can fix a failure. */
+	"CREATE FUNCTION amc_fleet.finish(p_attempt bigint, p_token bigint, p_state text, p_error text, p_retry boolean)\n"
+	"  RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"#variable_conflict use_column\n"
+	"DECLARE t amc_fleet.attempt;\n"
+	"BEGIN\n"
+	"  IF p_state IS NULL OR p_state NOT IN ('succeeded','failed','cancelled','released') THEN\n"
+	"    RAISE EXCEPTION 'an attempt cannot end %', p_state USING ERRCODE = '22023';\n"
+	"  END IF;\n"
+	"  t := amc_fleet.own_attempt(p_attempt, p_token);\n"
+	"  IF t.id IS NULL THEN\n"
+	"    UPDATE amc_fleet.attempt x SET late_state = p_state, late_error = left(p_error, 2000), late_at = now()\n"
+	"      WHERE x.id = p_attempt AND x.token = p_token AND x.state = 'lost' AND x.late_state IS NULL\n"
+	"        AND p_state <> 'released';\n"
+	"    RETURN false;\n"
+	"  END IF;\n"
+	"  UPDATE amc_fleet.attempt x SET state = p_state, finished_at = least(now(), t.lease_until),\n"
+	"    error = left(p_error, 2000),\n"
+	"    progress_step = NULL, progress_status = NULL, progress_summary = NULL, progress_at = NULL\n"
+	"  WHERE x.id = p_attempt;\n"
+	"  IF p_state = 'failed' THEN\n"
+	"    PERFORM amc_fleet.after_failure(t.assignment_id, left(p_error, 2000), coalesce(p_retry, true));\n"
+	"    RETURN true;\n"
+	"  END IF;\n"
+	"  UPDATE amc_fleet.assignment x SET updated_at = now(),\n"
+	"    state = CASE WHEN p_state <> 'released' THEN p_state\n"
+	"                 WHEN x.cancel_requested THEN 'cancelled' ELSE 'queued' END,\n"
+	"    finished_at = CASE WHEN p_state = 'released' AND NOT x.cancel_requested THEN NULL ELSE now() END,\n"
+	"    error = CASE WHEN p_state = 'cancelled' THEN left(p_error, 2000) ELSE x.error END\n"
+	"  WHERE x.id = t.assignment_id;\n"
+	"  RETURN true;\n"
+	"END $$;\n"
+	"CREATE OR REPLACE FUNCTION amc_fleet.finish(p_attempt bigint, p_token bigint, p_state text, p_error text)\n"
+	"  RETURNS boolean LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS\n"
+	"  $$ SELECT amc_fleet.finish(p_attempt, p_token, p_state, p_error, true) $$;\n"
+	/* The reaper of version 2, and an attempt that ran past its assignment's
+	 * timeout by more than one lease period and the grace (its host should
+	 * have ended it: it is gone or stuck) ends failed, retried as any failure. */
+	"CREATE OR REPLACE FUNCTION amc_fleet.reap(grace_s double precision, keep_n int, max_age_days int) RETURNS int\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"DECLARE n int := 0; r record; used int;\n"
+	"BEGIN\n"
+	"  IF grace_s IS NULL OR grace_s < 0 THEN RAISE EXCEPTION 'the reaper grace is at least 0 s' USING ERRCODE = '22023'; END IF;\n"
+	"  IF NOT pg_try_advisory_xact_lock(hashtext('amc_fleet.reap')) THEN RETURN -1; END IF;\n"
+	"  FOR r IN UPDATE amc_fleet.attempt t SET state = 'failed', finished_at = now(),\n"
+	"      error = 'timed out: ran past its timeout of ' || a.timeout_s || ' s (ended by the reaper; host '\n"
+	"              || t.host_label || ')',\n"
+	"      progress_step = NULL, progress_status = NULL, progress_summary = NULL, progress_at = NULL\n"
+	"    FROM amc_fleet.assignment a\n"
+	"    WHERE t.assignment_id = a.id AND t.state = 'running' AND a.timeout_s IS NOT NULL\n"
+	"      AND t.started_at + make_interval(secs => a.timeout_s + grace_s)\n"
+	"          + (t.lease_until - coalesce(t.renewed_at, t.started_at)) < now()\n"
+	"    RETURNING t.assignment_id, t.error\n"
+	"  LOOP\n"
+	"    n := n + 1;\n"
+	"    PERFORM amc_fleet.after_failure(r.assignment_id, r.error, true);\n"
+	"  END LOOP;\n"
+	"  FOR r IN UPDATE amc_fleet.attempt SET state = 'lost', finished_at = lease_until,\n"
+	"      error = 'lease expired at ' || to_char(lease_until AT TIME ZONE 'UTC', 'HH24:MI:SS')\n"
+	"              || ' UTC: host ' || host_label || ' stopped renewing',\n"
+	"      progress_step = NULL, progress_status = NULL, progress_summary = NULL, progress_at = NULL\n"
+	"    WHERE state = 'running' AND lease_until < now() - make_interval(secs => grace_s)\n"
+	"      AND pg_postmaster_start_time() + (lease_until - coalesce(renewed_at, started_at))\n"
+	"          < now() - make_interval(secs => grace_s)\n"
+	"    RETURNING assignment_id\n"
+	"  LOOP\n"
+	"    n := n + 1;\n"
+	"    SELECT count(*) INTO used FROM amc_fleet.attempt\n"
+	"      WHERE assignment_id = r.assignment_id AND state <> 'released';\n"
+	"    UPDATE amc_fleet.assignment a SET updated_at = now(),\n"
+	"      state = CASE WHEN a.cancel_requested THEN 'cancelled'\n"
+	"                   WHEN used >= a.max_attempts THEN 'failed' ELSE 'queued' END,\n"
+	"      finished_at = CASE WHEN a.cancel_requested OR used >= a.max_attempts THEN now() END,\n"
+	"      error = CASE WHEN a.cancel_requested THEN 'cancelled while its host was gone'\n"
+	"                   WHEN used >= a.max_attempts THEN\n"
+	"        'all ' || used || ' attempts failed: ' || (SELECT string_agg('attempt ' || t.n || ' (' || t.host_label\n"
+	"          || ' ' || t.device || ') ' || t.state || coalesce(': ' || t.error, ''), '; ' ORDER BY t.n)\n"
+	"          FROM amc_fleet.attempt t WHERE t.assignment_id = a.id)\n"
+	"        ELSE a.error END\n"
+	"    WHERE a.id = r.assignment_id AND a.state = 'leased';\n"
+	"  END LOOP;\n"
+	"  DELETE FROM amc_fleet.decision d WHERE d.assignment_id IN (\n"
+	"    SELECT a.id FROM amc_fleet.assignment a\n"
+	"    WHERE a.state IN ('succeeded','failed','cancelled')\n"
+	"      AND (a.finished_at < now() - make_interval(days => max_age_days)\n"
+	"           OR a.id NOT IN (SELECT b.id FROM amc_fleet.assignment b\n"
+	"                           WHERE b.state IN ('succeeded','failed','cancelled')\n"
+	"                             AND EXISTS (SELECT 1 FROM amc_fleet.decision x WHERE x.assignment_id = b.id)\n"
+	"                           ORDER BY b.finished_at DESC NULLS LAST, b.id DESC LIMIT keep_n)));\n"
+	"  RETURN n;\n"
+	"END $$;\n"
+	"DO $$ DECLARE t text; BEGIN\n"
+	"  IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'amc_fleet_operator') THEN\n"
+	"    FOREACH t IN ARRAY ARRAY['host','device','assignment','attempt','decision','role_caps'] LOOP\n"
+	"      EXECUTE format('CREATE POLICY operator ON amc_fleet.%I TO amc_fleet_operator USING (true) WITH CHECK (true)', t);\n"
+	"    END LOOP;\n"
+	"    GRANT USAGE ON SCHEMA amc_fleet TO amc_fleet_operator;\n"
+	"    GRANT SELECT ON amc_fleet.meta, amc_fleet.setting TO amc_fleet_operator;\n"
+	"    GRANT SELECT, DELETE ON amc_fleet.host, amc_fleet.device, amc_fleet.attempt, amc_fleet.decision\n"
+	"      TO amc_fleet_operator;\n"
+	"    GRANT SELECT, INSERT, UPDATE, DELETE ON amc_fleet.assignment, amc_fleet.role_caps TO amc_fleet_operator;\n"
+	"    GRANT EXECUTE ON FUNCTION amc_fleet.reap(double precision, int, int) TO amc_fleet_operator;\n"
+	"  END IF;\n"
+	"END $$;\n"
+	"REVOKE ALL ON FUNCTION amc_fleet.claim(bigint, text, text, double precision), amc_fleet.granted(text[]),\n"
+	"  amc_fleet.set_caps(bigint, text[]), amc_fleet.may_need(text[]), amc_fleet.after_failure(bigint, text, boolean),\n"
+	"  amc_fleet.finish(bigint, bigint, text, text, boolean),\n"
+	"  amc_fleet.report_latency(bigint, double precision[], double precision[]) FROM PUBLIC;\n"
+	"GRANT EXECUTE ON FUNCTION amc_fleet.claim(bigint, text, text, double precision),\n"
+	"  amc_fleet.set_caps(bigint, text[]), amc_fleet.may_need(text[]),\n"
+	"  amc_fleet.finish(bigint, bigint, text, text, boolean),\n"
+	"  amc_fleet.report_latency(bigint, double precision[], double precision[]) TO amc_fleet_host;\n";
+
+static const char *const migrations[] = { v1, v2, v3 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
 int amc_fleet_schema_version(PGconn *c, amc_err *e)

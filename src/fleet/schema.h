@@ -4,13 +4,16 @@
  * attempt (one row per try, with a fencing token from a sequence and a lease
  * expiry from the database clock), decision (D7: planner decisions, never
  * screenshot bytes) and meta (the schema version). Row-level security is on
- * for every table: members of the group role `amc_fleet_host` (a host role:
- * NOSUPERUSER NOBYPASSRLS, not the tables' owner) see and change only their
- * own host and device rows and the attempts they hold, read only queued
- * assignments and the ones they ran, and update only the few columns a
- * claim and a completion write. The reaper (amc_fleet.reap) is the one
- * SECURITY DEFINER function: any host may call it, it takes an advisory lock
- * and only touches attempts whose lease ran out by the database clock.
+ * for every table. Members of the group role `amc_fleet_host` (a host role:
+ * NOSUPERUSER NOBYPASSRLS, not the tables' owner) read only their own host,
+ * device, attempt and decision rows and the queued work they may claim, and
+ * write nothing directly: every write is a SECURITY DEFINER function that
+ * takes the caller from session_user (version 2: register_host, add_device,
+ * heartbeat, claim, renew, publish, decide, finish, reap_stored; version 3:
+ * set_caps, report_latency, finish with p_retry). Version 3 also adds an
+ * assignment's needs, retries, backoff, timeout and not-before, a host's
+ * capabilities and latency summaries, the operator's grants (role_caps) and
+ * the group role `amc_fleet_operator` (docs/fleet.md).
  * Triggers NOTIFY `amc_fleet_work` (an assignment became queued; payload: its
  * device kind), `amc_fleet_cancel` (payload: the assignment id) and
  * `amc_fleet_change` (anything changed; the Fleet view refreshes). */
@@ -20,7 +23,7 @@
 #include <libpq-fe.h>
 #include "util/err.h"
 
-#define AMC_FLEET_SCHEMA_VERSION 2
+#define AMC_FLEET_SCHEMA_VERSION 3
 /* The group role every host role is made a member of. */
 #define AMC_FLEET_HOST_GROUP "amc_fleet_host"
 

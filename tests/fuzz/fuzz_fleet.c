@@ -2,16 +2,18 @@
  * a host reads it from the database (fleet/payload.c, every check), a text
  * made fit for PostgreSQL (amc_fleet_text), a fleet URL shown redacted
  * (amc_pq_redact), fleet.require_tls's decision on a URL (amc_pq_tls_plan)
- * and an assignment id as typed (amc_fleet_parse_id). */
+ * an assignment id as typed (amc_fleet_parse_id) and a line of a --batch
+ * file (amc_fleet_batch_parse_line). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fleet/batch.h"
 #include "fleet/fleet.h"
 #include "fleet/payload.h"
 #include "fleet/pq.h"
-#include "fleet/slot.h"
+#include "host/slot.h"
 
 /* A ".." part of a path ("a/../b"), not ".." inside a name ("a.yaml..."). */
 static int dotdot_part(const char *n)
@@ -57,6 +59,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	long long id;
 	amc_fleet_parse_id(s, &id, &e);
+	/* a line of `amc fleet submit --batch` (batch.c): every need it
+	 * accepts is well formed (they travel unquoted in an array literal) */
+	amc_fleet_batch_item it;
+	memset(&it, 0, sizeof it);
+	/* not lines naming a flow: they read files (a fuzzer could name a FIFO) */
+	if (!strstr(s, "flow") && amc_fleet_batch_parse_line((const char *)data, size, &it, &e) == 0) {
+		for (size_t i = 0; i < it.req.nneeds; i++)
+			if (!amc_fleet_need_ok(it.req.needs[i]))
+				abort();
+		if (it.req.not_before && !amc_fleet_when_ok(it.req.not_before))
+			abort();
+	}
+	amc_fleet_batch_item_free(&it);
 	free(s);
 	return 0;
 }

@@ -37,14 +37,14 @@ YAML
 out=$("$AMC" fleet ls 2>&1); is $? 3 "fleet ls before init: environment error"
 like "$out" "amc fleet init" "it says to run amc fleet init"
 out=$("$AMC" fleet init 2>&1); ok_status $? "fleet init"
-like "$out" "version 2 \(was 0\)" "init creates version 2"
+like "$out" "version 3 \(was 0\)" "init creates version 3"
 out=$("$AMC" fleet init 2>&1); ok_status $? "fleet init again"
 like "$out" "up to date" "a second init changes nothing"
-is "$(pg_sql "SELECT max(version) FROM amc_fleet.meta")" 2 "the schema version is stored"
+is "$(pg_sql "SELECT max(version) FROM amc_fleet.meta")" 3 "the schema version is stored"
 # A schema newer than this amc (a later amc ran init): refused, not misread.
 pg_sql "INSERT INTO amc_fleet.meta (version) VALUES (99)" >/dev/null
 out=$("$AMC" fleet ls 2>&1); is $? 3 "a newer fleet schema: environment error"
-like "$out" "version 99, newer than this amc knows \\(2\\)" "saying which versions"
+like "$out" "version 99, newer than this amc knows \\(3\\)" "saying which versions"
 out=$("$AMC" fleet init 2>&1); is $? 3 "init does not touch a newer schema"
 out=$("$AMC" host --devices sim:0 --name hv 2>&1); is $? 3 "nor does a host start on it"
 pg_sql "DELETE FROM amc_fleet.meta WHERE version = 99" >/dev/null
@@ -257,4 +257,39 @@ kill -TERM $h7; wait $h7
 PATH="$T_HOME/bin:$PATH" AMC_ADB_STANDIN_SERIALS=emulator-5554 "$AMC" host --devices 'adb:emulator-5554,adb:*' --name h8 \
 	>"$T_HOME/h8.out" 2>&1; is $? 3 "adb:* with no other ready phone: an environment error"
 like "$(cat "$T_HOME/h8.out")" "no phone ready" "saying what to do"
+
+# Needs: a goal for a coding agent's CLI is claimed only by a host where that
+# CLI can run (agent=claude among its capabilities); --needs KEY=VALUE only by
+# a host whose fleet.capabilities have it.
+export HOME="$T_HOME/user"
+mkdir -p "$HOME/.claude"
+printf '%s\n' '{"claudeAiOauth":{"accessToken":"fake","subscriptionType":"pro"}}' >"$HOME/.claude/.credentials.json"
+cat >"$T_HOME/fake-claude" <<'EOF2'
+#!/bin/sh
+case "${1:-}" in --version) echo "2.1.197 (Claude Code)"; exit 0 ;; esac
+echo '{"type":"result","subtype":"success","is_error":false,"result":"looked","session_id":"s-fleet","num_turns":1}'
+EOF2
+chmod +x "$T_HOME/fake-claude"
+out=$("$AMC" fleet submit --agent gemini "Turn Wi-Fi off" 2>&1); is $? 2 "submit --agent gemini: bad usage"
+out=$("$AMC" fleet submit --needs 'App=X y' "Turn Wi-Fi off" 2>&1); is $? 2 "a malformed need: bad usage"
+id9=$("$AMC" fleet submit --agent claude --json "Turn Wi-Fi off" | sed -n 's/.*"id":[[:space:]]*\([0-9]*\).*/\1/p')
+is "$(pg_sql "SELECT array_to_string(needs, ',') FROM amc_fleet.assignment WHERE id = $id9")" "agent=claude" "--agent claude: the assignment needs agent=claude"
+id10=$("$AMC" fleet submit --needs app=com.example --flow "$FLOWS/wifi-off-on.yaml" --json | sed -n 's/.*"id":[[:space:]]*\([0-9]*\).*/\1/p')
+id11=$("$AMC" fleet submit --flow "$FLOWS/wifi-off-on.yaml" --json | sed -n 's/.*"id":[[:space:]]*\([0-9]*\).*/\1/p')
+AMC_AGENT_CLAUDE_PATH=/nonexistent/claude "$AMC" host --devices sim:0 --name h9 >"$T_HOME/h9.out" 2>&1 &
+h9=$!
+ended11() { [ "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $id11")" = succeeded ]; }
+wait_for 40 ended11; ok_status $? "a host without Claude Code runs the work it can do"
+sleep 2
+is "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $id9")" "queued" "and leaves the agent goal queued (it cannot run Claude Code)"
+is "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $id10")" "queued" "and the work needing app=com.example"
+kill -TERM $h9; wait $h9
+AMC_AGENT_CLAUDE_PATH="$T_HOME/fake-claude" AMC_FLEET_CAPABILITIES="app=com.example,bad cap" "$AMC" host --devices sim:0 --name h10 >"$T_HOME/h10.out" 2>&1 &
+h10=$!
+done9() { [ "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $id9")" != queued ] && [ "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $id9")" != leased ]; }
+done10() { [ "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $id10")" = succeeded ]; }
+wait_for 60 done9; ok_status $? "a host where Claude Code can run claims the agent goal"
+like "$(pg_sql "SELECT error FROM amc_fleet.attempt WHERE assignment_id = $id9")" "Claude Code stopped without finishing" "and runs it with Claude Code as the planner"
+wait_for 40 done10; ok_status $? "a host with fleet.capabilities app=com.example claims the work that needs it"
+kill -TERM $h10; wait $h10
 done_testing

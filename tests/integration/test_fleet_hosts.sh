@@ -7,8 +7,10 @@
 # the host and device of ended assignments; then the load test: 4 hosts x 2 sims, 200 one-command flows with OCR off,
 # each succeeds exactly once, checked from both sides (fleet rows, and every
 # host's local tasks: one per assignment, none overlapping another on one
-# device), with claims per second, claim latency p50/p99 and renewals per
-# second printed. FLEET_LOAD_N sets the number (make bench-fleet: 2000).
+# device), queued with one `submit --batch`, with the submit rate, claims per
+# second, claim p50/p99 and end p99 (amc fleet metrics), renewals per second
+# and "ran twice N, lost N" printed. FLEET_LOAD_N sets the number (make
+# bench-fleet: 2000, with fsync on).
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
 . "$AMC_TEST_SRCDIR/tests/integration/pgserver.sh"
 pg_start
@@ -104,11 +106,11 @@ wait $pa $pb 2>/dev/null
 N=${FLEET_LOAD_N:-200}
 one="$T_HOME/one.yaml"
 printf 'appId: com.android.settings\nname: One command\n---\n- launchApp\n' >"$one"
-first=$(submit --flow "$one")
-# The other N-1 are copies of the first (the submit path is tested above).
-pg_sql "INSERT INTO amc_fleet.assignment (kind, title, device_kind, payload)
-	SELECT kind, title, device_kind, payload FROM amc_fleet.assignment a, generate_series(2, $N) WHERE a.id = $first" >/dev/null
-base=$(pg_sql "SELECT min(id) FROM amc_fleet.assignment WHERE id >= $first")
+base=$(pg_sql "SELECT coalesce(max(id), 0) + 1 FROM amc_fleet.assignment")
+i=0
+while [ $i -lt "$N" ]; do printf '{"flow": "%s"}\n' "$one"; i=$((i + 1)); done >"$T_HOME/load.jsonl"
+sub=$("$AMC" fleet submit --batch "$T_HOME/load.jsonl"); ok_status $? "$N assignments queued with one submit --batch"
+echo "# fleet load: fsync $(pg_sql "SHOW fsync"), submit: $sub"
 t0=$(date +%s.%N)
 pids=""
 # Small sims: the screenshots are what a one-command task spends its time on.
@@ -150,4 +152,15 @@ secs=$(echo "$t1 $t0" | awk '{ printf "%.2f", $1 - $2 }')
 ren=$(pg_sql "SELECT coalesce(sum(renewals), 0) FROM amc_fleet.attempt WHERE assignment_id >= $base")
 echo "$N $secs $ren" | awk '{ printf "# fleet load: %d assignments on 4 hosts x 2 sims in %.2f s: %.1f claims/s, %.1f renewals/s\n", $1, $2, $1 / $2, $3 / $2 }'
 for h in L1 L2 L3 L4; do grep "stopped after" "$T_HOME/$h.out" | sed "s/^/# $h: /"; done
+# The latencies as the hosts reported them (amc fleet metrics), the worst host's.
+m=$("$AMC" fleet metrics)
+q() { printf '%s\n' "$m" | sed -n "s/^amc_fleet_$1_seconds{host=\"L[1-4]\",quantile=\"$2\"} \\([0-9.]*\\)\$/\\1/p" | sort -n | tail -1; }
+cp50=$(q claim 0.5); cp99=$(q claim 0.99); ep99=$(q end 0.99)
+twice=$(pg_sql "SELECT count(*) FROM (SELECT source FROM local_task WHERE source::bigint >= $base AND status = 'succeeded'
+	GROUP BY source HAVING count(*) > 1) x")
+lost=$(count "attempt WHERE assignment_id >= $base AND state = 'lost'")
+echo "# fleet load: claim p50 ${cp50} s, claim p99 ${cp99} s, end p99 ${ep99} s (the worst of the 4 hosts); ran twice $twice, lost $lost"
+ok "$([ -n "$cp50" ] && [ -n "$cp99" ] && [ -n "$ep99" ] && echo 1 || echo 0)" "every host reported its claim and end latencies"
+is "$twice" 0 "ran twice: 0"
+is "$lost" 0 "lost: 0"
 done_testing

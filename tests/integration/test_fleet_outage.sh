@@ -8,24 +8,36 @@
 # "finished work run twice: 0" is printed and asserted for each outage. Ends
 # the database refuses (late) must all be accounted for: kept on the attempt
 # (late_state), shown by `amc fleet show`, and counted by the hosts ("N late
-# ends" in their summaries, one log line each).
+# ends" in their summaries, one log line each). The hosts connect as host
+# roles and the work is queued as the operator role, never as the owner
+# (the owner only loads the hosts' local tasks beside the rows to compare).
+# amc fleet metrics then shows the claim and end latencies the hosts
+# measured: the end latency holds the outage.
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
 . "$AMC_TEST_SRCDIR/tests/integration/pgserver.sh"
 pg_start
 export AMC_FLEET_LEASE_S=2 AMC_FLEET_RENEW_S=1 AMC_FLEET_REAP_S=1 AMC_FLEET_REAP_GRACE_S=1 AMC_FLEET_POLL_S=1
 export AMC_OCR_POLICY=off
 "$AMC" fleet init >/dev/null; ok_status $? "fleet init"
+pg_sql "CREATE ROLE host_o1 LOGIN NOSUPERUSER NOBYPASSRLS IN ROLE amc_fleet_host;
+	CREATE ROLE host_o2 LOGIN NOSUPERUSER NOBYPASSRLS IN ROLE amc_fleet_host;
+	CREATE ROLE op1 LOGIN NOSUPERUSER NOBYPASSRLS IN ROLE amc_fleet_operator" >/dev/null
+ok_status $? "two host roles and an operator role"
+url() { echo "postgresql:///fleet?host=$PG_SOCK&port=$PG_PORT&user=$1"; }
+export AMC_FLEET_URL="$(url op1)"
+op_sql() { $PG_RUN "$PG_BIN/psql" -h "$PG_SOCK" -p "$PG_PORT" -U op1 -d fleet -qAt -v ON_ERROR_STOP=1 -c "$1"; }
 one="$T_HOME/one.yaml"
 printf 'appId: com.android.settings\nname: One command\n---\n- launchApp\n' >"$one"
 first=$("$AMC" fleet submit --json --flow "$one" | sed -n 's/.*"id":[[:space:]]*\([0-9]*\).*/\1/p')
-ok "$first" "a template assignment is queued"
-count() { pg_sql "SELECT count(*) FROM amc_fleet.$1"; }
+ok "$first" "a template assignment is queued (as the operator role)"
+count() { op_sql "SELECT count(*) FROM amc_fleet.$1"; }
 
 pids=""
 for h in O1 O2; do
 	mkdir -p "$T_HOME/$h"
 	# slow sims: each task takes about a second, so outages catch work running
-	env AMC_HOME="$T_HOME/$h" AMC_SIM_FAULTS=latency:300 AMC_SIM_WIDTH=270 AMC_SIM_HEIGHT=600 \
+	role=host_$(echo "$h" | tr 'O' 'o')
+	env AMC_HOME="$T_HOME/$h" AMC_FLEET_URL="$(url "$role")" AMC_SIM_FAULTS=latency:300 AMC_SIM_WIDTH=270 AMC_SIM_HEIGHT=600 \
 		"$AMC" host --devices sim:0,sim:1 --name "$h" >"$T_HOME/$h.out" 2>&1 &
 	pids="$pids $!"
 done
@@ -34,12 +46,12 @@ wait_for 10 four; ok_status $? "two hosts with two sims each registered"
 
 ranges=""
 for out_s in 2 6 20; do
-	lo=$(pg_sql "SELECT coalesce(max(id), 0) + 1 FROM amc_fleet.assignment")
-	pg_sql "INSERT INTO amc_fleet.assignment (kind, title, device_kind, payload)
+	lo=$(op_sql "SELECT coalesce(max(id), 0) + 1 FROM amc_fleet.assignment")
+	op_sql "INSERT INTO amc_fleet.assignment (kind, title, device_kind, payload)
 		SELECT kind, title, device_kind, payload FROM amc_fleet.assignment a, generate_series(1, 16)
 		WHERE a.id = $first" >/dev/null
-	hi=$(pg_sql "SELECT max(id) FROM amc_fleet.assignment")
-	pg_sql "NOTIFY amc_fleet_work, 'sim'" >/dev/null
+	hi=$(op_sql "SELECT max(id) FROM amc_fleet.assignment")
+	op_sql "NOTIFY amc_fleet_work, 'sim'" >/dev/null
 	busy() { [ "$(count "attempt WHERE state = 'running' AND assignment_id >= $lo")" -ge 2 ]; }
 	wait_for 10 busy; ok_status $? "outage ${out_s} s: work is running"
 	pg_down
@@ -72,6 +84,7 @@ for h in O1 O2; do
 	grep "stopped after" "$T_HOME/$h.out" | sed "s/^/# $h: /"
 done
 log_late=$(cat "$T_HOME"/O1/amc.log "$T_HOME"/O2/amc.log 2>/dev/null | grep -c "kept as a late end")
+is "$(count "attempt WHERE host_role NOT IN ('host_o1', 'host_o2')")" 0 "every attempt was run by a host role"
 for r in $ranges; do
 	out_s=${r%%:*}; rest=${r#*:}; lo=${rest%%:*}; hi=${rest#*:}
 	twice=$(pg_sql "SELECT count(*) FROM local_task l WHERE l.source BETWEEN $lo AND $hi AND l.status = 'succeeded'
@@ -83,7 +96,7 @@ for r in $ranges; do
 	is "$twice" 0 "outage ${out_s} s: finished work run twice: 0"
 	ok "$([ "$locals" -ge 16 ] && echo 1 || echo 0)" "outage ${out_s} s: every assignment has a local task"
 	shown=0
-	for id in $(pg_sql "SELECT assignment_id FROM amc_fleet.attempt WHERE assignment_id BETWEEN $lo AND $hi AND late_state IS NOT NULL"); do
+	for id in $(op_sql "SELECT assignment_id FROM amc_fleet.attempt WHERE assignment_id BETWEEN $lo AND $hi AND late_state IS NOT NULL"); do
 		"$AMC" fleet show "$id" | grep -q "late end (not applied)" && shown=$((shown + 1))
 	done
 	is "$shown" "$late" "outage ${out_s} s: every late end is shown by fleet show"
@@ -102,4 +115,15 @@ like "$m" "amc_fleet_attempts\\{state=\"lost\",reason=\"lease_expired\"\\} $(cou
 	"attempts by state and reason"
 like "$m" "amc_fleet_late_ends $all_late\$" "late ends"
 like "$m" "amc_fleet_hosts\\{status=\"stopped\"\\} 2\$" "hosts by status"
+# Claim and end latencies, as the hosts measured and reported them.
+like "$m" "# TYPE amc_fleet_claim_seconds summary" "claim latencies are a summary"
+like "$m" "amc_fleet_claim_seconds\\{host=\"O1\",quantile=\"0.99\"\\} [0-9.]+\$" "with O1's p99"
+like "$m" "amc_fleet_claim_seconds_count\\{host=\"O2\"\\} [1-9][0-9]*\$" "and O2's count"
+like "$m" "# TYPE amc_fleet_end_seconds summary" "end latencies too"
+ends=$(printf '%s\n' "$m" | sed -n 's/^amc_fleet_end_seconds_count{host="O[12]"} \([0-9]*\)$/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+accepted=$(count "attempt WHERE state = 'succeeded' OR late_state IS NOT NULL")
+ok "$([ "$ends" -ge 48 ] && echo 1 || echo 0)" "the hosts timed $ends ends (at least the 48 queued; $accepted answered)"
+worst=$(printf '%s\n' "$m" | sed -n 's/^amc_fleet_end_seconds{host="O[12]",quantile="0.99"} \([0-9.]*\)$/\1/p' | sort -n | tail -1)
+echo "# end latency p99, the worse host: ${worst} s (outages of 2, 6 and 20 s)"
+ok "$(awk -v w="${worst:-0}" 'BEGIN { print (w >= 1.5) ? 1 : 0 }')" "an end that waited out an outage shows in the end latency (p99 ${worst} s)"
 done_testing

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fleet/host.h"
+#include "host/host.h"
 #include "tap.h"
 #include "testutil.h"
 #include "util/config.h"

@@ -3,7 +3,7 @@
  * when the renewal thread starts: the bug where launch and device set-up time
  * went missing from a 30 s lease), renewals move it from their send time,
  * failed renewals are retried soon without moving it, and the deadline wins. */
-#include "fleet/lease.h"
+#include "host/lease.h"
 #include "tap.h"
 
 /* The fake database: a renewal sent at `sent` is answered `latency` ms later;

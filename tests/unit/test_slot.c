@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fleet/slot.h"
+#include "host/slot.h"
 #include "tap.h"
 
 int main(void)

@@ -4,13 +4,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agentcli/agentcli_probe.h"
 #include "device/adb.h"
 #include "device/device.h"
 #include "fleet/fleet.h"
-#include "fleet/host.h"
+#include "host/host.h"
 #include "fleet/pq.h"
 #include "fleet/schema.h"
-#include "fleet/slot.h"
+#include "host/slot.h"
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/strbuf.h"
@@ -152,6 +153,19 @@ static int register_host(PGconn *c, const char *label, char (*ids)[128], size_t 
 	return 0;
 }
 
+/* The host's claim and end latency summaries (latency.h) into its row. */
+static void report_latency(PGconn *c, const char *sid, const amc_latency *claim, const amc_latency *end, int *broken)
+{
+	char cs[160], es[160];
+	amc_err e;
+	amc_latency_literal(claim, cs, sizeof cs);
+	amc_latency_literal(end, es, sizeof es);
+	const char *q[] = { sid, cs, es };
+	if (amc_pq_exec(c, "SELECT amc_fleet.report_latency($1::bigint, $2::float8[], $3::float8[])", 3, q, 5000, NULL,
+			broken, &e) != 0)
+		amc_log_warn("fleet host: %s", e.msg);
+}
+
 /* Every reap_s: the host's heartbeat and the reaper; a broken connection
  * is closed (*c NULL) for the loop to reconnect. */
 static void reap_tick(PGconn **c, const char *sid, amc_slot **slots, size_t ns)
@@ -162,6 +176,14 @@ static void reap_tick(PGconn **c, const char *sid, amc_slot **slots, size_t ns)
 	if (amc_pq_exec(*c, "SELECT amc_fleet.heartbeat($1::bigint, false)", 1, p, 5000,
 			NULL, &broken, &re) != 0)
 		amc_log_warn("fleet host: %s", re.msg);
+	if (!broken) {
+		/* claim and end latencies over all slots, for amc fleet metrics */
+		amc_latency *cl = amc_xcalloc(2, sizeof *cl);
+		for (size_t i = 0; i < ns; i++)
+			amc_slot_latency(slots[i], &cl[0], &cl[1]);
+		report_latency(*c, sid, &cl[0], &cl[1], &broken);
+		free(cl);
+	}
 	int busy = 0;
 	int lost = broken ? -1 : amc_fleet_reap_stored(*c, &busy, &re);
 	if (lost > 0) {
@@ -198,6 +220,7 @@ static void stop_and_report(const amc_host_cfg *hc, PGconn *c, const char *sid, 
 	for (size_t i = 0; i < ns; i++)
 		amc_slot_release(slots[i], "handed back: the host was stopped");
 	amc_slot_stats total = { 0 };
+	amc_latency *cl = amc_xcalloc(2, sizeof *cl);
 	double *lat = NULL;
 	size_t nlat = 0;
 	for (size_t i = 0; i < ns; i++) {
@@ -210,6 +233,8 @@ static void stop_and_report(const amc_host_cfg *hc, PGconn *c, const char *sid, 
 		total.rejected += st.rejected;
 		total.late += st.late;
 		total.lost += st.lost;
+		amc_latency_merge(&cl[0], &st.claim_lat);
+		amc_latency_merge(&cl[1], &st.end_lat);
 		lat = amc_xrealloc(lat, (nlat + st.nclaim_ms + 1) * sizeof *lat);
 		if (st.nclaim_ms)
 			memcpy(lat + nlat, st.claim_ms, st.nclaim_ms * sizeof *lat);
@@ -221,6 +246,8 @@ static void stop_and_report(const amc_host_cfg *hc, PGconn *c, const char *sid, 
 	if (c) {
 		const char *p[] = { sid };
 		amc_err se;
+		int broken = 0;
+		report_latency(c, sid, &cl[0], &cl[1], &broken); /* the last ends too */
 		if (amc_pq_exec(c, "SELECT amc_fleet.heartbeat($1::bigint, true)", 1,
 				p, 5000, NULL, NULL, &se) != 0)
 			amc_log_warn("fleet host: %s", se.msg);
@@ -238,6 +265,69 @@ static void stop_and_report(const amc_host_cfg *hc, PGconn *c, const char *sid, 
 		fflush(out);
 	}
 	free(lat);
+	free(cl);
+}
+
+/* What this host offers (fleet.h's needs): fleet.capabilities, plus
+ * agent=claude / agent=codex when that CLI runs here on a billing decided
+ * without asking anyone (a login, or agent.billing = api with a key). An
+ * array literal, malloc'd. */
+static char *host_caps(const amc_config *cfg)
+{
+	const char *v[AMC_FLEET_NEEDS_MAX + 2];
+	size_t n = 0;
+	char *list = amc_xstrdup(amc_config_str(cfg, "fleet", "capabilities"));
+	for (char *save = NULL, *t = strtok_r(list, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		if (!amc_fleet_need_ok(t) || n >= AMC_FLEET_NEEDS_MAX)
+			amc_log_warn("fleet.capabilities: '%.64s' left out (KEY=VALUE of a-z 0-9 _.:/-, at most %d)", t,
+				     AMC_FLEET_NEEDS_MAX);
+		else
+			v[n++] = t;
+	}
+	amc_billing_choice choice;
+	if (amc_agentcli_billing_parse(amc_config_str(cfg, "agent", "billing"), &choice) != 0)
+		choice = AMC_BILLING_AUTO;
+	static const char *const AGENT_CAPS[] = { "agent=claude", "agent=codex" };
+	for (int k = AMC_AGENT_CLAUDE; k <= AMC_AGENT_CODEX; k++) {
+		amc_agentcli_probe p;
+		amc_agentcli_billing b;
+		amc_err e;
+		amc_agentcli_probe_run(cfg, (amc_agent_kind)k, 1, &p);
+		if (p.found && p.version_ok && amc_agentcli_billing_decide(&p, choice, &b, &e) == 0)
+			v[n++] = AGENT_CAPS[k];
+	}
+	char *lit = amc_fleet_needs_literal(v, n);
+	free(list);
+	return lit;
+}
+
+/* State this host's capabilities in its host row (amc_fleet.set_caps): the
+ * database keeps those the role was granted (schema.c, version 3) and the
+ * host says which were refused. */
+static int set_caps(PGconn *c, long long host_id, const amc_config *cfg, FILE *out, amc_err *e)
+{
+	char *caps = host_caps(cfg), sid[24];
+	snprintf(sid, sizeof sid, "%lld", host_id);
+	const char *p[] = { sid, caps };
+	PGresult *res;
+	int rc = amc_pq_exec(c,
+			     "SELECT array_to_string(amc_fleet.set_caps($1::bigint, $2::text[]), ',') AS kept,"
+			     " (SELECT array_to_string(caps_refused, ',') FROM amc_fleet.host WHERE id = $1::bigint) AS refused",
+			     2, p, 0, &res, NULL, e);
+	free(caps);
+	if (rc != 0)
+		return amc_err_prefix(e, "cannot state the host's capabilities");
+	const char *kept = amc_pq_get(res, 0, "kept"), *refused = amc_pq_get(res, 0, "refused");
+	amc_log_info("fleet host %lld: capabilities %s", host_id, kept && *kept ? kept : "(none)");
+	if (refused && *refused) {
+		char *t = amc_fleet_text(refused, 1000);
+		amc_log_warn("fleet host %lld: capabilities not granted to this role, refused: %s", host_id, t);
+		if (out)
+			fprintf(out, "amc host: capabilities not granted to this database role (amc fleet grant), refused: %s\n", t);
+		free(t);
+	}
+	PQclear(res);
+	return 0;
 }
 
 int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e)
@@ -266,6 +356,10 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 		return -1;
 	long long host_id = 0;
 	if (amc_fleet_schema_check(c, e) != 0 || register_host(c, label, ids, n, &host_id, e) != 0) {
+		PQfinish(c);
+		return -1;
+	}
+	if (set_caps(c, host_id, cfg, out, e) != 0) {
 		PQfinish(c);
 		return -1;
 	}

@@ -6,10 +6,11 @@
 #include <time.h>
 
 #include "device/device.h"
-#include "fleet/lease.h"
+#include "fleet/latency.h"
+#include "host/lease.h"
 #include "fleet/payload.h"
 #include "fleet/pq.h"
-#include "fleet/slot.h"
+#include "host/slot.h"
 #include "launch/launch.h"
 #include "runtime/events.h"
 #include "runtime/run.h"
@@ -34,6 +35,7 @@ struct amc_slot {
 	char why[128];                 /* the interrupt reason the runner records */
 	int release_req;               /* amc_slot_release was called */
 	int lost;                      /* 1: no row matched, 2: self-fenced */
+	int timed_out;                 /* the assignment's --timeout stopped the task */
 	/* the latest-progress holder, filled from the bus */
 	int p_step;
 	char p_status[16];
@@ -47,6 +49,7 @@ struct amc_slot {
 	PGconn *pg;
 	amc_slot_stats st;
 	size_t claim_cap;
+	amc_latency claim_lat, end_lat; /* under mu: the host reports them (latency.h) */
 };
 
 char *amc_fleet_text(const char *s, size_t max)
@@ -147,6 +150,8 @@ static void on_event(const amc_event *ev, void *ud)
 typedef struct attempt {
 	long long id, assignment, token;
 	long long claim_sent_ms;       /* amc_mono_ms() when the claim was sent: the lease counts from it */
+	long long deadline_ms;         /* amc_mono_ms() past which the task is stopped (--timeout); 0: none */
+	double timeout_s;
 	int n;
 	char sid[24], stok[24], said[24];
 } attempt;
@@ -188,6 +193,16 @@ static void *renew_main(void *arg)
 		long long now = amc_mono_ms();
 		long wait = 0;
 		amc_lease_do what = amc_lease_due(&L, now, s->renew_now, &wait);
+		if (a->deadline_ms && now >= a->deadline_ms && !s->timed_out) {
+			/* --timeout, counted from the claim like the lease; the
+			 * reaper ends the attempt too if this host cannot */
+			char why[96];
+			snprintf(why, sizeof why, "timed out: ran past its timeout of %.0f s", a->timeout_s);
+			s->timed_out = 1;
+			interrupt(s, why);
+		}
+		if (what == AMC_LEASE_WAIT && a->deadline_ms && !s->timed_out && a->deadline_ms - now < wait)
+			wait = (long)(a->deadline_ms - now) + 1;
 		if (what == AMC_LEASE_LOST) {
 			s->lost = 2;
 			s->st.lost++;
@@ -311,10 +326,10 @@ static void on_decided(void *ud, const amc_decision_row *d)
  * work that finished here is not run again. Only a host being stopped gives
  * up, two leases after the stop, and says so. The finish time is the
  * database's: bounded by the lease its last renewal gave (amc_fleet.finish). */
-static int finish(amc_slot *s, const attempt *a, const char *state, const char *error, const char *publish)
+static int finish(amc_slot *s, const attempt *a, const char *state, const char *error, const char *publish, int retry)
 {
 	char *err = error && *error ? amc_fleet_text(error, 2000) : NULL;
-	const char *p[] = { a->sid, a->stok, state, err };
+	const char *p[] = { a->sid, a->stok, state, err, retry ? "t" : "f" };
 	long long stop_by = 0;
 	long backoff = 200, cap = s->cfg.lease_s * 250L;
 	if (cap > FINISH_BACKOFF_MAX_MS)
@@ -322,16 +337,21 @@ static int finish(amc_slot *s, const attempt *a, const char *state, const char *
 	if (cap < 50)
 		cap = 50;
 	int out = -1, tries = 0;
+	long long t0 = amc_mono_us();
 	for (;;) {
 		PGresult *res;
 		amc_err e;
 		/* the local task first (D2), while the attempt is still ours */
 		if (publish && publish_local_id(s, a, publish, 5000) == 0)
 			publish = NULL;
-		if (exec(s, "SELECT amc_fleet.finish($1::bigint, $2::bigint, $3, $4) AS ok", 4, p, 5000, &res, &e) == 0) {
+		if (exec(s, "SELECT amc_fleet.finish($1::bigint, $2::bigint, $3, $4, $5::boolean) AS ok", 5, p, 5000, &res, &e) == 0) {
 			const char *v = amc_pq_get(res, 0, "ok");
 			out = v && v[0] == 't';
 			PQclear(res);
+			/* from the first try to the answer: an outage shows here */
+			pthread_mutex_lock(&s->mu);
+			amc_latency_add(&s->end_lat, (double)(amc_mono_us() - t0) / 1e6);
+			pthread_mutex_unlock(&s->mu);
 			if (tries > 0)
 				amc_log_info("fleet %s: the end of assignment %lld attempt %d reached the fleet after %d tries",
 					     s->cfg.device, a->assignment, a->n, tries + 1);
@@ -370,7 +390,7 @@ static int prepare_attempt(amc_slot *s, const attempt *a, const char *payload, i
 		char msg[AMC_ERR_MSG_MAX + 32];
 		snprintf(msg, sizeof msg, "bad assignment: %s", e.msg);
 		amc_log_warn("fleet %s: assignment %lld: %s", s->cfg.device, a->assignment, msg);
-		s->st.finished += finish(s, a, "failed", msg, NULL) == 1;
+		s->st.finished += finish(s, a, "failed", msg, NULL, 0) == 1; /* a retry cannot fix it */
 		return -1;
 	}
 	amc_launch_req req;
@@ -402,7 +422,8 @@ static int prepare_attempt(amc_slot *s, const attempt *a, const char *payload, i
 	int lrc = amc_launch_prepare(s->cfg.cfg, s->store, &req, ln, &e);
 	amc_fleet_payload_free(&pl);
 	if (lrc != 0) {
-		s->st.finished += finish(s, a, "failed", e.msg, NULL) == 1;
+		/* a refused flow or goal: a retry cannot fix it */
+		s->st.finished += finish(s, a, "failed", e.msg, NULL, 0) == 1;
 		return -1;
 	}
 	return 0;
@@ -413,7 +434,10 @@ static void end_attempt(amc_slot *s, const attempt *a, int rc, const amc_err *e,
 			int lost, int release, const char *local_id, const char *unpublished)
 {
 	const char *state, *error;
-	if (rc != 0) {
+	if (s->timed_out && (rc != 0 || strcmp(out->status, "succeeded") != 0)) {
+		state = "failed";
+		error = s->why;
+	} else if (rc != 0) {
 		state = "failed";
 		error = e->msg;
 	} else if (!strcmp(out->status, "succeeded")) {
@@ -437,7 +461,7 @@ static void end_attempt(amc_slot *s, const attempt *a, int rc, const amc_err *e,
 	}
 	/* A task that succeeded is ended even after a self-fence: the database
 	 * accepts it unless it already took the attempt back. */
-	int ok = finish(s, a, state, error, unpublished);
+	int ok = finish(s, a, state, error, unpublished, 1);
 	if (ok == 1) {
 		s->st.finished++;
 	} else if (ok == 0) {
@@ -466,6 +490,7 @@ static void run_attempt(amc_slot *s, attempt *a, const char *payload, int max_st
 	s->local_id[0] = 0;
 	s->local_published = 0;
 	s->lost = 0;
+	s->timed_out = 0;
 	s->run_over = 0;
 	s->renew_now = 0;
 	pthread_mutex_unlock(&s->mu);
@@ -531,6 +556,9 @@ static int claim_and_run(amc_slot *s)
 		return -1;
 	}
 	double ms = (double)(amc_mono_us() - t0) / 1000.0;
+	pthread_mutex_lock(&s->mu);
+	amc_latency_add(&s->claim_lat, ms / 1000.0); /* empty claims too: each is a round trip */
+	pthread_mutex_unlock(&s->mu);
 	if (PQntuples(res) != 1) {
 		PQclear(res);
 		s->st.empty_claims++;
@@ -548,6 +576,10 @@ static int claim_and_run(amc_slot *s)
 	a.assignment = amc_pq_getll(res, 0, "assignment_id", 0);
 	a.token = amc_pq_getll(res, 0, "token", 0);
 	a.n = (int)amc_pq_getll(res, 0, "n", 0);
+	const char *tv = amc_pq_get(res, 0, "timeout_s");
+	a.timeout_s = tv ? strtod(tv, NULL) : 0;
+	if (a.timeout_s >= 1 && a.timeout_s <= 604800)
+		a.deadline_ms = claim_sent_ms + (long long)(a.timeout_s * 1000.0);
 	int max_steps = (int)amc_pq_getll(res, 0, "max_steps", 0);
 	if (max_steps < 0 || max_steps > 100000)
 		max_steps = 0;
@@ -690,6 +722,8 @@ void amc_slot_stop(amc_slot *s, amc_slot_stats *st)
 	amc_slot_drain(s);
 	pthread_join(s->th, NULL);
 	*st = s->st;
+	st->claim_lat = s->claim_lat;
+	st->end_lat = s->end_lat;
 	if (s->pg)
 		PQfinish(s->pg);
 	amc_store_close(s->store);
@@ -701,4 +735,12 @@ void amc_slot_stop(amc_slot *s, amc_slot_stats *st)
 	pthread_mutex_destroy(&s->mu);
 	pthread_cond_destroy(&s->cv);
 	free(s);
+}
+
+void amc_slot_latency(amc_slot *s, amc_latency *claim, amc_latency *end)
+{
+	pthread_mutex_lock(&s->mu);
+	amc_latency_merge(claim, &s->claim_lat);
+	amc_latency_merge(end, &s->end_lat);
+	pthread_mutex_unlock(&s->mu);
 }

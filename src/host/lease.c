@@ -1,6 +1,6 @@
 /* lease.c - when a fleet host renews its lease and when it takes it as lost
  * (lease.h). */
-#include "fleet/lease.h"
+#include "host/lease.h"
 
 /* A renewal that could not reach the database is tried again this soon. */
 #define LEASE_RETRY_MS 500

@@ -27,6 +27,7 @@
 #ifndef AMC_FLEET_SLOT_H
 #define AMC_FLEET_SLOT_H
 
+#include "fleet/latency.h"
 #include <stdatomic.h>
 #include "util/config.h"
 #include "util/err.h"
@@ -54,6 +55,7 @@ typedef struct amc_slot_stats {
 	long lost;               /* leases lost */
 	double *claim_ms;        /* latency of each successful claim (owned by the slot) */
 	size_t nclaim_ms;
+	amc_latency claim_lat, end_lat; /* every claim's and end's, filled by amc_slot_stop */
 } amc_slot_stats;
 
 typedef struct amc_slot amc_slot;
@@ -77,6 +79,10 @@ void amc_slot_release(amc_slot *s, const char *why);
  * end) and copy its counts to *st (the claim_ms array passes to the caller:
  * free it). Frees s. */
 void amc_slot_stop(amc_slot *s, amc_slot_stats *st);
+
+/* Add this slot's claim and end latencies (latency.h) to *claim and *end
+ * (the host's heartbeat reports their sum over its slots). Thread-safe. */
+void amc_slot_latency(amc_slot *s, amc_latency *claim, amc_latency *end);
 
 /* Valid UTF-8 without NUL, at most max bytes (cut at a character boundary):
  * what text must be before it goes to PostgreSQL. malloc'd. */
