@@ -222,6 +222,11 @@ static int swipe_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *w
 		return amc_flow_yaml_int(y, it->val, what, 0, 600000, &c->settle_ms);
 	if (!strcmp(it->name, "optional"))
 		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
+	/* Seen in the wild (imboy-flutter) but not a Maestro swipe key: say what to write instead. */
+	if (!strcmp(it->name, "startPoint") || !strcmp(it->name, "endPoint"))
+		return amc_flow_yaml_err(y, it->key, "swipe: '%s' is not a Maestro swipe option; write "
+					 "start: \"X%%,Y%%\" and end: \"X%%,Y%%\" (or pixels \"X,Y\") without direction",
+					 it->name);
 	return 1;
 }
 

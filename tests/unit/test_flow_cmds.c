@@ -298,6 +298,8 @@ static void test_device_cmds(void)
 	fails("- travel: {speed: 3}\n", "travel needs points", "travel without points");
 	fails("- addMedia: []\n", "addMedia needs at least one file", "addMedia empty");
 	fails("- addMedia: {file: a.jpg}\n", "unknown option 'file'", "addMedia: a key Maestro lacks");
+	fails("- swipe: {direction: RIGHT, startPoint: {x: 5, y: 50}, endPoint: {x: 95, y: 50}}\n",
+	      "'startPoint' is not a Maestro swipe option; write start:", "swipe startPoint names the key to use");
 }
 
 static void test_errors(void)
