@@ -125,5 +125,15 @@ accepted=$(count "attempt WHERE state = 'succeeded' OR late_state IS NOT NULL")
 ok "$([ "$ends" -ge 48 ] && echo 1 || echo 0)" "the hosts timed $ends ends (at least the 48 queued; $accepted answered)"
 worst=$(printf '%s\n' "$m" | sed -n 's/^amc_fleet_end_seconds{host="O[12]",quantile="0.99"} \([0-9.]*\)$/\1/p' | sort -n | tail -1)
 echo "# end latency p99, the worse host: ${worst} s (outages of 2, 6 and 20 s)"
-ok "$(awk -v w="${worst:-0}" 'BEGIN { print (w >= 1.5) ? 1 : 0 }')" "an end that waited out an outage shows in the end latency (p99 ${worst} s)"
+# Only when an end did wait out an outage (its host logged that it reached
+# the fleet after several tries) must the p99 show it: whether one does, and
+# for how long, depends on where the outages fall in the tasks' timing. Such
+# an end slept at least its first backoff (200 ms); a plain end takes a few ms.
+waited=$(cat "$T_HOME"/O1/amc.log "$T_HOME"/O2/amc.log 2>/dev/null | grep -c "reached the fleet after")
+if [ "$waited" -gt 0 ]; then
+	ok "$(awk -v w="${worst:-0}" 'BEGIN { print (w >= 0.2) ? 1 : 0 }')" \
+		"an end that waited out an outage ($waited logged) shows in the end latency (p99 ${worst} s)"
+else
+	ok 1 "# SKIP no end waited out an outage this run (none logged; end latency p99 ${worst} s)"
+fi
 done_testing
