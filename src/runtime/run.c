@@ -252,7 +252,7 @@ static int store_observation(run *r, amc_observation *o, amc_err *e)
 	if (src)
 		(void)amc_store_put_thumbnail(r->store, r->task->id, name, src, &te);
 	amc_image_free(&dec);
-	if (amc_store_put_frame(r->store, r->task->id, name, o->png, o->png_len, rel, sizeof rel, e) != 0)
+	if (amc_store_put_artifact(r->store, r->task->id, name, o->png, o->png_len, rel, sizeof rel, e) != 0)
 		return -1;
 	o->png_path = amc_xstrdup(rel);
 	cJSON *tj = amc_uitree_to_json(&o->tree);
