@@ -8,6 +8,7 @@
 
 #include "tui/keymap.h"
 #include "util/strbuf.h"
+#include "util/roff.h"
 
 #define CTRL(c) ((c) & 0x1f)
 #define NAV (AMC_VIEW_TASKS | AMC_VIEW_TASK | AMC_VIEW_DEVICES | AMC_VIEW_HELP | AMC_VIEW_FLEET | AMC_VIEW_HITS)
@@ -182,19 +183,9 @@ void amc_tui_keymap_lines_free(char **lines, size_t n)
 	free(lines);
 }
 
-/* roff-escape: a leading '.' or '\'' and every backslash and '-'. */
 static void roff(FILE *f, const char *s)
 {
-	if (*s == '.' || *s == '\'')
-		fputs("\\&", f);
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\e", f);
-		else if (*s == '-')
-			fputs("\\-", f);
-		else
-			fputc(*s, f);
-	}
+	amc_roff_put(f, s, strlen(s));
 }
 
 static void man_row(const char *keys, const amc_tui_binding *b, void *ud)

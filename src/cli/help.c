@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "tui/tui.h"
 #include "util/config.h"
+#include "util/roff.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
 
@@ -183,14 +184,13 @@ static void fold_narrow(amc_sb *out, const line *v, size_t i, size_t j, size_t o
 
 /* The end of the lines from `j` that continue a line indented by `lead`:
  * lines all at one deeper indent (at least lead + 4), none an option row. */
-static size_t continued(const line *v, size_t nv, size_t j, size_t lead, int width)
+static size_t continued(const line *v, size_t nv, size_t j, size_t lead)
 {
 	size_t at = j < nv ? strspn(v[j].s, " ") : 0;
 	if (j >= nv || at >= v[j].n || at < lead + 4)
 		return j;
 	while (j < nv && strspn(v[j].s, " ") == at && at < v[j].n && !desc_raw(v[j].s, v[j].n, NULL))
 		j++;
-	(void)width;
 	return j;
 }
 
@@ -224,7 +224,7 @@ char *amc_cli_fold(const char *text, int width)
 		size_t d = width > 0 ? desc_col(v[i].s, v[i].n, width) : 0, from = lead, hang = lead, j = i + 1;
 		if (d) {
 			from = hang = d;
-			j = continued(v, nv, i + 1, lead, width);
+			j = continued(v, nv, i + 1, lead);
 			if (j > i + 1 && strspn(v[i + 1].s, " ") < hang)
 				hang = strspn(v[i + 1].s, " ");
 		} else if (lead >= 8) {
@@ -249,7 +249,7 @@ char *amc_cli_fold(const char *text, int width)
 		if (raw && lead < 8) {
 			/* an option row too wide for this terminal's columns: the
 			 * description goes under it, a little indented */
-			j = continued(v, nv, i + 1, lead, width);
+			j = continued(v, nv, i + 1, lead);
 			int wide = 0;
 			for (size_t k = i; k < j; k++)
 				wide |= cols(v[k].s, v[k].n) > width;
@@ -288,25 +288,9 @@ void amc_cli_put_help(FILE *f, const char *text)
 	free(s);
 }
 
-/* roff-escape one line of text: backslashes, dashes, and a leading '.' or
- * '\'' that roff would read as a request. */
-static void roff_line(FILE *f, const char *s, size_t n)
-{
-	if (n && (*s == '.' || *s == '\''))
-		fputs("\\&", f);
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '\\')
-			fputs("\\e", f);
-		else if (s[i] == '-')
-			fputs("\\-", f);
-		else
-			fputc(s[i], f);
-	}
-}
-
 static void roff(FILE *f, const char *s)
 {
-	roff_line(f, s, strlen(s));
+	amc_roff_put(f, s, strlen(s));
 }
 
 /* A help text as written for the terminal (aligned columns), kept as is but
@@ -318,7 +302,7 @@ static void roff_block(FILE *f, const char *text)
 	const char *p = folded;
 	while (*p) {
 		size_t n = strcspn(p, "\n");
-		roff_line(f, p, n);
+		amc_roff_put(f, p, n);
 		fputc('\n', f);
 		p += n;
 		if (*p == '\n')

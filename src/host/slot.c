@@ -640,6 +640,24 @@ static void *slot_main(void *arg)
 	return NULL;
 }
 
+/* What a slot holds, let go: its connection and store (when open), its
+ * copied settings, its lock and the slot itself. */
+static void slot_free(amc_slot *s)
+{
+	if (s->pg)
+		PQfinish(s->pg);
+	if (s->store)
+		amc_store_close(s->store);
+	free((char *)s->cfg.url);
+	free((char *)s->cfg.home);
+	free((char *)s->cfg.label);
+	free((char *)s->cfg.device);
+	free((char *)s->cfg.kind);
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->cv);
+	free(s);
+}
+
 int amc_slot_start(const amc_slot_cfg *cfg, amc_slot **out, amc_err *e)
 {
 	amc_slot *s = amc_xcalloc(1, sizeof *s);
@@ -657,16 +675,7 @@ int amc_slot_start(const amc_slot_cfg *cfg, amc_slot **out, amc_err *e)
 	if (rc == 0 && pthread_create(&s->th, NULL, slot_main, s) != 0)
 		rc = amc_err_set(e, AMC_EFAIL, "cannot start the thread of device %s", cfg->device);
 	if (rc != 0) {
-		if (s->store)
-			amc_store_close(s->store);
-		free((char *)s->cfg.url);
-		free((char *)s->cfg.home);
-		free((char *)s->cfg.label);
-		free((char *)s->cfg.device);
-		free((char *)s->cfg.kind);
-		pthread_mutex_destroy(&s->mu);
-		pthread_cond_destroy(&s->cv);
-		free(s);
+		slot_free(s);
 		return -1;
 	}
 	*out = s;
@@ -724,17 +733,7 @@ void amc_slot_stop(amc_slot *s, amc_slot_stats *st)
 	*st = s->st;
 	st->claim_lat = s->claim_lat;
 	st->end_lat = s->end_lat;
-	if (s->pg)
-		PQfinish(s->pg);
-	amc_store_close(s->store);
-	free((char *)s->cfg.url);
-	free((char *)s->cfg.home);
-	free((char *)s->cfg.label);
-	free((char *)s->cfg.device);
-	free((char *)s->cfg.kind);
-	pthread_mutex_destroy(&s->mu);
-	pthread_cond_destroy(&s->cv);
-	free(s);
+	slot_free(s);
 }
 
 void amc_slot_latency(amc_slot *s, amc_latency *claim, amc_latency *end)

@@ -9,6 +9,7 @@ libamc_a_SOURCES += \
 	src/util/clock.c src/util/clock.h \
 	src/util/log.c src/util/log.h \
 	src/util/sanitize.c src/util/sanitize.h \
+	src/util/roff.c src/util/roff.h \
 	src/util/lockfile.c src/util/lockfile.h \
 	src/util/config.c src/util/config.h \
 	src/util/jsonutil.c src/util/jsonutil.h \
