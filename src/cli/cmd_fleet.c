@@ -182,6 +182,9 @@ static int submit_batch(amc_cli *cli, const char *path, int json)
 	return rc;
 }
 
+/* Over 120 lines: one getopt table with its checks (each option's value
+ * checked where it is read, so the usage error names it), then one call to
+ * amc_fleet_submit; --batch goes to submit_batch above. */
 static int do_submit(amc_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {

@@ -85,7 +85,7 @@ const amc_cmd amc_cmd_tui = {
 	"                      $XDG_CONFIG_HOME/amc/themes/NAME.theme ([tui] theme)\n"
 	"  --graphics MODE     auto, symbols, sixel, kitty, iterm or none ([tui] graphics);\n"
 	"                      auto: pixels where the terminal confirms sixel or kitty\n"
-	"                      (never inside tmux), else symbols; none: a placeholder\n"
+	"                      (never inside tmux), else symbols; none: no image, its size in words\n"
 	"  --script FILE       script mode for tests: keys from FILE, the screen goes to a\n"
 	"                      virtual terminal; ':dump NAME' writes NAME.txt to --dump-dir\n"
 	"  --size COLSxROWS    the virtual terminal's size in script mode\n"

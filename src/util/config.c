@@ -110,7 +110,7 @@ static const keydef KEYS[] = {
 	{ "tui", "theme", K_STR, "default", 0, 0, NULL,
 	  "colour theme: default, light, high-contrast, monochrome, or $XDG_CONFIG_HOME/amc/themes/NAME.theme" },
 	{ "tui", "graphics", K_ENUM, "auto", 0, 0, "auto|symbols|sixel|kitty|iterm|none",
-	  "how screenshots are drawn: auto (pixels where the terminal confirms sixel/kitty, else symbols), symbols, sixel, kitty, iterm, none (a placeholder)" },
+	  "how screenshots are drawn: auto (pixels where the terminal confirms sixel/kitty, else symbols), symbols, sixel, kitty, iterm, none (no image: its size in words, [screenshot 1080x2400])" },
 	{ "ocr", "policy", K_ENUM, "gaps", 0, 0, "gaps|full|off",
 	  "OCR of screenshots: gaps (only where the UI tree has no text), full (whole frame) or off" },
 	{ "adb", "path", K_STR, "adb", 0, 0, NULL,

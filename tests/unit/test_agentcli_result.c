@@ -17,6 +17,83 @@ static int parse_x(const char *s, amc_agentcli_usage *u)
 	return amc_agentcli_parse_codex(s, strlen(s), u);
 }
 
+/* The stream read while the CLI runs: the agent's words go with the act
+ * they came before. */
+static void test_stream(void)
+{
+	amc_agentcli_stream st;
+	char w[AMC_AGENTCLI_THOUGHT_MAX];
+	amc_agentcli_stream_init(&st, 0);
+	const char *cl =
+		"{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s-1\"}\n"
+		"{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"First I look.\"},"
+		"{\"type\":\"tool_use\",\"name\":\"mcp__amc__observe\",\"input\":{}}]}}\n"
+		"{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"content\":\"big\"}]}}\n"
+		"{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"thinking\",\"thinking\":\"Wi-Fi is\\non.\"},"
+		"{\"type\":\"text\",\"text\":\"Tap \\u001b[31mit\"},"
+		"{\"type\":\"tool_use\",\"name\":\"mcp__amc__act\",\"input\":{\"action\":\"tap\",\"reason\":\"tap Wi-Fi\"}}]}}\n"
+		"{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"Done.\"},"
+		"{\"type\":\"tool_use\",\"name\":\"mcp__amc__act\",\"input\":{\"action\":\"finish\"}}]}}\n"
+		"{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"ok\",\"num_turns\":3}";
+	/* fed in pieces of 7 bytes: lines cross the chunks */
+	for (size_t i = 0; i < strlen(cl); i += 7)
+		amc_agentcli_stream_feed(&st, cl + i, strlen(cl) - i < 7 ? strlen(cl) - i : 7);
+	is_int(st.acts, 2, "stream: two acts announced (observe is not one)");
+	is_int(st.usage.have_result, 0, "the last line has no newline yet: not read");
+	amc_agentcli_stream_end(&st);
+	is_int(st.usage.have_result, 1, "read at the end");
+	is_int(st.usage.turns, 3, "the result's turns");
+	is_str(st.usage.session_id, "s-1", "the session from the init line");
+	is_int(amc_agentcli_stream_take(&st, "tap Wi-Fi", w, sizeof w), 1, "the act with reason 'tap Wi-Fi' found");
+	ok(!strncmp(w, "First I look. Wi-Fi is on. Tap ", 31), "its words: all said since the last act, thinking too, one line (%s)", w);
+	ok(!strchr(w, 0x1b) && !strchr(w, '\n'), "terminal-safe");
+	is_int(amc_agentcli_stream_take(&st, "tap Wi-Fi", w, sizeof w), 0, "taken once");
+	is_int(amc_agentcli_stream_take(&st, NULL, w, sizeof w), 1, "an act without a reason");
+	is_str(w, "Done.", "its words");
+	amc_agentcli_stream_free(&st);
+
+	/* an act amc never took (refused before it reached the planner) is dropped
+	 * with the next one taken; a line past 1 MiB is skipped whole */
+	amc_agentcli_stream_init(&st, 1);
+	const char *cx =
+		"{\"type\":\"item.completed\",\"item\":{\"type\":\"reasoning\",\"text\":\"Looking for Save.\"}}\n"
+		"{\"type\":\"item.started\",\"item\":{\"type\":\"mcp_tool_call\",\"server\":\"amc\",\"tool\":\"act\","
+		"\"arguments\":\"{\\\"action\\\":\\\"tap\\\",\\\"reason\\\":\\\"r1\\\"}\"}}\n"
+		"{\"type\":\"item.completed\",\"item\":{\"type\":\"agent_message\",\"text\":\"Again.\"}}\n"
+		"{\"type\":\"item.started\",\"item\":{\"type\":\"mcp_tool_call\",\"server\":\"amc\",\"tool\":\"act\","
+		"\"arguments\":{\"action\":\"tap\",\"reason\":\"r2\"}}}\n";
+	amc_agentcli_stream_feed(&st, cx, strlen(cx));
+	size_t big = 1024 * 1024 + 10;
+	char *huge = malloc(big);
+	memset(huge, 'x', big);
+	amc_agentcli_stream_feed(&st, huge, big);
+	amc_agentcli_stream_feed(&st, "\n{\"type\":\"turn.completed\",\"usage\":{\"input_tokens\":1}}\n", 54);
+	free(huge);
+	is_int(st.acts, 2, "codex stream: two act calls (arguments as text or as an object)");
+	is_int(st.usage.have_result, 1, "the line after a skipped 1 MiB line is read");
+	is_int(amc_agentcli_stream_take(&st, "r2", w, sizeof w), 1, "the second act's words");
+	is_str(w, "Again.", "are its own");
+	is_int(st.nsaid, 0, "the first act, never taken, is dropped with it");
+	is_int(amc_agentcli_stream_take(&st, "r1", w, sizeof w), 0, "and not found later");
+	amc_agentcli_stream_free(&st);
+
+	/* words past the bound end in "..." on a character boundary */
+	amc_agentcli_stream_init(&st, 0);
+	amc_sb lng;
+	amc_sb_init(&lng);
+	amc_sb_puts(&lng, "{\"type\":\"assistant\",\"message\":{\"content\":[");
+	for (int i = 0; i < 40; i++)
+		amc_sb_printf(&lng, "%s{\"type\":\"text\",\"text\":\"%s\"}", i ? "," : "",
+			      "\xc3\xa9\xc3\xa9\xc3\xa9 etc etc etc etc etc etc etc etc etc etc etc etc etc etc etc etc");
+	amc_sb_puts(&lng, ",{\"type\":\"tool_use\",\"name\":\"mcp__amc__act\",\"input\":{\"reason\":\"x\"}}]}}\n");
+	amc_agentcli_stream_feed(&st, amc_sb_str(&lng), lng.len);
+	amc_sb_free(&lng);
+	is_int(amc_agentcli_stream_take(&st, "x", w, sizeof w), 1, "long words: taken");
+	ok(strlen(w) < AMC_AGENTCLI_THOUGHT_MAX && !strcmp(w + strlen(w) - 3, "..."), "cut, ending in '...' (%zu bytes)",
+	   strlen(w));
+	amc_agentcli_stream_free(&st);
+}
+
 int main(void)
 {
 	amc_agentcli_usage u;
@@ -99,77 +176,6 @@ int main(void)
 	is_int(u.reconnecting, 1, "reconnecting noticed in an error item too");
 	is_int(parse_x("garbage\n\n{\n[1,2]\n", &u), -1, "codex: garbage: no result, no crash");
 	is_int(amc_agentcli_parse_codex(NULL, 0, &u), -1, "codex: NULL output");
-	/* ---- the stream: the agent's words go with the act they came before ---- */
-	amc_agentcli_stream st;
-	char w[AMC_AGENTCLI_THOUGHT_MAX];
-	amc_agentcli_stream_init(&st, 0);
-	const char *cl =
-		"{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s-1\"}\n"
-		"{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"First I look.\"},"
-		"{\"type\":\"tool_use\",\"name\":\"mcp__amc__observe\",\"input\":{}}]}}\n"
-		"{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"content\":\"big\"}]}}\n"
-		"{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"thinking\",\"thinking\":\"Wi-Fi is\\non.\"},"
-		"{\"type\":\"text\",\"text\":\"Tap \\u001b[31mit\"},"
-		"{\"type\":\"tool_use\",\"name\":\"mcp__amc__act\",\"input\":{\"action\":\"tap\",\"reason\":\"tap Wi-Fi\"}}]}}\n"
-		"{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"Done.\"},"
-		"{\"type\":\"tool_use\",\"name\":\"mcp__amc__act\",\"input\":{\"action\":\"finish\"}}]}}\n"
-		"{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"ok\",\"num_turns\":3}";
-	/* fed in pieces of 7 bytes: lines cross the chunks */
-	for (size_t i = 0; i < strlen(cl); i += 7)
-		amc_agentcli_stream_feed(&st, cl + i, strlen(cl) - i < 7 ? strlen(cl) - i : 7);
-	is_int(st.acts, 2, "stream: two acts announced (observe is not one)");
-	is_int(st.usage.have_result, 0, "the last line has no newline yet: not read");
-	amc_agentcli_stream_end(&st);
-	is_int(st.usage.have_result, 1, "read at the end");
-	is_int(st.usage.turns, 3, "the result's turns");
-	is_str(st.usage.session_id, "s-1", "the session from the init line");
-	is_int(amc_agentcli_stream_take(&st, "tap Wi-Fi", w, sizeof w), 1, "the act with reason 'tap Wi-Fi' found");
-	ok(!strncmp(w, "First I look. Wi-Fi is on. Tap ", 31), "its words: all said since the last act, thinking too, one line (%s)", w);
-	ok(!strchr(w, 0x1b) && !strchr(w, '\n'), "terminal-safe");
-	is_int(amc_agentcli_stream_take(&st, "tap Wi-Fi", w, sizeof w), 0, "taken once");
-	is_int(amc_agentcli_stream_take(&st, NULL, w, sizeof w), 1, "an act without a reason");
-	is_str(w, "Done.", "its words");
-	amc_agentcli_stream_free(&st);
-
-	/* an act amc never took (refused before it reached the planner) is dropped
-	 * with the next one taken; a line past 1 MiB is skipped whole */
-	amc_agentcli_stream_init(&st, 1);
-	const char *cx =
-		"{\"type\":\"item.completed\",\"item\":{\"type\":\"reasoning\",\"text\":\"Looking for Save.\"}}\n"
-		"{\"type\":\"item.started\",\"item\":{\"type\":\"mcp_tool_call\",\"server\":\"amc\",\"tool\":\"act\","
-		"\"arguments\":\"{\\\"action\\\":\\\"tap\\\",\\\"reason\\\":\\\"r1\\\"}\"}}\n"
-		"{\"type\":\"item.completed\",\"item\":{\"type\":\"agent_message\",\"text\":\"Again.\"}}\n"
-		"{\"type\":\"item.started\",\"item\":{\"type\":\"mcp_tool_call\",\"server\":\"amc\",\"tool\":\"act\","
-		"\"arguments\":{\"action\":\"tap\",\"reason\":\"r2\"}}}\n";
-	amc_agentcli_stream_feed(&st, cx, strlen(cx));
-	size_t big = 1024 * 1024 + 10;
-	char *huge = malloc(big);
-	memset(huge, 'x', big);
-	amc_agentcli_stream_feed(&st, huge, big);
-	amc_agentcli_stream_feed(&st, "\n{\"type\":\"turn.completed\",\"usage\":{\"input_tokens\":1}}\n", 54);
-	free(huge);
-	is_int(st.acts, 2, "codex stream: two act calls (arguments as text or as an object)");
-	is_int(st.usage.have_result, 1, "the line after a skipped 1 MiB line is read");
-	is_int(amc_agentcli_stream_take(&st, "r2", w, sizeof w), 1, "the second act's words");
-	is_str(w, "Again.", "are its own");
-	is_int(st.nsaid, 0, "the first act, never taken, is dropped with it");
-	is_int(amc_agentcli_stream_take(&st, "r1", w, sizeof w), 0, "and not found later");
-	amc_agentcli_stream_free(&st);
-
-	/* words past the bound end in "..." on a character boundary */
-	amc_agentcli_stream_init(&st, 0);
-	amc_sb lng;
-	amc_sb_init(&lng);
-	amc_sb_puts(&lng, "{\"type\":\"assistant\",\"message\":{\"content\":[");
-	for (int i = 0; i < 40; i++)
-		amc_sb_printf(&lng, "%s{\"type\":\"text\",\"text\":\"%s\"}", i ? "," : "",
-			      "\xc3\xa9\xc3\xa9\xc3\xa9 etc etc etc etc etc etc etc etc etc etc etc etc etc etc etc etc");
-	amc_sb_puts(&lng, ",{\"type\":\"tool_use\",\"name\":\"mcp__amc__act\",\"input\":{\"reason\":\"x\"}}]}}\n");
-	amc_agentcli_stream_feed(&st, amc_sb_str(&lng), lng.len);
-	amc_sb_free(&lng);
-	is_int(amc_agentcli_stream_take(&st, "x", w, sizeof w), 1, "long words: taken");
-	ok(strlen(w) < AMC_AGENTCLI_THOUGHT_MAX && !strcmp(w + strlen(w) - 3, "..."), "cut, ending in '...' (%zu bytes)",
-	   strlen(w));
-	amc_agentcli_stream_free(&st);
+	test_stream();
 	return done_testing();
 }
