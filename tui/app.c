@@ -23,9 +23,21 @@ void amc_tui_message(amc_tui_app *a, int error, const char *fmt, ...)
 	vsnprintf(a->message, sizeof a->message, fmt, ap);
 	va_end(ap);
 	a->message_error = error;
+	a->message_link[0] = 0;
 	a->dirty = 1;
 	if (error)
 		amc_log_warn("tui: %s", a->message);
+}
+
+void amc_tui_message_link(amc_tui_app *a, const char *abspath, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->message, sizeof a->message, fmt, ap);
+	va_end(ap);
+	a->message_error = 0;
+	snprintf(a->message_link, sizeof a->message_link, "%s", abspath);
+	a->dirty = 1;
 }
 
 void amc_tui_push(amc_tui_app *a, const amc_tui_view_ops *ops, void *data)

@@ -43,6 +43,16 @@ void amc_tui_screen_draw(amc_tui_app *a)
 	wnoutrefresh(stdscr);
 	doupdate();
 	amc_tui_pixels_flush();
+	/* the message's file path as an OSC 8 link, written over the same cells
+	 * (ncurses cannot hold a link); only when the whole message is shown */
+	if (a->hyperlinks && a->message[0] && a->message_link[0] && !a->dialog && a->rows >= 6) {
+		const char *at = strstr(a->message, a->message_link);
+		if (at && amc_tui_width(a->message) <= a->cols) {
+			char *head = amc_xstrndup(a->message, (size_t)(at - a->message));
+			amc_tui_pixels_osc8(a->rows - 1, amc_tui_width(head), a->message_link);
+			free(head);
+		}
+	}
 	a->dirty = 0;
 }
 

@@ -62,3 +62,7 @@ check_PROGRAMS += tests/unit/test_base64
 TESTS += tests/unit/test_base64
 tests_unit_test_base64_SOURCES = tests/unit/test_base64.c
 tests_unit_test_base64_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_hyperlink
+TESTS += tests/unit/test_hyperlink
+tests_unit_test_hyperlink_SOURCES = tests/unit/test_hyperlink.c
+tests_unit_test_hyperlink_LDADD = $(TEST_LDADD)
