@@ -307,6 +307,7 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 	a->cfg = o->cfg;
 	snprintf(a->home, sizeof a->home, "%s", o->home);
 	a->script = o->script != NULL;
+	amc_tui_tree_set_selector(o->selector);
 	const char *now = getenv("AMC_TUI_NOW");
 	if (now)
 		a->fixed_now = strtoll(now, NULL, 10);

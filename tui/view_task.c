@@ -49,6 +49,9 @@ typedef struct task_view {
 	int tl_page, op_page;
 	int follow_tail;    /* keep the newest step selected while it runs */
 	signed char *nothing; /* per step: 1 changed nothing, 0 not, -1 unknown (yet) */
+	int crop;           /* x: 0 whole screenshots, 1 zoomed to the target, 2 closer */
+	int pan_x, pan_y;   /* the zoom's offset from the target, in pixels */
+	int pick;           /* p: picking elements on the After screenshot */
 	amc_tui_evidence *ev;
 	struct { int y, x, h, w; } at[NPANES]; /* where each pane was drawn, for clicks */
 } task_view;
@@ -88,6 +91,7 @@ void *amc_tui_task_new(amc_tui_app *a, const char *id)
 	task_view *t = amc_xcalloc(1, sizeof *t);
 	snprintf(t->id, sizeof t->id, "%s", id);
 	t->ev = amc_tui_evidence_new();
+	amc_tui_evidence_set_policy(t->ev, a->cfg ? amc_config_str(a->cfg, "ocr", "policy") : NULL);
 	load(a, t);
 	t->follow_tail = t->have_task && !amc_status_is_terminal(t->task.status);
 	if (t->follow_tail && t->nsteps)
@@ -248,9 +252,58 @@ static void draw_timeline(amc_tui_app *a, task_view *t, int y, int x, int h, int
 	}
 }
 
+/* Pixels of the screenshot a cell shows when zoomed to a target: at 8 a
+ * 40-pixel line of text takes about 2.5 rows of symbols and its letters
+ * 3 columns, which reads; closer (x again) halves it. */
+static const int CROP_PX[3] = { 0, 8, 4 };
+
+/* The part of the screenshot `abs` to show in a pane of rows x cols cells
+ * when zoomed: around the picked or selected node while picking (or the tree
+ * has focus), else the step's target, else that node, else the middle;
+ * moved by the pan and kept inside the image. 0 when not zoomed. */
+static int crop_rect(task_view *t, const char *abs, int rows, int cols, int out[4])
+{
+	int iw, ih;
+	if (!t->crop || !t->nsteps || rows < 1 || cols < 1 || amc_tui_image_size(abs, &iw, &ih) != 0)
+		return 0;
+	const amc_step_row *s = &t->steps[t->sel];
+	int box[4], cx = iw / 2, cy = ih / 2, node = amc_tui_evidence_tree_mark(t->ev, box);
+	int node_first = node && (t->pick || t->focus == P_EVIDENCE);
+	if (node_first) {
+		cx = (box[0] + box[2]) / 2;
+		cy = (box[1] + box[3]) / 2;
+	} else if (!amc_tui_steptext_target(s, &cx, &cy) && node) {
+		cx = (box[0] + box[2]) / 2;
+		cy = (box[1] + box[3]) / 2;
+	}
+	int px = CROP_PX[t->crop];
+	/* a symbol cell is about twice as tall as wide */
+	int cw = cols * px, ch = rows * 2 * px;
+	if (cw > iw)
+		cw = iw;
+	if (ch > ih)
+		ch = ih;
+	int x1 = cx + t->pan_x - cw / 2, y1 = cy + t->pan_y - ch / 2;
+	x1 = x1 < 0 ? 0 : x1 + cw > iw ? iw - cw : x1;
+	y1 = y1 < 0 ? 0 : y1 + ch > ih ? ih - ch : y1;
+	/* the pan stops where the image ends */
+	t->pan_x = x1 + cw / 2 - cx;
+	t->pan_y = y1 + ch / 2 - cy;
+	out[0] = x1;
+	out[1] = y1;
+	out[2] = x1 + cw;
+	out[3] = y1 + ch;
+	return 1;
+}
+
 static void draw_image(amc_tui_app *a, task_view *t, int pane, int y, int x, int h, int w)
 {
-	amc_tui_box(y, x, h, w, PANE_NAMES[pane], t->focus == pane);
+	char title[64];
+	const char *dot = amc_tui_utf8() ? " \xc2\xb7 " : " - ";
+	snprintf(title, sizeof title, "%s%s%s%s%s", PANE_NAMES[pane], t->crop ? dot : "",
+		 t->crop == 1 ? "zoom" : t->crop == 2 ? "zoom+" : "", pane == P_AFTER && t->pick ? dot : "",
+		 pane == P_AFTER && t->pick ? "pick" : "");
+	amc_tui_box(y, x, h, w, title, t->focus == pane);
 	if (!t->nsteps)
 		return;
 	amc_step_row *s = &t->steps[t->sel];
@@ -265,7 +318,7 @@ static void draw_image(amc_tui_app *a, task_view *t, int pane, int y, int x, int
 		amc_tui_put(stdscr, y + 1, x + 1, w - 2, e.msg, amc_tui_attr(AMC_EL_ERROR), 0);
 		return;
 	}
-	amc_tui_marks m = { -1, -1, NULL, 0, 0, 0, 0, 0 };
+	amc_tui_marks m = { -1, -1, NULL, 0, 0, 0, 0, 0, { 0, 0, 0, 0 } };
 	int box[4], p[4];
 	if (pane == P_BEFORE) {
 		if (amc_tui_steptext_swipe(s, p)) {
@@ -283,6 +336,11 @@ static void draw_image(amc_tui_app *a, task_view *t, int pane, int y, int x, int
 		/* the tree tab's node outlined where it is: on the screen after */
 		m.tx = m.ty = -1;
 		m.box = box;
+	}
+	if (crop_rect(t, abs, h - 2, w - 2, m.crop) && pane == P_AFTER && m.tx < 0) {
+		/* zoomed: the step's target on the After image too, where it was */
+		if (!amc_tui_steptext_target(s, &m.tx, &m.ty))
+			m.tx = m.ty = -1;
 	}
 	amc_tui_image_draw_marked(abs, y + 1, x + 1, h - 2, w - 2, &m, t->zoom, a->graphics);
 }
@@ -452,6 +510,63 @@ static void open_image(amc_tui_app *a, task_view *t)
 	amc_tui_message_link(a, abs, "screenshot: %s", abs);
 }
 
+/* The picked element on the status line: its selector first (what is
+ * copied), then the element as the tree shows it. */
+static void say_picked(amc_tui_app *a, task_view *t)
+{
+	amc_sb sel, what;
+	amc_sb_init(&sel);
+	amc_sb_init(&what);
+	amc_tui_evidence_tree_selector(t->ev, &sel);
+	amc_tui_evidence_tree_summary(t->ev, &what);
+	amc_tui_message(a, 0, "%s  <- %s  (j/k, Y: copy, Esc)", amc_sb_str(&sel), amc_sb_str(&what));
+	amc_sb_free(&sel);
+	amc_sb_free(&what);
+}
+
+/* p: the tree tab shows the After screen's elements; the first one in
+ * reading order (or the selected one) is picked on the After image. */
+static void start_pick(amc_tui_app *a, task_view *t)
+{
+	if (!t->nsteps || !amc_tui_evidence_pick(t->ev, 0)) {
+		amc_tui_message(a, 1, "nothing to pick: this step has no UI tree with elements");
+		return;
+	}
+	t->pick = 1;
+	t->focus = P_AFTER;
+	t->pan_x = t->pan_y = 0;
+	say_picked(a, t);
+}
+
+/* While picking, j/k move over the elements; zoomed on a screenshot pane,
+ * h/j/k/l pan. 1 when the request was one of those. */
+static int pick_or_pan(amc_tui_app *a, task_view *t, amc_tui_req req)
+{
+	int up = req == AMC_REQ_UP, down = req == AMC_REQ_DOWN;
+	if (t->pick && (t->focus == P_AFTER || t->focus == P_BEFORE) && (up || down)) {
+		if (!amc_tui_evidence_pick(t->ev, down ? 1 : -1))
+			amc_tui_message(a, 0, "no more elements %s", down ? "below" : "above");
+		else {
+			t->pan_x = t->pan_y = 0; /* a zoom follows the picked element */
+			say_picked(a, t);
+		}
+		return 1;
+	}
+	int left = req == AMC_REQ_PAN_LEFT, right = req == AMC_REQ_PAN_RIGHT;
+	if (!(left || right || up || down) || !(t->focus == P_AFTER || t->focus == P_BEFORE))
+		return left || right; /* h/l do nothing elsewhere in this view */
+	if (!t->crop) {
+		if (left || right)
+			amc_tui_message(a, 0, "x zooms to the target first; then h/j/k/l pan");
+		return left || right;
+	}
+	/* a quarter of the zoomed part a key */
+	int step = CROP_PX[t->crop] * 10;
+	t->pan_x += left ? -step : right ? step : 0;
+	t->pan_y += up ? -2 * step : down ? 2 * step : 0;
+	return 1;
+}
+
 static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 {
 	task_view *t = v->data;
@@ -468,6 +583,8 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 		return 1;
 	}
 	if (t->focus == P_EVIDENCE && amc_tui_evidence_request(t->ev, req))
+		return 1;
+	if (pick_or_pan(a, t, req))
 		return 1;
 	int op = t->focus == P_OPERATION;
 	long *pos = op ? &t->op_top : &t->sel;
@@ -501,7 +618,35 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 		amc_sb_free(&sel);
 		return 1;
 	}
+	case AMC_REQ_CROP:
+		t->crop = (t->crop + 1) % 3;
+		t->pan_x = t->pan_y = 0;
+		if (t->crop)
+			amc_tui_message(a, 0, "zoomed to the %s (x: %s); h/j/k/l pan on a screenshot pane",
+					t->pick ? "picked element" : "step's target", t->crop == 1 ? "closer" : "whole screen");
+		return 1;
+	case AMC_REQ_PICK:
+		if (t->pick) {
+			t->pick = 0;
+			return 1;
+		}
+		start_pick(a, t);
+		return 1;
+	case AMC_REQ_OCR_FULL: {
+		amc_err e;
+		if (!t->nsteps)
+			return 1;
+		if (amc_tui_evidence_ocr_full(t->ev, &e) != 0)
+			amc_tui_message(a, 1, "%s", e.msg);
+		else
+			amc_tui_message(a, 0, "read the Before screenshot with full OCR (o marks each word)");
+		return 1;
+	}
 	case AMC_REQ_BACK:
+		if (t->pick) {
+			t->pick = 0;
+			return 1;
+		}
 		if (t->zoom) {
 			t->zoom = 0;
 			return 1;
@@ -548,7 +693,6 @@ static void vfree(amc_tui_view *v)
 /* A click focuses the pane under it; in the timeline it also selects the step. */
 static void click(amc_tui_app *a, amc_tui_view *v, int y, int x, int twice)
 {
-	(void)a;
 	task_view *t = v->data;
 	for (int p = 0; p < NPANES; p++) {
 		if (!t->at[p].w || y < t->at[p].y || y >= t->at[p].y + t->at[p].h || x < t->at[p].x ||
@@ -570,6 +714,18 @@ static void click(amc_tui_app *a, amc_tui_view *v, int y, int x, int twice)
 			amc_tui_evidence_click(t->ev, y - t->at[p].y, x - t->at[p].x, twice);
 			if (twice && !tree)
 				t->zoom = !t->zoom;
+			return;
+		}
+		/* a click on the After image picks the element under it */
+		int px, py;
+		if (p == P_AFTER && !twice && amc_tui_image_pixel_at(y, x, &px, &py)) {
+			if (amc_tui_evidence_pick_at(t->ev, px, py)) {
+				t->pick = 1;
+				t->pan_x = t->pan_y = 0;
+				say_picked(a, t);
+			} else {
+				amc_tui_message(a, 0, "no element to pick at %d,%d of the After screenshot", px, py);
+			}
 			return;
 		}
 		if (twice)
