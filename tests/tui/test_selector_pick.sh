@@ -8,10 +8,11 @@
 export TZ=UTC TERM=xterm-256color LC_ALL=C.UTF-8 AMC_ADB_PATH=/nonexistent/adb AMC_OCR_POLICY=off
 "$AMC" sim reset >/dev/null
 "$AMC" run --flow "$AMC_TEST_SRCDIR/data/flows/add-contact.yaml" >/dev/null 2>&1; ok_status $? "add-contact ran"
-# step 8 is tapOn "Save": its tree (after) is the contact's page; search for the name
+# step 9 is tapOn "Save" (step 1 clears Contacts' state): its tree (after) is
+# the contact's page; search for the name
 cat >"$T_HOME/k" <<'KEYS'
 Enter
-j j j j j j j
+j j j j j j j j
 S-Tab
 /
 :type Lovelace
@@ -47,7 +48,7 @@ is "$(cat "$T_HOME/n")" 1 "once: the Y with nothing selected copies nothing"
 # column 165 is the contact page's Edit button, row 15 the bare card.
 cat >"$T_HOME/k2" <<'KEYS'
 Enter
-j j j j j j j
+j j j j j j j j
 p
 :dump p-first
 j
