@@ -407,7 +407,11 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	}
 	amc_sb sb;
 	amc_sb_init(&sb);
-	amc_sb_printf(&sb, "%s %s  %.8s  %s  on %s  %d step%s  %s", amc_tui_status_symbol(r->status), r->status, r->id,
+	char sid[AMC_ID_SIZE];
+	amc_err se;
+	if (amc_store_short_id(a->store, r->id, sid, &se) != 0)
+		snprintf(sid, sizeof sid, "%s", r->id); /* unique for sure */
+	amc_sb_printf(&sb, "%s %s  %s  %s  on %s  %d step%s  %s", amc_tui_status_symbol(r->status), r->status, sid,
 		      r->goal ? r->goal : r->flow_name ? r->flow_name : "?", r->device, r->steps, r->steps == 1 ? "" : "s", dur);
 	/* a task run for someone else (a fleet assignment and its attempt) */
 	if (r->source_task_id) {
