@@ -212,7 +212,8 @@ void amc_tui_screen_key(amc_tui_app *a, int key)
 			break;
 		}
 		char q[128];
-		snprintf(q, sizeof q, "Cancel task %.8s?", id);
+		char sid[AMC_ID_SIZE];
+		snprintf(q, sizeof q, "Cancel task %s?", amc_tui_short_id(a, id, sid));
 		amc_tui_open_dialog(a, amc_tui_confirm_new(q, cancel_yes, amc_xstrdup(id), free));
 		break;
 	}
