@@ -360,9 +360,11 @@ static void draw_operation(task_view *t, int y, int x, int h, int w)
 		t->op_top = rows.n ? (long)rows.n - 1 : 0;
 	for (int i = 0; i < t->op_page && t->op_top + i < (long)rows.n; i++) {
 		const char *r = rows.v[t->op_top + i];
+		/* the flow's line of this step ("> 19 | ...") in red only when it failed */
+		int failed = t->steps[t->sel].status && strcmp(t->steps[t->sel].status, "ok") != 0;
 		int el = i == 0 && t->op_top == 0 ? AMC_EL_TITLE
-			 : !strncmp(r, "error:", 6) || r[0] == '>' ? AMC_EL_ERROR
-			 : r[0] == '!' ? AMC_EL_WARN : AMC_EL_NORMAL;
+			 : !strncmp(r, "error:", 6) || (r[0] == '>' && failed) ? AMC_EL_ERROR
+			 : r[0] == '>' ? AMC_EL_TITLE : r[0] == '!' ? AMC_EL_WARN : AMC_EL_NORMAL;
 		amc_tui_put(stdscr, y + 1 + i, x + 1, w - 2, r, amc_tui_attr(el), 1);
 	}
 	amc_tui_steptext_free(&rows);
