@@ -23,9 +23,32 @@ void amc_tui_message(amc_tui_app *a, int error, const char *fmt, ...)
 	vsnprintf(a->message, sizeof a->message, fmt, ap);
 	va_end(ap);
 	a->message_error = error;
+	a->message_link[0] = 0;
 	a->dirty = 1;
 	if (error)
 		amc_log_warn("tui: %s", a->message);
+}
+
+const char *amc_tui_short_id(amc_tui_app *a, const char *id, char out[AMC_ID_SIZE])
+{
+	amc_err e;
+	if (!id)
+		id = "";
+	/* no store to ask: the shortest abbreviation, as before */
+	if (!a || !a->store || amc_store_short_id(a->store, id, out, &e) != 0)
+		snprintf(out, AMC_ID_SIZE, "%.*s", AMC_SHORT_ID_LEN, id);
+	return out;
+}
+
+void amc_tui_message_link(amc_tui_app *a, const char *abspath, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->message, sizeof a->message, fmt, ap);
+	va_end(ap);
+	a->message_error = 0;
+	snprintf(a->message_link, sizeof a->message_link, "%s", abspath);
+	a->dirty = 1;
 }
 
 void amc_tui_push(amc_tui_app *a, const amc_tui_view_ops *ops, void *data)

@@ -92,6 +92,8 @@ struct amc_tui_app {
 	long long fixed_now;       /* AMC_TUI_NOW, 0 = real clock */
 	char message[512];         /* one-line message on the status bar */
 	int message_error;
+	char message_link[1024];   /* a file path inside message, linked with OSC 8 where the terminal allows */
+	int hyperlinks;            /* util/hyperlink.h decided: the terminal shows OSC 8 links */
 	char cancelling[32];       /* the task "cancelling task" is about, until it ends */
 	int follow;                /* open the next task launched here */
 	char follow_id[32];
@@ -112,6 +114,12 @@ void amc_tui_pop(amc_tui_app *a);
 /* Show a dialog, or queue it behind the open one; the app takes it. */
 void amc_tui_open_dialog(amc_tui_app *a, amc_tui_dialog *d);
 void amc_tui_message(amc_tui_app *a, int error, const char *fmt, ...) AMC_PRINTF(3, 4);
+/* The task id `id` as short as this database allows (git-style, at least 8
+ * characters: amc_store_short_id), in out; returns out. */
+const char *amc_tui_short_id(amc_tui_app *a, const char *id, char out[AMC_ID_SIZE]);
+/* A message that names the file `abspath` (its text must contain it): where
+ * the terminal supports OSC 8 the path is a link to the file. */
+void amc_tui_message_link(amc_tui_app *a, const char *abspath, const char *fmt, ...) AMC_PRINTF(3, 4);
 /* Frame helpers */
 void amc_tui_box(int y, int x, int h, int w, const char *title, int focused);
 

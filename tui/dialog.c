@@ -261,8 +261,11 @@ static void launch_draw(amc_tui_app *a, amc_tui_dialog *d)
 			amc_tui_put(stdscr, row++, x + 4, w - 8, s, l->field == 0 && (int)i == l->dev ? sel : nor, 1);
 		} else {
 			/* shown, greyed, with the reason; not selectable */
-			if (de->task[0])
-				snprintf(s, sizeof s, " -  %-24s %-6s busy: task %.8s", de->id, de->kind, de->task);
+			if (de->task[0]) {
+				char sid[AMC_ID_SIZE];
+				snprintf(s, sizeof s, " -  %-24s %-6s busy: task %s", de->id, de->kind,
+					 amc_tui_short_id(a, de->task, sid));
+			}
 			else
 				snprintf(s, sizeof s, " -  %-24s %-6s %s%s%s", de->id, de->kind, de->status,
 					 de->note[0] ? ": " : "", de->note);
@@ -532,7 +535,9 @@ static void opq_draw(amc_tui_app *a, amc_tui_dialog *d)
 		w = a->cols - 2;
 	int n = amc_tui_wrap(o->body, 0, 0, w - 4, OPQ_MAX_LINES, 0, 0);
 	char title[96];
-	snprintf(title, sizeof title, o->q.confirm ? "Task %.8s: allow this action?" : "Task %.8s asks", o->q.task);
+	char sid[AMC_ID_SIZE];
+	snprintf(title, sizeof title, o->q.confirm ? "Task %s: allow this action?" : "Task %s asks",
+		 amc_tui_short_id(a, o->q.task, sid));
 	frame(a, n + (o->q.confirm ? 4 : 6), w, title, &y, &x);
 	amc_tui_wrap(o->body, y + 1, x + 2, w - 4, OPQ_MAX_LINES, amc_tui_attr(AMC_EL_NORMAL), 1);
 	int row = y + 1 + n + 1;

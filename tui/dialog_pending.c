@@ -46,7 +46,8 @@ static void pending_draw(amc_tui_app *a, amc_tui_dialog *d)
 	for (int i = 0; i < h; i++)
 		amc_tui_put(stdscr, y + i, x, w, "", amc_tui_attr(AMC_EL_NORMAL), 1);
 	char title[96];
-	snprintf(title, sizeof title, "Task %.8s: allow this action?", p->task);
+	char sid[AMC_ID_SIZE];
+	snprintf(title, sizeof title, "Task %s: allow this action?", amc_tui_short_id(a, p->task, sid));
 	amc_tui_box(y, x, h, w, title, 1);
 	amc_tui_wrap(p->what, y + 1, x + 2, w - 4, PENDING_MAX_LINES / 2, amc_tui_attr(AMC_EL_NORMAL), 1);
 	amc_tui_wrap(p->why, y + 2 + n1, x + 2, w - 4, PENDING_MAX_LINES / 2, amc_tui_attr(AMC_EL_DIM), 1);
@@ -61,10 +62,12 @@ static int pending_key(amc_tui_app *a, amc_tui_dialog *d, int key)
 		return 0;
 	int yes = r == AMC_REQ_YES;
 	amc_err e;
+	char sid[AMC_ID_SIZE];
+	amc_tui_short_id(a, p->task, sid);
 	if (amc_pending_answer(a->home, p->task, yes, &e) != 0)
-		amc_tui_message(a, 1, "task %.8s: %s", p->task, e.msg);
+		amc_tui_message(a, 1, "task %s: %s", sid, e.msg);
 	else
-		amc_tui_message(a, 0, "task %.8s: %s %s", p->task, yes ? "allowed" : "refused", p->action);
+		amc_tui_message(a, 0, "task %s: %s %s", sid, yes ? "allowed" : "refused", p->action);
 	return 1;
 }
 

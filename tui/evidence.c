@@ -7,12 +7,15 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "image/png.h"
+#include "perception/ocr.h"
 #include "runtime/stepdiff.h"
 #include "tui/app.h"
 #include "tui/text.h"
 #include "tui/theme.h"
 #include "tui/tree.h"
 #include "util/fsutil.h"
+#include "util/sanitize.h"
 #include "util/strbuf.h"
 
 static const char *const TAB_NAMES[AMC_TUI_NTABS] = { "Tree", "OCR", "Scene", "Diff", "Sem" };
@@ -45,6 +48,9 @@ struct amc_tui_evidence {
 	int diff_loaded;         /* the Diff tab's rows are made (on first show: may read artifacts) */
 	int changed_nothing;     /* -1 unknown until the diff is read */
 	int tab_col[AMC_TUI_NTABS][2]; /* first and last column of each name on the frame; -1 not shown */
+	char policy[16];         /* the configured OCR policy, for the OCR tab's label */
+	int ocr_now;             /* the OCR tab shows a full OCR read now (R), not the record's */
+	int sum_rows;            /* rows the label took when last drawn (clicks) */
 };
 
 amc_tui_evidence *amc_tui_evidence_new(void)
@@ -84,6 +90,7 @@ static void forget_step(amc_tui_evidence *ev)
 	ev->have_semantic = 0;
 	ev->diff_loaded = 0;
 	ev->changed_nothing = -1;
+	ev->ocr_now = 0;
 }
 
 void amc_tui_evidence_free(amc_tui_evidence *ev)
@@ -134,8 +141,16 @@ static void load_ocr(amc_tui_evidence *ev, const char *json)
 		memcpy(r->box, box, sizeof box);
 		r->has_box = has;
 	}
-	snprintf(ev->summary[AMC_TUI_TAB_OCR], sizeof ev->summary[0], "OCR of the before screen: %d word%s", n,
-		 n == 1 ? "" : "s");
+	/* which screen, and which policy (the record does not keep the one its
+	 * run used: the configured one is named as such) */
+	const char *p = ev->policy[0] ? ev->policy : "gaps";
+	if (ev->ocr_now)
+		snprintf(ev->summary[AMC_TUI_TAB_OCR], sizeof ev->summary[0],
+			 "OCR of Before: %d word%s, full OCR read now", n, n == 1 ? "" : "s");
+	else
+		snprintf(ev->summary[AMC_TUI_TAB_OCR], sizeof ev->summary[0],
+			 "OCR of Before: %d word%s (R: full), ocr.policy %s%s", n, n == 1 ? "" : "s", p,
+			 !strcmp(p, "gaps") ? ": where the UI tree has no text" : "");
 	amc_sb_free(&sb);
 	cJSON_Delete(ocr);
 }
@@ -167,7 +182,7 @@ static void load_scene(amc_tui_evidence *ev, const char *json)
 	}
 	if (sc)
 		snprintf(ev->summary[AMC_TUI_TAB_SCENE], sizeof ev->summary[0],
-			 "Scene: %d elements (%d uitree, %d ocr, %d fused)", n, by[0], by[1], by[2]);
+			 "Scene of Before: %d elements (%d uitree, %d ocr, %d fused)", n, by[0], by[1], by[2]);
 	else
 		snprintf(ev->summary[AMC_TUI_TAB_SCENE], sizeof ev->summary[0], "(no Scene recorded for this step)");
 	amc_sb_free(&sb);
@@ -333,6 +348,33 @@ static void draw_list(amc_tui_evidence *ev, list *l, int y, int x, int h, int w,
 	amc_sb_free(&sb);
 }
 
+/* The tab's label in at most maxrows rows of w columns, broken at spaces;
+ * the last row ends in "…" when the rest does not fit. Returns the rows. */
+static int draw_label(const char *s, int y, int x, int w, int maxrows)
+{
+	amc_sb safe;
+	amc_sb_init(&safe);
+	amc_sanitize_line(s, strlen(s), &safe);
+	const char *p = amc_sb_str(&safe);
+	int r = 0;
+	attr_t at = amc_tui_attr(AMC_EL_DIM);
+	while (r < maxrows) {
+		if (r == maxrows - 1 || amc_tui_width(p) <= w) {
+			amc_tui_put(stdscr, y + r++, x, w, p, at, 1); /* cut with a marker */
+			break;
+		}
+		size_t next, take = amc_tui_wrap_take(p, w, &next);
+		char *one = amc_xstrndup(p, take);
+		amc_tui_put(stdscr, y + r++, x, w, one, at, 1);
+		free(one);
+		p += next;
+		if (!*p)
+			break;
+	}
+	amc_sb_free(&safe);
+	return r ? r : 1;
+}
+
 void amc_tui_evidence_draw(amc_tui_evidence *ev, int y, int x, int h, int w, int focused)
 {
 	char t[160];
@@ -344,19 +386,26 @@ void amc_tui_evidence_draw(amc_tui_evidence *ev, int y, int x, int h, int w, int
 		amc_tui_put(stdscr, y + 1, x + 1, w - 2, "(no step)", amc_tui_attr(AMC_EL_DIM), 0);
 		return;
 	}
-	char sum[160];
-	if (ev->tab == AMC_TUI_TAB_TREE)
-		amc_tui_tree_title(ev->tree, sum, sizeof sum);
-	else {
+	char sum[200];
+	if (ev->tab == AMC_TUI_TAB_TREE) {
+		/* the tree is the screen after the action; the other tabs say theirs */
+		char tt[160];
+		amc_tui_tree_title(ev->tree, tt, sizeof tt);
+		snprintf(sum, sizeof sum, "%s%s", !strncmp(tt, "UI tree", 7) ? "UI tree of After" : "",
+			 !strncmp(tt, "UI tree", 7) ? tt + 7 : tt);
+	} else {
 		if (ev->tab == AMC_TUI_TAB_DIFF)
 			load_diff(ev);
 		snprintf(sum, sizeof sum, "%s", ev->summary[ev->tab]);
 	}
-	amc_tui_put(stdscr, y + 1, x + 1, w - 2, sum, amc_tui_attr(AMC_EL_DIM), 1);
+	/* the label wraps to a second row rather than lose what it says when
+	 * the pane is narrow (80x24), when the pane has rows to spare */
+	int rows = draw_label(sum, y + 1, x + 1, w - 2, h >= 8 ? 2 : 1);
+	ev->sum_rows = rows;
 	if (ev->tab == AMC_TUI_TAB_TREE)
-		amc_tui_tree_draw_in(ev->tree, y + 2, x + 1, h - 3, w - 2, focused);
+		amc_tui_tree_draw_in(ev->tree, y + 1 + rows, x + 1, h - 2 - rows, w - 2, focused);
 	else
-		draw_list(ev, &ev->l[ev->tab], y + 2, x + 1, h - 3, w - 2, focused);
+		draw_list(ev, &ev->l[ev->tab], y + 1 + rows, x + 1, h - 2 - rows, w - 2, focused);
 }
 
 int amc_tui_evidence_request(amc_tui_evidence *ev, amc_tui_req req)
@@ -446,6 +495,60 @@ int amc_tui_evidence_tree_selector(const amc_tui_evidence *ev, amc_sb *out)
 	return amc_tui_tree_selected_selector(ev->tree, out);
 }
 
+void amc_tui_evidence_set_policy(amc_tui_evidence *ev, const char *policy)
+{
+	snprintf(ev->policy, sizeof ev->policy, "%s", policy ? policy : "");
+}
+
+int amc_tui_evidence_ocr_full(amc_tui_evidence *ev, amc_err *e)
+{
+	char abs[PATH_MAX];
+	if (!ev->have_step || !ev->s.before_screenshot)
+		return amc_err_set(e, AMC_EUSAGE, "this step has no before screenshot to read");
+	if (amc_store_artifact_abspath(ev->store, ev->s.before_screenshot, abs, sizeof abs, e) != 0)
+		return -1;
+	amc_image img;
+	if (amc_png_decode_file(abs, &img, e) != 0)
+		return amc_err_prefix(e, "cannot read the before screenshot");
+	amc_ocr_result r;
+	int rc = amc_ocr_run(&img, NULL, AMC_OCR_FULL, &r, e);
+	amc_image_free(&img);
+	if (rc != 0)
+		return amc_err_prefix(e, "full OCR");
+	cJSON *j = amc_ocr_to_json(&r);
+	char *json = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	amc_ocr_result_free(&r);
+	list_clear(&ev->l[AMC_TUI_TAB_OCR]);
+	ev->ocr_now = 1;
+	load_ocr(ev, json);
+	free(json);
+	ev->l[AMC_TUI_TAB_OCR].sel = -1;
+	ev->tab = AMC_TUI_TAB_OCR;
+	return 0;
+}
+
+int amc_tui_evidence_pick(amc_tui_evidence *ev, int dir)
+{
+	if (!ev->have_step)
+		return 0;
+	ev->tab = AMC_TUI_TAB_TREE;
+	return amc_tui_tree_pick_next(ev->tree, dir);
+}
+
+int amc_tui_evidence_pick_at(amc_tui_evidence *ev, int px, int py)
+{
+	if (!ev->have_step)
+		return 0;
+	ev->tab = AMC_TUI_TAB_TREE;
+	return amc_tui_tree_pick_at(ev->tree, px, py);
+}
+
+int amc_tui_evidence_tree_summary(const amc_tui_evidence *ev, amc_sb *out)
+{
+	return amc_tui_tree_selected_summary(ev->tree, out);
+}
+
 int amc_tui_evidence_tree_mark(const amc_tui_evidence *ev, int box[4])
 {
 	return ev->tab == AMC_TUI_TAB_TREE && amc_tui_tree_selected_bounds(ev->tree, box);
@@ -459,14 +562,15 @@ void amc_tui_evidence_click(amc_tui_evidence *ev, int row, int col, int twice)
 				ev->tab = (amc_tui_tab)i;
 		return;
 	}
-	if (row < 2)
+	int first = 1 + (ev->sum_rows > 0 ? ev->sum_rows : 1); /* the frame, the label */
+	if (row < first)
 		return;
 	if (ev->tab == AMC_TUI_TAB_TREE) {
-		amc_tui_tree_click(ev->tree, row - 2, twice);
+		amc_tui_tree_click(ev->tree, row - first, twice);
 		return;
 	}
 	list *l = &ev->l[ev->tab];
-	long k = l->top + (row - 2);
+	long k = l->top + (row - first);
 	if (selects(ev->tab) && k >= 0 && k < (long)l->n)
 		l->sel = k;
 }

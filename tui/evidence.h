@@ -53,6 +53,19 @@ int amc_tui_evidence_mark(const amc_tui_evidence *ev, int box[4]);
 /* The tree tab's selected node as a Maestro command (amc_tui_tree_selected_selector). */
 int amc_tui_evidence_tree_selector(const amc_tui_evidence *ev, amc_sb *out);
 int amc_tui_evidence_tree_mark(const amc_tui_evidence *ev, int box[4]);
+/* Picking on the After screenshot (tui/tree.h amc_tui_tree_pick_next and
+ * _pick_at): shows the tree tab and selects the element; 1 when one is. */
+int amc_tui_evidence_pick(amc_tui_evidence *ev, int dir);
+int amc_tui_evidence_pick_at(amc_tui_evidence *ev, int px, int py);
+/* The tree tab's selected node as its row reads; -1 when none. */
+int amc_tui_evidence_tree_summary(const amc_tui_evidence *ev, amc_sb *out);
+/* R: read the step's Before screenshot with full OCR now and show those
+ * words in the OCR tab (labelled as read now); -1 with e set when the
+ * screenshot or the OCR engine is missing. */
+int amc_tui_evidence_ocr_full(amc_tui_evidence *ev, amc_err *e);
+/* The configured OCR policy, named in the OCR tab's label (the record does
+ * not keep the one its run used). */
+void amc_tui_evidence_set_policy(amc_tui_evidence *ev, const char *policy);
 /* A click at (row, col) relative to the pane's top-left corner (row 0: the
  * frame with the tab names). */
 void amc_tui_evidence_click(amc_tui_evidence *ev, int row, int col, int twice);

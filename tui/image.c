@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "image/image.h"
 #include "image/png.h"
 #include "storage/store.h"
 #include "tui/image.h"
@@ -42,6 +43,8 @@ typedef struct render {
 	int mode;            /* 0 = 240 colours, 1 = 16, 2 = placeholder */
 	int bad;             /* the file could not be read or decoded */
 	int from_thumb;      /* the thumbnail was read */
+	int crop[4];         /* the part of the full image shown {x1, y1, x2, y2}; all 0: the whole */
+	int crop_key[4];     /* the crop asked for (the cache's key) */
 	cell *cells;
 	unsigned long used;
 } render;
@@ -77,7 +80,12 @@ static int full_size(const char *path, int *w, int *h)
 	return amc_png_info(b, n, w, h, &e);
 }
 
-static int do_render(render *r, const char *path, int thumb, int w, int h, int mode)
+int amc_tui_image_size(const char *abspath, int *w, int *h)
+{
+	return full_size(abspath, w, h);
+}
+
+static int do_render(render *r, const char *path, int thumb, int w, int h, int mode, const int crop[4])
 {
 	amc_image img;
 	amc_err e;
@@ -92,6 +100,23 @@ static int do_render(render *r, const char *path, int thumb, int w, int h, int m
 			return -1;
 		r->fw = img.w;
 		r->fh = img.h;
+	}
+	if (crop && crop[2] > crop[0] && crop[3] > crop[1]) {
+		/* zoom to a part: cut from the full capture (the thumbnail has too
+		 * few pixels), clamped to it */
+		int x1 = crop[0] < 0 ? 0 : crop[0], y1 = crop[1] < 0 ? 0 : crop[1];
+		int x2 = crop[2] > img.w ? img.w : crop[2], y2 = crop[3] > img.h ? img.h : crop[3];
+		amc_image part;
+		if (r->from_thumb || x2 <= x1 || y2 <= y1 || amc_image_crop(&img, x1, y1, x2 - x1, y2 - y1, &part, &e) != 0) {
+			amc_image_free(&img);
+			return -1;
+		}
+		amc_image_free(&img);
+		img = part;
+		r->crop[0] = x1;
+		r->crop[1] = y1;
+		r->crop[2] = x2;
+		r->crop[3] = y2;
 	}
 	r->iw = img.w;
 	r->ih = img.h;
@@ -141,6 +166,7 @@ typedef struct job {
 	char *path;
 	int thumb, w, h, mode;
 	unsigned long gen;
+	int crop[4];
 } job;
 
 #define JOBS 4
@@ -152,15 +178,18 @@ static job jobs[JOBS]; /* jobs[0] is the newest */
 static int njobs;
 static unsigned long gen;
 
-static int same(const render *c, const char *path, int thumb, int w, int h, int mode)
+/* The crop asked for (all 0: none) is the key, as the render keeps the
+ * clamped one. */
+static int same(const render *c, const char *path, int thumb, int w, int h, int mode, const int crop[4])
 {
-	return c->path && c->w == w && c->h == h && c->mode == mode && c->thumb == thumb && !strcmp(c->path, path);
+	return c->path && c->w == w && c->h == h && c->mode == mode && c->thumb == thumb &&
+	       !memcmp(c->crop_key, crop, sizeof c->crop_key) && !strcmp(c->path, path);
 }
 
-static render *find(const char *path, int thumb, int w, int h, int mode)
+static render *find(const char *path, int thumb, int w, int h, int mode, const int crop[4])
 {
 	for (int i = 0; i < CACHE; i++)
-		if (same(&cache[i], path, thumb, w, h, mode)) {
+		if (same(&cache[i], path, thumb, w, h, mode, crop)) {
 			cache[i].used = ++tick;
 			return &cache[i];
 		}
@@ -186,7 +215,7 @@ static void render_job(const job *j, render *out)
 {
 	memset(out, 0, sizeof *out);
 	long long t0 = now_us();
-	if (do_render(out, j->path, j->thumb, j->w, j->h, j->mode) != 0) {
+	if (do_render(out, j->path, j->thumb, j->w, j->h, j->mode, j->crop) != 0) {
 		free(out->cells);
 		memset(out, 0, sizeof *out);
 		out->bad = 1;
@@ -199,6 +228,7 @@ static void render_job(const job *j, render *out)
 	out->w = j->w;
 	out->h = j->h;
 	out->mode = j->mode;
+	memcpy(out->crop_key, j->crop, sizeof out->crop_key);
 }
 
 static void *work(void *arg)
@@ -218,7 +248,7 @@ static void *work(void *arg)
 		render_job(&j, &r);
 		pthread_mutex_lock(&mu);
 		busy = 0;
-		if (j.gen == gen && !find(r.path, r.thumb, r.w, r.h, r.mode)) {
+		if (j.gen == gen && !find(r.path, r.thumb, r.w, r.h, r.mode, r.crop_key)) {
 			insert(&r);
 		} else {
 			free(r.path);
@@ -277,11 +307,11 @@ int amc_tui_image_settle(void)
 }
 
 /* Queue a render unless it is queued already (main thread, under mu). */
-static void enqueue(const char *path, int thumb, int w, int h, int mode)
+static void enqueue(const char *path, int thumb, int w, int h, int mode, const int crop[4])
 {
 	for (int i = 0; i < njobs; i++)
 		if (jobs[i].w == w && jobs[i].h == h && jobs[i].mode == mode && jobs[i].thumb == thumb &&
-		    !strcmp(jobs[i].path, path)) {
+		    !memcmp(jobs[i].crop, crop, sizeof jobs[i].crop) && !strcmp(jobs[i].path, path)) {
 			job j = jobs[i];
 			memmove(jobs + 1, jobs, sizeof jobs[0] * (size_t)i);
 			jobs[0] = j;
@@ -290,7 +320,7 @@ static void enqueue(const char *path, int thumb, int w, int h, int mode)
 	if (njobs == JOBS)
 		free(jobs[--njobs].path);
 	memmove(jobs + 1, jobs, sizeof jobs[0] * (size_t)njobs);
-	jobs[0] = (job){ amc_xstrdup(path), thumb, w, h, mode, gen };
+	jobs[0] = (job){ amc_xstrdup(path), thumb, w, h, mode, gen, { crop[0], crop[1], crop[2], crop[3] } };
 	njobs++;
 	pthread_cond_signal(&cv);
 }
@@ -325,10 +355,23 @@ static wchar_t outline(int xx, int yy, const int b[4])
 	return u ? (top || bottom ? 0x2500 : 0x2502) : (top || bottom ? '-' : '|');
 }
 
-/* A cell of the full image's pixel (px, py) in a render of r->cw x r->ch cells. */
+/* The part of the full image a render shows: its origin and size in pixels. */
+static void shown_part(const render *r, int *x0, int *y0, int *pw, int *ph)
+{
+	int c = r->crop[2] > r->crop[0];
+	*x0 = c ? r->crop[0] : 0;
+	*y0 = c ? r->crop[1] : 0;
+	*pw = c ? r->crop[2] - r->crop[0] : r->fw;
+	*ph = c ? r->crop[3] - r->crop[1] : r->fh;
+}
+
+/* A cell of the full image's pixel (px, py) in a render of r->cw x r->ch
+ * cells (a point outside a crop lands on its edge). */
 static void to_cell(const render *r, int px, int py, int *cx, int *cy)
 {
-	long vx = (long)px * r->cw / r->fw, vy = (long)py * r->ch / r->fh;
+	int x0, y0, pw, ph;
+	shown_part(r, &x0, &y0, &pw, &ph);
+	long vx = (long)(px - x0) * r->cw / (pw > 0 ? pw : 1), vy = (long)(py - y0) * r->ch / (ph > 0 ? ph : 1);
 	*cx = vx < 0 ? 0 : vx >= r->cw ? r->cw - 1 : (int)vx;
 	*cy = vy < 0 ? 0 : vy >= r->ch ? r->ch - 1 : (int)vy;
 }
@@ -377,7 +420,9 @@ static wchar_t *mark_cells(const render *r, const amc_tui_marks *m)
 				     : (y1 >= y0 ? (u ? 0x2193 : 'v') : (u ? 0x2191 : '^')); /* ↓ ↑ */
 		ov[y1 * r->cw + x1] = head;
 	}
-	if (m->tx >= 0 && m->ty >= 0) {
+	int x0, y0, pw, ph;
+	shown_part(r, &x0, &y0, &pw, &ph);
+	if (m->tx >= x0 && m->ty >= y0 && m->tx < x0 + pw && m->ty < y0 + ph) {
 		int cx, cy;
 		to_cell(r, m->tx, m->ty, &cx, &cy);
 		ov[cy * r->cw + cx] = u ? 0x25CE : '@'; /* ◎ */
@@ -437,10 +482,49 @@ static int draw_cells(const render *r, int y, int x, int h, int w, const amc_tui
 	return 0;
 }
 
+/* Where images were drawn (the newest first), so a click on one can be
+ * turned into the screenshot's pixel: the canvas's cell origin and size and
+ * the part of the full image it shows. Main thread only. */
+#define AREAS 8
+static struct area {
+	int y, x, cw, ch;       /* the canvas on screen */
+	int x0, y0, pw, ph;     /* the part of the full image it shows */
+} areas[AREAS];
+static int nareas;
+
+static void note_area(const render *r, int y, int x, int w)
+{
+	struct area a = { y, x + (w - r->cw) / 2, r->cw, r->ch, 0, 0, 0, 0 };
+	shown_part(r, &a.x0, &a.y0, &a.pw, &a.ph);
+	int i = 0;
+	while (i < nareas && (areas[i].y != a.y || areas[i].x != a.x))
+		i++;
+	if (i == nareas && nareas < AREAS)
+		nareas++;
+	if (i == AREAS)
+		i = AREAS - 1;
+	memmove(areas + 1, areas, sizeof areas[0] * (size_t)i);
+	areas[0] = a;
+}
+
+int amc_tui_image_pixel_at(int row, int col, int *px, int *py)
+{
+	for (int i = 0; i < nareas; i++) {
+		const struct area *a = &areas[i];
+		if (row < a->y || row >= a->y + a->ch || col < a->x || col >= a->x + a->cw)
+			continue;
+		/* the centre of the cell, in the full image's pixels */
+		*px = a->x0 + (int)(((long)(col - a->x) * 2 + 1) * a->pw / (2L * a->cw));
+		*py = a->y0 + (int)(((long)(row - a->y) * 2 + 1) * a->ph / (2L * a->ch));
+		return 1;
+	}
+	return 0;
+}
+
 int amc_tui_image_draw(const char *abspath, int y, int x, int h, int w, int tx, int ty, const int *box, int full,
 		       const char *mode_name)
 {
-	amc_tui_marks m = { tx, ty, box, 0, 0, 0, 0, 0 };
+	amc_tui_marks m = { tx, ty, box, 0, 0, 0, 0, 0, { 0, 0, 0, 0 } };
 	return amc_tui_image_draw_marked(abspath, y, x, h, w, &m, full, mode_name);
 }
 
@@ -449,11 +533,13 @@ int amc_tui_image_draw_marked(const char *abspath, int y, int x, int h, int w, c
 {
 	if (h < 1 || w < 1)
 		return 0;
+	static const int whole[4] = { 0, 0, 0, 0 };
+	const int *crop = m && m->crop[2] > m->crop[0] && m->crop[3] > m->crop[1] ? m->crop : whole;
 	/* Real pixels where the terminal has them (the cells stay blank; the
 	 * image is written after doupdate()). The target mark is symbols-only.
 	 * Panes show the thumbnail written at capture time, a few milliseconds to
 	 * decode on the key path; only the zoomed view pays for the full capture. */
-	if (strcmp(mode_name, "none") != 0) {
+	if (strcmp(mode_name, "none") != 0 && crop == whole) { /* a crop is drawn in symbols */
 		char tp[PATH_MAX];
 		const char *src = abspath;
 		if (!full && amc_store_thumb_path(abspath, tp, sizeof tp) == 0 && access(tp, R_OK) == 0)
@@ -464,15 +550,15 @@ int amc_tui_image_draw_marked(const char *abspath, int y, int x, int h, int w, c
 	int mode = 2;
 	if (strcmp(mode_name, "none") != 0 && has_colors() && COLORS >= 16)
 		mode = COLORS >= 256 ? 0 : COLORS >= 16 ? 1 : 2;
-	int thumb = !full;
+	int thumb = !full && crop == whole; /* a part is cut from the full capture */
 	long long t0 = timing_f ? now_us() : 0;
 	/* mu is held while the cells are drawn: the worker's insert may
 	 * otherwise evict them under us (it waits a millisecond at most). */
 	pthread_mutex_lock(&mu);
-	render *r = find(abspath, thumb, w, h, mode);
+	render *r = find(abspath, thumb, w, h, mode, crop);
 	int cold = 0;
 	if (!r && started) {
-		enqueue(abspath, thumb, w, h, mode);
+		enqueue(abspath, thumb, w, h, mode, crop);
 		pthread_mutex_unlock(&mu);
 		/* a placeholder until the worker has it (it wakes the loop) */
 		const char *s = "rendering...";
@@ -482,14 +568,16 @@ int amc_tui_image_draw_marked(const char *abspath, int y, int x, int h, int w, c
 	}
 	if (!r) {
 		/* no worker (not started): render here, as before */
-		job j = { (char *)abspath, thumb, w, h, mode, 0 };
+		job j = { (char *)abspath, thumb, w, h, mode, 0, { crop[0], crop[1], crop[2], crop[3] } };
 		render nr;
 		render_job(&j, &nr);
 		insert(&nr);
-		r = find(abspath, thumb, w, h, mode);
+		r = find(abspath, thumb, w, h, mode, crop);
 		cold = 1;
 	}
 	int rc = r ? draw_cells(r, y, x, h, w, m) : -1;
+	if (r && !r->bad && r->mode != 2)
+		note_area(r, y, x, w);
 	pthread_mutex_unlock(&mu);
 	if (timing_f && !cold)
 		fprintf(timing_f, "render_cached_us %lld %dx%d\n", now_us() - t0, w, h);

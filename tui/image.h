@@ -24,10 +24,18 @@ typedef struct amc_tui_marks {
 	const int *box;         /* {x1, y1, x2, y2} outlined, or NULL */
 	int swipe;              /* 1: a swipe's path from (sx1, sy1) to (sx2, sy2), dots and an arrow head */
 	int sx1, sy1, sx2, sy2;
+	int crop[4];            /* {x1, y1, x2, y2}: show only this part of the full capture, at the
+				   pane's size (zoom to a target); all 0: the whole image */
 } amc_tui_marks;
 /* amc_tui_image_draw with any of the marks (m may be NULL). */
 int amc_tui_image_draw_marked(const char *abspath, int y, int x, int h, int w, const amc_tui_marks *m, int full,
 			      const char *mode);
+/* The size in pixels of the PNG at abspath (its header only); 0 or -1. */
+int amc_tui_image_size(const char *abspath, int *w, int *h);
+/* The pixel of the full screenshot under screen cell (row, col), from the
+ * images drawn so far (a cropped one maps into its part): 1 when the cell is
+ * on one, with *px, *py set. Symbols only (pixel protocols are not mapped). */
+int amc_tui_image_pixel_at(int row, int col, int *px, int *py);
 /* Start the render worker; it writes a byte to `wake_fd` after each render.
  * Without it, draws render on the calling thread. Stop joins it. */
 int amc_tui_image_start(int wake_fd);

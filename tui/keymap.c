@@ -63,6 +63,13 @@ static const amc_tui_binding TABLE[] = {
 	{ 's', "s", AMC_VIEW_TASKS, AMC_REQ_SORT, "sort (cycles: newest first, oldest first, by status, longest first)" },
 	{ 'o', "o", AMC_VIEW_TASK, AMC_REQ_OCR_MARK, "OCR tab: mark the next word's box on the before image (after the last: none)" },
 	{ 'Y', "Y", AMC_VIEW_TASK, AMC_REQ_COPY_SELECTOR, "the selected UI-tree node's Maestro selector (checked to find exactly that node): shown on the status line and copied to the clipboard with OSC 52 where the terminal allows" },
+	{ 'p', "p", AMC_VIEW_TASK, AMC_REQ_PICK, "pick an element on the After screenshot (the UI tree recorded with it): j/k move to the next or previous element top to bottom, each outlined with its Maestro selector on the status line; Y copies it; a click on the After image picks the element under it; p or Esc ends" },
+	{ 'x', "x", AMC_VIEW_TASK, AMC_REQ_CROP, "zoom both screenshots to the step's target (or the picked or selected node) at a readable scale; again: closer; a third time: the whole screen" },
+	{ 'h', "h", AMC_VIEW_TASK, AMC_REQ_PAN_LEFT, "zoomed to a target, on a screenshot pane: pan left (j/k pan down and up)" },
+	{ KEY_LEFT, "Left", AMC_VIEW_TASK, AMC_REQ_PAN_LEFT, "zoomed to a target, on a screenshot pane: pan left (j/k pan down and up)" },
+	{ 'l', "l", AMC_VIEW_TASK, AMC_REQ_PAN_RIGHT, "zoomed to a target, on a screenshot pane: pan right" },
+	{ KEY_RIGHT, "Right", AMC_VIEW_TASK, AMC_REQ_PAN_RIGHT, "zoomed to a target, on a screenshot pane: pan right" },
+	{ 'R', "R", AMC_VIEW_TASK, AMC_REQ_OCR_FULL, "OCR tab: read every word of the stored Before screenshot now (full OCR, whatever the policy recorded)" },
 	{ 'O', "O", AMC_VIEW_TASK, AMC_REQ_OPEN_IMAGE, "open the step's screenshot (Before when focused, else After) in the desktop's viewer (xdg-open, with DISPLAY or WAYLAND_DISPLAY), else show its path" },
 	{ 'e', "e", AMC_VIEW_TASK, AMC_REQ_TAB_NEXT, "evidence pane: the next tab (UI tree, OCR, Scene, Diff, SemanticScene)" },
 	{ '1', "1", AMC_VIEW_TASK, AMC_REQ_TAB_TREE, "evidence pane: the UI tree after the action" },
@@ -268,7 +275,8 @@ void amc_tui_keymap_write_man_with(FILE *f, void (*middle)(FILE *f, void *ud), v
 	fputs(".SH MOUSE\n"
 	      "The wheel scrolls the focused list. In the Tasks view a click selects a task and a second click "
 	      "(or a double click) opens it; in the Task view a click focuses a pane (and in the timeline selects "
-	      "the step, in a list tab of the evidence pane the row, on the evidence pane's title the tab), a "
+	      "the step, in a list tab of the evidence pane the row, on the evidence pane's title the tab; on the "
+	      "After screenshot it picks the element under the pointer and shows its selector), a "
 	      "double click zooms it.\n", f);
 	if (middle)
 		middle(f, ud);
@@ -277,6 +285,9 @@ void amc_tui_keymap_write_man_with(FILE *f, void (*middle)(FILE *f, void *ud), v
 	      "and while the interface runs, standard error goes to it too.\n"
 	      ".TP\n.B NO_COLOR\nwhen set (to anything), the monochrome theme is used.\n"
 	      ".TP\n.B AMC_TUI_THEME, AMC_TUI_GRAPHICS\nthe [tui] settings theme and graphics.\n"
+	      ".TP\n.B AMC_HYPERLINKS\nauto (the default), on or off: file paths (the screenshot path O shows, amc show's "
+	      "screenshots, amc export's report) as OSC 8 links where the terminal supports them (auto: told by its "
+	      "environment, never inside tmux or screen); on also to a pipe.\n"
 	      ".TP\n.B AMC_FLEET_URL, AMC_FLEET_REQUIRE_TLS\nthe fleet database of the Fleet view (fleet.url), and "
 	      "fleet.require_tls: on by default, a database that is not a Unix socket or loopback is reached only "
 	      "over TLS (sslmode=require is set before connecting when the URL says less; disable and allow are "

@@ -5,7 +5,7 @@
 AMC_TUI_SOURCES = \
 	tui/tui.h tui/tui.c tui/app.h tui/app.c tui/session.h tui/session.c tui/screen.h tui/screen.c \
 	tui/script.h tui/script.c tui/keymap.h tui/keymap.c tui/text.h tui/text.c \
-	tui/theme.h tui/theme.c tui/image.h tui/image.c tui/pixels.h tui/pixels.c tui/tree.h tui/tree.c \
+	tui/theme.h tui/theme.c tui/step_text.h tui/step_text.c tui/image.h tui/image.c tui/pixels.h tui/pixels.c tui/tree.h tui/tree.c \
 	tui/asker.h tui/asker.c tui/evidence.h tui/evidence.c \
 	tui/view_tasks.c tui/view_task.c tui/view_help.c tui/view_devices.c tui/dialog.c \
 	tui/dialog_pending.c tui/view_fleet.c tui/view_hits.c

@@ -12,6 +12,7 @@
 #include "image/png.h"
 #include "tui/pixels.h"
 #include "util/base64.h"
+#include "util/hyperlink.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 
@@ -333,6 +334,19 @@ int amc_tui_pixels_osc52(const char *text)
 	put(amc_sb_str(&sb), sb.len);
 	amc_sb_free(&sb);
 	return 0;
+}
+
+void amc_tui_pixels_osc8(int row, int col, const char *abspath)
+{
+	if (out < 0)
+		return;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "\0337\033[%d;%dH\033[0m", row + 1, col + 1);
+	amc_hyperlink_wrap(abspath, abspath, &sb);
+	amc_sb_puts(&sb, "\0338");
+	put(amc_sb_str(&sb), sb.len);
+	amc_sb_free(&sb);
 }
 
 void amc_tui_pixels_hide(void)

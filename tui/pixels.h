@@ -45,5 +45,9 @@ void amc_tui_pixels_hide(void);
  * BEL"), written to the terminal directly; terminals that do not allow it
  * ignore it (tmux passes it with set-clipboard on). 0 when written. */
 int amc_tui_pixels_osc52(const char *text);
+/* After doupdate(): rewrite the file path `abspath` (as drawn) at (row, col)
+ * as an OSC 8 link to itself (util/hyperlink.h), cursor and rendition saved
+ * and restored around it. The caller decides that the terminal supports it. */
+void amc_tui_pixels_osc8(int row, int col, const char *abspath);
 
 #endif

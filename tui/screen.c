@@ -43,6 +43,16 @@ void amc_tui_screen_draw(amc_tui_app *a)
 	wnoutrefresh(stdscr);
 	doupdate();
 	amc_tui_pixels_flush();
+	/* the message's file path as an OSC 8 link, written over the same cells
+	 * (ncurses cannot hold a link); only when the whole message is shown */
+	if (a->hyperlinks && a->message[0] && a->message_link[0] && !a->dialog && a->rows >= 6) {
+		const char *at = strstr(a->message, a->message_link);
+		if (at && amc_tui_width(a->message) <= a->cols) {
+			char *head = amc_xstrndup(a->message, (size_t)(at - a->message));
+			amc_tui_pixels_osc8(a->rows - 1, amc_tui_width(head), a->message_link);
+			free(head);
+		}
+	}
 	a->dirty = 0;
 }
 
@@ -202,7 +212,8 @@ void amc_tui_screen_key(amc_tui_app *a, int key)
 			break;
 		}
 		char q[128];
-		snprintf(q, sizeof q, "Cancel task %.8s?", id);
+		char sid[AMC_ID_SIZE];
+		snprintf(q, sizeof q, "Cancel task %s?", amc_tui_short_id(a, id, sid));
 		amc_tui_open_dialog(a, amc_tui_confirm_new(q, cancel_yes, amc_xstrdup(id), free));
 		break;
 	}

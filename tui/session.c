@@ -141,8 +141,10 @@ int amc_tui_session_drain(amc_tui_app *a, int *followed)
 		if (local[i].type == AMC_EV_TASK_STATUS && a->cancelling[0] && !strcmp(local[i].task, a->cancelling) &&
 		    strcmp(local[i].status, "running") && strcmp(local[i].status, "queued")) {
 			/* the "cancelling task" line is over once the task has ended; say how */
-			if (!strncmp(a->message, "cancelling task ", 16))
-				amc_tui_message(a, 0, "task %.8s %s", a->cancelling, local[i].status);
+			if (!strncmp(a->message, "cancelling task ", 16)) {
+				char sid[AMC_ID_SIZE];
+				amc_tui_message(a, 0, "task %s %s", amc_tui_short_id(a, a->cancelling, sid), local[i].status);
+			}
 			a->cancelling[0] = 0;
 		}
 		a->dirty = 1;
@@ -239,10 +241,13 @@ int amc_tui_cancel(amc_tui_app *a, const char *task_id, amc_err *e)
 		if (amc_runner_cancel(a->runners[i], task_id) == 0) {
 			amc_tui_asker_cancel(a->op, task_id); /* a question it waits on */
 			snprintf(a->cancelling, sizeof a->cancelling, "%s", task_id);
-			amc_tui_message(a, 0, "cancelling task %.8s", task_id);
+			char sid[AMC_ID_SIZE];
+			amc_tui_message(a, 0, "cancelling task %s", amc_tui_short_id(a, task_id, sid));
 			return 0;
 		}
-	return amc_err_set(e, AMC_EUSAGE, "task %.8s is not running in this amc (cancel it where it was started)", task_id);
+	char sid[AMC_ID_SIZE];
+	return amc_err_set(e, AMC_EUSAGE, "task %s is not running in this amc (cancel it where it was started)",
+			   amc_tui_short_id(a, task_id, sid));
 }
 
 void amc_tui_session_cancel_all(amc_tui_app *a)

@@ -8,7 +8,6 @@
 #include "tui/app.h"
 #include "tui/text.h"
 #include "tui/tree.h"
-#include "flow/selgen.h"
 #include "util/strbuf.h"
 
 struct amc_tui_tree {
@@ -27,6 +26,14 @@ struct amc_tui_tree {
 	char *search;
 	char reason[256];
 };
+
+/* Wired in by the TUI's caller (tui.h): the TUI includes no flow/ header. */
+static amc_tui_selector_fn selector_fn;
+
+void amc_tui_tree_set_selector(amc_tui_selector_fn fn)
+{
+	selector_fn = fn;
+}
 
 amc_tui_tree *amc_tui_tree_new(void)
 {
@@ -324,14 +331,118 @@ int amc_tui_tree_selected_selector(const amc_tui_tree *t, amc_sb *out)
 		amc_sb_puts(out, "select a node in the UI tree tab first");
 		return -1;
 	}
-	amc_selector s;
-	if (amc_selgen_node(&t->tree, t->visible[t->sel], &s) != 0) {
-		amc_sb_puts(out, "no selector finds exactly this node (hidden, or nothing in it or its children tells it apart)");
+	if (!selector_fn) {
+		amc_sb_puts(out, "no selector generator in this build of the interface");
 		return -1;
 	}
-	amc_sb_puts(out, "tapOn: ");
-	amc_selgen_yaml(&s, out);
-	amc_selgen_free(&s);
+	amc_sb yaml;
+	amc_sb_init(&yaml);
+	int rc = selector_fn(&t->tree, (size_t)t->visible[t->sel], &yaml);
+	if (rc == 0)
+		amc_sb_printf(out, "tapOn: %s", amc_sb_str(&yaml));
+	else
+		amc_sb_puts(out, "no selector finds exactly this node (hidden, or nothing in it or its children tells it apart)");
+	amc_sb_free(&yaml);
+	return rc == 0 ? 0 : -1;
+}
+
+/* An element a person would pick on the screenshot: shown, with an area
+ * smaller than the screen, and something that names it (text, description,
+ * id) or a tap it takes. */
+static int pickable(const amc_ui_tree *t, const amc_ui_node *n)
+{
+	if (n->depth == 0 || n->bounds.x2 <= n->bounds.x1 || n->bounds.y2 <= n->bounds.y1)
+		return 0;
+	if ((n->text && *n->text) || (n->content_desc && *n->content_desc))
+		return 1;
+	/* an id or a tap alone: not a container that fills half the screen
+	 * (android:id/content, a list), which one does not pick */
+	const amc_bounds *r = &t->nodes[0].bounds;
+	long screen = (long)(r->x2 - r->x1) * (r->y2 - r->y1);
+	long area = (long)(n->bounds.x2 - n->bounds.x1) * (n->bounds.y2 - n->bounds.y1);
+	return ((n->resource_id && *n->resource_id) || (n->flags & AMC_NODE_CLICKABLE)) && area * 2 < screen;
+}
+
+/* Reading order: top to bottom, then left to right, then outer first. */
+static int before(const amc_ui_node *a, int ia, const amc_ui_node *b, int ib)
+{
+	if (a->bounds.y1 != b->bounds.y1)
+		return a->bounds.y1 < b->bounds.y1;
+	if (a->bounds.x1 != b->bounds.x1)
+		return a->bounds.x1 < b->bounds.x1;
+	return ia < ib;
+}
+
+int amc_tui_tree_pick_next(amc_tui_tree *t, int dir)
+{
+	if (!t || !t->loaded || !t->tree.count)
+		return 0;
+	t->json = 0;
+	int cur = t->nvisible && t->sel >= 0 && t->sel < (long)t->nvisible ? t->visible[t->sel] : -1;
+	if (cur >= 0 && !pickable(&t->tree, &t->tree.nodes[cur]))
+		cur = -1;
+	if (dir == 0 && cur >= 0)
+		return 1; /* the selected node is one: it is the pick */
+	if (dir == 0)
+		dir = 1;
+	const amc_ui_node *c = cur >= 0 ? &t->tree.nodes[cur] : NULL;
+	int best = -1;
+	/* the nearest pickable node after (dir > 0) or before the current one in
+	 * reading order; from nothing, the first (or the last) */
+	for (size_t i = 0; i < t->tree.count; i++) {
+		const amc_ui_node *n = &t->tree.nodes[i];
+		if ((int)i == cur || !pickable(&t->tree, n))
+			continue;
+		if (c && (dir > 0 ? !before(c, cur, n, (int)i) : !before(n, (int)i, c, cur)))
+			continue;
+		if (best < 0 || (dir > 0 ? before(n, (int)i, &t->tree.nodes[best], best)
+					 : before(&t->tree.nodes[best], best, n, (int)i)))
+			best = (int)i;
+	}
+	if (best < 0)
+		return 0;
+	reveal(t, best);
+	return 1;
+}
+
+int amc_tui_tree_pick_at(amc_tui_tree *t, int px, int py)
+{
+	if (!t || !t->loaded)
+		return 0;
+	int best = -1;
+	long best_area = 0;
+	for (size_t i = 0; i < t->tree.count; i++) {
+		const amc_ui_node *n = &t->tree.nodes[i];
+		if (!pickable(&t->tree, n) || px < n->bounds.x1 || px >= n->bounds.x2 || py < n->bounds.y1 || py >= n->bounds.y2)
+			continue;
+		long area = (long)(n->bounds.x2 - n->bounds.x1) * (n->bounds.y2 - n->bounds.y1);
+		/* the smallest element under the point: what the finger would hit */
+		if (best < 0 || area < best_area) {
+			best = (int)i;
+			best_area = area;
+		}
+	}
+	if (best < 0)
+		return 0;
+	t->json = 0;
+	reveal(t, best);
+	return 1;
+}
+
+int amc_tui_tree_selected_summary(const amc_tui_tree *t, amc_sb *out)
+{
+	if (!t || !t->loaded || t->json || t->sel < 0 || t->sel >= (long)t->nvisible)
+		return -1;
+	amc_sb line;
+	amc_sb_init(&line);
+	const amc_ui_node *n = &t->tree.nodes[t->visible[t->sel]];
+	node_line(n, 0, &line);
+	/* node_line indents by depth and marks children: the words only */
+	const char *p = amc_sb_str(&line);
+	while (*p == ' ' || *p == '-' || *p == '+')
+		p++;
+	amc_sb_puts(out, p);
+	amc_sb_free(&line);
 	return 0;
 }
 

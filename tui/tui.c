@@ -20,6 +20,7 @@
 #include "tui/app.h"
 #include "tui/image.h"
 #include "tui/pixels.h"
+#include "util/hyperlink.h"
 #include "tui/screen.h"
 #include "tui/script.h"
 #include "tui/session.h"
@@ -294,6 +295,8 @@ static int term_setup(amc_tui_app *a, const amc_tui_opts *o, const char *gsettin
 		amc_log_info("tui: graphics %s -> %s", gsetting, amc_tui_pixels_name(pix));
 	}
 	amc_tui_pixels_init(pix, STDOUT_FILENO);
+	/* OSC 8 links (the O key's path): never in script mode, whose dumps are text */
+	a->hyperlinks = !a->script && amc_hyperlink_supported(STDOUT_FILENO, NULL);
 	const char *tname = o->theme ? o->theme : amc_config_str(o->cfg, "tui", "theme");
 	int theme_bad = amc_tui_theme_load(theme, tname, te) != 0;
 	amc_tui_theme_apply(theme);
@@ -309,6 +312,7 @@ int amc_tui_main(const amc_tui_opts *o, amc_err *e)
 	a->cfg = o->cfg;
 	snprintf(a->home, sizeof a->home, "%s", o->home);
 	a->script = o->script != NULL;
+	amc_tui_tree_set_selector(o->selector);
 	const char *now = getenv("AMC_TUI_NOW");
 	if (now)
 		a->fixed_now = strtoll(now, NULL, 10);

@@ -3,6 +3,7 @@
 #define AMC_TUI_H
 
 #include <stdio.h>
+#include "tui/tree.h"
 #include "util/config.h"
 #include "util/err.h"
 
@@ -26,6 +27,10 @@ typedef struct amc_tui_opts {
 	const char *dump_dir;
 	const char *tty_output;  /* script mode: where terminal bytes go (default /dev/null) */
 	int cols, rows;
+	/* The selector maker of "pick an element, get the selector" (Y, p): the
+	 * caller wires one in (flow/ is a sibling layer the TUI does not
+	 * include); NULL: those keys say there is none. */
+	amc_tui_selector_fn selector;
 } amc_tui_opts;
 
 /* Run the interface until the user quits (or, in script mode, the script ends).

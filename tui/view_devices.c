@@ -62,11 +62,13 @@ static void latest(amc_tui_app *a, devices_view *d)
 		if (amc_store_get_steps(a->store, rows[i].id, &steps, &ns, &e) == 0) {
 			for (size_t k = ns; k-- > 0 && !d->shot[0];) {
 				const char *rel = steps[k].after_screenshot;
-				if (rel && amc_store_artifact_abspath(a->store, rel, d->shot, sizeof d->shot, &e) == 0)
-					snprintf(d->what, sizeof d->what, "after step %d of task %.8s (%s)", steps[k].step,
-						 rows[i].id, rows[i].status);
-				else
+				if (rel && amc_store_artifact_abspath(a->store, rel, d->shot, sizeof d->shot, &e) == 0) {
+					char sid[AMC_ID_SIZE];
+					snprintf(d->what, sizeof d->what, "after step %d of task %s (%s)", steps[k].step,
+						 amc_tui_short_id(a, rows[i].id, sid), rows[i].status);
+				} else {
 					d->shot[0] = 0;
+				}
 			}
 			amc_step_rows_free(steps, ns);
 		}

@@ -13,6 +13,7 @@ typedef struct help_view {
 	size_t n;
 	long top;
 	int page;
+	long nrows;     /* rows once wrapped to the width last drawn */
 } help_view;
 
 /* The keys of `view` under a heading, after a blank line. */
@@ -41,6 +42,9 @@ void *amc_tui_help_new(amc_tui_app *a, unsigned view)
 	return h;
 }
 
+/* A row of the table is "KEYS (16 columns) DESCRIPTION": where the width is
+ * too narrow for a description it wraps under itself, so nothing is cut at
+ * 80 columns (a heading or a blank line is drawn as it is). */
 static void draw(amc_tui_app *a, amc_tui_view *v, int y, int hgt, int w)
 {
 	(void)a;
@@ -49,15 +53,43 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int hgt, int w)
 	snprintf(title, sizeof title, "Keys of the %s view (Esc: back)", amc_tui_keymap_view_name(h->of));
 	amc_tui_put(stdscr, y, 1, w - 2, title, amc_tui_attr(AMC_EL_TITLE), 1);
 	h->page = hgt - 2;
-	for (int i = 0; i < h->page && (size_t)(h->top + i) < h->n; i++)
-		amc_tui_put(stdscr, y + 2 + i, 2, w - 4, h->lines[h->top + i], amc_tui_attr(AMC_EL_NORMAL), 0);
+	int room = w - 4, ind = 17;
+	long row = 0;
+	for (size_t i = 0; i < h->n; i++) {
+		const char *ln = h->lines[i];
+		int table = strlen(ln) > (size_t)ind && ln[ind - 1] == ' ' && room > ind + 10;
+		const char *p = table ? ln + ind : ln;
+		int first = 1;
+		do {
+			int col = first ? 0 : ind, wd = table ? room - ind : room;
+			size_t next, take = table ? amc_tui_wrap_take(p, wd, &next) : strlen(p);
+			if (!table)
+				next = take;
+			long r = row - h->top;
+			if (r >= 0 && r < h->page) {
+				amc_sb sb;
+				amc_sb_init(&sb);
+				if (first && table)
+					amc_sb_printf(&sb, "%.*s", ind, ln);
+				amc_sb_printf(&sb, "%.*s", (int)take, p);
+				amc_tui_put(stdscr, y + 2 + (int)r, 2 + col, room - col, amc_sb_str(&sb),
+					    amc_tui_attr(AMC_EL_NORMAL), 0);
+				amc_sb_free(&sb);
+			}
+			row++;
+			p += next;
+			first = 0;
+		} while (*p);
+	}
+	h->nrows = row;
 }
 
 static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 {
 	(void)a;
 	help_view *h = v->data;
-	long max = (long)h->n - h->page > 0 ? (long)h->n - h->page : 0;
+	long n = h->nrows ? h->nrows : (long)h->n;
+	long max = n - h->page > 0 ? n - h->page : 0;
 	switch (req) {
 	case AMC_REQ_DOWN: h->top++; break;
 	case AMC_REQ_UP: h->top--; break;

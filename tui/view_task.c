@@ -5,10 +5,8 @@
  * the evidence pane outlined), the operation (what a person reads first: the
  * action, its target, the result or error, the reasoning; then the JSON
  * details) and the tabbed evidence pane (tui/evidence.h).
- * Any pane can be zoomed to the full screen.  *
- * Over 800 lines since the failure box, the flow source and the side-by-side
- * zoom joined it: they draw from the view's private state; the error box and
- * the source excerpt are the part to move to their own file next.
+ * Any pane can be zoomed to the full screen. The step's text (the Operation
+ * pane's lines, the error box, the flow source) is tui/step_text.c.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -24,6 +22,7 @@
 #include "tui/evidence.h"
 #include "tui/pixels.h"
 #include "tui/session.h"
+#include "tui/step_text.h"
 #include "tui/image.h"
 #include "tui/text.h"
 #include "util/fsutil.h"
@@ -50,6 +49,9 @@ typedef struct task_view {
 	int tl_page, op_page;
 	int follow_tail;    /* keep the newest step selected while it runs */
 	signed char *nothing; /* per step: 1 changed nothing, 0 not, -1 unknown (yet) */
+	int crop;           /* x: 0 whole screenshots, 1 zoomed to the target, 2 closer */
+	int pan_x, pan_y;   /* the zoom's offset from the target, in pixels */
+	int pick;           /* p: picking elements on the After screenshot */
 	amc_tui_evidence *ev;
 	struct { int y, x, h, w; } at[NPANES]; /* where each pane was drawn, for clicks */
 } task_view;
@@ -89,6 +91,7 @@ void *amc_tui_task_new(amc_tui_app *a, const char *id)
 	task_view *t = amc_xcalloc(1, sizeof *t);
 	snprintf(t->id, sizeof t->id, "%s", id);
 	t->ev = amc_tui_evidence_new();
+	amc_tui_evidence_set_policy(t->ev, a->cfg ? amc_config_str(a->cfg, "ocr", "policy") : NULL);
 	load(a, t);
 	t->follow_tail = t->have_task && !amc_status_is_terminal(t->task.status);
 	if (t->follow_tail && t->nsteps)
@@ -117,174 +120,11 @@ static void reload(amc_tui_app *a, amc_tui_view *v)
 	load(a, v->data);
 }
 
-/* A swipe's x1,y1 -> x2,y2 arguments; 1 when the step has them. */
-static int swipe_of(const amc_step_row *s, int p[4])
-{
-	static const char *const keys[4] = { "x1", "y1", "x2", "y2" };
-	cJSON *aj = s->args ? cJSON_Parse(s->args) : NULL;
-	int found = aj != NULL;
-	for (int i = 0; i < 4 && found; i++) {
-		cJSON *v = cJSON_GetObjectItemCaseSensitive(aj, keys[i]);
-		found = cJSON_IsNumber(v);
-		p[i] = found ? v->valueint : 0;
-	}
-	cJSON_Delete(aj);
-	return found;
-}
 
-/* The action's target in image pixels: the matched element's centre, or the
- * x/y arguments of a coordinate tap. */
-static int target_of(const amc_step_row *s, int *x, int *y)
-{
-	int found = 0;
-	cJSON *r = s->result ? cJSON_Parse(s->result) : NULL;
-	cJSON *m = r ? cJSON_GetObjectItemCaseSensitive(r, "matched") : NULL;
-	cJSON *b = m ? cJSON_GetObjectItemCaseSensitive(m, "bounds") : NULL;
-	if (cJSON_IsArray(b) && cJSON_GetArraySize(b) == 4) {
-		*x = (cJSON_GetArrayItem(b, 0)->valueint + cJSON_GetArrayItem(b, 2)->valueint) / 2;
-		*y = (cJSON_GetArrayItem(b, 1)->valueint + cJSON_GetArrayItem(b, 3)->valueint) / 2;
-		found = 1;
-	}
-	cJSON_Delete(r);
-	if (!found && s->args) {
-		cJSON *aj = cJSON_Parse(s->args);
-		cJSON *jx = aj ? cJSON_GetObjectItemCaseSensitive(aj, "x") : NULL;
-		cJSON *jy = aj ? cJSON_GetObjectItemCaseSensitive(aj, "y") : NULL;
-		if (cJSON_IsNumber(jx) && cJSON_IsNumber(jy)) {
-			*x = jx->valueint;
-			*y = jy->valueint;
-			found = 1;
-		}
-		cJSON_Delete(aj);
-	}
-	return found;
-}
-
-/* Operation pane text, one entry per line (strings are raw: drawn sanitized). */
-typedef struct lines {
-	char **v;
-	size_t n;
-} lines;
-
-static void add(lines *l, const char *s)
-{
-	l->v = amc_xrealloc(l->v, (l->n + 1) * sizeof *l->v);
-	l->v[l->n++] = amc_xstrdup(s);
-}
-
-static void add_multi(lines *l, const char *label, const char *text)
-{
-	amc_sb sb;
-	amc_sb_init(&sb);
-	amc_sb_printf(&sb, "%s:", label);
-	add(l, amc_sb_str(&sb));
-	amc_sb_free(&sb);
-	const char *p = text;
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		char *one = amc_xstrndup(p, n);
-		amc_sb_init(&sb);
-		amc_sb_printf(&sb, "  %s", one);
-		add(l, amc_sb_str(&sb));
-		amc_sb_free(&sb);
-		free(one);
-		p = nl ? nl + 1 : NULL;
-	}
-}
-
-/* A step's or task's error as lines: the message, and when it lists what
- * was on screen ("...; on screen: 'a', 'b', ...") that list one item a
- * line, so a long list is read down, not cut at the pane's edge. */
-static void add_error(lines *l, const char *label, const char *err, const char *indent)
-{
-	amc_sb sb;
-	amc_sb_init(&sb);
-	const char *os = strstr(err, "on screen: ");
-	size_t head = os ? (size_t)(os - err) : strlen(err);
-	while (head > 0 && (err[head - 1] == ' ' || err[head - 1] == ';'))
-		head--;
-	amc_sb_printf(&sb, "%s%.*s", label, (int)head, err);
-	add(l, amc_sb_str(&sb));
-	if (os) {
-		amc_sb_reset(&sb);
-		amc_sb_printf(&sb, "%son screen:", indent);
-		add(l, amc_sb_str(&sb));
-		const char *p = os + strlen("on screen: ");
-		while (*p) {
-			/* an item is 'quoted' (quotes inside were kept): cut at "', '" */
-			const char *end = strstr(p, "', ");
-			size_t n = end ? (size_t)(end - p) + 1 : strlen(p);
-			amc_sb_reset(&sb);
-			amc_sb_printf(&sb, "%s  %.*s", indent, (int)n, p);
-			add(l, amc_sb_str(&sb));
-			p += n;
-			while (*p == ',' || *p == ' ')
-				p++;
-		}
-	}
-	amc_sb_free(&sb);
-}
-
-/* The flow's source around the step's line (as a trace viewer shows the
- * failing line): "source: FILE:LINE", then up to three lines either side,
- * numbered, the step's line marked with ">". The place comes from the
- * step's reasoning ("flow command at FILE:LINE", the sub-flow's file for a
- * sub-flow's command). Nothing for goal steps or an unreadable file. */
-static void add_source(lines *l, const amc_step_row *s)
-{
-	static const char AT[] = "flow command at ";
-	if (!s->reasoning || strncmp(s->reasoning, AT, sizeof AT - 1))
-		return;
-	const char *where = s->reasoning + sizeof AT - 1;
-	const char *colon = strrchr(where, ':');
-	long line = colon ? strtol(colon + 1, NULL, 10) : 0;
-	if (line <= 0 || colon == where)
-		return;
-	char *path = amc_xstrndup(where, (size_t)(colon - where));
-	char *buf = NULL;
-	size_t len = 0;
-	amc_err e;
-	amc_sb sb;
-	amc_sb_init(&sb);
-	amc_sb_printf(&sb, "source: %s:%ld", path, line);
-	add(l, amc_sb_str(&sb));
-	if (amc_read_file(path, 1 << 20, &buf, &len, &e) != 0) {
-		amc_sb_reset(&sb);
-		amc_sb_printf(&sb, "  (not readable here: %s)", e.msg);
-		add(l, amc_sb_str(&sb));
-	} else {
-		long no = 1;
-		const char *p = buf, *end = buf + len;
-		while (p < end && no <= line + 3) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-			if (no >= line - 3) {
-				amc_sb_reset(&sb);
-				amc_sb_printf(&sb, "%s%4ld | %.*s", no == line ? ">" : " ", no, (int)n, p);
-				add(l, amc_sb_str(&sb));
-			}
-			no++;
-			p = nl ? nl + 1 : end;
-		}
-	}
-	free(buf);
-	free(path);
-	amc_sb_free(&sb);
-}
-
-static void add_json(lines *l, const char *label, const char *json)
-{
-	cJSON *j = json ? cJSON_Parse(json) : NULL;
-	char *pretty = j ? cJSON_Print(j) : NULL;
-	add_multi(l, label, pretty ? pretty : json ? json : "null");
-	free(pretty);
-	cJSON_Delete(j);
-}
 
 /* The model calls that planned step `step`: model, tokens and cost summed
  * (unknown stays unknown). Nothing for flows. */
-static void add_usage(const task_view *t, int step, lines *l)
+static void add_usage(const task_view *t, int step, amc_tui_lines *l)
 {
 	long long in = 0, out = 0;
 	double cost = 0;
@@ -320,114 +160,58 @@ static void add_usage(const task_view *t, int step, lines *l)
 		amc_sb_puts(&sb, ", cost unknown");
 	else
 		amc_sb_printf(&sb, ", $%.4f", cost);
-	add(l, amc_sb_str(&sb));
+	amc_tui_steptext_add(l, amc_sb_str(&sb));
 	amc_sb_free(&sb);
 }
 
-/* "target: "Battery" [60,300][210,360]", "target: x 135, y 330" or a swipe's path. */
-static void add_target(const amc_step_row *s, lines *l)
-{
-	amc_sb sb;
-	amc_sb_init(&sb);
-	int p[4], x, y;
-	cJSON *r = s->result ? cJSON_Parse(s->result) : NULL;
-	cJSON *m = r ? cJSON_GetObjectItemCaseSensitive(r, "matched") : NULL;
-	const char *mt = m ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "text")) : NULL;
-	if (swipe_of(s, p))
-		amc_sb_printf(&sb, "target: swipe %d,%d %s %d,%d", p[0], p[1], amc_tui_utf8() ? "\xe2\x86\x92" : "->", p[2], p[3]);
-	else if (target_of(s, &x, &y)) {
-		amc_sb_puts(&sb, "target: ");
-		if (mt && *mt)
-			amc_sb_printf(&sb, "\"%s\" ", mt);
-		amc_sb_printf(&sb, "at %d,%d", x, y);
-	}
-	cJSON_Delete(r);
-	if (sb.len)
-		add(l, amc_sb_str(&sb));
-	amc_sb_free(&sb);
-}
 
 /* What a person reads first (the action, its target, the result or error, the
  * reasoning), then the details as JSON. */
-static void build_op(const task_view *t, const amc_step_row *s, int nothing, lines *l)
+static void build_op(const task_view *t, const amc_step_row *s, int nothing, amc_tui_lines *l)
 {
 	amc_sb sb;
 	amc_sb_init(&sb);
 	amc_sb_printf(&sb, "step %d  %s  %s", s->step, s->tool, s->status);
-	add(l, amc_sb_str(&sb));
+	amc_tui_steptext_add(l, amc_sb_str(&sb));
 	amc_sb_reset(&sb);
 	/* the action as the planner or flow put it, unlabelled: the line people read first */
-	add(l, s->description ? s->description : s->tool);
-	add_target(s, l);
+	amc_tui_steptext_add(l, s->description ? s->description : s->tool);
+	amc_tui_steptext_add_target(s, l);
 	if (s->error && *s->error)
-		add_error(l, "error: ", s->error, "  ");
+		amc_tui_steptext_add_error(l, "error: ", s->error, "  ");
 	else
-		add(l, s->status && !strcmp(s->status, "ok") ? "result: ok" : "result: not ok");
+		amc_tui_steptext_add(l, s->status && !strcmp(s->status, "ok") ? "result: ok" : "result: not ok");
 	if (nothing == 1)
-		add(l, "! changed nothing: same UI tree, same pixels (a missed tap?) - 4: Diff");
-	add_source(l, s);
+		amc_tui_steptext_add(l, "! changed nothing: same UI tree, same pixels (a missed tap?) - 4: Diff");
+	amc_tui_steptext_add_source(l, s);
 	if (s->reasoning && *s->reasoning)
-		add_multi(l, "reasoning", s->reasoning);
-	add(l, "");
-	add_json(l, "arguments", s->args);
-	add_json(l, "result", s->result);
+		amc_tui_steptext_add_multi(l, "reasoning", s->reasoning);
+	amc_tui_steptext_add(l, "");
+	amc_tui_steptext_add_json(l, "arguments", s->args);
+	amc_tui_steptext_add_json(l, "result", s->result);
 	add_usage(t, s->step, l);
 	amc_device_calls dc = { 0 };
 	if (amc_device_calls_add_json(&dc, s->timings) == 0) {
 		char line[160];
 		amc_device_calls_format(&dc, line, sizeof line);
 		amc_sb_printf(&sb, "device: %s", line);
-		add(l, amc_sb_str(&sb));
+		amc_tui_steptext_add(l, amc_sb_str(&sb));
 		amc_sb_reset(&sb);
 	}
-	add_json(l, "timings", s->timings);
+	amc_tui_steptext_add_json(l, "timings", s->timings);
 	cJSON *ocr = s->ocr ? cJSON_Parse(s->ocr) : NULL;
 	int n = cJSON_IsArray(ocr) ? cJSON_GetArraySize(ocr) : 0;
 	cJSON_Delete(ocr);
 	amc_sb_printf(&sb, "OCR: %d word%s (2: the OCR tab)", n, n == 1 ? "" : "s");
-	add(l, amc_sb_str(&sb));
+	amc_tui_steptext_add(l, amc_sb_str(&sb));
 	if (s->ui_tree_path || s->ui_tree) {
 		amc_sb_reset(&sb);
 		amc_sb_printf(&sb, "UI tree: %s", s->ui_tree ? "in the record" : s->ui_tree_path);
-		add(l, amc_sb_str(&sb));
+		amc_tui_steptext_add(l, amc_sb_str(&sb));
 	}
 	amc_sb_free(&sb);
 }
 
-static void free_lines(lines *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-}
-
-/* `s` (raw; sanitized here) as rows of at most w columns into `out`, the
- * continuation rows indented as the first one (plus two). */
-static void wrap_lines(lines *out, const char *s, int w)
-{
-	amc_sb sb;
-	amc_sb_init(&sb);
-	amc_sanitize_line(s, strlen(s), &sb);
-	const char *p = amc_sb_str(&sb);
-	size_t ind = strspn(p, " ");
-	int first = 1;
-	if (!*p)
-		add(out, "");
-	while (*p) {
-		int room = first ? w : w - (int)ind - 2;
-		if (room < 8)
-			room = w > 0 ? w : 1;
-		size_t next, take = amc_tui_wrap_take(p, room, &next);
-		amc_sb one;
-		amc_sb_init(&one);
-		amc_sb_printf(&one, "%*s%.*s", first ? 0 : (int)ind + 2, "", (int)take, p);
-		add(out, amc_sb_str(&one));
-		amc_sb_free(&one);
-		p += next;
-		first = 0;
-	}
-	amc_sb_free(&sb);
-}
 
 static void draw_timeline(amc_tui_app *a, task_view *t, int y, int x, int h, int w)
 {
@@ -468,9 +252,58 @@ static void draw_timeline(amc_tui_app *a, task_view *t, int y, int x, int h, int
 	}
 }
 
+/* Pixels of the screenshot a cell shows when zoomed to a target: at 8 a
+ * 40-pixel line of text takes about 2.5 rows of symbols and its letters
+ * 3 columns, which reads; closer (x again) halves it. */
+static const int CROP_PX[3] = { 0, 8, 4 };
+
+/* The part of the screenshot `abs` to show in a pane of rows x cols cells
+ * when zoomed: around the picked or selected node while picking (or the tree
+ * has focus), else the step's target, else that node, else the middle;
+ * moved by the pan and kept inside the image. 0 when not zoomed. */
+static int crop_rect(task_view *t, const char *abs, int rows, int cols, int out[4])
+{
+	int iw, ih;
+	if (!t->crop || !t->nsteps || rows < 1 || cols < 1 || amc_tui_image_size(abs, &iw, &ih) != 0)
+		return 0;
+	const amc_step_row *s = &t->steps[t->sel];
+	int box[4], cx = iw / 2, cy = ih / 2, node = amc_tui_evidence_tree_mark(t->ev, box);
+	int node_first = node && (t->pick || t->focus == P_EVIDENCE);
+	if (node_first) {
+		cx = (box[0] + box[2]) / 2;
+		cy = (box[1] + box[3]) / 2;
+	} else if (!amc_tui_steptext_target(s, &cx, &cy) && node) {
+		cx = (box[0] + box[2]) / 2;
+		cy = (box[1] + box[3]) / 2;
+	}
+	int px = CROP_PX[t->crop];
+	/* a symbol cell is about twice as tall as wide */
+	int cw = cols * px, ch = rows * 2 * px;
+	if (cw > iw)
+		cw = iw;
+	if (ch > ih)
+		ch = ih;
+	int x1 = cx + t->pan_x - cw / 2, y1 = cy + t->pan_y - ch / 2;
+	x1 = x1 < 0 ? 0 : x1 + cw > iw ? iw - cw : x1;
+	y1 = y1 < 0 ? 0 : y1 + ch > ih ? ih - ch : y1;
+	/* the pan stops where the image ends */
+	t->pan_x = x1 + cw / 2 - cx;
+	t->pan_y = y1 + ch / 2 - cy;
+	out[0] = x1;
+	out[1] = y1;
+	out[2] = x1 + cw;
+	out[3] = y1 + ch;
+	return 1;
+}
+
 static void draw_image(amc_tui_app *a, task_view *t, int pane, int y, int x, int h, int w)
 {
-	amc_tui_box(y, x, h, w, PANE_NAMES[pane], t->focus == pane);
+	char title[64];
+	const char *dot = amc_tui_utf8() ? " \xc2\xb7 " : " - ";
+	snprintf(title, sizeof title, "%s%s%s%s%s", PANE_NAMES[pane], t->crop ? dot : "",
+		 t->crop == 1 ? "zoom" : t->crop == 2 ? "zoom+" : "", pane == P_AFTER && t->pick ? dot : "",
+		 pane == P_AFTER && t->pick ? "pick" : "");
+	amc_tui_box(y, x, h, w, title, t->focus == pane);
 	if (!t->nsteps)
 		return;
 	amc_step_row *s = &t->steps[t->sel];
@@ -485,16 +318,16 @@ static void draw_image(amc_tui_app *a, task_view *t, int pane, int y, int x, int
 		amc_tui_put(stdscr, y + 1, x + 1, w - 2, e.msg, amc_tui_attr(AMC_EL_ERROR), 0);
 		return;
 	}
-	amc_tui_marks m = { -1, -1, NULL, 0, 0, 0, 0, 0 };
+	amc_tui_marks m = { -1, -1, NULL, 0, 0, 0, 0, 0, { 0, 0, 0, 0 } };
 	int box[4], p[4];
 	if (pane == P_BEFORE) {
-		if (swipe_of(s, p)) {
+		if (amc_tui_steptext_swipe(s, p)) {
 			m.swipe = 1;
 			m.sx1 = m.tx = p[0];
 			m.sy1 = m.ty = p[1];
 			m.sx2 = p[2];
 			m.sy2 = p[3];
-		} else if (!target_of(s, &m.tx, &m.ty)) {
+		} else if (!amc_tui_steptext_target(s, &m.tx, &m.ty)) {
 			m.tx = m.ty = -1;
 		}
 		if (amc_tui_evidence_mark(t->ev, box))
@@ -503,6 +336,11 @@ static void draw_image(amc_tui_app *a, task_view *t, int pane, int y, int x, int
 		/* the tree tab's node outlined where it is: on the screen after */
 		m.tx = m.ty = -1;
 		m.box = box;
+	}
+	if (crop_rect(t, abs, h - 2, w - 2, m.crop) && pane == P_AFTER && m.tx < 0) {
+		/* zoomed: the step's target on the After image too, where it was */
+		if (!amc_tui_steptext_target(s, &m.tx, &m.ty))
+			m.tx = m.ty = -1;
 	}
 	amc_tui_image_draw_marked(abs, y + 1, x + 1, h - 2, w - 2, &m, t->zoom, a->graphics);
 }
@@ -513,22 +351,24 @@ static void draw_operation(task_view *t, int y, int x, int h, int w)
 	t->op_page = h - 2;
 	if (!t->nsteps)
 		return;
-	lines l = { NULL, 0 }, rows = { NULL, 0 };
+	amc_tui_lines l = { NULL, 0 }, rows = { NULL, 0 };
 	build_op(t, &t->steps[t->sel], t->nothing[t->sel], &l);
 	/* long texts wrap (an error, its screen list, a warning): none is cut */
 	for (size_t i = 0; i < l.n; i++)
-		wrap_lines(&rows, l.v[i], w - 2);
+		amc_tui_steptext_wrap(&rows, l.v[i], w - 2);
 	if (t->op_top > (long)rows.n - 1)
 		t->op_top = rows.n ? (long)rows.n - 1 : 0;
 	for (int i = 0; i < t->op_page && t->op_top + i < (long)rows.n; i++) {
 		const char *r = rows.v[t->op_top + i];
+		/* the flow's line of this step ("> 19 | ...") in red only when it failed */
+		int failed = t->steps[t->sel].status && strcmp(t->steps[t->sel].status, "ok") != 0;
 		int el = i == 0 && t->op_top == 0 ? AMC_EL_TITLE
-			 : !strncmp(r, "error:", 6) || r[0] == '>' ? AMC_EL_ERROR
-			 : r[0] == '!' ? AMC_EL_WARN : AMC_EL_NORMAL;
+			 : !strncmp(r, "error:", 6) || (r[0] == '>' && failed) ? AMC_EL_ERROR
+			 : r[0] == '>' ? AMC_EL_TITLE : r[0] == '!' ? AMC_EL_WARN : AMC_EL_NORMAL;
 		amc_tui_put(stdscr, y + 1 + i, x + 1, w - 2, r, amc_tui_attr(el), 1);
 	}
-	free_lines(&rows);
-	free_lines(&l);
+	amc_tui_steptext_free(&rows);
+	amc_tui_steptext_free(&l);
 }
 
 static void draw_pane(amc_tui_app *a, task_view *t, int pane, int y, int x, int h, int w)
@@ -553,61 +393,6 @@ static void draw_pane(amc_tui_app *a, task_view *t, int pane, int y, int x, int 
 		draw_image(a, t, pane, y, x, h, w);
 }
 
-/* The task's error in its own box under the header, drawn before the panes
- * so nothing pushes it off screen: the message wrapped, then what was on
- * screen one item a line, in as many columns as the width allows. At most
- * a third of the rows (at least 5); what does not fit is counted ("z on the
- * Operation pane shows all"). Returns the rows used. */
-static int draw_error_box(const char *err, int y, int w, int h)
-{
-	lines l = { NULL, 0 }, msg = { NULL, 0 };
-	add_error(&l, "", err, "");
-	wrap_lines(&msg, l.v[0], w - 4);
-	size_t nitems = l.n > 2 ? l.n - 2 : 0;
-	int colw = 0;
-	for (size_t i = 2; i < l.n; i++) {
-		int cw = amc_tui_width(l.v[i]) + 2;
-		colw = cw > colw ? cw : colw;
-	}
-	if (colw > w - 4)
-		colw = w - 4;
-	int ncols = colw > 0 ? (w - 4) / colw : 1;
-	if (ncols < 1)
-		ncols = 1;
-	int maxh = h / 3 > 5 ? h / 3 : 5;
-	int item_rows = nitems ? (int)((nitems + (size_t)ncols - 1) / (size_t)ncols) + 1 : 0;
-	int inner = (int)msg.n + item_rows, cap = maxh - 2;
-	if (inner > cap)
-		inner = cap;
-	int mrows = (int)msg.n < inner ? (int)msg.n : inner - (nitems ? 2 : 0);
-	if (mrows < 1)
-		mrows = 1;
-	amc_tui_box(y, 0, inner + 2, w, "Error", 0);
-	attr_t ea = amc_tui_attr(AMC_EL_ERROR);
-	for (int i = 0; i < mrows && i < (int)msg.n; i++)
-		amc_tui_put(stdscr, y + 1 + i, 2, w - 4, msg.v[i], ea, 1);
-	int row = mrows;
-	if (nitems && row < inner) {
-		amc_tui_put(stdscr, y + 1 + row, 2, w - 4, "on screen:", amc_tui_attr(AMC_EL_DIM), 1);
-		row++;
-		int rows_left = inner - row;
-		size_t fit = (size_t)rows_left * (size_t)ncols;
-		for (size_t k = 0; k < nitems && k < fit; k++) {
-			int r = (int)(k % (size_t)rows_left), c = (int)(k / (size_t)rows_left);
-			const char *txt = l.v[2 + k];
-			char more[64];
-			if (k == fit - 1 && nitems > fit) {
-				snprintf(more, sizeof more, "+%zu more: z on Operation", nitems - fit + 1);
-				txt = more;
-			}
-			int cw = txt == more ? w - 4 - c * colw : colw; /* the count may use the rest of the row */
-			amc_tui_put(stdscr, y + 1 + row + r, 2 + c * colw, cw, txt, amc_tui_attr(AMC_EL_NORMAL), 0);
-		}
-	}
-	free_lines(&msg);
-	free_lines(&l);
-	return inner + 2;
-}
 
 static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 {
@@ -624,7 +409,11 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	}
 	amc_sb sb;
 	amc_sb_init(&sb);
-	amc_sb_printf(&sb, "%s %s  %.8s  %s  on %s  %d step%s  %s", amc_tui_status_symbol(r->status), r->status, r->id,
+	char sid[AMC_ID_SIZE];
+	amc_err se;
+	if (amc_store_short_id(a->store, r->id, sid, &se) != 0)
+		snprintf(sid, sizeof sid, "%s", r->id); /* unique for sure */
+	amc_sb_printf(&sb, "%s %s  %s  %s  on %s  %d step%s  %s", amc_tui_status_symbol(r->status), r->status, sid,
 		      r->goal ? r->goal : r->flow_name ? r->flow_name : "?", r->device, r->steps, r->steps == 1 ? "" : "s", dur);
 	/* a task run for someone else (a fleet assignment and its attempt) */
 	if (r->source_task_id) {
@@ -647,7 +436,7 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	amc_sb_reset(&sb);
 	if (r->error && *r->error) {
 		amc_sb_free(&sb);
-		int used = draw_error_box(r->error, y + 1, w, h - 1);
+		int used = amc_tui_steptext_error_box(r->error, y + 1, w, h - 1);
 		y += 1 + used;
 		h -= 1 + used;
 	} else {
@@ -720,11 +509,68 @@ static void open_image(amc_tui_app *a, task_view *t)
 	if ((d && *d) || (wd && *wd)) {
 		const char *argv[] = { "xdg-open", abs, NULL };
 		if (amc_proc_detach(argv, NULL, NULL, &e) == 0) {
-			amc_tui_message(a, 0, "opening %s with xdg-open", abs);
+			amc_tui_message_link(a, abs, "opening %s with xdg-open", abs);
 			return;
 		}
 	}
-	amc_tui_message(a, 0, "screenshot: %s", abs);
+	amc_tui_message_link(a, abs, "screenshot: %s", abs);
+}
+
+/* The picked element on the status line: its selector first (what is
+ * copied), then the element as the tree shows it. */
+static void say_picked(amc_tui_app *a, task_view *t)
+{
+	amc_sb sel, what;
+	amc_sb_init(&sel);
+	amc_sb_init(&what);
+	amc_tui_evidence_tree_selector(t->ev, &sel);
+	amc_tui_evidence_tree_summary(t->ev, &what);
+	amc_tui_message(a, 0, "%s  <- %s  (j/k, Y: copy, Esc)", amc_sb_str(&sel), amc_sb_str(&what));
+	amc_sb_free(&sel);
+	amc_sb_free(&what);
+}
+
+/* p: the tree tab shows the After screen's elements; the first one in
+ * reading order (or the selected one) is picked on the After image. */
+static void start_pick(amc_tui_app *a, task_view *t)
+{
+	if (!t->nsteps || !amc_tui_evidence_pick(t->ev, 0)) {
+		amc_tui_message(a, 1, "nothing to pick: this step has no UI tree with elements");
+		return;
+	}
+	t->pick = 1;
+	t->focus = P_AFTER;
+	t->pan_x = t->pan_y = 0;
+	say_picked(a, t);
+}
+
+/* While picking, j/k move over the elements; zoomed on a screenshot pane,
+ * h/j/k/l pan. 1 when the request was one of those. */
+static int pick_or_pan(amc_tui_app *a, task_view *t, amc_tui_req req)
+{
+	int up = req == AMC_REQ_UP, down = req == AMC_REQ_DOWN;
+	if (t->pick && (t->focus == P_AFTER || t->focus == P_BEFORE) && (up || down)) {
+		if (!amc_tui_evidence_pick(t->ev, down ? 1 : -1))
+			amc_tui_message(a, 0, "no more elements %s", down ? "below" : "above");
+		else {
+			t->pan_x = t->pan_y = 0; /* a zoom follows the picked element */
+			say_picked(a, t);
+		}
+		return 1;
+	}
+	int left = req == AMC_REQ_PAN_LEFT, right = req == AMC_REQ_PAN_RIGHT;
+	if (!(left || right || up || down) || !(t->focus == P_AFTER || t->focus == P_BEFORE))
+		return left || right; /* h/l do nothing elsewhere in this view */
+	if (!t->crop) {
+		if (left || right)
+			amc_tui_message(a, 0, "x zooms to the target first; then h/j/k/l pan");
+		return left || right;
+	}
+	/* a quarter of the zoomed part a key */
+	int step = CROP_PX[t->crop] * 10;
+	t->pan_x += left ? -step : right ? step : 0;
+	t->pan_y += up ? -2 * step : down ? 2 * step : 0;
+	return 1;
 }
 
 static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
@@ -743,6 +589,8 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 		return 1;
 	}
 	if (t->focus == P_EVIDENCE && amc_tui_evidence_request(t->ev, req))
+		return 1;
+	if (pick_or_pan(a, t, req))
 		return 1;
 	int op = t->focus == P_OPERATION;
 	long *pos = op ? &t->op_top : &t->sel;
@@ -776,7 +624,35 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 		amc_sb_free(&sel);
 		return 1;
 	}
+	case AMC_REQ_CROP:
+		t->crop = (t->crop + 1) % 3;
+		t->pan_x = t->pan_y = 0;
+		if (t->crop)
+			amc_tui_message(a, 0, "zoomed to the %s (x: %s); h/j/k/l pan on a screenshot pane",
+					t->pick ? "picked element" : "step's target", t->crop == 1 ? "closer" : "whole screen");
+		return 1;
+	case AMC_REQ_PICK:
+		if (t->pick) {
+			t->pick = 0;
+			return 1;
+		}
+		start_pick(a, t);
+		return 1;
+	case AMC_REQ_OCR_FULL: {
+		amc_err e;
+		if (!t->nsteps)
+			return 1;
+		if (amc_tui_evidence_ocr_full(t->ev, &e) != 0)
+			amc_tui_message(a, 1, "%s", e.msg);
+		else
+			amc_tui_message(a, 0, "read the Before screenshot with full OCR (o marks each word)");
+		return 1;
+	}
 	case AMC_REQ_BACK:
+		if (t->pick) {
+			t->pick = 0;
+			return 1;
+		}
 		if (t->zoom) {
 			t->zoom = 0;
 			return 1;
@@ -823,7 +699,6 @@ static void vfree(amc_tui_view *v)
 /* A click focuses the pane under it; in the timeline it also selects the step. */
 static void click(amc_tui_app *a, amc_tui_view *v, int y, int x, int twice)
 {
-	(void)a;
 	task_view *t = v->data;
 	for (int p = 0; p < NPANES; p++) {
 		if (!t->at[p].w || y < t->at[p].y || y >= t->at[p].y + t->at[p].h || x < t->at[p].x ||
@@ -845,6 +720,18 @@ static void click(amc_tui_app *a, amc_tui_view *v, int y, int x, int twice)
 			amc_tui_evidence_click(t->ev, y - t->at[p].y, x - t->at[p].x, twice);
 			if (twice && !tree)
 				t->zoom = !t->zoom;
+			return;
+		}
+		/* a click on the After image picks the element under it */
+		int px, py;
+		if (p == P_AFTER && !twice && amc_tui_image_pixel_at(y, x, &px, &py)) {
+			if (amc_tui_evidence_pick_at(t->ev, px, py)) {
+				t->pick = 1;
+				t->pan_x = t->pan_y = 0;
+				say_picked(a, t);
+			} else {
+				amc_tui_message(a, 0, "no element to pick at %d,%d of the After screenshot", px, py);
+			}
 			return;
 		}
 		if (twice)

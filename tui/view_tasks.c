@@ -28,6 +28,7 @@ typedef struct tasks_view {
 	char *search;
 	int step_search;      /* S: / searches inside steps (the Search view) */
 	char sel_id[32];      /* the selected task, followed across live updates */
+	int idw;              /* ID column: long enough for every id to be unique here (git-style) */
 } tasks_view;
 
 static void remember(tasks_view *t)
@@ -182,6 +183,11 @@ static void load_page(amc_tui_app *a, tasks_view *t, int recount)
 static void load(amc_tui_app *a, tasks_view *t)
 {
 	load_page(a, t, 1);
+	/* short ids as `amc tasks` shows them: unique in this database (issue 27:
+	 * 8 characters collided after a benchmark's 58 tasks) */
+	amc_err e;
+	int n = amc_store_short_id_len(a->store, &e);
+	t->idw = n < AMC_SHORT_ID_LEN ? AMC_SHORT_ID_LEN : n > AMC_ID_LEN ? AMC_ID_LEN : n;
 }
 
 void *amc_tui_tasks_new(amc_tui_app *a)
@@ -227,10 +233,11 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	if (dvw > 24)
 		dvw = 24;
 	int stw = w >= 130 ? 19 : 11;
-	int fixed = 2 + 14 + 9 + dvw + 1 + 6 + 8 + (mid ? stw + 1 : 0) + (wide ? 18 : 0);
+	int idw = t->idw ? t->idw : AMC_SHORT_ID_LEN;
+	int fixed = 2 + 14 + idw + 1 + dvw + 1 + 6 + 8 + (mid ? stw + 1 : 0) + (wide ? 18 : 0);
 	int gw = w - fixed > 10 ? w - fixed : 10;
 	char head[512];
-	snprintf(head, sizeof head, "  %-13s %-8s %-*s %-*s %5s %7s %-*s%s", "STATUS", "ID", gw, "GOAL / FLOW", dvw, "DEVICE",
+	snprintf(head, sizeof head, "  %-13s %-*s %-*s %-*s %5s %7s %-*s%s", "STATUS", idw, "ID", gw, "GOAL / FLOW", dvw, "DEVICE",
 		 "STEPS", "TIME", mid ? stw + 1 : 0, mid ? "STARTED" : "", wide ? "SOURCE" : "");
 	amc_tui_put(stdscr, y, 0, w, head, amc_tui_attr(AMC_EL_TITLE), 1);
 	for (size_t i = 0; i < t->nrows && (int)i < page; i++) {
@@ -247,10 +254,10 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 		x += 2;
 		amc_tui_put(stdscr, row, x, 13, s, st, 1);
 		x += 14;
-		char id[9];
-		snprintf(id, sizeof id, "%.8s", r->id);
-		amc_tui_put(stdscr, row, x, 8, id, base, 1);
-		x += 9;
+		char id[AMC_ID_SIZE];
+		snprintf(id, sizeof id, "%.*s", idw, r->id);
+		amc_tui_put(stdscr, row, x, idw, id, base, 1);
+		x += idw + 1;
 		amc_sb g;
 		amc_sb_init(&g);
 		if (r->goal)

@@ -5,12 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "flow/flow_export.h"
 #include "report/report.h"
 #include "util/fsutil.h"
+#include "util/hyperlink.h"
 #include "util/jsonutil.h"
 #include "util/strbuf.h"
 
@@ -150,7 +153,17 @@ static int run(amc_cli *cli, int argc, char **argv)
 			rc = amc_cli_fail(&e);
 		} else if (dest[i] && strcmp(dest[i], "-")) {
 			fprintf(stderr, "amc: wrote task %s (%zu steps) to ", t.task.id, t.nsteps);
-			amc_cli_put_safe(stderr, dest[i]);
+			/* a link to the report where the terminal supports OSC 8 (issue 27) */
+			char real[PATH_MAX];
+			if (amc_hyperlink_supported(STDERR_FILENO, NULL) && realpath(dest[i], real)) {
+				amc_sb l;
+				amc_sb_init(&l);
+				amc_hyperlink_wrap(real, dest[i], &l);
+				fputs(amc_sb_str(&l), stderr);
+				amc_sb_free(&l);
+			} else {
+				amc_cli_put_safe(stderr, dest[i]);
+			}
 			fprintf(stderr, "\n");
 		}
 	}

@@ -3,12 +3,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "report/report.h"
 #include "device/device.h"
 #include "runtime/stepdiff.h"
 #include "util/clock.h"
+#include "util/hyperlink.h"
 #include "util/jsonutil.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
@@ -108,7 +110,8 @@ static void print_path(amc_store *store, const char *label, const char *rel)
 	if (!rel)
 		printf("(not recorded)\n");
 	else if (amc_store_artifact_abspath(store, rel, abs, sizeof abs, NULL) == 0) {
-		amc_cli_put_safe(stdout, abs);
+		/* a link to the file where the terminal supports OSC 8 (issue 27) */
+		amc_hyperlink_put_path(stdout, abs, amc_hyperlink_supported(STDOUT_FILENO, NULL));
 		printf("\n");
 	} else {
 		printf("(invalid path) ");

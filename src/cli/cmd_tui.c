@@ -6,8 +6,21 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "flow/selgen.h"
 #include "tui/theme.h"
 #include "tui/tui.h"
+
+/* The TUI's selector maker (amc_tui_opts.selector): flow/selgen.c, checked
+ * against the tree to find exactly node i. cli/ sits above both layers. */
+static int selector_for(const amc_ui_tree *t, size_t i, amc_sb *out)
+{
+	amc_selector s;
+	if (amc_selgen_node(t, i, &s) != 0)
+		return -1;
+	amc_selgen_yaml(&s, out);
+	amc_selgen_free(&s);
+	return 0;
+}
 
 static int run(amc_cli *cli, int argc, char **argv)
 {
@@ -24,6 +37,7 @@ static int run(amc_cli *cli, int argc, char **argv)
 	amc_tui_opts o = { 0 };
 	o.home = cli->home;
 	o.cfg = cli->cfg;
+	o.selector = selector_for;
 	amc_err e;
 	amc_err_clear(&e);
 	int c;

@@ -13,4 +13,5 @@ libamc_a_SOURCES += \
 	src/util/lockfile.c src/util/lockfile.h \
 	src/util/config.c src/util/config.h \
 	src/util/jsonutil.c src/util/jsonutil.h \
-	src/util/proc.c src/util/proc.h
+	src/util/proc.c src/util/proc.h \
+	src/util/hyperlink.c src/util/hyperlink.h

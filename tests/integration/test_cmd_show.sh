@@ -114,4 +114,12 @@ flat=$(printf '%s\n' "$w" | sed -n '/^  error/,/^$/p' | sed 's/^ *//; s/^error *
 whole=$("$AMC" show "$fid" | sed -n 's/^  error *//p' | head -n 1)
 case "$flat" in *"$whole"*) r=0 ;; *) r=1 ;; esac
 ok_status $r "the wrapped error, joined, is the whole message (nothing cut)"
+
+# --- screenshot paths as OSC 8 links (issue 27): forced on; auto to a pipe is plain ----------
+esc=$(printf '\033')
+lk=$(AMC_HYPERLINKS=on "$AMC" show "$fid" | grep -c "^ *before *${esc}]8;;file://[^${esc}]*/obs-[0-9]*\.png${esc}\\\\$AMC_HOME/artifacts/$fid/obs-[0-9]*\.png${esc}]8;;${esc}\\\\\$")
+[ "$lk" -ge 1 ]
+ok_status $? "AMC_HYPERLINKS=on: a before path is a link to its file ($lk)"
+plain=$("$AMC" show "$fid" | grep -c "${esc}]8;")
+is "$plain" 0 "auto, to a pipe: no link"
 done_testing

@@ -38,7 +38,7 @@ tests_tui_libtuitest_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 TUI_UNIT_TESTS = tests/tui/test_keymap tests/tui/test_text tests/tui/test_tree tests/tui/test_asker \
 	tests/tui/test_pixels tests/tui/test_tui_image tests/tui/test_dialog \
 	tests/tui/test_app tests/tui/test_session tests/tui/test_screen tests/tui/test_script tests/tui/test_tui \
-	tests/tui/test_evidence tests/tui/test_dialog_pending
+	tests/tui/test_evidence tests/tui/test_dialog_pending tests/tui/test_step_text
 check_PROGRAMS += $(TUI_UNIT_TESTS)
 TESTS += $(TUI_UNIT_TESTS)
 EXTRA_DIST += tests/tui/tuitest.h
@@ -92,3 +92,6 @@ tests_tui_test_contrast_SOURCES = tests/tui/test_contrast.c
 tests_tui_test_contrast_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(VTERM_CFLAGS)
 tests_tui_test_contrast_LDADD = $(TEST_LDADD) $(VTERM_LIBS)
 TESTS += tests/tui/test_contrast
+tests_tui_test_step_text_SOURCES = tests/tui/test_step_text.c
+tests_tui_test_step_text_CPPFLAGS = $(tests_tui_test_keymap_CPPFLAGS)
+tests_tui_test_step_text_LDADD = $(TUI_UNIT_LDADD)

@@ -114,7 +114,7 @@ static char *scene_json(const amc_ui_tree *t)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: mkfixture HOME [--hostile | --thumbs | --agent | --evidence]\n");
+		fprintf(stderr, "usage: mkfixture HOME [--hostile | --thumbs | --agent | --evidence | --collide]\n");
 		return 2;
 	}
 	int hostile = argc > 2 && !strcmp(argv[2], "--hostile");
@@ -315,6 +315,26 @@ int main(int argc, char **argv)
 			if (amc_store_add_decision(s, &d, &e) != 0)
 				return die(&e);
 		}
+	}
+	if (argc > 2 && !strcmp(argv[2], "--collide")) {
+		/* a task whose id shares the first 8 characters with t030...: the
+		 * short ids shown must grow to 9 to tell them apart (issue 27) */
+		amc_task_row t = { 0 };
+		t.id = "t030000010000000";
+		t.kind = "flow";
+		t.flow_name = "Twin of task 30";
+		t.flow_path = "/data/flows/x.yaml";
+		t.device = "sim:0";
+		t.planner = "flow";
+		t.status = "succeeded";
+		t.created_ms = T0 + 29 * 60000 + 30000;
+		t.started_ms = t.created_ms + 100;
+		t.finished_ms = t.started_ms + 1000;
+		t.max_steps = 50;
+		t.input_tokens = t.output_tokens = -1;
+		t.cost_usd = -1;
+		if (amc_store_create_task(s, &t, &e) != 0 || amc_store_update_task(s, &t, &e) != 0)
+			return die(&e);
 	}
 	amc_store_close(s);
 	return 0;

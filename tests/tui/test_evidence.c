@@ -71,7 +71,7 @@ int main(void)
 	draw(ev, 70);
 	like(tt_row(0), "[1 Tree] 2 OCR 3 Scene 4 Diff ", "the frame names the tabs, the shown one in brackets");
 	ok(!strstr(tt_row(0), "5 Sem"), "no SemanticScene: no tab 5");
-	like(tt_row(1), "UI tree: 2 nodes", "the tree tab's summary");
+	like(tt_row(1), "UI tree of After: 2 nodes", "the tree tab's summary names the screen after the action");
 	like(tt_row(3), "Switch #sw [checked]", "the tree's rows");
 	ok(amc_tui_evidence_tree_keys(ev), "the tree tab takes the tree's keys");
 	int box[4];
@@ -83,10 +83,20 @@ int main(void)
 	ok(amc_tui_evidence_tab_request(ev, AMC_REQ_TAB_OCR, &why) && !why, "2 shows OCR");
 	draw(ev, 70);
 	like(tt_row(0), "1 Tree [2 OCR] 3 Scene", "OCR in brackets");
-	like(tt_row(1), "OCR of the before screen: 2 words", "OCR summary");
-	like(tt_row(2), "> 1 0.90 \"Hello\" [1,2][30,40]", "word 1 selected, confidence and box");
+	like(tt_row(1), "OCR of Before: 2 words (R: full), ocr.policy gaps:", "OCR summary: which screen, the key for full OCR, the policy");
+	like(tt_row(2), "has no text", "what gaps means, on a second row rather than cut");
+	like(tt_row(3), "> 1 0.90 \"Hello\" [1,2][30,40]", "word 1 selected, confidence and box");
 	ok(!tt_screen_has("\x1b"), "no escape byte reaches the screen");
-	like(tt_row(3), "evil", "the hostile word is drawn, made safe");
+	like(tt_row(4), "evil", "the hostile word is drawn, made safe");
+	amc_tui_evidence_set_policy(ev, "full");
+	amc_tui_evidence_step(ev, NULL, NULL);
+	amc_tui_evidence_step(ev, NULL, &s);
+	amc_tui_evidence_tab_request(ev, AMC_REQ_TAB_OCR, &why);
+	draw(ev, 70);
+	like(tt_row(1), "OCR of Before: 2 words (R: full), ocr.policy full", "the configured policy is named");
+	ok(!strstr(tt_row(1), "where"), "full: no gaps explained");
+	draw(ev, 24);
+	ok(strstr(tt_row(2), "\xe2\x80\xa6") != NULL, "a label that does not fit in two rows ends in a marker");
 	ok(amc_tui_evidence_mark(ev, box) && box[0] == 1 && box[3] == 40, "the selected word's box is marked");
 	ok(!amc_tui_evidence_tree_keys(ev), "OCR tab: not the tree's keys");
 	ok(amc_tui_evidence_request(ev, AMC_REQ_DOWN), "j moves in the list");
@@ -96,7 +106,7 @@ int main(void)
 
 	ok(amc_tui_evidence_tab_request(ev, AMC_REQ_TAB_SCENE, &why), "3 shows the Scene");
 	draw(ev, 70);
-	like(tt_row(1), "Scene: 2 elements (1 uitree, 0 ocr, 1 fused)", "the Scene's sources counted");
+	like(tt_row(1), "Scene of Before: 2 elements (1 uitree, 0 ocr, 1 fused)", "the Scene's screen and sources counted");
 	like(tt_row(2), ">fused  text      \"Hello\" e00000001 [1,2][30,40]", "an element: source, type, text, id, box");
 	amc_tui_evidence_click(ev, 3, 10, 0);
 	ok(amc_tui_evidence_mark(ev, box) && box[1] == 40, "a click selects a row; its box is marked");

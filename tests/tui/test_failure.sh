@@ -77,5 +77,12 @@ ok_status $? "bundled add-contact passes"
 ok_status $? "amc show it"
 grep -q 'changed nothing' "$T_HOME/show"
 [ $? -ne 0 ]
-ok_status $? "no step of add-contact is flagged 'changed nothing' (step 4 taps the focused field)"
+ok_status $? "no step of add-contact is flagged 'changed nothing' (step 5 taps the focused field)"
+
+# The bundled flows start from a known state: add-contact clears Contacts
+# first, so a second run leaves one "Ada Lovelace", not two.
+"$AMC" run --flow "$AMC_TEST_SRCDIR/data/flows/add-contact.yaml" >"$T_HOME/run3.out" 2>&1
+ok_status $? "add-contact passes a second time"
+n=$("$AMC" sim state | sed -n '/"contacts":/,$p' | grep -c '"name":[[:space:]]*"Ada Lovelace"')
+is "$n" 1 "after two runs the sim holds one Ada Lovelace"
 done_testing

@@ -84,10 +84,14 @@ static void test_lookup(void)
 	is_int(amc_tui_keymap_lookup('n', AMC_VIEW_DIALOG), AMC_REQ_NO, "n is no in a dialog");
 	is_int(amc_tui_keymap_lookup('q', AMC_VIEW_TASK | AMC_VIEW_TREE), AMC_REQ_QUIT,
 	       "keys the tree pane does not bind fall through to the Task view");
-	is_int(amc_tui_keymap_lookup('h', AMC_VIEW_TASK), AMC_REQ_NONE, "h does nothing outside the tree pane");
+	is_int(amc_tui_keymap_lookup('h', AMC_VIEW_TASK), AMC_REQ_PAN_LEFT, "outside the tree pane h pans a zoomed screenshot");
+	is_int(amc_tui_keymap_lookup('h', AMC_VIEW_TASKS), AMC_REQ_NONE, "h does nothing in the Tasks view");
+	is_int(amc_tui_keymap_lookup('p', AMC_VIEW_TASK), AMC_REQ_PICK, "p picks on the screenshot");
+	is_int(amc_tui_keymap_lookup('x', AMC_VIEW_TASK), AMC_REQ_CROP, "x zooms to the target");
+	is_int(amc_tui_keymap_lookup('R', AMC_VIEW_TASK), AMC_REQ_OCR_FULL, "R runs full OCR");
 	is_int(amc_tui_keymap_lookup('/', AMC_VIEW_TASKS), AMC_REQ_SEARCH, "/ searches the Tasks view");
 	is_int(amc_tui_keymap_lookup('/', AMC_VIEW_DEVICES), AMC_REQ_NONE, "/ is unbound in the Devices view");
-	is_int(amc_tui_keymap_lookup('x', AMC_VIEW_ALL), AMC_REQ_NONE, "an unbound key is NONE");
+	is_int(amc_tui_keymap_lookup('X', AMC_VIEW_ALL), AMC_REQ_NONE, "an unbound key is NONE");
 	is_int(amc_tui_keymap_lookup('j', 0), AMC_REQ_NONE, "no view: nothing is bound");
 	is_int(amc_tui_keymap_lookup(AMC_KEY_META('-'), AMC_VIEW_TREE), AMC_REQ_COLLAPSE_ALL, "M-- collapses all");
 	is_int(amc_tui_keymap_lookup('\r', AMC_VIEW_TASKS), AMC_REQ_ENTER, "CR is Enter too");

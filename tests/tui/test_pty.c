@@ -171,6 +171,11 @@ static pid_t start(const char *amc, const char *graphics, const char *envkv)
 		unsetenv("LC_TERMINAL");
 		unsetenv("VTE_VERSION");
 		unsetenv("KONSOLE_VERSION");
+		unsetenv("AMC_HYPERLINKS");
+		unsetenv("KITTY_WINDOW_ID");
+		unsetenv("WT_SESSION");
+		unsetenv("DISPLAY"); /* O shows the path rather than opening a viewer */
+		unsetenv("WAYLAND_DISPLAY");
 		if (envkv)
 			putenv((char *)envkv);
 		if (graphics) {
@@ -296,6 +301,29 @@ static void pixels_case(const char *amc, const char *graphics, const char *envkv
 	answer_da1 = 0;
 }
 
+/* O in the Task view shows the screenshot's path; with `envkv` the terminal
+ * is one that supports OSC 8 links (or not): the bytes amc writes say whether
+ * the path became a link to the file (issue 27). */
+static void hyperlink_case(const char *amc, const char *envkv, int want, const char *name)
+{
+	pid_t pid = start(amc, NULL, envkv);
+	ok(pid > 0 && wait_for("amc  Tasks", 10000), "%s: the TUI starts", name);
+	send("\r");
+	ok(wait_for("Timeline", 5000), "%s: the Task view opens", name);
+	raw_reset();
+	send("O");
+	pump(600);
+	ok(wait_for("screenshot: ", 2000), "%s: O shows the screenshot's path", name);
+	const char *l = raw_find("\033]8;;file://");
+	if (want) {
+		ok(l != NULL && strstr(l, ".png\033\\") && strstr(l, "\033]8;;\033\\"),
+		   "%s: the path is written as an OSC 8 link to the file, then closed", name);
+	} else {
+		ok(l == NULL, "%s: no OSC 8 link is written", name);
+	}
+	ok(quit(pid) == 0, "%s: quits cleanly", name);
+}
+
 int main(void)
 {
 	const char *amc = getenv("AMC_BIN");
@@ -358,6 +386,10 @@ int main(void)
 	/* iTerm2 answers no query amc trusts: the environment decides. */
 	pixels_case(amc, "iterm", NULL, 0, "\033]1337;File=", "iterm");
 	pixels_case(amc, "auto", "LC_TERMINAL=iTerm2", 0, "\033]1337;File=", "auto, iTerm2 from the environment");
+	hyperlink_case(amc, "TERM_PROGRAM=WezTerm", 1, "links, WezTerm");
+	hyperlink_case(amc, "AMC_HYPERLINKS=on", 1, "links, AMC_HYPERLINKS=on");
+	hyperlink_case(amc, NULL, 0, "links, plain xterm");
+	hyperlink_case(amc, "TMUX=/tmp/tmux-0/default,1,0", 0, "links, inside tmux");
 	vterm_free(vt);
 	free(raw);
 	return done_testing();

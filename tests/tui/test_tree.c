@@ -8,6 +8,7 @@
 #include "tap.h"
 #include "tuitest.h"
 #include "tui/tree.h"
+#include "util/jsonutil.h"
 
 #define PANE_W 70
 
@@ -298,6 +299,92 @@ static void test_json_and_clicks(amc_tui_tree *t)
 	is_int(sel, 2, "clicks below the last row or above the first are ignored");
 }
 
+/* A screen: a full-screen content frame (id only: not picked), a title at
+ * the top, two buttons side by side below it, a list row holding a label. */
+#define PICK_XML "<hierarchy rotation=\"0\"><node text=\"\" class=\"android.widget.FrameLayout\" bounds=\"[0,0][1000,2000]\">" \
+	"<node text=\"\" resource-id=\"android:id/content\" class=\"android.widget.FrameLayout\" bounds=\"[0,0][1000,2000]\">" \
+	"<node text=\"Title\" class=\"android.widget.TextView\" bounds=\"[0,0][1000,100]\"/>" \
+	"<node text=\"Right\" class=\"android.widget.Button\" clickable=\"true\" bounds=\"[500,200][900,300]\"/>" \
+	"<node text=\"Left\" class=\"android.widget.Button\" clickable=\"true\" bounds=\"[100,200][400,300]\"/>" \
+	"<node text=\"\" resource-id=\"p:id/row\" class=\"android.widget.LinearLayout\" clickable=\"true\" bounds=\"[0,400][1000,600]\">" \
+	"<node text=\"Label\" class=\"android.widget.TextView\" bounds=\"[50,450][400,550]\"/></node></node></node></hierarchy>"
+
+static int fake_selector(const amc_ui_tree *t, size_t i, amc_sb *out)
+{
+	if (!t->nodes[i].text[0])
+		return -1;
+	amc_sb_printf(out, "{text: \"%s\"}", t->nodes[i].text);
+	return 0;
+}
+
+static const char *picked(amc_tui_tree *t)
+{
+	static char buf[256];
+	amc_sb sb;
+	amc_sb_init(&sb);
+	if (amc_tui_tree_selected_summary(t, &sb) != 0)
+		amc_sb_puts(&sb, "(none)");
+	snprintf(buf, sizeof buf, "%s", amc_sb_str(&sb));
+	amc_sb_free(&sb);
+	return buf;
+}
+
+/* Picking on the screenshot: reading order, containers skipped, the smallest
+ * element under a point, and the selector from the function wired in. */
+static void test_pick(void)
+{
+	amc_ui_tree tr;
+	amc_err e;
+	if (amc_uitree_parse(PICK_XML, strlen(PICK_XML), &tr, &e) != 0) {
+		ok(0, "the pick screen parses: %s", e.msg);
+		return;
+	}
+	cJSON *j = amc_uitree_to_json(&tr);
+	char *js = amc_json_print(j);
+	cJSON_Delete(j);
+	amc_uitree_free(&tr);
+	amc_tui_tree *t = amc_tui_tree_new();
+	amc_tui_tree_load(t, js, &e);
+	ok(amc_tui_tree_pick_next(t, 0), "p picks");
+	like(picked(t), "TextView \"Title\"", "the first element top to bottom (not the root or the full-screen frame)");
+	amc_tui_tree_pick_next(t, 1);
+	like(picked(t), "Button \"Left\"", "then left before right on one line");
+	amc_tui_tree_pick_next(t, 1);
+	like(picked(t), "Button \"Right\"", "then the right one");
+	amc_tui_tree_pick_next(t, 1);
+	like(picked(t), "LinearLayout #row [click]", "a clickable row with an id");
+	amc_tui_tree_pick_next(t, 1);
+	like(picked(t), "TextView \"Label\"", "then the label in it");
+	ok(!amc_tui_tree_pick_next(t, 1), "nothing after the last");
+	amc_tui_tree_pick_next(t, -1);
+	like(picked(t), "LinearLayout #row", "k goes back");
+	ok(amc_tui_tree_pick_at(t, 200, 500), "a point on the label");
+	like(picked(t), "TextView \"Label\"", "picks the smallest element there");
+	ok(amc_tui_tree_pick_at(t, 700, 500), "a point on the row beside the label");
+	like(picked(t), "LinearLayout #row", "picks the row");
+	ok(!amc_tui_tree_pick_at(t, 950, 1500), "a point on the bare frame picks nothing");
+	int box[4];
+	ok(amc_tui_tree_selected_bounds(t, box) && box[1] == 400 && box[3] == 600, "the picked element is outlined");
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_tui_tree_set_selector(NULL);
+	ok(amc_tui_tree_selected_selector(t, &sb) == -1 && strstr(amc_sb_str(&sb), "no selector generator"),
+	   "without a selector function wired in: says so");
+	amc_tui_tree_set_selector(fake_selector);
+	amc_tui_tree_pick_at(t, 200, 250);
+	amc_sb_reset(&sb);
+	ok(amc_tui_tree_selected_selector(t, &sb) == 0, "with one");
+	is_str(amc_sb_str(&sb), "tapOn: {text: \"Left\"}", "the command from the function wired in");
+	amc_tui_tree_pick_at(t, 700, 500);
+	amc_sb_reset(&sb);
+	ok(amc_tui_tree_selected_selector(t, &sb) == -1 && strstr(amc_sb_str(&sb), "no selector finds"),
+	   "a node it has none for: the reason");
+	amc_tui_tree_set_selector(NULL);
+	amc_sb_free(&sb);
+	amc_tui_tree_free(t);
+	free(js);
+}
+
 int main(void)
 {
 	if (tt_screen(PANE_W + 10, 30) != 0)
@@ -311,6 +398,7 @@ int main(void)
 	test_movement(t);
 	test_search(t);
 	test_json_and_clicks(t);
+	test_pick();
 	is_int(amc_tui_tree_load(t, NULL, &e), 0, "loading nothing over a tree empties it");
 	is_int(amc_tui_tree_count(t), 0, "no nodes left");
 	amc_tui_tree_free(t);

@@ -216,6 +216,61 @@ static void test_worker(void)
 	close(wake[1]);
 }
 
+/* Distinct colour pairs among the cells of an area. */
+static int pairs_inside(int y, int x, int h, int w)
+{
+	short seen[64];
+	int n = 0;
+	for (int r = y; r < y + h; r++)
+		for (int c = x; c < x + w; c++) {
+			cchar_t cc;
+			wchar_t wc[CCHARW_MAX + 1];
+			attr_t at;
+			short pair;
+			if (mvin_wch(r, c, &cc) != OK || getcchar(&cc, wc, &at, &pair, NULL) != OK || wc[0] == L'.')
+				continue;
+			int k = 0;
+			while (k < n && seen[k] != pair)
+				k++;
+			if (k == n && n < 64)
+				seen[n++] = pair;
+		}
+	return n;
+}
+
+/* Zoom to a target (issue 27): a crop of the full capture fills the pane,
+ * marks land inside it, and a cell maps back to the image's pixel. */
+static void test_crop(void)
+{
+	int w = 0, h = 0;
+	ok(amc_tui_image_size(thumbed_png, &w, &h) == 0 && w == 80 && h == 160, "the size from the header (%dx%d)", w, h);
+	dots();
+	amc_tui_image_draw(thumbed_png, 2, 5, 8, 20, -1, -1, NULL, 0, "symbols");
+	int whole = pairs_inside(2, 5, 8, 20);
+	timing_text();
+	dots();
+	amc_tui_marks m = { 40, 130, NULL, 0, 0, 0, 0, 0, { 0, 100, 80, 160 } };
+	is_int(amc_tui_image_draw_marked(thumbed_png, 2, 5, 8, 20, &m, 0, "symbols"), 0, "a crop is drawn");
+	like(timing_text(), "full", "a crop is cut from the full capture, not the thumbnail");
+	ok(whole >= 2 && pairs_inside(2, 5, 8, 20) <= 2, "the bottom part only (blue): %d colour pairs, the whole image %d",
+	   pairs_inside(2, 5, 8, 20), whole);
+	ok(outside_untouched(2, 5, 8, 20), "inside the pane");
+	int c, r = find_cell(0x25CE, &c);
+	ok(r >= 2 && r < 10, "the target inside the crop is marked (row %d)", r);
+	int first = -1;
+	for (int cc = 5; cc < 25 && first < 0; cc++)
+		if ((mvinch(2, cc) & A_CHARTEXT) != '.')
+			first = cc;
+	int px = -1, py = -1;
+	ok(first >= 0 && amc_tui_image_pixel_at(2, first, &px, &py), "a cell of the crop maps to a pixel");
+	ok(px >= 0 && px < 20 && py >= 100 && py < 115, "the top-left cell is the crop's top-left pixels (%d,%d)", px, py);
+	ok(!amc_tui_image_pixel_at(20, 70, &px, &py), "a cell off every image maps to none");
+	dots();
+	amc_tui_marks m2 = { 40, 20, NULL, 0, 0, 0, 0, 0, { 0, 100, 80, 160 } };
+	amc_tui_image_draw_marked(thumbed_png, 2, 5, 8, 20, &m2, 0, "symbols");
+	ok(find_cell(0x25CE, &c) < 0, "a target outside the crop is not marked on its edge");
+}
+
 int main(void)
 {
 	const char *home = test_home("tuiimage");
@@ -238,6 +293,7 @@ int main(void)
 	test_placeholders();
 	test_symbols();
 	test_thumbnail();
+	test_crop();
 	test_worker();
 	amc_tui_image_timing(NULL);
 	fclose(timing);

@@ -33,4 +33,18 @@ sel=$(rows "$d/tasks-pgdn.txt" | grep '^>' | grep -oE 't[0-9a-f]{7}')
 ok_status $? "PgDn selects a task ($sel) that was not on the first page"
 sel=$(rows "$d/tasks-end.txt" | grep '^>' | grep -oE 't[0-9a-f]{7}')
 is "$sel" "$(rows "$d/tasks-sort-oldest.txt" | head -1 | grep -oE 't[0-9a-f]{7}')" "G selects the oldest task"
+
+# Short ids as git abbreviates them (issue 27): two tasks whose ids share 8
+# characters are shown with 9, in the list and in the Task view's header.
+AMC_HOME=$T_HOME/collide
+"$AMC_TEST_BUILDDIR/tests/tui/mkfixture" "$AMC_HOME" --collide
+ok_status $? "fixture with two ids alike in 8 characters"
+printf 'g\n:dump collide-list\nEnter\n:dump collide-task\n' >"$T_HOME/collide.keys"
+mkdir -p "$T_HOME/dump-collide"
+"$AMC" tui --script "$T_HOME/collide.keys" --dump-dir "$T_HOME/dump-collide" --size 100x30 2>/dev/null
+ok_status $? "the script runs"
+grep -q ' t03000001 ' "$T_HOME/dump-collide/collide-list.txt" && grep -q ' t03000000 ' "$T_HOME/dump-collide/collide-list.txt"
+ok_status $? "the list shows 9 characters, enough to tell them apart"
+sed -n 2p "$T_HOME/dump-collide/collide-task.txt" | grep -q '  t0300000[01]  '
+ok_status $? "so does the Task view's header"
 done_testing

@@ -66,3 +66,7 @@ check_PROGRAMS += tests/unit/test_roff
 TESTS += tests/unit/test_roff
 tests_unit_test_roff_SOURCES = tests/unit/test_roff.c
 tests_unit_test_roff_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_hyperlink
+TESTS += tests/unit/test_hyperlink
+tests_unit_test_hyperlink_SOURCES = tests/unit/test_hyperlink.c
+tests_unit_test_hyperlink_LDADD = $(TEST_LDADD)
