@@ -205,7 +205,8 @@ static char **child_env(agent *a, const char *codex_home)
 	char **env = calloc(n + 8, sizeof *env);
 	size_t k = 0;
 	for (char **p = environ; p && *p; p++) {
-		if (secret_env(*p) || !strncmp(*p, "CODEX_HOME=", 11))
+		if (secret_env(*p) || !strncmp(*p, "CODEX_HOME=", 11) ||
+		    !strncmp(*p, "MCP_CONNECTION_NONBLOCKING=", 27))
 			continue;
 		int key = 0;
 		for (int i = 0; KEYS[i]; i++)
@@ -224,6 +225,11 @@ static char **child_env(agent *a, const char *codex_home)
 		env[k++] = amc_xstrdup("DISABLE_AUTOUPDATER=1");
 		env[k++] = amc_xstrdup("DISABLE_ERROR_REPORTING=1");
 		env[k++] = amc_xstrdup("DISABLE_TELEMETRY=1");
+		/* Claude Code 2.1 connects MCP servers in the background in print
+		 * mode, so on a loaded host its first turn can go out without amc's
+		 * tools and the run ends with no act (seen in make check at load 4):
+		 * wait for amc's server before the first turn. */
+		env[k++] = amc_xstrdup("MCP_CONNECTION_NONBLOCKING=0");
 		/* Claude Code retries a refused call (401 included) for minutes:
 		 * a bounded few, unless the user chose otherwise */
 		if (!getenv("CLAUDE_CODE_MAX_RETRIES"))

@@ -180,10 +180,13 @@ EOF
 chmod +x "$T_HOME/fake-claude"
 FAKE_OUT="$T_HOME/fake"
 export FAKE_OUT
-out=$(AMC_AGENT_CLAUDE_PATH="$T_HOME/fake-claude" ANTHROPIC_API_KEY=sk-test-key AMC_SECRET_PIN=1234 timeout 60 "$AMC" run --agent claude "open settings" 2>&1 </dev/null)
+out=$(MCP_CONNECTION_NONBLOCKING=true AMC_AGENT_CLAUDE_PATH="$T_HOME/fake-claude" ANTHROPIC_API_KEY=sk-test-key AMC_SECRET_PIN=1234 timeout 60 "$AMC" run --agent claude "open settings" 2>&1 </dev/null)
 like "$out" "bills this run to your Claude Code login \(plan max\); the API key in the environment is not passed on" "login + key, no choice: the login, and it says the key is not used"
 ok "$(! grep -q '^ANTHROPIC_API_KEY=' "$FAKE_OUT.env"; echo $((! $?)))" "the CLI's environment has no ANTHROPIC_API_KEY"
 ok "$(! grep -q '^AMC_SECRET_PIN=' "$FAKE_OUT.env"; echo $((! $?)))" "nor amc's secrets"
+# Claude Code 2.1 would otherwise send its first turn before amc's MCP server
+# is connected (nonBlocking by default in print mode): a run without tools.
+is "$(grep '^MCP_CONNECTION_NONBLOCKING=' "$FAKE_OUT.env")" "MCP_CONNECTION_NONBLOCKING=0" "the CLI waits for amc's MCP server before its first turn"
 ok "$(! grep -qx -- '--bare' "$FAKE_OUT.args"; echo $((! $?)))" "and no --bare (which would skip the login)"
 like "$(tr '\n' ' ' <"$FAKE_OUT.args")" "--tools  --strict-mcp-config --mcp-config [^ ]+/mcp.json --allowedTools mcp__amc__observe,mcp__amc__act --permission-mode dontAsk --no-session-persistence --setting-sources " "argv: built-in tools off, amc's MCP config only, amc's two tools, no settings"
 like "$(cat "$FAKE_OUT.cwd")" "/agents/[0-9a-z]+/work$" "the CLI runs in a private folder under \$AMC_HOME/agents"

@@ -292,4 +292,31 @@ wait_for 60 done9; ok_status $? "a host where Claude Code can run claims the age
 like "$(pg_sql "SELECT error FROM amc_fleet.attempt WHERE assignment_id = $id9")" "Claude Code stopped without finishing" "and runs it with Claude Code as the planner"
 wait_for 40 done10; ok_status $? "a host with fleet.capabilities app=com.example claims the work that needs it"
 kill -TERM $h10; wait $h10
+
+# amc fleet cancel ends a running agent run: the host's task is cancelled and
+# the CLI's process group is ended with it (a stand-in that waits forever, as
+# a CLI waits on its model), as Ctrl-C, cancel_task and the TUI's cancel do.
+cat >"$T_HOME/hang-claude" <<'EOF2'
+#!/bin/sh
+case "${1:-}" in --version) echo "2.1.197 (Claude Code)"; exit 0 ;; esac
+echo $$ >"$AMC_TEST_HANG_PIDS"
+sleep 300 &
+echo $! >>"$AMC_TEST_HANG_PIDS"
+wait
+EOF2
+chmod +x "$T_HOME/hang-claude"
+id12=$("$AMC" fleet submit --agent claude --json "Turn Wi-Fi off" | sed -n 's/.*"id":[[:space:]]*\([0-9]*\).*/\1/p')
+AMC_TEST_HANG_PIDS="$T_HOME/hang.pids" AMC_AGENT_CLAUDE_PATH="$T_HOME/hang-claude" "$AMC" host --devices sim:0 --name h11 >"$T_HOME/h11.out" 2>&1 &
+h11=$!
+hung12() { [ "$(wc -l <"$T_HOME/hang.pids" 2>/dev/null)" = 2 ]; }
+wait_for 40 hung12; ok_status $? "a host starts the agent goal $id12 (its CLI waits on its model)"
+is "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $id12")" "leased" "the agent goal is running on h11"
+like "$("$AMC" fleet cancel "$id12")" "asked to stop" "fleet cancel asks the host to stop the agent run"
+ended12() { [ "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $id12")" = cancelled ]; }
+wait_for 20 ended12; ok_status $? "the agent's assignment ends cancelled"
+l12=$(pg_sql "SELECT local_task_id FROM amc_fleet.attempt WHERE assignment_id = $id12")
+like "$("$AMC" show "$l12" --json)" '"status":[[:space:]]*"cancelled"' "its local task is cancelled"
+gone12() { for p in $(cat "$T_HOME/hang.pids"); do kill -0 "$p" 2>/dev/null && return 1; done; return 0; }
+wait_for 10 gone12; ok_status $? "the agent CLI and its children are gone"
+kill -TERM $h11; wait $h11; is $? 0 "the host stops cleanly afterwards"
 done_testing
