@@ -46,6 +46,9 @@ typedef struct agent {
 	amc_config *cfg;                /* a copy: the caller's may be a temporary */
 	char model[128];
 	amc_agentcli_billing bill;
+	/* Why this host cannot bill the run (not logged in, no key): met at the
+	 * start, so the task is recorded failed with it, as a missing CLI is. */
+	char start_err[AMC_ERR_MSG_MAX];
 	char name[32];                  /* "agent:claude" */
 	amc_planner *xp;                /* the external planner we delegate to */
 	amc_extplanner *x;
@@ -563,6 +566,8 @@ static int start(agent *a, const amc_plan_ctx *ctx, amc_err *e)
 	amc_agentcli_probe_run(a->cfg, a->kind, 1, &pr);
 	if (!pr.found || !pr.version_ok)
 		return amc_err_set(e, AMC_EENV, "%s cannot run here: %s", amc_agentcli_kind_title(a->kind), pr.version_error);
+	if (a->start_err[0])
+		return amc_err_set(e, AMC_EENV, "%s", a->start_err);
 	snprintf(a->version, sizeof a->version, "%s", pr.version);
 	snprintf(a->path, sizeof a->path, "%s", pr.path);
 	char home[PATH_MAX];
@@ -649,13 +654,19 @@ int amc_agentcli_planner_new(const amc_config *cfg, const char *provider, const 
 	amc_agentcli_probe pr;
 	amc_agentcli_probe_run(cfg, kind, 0, &pr);
 	amc_agentcli_billing bill;
-	int d = amc_agentcli_billing_decide(&pr, choice, &bill, e);
-	if (d < 0)
+	amc_err be;
+	amc_err_clear(&be);
+	int d = amc_agentcli_billing_decide(&pr, choice, &bill, &be);
+	if (d < 0 && be.code != AMC_EENV) {
+		*e = be;
 		return -1;
+	}
 	if (d > 0)
 		return amc_err_set(e, AMC_EUSAGE, "%s Say so with --billing api (or agent.billing = api); amc does not "
 			       "start a run on a billing you did not choose", bill.why);
 	agent *a = amc_xcalloc(1, sizeof *a);
+	if (d < 0)
+		snprintf(a->start_err, sizeof a->start_err, "%s", be.msg);
 	a->cfg = config_copy(cfg, e);
 	if (!a->cfg) {
 		free(a);

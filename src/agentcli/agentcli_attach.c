@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,15 @@ struct amc_agentcli_endpoint {
 static void *conn_main(void *arg)
 {
 	conn *c = arg;
+	/* The CLI's `amc mcp --attach` child may die (a cancel ends its process
+	 * group) while this thread answers it: a write to its socket must fail
+	 * with EPIPE, not kill amc with SIGPIPE (seen after MCP cancel_task).
+	 * The signal is thread-directed, so blocking it here suffices; one left
+	 * pending goes with the thread. */
+	sigset_t pipe_set;
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, NULL);
 	int fd2 = dup(c->fd);
 	FILE *in = fdopen(c->fd, "r"), *out = fd2 >= 0 ? fdopen(fd2, "w") : NULL;
 	if (in && out) {

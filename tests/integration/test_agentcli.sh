@@ -220,8 +220,10 @@ out=$(AMC_AGENT_CLAUDE_PATH="$T_HOME/fake-claude" ANTHROPIC_API_KEY=x "$AMC" run
 is "$?" "2" "only a key and no terminal to ask: refused too"
 is "$("$AMC" tasks 2>/dev/null | wc -l)" "$n0" "no task was started on a billing nobody chose"
 out=$(AMC_AGENT_CLAUDE_PATH="$T_HOME/fake-claude" "$AMC" run --agent claude "open settings" 2>&1 </dev/null)
-is "$?" "3" "no login and no key: exit 3"
-like "$out" "not logged in here and no API key is set: run .claude. once and log in" "saying to log in"
+is "$?" "1" "no login and no key: the task fails (exit 1), as for a missing CLI"
+like "$out" "failed after 0 steps: Claude Code is not logged in here and no API key is set: run .claude. once and log in" "saying to log in"
+nl=$(printf '%s\n' "$out" | sed -n 's/^amc: task \([0-9a-z]*\) running.*/\1/p')
+like "$("$AMC" show "$nl" 2>&1 | head -n 3)" "failed" "and the task is recorded failed with that reason"
 mv "$HOME/.claude/creds.off" "$HOME/.claude/.credentials.json"
 
 # ---- faults: each ends the task failed, with a reason, nothing left running ----
