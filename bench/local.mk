@@ -10,7 +10,7 @@ check_PROGRAMS += bench/bench_store bench/bench_device
 bench_bench_store_SOURCES = bench/bench_store.c
 bench_bench_store_LDADD = $(TEST_LDADD)
 TESTS += tests/integration/test_bench.sh
-EXTRA_DIST += tests/integration/test_bench.sh
+EXTRA_DIST += tests/integration/test_bench.sh bench/bench_recorded.sh
 
 # bench_search: full-text search over 1M generated steps (STEPS=... to change it);
 # a 20,000-step run in `make check` (tests/integration/test_bench.sh) checks it runs
@@ -45,6 +45,7 @@ bench: bench/bench_steps$(EXEEXT) bench/bench_ocr$(EXEEXT) bench/bench_tui$(EXEE
 		bench/bench_device$(EXEEXT) tests/tools/adb-standin$(EXEEXT) amc$(EXEEXT)
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_steps$(EXEEXT) 3
 	./bench/bench_store$(EXEEXT) $(BENCH_STORE_ARGS)
+	$(SHELL) $(abs_top_srcdir)/bench/bench_recorded.sh ./amc$(EXEEXT) $(abs_top_srcdir)/data
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_device$(EXEEXT) tests/tools/adb-standin$(EXEEXT)
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_ocr$(EXEEXT) 3
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_tui$(EXEEXT) $(abs_top_builddir)/amc$(EXEEXT) $(BENCH_TUI_ARGS)

@@ -182,6 +182,10 @@ static void set_status(run *r, const char *status)
 		int gone = amc_store_free_unrecorded(r->store, r->task->id, &fe);
 		if (gone > 0)
 			rc = amc_store_update_task(r->store, &r->row, &e);
+		/* Frames stored once free little: the disk kept back at the
+		 * start is for this write. */
+		if (rc != 0 && amc_store_reserve_release(r->store))
+			rc = amc_store_update_task(r->store, &r->row, &e);
 	}
 	if (rc != 0)
 		amc_log_error("task %s: cannot record status %s: %s", r->task->id, status, e.msg);
@@ -252,7 +256,7 @@ static int store_observation(run *r, amc_observation *o, amc_err *e)
 	if (src)
 		(void)amc_store_put_thumbnail(r->store, r->task->id, name, src, &te);
 	amc_image_free(&dec);
-	if (amc_store_put_artifact(r->store, r->task->id, name, o->png, o->png_len, rel, sizeof rel, e) != 0)
+	if (amc_store_put_frame(r->store, r->task->id, name, o->png, o->png_len, rel, sizeof rel, e) != 0)
 		return -1;
 	o->png_path = amc_xstrdup(rel);
 	cJSON *tj = amc_uitree_to_json(&o->tree);
@@ -345,6 +349,13 @@ static int run_start(run *r, amc_err *e)
 		r->task->goal ? r->task->goal : r->task->flow_name, 0);
 	r->row.started_ms = amc_now_ms();
 	set_status(r, AMC_ST_RUNNING);
+	/* Keep room for the task's end before its first step: a task whose end
+	 * cannot be written would stay 'running'. */
+	amc_err re;
+	if (amc_store_reserve_keep(r->store, &re) != 0) {
+		finish_task(r, AMC_ST_FAILED, re.msg, NULL);
+		return 1;
+	}
 
 	const amc_runner_opts *o = r->opts;
 	r->observe = (amc_observe_opts){ o->capture_retries, o->ocr_policy };

@@ -199,3 +199,36 @@ struct sqlite3 *amc_store_db(amc_store *s)
 {
 	return s ? s->db : NULL;
 }
+
+static int reserve_path(const amc_store *s, char *out, size_t n)
+{
+	return amc_path_join(out, n, s->home, "reserve");
+}
+
+int amc_store_reserve_keep(amc_store *s, amc_err *e)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	if (reserve_path(s, p, sizeof p) != 0)
+		return 0;
+	if (stat(p, &st) == 0 && st.st_size >= AMC_STORE_RESERVE_BYTES)
+		return 0;
+	int fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return 0; /* not ours to judge: the database write that follows says more */
+	int rc = posix_fallocate(fd, 0, AMC_STORE_RESERVE_BYTES);
+	close(fd);
+	if (rc == ENOSPC || rc == EDQUOT || rc == EFBIG) {
+		(void)unlink(p);
+		return amc_err_set(e, AMC_EENV, "the disk holding %s is full (no room to keep %d KB for the task's end): "
+				   "free some disk space (`amc retention` removes old tasks)", s->home,
+				   AMC_STORE_RESERVE_BYTES / 1024);
+	}
+	return 0;
+}
+
+int amc_store_reserve_release(amc_store *s)
+{
+	char p[PATH_MAX];
+	return reserve_path(s, p, sizeof p) == 0 && unlink(p) == 0;
+}

@@ -174,6 +174,16 @@ int amc_store_thumb_path(const char *path, char *out, size_t n);
  * that a row names), i.e. the evidence of a step that could not be recorded.
  * Returns how many files went, or -1 with e when the rows cannot be read. */
 int amc_store_free_unrecorded(amc_store *s, const char *task_id, amc_err *e);
+/* A little disk kept back for the end of a task: a file ($AMC_HOME/reserve,
+ * AMC_STORE_RESERVE_BYTES) that the runner makes sure of before a task's first
+ * step and gives up when a full disk would otherwise keep the task's end from
+ * being recorded. keep: 0 when the file is there (or the file system cannot
+ * say: only a full disk counts), -1 with e (AMC_EENV) when the disk is too
+ * full to keep it. release: 1 when the file was removed, 0 when there was
+ * none. Tasks running at once share the one file. */
+#define AMC_STORE_RESERVE_BYTES (256 * 1024)
+int amc_store_reserve_keep(amc_store *s, amc_err *e);
+int amc_store_reserve_release(amc_store *s);
 struct amc_image;
 int amc_store_put_thumbnail(amc_store *s, const char *task_id, const char *name,
 			    const struct amc_image *img, amc_err *e);

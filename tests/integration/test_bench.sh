@@ -31,4 +31,8 @@ like "$out" "rare term \(Quetzalcoatl, 1 in 10,000\) +2 " "the rare term: its tw
 like "$out" "phrase \(\"Payment failed\", 1 %\) +20 " "the phrase fills the first page"
 out=$(TMPDIR="$T_HOME" "$B/bench_search" 20000 5 2>&1); like "$out" "reusing" "a second run reuses the database"
 out=$("$B/bench_search" 5 2>&1); is $? 2 "too few steps: usage"
+# bench_recorded.sh on the bundled flows: what a recorded step costs on disk
+out=$(BENCH_RECORDED_QUICK=1 TMPDIR="$T_HOME" sh "$AMC_TEST_SRCDIR/bench/bench_recorded.sh" "$AMC" "$AMC_TEST_SRCDIR/data" 2>&1)
+is $? 0 "bench_recorded.sh runs the bundled flows"
+like "$out" "bundled flows +[0-9]+ steps, +[0-9]+ screenshot files, .* KB per recorded step \\[<= 80 KB\\] (met|MISSED)" "and prints the bytes per recorded step with its target"
 done_testing

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -320,6 +321,43 @@ static void test_concurrent_open(const char *base)
 	amc_store_close(s);
 }
 
+/* The disk kept back for a task's end: made 0600 at its full size, given up
+ * once, and refused with a message a person can act on when the file system
+ * has no room (RLIMIT_FSIZE stands in for a full disk: no mount needed). */
+static void test_reserve(const char *base)
+{
+	char home[PATH_MAX], p[PATH_MAX + 16];
+	snprintf(home, sizeof home, "%s/reserve/amc", base);
+	amc_store *s = NULL;
+	amc_err e = {0};
+	ok(amc_store_open(home, &s, &e) == 0, "open a home for the reserve: %s", e.msg);
+	snprintf(p, sizeof p, "%s/reserve", home);
+	ok(!amc_file_exists(p), "opening the store keeps no reserve (a task's start does)");
+	is_int(amc_store_reserve_keep(s, &e), 0, "keep: %s", e.msg);
+	struct stat st;
+	ok(stat(p, &st) == 0 && st.st_size == AMC_STORE_RESERVE_BYTES && st.st_blocks * 512 >= AMC_STORE_RESERVE_BYTES,
+	   "the reserve is %d KB, allocated", AMC_STORE_RESERVE_BYTES / 1024);
+	is_int(mode_of(p), 0600, "the reserve is 0600");
+	is_int(amc_store_reserve_keep(s, &e), 0, "keep again: nothing to do");
+	is_int(amc_store_reserve_release(s), 1, "release removes it");
+	ok(!amc_file_exists(p), "and it is gone");
+	is_int(amc_store_reserve_release(s), 0, "a second release has nothing to give");
+	pid_t pid = fork();
+	if (pid == 0) {
+		signal(SIGXFSZ, SIG_IGN);
+		struct rlimit rl = { 64 * 1024, 64 * 1024 };
+		setrlimit(RLIMIT_FSIZE, &rl);
+		amc_err ce = {0};
+		int rc = amc_store_reserve_keep(s, &ce);
+		_exit(rc == -1 && strstr(ce.msg, "is full") && strstr(ce.msg, "amc retention") && !amc_file_exists(p) ? 0 : 1);
+	}
+	int wst = 0;
+	waitpid(pid, &wst, 0);
+	ok(WIFEXITED(wst) && WEXITSTATUS(wst) == 0, "no room: keep fails saying the disk is full and what to do, "
+	   "leaving no partial reserve");
+	amc_store_close(s);
+}
+
 int main(void)
 {
 	const char *base = test_home("store");
@@ -328,5 +366,6 @@ int main(void)
 	test_corrupt(base);
 	test_recover(base);
 	test_concurrent_open(base);
+	test_reserve(base);
 	return done_testing();
 }
