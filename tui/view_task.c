@@ -627,9 +627,19 @@ static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)
 	case AMC_REQ_CROP:
 		t->crop = (t->crop + 1) % 3;
 		t->pan_x = t->pan_y = 0;
-		if (t->crop)
-			amc_tui_message(a, 0, "zoomed to the %s (x: %s); h/j/k/l pan on a screenshot pane",
-					t->pick ? "picked element" : "step's target", t->crop == 1 ? "closer" : "whole screen");
+		if (t->crop) {
+			/* say what crop_rect centres on, in its order: a step without
+			 * a target (an assertion) must not claim one */
+			int box[4], cx, cy, node = t->nsteps && amc_tui_evidence_tree_mark(t->ev, box);
+			int target = t->nsteps && amc_tui_steptext_target(&t->steps[t->sel], &cx, &cy);
+			const char *what = t->pick ? "the picked element"
+					   : node && t->focus == P_EVIDENCE ? "the selected node"
+					   : target ? "the step's target"
+					   : node ? "the selected node (the step has no target)"
+						  : "the middle (no target: p picks one)";
+			amc_tui_message(a, 0, "zoomed to %s; x: %s, h/j/k/l: pan", what,
+					t->crop == 1 ? "closer" : "whole screen");
+		}
 		return 1;
 	case AMC_REQ_PICK:
 		if (t->pick) {

@@ -39,6 +39,9 @@ Esc
 O
 :dump open-image
 Esc
+Enter
+x
+:dump crop
 KEYS
 for size in 80x24 200x50; do
 	d=$T_HOME/dump-$size
@@ -68,6 +71,8 @@ for size in 80x24 200x50; do
 	ok_status $? "$size: a zoomed screenshot shows before and after side by side, on the whole terminal"
 	grep -q 'screenshot: .*/obs-[0-9]*\.png' "$d/open-image.txt"
 	ok_status $? "$size: O without a desktop shows the screenshot's path"
+	grep -q 'zoomed to the .*no target' "$d/crop.txt"
+	ok_status $? "$size: x on a step without a target says so, not 'the step's target'"
 done
 [ -n "${AMC_TEST_VERBOSE:-}" ] && cat "$T_HOME/dump-80x24/open.txt"
 
