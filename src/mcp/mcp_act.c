@@ -3,6 +3,7 @@
 #include "mcp/mcp_act.h"
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 #include "device/device.h"
 #include "image/png.h"
 #include "launch/launch.h"
-#include "mcp/mcp_tools.h"
+#include "mcp/registry.h"
 #include "runtime/observe.h"
 #include "runtime/run.h"
 #include "runtime/safety.h"
@@ -22,6 +23,42 @@
 #include "util/jsonutil.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
+
+/* ---- results (mcp_act.h): every tool's ---- */
+
+cJSON *amc_mcp_result(cJSON *structured, const char *text, int is_error)
+{
+	cJSON *r = cJSON_CreateObject();
+	cJSON *content = cJSON_AddArrayToObject(r, "content");
+	cJSON *t = cJSON_CreateObject();
+	cJSON_AddStringToObject(t, "type", "text");
+	if (text)
+		cJSON_AddStringToObject(t, "text", text);
+	else {
+		char *s = structured ? cJSON_PrintUnformatted(structured) : NULL;
+		cJSON_AddStringToObject(t, "text", s ? s : "");
+		free(s);
+	}
+	cJSON_AddItemToArray(content, t);
+	if (structured)
+		cJSON_AddItemToObject(r, "structuredContent", structured);
+	if (is_error)
+		cJSON_AddTrueToObject(r, "isError");
+	return r;
+}
+
+cJSON *amc_mcp_fail(const char *fmt, ...)
+{
+	char msg[AMC_ERR_MSG_MAX + 256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	char *s = amc_sanitize_dup(msg);
+	cJSON *r = amc_mcp_result(NULL, s, 1);
+	free(s);
+	return r;
+}
 
 /* The image as MCP image content, its long edge at most AMC_MCP_IMAGE_EDGE
  * (docs/mcp.md: what models read well for their image tokens). NULL on error. */
@@ -143,7 +180,7 @@ static void add_safe_str(cJSON *j, const char *k, const char *v)
 static int device_arg(const amc_mcp_call *c, char *dev, size_t n, amc_err *e)
 {
 	const char *d = amc_json_str(c->args, "device");
-	return amc_device_id_normalize(d ? d : amc_config_str(amc_mcp_srv_opts(c->srv)->cfg, "device", "default"), dev,
+	return amc_device_id_normalize(d ? d : amc_config_str(c->o->cfg, "device", "default"), dev,
 				       n, e);
 }
 
@@ -195,7 +232,7 @@ static cJSON *observe_result(const char *dev, cJSON *scene, cJSON *semantic, cJS
 
 cJSON *amc_mcp_observe(const amc_mcp_call *c)
 {
-	const amc_mcp_opts *o = amc_mcp_srv_opts(c->srv);
+	const amc_mcp_opts *o = c->o;
 	char dev[128];
 	amc_err e;
 	if (device_arg(c, dev, sizeof dev, &e) != 0)
@@ -203,7 +240,7 @@ cJSON *amc_mcp_observe(const amc_mcp_call *c)
 	const cJSON *im = cJSON_GetObjectItemCaseSensitive(c->args, "image");
 	int want_image = !cJSON_IsFalse(im);
 	int want_sem = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c->args, "semantic"));
-	amc_mcp_session *sess = amc_mcp_srv_session(c->srv, dev, 0, &e);
+	amc_mcp_session *sess = amc_mcp_reg_session(c->reg, dev, 0, &e);
 	if (sess) {
 		/* the device is this session's: the screen its task will act on,
 		 * captured again unless it is fresher than AMC_MCP_FRESH_MS (a real
@@ -476,7 +513,7 @@ static cJSON *act_finish(const amc_mcp_call *c, amc_mcp_session *sess, const cha
 	amc_mcp_session_finish_as(sess, !succ || cJSON_IsTrue(succ), sum, ans && *ans ? ans : NULL);
 	amc_task_outcome out;
 	char task[64];
-	if (amc_mcp_srv_session_close_out(c->srv, dev, AMC_MCP_END_CLIENT, &out, task, sizeof task) != 0)
+	if (amc_mcp_reg_session_close_out(c->reg, dev, AMC_MCP_END_CLIENT, &out, task, sizeof task) != 0)
 		return amc_mcp_fail("no session holds %s any more", dev);
 	cJSON *st = cJSON_CreateObject();
 	amc_json_add_str(st, "task", task);
@@ -494,7 +531,7 @@ static cJSON *act_finish(const amc_mcp_call *c, amc_mcp_session *sess, const cha
 
 cJSON *amc_mcp_act(const amc_mcp_call *c)
 {
-	const amc_mcp_opts *o = amc_mcp_srv_opts(c->srv);
+	const amc_mcp_opts *o = c->o;
 	char dev[128];
 	amc_err e;
 	if (device_arg(c, dev, sizeof dev, &e) != 0)
@@ -502,7 +539,7 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 	const char *an = amc_json_str(c->args, "action");
 	int finish = an && !strcmp(an, "finish");
 	/* finish never starts a session: a retried finish would leave a 0-step task */
-	amc_mcp_session *sess = amc_mcp_srv_session(c->srv, dev, !finish, &e);
+	amc_mcp_session *sess = amc_mcp_reg_session(c->reg, dev, !finish, &e);
 	if (!sess && finish)
 		return amc_mcp_fail("no session holds %s: nothing to finish (the task may have ended already)", dev);
 	if (!sess)
@@ -521,7 +558,7 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 	amc_ext_answer ans;
 	int rc = amc_mcp_session_act(sess, tool, args, reason, c->cancel, &ans, &e);
 	cJSON_Delete(args);
-	amc_mcp_srv_touch(c->srv, dev);
+	amc_mcp_reg_touch(c->reg, dev);
 	if (rc != 0)
 		return amc_mcp_fail("the action did not run: %s", e.msg);
 	cJSON *scene = NULL;
@@ -563,7 +600,10 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 /* ---- run_task ---- */
 
 typedef struct run_job {
-	amc_mcp_server *srv;
+	amc_mcp_reg *reg;
+	/* the call's transport, for progress while it waits */
+	void (*progress)(const amc_mcp_call *c, double progress, double total, const char *message);
+	void *transport;
 	amc_mcp_run *run;
 	amc_launch ln;
 	amc_runner_opts ro;
@@ -580,8 +620,9 @@ static void on_event(const amc_event *ev, void *ud)
 		return;
 	char msg[300];
 	snprintf(msg, sizeof msg, "step %d %s: %s", ev->step, ev->tool ? ev->tool : "", ev->status ? ev->status : "");
-	amc_mcp_call c = { j->srv, NULL, NULL, j->token };
-	amc_mcp_srv_progress(&c, ev->step, j->total, msg);
+	amc_mcp_call c = { .reg = j->reg, .progress_token = j->token, .transport = j->transport };
+	if (j->progress)
+		j->progress(&c, ev->step, j->total, msg);
 }
 
 static void *run_main(void *arg)
@@ -598,7 +639,7 @@ static void *run_main(void *arg)
 	amc_err e;
 	amc_launch_run(&j->ln, &c, &out, &e); /* a task that could not start: out says failed, and why */
 	amc_bus_free(bus);
-	amc_mcp_run_done(j->srv, j->run, &out);
+	amc_mcp_reg_run_done(j->reg, j->run, &out);
 	amc_launch_free(&j->ln);
 	cJSON_Delete(j->token);
 	free(j);
@@ -649,7 +690,7 @@ static int client_flow_gate(const char *text, const char *name, amc_err *e)
 
 cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 {
-	const amc_mcp_opts *o = amc_mcp_srv_opts(c->srv);
+	const amc_mcp_opts *o = c->o;
 	char dev[128];
 	amc_err e;
 	if (device_arg(c, dev, sizeof dev, &e) != 0)
@@ -660,7 +701,7 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	const cJSON *ms = arg(c, "max_steps");
 	int wait = cJSON_IsTrue(arg(c, "wait"));
 	/* a run is a task of its own: this session's task on the device ends first */
-	amc_mcp_srv_session_close(c->srv, dev, AMC_MCP_END_CLIENT);
+	amc_mcp_reg_session_close(c->reg, dev, AMC_MCP_END_CLIENT);
 	/* a device another task holds is refused now, naming that task (as a TUI
 	 * launch is), rather than by a task that fails at its start */
 	amc_lock *probe = NULL;
@@ -707,7 +748,9 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 		free(j);
 		return fail_take(o->home, "run a task on", dev, &e);
 	}
-	j->srv = c->srv;
+	j->reg = c->reg;
+	j->progress = c->progress;
+	j->transport = c->transport;
 	j->cfg = o->cfg;
 	snprintf(j->home, sizeof j->home, "%s", o->home);
 	amc_runner_opts_from_config(&j->ro, o->cfg);
@@ -721,8 +764,8 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	j->token = wait && c->progress_token ? cJSON_Duplicate(c->progress_token, 1) : NULL;
 	char task_id[AMC_ID_SIZE];
 	snprintf(task_id, sizeof task_id, "%s", j->ln.task->id);
-	j->run = amc_mcp_srv_run_add(c->srv, task_id);
-	if (!j->run || amc_mcp_run_spawn(c->srv, j->run, run_main, j) != 0) {
+	j->run = amc_mcp_reg_run_add(c->reg, task_id);
+	if (!j->run || amc_mcp_reg_run_spawn(c->reg, j->run, run_main, j) != 0) {
 		amc_launch_free(&j->ln);
 		cJSON_Delete(j->token);
 		free(j);
@@ -741,7 +784,7 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 		return amc_mcp_result(st, text, 0);
 	}
 	amc_task_outcome out;
-	amc_mcp_run_wait(c->srv, j->run, c->cancel, &out);
+	amc_mcp_reg_run_wait(c->reg, j->run, c->cancel, &out);
 	amc_json_add_str(st, "status", out.status);
 	cJSON_AddNumberToObject(st, "steps", out.steps);
 	if (out.summary[0])

@@ -1,12 +1,12 @@
 /* mcp_act.h - the tools that touch a device: observe, act, run_task
- * (mcp_act.c), and the result helpers every tool uses (mcp_tools.c). */
+ * and the result helpers every tool uses (all in mcp_act.c). */
 #ifndef AMC_MCP_ACT_H
 #define AMC_MCP_ACT_H
 
 #include <stdarg.h>
 #include <cjson/cJSON.h>
 
-#include "mcp/server_int.h"
+#include "mcp/mcp_call.h"
 #include "util/err.h"
 
 /* A CallToolResult: a text block (text, or structured printed as JSON when

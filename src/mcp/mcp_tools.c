@@ -11,6 +11,7 @@
 
 #include "device/manager.h"
 #include "mcp/mcp_act.h"
+#include "mcp/registry.h"
 #include "storage/store.h"
 #include "util/jsonutil.h"
 #include "util/sanitize.h"
@@ -113,45 +114,11 @@ int amc_mcp_tool_check(const char *name, const cJSON *args, char *why, size_t n)
 
 /* ---- results ---- */
 
-cJSON *amc_mcp_result(cJSON *structured, const char *text, int is_error)
-{
-	cJSON *r = cJSON_CreateObject();
-	cJSON *content = cJSON_AddArrayToObject(r, "content");
-	cJSON *t = cJSON_CreateObject();
-	cJSON_AddStringToObject(t, "type", "text");
-	if (text)
-		cJSON_AddStringToObject(t, "text", text);
-	else {
-		char *s = structured ? cJSON_PrintUnformatted(structured) : NULL;
-		cJSON_AddStringToObject(t, "text", s ? s : "");
-		free(s);
-	}
-	cJSON_AddItemToArray(content, t);
-	if (structured)
-		cJSON_AddItemToObject(r, "structuredContent", structured);
-	if (is_error)
-		cJSON_AddTrueToObject(r, "isError");
-	return r;
-}
-
-cJSON *amc_mcp_fail(const char *fmt, ...)
-{
-	char msg[AMC_ERR_MSG_MAX + 256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	char *s = amc_sanitize_dup(msg);
-	cJSON *r = amc_mcp_result(NULL, s, 1);
-	free(s);
-	return r;
-}
-
 /* ---- devices ---- */
 
 static cJSON *t_devices(const amc_mcp_call *c)
 {
-	const amc_mcp_opts *o = amc_mcp_srv_opts(c->srv);
+	const amc_mcp_opts *o = c->o;
 	amc_device_entry *d = NULL;
 	size_t n = 0;
 	char warn[256] = "";
@@ -248,7 +215,7 @@ static cJSON *task_json(const amc_task_row *t)
 
 static cJSON *t_task(const amc_mcp_call *c)
 {
-	const amc_mcp_opts *o = amc_mcp_srv_opts(c->srv);
+	const amc_mcp_opts *o = c->o;
 	const char *id = amc_json_str(c->args, "id");
 	const cJSON *stepj = cJSON_GetObjectItemCaseSensitive(c->args, "step");
 	amc_store *store;
@@ -320,7 +287,7 @@ done:
 
 static cJSON *t_cancel(const amc_mcp_call *c)
 {
-	const amc_mcp_opts *o = amc_mcp_srv_opts(c->srv);
+	const amc_mcp_opts *o = c->o;
 	const char *id = amc_json_str(c->args, "id");
 	amc_store *store;
 	amc_err e;
@@ -339,7 +306,7 @@ static cJSON *t_cancel(const amc_mcp_call *c)
 	 * was recorded as ended, and an ended task is not cancelled again */
 	if (found && amc_status_is_terminal(t.status)) {
 		r = amc_mcp_fail("task %s has already ended (%s)", t.id, t.status);
-	} else if (amc_mcp_srv_cancel_task(c->srv, full)) {
+	} else if (amc_mcp_reg_cancel_task(c->reg, full)) {
 		cJSON *st = cJSON_CreateObject();
 		amc_json_add_str(st, "task", full);
 		cJSON_AddTrueToObject(st, "cancelled");

@@ -9,19 +9,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "mcp/server_int.h"
-
-/* Screenshots go to the client with their long edge at most this many pixels
- * (docs/mcp.md says why). */
-#define AMC_MCP_IMAGE_EDGE 1024
-/* observe in a session captures the screen again unless the one its task
- * holds is younger than this (ms): an act's after-screen read right away is
- * not captured twice, anything older is (docs/mcp.md). */
-#define AMC_MCP_FRESH_MS 500
-/* Scene JSON in a text result is cut at this many bytes (with a note). */
-#define AMC_MCP_SCENE_TEXT_MAX 32768
-/* `task` lists at most this many steps (the latest). */
-#define AMC_MCP_TASK_STEPS_MAX 30
+#include "mcp/mcp_call.h"
 
 /* The tools/list "tools" array (caller owns it). */
 cJSON *amc_mcp_tools_list(void);

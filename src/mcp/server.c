@@ -1,7 +1,6 @@
-/* server.c - the MCP server over stdio: reader, workers, sessions, runs
- * (server.h).  Just over 800 lines: the session and run registry is the
- * seam to split along (issue 25's "src/mcp/ without its circle"), kept here
- * until the handlers stop calling back into the transport. */
+/* server.c - the MCP server over stdio: reader, workers, confirmations
+ * (server.h). Sessions and runs are the registry's (registry.h); handlers
+ * get them through mcp_call.h and never call back into this file. */
 #include "config.h"
 
 #include <pthread.h>
@@ -14,15 +13,14 @@
 #include "mcp/jsonrpc.h"
 #include "runtime/pending.h"
 #include "mcp/mcp_tools.h"
-#include "mcp/server_int.h"
+#include "mcp/registry.h"
+#include "mcp/server.h"
 #include "util/clock.h"
 #include "util/ids.h"
 #include "util/jsonutil.h"
 #include "util/log.h"
 #include "util/sanitize.h"
 
-#define DEVQ_MAX 64
-#define RUNS_MAX 64
 #define PEND_MAX 16
 
 static const char *const VERSIONS[] = { "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05" };
@@ -34,26 +32,13 @@ typedef struct call_slot {
 	atomic_int cancel;
 } call_slot;
 
-typedef struct devq {
-	char device[128];
-	unsigned long next, serving;  /* tickets: arrival order */
-	amc_mcp_session *sess;
-	long long last_used;
-} devq;
-
-struct amc_mcp_run {
-	int used, spawned, done;
-	char task_id[AMC_ID_SIZE];
-	atomic_int cancel;
-	pthread_t thread;
-	amc_task_outcome outcome;
-};
-
 typedef struct pend {
 	int used, done;
 	long id;
 	cJSON *result;   /* the response's result; NULL with an error */
 } pend;
+
+typedef struct amc_mcp_server amc_mcp_server;
 
 struct amc_mcp_server {
 	amc_mcp_opts o;
@@ -67,8 +52,7 @@ struct amc_mcp_server {
 	call_slot calls[AMC_MCP_CALLS_MAX];
 	int workers;
 	int had_inflight_at_eof;
-	devq qs[DEVQ_MAX];
-	struct amc_mcp_run runs[RUNS_MAX];
+	amc_mcp_reg *reg;
 	pend pends[PEND_MAX];
 	long next_req;
 	int stopping;
@@ -92,12 +76,8 @@ static void send_msg(amc_mcp_server *s, cJSON *j)
 	free(t);
 }
 
-const amc_mcp_opts *amc_mcp_srv_opts(amc_mcp_server *s)
-{
-	return &s->o;
-}
-
-void amc_mcp_srv_progress(const amc_mcp_call *c, double progress, double total, const char *message)
+/* notifications/progress for a call (mcp_call.h's progress). */
+static void call_progress(const amc_mcp_call *c, double progress, double total, const char *message)
 {
 	if (!c->progress_token)
 		return;
@@ -108,7 +88,7 @@ void amc_mcp_srv_progress(const amc_mcp_call *c, double progress, double total, 
 		cJSON_AddNumberToObject(p, "total", total);
 	if (message)
 		cJSON_AddStringToObject(p, "message", message);
-	send_msg(c->srv, amc_rpc_notification("notifications/progress", p));
+	send_msg(c->transport, amc_rpc_notification("notifications/progress", p));
 }
 
 static int level_index(const char *l)
@@ -119,7 +99,7 @@ static int level_index(const char *l)
 	return -1;
 }
 
-void amc_mcp_srv_log(amc_mcp_server *s, const char *level, const char *text)
+static void srv_log(amc_mcp_server *s, const char *level, const char *text)
 {
 	amc_log(AMC_LOG_INFO, "mcp: %s", text);
 	pthread_mutex_lock(&s->mu);
@@ -199,30 +179,13 @@ static int op_ask(amc_operator *op, const char *task_id, const char *question, c
 	return amc_err_set(e, AMC_EUSAGE, "an MCP session has no ask_user: the client asks its own user");
 }
 
-/* The reason the client gave for the act that asks, and the device: the
- * session whose task is task_id. */
-static void act_context(amc_mcp_server *s, const char *task_id, char *reason, size_t rn, char *dev, size_t dn)
-{
-	reason[0] = dev[0] = 0;
-	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < DEVQ_MAX; i++) {
-		amc_mcp_session *q = s->qs[i].sess;
-		if (q && task_id && !strcmp(amc_mcp_session_task(q), task_id)) {
-			amc_mcp_session_reason(q, reason, rn);
-			snprintf(dev, dn, "%s", amc_mcp_session_device(q));
-			break;
-		}
-	}
-	pthread_mutex_unlock(&s->mu);
-}
-
 static int op_confirm(amc_operator *op, const char *task_id, const char *action, const char *element,
 		      const char *word, amc_err *e)
 {
 	amc_mcp_server *s = op->impl;
 	long secs = s->o.confirm_s > 0 ? s->o.confirm_s : AMC_MCP_CONFIRM_TIMEOUT_S;
 	char reason[1025], dev[128], asker[400];
-	act_context(s, task_id, reason, sizeof reason, dev, sizeof dev);
+	amc_mcp_reg_task_context(s->reg, task_id, reason, sizeof reason, dev, sizeof dev);
 	pthread_mutex_lock(&s->mu);
 	int elicit = s->elicit;
 	snprintf(asker, sizeof asker, "MCP client %s%s%s", s->client[0] ? s->client : "(unnamed)", dev[0] ? " on " : "",
@@ -288,225 +251,10 @@ static int op_confirm(amc_operator *op, const char *task_id, const char *action,
 
 static const amc_operator_ops OP_OPS = { op_ask, op_confirm };
 
-/* ---- device queues and sessions ---- */
-
-static devq *queue_for(amc_mcp_server *s, const char *device)
+/* The registry's log lines (registry.h). */
+static void reg_log(void *ctx, const char *level, const char *text)
 {
-	devq *free_q = NULL;
-	for (int i = 0; i < DEVQ_MAX; i++) {
-		if (s->qs[i].device[0] && !strcmp(s->qs[i].device, device))
-			return &s->qs[i];
-		if (!s->qs[i].device[0] && !free_q)
-			free_q = &s->qs[i];
-	}
-	if (free_q)
-		snprintf(free_q->device, sizeof free_q->device, "%s", device);
-	return free_q;
-}
-
-amc_mcp_session *amc_mcp_srv_session(amc_mcp_server *s, const char *device, int start, amc_err *e)
-{
-	if (s->o.attached) {
-		/* an agent run: its one task, on its one device */
-		(void)start;
-		if (amc_mcp_session_ended(s->o.attached)) {
-			amc_err_set(e, AMC_EFAIL, "the task %s has ended", amc_mcp_session_task(s->o.attached));
-			return NULL;
-		}
-		return s->o.attached;
-	}
-	pthread_mutex_lock(&s->mu);
-	devq *q = queue_for(s, device);
-	amc_mcp_session *old = NULL, *have = NULL;
-	if (q && q->sess) {
-		if (amc_mcp_session_ended(q->sess)) {
-			old = q->sess; /* its task ended on its own (e.g. the device failed): start afresh */
-			q->sess = NULL;
-		} else {
-			have = q->sess;
-			q->last_used = amc_mono_ms();
-		}
-	}
-	pthread_mutex_unlock(&s->mu);
-	amc_mcp_session_free(old);
-	if (have || !start) {
-		if (!have)
-			amc_err_set(e, AMC_EUSAGE, "no session on %s", device);
-		return have;
-	}
-	if (!q) {
-		amc_err_set(e, AMC_EENV, "too many devices in one MCP session (at most %d)", DEVQ_MAX);
-		return NULL;
-	}
-	amc_mcp_session_opts so = { .home = s->o.home, .cfg = s->o.cfg, .device = device, .client = s->client,
-				    .session_id = s->session_id, .idle_ms = (s->o.idle_s > 0 ? s->o.idle_s : AMC_MCP_IDLE_DEFAULT_S) * 1000,
-				    .assume_yes = s->o.assume_yes, .op = &s->op };
-	amc_mcp_session *n;
-	if (amc_mcp_session_start(&so, &n, e) != 0)
-		return NULL;
-	pthread_mutex_lock(&s->mu);
-	q->sess = n;
-	q->last_used = amc_mono_ms();
-	pthread_mutex_unlock(&s->mu);
-	char line[300];
-	snprintf(line, sizeof line, "session task %s started on %s", amc_mcp_session_task(n), amc_mcp_session_device(n));
-	amc_mcp_srv_log(s, "info", line);
-	return n;
-}
-
-void amc_mcp_srv_touch(amc_mcp_server *s, const char *device)
-{
-	pthread_mutex_lock(&s->mu);
-	devq *q = queue_for(s, device);
-	if (q)
-		q->last_used = amc_mono_ms();
-	pthread_mutex_unlock(&s->mu);
-}
-
-void amc_mcp_srv_session_close(amc_mcp_server *s, const char *device, amc_mcp_end how)
-{
-	amc_task_outcome o;
-	amc_mcp_srv_session_close_out(s, device, how, &o, NULL, 0);
-}
-
-int amc_mcp_srv_session_close_out(amc_mcp_server *s, const char *device, amc_mcp_end how, amc_task_outcome *out,
-				  char *task_id, size_t task_n)
-{
-	if (s->o.attached) {
-		if (task_id)
-			snprintf(task_id, task_n, "%s", amc_mcp_session_task(s->o.attached));
-		amc_mcp_session_end(s->o.attached, how, 0, out);
-		return 0;
-	}
-	pthread_mutex_lock(&s->mu);
-	devq *q = queue_for(s, device);
-	amc_mcp_session *sess = q ? q->sess : NULL;
-	if (q)
-		q->sess = NULL;
-	pthread_mutex_unlock(&s->mu);
-	memset(out, 0, sizeof *out);
-	if (!sess)
-		return -1;
-	if (task_id)
-		snprintf(task_id, task_n, "%s", amc_mcp_session_task(sess));
-	amc_task_outcome o;
-	amc_mcp_session_end(sess, how, s->o.idle_s > 0 ? s->o.idle_s : AMC_MCP_IDLE_DEFAULT_S, &o);
-	char line[1200];
-	snprintf(line, sizeof line, "session task %s %s: %.1000s", amc_mcp_session_task(sess), o.status,
-		 o.summary[0] ? o.summary : o.error);
-	amc_mcp_srv_log(s, "info", line);
-	amc_mcp_session_free(sess);
-	*out = o;
-	return 0;
-}
-
-/* The idle bound: a session no call has used for idle_s ends and releases its
- * device. Runs once a second on its own thread. */
-static void *reaper_main(void *arg)
-{
-	amc_mcp_server *s = arg;
-	long idle_ms = (s->o.idle_s > 0 ? s->o.idle_s : AMC_MCP_IDLE_DEFAULT_S) * 1000;
-	pthread_mutex_lock(&s->mu);
-	while (!s->stopping) {
-		struct timespec ts;
-		amc_timespec_after(CLOCK_MONOTONIC, 250, &ts);
-		pthread_cond_timedwait(&s->cv, &s->mu, &ts);
-		for (int i = 0; i < DEVQ_MAX && !s->stopping; i++) {
-			devq *q = &s->qs[i];
-			if (q->sess && q->serving == q->next && amc_mono_ms() - q->last_used > idle_ms) {
-				char dev[128];
-				snprintf(dev, sizeof dev, "%s", q->device);
-				pthread_mutex_unlock(&s->mu);
-				amc_mcp_srv_session_close(s, dev, AMC_MCP_END_IDLE);
-				pthread_mutex_lock(&s->mu);
-			}
-		}
-	}
-	pthread_mutex_unlock(&s->mu);
-	return NULL;
-}
-
-/* ---- runs ---- */
-
-amc_mcp_run *amc_mcp_srv_run_add(amc_mcp_server *s, const char *task_id)
-{
-	pthread_mutex_lock(&s->mu);
-	struct amc_mcp_run *r = NULL;
-	for (int i = 0; i < RUNS_MAX && !r; i++)
-		if (!s->runs[i].used)
-			r = &s->runs[i];
-	if (!r)  /* reuse the slot of a finished run whose thread was joined */
-		for (int i = 0; i < RUNS_MAX && !r; i++)
-			if (s->runs[i].done && !s->runs[i].spawned)
-				r = &s->runs[i];
-	if (r) {
-		memset(r, 0, sizeof *r);
-		r->used = 1;
-		snprintf(r->task_id, sizeof r->task_id, "%s", task_id);
-	}
-	pthread_mutex_unlock(&s->mu);
-	return r;
-}
-
-atomic_int *amc_mcp_run_cancel(amc_mcp_run *r)
-{
-	return &r->cancel;
-}
-
-int amc_mcp_run_spawn(amc_mcp_server *s, amc_mcp_run *r, void *(*fn)(void *), void *arg)
-{
-	pthread_mutex_lock(&s->mu);
-	int rc = pthread_create(&r->thread, NULL, fn, arg);
-	if (rc == 0)
-		r->spawned = 1;
-	else
-		r->used = 0;
-	pthread_mutex_unlock(&s->mu);
-	return rc == 0 ? 0 : -1;
-}
-
-void amc_mcp_run_done(amc_mcp_server *s, amc_mcp_run *r, const amc_task_outcome *o)
-{
-	pthread_mutex_lock(&s->mu);
-	r->outcome = *o;
-	r->done = 1;
-	pthread_cond_broadcast(&s->cv);
-	pthread_mutex_unlock(&s->mu);
-}
-
-int amc_mcp_run_wait(amc_mcp_server *s, amc_mcp_run *r, atomic_int *cancel, amc_task_outcome *o)
-{
-	pthread_mutex_lock(&s->mu);
-	while (!r->done) {
-		if (cancel && atomic_load(cancel))
-			atomic_store(&r->cancel, 1);
-		struct timespec ts;
-		amc_timespec_after(CLOCK_MONOTONIC, 100, &ts);
-		pthread_cond_timedwait(&s->cv, &s->mu, &ts);
-	}
-	*o = r->outcome;
-	pthread_mutex_unlock(&s->mu);
-	return 0;
-}
-
-int amc_mcp_srv_cancel_task(amc_mcp_server *s, const char *task_id)
-{
-	pthread_mutex_lock(&s->mu);
-	for (int i = 0; i < RUNS_MAX; i++)
-		if (s->runs[i].used && !s->runs[i].done && !strcmp(s->runs[i].task_id, task_id)) {
-			atomic_store(&s->runs[i].cancel, 1);
-			pthread_mutex_unlock(&s->mu);
-			return 1;
-		}
-	char dev[128] = "";
-	for (int i = 0; i < DEVQ_MAX; i++)
-		if (s->qs[i].sess && !strcmp(amc_mcp_session_task(s->qs[i].sess), task_id))
-			snprintf(dev, sizeof dev, "%s", s->qs[i].device);
-	pthread_mutex_unlock(&s->mu);
-	if (!dev[0])
-		return 0;
-	amc_mcp_srv_session_close(s, dev, AMC_MCP_END_CANCEL);
-	return 1;
+	srv_log(ctx, level, text);
 }
 
 /* ---- tools/call workers ---- */
@@ -516,7 +264,7 @@ typedef struct work {
 	int slot;
 	char tool[32];
 	cJSON *id, *args, *token;
-	devq *q;                 /* NULL: the call names no device */
+	char device[128];        /* "": the call takes no turn on a device */
 	unsigned long ticket;
 } work;
 
@@ -525,22 +273,16 @@ static void *worker_main(void *arg)
 	work *w = arg;
 	amc_mcp_server *s = w->s;
 	call_slot *cs = &s->calls[w->slot];
-	if (w->q) {
-		pthread_mutex_lock(&s->mu);
-		while (w->q->serving != w->ticket)
-			pthread_cond_wait(&s->cv, &s->mu);
-		pthread_mutex_unlock(&s->mu);
-	}
+	if (w->device[0])
+		amc_mcp_reg_turn_wait(s->reg, w->device, w->ticket);
 	cJSON *result = NULL;
 	if (!atomic_load(&cs->cancel)) {
-		amc_mcp_call c = { s, w->args, &cs->cancel, w->token };
+		amc_mcp_call c = { &s->o, s->reg, w->args, &cs->cancel, w->token, call_progress, s };
 		result = amc_mcp_tool_call(w->tool, &c);
 	}
+	if (w->device[0])
+		amc_mcp_reg_turn_end(s->reg, w->device);
 	pthread_mutex_lock(&s->mu);
-	if (w->q) {
-		w->q->serving++;
-		w->q->last_used = amc_mono_ms();
-	}
 	int cancelled = atomic_load(&cs->cancel);
 	pthread_mutex_unlock(&s->mu);
 	/* an agent run's CLI gets the content blocks (scene text and screenshot):
@@ -565,21 +307,21 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* The call's device as a queue (taken in arrival order); NULL for a call
- * that names none or names one that is not valid (its handler says why). */
-static devq *call_queue(amc_mcp_server *s, const char *tool, const cJSON *args, unsigned long *ticket)
+/* Take the call's turn on its device (arrival order) into w; none for a
+ * call that names no device or one that is not valid (its handler says
+ * why), or when the registry has no room for another device. */
+static void call_turn(amc_mcp_server *s, work *w)
 {
-	if (strcmp(tool, "observe") && strcmp(tool, "act") && strcmp(tool, "run_task"))
-		return NULL;
-	const char *d = amc_json_str(args, "device");
+	w->device[0] = '\0';
+	if (strcmp(w->tool, "observe") && strcmp(w->tool, "act") && strcmp(w->tool, "run_task"))
+		return;
+	const char *d = amc_json_str(w->args, "device");
 	char dev[128];
 	amc_err e;
 	if (amc_device_id_normalize(d ? d : amc_config_str(s->o.cfg, "device", "default"), dev, sizeof dev, &e) != 0)
-		return NULL;
-	devq *q = queue_for(s, dev);
-	if (q)
-		*ticket = q->next++;
-	return q;
+		return;
+	if (amc_mcp_reg_ticket(s->reg, dev, &w->ticket) == 0)
+		snprintf(w->device, sizeof w->device, "%s", dev);
 }
 
 /* The tools an agent run offers: the screen and the one task's actions. */
@@ -655,7 +397,7 @@ static void tools_call(amc_mcp_server *s, const amc_rpc_msg *m)
 	w->id = cJSON_Duplicate(m->id, 1);
 	w->args = cJSON_IsObject(args) ? cJSON_Duplicate(args, 1) : cJSON_CreateObject();
 	w->token = token && (cJSON_IsString(token) || cJSON_IsNumber(token)) ? cJSON_Duplicate(token, 1) : NULL;
-	w->q = call_queue(s, name, w->args, &w->ticket);
+	call_turn(s, w);
 	call_slot *cs = &s->calls[slot];
 	cs->used = 1;
 	snprintf(cs->key, sizeof cs->key, "%s", key);
@@ -670,12 +412,12 @@ static void tools_call(amc_mcp_server *s, const amc_rpc_msg *m)
 	if (rc != 0) {
 		cs->used = 0;
 		s->workers--;
-		if (w->q)
-			w->q->serving++; /* the ticket is given up */
 		pthread_cond_broadcast(&s->cv);
 	}
 	pthread_mutex_unlock(&s->mu);
 	if (rc != 0) {
+		if (w->device[0])
+			amc_mcp_reg_turn_end(s->reg, w->device); /* the ticket is given up */
 		send_msg(s, amc_rpc_error(m->id, AMC_RPC_INTERNAL, "cannot start a thread for the call"));
 		cJSON_Delete(w->id);
 		cJSON_Delete(w->args);
@@ -788,10 +530,13 @@ int amc_mcp_serve(const amc_mcp_opts *o, amc_err *e)
 	s->op.impl = s;
 	snprintf(s->client, sizeof s->client, "an MCP client");
 	amc_id_new(s->session_id);
-	pthread_t reaper;
-	if (pthread_create(&reaper, NULL, reaper_main, s) != 0) {
+	amc_mcp_reg_opts ro = { &s->o, s->client, s->session_id, &s->op, reg_log, s };
+	if (amc_mcp_reg_new(&ro, &s->reg, e) != 0) {
+		pthread_mutex_destroy(&s->out_mu);
+		pthread_mutex_destroy(&s->mu);
+		pthread_cond_destroy(&s->cv);
 		free(s);
-		return amc_err_set(e, AMC_EENV, "cannot start a thread");
+		return -1;
 	}
 	amc_sb line;
 	amc_sb_init(&line);
@@ -830,22 +575,14 @@ int amc_mcp_serve(const amc_mcp_opts *o, amc_err *e)
 	for (int i = 0; i < AMC_MCP_CALLS_MAX; i++)
 		if (s->calls[i].used)
 			atomic_store(&s->calls[i].cancel, 1);
-	for (int i = 0; i < RUNS_MAX; i++)
-		if (s->runs[i].used && !s->runs[i].done)
-			atomic_store(&s->runs[i].cancel, 1);
+	amc_mcp_reg_cancel_runs(s->reg);
 	s->stopping = 1;
 	atomic_store(&s->stop_flag, 1);
 	pthread_cond_broadcast(&s->cv);
 	while (s->workers > 0)
 		pthread_cond_wait(&s->cv, &s->mu);
 	pthread_mutex_unlock(&s->mu);
-	pthread_join(reaper, NULL);
-	for (int i = 0; i < DEVQ_MAX; i++)
-		if (s->qs[i].sess)
-			amc_mcp_srv_session_close(s, s->qs[i].device, inflight ? AMC_MCP_END_CANCEL : AMC_MCP_END_CLIENT);
-	for (int i = 0; i < RUNS_MAX; i++)
-		if (s->runs[i].spawned)
-			pthread_join(s->runs[i].thread, NULL);
+	amc_mcp_reg_free(s->reg, inflight);
 	for (int i = 0; i < PEND_MAX; i++)
 		cJSON_Delete(s->pends[i].result);
 	pthread_mutex_destroy(&s->out_mu);
