@@ -156,7 +156,10 @@ static void test_by_count(const char *base)
 
 	amc_retention_report r2 = {0};
 	o.dry_run = 0;
+	long long secure = q(s, "PRAGMA secure_delete");
 	ok(amc_store_retention(s, &o, &r2, &e) == 0, "retention keep=3: %s", e.msg);
+	/* (retention lowers it to FAST for its own transaction only) */
+	is_int(q(s, "PRAGMA secure_delete"), secure, "the connection's secure_delete is as it was");
 	ok(r.unlink_us == 0, "a dry run unlinks nothing");
 	r2.unlink_us = 0; /* the time the real run spent removing files */
 	ok(!memcmp(&r, &r2, sizeof r), "the dry run reported exactly what the real run did");
