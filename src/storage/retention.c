@@ -22,7 +22,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,9 +149,13 @@ static int select_victims(amc_store *s, const amc_retention_opts *o, amc_err *e)
 			   "choose tasks to remove", e);
 }
 
-/* Inside the transaction: the tasks that go, in temp.amc_ret_victims and
- * `victims`. */
-static int choose(amc_store *s, const amc_retention_opts *o, strlist *victims, amc_err *e)
+/* Inside the transaction: pick the tasks that go, delete their rows and
+ * note what the folder sweep must keep (`kept`, sorted: files in a removed
+ * task's folder that a kept row names) and which files outside the removed
+ * folders go (`orphans`: a removed row named them, their own task is gone,
+ * and no remaining row names them). */
+static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report *r,
+		strlist *victims, strlist *kept, strlist *orphans, amc_err *e)
 {
 	if (amc_store_exec(s, "CREATE TEMP TABLE IF NOT EXISTS amc_ret_victims (id TEXT PRIMARY KEY)",
 			   "prepare retention", e) != 0 ||
@@ -163,16 +166,8 @@ static int choose(amc_store *s, const amc_retention_opts *o, strlist *victims, a
 		return -1;
 	if (select_victims(s, o, e) != 0)
 		return -1;
-	return query_strings(s, "SELECT id FROM temp.amc_ret_victims", "list tasks to remove", victims, e);
-}
-
-/* Then: delete their rows and note what the folder sweep must keep (`kept`,
- * sorted: files in a removed task's folder that a kept row names) and which
- * files outside the removed folders go (`orphans`: a removed row named them,
- * their own task is gone, and no remaining row names them). */
-static int plan(amc_store *s, amc_retention_report *r, const strlist *victims, strlist *kept,
-		strlist *orphans, amc_err *e)
-{
+	if (query_strings(s, "SELECT id FROM temp.amc_ret_victims", "list tasks to remove", victims, e) != 0)
+		return -1;
 	r->tasks = (long)victims->n;
 	if (victims->n == 0)
 		return 0;
@@ -211,72 +206,6 @@ static int plan(amc_store *s, amc_retention_report *r, const strlist *victims, s
 			     "find unreferenced artifacts", orphans, e);
 }
 
-/* The files of the removed tasks' folders, read while the rows are being
- * deleted (reading changes nothing, so it need not wait for the commit; only
- * the unlinks do). One entry a file: its folder (an index into the victims),
- * its name and size. */
-typedef struct listing_file {
-	size_t folder;
-	char *name;
-	long long size; /* -1: not a regular file (counted, no bytes) */
-} listing_file;
-
-typedef struct listing {
-	amc_store *s;
-	const strlist *victims;
-	listing_file *f;
-	size_t n, cap;
-} listing;
-
-/* Every file in a removed task's folder is listed: that catches the files no
- * row names (thumbnails, temp files of a crashed write). Its size comes from
- * one fstatat on the open folder, so the report needs no second stat. */
-static void list_folder(listing *l, size_t k)
-{
-	const char *id = l->victims->v[k];
-	char dir[PATH_MAX];
-	if (!amc_store_id_ok(id) || snprintf(dir, sizeof dir, "%s/artifacts/%s", l->s->home, id) >= (int)sizeof dir)
-		return;
-	DIR *d = opendir(dir);
-	if (!d)
-		return; /* no artifacts, or nothing we could remove anyway */
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		char rel[PATH_MAX];
-		struct stat st;
-		if (snprintf(rel, sizeof rel, "artifacts/%s/%s", id, de->d_name) >= (int)sizeof rel ||
-		    !amc_store_relpath_ok(rel))
-			continue;
-		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode))
-			continue;
-		if (l->n == l->cap) {
-			l->cap = l->cap ? l->cap * 2 : 1024;
-			l->f = amc_xrealloc(l->f, l->cap * sizeof *l->f);
-		}
-		l->f[l->n++] = (listing_file){ k, amc_xstrdup(de->d_name),
-					       S_ISREG(st.st_mode) ? (long long)st.st_size : -1 };
-	}
-	closedir(d);
-}
-
-static void *list_folders(void *arg)
-{
-	listing *l = arg;
-	for (size_t k = 0; k < l->victims->n; k++)
-		list_folder(l, k);
-	return NULL;
-}
-
-static void listing_free(listing *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->f[i].name);
-	free(l->f);
-	memset(l, 0, sizeof *l);
-}
-
 /* What the sweep found and did: the report's figures, the first error, the
  * time spent in the file system's unlinks and rmdirs alone. */
 typedef struct sweep {
@@ -286,27 +215,20 @@ typedef struct sweep {
 	amc_err *e;
 } sweep;
 
-/* One file that goes: counted, and removed unless this is a dry run. */
-static void remove_file(sweep *w, const char *path, long long size)
+static int timed_unlink(sweep *w, int dirfd, const char *name, const char *shown)
 {
-	w->r->files++;
-	if (size > 0)
-		w->r->bytes += size;
-	if (w->dry_run)
-		return;
 	long long t0 = amc_mono_us();
-	int rc = unlink(path);
+	int rc = unlinkat(dirfd, name, 0);
 	int err = errno;
 	w->r->unlink_us += amc_mono_us() - t0;
 	if (rc != 0 && err != ENOENT && w->result == 0)
-		w->result = amc_err_set(w->e, AMC_EENV, "removed the rows but cannot delete %s: %s", path,
+		w->result = amc_err_set(w->e, AMC_EENV, "removed the rows but cannot delete %s: %s", shown,
 					strerror(err));
+	return rc;
 }
 
-static void remove_dir(sweep *w, const char *dir)
+static void timed_rmdir(sweep *w, const char *dir)
 {
-	if (w->dry_run)
-		return;
 	long long t0 = amc_mono_us();
 	(void)rmdir(dir); /* fails when a kept file is in it: the folder stays */
 	w->r->unlink_us += amc_mono_us() - t0;
@@ -332,24 +254,38 @@ static int is_kept(const strlist *kept, const char *rel)
 	return strlist_has(kept, png);
 }
 
-/* The removed tasks' folders go whole but for the kept files; each folder
- * then goes when that left it empty. */
-static void sweep_folders(amc_store *s, const listing *l, const strlist *kept, sweep *w)
+/* One removed task's folder: every file in it goes (catching the files no row
+ * names: thumbnails, temp files of a crashed write) but the kept ones, then
+ * the folder if that left it empty. Sizes come from one fstatat a file on the
+ * open folder, so a dry run reports the same without removing anything. */
+static void sweep_folder(amc_store *s, const char *id, const strlist *kept, sweep *w)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		char rel[PATH_MAX], p[PATH_MAX];
-		const char *id = l->victims->v[l->f[i].folder];
-		if (snprintf(rel, sizeof rel, "artifacts/%s/%s", id, l->f[i].name) >= (int)sizeof rel ||
-		    is_kept(kept, rel) || amc_store_artifact_abspath(s, rel, p, sizeof p, NULL) != 0)
+	char dir[PATH_MAX];
+	if (!amc_store_id_ok(id) || snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, id) >= (int)sizeof dir)
+		return;
+	DIR *d = opendir(dir);
+	if (!d)
+		return; /* no artifacts, or nothing we could remove anyway */
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		remove_file(w, p, l->f[i].size);
+		char rel[PATH_MAX];
+		struct stat st;
+		if (snprintf(rel, sizeof rel, "artifacts/%s/%s", id, de->d_name) >= (int)sizeof rel ||
+		    !amc_store_relpath_ok(rel) || is_kept(kept, rel))
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode))
+			continue;
+		w->r->files++;
+		if (S_ISREG(st.st_mode))
+			w->r->bytes += (long long)st.st_size;
+		if (!w->dry_run)
+			(void)timed_unlink(w, dirfd(d), de->d_name, rel);
 	}
-	for (size_t k = 0; k < l->victims->n && !w->dry_run; k++) {
-		char dir[PATH_MAX];
-		if (amc_store_id_ok(l->victims->v[k]) &&
-		    snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, l->victims->v[k]) < (int)sizeof dir)
-			remove_dir(w, dir);
-	}
+	closedir(d);
+	if (!w->dry_run)
+		timed_rmdir(w, dir);
 }
 
 /* A file outside the removed folders that only removed rows named (its own
@@ -367,12 +303,16 @@ static void sweep_orphan(amc_store *s, const char *rel, sweep *w)
 		struct stat st;
 		if (lstat(files[i], &st) != 0 || S_ISDIR(st.st_mode))
 			continue; /* already gone is fine */
-		remove_file(w, files[i], S_ISREG(st.st_mode) ? (long long)st.st_size : -1);
+		w->r->files++;
+		if (S_ISREG(st.st_mode))
+			w->r->bytes += (long long)st.st_size;
+		if (!w->dry_run)
+			(void)timed_unlink(w, AT_FDCWD, files[i], files[i]);
 	}
 	char *slash = strrchr(p, '/');
-	if (slash) {
+	if (!w->dry_run && slash) {
 		*slash = '\0';
-		remove_dir(w, p);
+		timed_rmdir(w, p);
 	}
 }
 
@@ -382,55 +322,32 @@ static void drop_temp(amc_store *s)
 	sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.amc_ret_files", NULL, NULL, NULL);
 }
 
-/* plan() in a transaction, with the removed tasks' folders listed by a
- * second thread meanwhile; the files go once the transaction has committed. */
-static int locked_run(amc_store *s, const amc_retention_opts *o, amc_retention_report *r, strlist *victims,
-		      strlist *kept, strlist *orphans, listing *l, amc_err *e)
+/* Debian builds SQLite with secure_delete on (upstream's default is off),
+ * which writes every page a delete frees, zeroed: for 10k tasks about four
+ * times the page writes of the delete itself (45k against 11k in bench_store's
+ * database) and a third of amc's own CPU time in retention. FAST still zeroes
+ * deleted content on every page the transaction writes anyway; a page freed
+ * whole keeps its old bytes until SQLite reuses it, as with any SQLite built
+ * without secure_delete. Only retention's transaction: the connection's
+ * setting comes back after it. Returns the setting to restore, or -1. */
+static int secure_delete_fast(amc_store *s)
 {
-	if (amc_store_begin(s, e) != 0)
-		return -1;
-	int result = choose(s, o, victims, e);
-	l->s = s;
-	l->victims = victims;
-	pthread_t th;
-	int threaded = result == 0 && victims->n > 0 && pthread_create(&th, NULL, list_folders, l) == 0;
-	if (result == 0)
-		result = plan(s, r, victims, kept, orphans, e);
-	if (threaded)
-		pthread_join(th, NULL);
-	else if (result == 0)
-		list_folders(l);
-	if (result != 0 || o->dry_run)
-		amc_store_rollback(s);
-	else if (amc_store_commit(s, e) != 0)
-		result = -1;
-	drop_temp(s);
-	return result;
-}
-
-static int run(amc_store *s, const amc_retention_opts *o, amc_retention_report *r, strlist *victims,
-	       strlist *kept, strlist *orphans, listing *l, amc_err *e)
-{
-	/* Debian builds SQLite with secure_delete on (upstream's default is
-	 * off), which writes every page a delete frees, zeroed: for 10k tasks
-	 * about four times the WAL writes of the delete itself (45k page writes
-	 * against 11k in bench_store's database) and a quarter of amc's own time.
-	 * FAST still zeroes deleted content on every page the transaction writes
-	 * anyway; a page freed whole keeps its old bytes until SQLite reuses it,
-	 * as with any SQLite built without secure_delete. Only this transaction:
-	 * the connection's setting comes back after it. */
 	sqlite3_stmt *st = NULL;
 	int secure = -1;
 	if (sqlite3_prepare_v2(s->db, "PRAGMA secure_delete", -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
 		secure = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	if (secure == 1)
-		sqlite3_exec(s->db, "PRAGMA secure_delete = FAST", NULL, NULL, NULL);
-	int result = locked_run(s, o, r, victims, kept, orphans, l, e);
+	if (secure != 1)
+		return -1;
+	sqlite3_exec(s->db, "PRAGMA secure_delete = FAST", NULL, NULL, NULL);
+	return secure;
+}
+
+static void secure_delete_restore(amc_store *s, int secure)
+{
 	if (secure == 1)
 		sqlite3_exec(s->db, "PRAGMA secure_delete = 1", NULL, NULL, NULL);
-	return result;
 }
 
 int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention_report *r, amc_err *e)
@@ -449,20 +366,31 @@ int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention
 	if (!due)
 		return 0;
 	strlist victims = {0}, kept = {0}, orphans = {0};
-	listing l = {0};
-	int result = run(s, o, r, &victims, &kept, &orphans, &l, e);
+	int secure = secure_delete_fast(s);
+	if (amc_store_begin(s, e) != 0) {
+		secure_delete_restore(s, secure);
+		return -1;
+	}
+	int result = plan(s, o, r, &victims, &kept, &orphans, e);
+	if (result != 0 || o->dry_run) {
+		amc_store_rollback(s);
+	} else if (amc_store_commit(s, e) != 0) {
+		result = -1;
+	}
+	secure_delete_restore(s, secure);
+	drop_temp(s);
 	if (result != 0) {
 		memset(r, 0, sizeof *r);
 	} else {
 		/* Files only once the rows are gone for good (or, in a dry run,
 		 * counted the same way without removing anything). */
 		sweep w = { r, o->dry_run, 0, e };
-		sweep_folders(s, &l, &kept, &w);
+		for (size_t i = 0; i < victims.n; i++)
+			sweep_folder(s, victims.v[i], &kept, &w);
 		for (size_t i = 0; i < orphans.n; i++)
 			sweep_orphan(s, orphans.v[i], &w);
 		result = w.result;
 	}
-	listing_free(&l);
 	strlist_free(&victims);
 	strlist_free(&kept);
 	strlist_free(&orphans);
