@@ -325,7 +325,8 @@ static void drop_temp(amc_store *s)
 /* Debian builds SQLite with secure_delete on (upstream's default is off),
  * which writes every page a delete frees, zeroed: for 10k tasks about four
  * times the page writes of the delete itself (45k against 11k in bench_store's
- * database) and a third of amc's own CPU time in retention. FAST still zeroes
+ * database), a sixth of retention's CPU time and a quarter of its own wall
+ * time on tmpfs. FAST still zeroes
  * deleted content on every page the transaction writes anyway; a page freed
  * whole keeps its old bytes until SQLite reuses it, as with any SQLite built
  * without secure_delete. Only retention's transaction: the connection's
