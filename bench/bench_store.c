@@ -471,20 +471,44 @@ int main(int argc, char **argv)
 		nshared++;
 		kept_shared += access(p, F_OK) == 0;
 	}
-	/* amc's own part: the retention time minus its own unlinks and rmdirs
-	 * (timed inside it, so a busy disk elsewhere on the machine does not
-	 * shift the figure the way subtracting the scratch run above would) */
-	double own = ret - (double)rep.unlink_us / 1e3;
-	printf("    target <= 2 s for 10k tasks: %s\n", rep.tasks != 10000 ? "not this run's size" : ret <= 2000 ? "met" : "MISSED");
-	printf("    amc's own part (total minus its %.0f ms of unlinks and rmdirs): %.0f ms  [<= 500 ms for 10k tasks] %s\n",
-	       (double)rep.unlink_us / 1e3, own,
-	       rep.tasks != 10000 ? "not this run's size" : own <= 500 ? "met" : "MISSED");
+	/* and nothing else stays: of the removed tasks' folders only those
+	 * holding a shared frame, each with that frame alone */
+	long left = 0, extra = 0;
+	for (long i = 0; i < nremove; i++) {
+		char p[PATH_MAX + 64];
+		snprintf(p, sizeof p, "%s/artifacts/r%015ld", home, i);
+		if (access(p, F_OK) != 0)
+			continue;
+		left++;
+		snprintf(p, sizeof p, "%s/artifacts/r%015ld/obs-0001-tree.json", home, i);
+		extra += access(p, F_OK) == 0;
+	}
+	/* The file system's part: the time retention spent inside its unlink and
+	 * rmdir calls (timed around each call, so a busy disk elsewhere on the
+	 * machine does not shift amc's part the way subtracting the scratch run
+	 * above would). amc's own part is the rest: choosing the tasks, deleting
+	 * the rows, finding the kept files, reading the folders. */
+	double fs = (double)rep.unlink_us / 1e3, own = ret - fs;
+	int sized = rep.tasks == 10000;
+	printf("    retention total: %.0f ms  [<= 2000 ms for 10k tasks] %s\n", ret,
+	       !sized ? "not this run's size" : ret <= 2000 ? "met" : "MISSED");
+	printf("    the file system's part (inside its %ld unlinks and %ld rmdirs): %.0f ms  [<= 1500 ms: the 2 s less "
+	       "amc's 500 ms] %s\n", rep.files, rep.tasks, fs, !sized ? "not this run's size" : fs <= 1500 ? "met" : "MISSED");
+	printf("    amc's own part (the total less the file system's part): %.0f ms  [<= 500 ms for 10k tasks] %s\n", own,
+	       !sized ? "not this run's size" : own <= 500 ? "met" : "MISSED");
 	printf("    shared frames (a removed task's frame a kept task names): %ld of %ld kept  [all] %s\n", kept_shared,
 	       nshared, kept_shared == nshared ? "met" : "MISSED");
-	if (rep.tasks == 10000 && (ret > 2000 || own > 500))
-		printf("    analysis: the rows go in one transaction and the kept files are found through artifact_xrefs "
-		       "(cross-task references only); the rest is one unlink per file and one rmdir per folder, whose "
-		       "cost is the file system's (the line above): compare the two before blaming amc\n");
+	printf("    removed tasks' folders left: %ld, %ld of them with more than the shared frame  [%ld and 0] %s\n", left,
+	       extra, kept_shared, left == kept_shared && extra == 0 ? "met" : "MISSED");
+	if (sized && fs > 1500)
+		printf("    analysis (file system): compare the scratch run above: the same unlinks and rmdirs without amc; "
+		       "on a loaded disk (ext4 with discard here) both are slow, and no choice of amc's removes them\n");
+	if (sized && own > 500)
+		printf("    analysis (amc): the rows go in one transaction (~0.3 s here; the search index's triggers are "
+		       "half of its CPU), the kept files come from artifact_xrefs (a range lookup per removed folder), "
+		       "and each removed folder is read once after the commit (open, getdents, one fstatat a file for the "
+		       "report's bytes): on a busy disk those reads, which the scratch run above does not do, are most "
+		       "of amc's part; a wall time far above the CPU time above is the machine's load\n");
 	free(png);
 	amc_store_close(s);
 	amc_config_free(cfg);

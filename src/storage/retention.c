@@ -5,7 +5,17 @@
  * Order matters for "rows never point at missing files": rows are deleted and
  * the set of still-referenced paths computed in one write transaction; files
  * are unlinked only after it commits. A crash in between leaves files that no
- * row names (wasted space), never a row that names a missing file. */
+ * row names (wasted space), never a row that names a missing file.
+ *
+ * Which files go: a file belongs to the task whose folder holds it
+ * (artifacts/<task-id>/). A removed task's folder goes whole, but for the
+ * files a kept task's row still names (a frame stored once for two tasks, a
+ * reused observation) and their thumbnails. Those rows are noted in
+ * artifact_xrefs when written (migration 7), so the "kept" set is a range
+ * lookup there per removed folder, never a scan of the remaining timeline.
+ * A file in another folder that a removed row named goes only when that
+ * folder's task is gone already (it was kept for this row), never a kept
+ * task's file. */
 #include "storage/store.h"
 
 #include <dirent.h>
@@ -26,18 +36,15 @@
 
 typedef struct strlist {
 	char **v;
-	long long *size; /* per string: the file's size when the folder scan saw it, else -1 */
 	size_t n, cap;
 } strlist;
 
-static void strlist_add_size(strlist *l, char *s, long long size)
+static void strlist_add(strlist *l, char *s)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 32;
 		l->v = amc_xrealloc(l->v, l->cap * sizeof *l->v);
-		l->size = amc_xrealloc(l->size, l->cap * sizeof *l->size);
 	}
-	l->size[l->n] = size;
 	l->v[l->n++] = s;
 }
 
@@ -46,8 +53,17 @@ static void strlist_free(strlist *l)
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i]);
 	free(l->v);
-	free(l->size);
 	memset(l, 0, sizeof *l);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int strlist_has(const strlist *l, const char *s)
+{
+	return l->n && bsearch(&s, l->v, l->n, sizeof *l->v, cmp_str) != NULL;
 }
 
 /* Text column 0 of every row of a parameterless query. */
@@ -60,51 +76,10 @@ static int query_strings(amc_store *s, const char *sql, const char *what, strlis
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		char *v = amc_store_col_dup(st, 0);
 		if (v)
-			strlist_add_size(out, v, sqlite3_column_count(st) > 1 ? amc_store_col_i64(st, 1, -1) : -1);
+			strlist_add(out, v);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : amc_store_sql_error_rc(s, rc, e, what);
-}
-
-static int add_candidate(amc_store *s, sqlite3_stmt *ins, const char *rel, long long size, amc_err *e)
-{
-	int rc = SQLITE_OK;
-	sqlite3_reset(ins);
-	amc_store_bind_text(ins, 1, rel, &rc);
-	amc_store_bind_i64(ins, 2, size, &rc);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(ins);
-	return rc == SQLITE_DONE ? 0 : amc_store_sql_error_rc(s, rc, e, "note an artifact for retention");
-}
-
-/* Every file in a removed task's folder is a candidate too: that catches
- * files no row names (thumbnails, temp files of a crashed write). Its size is
- * noted here (one fstatat a file, relative to the open folder), so the report
- * needs no second stat of each file. */
-static int scan_folder(amc_store *s, sqlite3_stmt *ins, const char *id, amc_err *e)
-{
-	char dir[PATH_MAX];
-	if (!amc_store_id_ok(id) || snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, id) >= (int)sizeof dir)
-		return 0;
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0; /* no artifacts, or nothing we could remove anyway */
-	struct dirent *de;
-	int rc = 0;
-	while (rc == 0 && (de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		char rel[PATH_MAX];
-		struct stat st;
-		if (snprintf(rel, sizeof rel, "artifacts/%s/%s", id, de->d_name) >= (int)sizeof rel ||
-		    !amc_store_relpath_ok(rel))
-			continue;
-		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode))
-			continue;
-		rc = add_candidate(s, ins, rel, S_ISREG(st.st_mode) ? (long long)st.st_size : 0, e);
-	}
-	closedir(d);
-	return rc;
 }
 
 static long long exec_changes(amc_store *s, const char *sql, const char *what, amc_err *e)
@@ -115,15 +90,22 @@ static long long exec_changes(amc_store *s, const char *sql, const char *what, a
 }
 
 /* The tasks to remove, as a WHERE clause from fixed fragments (an absent limit
- * adds nothing); ?1 is keep, ?2 the age cutoff. */
+ * adds nothing); ?1 is keep, ?2 the age cutoff. The count limit names the
+ * oldest (count - keep) tasks rather than skipping the newest `keep`: the
+ * index on created_ms then walks only the tasks that go (an OFFSET walked
+ * every kept one, and an OR with a constant scanned the whole table, at every
+ * start-up). Ties in created_ms are broken by id both ways, so the two name
+ * the same tasks. */
 static void victim_where(const amc_retention_opts *o, amc_sb *sql)
 {
-	amc_sb_puts(sql, " WHERE status NOT IN " AMC_STORE_ACTIVE_SQL " AND (0");
+	amc_sb_puts(sql, " WHERE status NOT IN " AMC_STORE_ACTIVE_SQL " AND (");
 	if (o->keep > 0)
-		amc_sb_puts(sql, " OR id IN (SELECT id FROM tasks ORDER BY created_ms DESC, id DESC "
-				 "LIMIT -1 OFFSET ?1)");
+		amc_sb_puts(sql, "id IN (SELECT id FROM tasks ORDER BY created_ms, id "
+				 "LIMIT max(0, (SELECT count(*) FROM tasks) - ?1))");
+	if (o->keep > 0 && o->max_age_days > 0)
+		amc_sb_puts(sql, " OR ");
 	if (o->max_age_days > 0)
-		amc_sb_puts(sql, " OR created_ms < ?2");
+		amc_sb_puts(sql, "created_ms < ?2");
 	amc_sb_puts(sql, ")");
 }
 
@@ -167,14 +149,17 @@ static int select_victims(amc_store *s, const amc_retention_opts *o, amc_err *e)
 			   "choose tasks to remove", e);
 }
 
-/* Inside the transaction: pick victims, note candidate files, delete rows and
- * list the candidates no remaining row references. */
+/* Inside the transaction: pick the tasks that go, delete their rows and
+ * note what the folder sweep must keep (`kept`, sorted: files in a removed
+ * task's folder that a kept row names) and which files outside the removed
+ * folders go (`orphans`: a removed row named them, their own task is gone,
+ * and no remaining row names them). */
 static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report *r,
-		strlist *victims, strlist *doomed, amc_err *e)
+		strlist *victims, strlist *kept, strlist *orphans, amc_err *e)
 {
 	if (amc_store_exec(s, "CREATE TEMP TABLE IF NOT EXISTS amc_ret_victims (id TEXT PRIMARY KEY)",
 			   "prepare retention", e) != 0 ||
-	    amc_store_exec(s, "CREATE TEMP TABLE IF NOT EXISTS amc_ret_files (path TEXT PRIMARY KEY, size INTEGER)",
+	    amc_store_exec(s, "CREATE TEMP TABLE IF NOT EXISTS amc_ret_files (path TEXT PRIMARY KEY)",
 			   "prepare retention", e) != 0 ||
 	    amc_store_exec(s, "DELETE FROM temp.amc_ret_victims", "prepare retention", e) != 0 ||
 	    amc_store_exec(s, "DELETE FROM temp.amc_ret_files", "prepare retention", e) != 0)
@@ -186,27 +171,12 @@ static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report 
 	r->tasks = (long)victims->n;
 	if (victims->n == 0)
 		return 0;
-	/* Files the removed rows name, wherever they are. */
+	/* What the removed rows name outside their own folders: their own
+	 * artifact_xrefs rows (files inside their folders the sweep finds). */
 	if (amc_store_exec(s,
-			   "INSERT OR IGNORE INTO temp.amc_ret_files (path) SELECT p FROM ("
-			   " SELECT before_screenshot AS p FROM timeline WHERE task_id IN temp.amc_ret_victims"
-			   " UNION ALL SELECT after_screenshot FROM timeline WHERE task_id IN temp.amc_ret_victims"
-			   " UNION ALL SELECT screenshot_path FROM timeline WHERE task_id IN temp.amc_ret_victims"
-			   " UNION ALL SELECT ui_tree_path FROM timeline WHERE task_id IN temp.amc_ret_victims"
-			   ") WHERE p IS NOT NULL",
+			   "INSERT OR IGNORE INTO temp.amc_ret_files (path) SELECT path FROM artifact_xrefs"
+			   " WHERE task_id IN temp.amc_ret_victims",
 			   "list the artifacts of removed tasks", e) != 0)
-		return -1;
-	sqlite3_stmt *ins;
-	if (amc_store_prepare(s,
-			      "INSERT INTO temp.amc_ret_files (path, size) VALUES (?1, ?2)"
-			      " ON CONFLICT (path) DO UPDATE SET size = excluded.size",
-			      &ins, e) != 0)
-		return -1;
-	int rc = 0;
-	for (size_t i = 0; rc == 0 && i < victims->n; i++)
-		rc = scan_folder(s, ins, victims->v[i], e);
-	sqlite3_finalize(ins);
-	if (rc != 0)
 		return -1;
 	long long steps = exec_changes(s, "DELETE FROM timeline WHERE task_id IN temp.amc_ret_victims",
 				       "remove timeline records", e);
@@ -214,26 +184,171 @@ static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report 
 				      "remove tasks", e) < 0)
 		return -1;
 	r->steps = (long)steps;
-	/* A file of a removed task's may still be named by a kept task's row (a
-	 * reused observation, a frame stored once for two tasks): such rows are
-	 * noted in artifact_xrefs when written (migration 7), so only that small
-	 * table is asked, never the whole timeline. A kept screenshot keeps its
-	 * thumbnail (x.png -> x.thumb.png, store.h). */
 	if (amc_store_exec(s, "DELETE FROM artifact_xrefs WHERE task_id IN temp.amc_ret_victims",
 			   "forget the removed tasks' references", e) != 0)
 		return -1;
+	/* Every remaining xref is a kept row's: those under a removed folder
+	 * ("artifacts/<id>/" up to "artifacts/<id>0", '0' following '/') stay. */
+	if (query_strings(s,
+			  "SELECT x.path FROM temp.amc_ret_victims v JOIN artifact_xrefs x"
+			  " ON x.path > 'artifacts/' || v.id || '/' AND x.path < 'artifacts/' || v.id || '0'",
+			  "find the artifacts kept tasks still name", kept, e) != 0)
+		return -1;
+	qsort(kept->v, kept->n, sizeof *kept->v, cmp_str);
+	/* Task ids are 16 characters (amc_store_id_ok): the folder of
+	 * "artifacts/<id>/..." is substr(path, 11, 16). */
 	return query_strings(s,
-			     "SELECT path, size FROM temp.amc_ret_files f"
-			     " WHERE NOT EXISTS (SELECT 1 FROM artifact_xrefs x WHERE x.path = f.path)"
-			     " AND NOT (f.path LIKE '%.thumb.png' AND EXISTS (SELECT 1 FROM artifact_xrefs x"
-			     "  WHERE x.path = substr(f.path, 1, length(f.path) - 10) || '.png'))",
-			     "find unreferenced artifacts", doomed, e);
+			     "SELECT f.path FROM temp.amc_ret_files f WHERE substr(f.path, 1, 10) = 'artifacts/'"
+			     " AND substr(f.path, 27, 1) = '/'"
+			     " AND substr(f.path, 11, 16) NOT IN temp.amc_ret_victims"
+			     " AND NOT EXISTS (SELECT 1 FROM tasks k WHERE k.id = substr(f.path, 11, 16))"
+			     " AND NOT EXISTS (SELECT 1 FROM artifact_xrefs x WHERE x.path = f.path)",
+			     "find unreferenced artifacts", orphans, e);
+}
+
+/* What the sweep found and did: the report's figures, the first error, the
+ * time spent in the file system's unlinks and rmdirs alone. */
+typedef struct sweep {
+	amc_retention_report *r;
+	int dry_run;
+	int result;
+	amc_err *e;
+} sweep;
+
+static int timed_unlink(sweep *w, int dirfd, const char *name, const char *shown)
+{
+	long long t0 = amc_mono_us();
+	int rc = unlinkat(dirfd, name, 0);
+	int err = errno;
+	w->r->unlink_us += amc_mono_us() - t0;
+	if (rc != 0 && err != ENOENT && w->result == 0)
+		w->result = amc_err_set(w->e, AMC_EENV, "removed the rows but cannot delete %s: %s", shown,
+					strerror(err));
+	return rc;
+}
+
+static void timed_rmdir(sweep *w, const char *dir)
+{
+	long long t0 = amc_mono_us();
+	(void)rmdir(dir); /* fails when a kept file is in it: the folder stays */
+	w->r->unlink_us += amc_mono_us() - t0;
+}
+
+/* 1 when the artifact `rel` stays: a kept row names it, or it is the
+ * thumbnail of a screenshot one names (x.png -> x.thumb.png, store.h). */
+static int is_kept(const strlist *kept, const char *rel)
+{
+	static const char thumb[] = ".thumb.png";
+	if (!kept->n)
+		return 0;
+	if (strlist_has(kept, rel))
+		return 1;
+	size_t n = strlen(rel), t = sizeof thumb - 1;
+	if (n <= t || strcmp(rel + n - t, thumb) != 0)
+		return 0;
+	char png[PATH_MAX];
+	if (n - t + 5 > sizeof png)
+		return 0;
+	memcpy(png, rel, n - t);
+	memcpy(png + n - t, ".png", 5);
+	return strlist_has(kept, png);
+}
+
+/* One removed task's folder: every file in it goes (catching the files no row
+ * names: thumbnails, temp files of a crashed write) but the kept ones, then
+ * the folder if that left it empty. Sizes come from one fstatat a file on the
+ * open folder, so a dry run reports the same without removing anything. */
+static void sweep_folder(amc_store *s, const char *id, const strlist *kept, sweep *w)
+{
+	char dir[PATH_MAX];
+	if (!amc_store_id_ok(id) || snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, id) >= (int)sizeof dir)
+		return;
+	DIR *d = opendir(dir);
+	if (!d)
+		return; /* no artifacts, or nothing we could remove anyway */
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char rel[PATH_MAX];
+		struct stat st;
+		if (snprintf(rel, sizeof rel, "artifacts/%s/%s", id, de->d_name) >= (int)sizeof rel ||
+		    !amc_store_relpath_ok(rel) || is_kept(kept, rel))
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode))
+			continue;
+		w->r->files++;
+		if (S_ISREG(st.st_mode))
+			w->r->bytes += (long long)st.st_size;
+		if (!w->dry_run)
+			(void)timed_unlink(w, dirfd(d), de->d_name, rel);
+	}
+	closedir(d);
+	if (!w->dry_run)
+		timed_rmdir(w, dir);
+}
+
+/* A file outside the removed folders that only removed rows named (its own
+ * task went earlier and left it for them): it goes, with its thumbnail, and
+ * its folder when that empties it. */
+static void sweep_orphan(amc_store *s, const char *rel, sweep *w)
+{
+	char p[PATH_MAX], thumb[PATH_MAX];
+	const char *files[2] = { p, NULL };
+	if (amc_store_artifact_abspath(s, rel, p, sizeof p, NULL) != 0)
+		return; /* never escapes artifacts/ */
+	if (amc_store_thumb_path(p, thumb, sizeof thumb) == 0)
+		files[1] = thumb;
+	for (int i = 0; i < 2 && files[i]; i++) {
+		struct stat st;
+		if (lstat(files[i], &st) != 0 || S_ISDIR(st.st_mode))
+			continue; /* already gone is fine */
+		w->r->files++;
+		if (S_ISREG(st.st_mode))
+			w->r->bytes += (long long)st.st_size;
+		if (!w->dry_run)
+			(void)timed_unlink(w, AT_FDCWD, files[i], files[i]);
+	}
+	char *slash = strrchr(p, '/');
+	if (!w->dry_run && slash) {
+		*slash = '\0';
+		timed_rmdir(w, p);
+	}
 }
 
 static void drop_temp(amc_store *s)
 {
 	sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.amc_ret_victims", NULL, NULL, NULL);
 	sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.amc_ret_files", NULL, NULL, NULL);
+}
+
+/* Debian builds SQLite with secure_delete on (upstream's default is off),
+ * which writes every page a delete frees, zeroed: for 10k tasks about four
+ * times the page writes of the delete itself (45k against 11k in bench_store's
+ * database), a sixth of retention's CPU time and a quarter of its own wall
+ * time on tmpfs. FAST still zeroes
+ * deleted content on every page the transaction writes anyway; a page freed
+ * whole keeps its old bytes until SQLite reuses it, as with any SQLite built
+ * without secure_delete. Only retention's transaction: the connection's
+ * setting comes back after it. Returns the setting to restore, or -1. */
+static int secure_delete_fast(amc_store *s)
+{
+	sqlite3_stmt *st = NULL;
+	int secure = -1;
+	if (sqlite3_prepare_v2(s->db, "PRAGMA secure_delete", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		secure = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (secure != 1)
+		return -1;
+	sqlite3_exec(s->db, "PRAGMA secure_delete = FAST", NULL, NULL, NULL);
+	return secure;
+}
+
+static void secure_delete_restore(amc_store *s, int secure)
+{
+	if (secure == 1)
+		sqlite3_exec(s->db, "PRAGMA secure_delete = 1", NULL, NULL, NULL);
 }
 
 int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention_report *r, amc_err *e)
@@ -251,64 +366,34 @@ int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention
 		return -1;
 	if (!due)
 		return 0;
-	strlist victims = {0}, doomed = {0};
-	if (amc_store_begin(s, e) != 0)
-		return -1;
-	if (plan(s, o, r, &victims, &doomed, e) != 0) {
-		amc_store_rollback(s);
-		drop_temp(s);
-		strlist_free(&victims);
-		strlist_free(&doomed);
+	strlist victims = {0}, kept = {0}, orphans = {0};
+	int secure = secure_delete_fast(s);
+	if (amc_store_begin(s, e) != 0) {
+		secure_delete_restore(s, secure);
 		return -1;
 	}
-	/* Sizes before anything is removed, so a dry run reports the same. */
-	char **abs = amc_xcalloc(doomed.n ? doomed.n : 1, sizeof *abs);
-	for (size_t i = 0; i < doomed.n; i++) {
-		char p[PATH_MAX];
-		struct stat st;
-		if (amc_store_artifact_abspath(s, doomed.v[i], p, sizeof p, NULL) != 0)
-			continue; /* never escapes artifacts/ */
-		if (doomed.size[i] >= 0) { /* seen by the folder scan */
-			abs[i] = amc_xstrdup(p);
-			r->files++;
-			r->bytes += doomed.size[i];
-			continue;
-		}
-		if (lstat(p, &st) != 0 || S_ISDIR(st.st_mode))
-			continue; /* already gone is fine */
-		abs[i] = amc_xstrdup(p);
-		r->files++;
-		if (S_ISREG(st.st_mode))
-			r->bytes += (long long)st.st_size;
-	}
-	int result = 0;
-	if (o->dry_run) {
+	int result = plan(s, o, r, &victims, &kept, &orphans, e);
+	if (result != 0 || o->dry_run) {
 		amc_store_rollback(s);
 	} else if (amc_store_commit(s, e) != 0) {
-		memset(r, 0, sizeof *r);
 		result = -1;
-	} else {
-		long long u0 = amc_mono_us();
-		for (size_t i = 0; i < doomed.n; i++) {
-			if (abs[i] && unlink(abs[i]) != 0 && errno != ENOENT && result == 0)
-				result = amc_err_set(e, AMC_EENV, "removed the rows but cannot delete %s: %s",
-						     abs[i], strerror(errno));
-		}
-		/* Folders of removed tasks go when nothing in them is still needed
-		 * (a shared file a kept row names stays, and so does its folder). */
-		for (size_t i = 0; i < victims.n; i++) {
-			char dir[PATH_MAX];
-			if (amc_store_id_ok(victims.v[i]) &&
-			    snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, victims.v[i]) < (int)sizeof dir)
-				(void)rmdir(dir);
-		}
-		r->unlink_us = amc_mono_us() - u0;
 	}
+	secure_delete_restore(s, secure);
 	drop_temp(s);
-	for (size_t i = 0; i < doomed.n; i++)
-		free(abs[i]);
-	free(abs);
+	if (result != 0) {
+		memset(r, 0, sizeof *r);
+	} else {
+		/* Files only once the rows are gone for good (or, in a dry run,
+		 * counted the same way without removing anything). */
+		sweep w = { r, o->dry_run, 0, e };
+		for (size_t i = 0; i < victims.n; i++)
+			sweep_folder(s, victims.v[i], &kept, &w);
+		for (size_t i = 0; i < orphans.n; i++)
+			sweep_orphan(s, orphans.v[i], &w);
+		result = w.result;
+	}
 	strlist_free(&victims);
-	strlist_free(&doomed);
+	strlist_free(&kept);
+	strlist_free(&orphans);
 	return result;
 }

@@ -14,6 +14,10 @@ like "$out" "shared frames .*: 2 of 2 kept  \\[all\\] met" "a frame a kept task 
 like "$out" "mean [0-9.]+ KB per step" "bytes per recorded step"
 like "$out" "WAL checkpoints: [0-9]+ by the background thread" "checkpoints counted"
 like "$out" "the file system alone" "beside the file system's own time"
+like "$out" "removed tasks' folders left: 2, 0 of them with more than the shared frame  \\[2 and 0\\] met" "and nothing else of the removed tasks stays"
+like "$out" "retention total: [0-9]+ ms" "retention's total"
+like "$out" "the file system's part \\(inside its 38 unlinks and 20 rmdirs\\): [0-9]+ ms" "its file system's part"
+like "$out" "amc's own part \\(the total less the file system's part\\): -?[0-9]+ ms" "and amc's own part"
 out=$("$B/bench_store" 10 5 5 2>&1); is $? 2 "REMOVE must be below TASKS"
 
 out=$(BENCH_LATENCY=input_ms=0 AMC_DATA_DIR="$AMC_TEST_SRCDIR/data" \

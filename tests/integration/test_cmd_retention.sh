@@ -15,6 +15,15 @@ done
 is "$(count)" 4 "four tasks recorded"
 oldest=$("$AMC" tasks --json | ids | sed -n 4p)
 ok_status $([ -d "$AMC_HOME/artifacts/$oldest" ]; echo $?) "the oldest task has artifacts"
+newest=$("$AMC" tasks --json | ids | sed -n 1p)
+# A frame stored once for two tasks: the newest task's first record names the
+# oldest task's screenshot (what amc_store_put_frame does for an unchanged frame).
+shared=
+if command -v sqlite3 >/dev/null 2>&1; then
+	shared=$(cd "$AMC_HOME" && ls artifacts/"$oldest"/*.png | grep -v '\.thumb\.png$' | sed -n 1p)
+	sqlite3 "$AMC_HOME/amc.db" "UPDATE timeline SET before_screenshot = '$shared' WHERE task_id = '$newest' AND step = (SELECT min(step) FROM timeline WHERE task_id = '$newest')"
+	ok_status $([ -n "$shared" ] && [ -f "$AMC_HOME/$shared" ]; echo $?) "the newest task names the oldest's frame ($shared)"
+fi
 
 # --- --dry-run removes nothing ---------------------------------------------------------
 out=$("$AMC" retention --keep 3 --dry-run); ok_status $? "--dry-run exits 0"
@@ -32,7 +41,13 @@ like "$json" '"steps":[[:space:]]*1,' "json: with its step"
 like "$json" '"bytes":[[:space:]]*[1-9]' "json: and its bytes"
 is "$(count)" 3 "three tasks left"
 ok_status $("$AMC" tasks --json | grep -q "\"$oldest\""; [ $? -ne 0 ]; echo $?) "the oldest is gone from amc tasks"
-ok_status $([ ! -e "$AMC_HOME/artifacts/$oldest" ]; echo $?) "its artifacts are gone"
+if [ -n "$shared" ]; then
+	ok_status $([ -f "$AMC_HOME/$shared" ]; echo $?) "the frame a kept task shares survives"
+	ok_status $(n=$(ls "$AMC_HOME/artifacts/$oldest" | wc -l); [ "$n" -le 2 ]; echo $?) "with at most its thumbnail beside it"
+	"$AMC" show "$newest" --json >/dev/null 2>&1; is $? 0 "the task that shares it still shows"
+else
+	ok_status $([ ! -e "$AMC_HOME/artifacts/$oldest" ]; echo $?) "its artifacts are gone"
+fi
 "$AMC" show "$oldest" >/dev/null 2>&1; is $? 2 "amc show no longer finds it"
 out=$("$AMC" retention --keep 3); like "$out" "^removed 0 tasks, 0 steps, 0 files" "a second pass removes nothing"
 
@@ -58,6 +73,7 @@ is "$(printf '%s\n' "$both" | wc -l | tr -d ' ')" 2 "AMC_RETENTION_KEEP=1000 ove
 newest=$(printf '%s\n' "$both" | sed -n 1p)
 is "$(count)" 1 "retention.keep = 1 in the config: amc tasks leaves one task"
 is "$("$AMC" tasks --json | ids)" "$newest" "the newest"
+[ -z "$shared" ] || ok_status $([ -f "$AMC_HOME/$shared" ]; echo $?) "the shared frame is still there for it"
 out=$("$AMC" retention --dry-run); like "$out" "keeping the newest 1 tasks" "amc retention defaults to the configured keep"
 rm -f "$XDG_CONFIG_HOME/amc/config"
 

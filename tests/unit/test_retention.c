@@ -156,7 +156,10 @@ static void test_by_count(const char *base)
 
 	amc_retention_report r2 = {0};
 	o.dry_run = 0;
+	long long secure = q(s, "PRAGMA secure_delete");
 	ok(amc_store_retention(s, &o, &r2, &e) == 0, "retention keep=3: %s", e.msg);
+	/* (retention lowers it to FAST for its own transaction only) */
+	is_int(q(s, "PRAGMA secure_delete"), secure, "the connection's secure_delete is as it was");
 	ok(r.unlink_us == 0, "a dry run unlinks nothing");
 	r2.unlink_us = 0; /* the time the real run spent removing files */
 	ok(!memcmp(&r, &r2, sizeof r), "the dry run reported exactly what the real run did");
@@ -293,6 +296,7 @@ static void test_shared_frames(const char *base)
 		other[i] = (unsigned char)(i * 3);
 	}
 	put(s, "f1aaaaaaaaaaaaaa", "obs-0001.thumb.png", 20);
+	put(s, "f1aaaaaaaaaaaaaa", "obs-0002.thumb.png", 20);
 	ok(amc_store_put_frame(s, "f1aaaaaaaaaaaaaa", "obs-0001.png", frame, sizeof frame, a, sizeof a, &e) == 0,
 	   "first frame stored");
 	ok(amc_store_put_frame(s, "f1aaaaaaaaaaaaaa", "obs-0002.png", other, sizeof other, b, sizeof b, &e) == 0 &&
@@ -315,7 +319,45 @@ static void test_shared_frames(const char *base)
 	amc_retention_report r = {0};
 	ok(amc_store_retention(s, &o, &r, &e) == 0 && r.tasks == 1, "retention removes the first task: %s", e.msg);
 	ok(exists(s, b), "the shared frame survives");
+	ok(exists(s, "artifacts/f1aaaaaaaaaaaaaa/obs-0002.thumb.png"), "with its thumbnail");
 	ok(!exists(s, a), "the frame only the removed task named is gone");
+	ok(!exists(s, "artifacts/f1aaaaaaaaaaaaaa/obs-0001.thumb.png"), "and its thumbnail");
+	ok(dir_exists(s, "f1aaaaaaaaaaaaaa"), "the removed task's folder stays for the shared frame");
+
+	/* Two tasks running side by side: the older one (f4) recorded a frame
+	 * the newer one (f3) stored first. Removing f4 must not take f3's file. */
+	mk(s, "f4dddddddddddddd", "succeeded", 3000);
+	mk(s, "f3cccccccccccccc", "succeeded", 4000);
+	unsigned char third[300];
+	for (int i = 0; i < 300; i++)
+		third[i] = (unsigned char)(i * 7);
+	char f3[128], f4[128];
+	ok(amc_store_put_frame(s, "f3cccccccccccccc", "obs-0001.png", third, sizeof third, f3, sizeof f3, &e) == 0 &&
+		   amc_store_put_frame(s, "f4dddddddddddddd", "obs-0001.png", third, sizeof third, f4, sizeof f4, &e) == 0 &&
+		   !strcmp(f3, f4),
+	   "the older task's record names the newer task's file (%s)", f4);
+	step(s, "f3cccccccccccccc", 1, NULL, f3, NULL);
+	step(s, "f4dddddddddddddd", 1, NULL, f4, NULL);
+	/* keep=1 keeps f3; f2 (whose row names f1's shared frame) and f4 go */
+	o.keep = 1;
+	amc_retention_report dry = {0};
+	o.dry_run = 1;
+	ok(amc_store_retention(s, &o, &dry, &e) == 0 && dry.tasks == 2, "dry run: f2 and f4 would go: %s", e.msg);
+	o.dry_run = 0;
+	ok(amc_store_retention(s, &o, &r, &e) == 0 && r.tasks == 2, "retention removes f2 and f4: %s", e.msg);
+	ok(has_task(s, "f3cccccccccccccc") && exists(s, f3), "a kept task's file a removed task named survives");
+	/* f1 went earlier and left its shared frame for f2: now nothing names
+	 * it, so it goes with its thumbnail and f1's folder */
+	ok(!exists(s, b), "a shared frame goes once the last task naming it goes");
+	ok(!exists(s, "artifacts/f1aaaaaaaaaaaaaa/obs-0002.thumb.png"), "with its thumbnail");
+	ok(!dir_exists(s, "f1aaaaaaaaaaaaaa"), "and the folder it kept");
+	ok(!dir_exists(s, "f2bbbbbbbbbbbbbb") && !dir_exists(s, "f4dddddddddddddd"), "the removed tasks' folders are gone");
+	is_int(r.files, 2, "two files removed (the shared frame and its thumbnail)");
+	is_int(r.bytes, 300 + 20, "of 320 bytes");
+	dry.unlink_us = r.unlink_us = 0;
+	ok(!memcmp(&dry, &r, sizeof r), "the dry run reported exactly that");
+	is_int(q(s, "SELECT count(*) FROM artifact_xrefs WHERE task_id != 'f3cccccccccccccc'"), 0,
+	       "no reference of a removed task is left");
 	amc_store_close(s);
 }
 
