@@ -187,31 +187,6 @@ static char *default_name(const char *path)
 	return amc_xstrndup(base, n);
 }
 
-static void free_cmds(amc_flow_cmd *c, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		amc_flow_cmd_clear(&c[i]);
-	free(c);
-}
-
-void amc_flow_free(amc_flow *f)
-{
-	if (!f)
-		return;
-	free_cmds(f->cmds, f->count);
-	free_cmds(f->on_start, f->non_start);
-	free_cmds(f->on_complete, f->non_complete);
-	amc_flow_kv_free(f->env, f->nenv);
-	for (size_t i = 0; i < f->ntags; i++)
-		free(f->tags[i]);
-	free(f->tags);
-	free(f->notes);
-	free(f->path);
-	free(f->name);
-	free(f->app_id);
-	memset(f, 0, sizeof *f);
-}
-
 /* check_top: refuse launchApp without an app id now (a sub-flow takes its parent's). */
 int amc_flow_parse_sub(const char *buf, size_t len, const char *path, int check_top, amc_flow *out, amc_err *e)
 {

@@ -520,6 +520,33 @@ char *amc_flow_cmds_supported(void)
 	return amc_sb_detach(&sb);
 }
 
+/* A flow and its commands (a command owns its sub-flow: the two free
+ * each other, so both live here). */
+static void free_cmds(amc_flow_cmd *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		amc_flow_cmd_clear(&c[i]);
+	free(c);
+}
+
+void amc_flow_free(amc_flow *f)
+{
+	if (!f)
+		return;
+	free_cmds(f->cmds, f->count);
+	free_cmds(f->on_start, f->non_start);
+	free_cmds(f->on_complete, f->non_complete);
+	amc_flow_kv_free(f->env, f->nenv);
+	for (size_t i = 0; i < f->ntags; i++)
+		free(f->tags[i]);
+	free(f->tags);
+	free(f->notes);
+	free(f->path);
+	free(f->name);
+	free(f->app_id);
+	memset(f, 0, sizeof *f);
+}
+
 void amc_flow_cmd_clear(amc_flow_cmd *c)
 {
 	amc_selector_clear(&c->sel);

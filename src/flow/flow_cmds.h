@@ -11,7 +11,8 @@
 
 #include <stddef.h>
 
-#include "flow/flow.h"
+#include "flow/flow_types.h"
+#include "util/err.h"
 #include "flow/flow_yaml.h"
 #include "util/strbuf.h"
 

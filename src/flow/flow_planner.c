@@ -22,230 +22,13 @@
 #include "util/sanitize.h"
 #include "util/strbuf.h"
 
-fp_frame *fp_top(flow_planner *fp)
-{
-	return fp->depth > 0 ? &fp->st[fp->depth - 1] : NULL;
-}
-
-char *fp_where(const flow_planner *fp, const amc_flow_cmd *c)
-{
-	const amc_flow *file = fp->depth > 0 ? fp->st[fp->depth - 1].file : &fp->flow;
-	const char *p = file && file->path ? file->path : "flow";
-	amc_sb sb;
-	amc_sb_init(&sb);
-	amc_sanitize_line(p, strlen(p), &sb);
-	amc_sb_printf(&sb, ":%d", c->line);
-	return amc_sb_detach(&sb);
-}
-
-void fp_advance(flow_planner *fp)
-{
-	fp_frame *f = fp_top(fp);
-	if (f)
-		f->pos++;
-	fp->sub = 0;
-	fp->have_sig = 0;
-}
-
-/* The commands a file frame runs in its phase. */
-static void file_phase(fp_frame *f)
-{
-	for (;;) {
-		const amc_flow *fl = f->file;
-		if (f->phase == PH_START && fl->non_start) {
-			f->cmds = fl->on_start, f->n = fl->non_start;
-			return;
-		}
-		if (f->phase == PH_MAIN) {
-			f->cmds = fl->cmds, f->n = fl->count;
-			return;
-		}
-		if (f->phase == PH_COMPLETE && fl->non_complete) {
-			f->cmds = fl->on_complete, f->n = fl->non_complete;
-			return;
-		}
-		if (f->phase >= PH_COMPLETE) {
-			f->phase = PH_DONE;
-			f->cmds = NULL, f->n = 0;
-			return;
-		}
-		f->phase++;
-	}
-}
-
-/* A file's env: defaults for the names nobody set above it. */
-static int push_defaults(flow_planner *fp, const amc_flow *file, amc_err *e)
-{
-	for (size_t i = 0; i < file->nenv; i++) {
-		if (amc_flow_interp_get(&fp->in, file->env[i].name))
-			continue;
-		char *v = NULL, w[300];
-		snprintf(w, sizeof w, "%s: env %s", file->path ? file->path : "flow", file->env[i].name);
-		char *ws = amc_sanitize_dup(w);
-		int rc = amc_flow_interp_str(&fp->in, file->env[i].value, ws, &v, e);
-		free(ws);
-		if (rc != 0)
-			return -1;
-		amc_flow_interp_push(&fp->in, file->env[i].name, v);
-		free(v);
-	}
-	return 0;
-}
-
-/* env: of a command, interpolated where the command is, pushed for its block. */
-static int push_env(flow_planner *fp, const amc_flow_cmd *c, amc_err *e)
-{
-	char *where = fp_where(fp, c);
-	/* all values first, then push: one value does not see its sibling */
-	char **vals = amc_xcalloc(c->nenv ? c->nenv : 1, sizeof *vals);
-	int rc = 0;
-	for (size_t i = 0; i < c->nenv && rc == 0; i++)
-		rc = amc_flow_interp_str(&fp->in, c->env[i].value, where, &vals[i], e);
-	for (size_t i = 0; i < c->nenv; i++) {
-		if (rc == 0)
-			amc_flow_interp_push(&fp->in, c->env[i].name, vals[i]);
-		free(vals[i]);
-	}
-	free(vals);
-	free(where);
-	return rc;
-}
-
-static int push_frame(flow_planner *fp, const fp_frame *proto, amc_err *e)
-{
-	if (fp->depth >= FP_MAX_FRAMES) {
-		char *w = proto->owner ? fp_where(fp, proto->owner) : amc_xstrdup("flow");
-		amc_err_set(e, AMC_EUSAGE, "%s: blocks nested deeper than %d (runFlow calling itself?)", w,
-			    FP_MAX_FRAMES);
-		free(w);
-		return -1;
-	}
-	fp->st[fp->depth++] = *proto;
-	if (proto->kind == FR_FILE)
-		file_phase(&fp->st[fp->depth - 1]);
-	return 0;
-}
-
-static void pop_frame(flow_planner *fp)
-{
-	fp_frame *f = fp_top(fp);
-	amc_flow_interp_pop(&fp->in, f->mark);
-	fp->depth--;
-	fp->sub = 0;
-	fp->have_sig = 0;
-}
-
-/* A count written as ${...}: its value now. */
-static int dyn_count(flow_planner *fp, const amc_flow_cmd *c, int *out, amc_err *e)
-{
-	if (!c->text)
-		return 0;
-	char *where = fp_where(fp, c), *v = NULL;
-	int rc = amc_flow_interp_str(&fp->in, c->text, where, &v, e);
-	if (rc == 0) {
-		char *end;
-		long n = strtol(v, &end, 10);
-		if (!*v || *end || n < 0 || n > 100000)
-			rc = amc_err_set(e, AMC_EUSAGE, "%s: %s: the count must be a whole number, got '%.40s'", where,
-					 amc_flow_op_name(c->op), v);
-		else
-			*out = (int)n;
-	}
-	free(v);
-	free(where);
-	return rc;
-}
-
-/* A skipped runFlow/repeat is a step of its own, so the timeline shows why. */
-static void skipped_step(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, const char *why)
-{
-	fp_begin(fp, c, "flow", out);
-	char *d = out->description;
-	amc_sb sb;
-	amc_sb_init(&sb);
-	amc_sb_printf(&sb, "%s (skipped: %s)", d, why);
-	free(d);
-	out->description = amc_sb_detach(&sb);
-	cJSON *r = cJSON_CreateObject();
-	cJSON_AddBoolToObject(r, "skipped", 1);
-	cJSON_AddStringToObject(r, "reason", why);
-	fp_decide(out, 1, NULL, r);
-}
-
-int fp_enter_block(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
-{
-	fp_frame *cur = fp_top(fp);
-	if (c->op == AMC_FLOW_RUN_FLOW) {
-		if (c->cond.visible || c->cond.not_visible || c->cond.is_true || c->cond.platform) {
-			int h = fp_cond_holds(fp, c, &c->cond, ctx, e);
-			if (h < 0)
-				return -1;
-			if (!h) {
-				skipped_step(fp, c, out, "its when: condition is false");
-				return FP_ACT;
-			}
-		}
-		if (c->file && !c->sub) {
-			char *w = fp_where(fp, c), *f = amc_sanitize_dup(c->file);
-			amc_err_set(e, AMC_EUSAGE, "%s: runFlow: sub-flow '%s' was not loaded (resolve the flow first)", w, f);
-			free(w);
-			free(f);
-			return -1;
-		}
-	}
-	fp_frame nf;
-	memset(&nf, 0, sizeof nf);
-	nf.owner = c;
-	nf.file = cur->file;
-	nf.mark = amc_flow_interp_mark(&fp->in);
-	if (c->op == AMC_FLOW_REPEAT) {
-		nf.kind = FR_REPEAT;
-		nf.times = c->number ? c->times : -1;
-		if (dyn_count(fp, c, &nf.times, e) != 0)
-			return -1;
-		nf.cmds = c->body, nf.n = c->nbody;
-		nf.iter = -1; /* the first round starts at the end of "round -1" */
-		nf.pos = nf.n;
-	} else if (c->op == AMC_FLOW_RETRY) {
-		nf.kind = FR_RETRY;
-		nf.times = c->times;
-		if (dyn_count(fp, c, &nf.times, e) != 0)
-			return -1;
-		if (nf.times > 3)
-			nf.times = 3;
-		if (c->sub) {
-			nf.file = c->sub;
-			nf.cmds = c->sub->cmds, nf.n = c->sub->count;
-		} else {
-			nf.cmds = c->body, nf.n = c->nbody;
-		}
-	} else if (c->sub) {
-		nf.kind = FR_FILE;
-		nf.file = c->sub;
-		nf.phase = PH_START;
-	} else {
-		nf.kind = FR_BLOCK;
-		nf.cmds = c->body, nf.n = c->nbody;
-	}
-	if (push_env(fp, c, e) != 0)
-		return -1;
-	if (nf.file != cur->file && push_defaults(fp, nf.file, e) != 0) {
-		amc_flow_interp_pop(&fp->in, nf.mark);
-		return -1;
-	}
-	fp_advance(fp); /* the parent goes on after the block */
-	return push_frame(fp, &nf, e) == 0 ? FP_NEXT : -1;
-}
-
-/* The top frame ran out of commands: a repeat starts its next round, a file
- * its next phase, anything else ends. */
 static int frame_end(flow_planner *fp, const amc_plan_ctx *ctx, amc_err *e)
 {
 	fp_frame *f = fp_top(fp);
 	if (f->kind == FR_FILE && f->phase < PH_DONE) {
 		f->phase++;
 		f->pos = 0;
-		file_phase(f);
+		fp_file_phase(f);
 		if (f->phase != PH_DONE)
 			return 0;
 	}
@@ -266,7 +49,7 @@ static int frame_end(flow_planner *fp, const amc_plan_ctx *ctx, amc_err *e)
 	}
 	if (f->kind == FR_FILE && f->owner == NULL)
 		return 1; /* the whole flow is done */
-	pop_frame(fp);
+	fp_pop_frame(fp);
 	return 0;
 }
 
@@ -279,7 +62,7 @@ static void failed(flow_planner *fp, const char *msg)
 		if (f->kind != FR_RETRY || f->iter >= f->times)
 			continue;
 		while (fp->depth - 1 > i)
-			pop_frame(fp);
+			fp_pop_frame(fp);
 		f->iter++;
 		f->pos = 0;
 		fp->sub = 0;
@@ -289,12 +72,12 @@ static void failed(flow_planner *fp, const char *msg)
 	if (!fp->failed)
 		fp->failed = amc_xstrdup(msg);
 	while (fp->depth > 1)
-		pop_frame(fp);
+		fp_pop_frame(fp);
 	fp_frame *top = fp_top(fp);
 	if (top->phase < PH_COMPLETE) {
 		top->phase = PH_COMPLETE;
 		top->pos = 0;
-		file_phase(top);
+		fp_file_phase(top);
 	} else {
 		top->phase = PH_DONE;
 		top->n = 0;
@@ -466,11 +249,11 @@ int amc_flow_planner_new_opts(amc_flow *flow, const amc_flow_run_opts *o, amc_pl
 	top.phase = PH_START;
 	top.mark = 0;
 	fp->depth = 0;
-	push_frame(fp, &top, e);
+	fp_push_frame(fp, &top, e);
 	amc_planner *p = amc_xcalloc(1, sizeof *p);
 	p->ops = &FLOW_OPS;
 	p->impl = fp;
-	if (push_defaults(fp, &fp->flow, e) != 0) {
+	if (fp_push_defaults(fp, &fp->flow, e) != 0) {
 		flow_destroy(p);
 		return -1;
 	}

@@ -1,6 +1,8 @@
 /* flow_planner_int.h - the flow planner's insides, shared by flow_planner.c
- * (frames: sub-flows, repeat, retry, hooks, failures) and flow_planner_cmds.c
- * (what each command asks of the device). Private to src/flow/. */
+ * (playing: judging steps, failures, hooks), flow_planner_frames.c (the stack
+ * of frames: where it is), flow_planner_cmds.c (what each command asks of the
+ * device) and flow_planner_ops.c (one command, entering blocks), in that
+ * order from the top; a file uses only those below it. Private to src/flow/. */
 #ifndef AMC_FLOW_PLANNER_INT_H
 #define AMC_FLOW_PLANNER_INT_H
 
@@ -54,15 +56,20 @@ typedef struct flow_planner {
 	unsigned long long rng;     /* inputRandom*: seeded, the values are in the steps' args */
 } flow_planner;
 
-/* flow_planner.c */
+/* flow_planner_frames.c */
 fp_frame *fp_top(flow_planner *fp);
 /* "FILE:LINE" of a command in the top frame's file (sanitized; caller frees). */
 char *fp_where(const flow_planner *fp, const amc_flow_cmd *c);
 /* The current command is done: next one (and per-command progress reset). */
 void fp_advance(flow_planner *fp);
-/* Enter a runFlow/repeat/retry: 0 pushed (or FP_NEXT skipped), -1 error in e. */
-int fp_enter_block(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
-		   amc_err *e);
+/* The commands a file frame runs in its phase (onFlowStart, main, onFlowComplete). */
+void fp_file_phase(fp_frame *f);
+/* A file's env: defaults for the names nobody set above it. */
+int fp_push_defaults(flow_planner *fp, const amc_flow *file, amc_err *e);
+/* Push a frame (a file frame starts its phase): -1 with e past FP_MAX_FRAMES. */
+int fp_push_frame(flow_planner *fp, const fp_frame *proto, amc_err *e);
+/* Pop the top frame and the variables it pushed. */
+void fp_pop_frame(flow_planner *fp);
 
 /* flow_planner_cmds.c: screens, selectors, and the commands that look at them */
 const amc_ui_tree *fp_obs_tree(const amc_plan_ctx *ctx);
@@ -90,6 +97,9 @@ int fp_plan_scroll_until(flow_planner *fp, const amc_flow_cmd *c, const amc_plan
 			 amc_err *e);
 
 /* flow_planner_ops.c: one command, whatever it is */
+/* Enter a runFlow/repeat/retry: 0 pushed (or FP_NEXT skipped), -1 error in e. */
+int fp_enter_block(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+		   amc_err *e);
 int fp_plan_cmd(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
 /* A condition (when:/while:) on the current screen: 1 holds, 0 not, -1 error in e. */
 int fp_cond_holds(flow_planner *fp, const amc_flow_cmd *c, const amc_flow_cond *cond, const amc_plan_ctx *ctx,

@@ -544,3 +544,129 @@ int fp_plan_cmd(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx
 		return refused(fp, c, "not available on this device (amc flow check lists what each device can do)", e);
 	}
 }
+
+/* ---- entering a block (runFlow, repeat, retry) ---- */
+
+/* env: of a command, interpolated where the command is, pushed for its block. */
+static int push_env(flow_planner *fp, const amc_flow_cmd *c, amc_err *e)
+{
+	char *where = fp_where(fp, c);
+	/* all values first, then push: one value does not see its sibling */
+	char **vals = amc_xcalloc(c->nenv ? c->nenv : 1, sizeof *vals);
+	int rc = 0;
+	for (size_t i = 0; i < c->nenv && rc == 0; i++)
+		rc = amc_flow_interp_str(&fp->in, c->env[i].value, where, &vals[i], e);
+	for (size_t i = 0; i < c->nenv; i++) {
+		if (rc == 0)
+			amc_flow_interp_push(&fp->in, c->env[i].name, vals[i]);
+		free(vals[i]);
+	}
+	free(vals);
+	free(where);
+	return rc;
+}
+
+/* A count written as ${...}: its value now. */
+static int dyn_count(flow_planner *fp, const amc_flow_cmd *c, int *out, amc_err *e)
+{
+	if (!c->text)
+		return 0;
+	char *where = fp_where(fp, c), *v = NULL;
+	int rc = amc_flow_interp_str(&fp->in, c->text, where, &v, e);
+	if (rc == 0) {
+		char *end;
+		long n = strtol(v, &end, 10);
+		if (!*v || *end || n < 0 || n > 100000)
+			rc = amc_err_set(e, AMC_EUSAGE, "%s: %s: the count must be a whole number, got '%.40s'", where,
+					 amc_flow_op_name(c->op), v);
+		else
+			*out = (int)n;
+	}
+	free(v);
+	free(where);
+	return rc;
+}
+
+/* A skipped runFlow/repeat is a step of its own, so the timeline shows why. */
+static void skipped_step(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, const char *why)
+{
+	fp_begin(fp, c, "flow", out);
+	char *d = out->description;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "%s (skipped: %s)", d, why);
+	free(d);
+	out->description = amc_sb_detach(&sb);
+	cJSON *r = cJSON_CreateObject();
+	cJSON_AddBoolToObject(r, "skipped", 1);
+	cJSON_AddStringToObject(r, "reason", why);
+	fp_decide(out, 1, NULL, r);
+}
+
+int fp_enter_block(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	fp_frame *cur = fp_top(fp);
+	if (c->op == AMC_FLOW_RUN_FLOW) {
+		if (c->cond.visible || c->cond.not_visible || c->cond.is_true || c->cond.platform) {
+			int h = fp_cond_holds(fp, c, &c->cond, ctx, e);
+			if (h < 0)
+				return -1;
+			if (!h) {
+				skipped_step(fp, c, out, "its when: condition is false");
+				return FP_ACT;
+			}
+		}
+		if (c->file && !c->sub) {
+			char *w = fp_where(fp, c), *f = amc_sanitize_dup(c->file);
+			amc_err_set(e, AMC_EUSAGE, "%s: runFlow: sub-flow '%s' was not loaded (resolve the flow first)", w, f);
+			free(w);
+			free(f);
+			return -1;
+		}
+	}
+	fp_frame nf;
+	memset(&nf, 0, sizeof nf);
+	nf.owner = c;
+	nf.file = cur->file;
+	nf.mark = amc_flow_interp_mark(&fp->in);
+	if (c->op == AMC_FLOW_REPEAT) {
+		nf.kind = FR_REPEAT;
+		nf.times = c->number ? c->times : -1;
+		if (dyn_count(fp, c, &nf.times, e) != 0)
+			return -1;
+		nf.cmds = c->body, nf.n = c->nbody;
+		nf.iter = -1; /* the first round starts at the end of "round -1" */
+		nf.pos = nf.n;
+	} else if (c->op == AMC_FLOW_RETRY) {
+		nf.kind = FR_RETRY;
+		nf.times = c->times;
+		if (dyn_count(fp, c, &nf.times, e) != 0)
+			return -1;
+		if (nf.times > 3)
+			nf.times = 3;
+		if (c->sub) {
+			nf.file = c->sub;
+			nf.cmds = c->sub->cmds, nf.n = c->sub->count;
+		} else {
+			nf.cmds = c->body, nf.n = c->nbody;
+		}
+	} else if (c->sub) {
+		nf.kind = FR_FILE;
+		nf.file = c->sub;
+		nf.phase = PH_START;
+	} else {
+		nf.kind = FR_BLOCK;
+		nf.cmds = c->body, nf.n = c->nbody;
+	}
+	if (push_env(fp, c, e) != 0)
+		return -1;
+	if (nf.file != cur->file && fp_push_defaults(fp, nf.file, e) != 0) {
+		amc_flow_interp_pop(&fp->in, nf.mark);
+		return -1;
+	}
+	fp_advance(fp); /* the parent goes on after the block */
+	return fp_push_frame(fp, &nf, e) == 0 ? FP_NEXT : -1;
+}
+
+/* The top frame ran out of commands: a repeat starts its next round, a file
+ * its next phase, anything else ends. */

@@ -1,6 +1,9 @@
 # tests for this area
-check_PROGRAMS += tests/unit/test_flow tests/unit/test_selector tests/unit/test_flow_planner
-TESTS += tests/unit/test_flow tests/unit/test_selector tests/unit/test_flow_planner
+check_PROGRAMS += tests/unit/test_flow tests/unit/test_selector tests/unit/test_flow_planner \
+	tests/unit/test_flow_planner_frames
+TESTS += tests/unit/test_flow tests/unit/test_selector tests/unit/test_flow_planner \
+	tests/unit/test_flow_planner_frames
+tests_unit_test_flow_planner_frames_LDADD = $(TEST_LDADD)
 tests_unit_test_flow_SOURCES = tests/unit/test_flow.c
 tests_unit_test_flow_LDADD = $(TEST_LDADD)
 tests_unit_test_selector_SOURCES = tests/unit/test_selector.c

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flow/flow.h"
 #include "flow/flow_cmds.h"
 #include "tap.h"
 
