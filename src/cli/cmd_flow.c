@@ -129,7 +129,7 @@ static int check(const amc_cli *cli, int argc, char **argv)
 			for (size_t i = 0; i < r.n; i++)
 				print_problem(&r.v[i]);
 			printf("%zu of %zu flow files check clean (device kind %s; %zu of them with warnings "
-			       "about undefined names); %zu more only lack sub-flow/script files; %zu refused\n",
+			       "about undefined names); %zu more only lack external inputs (sub-flow/script files, a model); %zu refused\n",
 			       r.clean, r.files, kind, r.warned, r.lacking, r.files - r.clean - r.lacking);
 		}
 		rc = 0;

@@ -241,8 +241,17 @@ static int parse_swipe(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cm
 			      "optional, label", NULL, swipe_opt, &k);
 	if (rc == 0 && c->direction && (k.has_start || k.has_end))
 		rc = amc_flow_yaml_err(y, v, "swipe takes either direction or start and end, not both");
+	/* from with start and end: YamlSwipeDeserializer takes start/end first
+	 * and builds a coordinate swipe, never reading from; so does amc. */
+	if (rc == 0 && k.has_from && !c->direction && (k.has_start || k.has_end)) {
+		int opt = c->sel.optional;
+		amc_selector_clear(&c->sel);
+		c->sel.optional = opt;
+		k.has_from = 0;
+	}
 	if (rc == 0 && k.has_from && !c->direction)
-		rc = amc_flow_yaml_err(y, v, "swipe from: an element needs a direction");
+		rc = amc_flow_yaml_err(y, v, "swipe from: an element needs a direction (Maestro refuses it too: "
+				       "YamlSwipeDeserializer takes direction, or start and end)");
 	if (rc == 0 && !c->direction && (k.has_start != k.has_end || !k.has_start))
 		rc = amc_flow_yaml_err(y, v, "swipe needs direction, or both start and end");
 	if (rc == 0 && k.has_start && k.sp != k.ep)
@@ -480,6 +489,20 @@ static const amc_flow_cmd_def COMMANDS[] = {
 	DEV_ROW("setAirplaneMode", AMC_FLOW_SET_AIRPLANE_MODE),
 	DEV_ROW("toggleAirplaneMode", AMC_FLOW_TOGGLE_AIRPLANE_MODE),
 	DEV_ROW("setOrientation", AMC_FLOW_SET_ORIENTATION),
+	/* Maestro 2.x's DataFaker-backed random inputs (Maestro pull request 2341). */
+	{ "inputRandomCityName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
+	{ "inputRandomCountryName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
+	{ "inputRandomColorName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
+	/* Maestro 2.x commands amc knows by name but does not run yet: refused
+	 * as Maestro's, not as unknown (an unknown name is not Maestro's either). */
+	{ "setPermissions", -1, NULL, NULL, 0, NULL,
+	  "a Maestro 2.1 command; give the permissions to launchApp (permissions: {all: allow}) instead" },
+	{ "assertScreenshot", -1, NULL, NULL, 0, NULL,
+	  "a Maestro 2.2 visual comparison with a reference image, not run by amc yet" },
+	{ "setDarkMode", -1, NULL, NULL, 0, NULL, "a Maestro 2.x appearance command, not run by amc yet" },
+	{ "toggleDarkMode", -1, NULL, NULL, 0, NULL, "a Maestro 2.x appearance command, not run by amc yet" },
+	{ "assertDarkMode", -1, NULL, NULL, 0, NULL, "a Maestro 2.x appearance command, not run by amc yet" },
+	{ "assertLightMode", -1, NULL, NULL, 0, NULL, "a Maestro 2.x appearance command, not run by amc yet" },
 };
 
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
@@ -607,9 +630,11 @@ static int refuse(amc_flow_yaml *y, const yaml_node_t *name_node, const amc_flow
 	char *q = amc_flow_yaml_quote(name_node);
 	const char *near = name_node->type == YAML_SCALAR_NODE ? nearest(q) : NULL;
 	if (near)
-		amc_flow_yaml_err(y, name_node, "unknown command '%s' (did you mean '%s'?)", q, near);
+		amc_flow_yaml_err(y, name_node, "unknown command '%s' (did you mean '%s'?); not a Maestro command "
+				  "either: Maestro's parser refuses it too", q, near);
 	else
-		amc_flow_yaml_err(y, name_node, "unknown command '%s' (docs/flows.md lists the commands amc reads)", q);
+		amc_flow_yaml_err(y, name_node, "unknown command '%s': not a Maestro command either, Maestro's parser "
+				  "refuses it too (docs/flows.md lists the commands amc reads)", q);
 	free(q);
 	return -1;
 }

@@ -217,8 +217,15 @@ static char *random_text(flow_planner *fp, const char *kind, int len)
 					    "Liskov", "Thompson" };
 	amc_sb sb;
 	amc_sb_init(&sb);
+	static const char *const CITY[] = { "Lisbon", "Nairobi", "Osaka", "Lima", "Oslo", "Austin", "Lyon", "Pune" };
+	static const char *const COUNTRY[] = { "Portugal", "Kenya", "Japan", "Peru", "Norway", "Canada", "France",
+					       "India" };
+	static const char *const COLOR[] = { "red", "green", "blue", "yellow", "purple", "orange", "teal", "black" };
 	if (!strcmp(kind, "PERSON_NAME")) {
 		amc_sb_printf(&sb, "%s %s", FIRST[next_rand(fp) % 8], LAST[next_rand(fp) % 8]);
+	} else if (!strcmp(kind, "CITY_NAME") || !strcmp(kind, "COUNTRY_NAME") || !strcmp(kind, "COLOR_NAME")) {
+		const char *const *l = kind[1] == 'I' ? CITY : kind[2] == 'U' ? COUNTRY : COLOR;
+		amc_sb_puts(&sb, l[next_rand(fp) % 8]);
 	} else if (!strcmp(kind, "EMAIL")) {
 		for (int i = 0; i < 10; i++)
 			amc_sb_putc(&sb, (char)('a' + next_rand(fp) % 26));

@@ -203,6 +203,14 @@ static void test_errors(void)
 
 	fails("- launchApp\n", "t.yaml:1: launchApp needs an app id", "launchApp without any appId");
 	fails("- stopApp\n", "t.yaml:1: stopApp needs an app id", "stopApp without any appId");
+	/* FlourishHealth/terreno and pass-culture's web flows: YamlConfig reads url
+	 * as the appId (@JsonAlias("url")), which only Maestro's desktop web driver
+	 * opens; on a phone there is no such app, and amc says so. */
+	fails("url: http://localhost:8082/login\n---\n- launchApp\n- tapOn: {id: email}\n",
+	      "t.yaml:3: launchApp: this is a Maestro web flow (url: in the config, which Maestro reads as the appId",
+	      "a web flow's launchApp");
+	fails("url: http://localhost:8082/login\n---\n- launchApp\n", "amc drives Android and iOS devices and the sim",
+	      "  saying what amc drives");
 	fails("appId: a\n---\n- repeat: {times: 2, commands: [{clearState: [1]}]}\n",
 	      "t.yaml:3: clearState takes nothing, an app id or {appId: ...}, got a list", "error inside a block");
 	fails("appId: a\n", "followed by `---`", "config without commands");
