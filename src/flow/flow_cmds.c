@@ -90,7 +90,7 @@ static int input_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *w
 		return amc_flow_yaml_str(y, it->val, what, 1, &c->text);
 	/* YamlInputText.parse reads text and label from a mapping and ignores
 	 * every other key (`inputText: {text: x, id: field}` types into the
-	 * focused field); a mapping without text is still refused below. */
+	 * focused field); a mapping without text types "" there (below). */
 	return 0;
 }
 
@@ -98,15 +98,20 @@ static int parse_input_text(amc_flow_yaml *y, const yaml_node_t *v, const amc_fl
 			    amc_flow_cmd *c)
 {
 	int rc;
+	/* An empty text, or a mapping without text: YamlInputText.parse gives
+	 * InputTextCommand("") (getOrDefault("text", "")), which Maestro accepts
+	 * and which types nothing; so does amc (seen in memverse_project). */
 	if (v && v->type == YAML_MAPPING_NODE) {
 		rc = read_options(y, v, def->name, "text, optional, label", NULL, input_opt, c);
 		if (rc == 0 && !c->text)
-			rc = amc_flow_yaml_err(y, v, "inputText needs text");
+			c->text = amc_xstrdup("");
+	} else if (v && v->type == YAML_SCALAR_NODE && v->data.scalar.length == 0 &&
+		   v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
+		c->text = amc_xstrdup(""); /* a quoted "": a bare `inputText:` is still refused */
+		rc = 0;
 	} else {
 		rc = amc_flow_yaml_str(y, v, def->name, 1, &c->text);
 	}
-	if (rc == 0 && !*c->text)
-		rc = amc_flow_yaml_err(y, v, "inputText needs a non-empty text");
 	return rc;
 }
 
@@ -648,9 +653,13 @@ int amc_flow_cmds_parse(amc_flow_yaml *y, const yaml_node_t *n, amc_flow_cmd *c)
 		name_node = n;
 	} else if (n->type == YAML_MAPPING_NODE) {
 		size_t cnt = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+		/* YamlFluentCommand has one field per command and no label or
+		 * optional of its own: Jackson refuses such a sibling key too. */
 		if (cnt != 1)
 			return amc_flow_yaml_err(y, n, "a command is a mapping with exactly one key "
-						 "(like `- tapOn: \"Save\"`), this one has %zu", cnt);
+						 "(like `- tapOn: \"Save\"`), this one has %zu; Maestro refuses it too "
+						 "(an option such as label or optional goes inside the command's "
+						 "mapping: `- tapOn: {text: \"Save\", optional: true}`)", cnt);
 		name_node = amc_flow_yaml_node(y, n->data.mapping.pairs.start->key);
 		val = amc_flow_yaml_node(y, n->data.mapping.pairs.start->value);
 		if (!name_node || name_node->type != YAML_SCALAR_NODE)

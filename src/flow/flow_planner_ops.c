@@ -456,6 +456,10 @@ int fp_plan_cmd(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx
 	case AMC_FLOW_INPUT_TEXT: {
 		if (fp_interp(fp, c, c->text, &v, e) != 0)
 			return FP_FAIL;
+		if (!*v) { /* InputTextCommand(""): Maestro types nothing */
+			free(v);
+			return decided_text(fp, c, out, "type_text", 1, "note", "an empty text: nothing to type", NULL);
+		}
 		int rc = type_step(fp, c, out, v);
 		free(v);
 		return rc;
