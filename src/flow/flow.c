@@ -126,7 +126,8 @@ static int parse_commands(amc_flow_yaml *y, const yaml_node_t *root, amc_flow *f
 	if (root->type != YAML_SEQUENCE_NODE) {
 		if (root->type == YAML_MAPPING_NODE)
 			return amc_flow_yaml_err(y, root, "expected a list of commands; a config mapping (appId, name) "
-						 "must be followed by `---` and the commands");
+						 "must be followed by `---` and the commands (Maestro refuses a flow "
+						 "without both sections too)");
 		return amc_flow_yaml_err(y, root, "expected a list of commands (`- launchApp`), got %s",
 					 amc_flow_yaml_kind(root));
 	}

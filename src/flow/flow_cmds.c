@@ -357,6 +357,8 @@ static int parse_wait_anim(amc_flow_yaml *y, const yaml_node_t *v, const amc_flo
 			   amc_flow_cmd *c)
 {
 	c->number = 15000;
+	/* YamlWaitForAnimationToEndCommand has no number form: Maestro refuses
+	 * `waitForAnimationToEnd: 5000` too (seen in memverse_project). */
 	int shape = shape_of(y, v, def->name, V_NONE | V_MAPPING, "takes nothing or {timeout: MS}");
 	if (shape != V_MAPPING)
 		return shape == V_NONE ? 0 : -1;
