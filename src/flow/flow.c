@@ -108,10 +108,13 @@ static int parse_config(amc_flow_yaml *y, const yaml_node_t *root, amc_flow *f)
 			f->web |= !strcmp(it->name, "url");
 		}
 		else {
+			/* YamlConfig's @JsonAnySetter keeps any other key in ext and
+			 * Maestro does nothing with it (Rocket.Chat writes onFlowEnd):
+			 * accepted and ignored, said so in the notes. */
 			char *q = amc_flow_yaml_quote(it->key);
-			rc = amc_flow_yaml_err(y, it->key, "unknown config key '%s' (supported: appId, name, tags, env, "
-					       "onFlowStart, onFlowComplete, androidWebViewHierarchy, jsEngine, "
-					       "properties, url, ext)", q);
+			note(&notes, q, !strcmp(it->name, "onFlowEnd")
+					     ? "not a Maestro hook, kept in ext and never run; did you mean onFlowComplete?"
+					     : "not a Maestro key: Maestro keeps it in ext and does nothing with it");
 			free(q);
 		}
 	}
@@ -149,6 +152,7 @@ static int needs_app(const amc_flow_cmd *c)
 	case AMC_FLOW_STOP_APP:
 	case AMC_FLOW_KILL_APP:
 	case AMC_FLOW_CLEAR_STATE:
+	case AMC_FLOW_SET_PERMISSIONS:
 		return !c->text;
 	default:
 		return 0;

@@ -70,6 +70,7 @@ typedef enum amc_flow_op {
 	AMC_FLOW_SET_AIRPLANE_MODE,
 	AMC_FLOW_TOGGLE_AIRPLANE_MODE,
 	AMC_FLOW_SET_ORIENTATION,
+	AMC_FLOW_SET_PERMISSIONS, /* text: app id (NULL: the flow's); env: the permissions */
 	AMC_FLOW_OP_COUNT
 } amc_flow_op;
 

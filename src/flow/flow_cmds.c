@@ -61,6 +61,47 @@ static int parse_launch_app(amc_flow_yaml *y, const yaml_node_t *v, const amc_fl
 			    launch_opt, c);
 }
 
+static int perm_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
+{
+	amc_flow_cmd *c = ctx;
+	if (!strcmp(it->name, "appId"))
+		return amc_flow_yaml_str(y, it->val, what, 0, &c->text);
+	if (!strcmp(it->name, "permissions"))
+		return amc_flow_kv_parse(y, it->val, what, &c->env, &c->nenv);
+	if (!strcmp(it->name, "optional"))
+		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
+	return 1;
+}
+
+/* setPermissions (Maestro 2.1): {appId?, permissions: {NAME: allow|deny|unset}},
+ * launchApp's permissions without the launch (seen in Rocket.Chat.ReactNative). */
+static int parse_set_permissions(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
+				 amc_flow_cmd *c)
+{
+	if (shape_of(y, v, def->name, V_MAPPING, "needs a mapping: {permissions: {all: allow}}") < 0)
+		return -1;
+	int rc = read_options(y, v, def->name, "appId, permissions, optional, label", NULL, perm_opt, c);
+	if (rc == 0 && !c->nenv)
+		rc = amc_flow_yaml_err(y, v, "setPermissions needs permissions: {NAME: allow|deny|unset}");
+	return rc;
+}
+
+static void describe_set_permissions(amc_sb *sb, const amc_flow_cmd *c)
+{
+	if (c->text) {
+		amc_sb_putc(sb, ' ');
+		amc_sanitize_line(c->text, strlen(c->text), sb);
+	}
+	for (size_t i = 0; i < c->nenv && i < 4; i++) {
+		amc_sb_printf(sb, "%s", i ? ", " : " ");
+		amc_sanitize_line(c->env[i].name, strlen(c->env[i].name) > 40 ? 40 : strlen(c->env[i].name), sb);
+		amc_sb_putc(sb, '=');
+		amc_sanitize_line(c->env[i].value, strlen(c->env[i].value) > 40 ? 40 : strlen(c->env[i].value), sb);
+	}
+	if (c->nenv > 4)
+		amc_sb_puts(sb, ", ...");
+}
+
 static void describe_launch_app(amc_sb *sb, const amc_flow_cmd *c)
 {
 	if (c->text) {
@@ -496,14 +537,14 @@ static const amc_flow_cmd_def COMMANDS[] = {
 	DEV_ROW("setAirplaneMode", AMC_FLOW_SET_AIRPLANE_MODE),
 	DEV_ROW("toggleAirplaneMode", AMC_FLOW_TOGGLE_AIRPLANE_MODE),
 	DEV_ROW("setOrientation", AMC_FLOW_SET_ORIENTATION),
+	{ "setPermissions", AMC_FLOW_SET_PERMISSIONS, parse_set_permissions, describe_set_permissions, 0,
+	  "needs a mapping: `- setPermissions: {permissions: {all: allow}}`", NULL },
 	/* Maestro 2.x's DataFaker-backed random inputs (Maestro pull request 2341). */
 	{ "inputRandomCityName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
 	{ "inputRandomCountryName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
 	{ "inputRandomColorName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
 	/* Maestro 2.x commands amc knows by name but does not run yet: refused
 	 * as Maestro's, not as unknown (an unknown name is not Maestro's either). */
-	{ "setPermissions", -1, NULL, NULL, 0, NULL,
-	  "a Maestro 2.1 command; give the permissions to launchApp (permissions: {all: allow}) instead" },
 	{ "assertScreenshot", -1, NULL, NULL, 0, NULL,
 	  "a Maestro 2.2 visual comparison with a reference image, not run by amc yet" },
 	{ "setDarkMode", -1, NULL, NULL, 0, NULL, "a Maestro 2.x appearance command, not run by amc yet" },

@@ -275,6 +275,8 @@ static const char *cannot(const dev_check *k, const amc_flow_cmd *c)
 		       : "amc's Appium driver does not set an app's permissions or launch arguments yet";
 	case AMC_FLOW_CLEAR_KEYCHAIN:
 		return NULL; /* Android has no keychain: a no-op there, said so in the step */
+	case AMC_FLOW_SET_PERMISSIONS:
+		return sim || adb ? NULL : "amc's Appium driver does not set an app's permissions yet";
 	default:
 		return NULL;
 	}

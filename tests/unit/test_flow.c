@@ -216,7 +216,13 @@ static void test_errors(void)
 	fails("appId: a\n", "followed by `---`", "config without commands");
 	fails("appId: a\n---\n[]\n", "no commands", "empty command list");
 	fails("appId: a\nenv: [X]\n---\n- back\n", "t.yaml:2: env must be a mapping of NAME: value", "env a list");
-	fails("appId: a\nwhatever: 1\n---\n- back\n", "t.yaml:2: unknown config key 'whatever'", "unknown config");
+	/* YamlConfig's @JsonAnySetter: any other config key is kept in ext, unused
+	 * (Rocket.Chat.ReactNative writes onFlowEnd); accepted, and the notes say so. */
+	ok(parse("appId: a\nwhatever: 1\nonFlowEnd: [back]\n---\n- back\n", &f, &e) == 0, "an unknown config key is accepted");
+	like(f.notes, "whatever ignored (not a Maestro key: Maestro keeps it in ext", "  and noted");
+	like(f.notes, "onFlowEnd ignored (not a Maestro hook, kept in ext and never run; did you mean onFlowComplete?)",
+	     "  onFlowEnd: the hook it is not");
+	amc_flow_free(&f);
 	fails("appId: a\ntags: {a: b}\n---\n- back\n", "t.yaml:2: tags must be a list of words", "tags mapping");
 	fails("appId: 5\n---\n- back\n", "t.yaml:1: appId must be a text, got a number", "appId a number");
 	fails("[1]\n---\n- back\n", "t.yaml:1: the first document must be a mapping", "config a list");

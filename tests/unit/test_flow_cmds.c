@@ -12,8 +12,8 @@
 	"openLink, inputRandomText, inputRandomNumber, inputRandomEmail, inputRandomPersonName, hideKeyboard, " \
 	"hide keyboard, pasteText, copyTextFrom, setClipboard, doubleTapOn, evalScript, runScript, assertTrue, assertWithAI, " \
 	"assertNoDefectsWithAI, extractTextWithAI, action, setLocation, travel, addMedia, startRecording, " \
-	"stopRecording, setAirplaneMode, toggleAirplaneMode, setOrientation, inputRandomCityName, " \
-	"inputRandomCountryName, inputRandomColorName"
+	"stopRecording, setAirplaneMode, toggleAirplaneMode, setOrientation, " \
+	"setPermissions, inputRandomCityName, inputRandomCountryName, inputRandomColorName"
 
 /* The commands of a one-document list, through the table. */
 static int parse_cmds(const char *text, amc_flow_cmd **cmds, size_t *n, amc_err *e)
@@ -104,11 +104,8 @@ static void test_table(void)
 			later++;
 			said += t[i].why && strstr(t[i].why, "Maestro 2") && t[i].op == -1;
 		}
-	ok(later == 6 && said == later, "every row parses its command but 6 of Maestro 2.x, each saying so (%d)",
+	ok(later == 5 && said == later, "every row parses its command but 5 of Maestro 2.x, each saying so (%d)",
 	   later);
-	fails("- setPermissions: {permissions: {all: allow}}\n",
-	      "command 'setPermissions' is not supported yet: a Maestro 2.1 command; give the permissions to launchApp",
-	      "setPermissions: known as Maestro's, not unknown");
 	fails("- assertDarkMode\n", "command 'assertDarkMode' is not supported yet: a Maestro 2.x", "assertDarkMode");
 	/* Every command that needs a value says so when written alone. */
 	int bare = 0, bare_ok = 0;
@@ -124,7 +121,7 @@ static void test_table(void)
 		amc_err e;
 		bare_ok += parse_cmds(yaml, &cmds, &cnt, &e) == -1 && !strcmp(e.msg, want);
 	}
-	ok(bare == 22 && bare_ok == bare, "all %d commands that need a value say so when bare", bare);
+	ok(bare == 23 && bare_ok == bare, "all %d commands that need a value say so when bare", bare);
 }
 
 static void test_commands(void)
@@ -267,6 +264,14 @@ static void test_language(void)
 	ok(c->sel.has_index && c->sel.index == 2 && !c->sel.text && !c->sel.id, "  only the index");
 	c = one("- tapOn: {index: \"${i}\"}\n", NULL, "an index-only selector filled when it runs");
 	is_str(c->sel.index_text, "${i}", "  its index text kept");
+	/* setPermissions (Maestro 2.1; Rocket.Chat.ReactNative's helpers): the
+	 * permissions of launchApp, without the launch */
+	c = one("- setPermissions:\n    permissions:\n      all: allow\n", "setPermissions all=allow", "setPermissions");
+	ok(c->op == AMC_FLOW_SET_PERMISSIONS && c->nenv == 1 && !c->text, "  the flow's app, one permission");
+	c = one("- setPermissions: {appId: com.x, permissions: {camera: allow, notifications: deny}}\n",
+		"setPermissions com.x camera=allow, notifications=deny", "setPermissions of another app");
+	fails("- setPermissions: {appId: com.x}\n", "setPermissions needs permissions", "setPermissions without any");
+	fails("- setPermissions: allow\n", "setPermissions needs a mapping", "setPermissions scalar");
 	/* Maestro 2.x's DataFaker inputs (Maestro pull request 2341) */
 	c = one("- inputRandomCityName\n", "inputRandomCityName", "inputRandomCityName");
 	is_str(c->direction, "CITY_NAME", "  its kind");
