@@ -311,10 +311,10 @@ static int sel_parse(amc_flow_yaml *y, const yaml_node_t *n, const char *cmd, un
 	int rc = amc_flow_opts_read(y, n, cmd, supported, LATER, selector_opt, &k, owner ? &owner->label : NULL);
 	/* With point: Maestro taps the point and ignores the other keys
 	 * (YamlFluentCommand.tapCommand builds TapOnPointV2Command whenever
-	 * point is set); so does amc. */
-	if (rc == 0 && !sel_nonempty(s))
-		rc = amc_flow_yaml_err(y, n, "%s needs text, id%s or another selector key", cmd,
-				       (flags & AMC_FLOW_SEL_POINT) ? ", point" : "");
+	 * point is set); so does amc. A mapping with no criterion at all
+	 * (`assertVisible: {label: x}`, Rocket.Chat.ReactNative) is accepted
+	 * as YamlElementSelector accepts it: it selects any element (see
+	 * selector.c), which the description says. */
 	return rc;
 }
 
@@ -509,7 +509,10 @@ void amc_flow_describe_selector(amc_sb *sb, const amc_flow_cmd *c)
 			}
 		sep = 1;
 	}
-	if (!plain && !s->id && !s->text && !s->has_point && !s->traits && (rel || !only_index)) {
+	if (!sel_nonempty(s)) {
+		amc_sb_puts(sb, sep ? " " : "");
+		amc_sb_puts(sb, "(any element: no criterion, as Maestro reads it)");
+	} else if (!plain && !s->id && !s->text && !s->has_point && !s->traits && (rel || !only_index)) {
 		amc_sb_puts(sb, sep ? " " : "");
 		amc_sb_puts(sb, "(relative)");
 	}

@@ -366,8 +366,12 @@ static void test_errors(void)
 	fails("- tapOn: [a, b]\n", "t.yaml:1: tapOn needs a selector", "tapOn with a list");
 	fails("- tapOn\n", "t.yaml:1: tapOn needs a selector", "bare tapOn");
 	fails("- tapOn:\n", "t.yaml:1: tapOn needs a selector", "tapOn with no value");
-	fails("- tapOn: {optional: true}\n", "tapOn needs text, id, point or another selector key",
-	      "selector without any criterion");
+	/* Rocket.Chat.ReactNative: assertVisible: {label: ...} alone. YamlElementSelector
+	 * takes it; with no filter Orchestra.buildFilter keeps every node. */
+	c = one("- assertVisible:\n    label: 'This room is read only'\n",
+		"assertVisible (any element: no criterion, as Maestro reads it)", "a selector with only a label");
+	c = one("- tapOn: {optional: true}\n", "tapOn (any element: no criterion, as Maestro reads it) (optional)",
+		"a selector with only optional");
 	fails("- tapOn: {text: a, below: {bogus: b}}\n", "tapOn below: unknown option 'bogus'", "relative selector");
 	fails("- tapOn: {txt: a}\n", "unknown option 'txt'", "misspelt selector key");
 	fails("- tapOn: {text: a, index: -1}\n", "index must be between 0", "negative index");
