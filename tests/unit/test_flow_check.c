@@ -111,7 +111,8 @@ int main(void)
 	put(p, "import http from 'http';\nconst x: number = 1;\n");
 	pathf(p, sizeof p, "%s/ts/ts.yaml", home);
 	put(p, "appId: x\n---\n- launchApp\n- runScript: poll.ts\n");
-	ok(amc_flow_check_path(p, &o, &r, &e) == 0 && count_kind(&r, AMC_CHECK_SCRIPT) == 1, "a .ts runScript: a script problem");
+	ok(amc_flow_check_path(p, &o, &r, &e) == 0 && count_kind(&r, AMC_CHECK_SCRIPT) == 1,
+	   "a .ts runScript: a script problem");
 	if (r.n)
 		like(r.v[0].msg, "(Maestro refuses it too: runScript evaluates the file as a plain JavaScript script, "
 		     "not TypeScript or an ES module)", "  Maestro refuses it too");
