@@ -129,7 +129,7 @@ static int check(const amc_cli *cli, int argc, char **argv)
 			for (size_t i = 0; i < r.n; i++)
 				print_problem(&r.v[i]);
 			printf("%zu of %zu flow files check clean (device kind %s; %zu of them with warnings "
-			       "about undefined names); %zu more only lack sub-flow/script files; %zu refused\n",
+			       "about undefined names); %zu more only lack external inputs (sub-flow/script files, a model); %zu refused\n",
 			       r.clean, r.files, kind, r.warned, r.lacking, r.files - r.clean - r.lacking);
 		}
 		rc = 0;
@@ -165,7 +165,8 @@ const amc_cmd amc_cmd_flow = {
 	"missing-file (a sub-flow or script that is not there), needs-env (a warning: a\n"
 	"${NAME} no env block, -e or script defines; it runs as undefined, as in Maestro),\n"
 	"script (JavaScript that does not parse, or ES2015+ syntax the\n"
-	"ES5 engine cannot run), cycle or device. Exit status 0 when every file would run,\n"
+	"ES5 engine cannot run), cycle, device or needs-model (an AI command and no model:\n"
+	"an external input, like a missing file). Exit status 0 when every file would run,\n"
 	"2 otherwise, 3 when the JavaScript engine (amc-js) cannot be started.\n",
 	run,
 };

@@ -103,13 +103,18 @@ static int parse_config(amc_flow_yaml *y, const yaml_node_t *root, amc_flow *f)
 			rc = parse_hook(y, it->val, "onFlowStart", &f->on_start, &f->non_start);
 		else if (!strcmp(it->name, "onFlowComplete"))
 			rc = parse_hook(y, it->val, "onFlowComplete", &f->on_complete, &f->non_complete);
-		else if (ig < sizeof IGNORED / sizeof IGNORED[0])
+		else if (ig < sizeof IGNORED / sizeof IGNORED[0]) {
 			note(&notes, IGNORED[ig].key, IGNORED[ig].why);
+			f->web |= !strcmp(it->name, "url");
+		}
 		else {
+			/* YamlConfig's @JsonAnySetter keeps any other key in ext and
+			 * Maestro does nothing with it (Rocket.Chat writes onFlowEnd):
+			 * accepted and ignored, said so in the notes. */
 			char *q = amc_flow_yaml_quote(it->key);
-			rc = amc_flow_yaml_err(y, it->key, "unknown config key '%s' (supported: appId, name, tags, env, "
-					       "onFlowStart, onFlowComplete, androidWebViewHierarchy, jsEngine, "
-					       "properties, url, ext)", q);
+			note(&notes, q, !strcmp(it->name, "onFlowEnd")
+					     ? "not a Maestro hook, kept in ext and never run; did you mean onFlowComplete?"
+					     : "not a Maestro key: Maestro keeps it in ext and does nothing with it");
 			free(q);
 		}
 	}
@@ -124,7 +129,8 @@ static int parse_commands(amc_flow_yaml *y, const yaml_node_t *root, amc_flow *f
 	if (root->type != YAML_SEQUENCE_NODE) {
 		if (root->type == YAML_MAPPING_NODE)
 			return amc_flow_yaml_err(y, root, "expected a list of commands; a config mapping (appId, name) "
-						 "must be followed by `---` and the commands");
+						 "must be followed by `---` and the commands (Maestro refuses a flow "
+						 "without both sections too)");
 		return amc_flow_yaml_err(y, root, "expected a list of commands (`- launchApp`), got %s",
 					 amc_flow_yaml_kind(root));
 	}
@@ -146,6 +152,7 @@ static int needs_app(const amc_flow_cmd *c)
 	case AMC_FLOW_STOP_APP:
 	case AMC_FLOW_KILL_APP:
 	case AMC_FLOW_CLEAR_STATE:
+	case AMC_FLOW_SET_PERMISSIONS:
 		return !c->text;
 	default:
 		return 0;
@@ -156,6 +163,17 @@ static int check_app_ids(const amc_flow_cmd *cmds, size_t n, const amc_flow *f, 
 {
 	for (size_t i = 0; i < n; i++) {
 		const amc_flow_cmd *c = &cmds[i];
+		if (needs_app(c) && !f->app_id && f->web) {
+			/* YamlConfig reads url as the appId (@JsonAlias): Maestro's web
+			 * driver opens that page in a desktop browser. */
+			char *w = amc_sanitize_dup(f->path ? f->path : "(flow)");
+			amc_err_set(e, AMC_EUSAGE, "%s:%d: %s: this is a Maestro web flow (url: in the config, which "
+				    "Maestro reads as the appId and opens in its desktop web browser driver); amc drives "
+				    "Android and iOS devices and the sim, where there is no such app to launch",
+				    w, c->line, amc_flow_op_name(c->op));
+			free(w);
+			return -1;
+		}
 		if (needs_app(c) && !f->app_id) {
 			char *w = amc_sanitize_dup(f->path ? f->path : "(flow)");
 			amc_err_set(e, AMC_EUSAGE, "%s:%d: %s needs an app id: set appId in the config "
@@ -275,7 +293,10 @@ char *amc_flow_cmd_describe(const amc_flow_cmd *c)
 	if (c->op == AMC_FLOW_INPUT_RANDOM) {
 		const char *k = c->direction ? c->direction : "TEXT";
 		amc_sb_puts(&sb, !strcmp(k, "NUMBER") ? "inputRandomNumber" : !strcmp(k, "EMAIL") ? "inputRandomEmail"
-				 : !strcmp(k, "PERSON_NAME") ? "inputRandomPersonName" : "inputRandomText");
+				 : !strcmp(k, "PERSON_NAME") ? "inputRandomPersonName"
+				 : !strcmp(k, "CITY_NAME") ? "inputRandomCityName"
+				 : !strcmp(k, "COUNTRY_NAME") ? "inputRandomCountryName"
+				 : !strcmp(k, "COLOR_NAME") ? "inputRandomColorName" : "inputRandomText");
 		return amc_sb_detach(&sb);
 	}
 	amc_sb_puts(&sb, amc_flow_op_name(c->op));

@@ -75,6 +75,9 @@ int amc_flow_check_device(const amc_flow *f, const char *device_kind, amc_err *e
  * with its line and the message without FILE:LINE ("setLocation: not
  * available on sim devices: ..."). Returns how many. */
 typedef void (*amc_flow_problem_fn)(void *ud, int line, const char *msg);
+/* In the message of an AI command's problem when no model is configured:
+ * an external input (Maestro's is MAESTRO_CLI_AI_KEY), not a device limit. */
+#define AMC_FLOW_NEEDS_MODEL "needs a model"
 int amc_flow_device_problems(const amc_flow *f, const char *device_kind, amc_flow_problem_fn fn, void *ud);
 /* The same when a model is configured: AI commands pass. */
 int amc_flow_device_problems_with_model(const amc_flow *f, const char *device_kind, amc_flow_problem_fn fn, void *ud);

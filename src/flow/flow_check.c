@@ -24,7 +24,7 @@ amc_flow_check_device_fn amc_flow_check_device_hook = amc_flow_device_problems;
 const char *amc_check_kind_name(amc_check_kind k)
 {
 	static const char *const N[] = { "invalid", "missing-file", "needs-env", "script", "cycle",
-					 "device" };
+					 "device", "needs-model" };
 	return (unsigned)k < sizeof N / sizeof N[0] ? N[k] : "?";
 }
 
@@ -69,7 +69,8 @@ typedef struct dev_ctx {
 static void device_problem(void *ud, int line, const char *msg)
 {
 	dev_ctx *d = ud;
-	add(d->r, d->path, line, 1, AMC_CHECK_DEVICE, "%s", msg);
+	add(d->r, d->path, line, 1, strstr(msg, AMC_FLOW_NEEDS_MODEL) ? AMC_CHECK_NEEDS_MODEL : AMC_CHECK_DEVICE,
+	    "%s", msg);
 }
 
 /* ---- one file ---- */
@@ -189,7 +190,7 @@ static int js_global(const char *id, size_t len)
 		"Number", "Boolean", "Array", "Object", "RegExp", "parseInt", "parseFloat", "isNaN",
 		"isFinite", "encodeURIComponent", "decodeURIComponent", "encodeURI", "decodeURI",
 		"undefined", "null", "true", "false", "typeof", "new", "function", "http", "json",
-		"NaN", "Infinity", "Error", "console", "this", "void", "delete" };
+		"NaN", "Infinity", "Error", "console", "this", "void", "delete", "faker" };
 	for (size_t i = 0; i < sizeof G / sizeof G[0]; i++)
 		if (strlen(G[i]) == len && !memcmp(G[i], id, len))
 			return 1;
@@ -266,8 +267,15 @@ static int check_script_file(ctx *c, const char *file, const yaml_node_t *at, co
 			free(text);
 			return -1;
 		}
+		/* Maestro evaluates a runScript file as a plain script in GraalJS:
+		 * TypeScript, or an ES module's import/export, fails there too. */
+		size_t pl = strlen(path);
+		int ts = pl > 3 && (!strcmp(path + pl - 3, ".ts") || (pl > 4 && !strcmp(path + pl - 4, ".tsx")));
+		int module = strstr(e.msg, "import") || strstr(e.msg, "export");
 		add(c->r, file, (int)at->start_mark.line + 1, (int)at->start_mark.column + 1,
-		    AMC_CHECK_SCRIPT, "script %s: %s", path, e.msg);
+		    AMC_CHECK_SCRIPT, "script %s: %s%s", path, e.msg,
+		    ts || module ? " (Maestro refuses it too: runScript evaluates the file as a plain JavaScript "
+				   "script, not TypeScript or an ES module)" : "");
 	}
 	free(text);
 	return 0;
@@ -431,7 +439,7 @@ static int check_top(ctx *c, const char *path, const names *def)
 	for (size_t i = before; i < c->r->n; i++) {
 		if (c->r->v[i].kind == AMC_CHECK_NEEDS_ENV)
 			warned++;
-		else if (c->r->v[i].kind == AMC_CHECK_MISSING_FILE)
+		else if (c->r->v[i].kind == AMC_CHECK_MISSING_FILE || c->r->v[i].kind == AMC_CHECK_NEEDS_MODEL)
 			lacking++;
 		else
 			hard++;

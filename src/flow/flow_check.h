@@ -22,7 +22,9 @@ typedef enum amc_check_kind {
 	AMC_CHECK_NEEDS_ENV,     /* a ${NAME} no env block defines: a warning (it runs as undefined) */
 	AMC_CHECK_SCRIPT,        /* JavaScript that does not parse (or ES2015+) */
 	AMC_CHECK_CYCLE,         /* sub-flows that include each other */
-	AMC_CHECK_DEVICE         /* a command the device kind cannot perform */
+	AMC_CHECK_DEVICE,        /* a command the device kind cannot perform */
+	AMC_CHECK_NEEDS_MODEL    /* an AI command with no model configured: an external input, like
+				  * Maestro's MAESTRO_CLI_AI_KEY (counted with lacking) */
 } amc_check_kind;
 
 typedef struct amc_check_problem {
@@ -37,7 +39,8 @@ typedef struct amc_check_report {
 	size_t n, cap;
 	size_t files;            /* top-level flow files checked */
 	size_t clean;            /* of which would run: no problem but needs-env warnings (sub-flows included) */
-	size_t lacking;          /* of which only lack sub-flow or script files (missing-file) */
+	size_t lacking;          /* of which only lack external inputs: sub-flow or script files
+				  * (missing-file), a model for AI commands (needs-model) */
 	size_t warned;           /* of the clean ones, those with needs-env warnings */
 } amc_check_report;
 
@@ -64,7 +67,7 @@ typedef struct amc_check_opts {
 int amc_flow_check_path(const char *path, const amc_check_opts *o, amc_check_report *r,
 			amc_err *e);
 void amc_check_report_free(amc_check_report *r);
-/* "invalid", "missing-file", "needs-env", "script", "cycle", "device". */
+/* "invalid", "missing-file", "needs-env", "script", "cycle", "device", "needs-model". */
 const char *amc_check_kind_name(amc_check_kind k);
 
 #endif

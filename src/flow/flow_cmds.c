@@ -61,6 +61,47 @@ static int parse_launch_app(amc_flow_yaml *y, const yaml_node_t *v, const amc_fl
 			    launch_opt, c);
 }
 
+static int perm_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
+{
+	amc_flow_cmd *c = ctx;
+	if (!strcmp(it->name, "appId"))
+		return amc_flow_yaml_str(y, it->val, what, 0, &c->text);
+	if (!strcmp(it->name, "permissions"))
+		return amc_flow_kv_parse(y, it->val, what, &c->env, &c->nenv);
+	if (!strcmp(it->name, "optional"))
+		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
+	return 1;
+}
+
+/* setPermissions (Maestro 2.1): {appId?, permissions: {NAME: allow|deny|unset}},
+ * launchApp's permissions without the launch (seen in Rocket.Chat.ReactNative). */
+static int parse_set_permissions(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
+				 amc_flow_cmd *c)
+{
+	if (shape_of(y, v, def->name, V_MAPPING, "needs a mapping: {permissions: {all: allow}}") < 0)
+		return -1;
+	int rc = read_options(y, v, def->name, "appId, permissions, optional, label", NULL, perm_opt, c);
+	if (rc == 0 && !c->nenv)
+		rc = amc_flow_yaml_err(y, v, "setPermissions needs permissions: {NAME: allow|deny|unset}");
+	return rc;
+}
+
+static void describe_set_permissions(amc_sb *sb, const amc_flow_cmd *c)
+{
+	if (c->text) {
+		amc_sb_putc(sb, ' ');
+		amc_sanitize_line(c->text, strlen(c->text), sb);
+	}
+	for (size_t i = 0; i < c->nenv && i < 4; i++) {
+		amc_sb_printf(sb, "%s", i ? ", " : " ");
+		amc_sanitize_line(c->env[i].name, strlen(c->env[i].name) > 40 ? 40 : strlen(c->env[i].name), sb);
+		amc_sb_putc(sb, '=');
+		amc_sanitize_line(c->env[i].value, strlen(c->env[i].value) > 40 ? 40 : strlen(c->env[i].value), sb);
+	}
+	if (c->nenv > 4)
+		amc_sb_puts(sb, ", ...");
+}
+
 static void describe_launch_app(amc_sb *sb, const amc_flow_cmd *c)
 {
 	if (c->text) {
@@ -90,7 +131,7 @@ static int input_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *w
 		return amc_flow_yaml_str(y, it->val, what, 1, &c->text);
 	/* YamlInputText.parse reads text and label from a mapping and ignores
 	 * every other key (`inputText: {text: x, id: field}` types into the
-	 * focused field); a mapping without text is still refused below. */
+	 * focused field); a mapping without text types "" there (below). */
 	return 0;
 }
 
@@ -98,15 +139,20 @@ static int parse_input_text(amc_flow_yaml *y, const yaml_node_t *v, const amc_fl
 			    amc_flow_cmd *c)
 {
 	int rc;
+	/* An empty text, or a mapping without text: YamlInputText.parse gives
+	 * InputTextCommand("") (getOrDefault("text", "")), which Maestro accepts
+	 * and which types nothing; so does amc (seen in memverse_project). */
 	if (v && v->type == YAML_MAPPING_NODE) {
 		rc = read_options(y, v, def->name, "text, optional, label", NULL, input_opt, c);
 		if (rc == 0 && !c->text)
-			rc = amc_flow_yaml_err(y, v, "inputText needs text");
+			c->text = amc_xstrdup("");
+	} else if (v && v->type == YAML_SCALAR_NODE && v->data.scalar.length == 0 &&
+		   v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
+		c->text = amc_xstrdup(""); /* a quoted "": a bare `inputText:` is still refused */
+		rc = 0;
 	} else {
 		rc = amc_flow_yaml_str(y, v, def->name, 1, &c->text);
 	}
-	if (rc == 0 && !*c->text)
-		rc = amc_flow_yaml_err(y, v, "inputText needs a non-empty text");
 	return rc;
 }
 
@@ -241,8 +287,17 @@ static int parse_swipe(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cm
 			      "optional, label", NULL, swipe_opt, &k);
 	if (rc == 0 && c->direction && (k.has_start || k.has_end))
 		rc = amc_flow_yaml_err(y, v, "swipe takes either direction or start and end, not both");
+	/* from with start and end: YamlSwipeDeserializer takes start/end first
+	 * and builds a coordinate swipe, never reading from; so does amc. */
+	if (rc == 0 && k.has_from && !c->direction && (k.has_start || k.has_end)) {
+		int opt = c->sel.optional;
+		amc_selector_clear(&c->sel);
+		c->sel.optional = opt;
+		k.has_from = 0;
+	}
 	if (rc == 0 && k.has_from && !c->direction)
-		rc = amc_flow_yaml_err(y, v, "swipe from: an element needs a direction");
+		rc = amc_flow_yaml_err(y, v, "swipe from: an element needs a direction (Maestro refuses it too: "
+				       "YamlSwipeDeserializer takes direction, or start and end)");
 	if (rc == 0 && !c->direction && (k.has_start != k.has_end || !k.has_start))
 		rc = amc_flow_yaml_err(y, v, "swipe needs direction, or both start and end");
 	if (rc == 0 && k.has_start && k.sp != k.ep)
@@ -343,6 +398,8 @@ static int parse_wait_anim(amc_flow_yaml *y, const yaml_node_t *v, const amc_flo
 			   amc_flow_cmd *c)
 {
 	c->number = 15000;
+	/* YamlWaitForAnimationToEndCommand has no number form: Maestro refuses
+	 * `waitForAnimationToEnd: 5000` too (seen in memverse_project). */
 	int shape = shape_of(y, v, def->name, V_NONE | V_MAPPING, "takes nothing or {timeout: MS}");
 	if (shape != V_MAPPING)
 		return shape == V_NONE ? 0 : -1;
@@ -480,6 +537,20 @@ static const amc_flow_cmd_def COMMANDS[] = {
 	DEV_ROW("setAirplaneMode", AMC_FLOW_SET_AIRPLANE_MODE),
 	DEV_ROW("toggleAirplaneMode", AMC_FLOW_TOGGLE_AIRPLANE_MODE),
 	DEV_ROW("setOrientation", AMC_FLOW_SET_ORIENTATION),
+	{ "setPermissions", AMC_FLOW_SET_PERMISSIONS, parse_set_permissions, describe_set_permissions, 0,
+	  "needs a mapping: `- setPermissions: {permissions: {all: allow}}`", NULL },
+	/* Maestro 2.x's DataFaker-backed random inputs (Maestro pull request 2341). */
+	{ "inputRandomCityName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
+	{ "inputRandomCountryName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
+	{ "inputRandomColorName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
+	/* Maestro 2.x commands amc knows by name but does not run yet: refused
+	 * as Maestro's, not as unknown (an unknown name is not Maestro's either). */
+	{ "assertScreenshot", -1, NULL, NULL, 0, NULL,
+	  "a Maestro 2.2 visual comparison with a reference image, not run by amc yet" },
+	{ "setDarkMode", -1, NULL, NULL, 0, NULL, "a Maestro 2.x appearance command, not run by amc yet" },
+	{ "toggleDarkMode", -1, NULL, NULL, 0, NULL, "a Maestro 2.x appearance command, not run by amc yet" },
+	{ "assertDarkMode", -1, NULL, NULL, 0, NULL, "a Maestro 2.x appearance command, not run by amc yet" },
+	{ "assertLightMode", -1, NULL, NULL, 0, NULL, "a Maestro 2.x appearance command, not run by amc yet" },
 };
 
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
@@ -634,9 +705,11 @@ static int refuse(amc_flow_yaml *y, const yaml_node_t *name_node, const amc_flow
 	char *q = amc_flow_yaml_quote(name_node);
 	const char *near = name_node->type == YAML_SCALAR_NODE ? nearest(q) : NULL;
 	if (near)
-		amc_flow_yaml_err(y, name_node, "unknown command '%s' (did you mean '%s'?)", q, near);
+		amc_flow_yaml_err(y, name_node, "unknown command '%s' (did you mean '%s'?); not a Maestro command "
+				  "either: Maestro's parser refuses it too", q, near);
 	else
-		amc_flow_yaml_err(y, name_node, "unknown command '%s' (docs/flows.md lists the commands amc reads)", q);
+		amc_flow_yaml_err(y, name_node, "unknown command '%s': not a Maestro command either, Maestro's parser "
+				  "refuses it too (docs/flows.md lists the commands amc reads)", q);
 	free(q);
 	return -1;
 }
@@ -650,9 +723,13 @@ int amc_flow_cmds_parse(amc_flow_yaml *y, const yaml_node_t *n, amc_flow_cmd *c)
 		name_node = n;
 	} else if (n->type == YAML_MAPPING_NODE) {
 		size_t cnt = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+		/* YamlFluentCommand has one field per command and no label or
+		 * optional of its own: Jackson refuses such a sibling key too. */
 		if (cnt != 1)
 			return amc_flow_yaml_err(y, n, "a command is a mapping with exactly one key "
-						 "(like `- tapOn: \"Save\"`), this one has %zu", cnt);
+						 "(like `- tapOn: \"Save\"`), this one has %zu; Maestro refuses it too "
+						 "(an option such as label or optional goes inside the command's "
+						 "mapping: `- tapOn: {text: \"Save\", optional: true}`)", cnt);
 		name_node = amc_flow_yaml_node(y, n->data.mapping.pairs.start->key);
 		val = amc_flow_yaml_node(y, n->data.mapping.pairs.start->value);
 		if (!name_node || name_node->type != YAML_SCALAR_NODE)

@@ -293,13 +293,17 @@ static int random_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *
 	return opt_flag(y, it, what, c);
 }
 
-/* inputRandomText/Number/Email/PersonName: the kind goes into c->direction. */
+/* inputRandomText/Number/Email/PersonName/CityName/CountryName/ColorName: the
+ * kind goes into c->direction. */
 int amc_flow_parse_random(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c)
 {
-	const char *kind = !strcmp(def->name, "inputRandomNumber")       ? "NUMBER"
-			   : !strcmp(def->name, "inputRandomEmail")      ? "EMAIL"
-			   : !strcmp(def->name, "inputRandomPersonName") ? "PERSON_NAME"
-									 : "TEXT";
+	const char *kind = !strcmp(def->name, "inputRandomNumber")        ? "NUMBER"
+			   : !strcmp(def->name, "inputRandomEmail")       ? "EMAIL"
+			   : !strcmp(def->name, "inputRandomPersonName")  ? "PERSON_NAME"
+			   : !strcmp(def->name, "inputRandomCityName")    ? "CITY_NAME"
+			   : !strcmp(def->name, "inputRandomCountryName") ? "COUNTRY_NAME"
+			   : !strcmp(def->name, "inputRandomColorName")   ? "COLOR_NAME"
+									  : "TEXT";
 	c->direction = amc_xstrdup(kind);
 	c->number = 8;
 	int shape = amc_flow_shape(y, v, def->name, AMC_FLOW_V_NONE | AMC_FLOW_V_MAPPING,

@@ -25,7 +25,10 @@ static int key_error(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *c
 {
 	char *q = amc_flow_yaml_quote(it->key);
 	if (supported)
-		amc_flow_yaml_err(y, it->key, "%s: unknown option '%s' (supported: %s)", cmd, q, supported);
+		amc_flow_yaml_err(y, it->key, "%s: unknown option '%s' (supported: %s); Maestro's parser refuses "
+				  "it too (an unknown key is an UnrecognizedPropertyException there)%s", cmd, q, supported,
+				  !strcmp(q, "timeout") && strncmp(cmd, "assert", 6) == 0
+					  ? ": to wait, write extendedWaitUntil: {visible: ..., timeout: N}" : "");
 	else
 		amc_flow_yaml_err(y, it->key, "%s: option '%s' is not supported yet "
 				  "(docs/flows.md lists the supported subset)", cmd, q);
@@ -283,7 +286,7 @@ static int sel_nonempty(const amc_selector *s)
 {
 	return s->text || s->id || s->has_point || s->below || s->above || s->left_of || s->right_of ||
 	       s->contains_child || s->child_of || s->ndescendants || s->enabled || s->checked || s->focused ||
-	       s->selected || s->width || s->height || s->traits;
+	       s->selected || s->width || s->height || s->traits || s->has_index;
 }
 
 static int sel_parse(amc_flow_yaml *y, const yaml_node_t *n, const char *cmd, unsigned flags, amc_selector *s,
@@ -308,10 +311,10 @@ static int sel_parse(amc_flow_yaml *y, const yaml_node_t *n, const char *cmd, un
 	int rc = amc_flow_opts_read(y, n, cmd, supported, LATER, selector_opt, &k, owner ? &owner->label : NULL);
 	/* With point: Maestro taps the point and ignores the other keys
 	 * (YamlFluentCommand.tapCommand builds TapOnPointV2Command whenever
-	 * point is set); so does amc. */
-	if (rc == 0 && !sel_nonempty(s))
-		rc = amc_flow_yaml_err(y, n, "%s needs text, id%s or another selector key", cmd,
-				       (flags & AMC_FLOW_SEL_POINT) ? ", point" : "");
+	 * point is set); so does amc. A mapping with no criterion at all
+	 * (`assertVisible: {label: x}`, Rocket.Chat.ReactNative) is accepted
+	 * as YamlElementSelector accepts it: it selects any element (see
+	 * selector.c), which the description says. */
 	return rc;
 }
 
@@ -484,8 +487,18 @@ void amc_flow_describe_selector(amc_sb *sb, const amc_flow_cmd *c)
 		put_labelled(sb, &sep, plain ? "" : "text=", s->text);
 	if (s->id)
 		put_labelled(sb, &sep, "id=", s->id);
-	if (s->index)
-		amc_sb_printf(sb, "%sindex=%d", sep ? " " : "", s->index);
+	int only_index = s->has_index && !s->text && !s->id && !s->has_point;
+	if (s->index || only_index) {
+		if (s->index_text) {
+			amc_sb_printf(sb, "%sindex=", sep || s->text || s->id ? " " : "");
+			amc_sanitize_line(s->index_text, strlen(s->index_text) > 40 ? 40 : strlen(s->index_text), sb);
+		} else {
+			amc_sb_printf(sb, "%sindex=%d", sep || s->text || s->id ? " " : "", s->index);
+		}
+		sep = 1;
+	}
+	int rel = s->below || s->above || s->left_of || s->right_of || s->child_of || s->contains_child ||
+		  s->ndescendants;
 	if (s->traits) {
 		amc_sb_printf(sb, "%straits=", sep ? " " : "");
 		const char *tn[] = { "text", "square", "long-text" };
@@ -496,7 +509,10 @@ void amc_flow_describe_selector(amc_sb *sb, const amc_flow_cmd *c)
 			}
 		sep = 1;
 	}
-	if (!plain && !s->id && !s->text && !s->has_point && !s->traits) {
+	if (!sel_nonempty(s)) {
+		amc_sb_puts(sb, sep ? " " : "");
+		amc_sb_puts(sb, "(any element: no criterion, as Maestro reads it)");
+	} else if (!plain && !s->id && !s->text && !s->has_point && !s->traits && (rel || !only_index)) {
 		amc_sb_puts(sb, sep ? " " : "");
 		amc_sb_puts(sb, "(relative)");
 	}

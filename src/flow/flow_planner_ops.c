@@ -111,6 +111,33 @@ static int plan_launch(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_c
 	return FP_ACT;
 }
 
+/* setPermissions: launchApp's permissions alone, through manage_app's
+ * flow-only "permissions" op (tools.c), their ${...} filled here. */
+static int plan_set_permissions(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, amc_err *e)
+{
+	char *app;
+	if (app_of(fp, c, &app, e) != 0)
+		return FP_FAIL;
+	cJSON *perms = cJSON_CreateObject();
+	for (size_t i = 0; i < c->nenv; i++) {
+		char *v = NULL;
+		if (fp_interp(fp, c, c->env[i].value, &v, e) != 0) {
+			cJSON_Delete(perms);
+			free(app);
+			return FP_FAIL;
+		}
+		cJSON_AddStringToObject(perms, c->env[i].name, v);
+		free(v);
+	}
+	fp_begin(fp, c, "manage_app", out);
+	cJSON_AddStringToObject(out->args, "op", "permissions");
+	cJSON_AddStringToObject(out->args, "app_id", app);
+	cJSON_AddItemToObject(out->args, "permissions", perms);
+	describe_with(out, "setPermissions ", app);
+	free(app);
+	return FP_ACT;
+}
+
 static int plan_app(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, amc_err *e)
 {
 	char *arg = NULL;
@@ -217,8 +244,15 @@ static char *random_text(flow_planner *fp, const char *kind, int len)
 					    "Liskov", "Thompson" };
 	amc_sb sb;
 	amc_sb_init(&sb);
+	static const char *const CITY[] = { "Lisbon", "Nairobi", "Osaka", "Lima", "Oslo", "Austin", "Lyon", "Pune" };
+	static const char *const COUNTRY[] = { "Portugal", "Kenya", "Japan", "Peru", "Norway", "Canada", "France",
+					       "India" };
+	static const char *const COLOR[] = { "red", "green", "blue", "yellow", "purple", "orange", "teal", "black" };
 	if (!strcmp(kind, "PERSON_NAME")) {
 		amc_sb_printf(&sb, "%s %s", FIRST[next_rand(fp) % 8], LAST[next_rand(fp) % 8]);
+	} else if (!strcmp(kind, "CITY_NAME") || !strcmp(kind, "COUNTRY_NAME") || !strcmp(kind, "COLOR_NAME")) {
+		const char *const *l = kind[1] == 'I' ? CITY : kind[2] == 'U' ? COUNTRY : COLOR;
+		amc_sb_puts(&sb, l[next_rand(fp) % 8]);
 	} else if (!strcmp(kind, "EMAIL")) {
 		for (int i = 0; i < 10; i++)
 			amc_sb_putc(&sb, (char)('a' + next_rand(fp) % 26));
@@ -432,6 +466,8 @@ int fp_plan_cmd(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx
 		return fp_plan_ext_wait(fp, c, ctx, out, e);
 	case AMC_FLOW_LAUNCH_APP:
 		return plan_launch(fp, c, ctx, out, e);
+	case AMC_FLOW_SET_PERMISSIONS:
+		return plan_set_permissions(fp, c, out, e);
 	case AMC_FLOW_STOP_APP:
 	case AMC_FLOW_KILL_APP:
 	case AMC_FLOW_CLEAR_STATE:
@@ -449,6 +485,10 @@ int fp_plan_cmd(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx
 	case AMC_FLOW_INPUT_TEXT: {
 		if (fp_interp(fp, c, c->text, &v, e) != 0)
 			return FP_FAIL;
+		if (!*v) { /* InputTextCommand(""): Maestro types nothing */
+			free(v);
+			return decided_text(fp, c, out, "type_text", 1, "note", "an empty text: nothing to type", NULL);
+		}
 		int rc = type_step(fp, c, out, v);
 		free(v);
 		return rc;

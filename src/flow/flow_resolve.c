@@ -275,6 +275,8 @@ static const char *cannot(const dev_check *k, const amc_flow_cmd *c)
 		       : "amc's Appium driver does not set an app's permissions or launch arguments yet";
 	case AMC_FLOW_CLEAR_KEYCHAIN:
 		return NULL; /* Android has no keychain: a no-op there, said so in the step */
+	case AMC_FLOW_SET_PERMISSIONS:
+		return sim || adb ? NULL : "amc's Appium driver does not set an app's permissions yet";
 	default:
 		return NULL;
 	}
@@ -291,7 +293,11 @@ static int check_one(void *ud, const amc_flow *file, const amc_flow_cmd *c)
 	char *d = amc_flow_cmd_describe(c);
 	if (k->report) {
 		char msg[AMC_ERR_MSG_MAX];
-		snprintf(msg, sizeof msg, "%s: not available on %s devices: %s", d, kind, why);
+		if (is_ai(c)) /* not the device's: an external input, said as such */
+			snprintf(msg, sizeof msg, "%s: %s (an external input, as Maestro needs MAESTRO_CLI_AI_KEY): "
+				 "configure planner.provider and its key (`amc providers`)", d, AMC_FLOW_NEEDS_MODEL);
+		else
+			snprintf(msg, sizeof msg, "%s: not available on %s devices: %s", d, kind, why);
 		k->report(k->ud, c->line, msg);
 		k->count++;
 		free(d);

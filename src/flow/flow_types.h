@@ -61,6 +61,7 @@ typedef enum amc_flow_op {
 	AMC_FLOW_SET_AIRPLANE_MODE,
 	AMC_FLOW_TOGGLE_AIRPLANE_MODE,
 	AMC_FLOW_SET_ORIENTATION,
+	AMC_FLOW_SET_PERMISSIONS, /* text: app id (NULL: the flow's); env: the permissions */
 	AMC_FLOW_OP_COUNT
 } amc_flow_op;
 
@@ -153,6 +154,7 @@ typedef struct amc_flow {
 	size_t ntags;
 	char *notes;         /* config keys accepted and ignored, said why ("" when none); owned */
 	int line_cmds;       /* line of the command list */
+	int web;             /* the config has url: (a Maestro web flow) */
 } amc_flow;
 
 /* Frees what a flow owns (its commands, their sub-flows) and zeroes it

@@ -320,7 +320,7 @@ static int precheck(amc_flow_yaml *y, const char *buf, size_t len)
 {
 	yaml_parser_t ps;
 	yaml_event_t ev;
-	int depth = 0, docs = 0, rc = 0, done = 0;
+	int depth = 0, docs = 0, rc = 0, done = 0, has = 0, doc_line = 0;
 	if (parser_start(y, &ps, buf, len) != 0)
 		return -1;
 	while (!done && rc == 0) {
@@ -333,10 +333,20 @@ static int precheck(amc_flow_yaml *y, const char *buf, size_t len)
 		case YAML_STREAM_END_EVENT:
 			done = 1;
 			break;
+		/* An empty document (a trailing `---`) is not counted: Maestro's
+		 * YamlCommandReader drops null sections before it counts two. */
 		case YAML_DOCUMENT_START_EVENT:
-			if (++docs > AMC_FLOW_YAML_MAX_DOCS)
+			has = 0;
+			doc_line = line;
+			break;
+		case YAML_SCALAR_EVENT:
+			has |= depth > 0 || ev.data.scalar.length > 0 || ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+			break;
+		case YAML_DOCUMENT_END_EVENT:
+			if (has && ++docs > AMC_FLOW_YAML_MAX_DOCS)
 				rc = amc_err_set(y->e, AMC_EUSAGE, "%s:%d: a flow has at most two documents "
-						 "(config, `---`, commands)", y->where, line);
+						 "(config, `---`, commands); Maestro refuses more too (YamlCommandReader: "
+						 "\"a config section and a commands section\")", y->where, doc_line);
 			break;
 		case YAML_ALIAS_EVENT:
 			rc = amc_err_set(y->e, AMC_EUSAGE, "%s:%d: anchors and aliases are not supported",
@@ -344,6 +354,7 @@ static int precheck(amc_flow_yaml *y, const char *buf, size_t len)
 			break;
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_MAPPING_START_EVENT:
+			has = 1;
 			if (++depth > AMC_FLOW_YAML_MAX_DEPTH)
 				rc = amc_err_set(y->e, AMC_EUSAGE, "%s:%d: nested more than %d levels deep",
 						 y->where, line, AMC_FLOW_YAML_MAX_DEPTH);
@@ -375,9 +386,15 @@ int amc_flow_yaml_read(amc_flow_yaml *y, const char *buf, size_t len)
 			rc = yaml_problem(y, &ps);
 			break;
 		}
-		if (!yaml_document_get_root_node(&d)) {
+		const yaml_node_t *root = yaml_document_get_root_node(&d);
+		if (!root) {
 			yaml_document_delete(&d);
 			break;
+		}
+		if (root->type == YAML_SCALAR_NODE && root->data.scalar.length == 0 &&
+		    root->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) { /* an empty document: not counted */
+			yaml_document_delete(&d);
+			continue;
 		}
 		if (y->ndocs == AMC_FLOW_YAML_MAX_DOCS) { /* the event pass already refuses this */
 			yaml_document_delete(&d);

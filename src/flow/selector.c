@@ -450,8 +450,13 @@ static list resolve(const amc_selector *s, const amc_ui_tree *t, int depth)
 		intersect(t, &acc, &have, with_descendants(t, s->descendants, s->ndescendants, depth));
 	if (s->child_of)
 		intersect(t, &acc, &have, inside(t, s->child_of, depth));
-	if (!have) /* a selector that says nothing matches nothing (the parser refuses one) */
-		return acc;
+	/* No criterion (only an index, or only a label): Maestro's filter list
+	 * is empty and Filters.intersect of no filters keeps every node
+	 * (Orchestra.buildFilter); then the index, or clickable first. So
+	 * `tapOn: {index: 2}` is the third element in reading order, and
+	 * `assertVisible: {label: x}` holds on any screen, as in Maestro. */
+	if (!have)
+		intersect(t, &acc, &have, plain(t, s));
 	if (s->has_index || s->index > 0) {
 		sort_nodes(t, acc.v, acc.n, before);
 		if (s->index < acc.n) {

@@ -244,6 +244,20 @@ static int t_manage_app(const amc_tool_ctx *c, const cJSON *args, cJSON **res, a
 	amc_app_op op;
 	if (arg_str(args, "op", &opname, e) != 0)
 		return -1;
+	/* a flow's setPermissions (not in the agents' schema): launchApp's
+	 * permissions without the launch */
+	const cJSON *perms = cJSON_GetObjectItemCaseSensitive(args, "permissions");
+	if (!strcmp(opname, "permissions") && app && cJSON_IsObject(perms)) {
+		if (!c->dev->ops->manage_app)
+			return amc_err_set(e, AMC_EUSAGE, "%s devices cannot set an app's permissions", c->dev->ops->kind);
+		char *txt = cJSON_PrintUnformatted(perms);
+		int rc = c->dev->ops->manage_app(c->dev, app, AMC_APP_PERMISSIONS, txt, e);
+		free(txt);
+		if (rc != 0)
+			return -1;
+		*res = cJSON_CreateObject();
+		return 0;
+	}
 	if (amc_app_op_parse(opname, &op) != 0)
 		return amc_err_set(e, AMC_EUSAGE, "manage_app 'op' must be clear_state, stop, kill or open_link");
 	if (op == AMC_APP_OPEN_LINK ? !link : !app)

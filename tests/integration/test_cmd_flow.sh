@@ -120,6 +120,12 @@ else
 	echo "# SKIP corpus (repositories): $R is absent (set AMC_MAESTRO_REPOS) -- figures NOT measured"
 	ok 1 "# SKIP the repositories' corpus is absent"
 fi
+# --- flows from the wild (docs/flows.md): a folder outside the checkout, only when given --
+if [ -n "${AMC_MAESTRO_WILD:-}" ] && [ -d "$AMC_MAESTRO_WILD" ]; then
+	out=$("$AMC" flow check "$AMC_MAESTRO_WILD"); rc=$?
+	ok $((rc == 0 || rc == 2)) "the wild corpus is checked"
+	echo "# corpus (wild): $(printf '%s\n' "$out" | tail -n 1)"
+fi
 # the device kind: the check a run makes before it starts
 printf 'appId: com.a\n---\n- launchApp\n- startRecording: a\n' >"$W/device.yaml"
 out=$("$AMC" flow check -d sim:1 "$W/device.yaml"); is "$?" 2 "-d sim:1: a command the sim cannot do: exit 2"

@@ -50,4 +50,6 @@ agree() { # NAME DIR
 
 agree "maestro" "${AMC_MAESTRO_CORPUS:-$AMC_TEST_SRCDIR/../shared/corpus/maestro}"
 agree "repositories" "${AMC_MAESTRO_REPOS:-$AMC_TEST_SRCDIR/../shared/corpus/maestro-repos}"
+# a corpus kept outside every checkout (docs/flows.md, "Flows from the wild"): only when given
+[ -n "${AMC_MAESTRO_WILD:-}" ] && agree "wild" "$AMC_MAESTRO_WILD"
 done_testing

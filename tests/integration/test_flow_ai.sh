@@ -123,7 +123,10 @@ is "$(tr -d '\n' <"$T_HOME/show" | tr -dc '\033\007' | wc -c)" 0 "the model's te
 # 8. amc flow check: AI commands are a problem only without a model
 env -u ANTHROPIC_API_KEY "$AMC" flow check --device-kind sim "$F/ai.yaml" >"$T_HOME/out" 2>&1; rc=$?
 is "$rc" 2 "flow check without a model: exit 2"
-like "$(cat "$T_HOME/out")" "ai.yaml:4:1: assertWithAI .*AI commands need a model" "naming the AI command"
+like "$(cat "$T_HOME/out")" "ai.yaml:4:1: assertWithAI .*needs a model .*MAESTRO_CLI_AI_KEY.* \\[needs-model\\]" \
+	"naming the AI command, as an external input (needs-model), not a device problem"
+like "$(tail -n 1 "$T_HOME/out")" "0 of 1 flow files check clean .*; 1 more only lack external inputs .*; 0 refused" \
+	"counted with the files that only lack external inputs, not refused"
 ANTHROPIC_API_KEY="$KEY" "$AMC" flow check --device-kind sim "$F/ai.yaml" >"$T_HOME/out" 2>&1; rc=$?
 is "$rc" 0 "flow check with a model configured: clean"
 done_testing

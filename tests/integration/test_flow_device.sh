@@ -82,6 +82,27 @@ like "$state" '"app":[[:space:]]*"com.amc.notes"' "and is in front"
 "$AMC" flow check --device-kind appium "$W/args.yaml" >"$T_HOME/out" 2>&1; is $? 2 "Appium: launchApp arguments refused before the run"
 like "$(cat "$T_HOME/out")" "does not set an app's permissions or launch arguments yet" "saying why"
 
+# setPermissions (Maestro 2.1, written by Rocket.Chat.ReactNative's helpers):
+# launchApp's permissions without the launch; the sim keeps them, the app
+# in front stays in front
+cat >"$W/perm.yaml" <<'Y'
+appId: com.amc.notes
+---
+- launchApp: com.android.settings
+- setPermissions:
+    permissions:
+      camera: deny
+      location: allow
+- assertVisible: "Wi-Fi"
+Y
+"$AMC" run --flow "$W/perm.yaml" >"$T_HOME/out" 2>&1; is $? 0 "sim: setPermissions"
+state=$("$AMC" sim state)
+like "$state" '"camera":[[:space:]]*"deny"' "the flow's app got its permissions"
+like "$state" '"location":[[:space:]]*"allow"' "  every one of them"
+like "$state" '"app":[[:space:]]*"com.android.settings"' "and nothing was launched"
+"$AMC" flow check --device-kind appium "$W/perm.yaml" >"$T_HOME/out" 2>&1; is $? 2 "Appium: setPermissions refused before the run"
+like "$(cat "$T_HOME/out")" "setPermissions camera=deny, location=allow: not available on appium devices: amc's Appium driver does not set an app's permissions yet" "saying why"
+
 # what the sim cannot do: refused before the run, naming why
 printf 'appId: com.a\n---\n- startRecording: clip\n- stopRecording\n' >"$W/rec.yaml"
 "$AMC" run --flow "$W/rec.yaml" >"$T_HOME/out" 2>&1; is $? 2 "startRecording is refused before the run"
@@ -133,6 +154,13 @@ like "$log" 'COMMAND \[pm\] \[grant\] \[com.amc.notes\] \[android.permission.CAM
 like "$log" 'COMMAND \[pm\] \[revoke\] \[com.amc.notes\] \[android.permission.ACCESS_COARSE_LOCATION\]' "location: deny revokes both location permissions"
 like "$log" 'COMMAND \[am\] \[start\] \[-W\] \[-n\] \[com.amc.notes/.MainActivity\] \[--es\] \[apiKey\] \[rc_key\] \[--ez\] \[isE2E\] \[true\] \[--es\] \[store\] \[test_store\]' "arguments are the launcher intent's extras, typed"
 like "$("$AMC" sim state)" '"isE2E":[[:space:]]*"true"' "the phone's app got them"
+: >"$AMC_HOME/adb-standin/log"
+"$AMC" run --flow "$W/perm.yaml" -d adb:emulator-5554 >"$T_HOME/out" 2>&1; rc=$?
+is $rc 0 "adb: setPermissions"
+[ $rc -eq 0 ] || sed 's/^/# /' "$T_HOME/out" | tail -n 15
+log=$(cat "$AMC_HOME/adb-standin/log")
+like "$log" 'COMMAND \[pm\] \[revoke\] \[com.amc.notes\] \[android.permission.CAMERA\]' "adb: setPermissions camera: deny is pm revoke CAMERA"
+like "$log" 'COMMAND \[pm\] \[grant\] \[com.amc.notes\] \[android.permission.ACCESS_FINE_LOCATION\]' "  location: allow grants it"
 printf 'appId: com.amc.notes\n---\n- launchApp: {permissions: {all: allow}}\n' >"$W/all.yaml"
 "$AMC" run --flow "$W/all.yaml" -d adb:emulator-5554 >"$T_HOME/out" 2>&1; is $? 0 "adb: permissions all: allow"
 like "$(cat "$AMC_HOME/adb-standin/log")" 'COMMAND \[pm\] \[grant\] \[com.amc.notes\] \[android.permission.ACCESS_FINE_LOCATION\]' "grants what dumpsys package lists as requested"

@@ -203,12 +203,26 @@ static void test_errors(void)
 
 	fails("- launchApp\n", "t.yaml:1: launchApp needs an app id", "launchApp without any appId");
 	fails("- stopApp\n", "t.yaml:1: stopApp needs an app id", "stopApp without any appId");
+	/* FlourishHealth/terreno and pass-culture's web flows: YamlConfig reads url
+	 * as the appId (@JsonAlias("url")), which only Maestro's desktop web driver
+	 * opens; on a phone there is no such app, and amc says so. */
+	fails("url: http://localhost:8082/login\n---\n- launchApp\n- tapOn: {id: email}\n",
+	      "t.yaml:3: launchApp: this is a Maestro web flow (url: in the config, which Maestro reads as the appId",
+	      "a web flow's launchApp");
+	fails("url: http://localhost:8082/login\n---\n- launchApp\n", "amc drives Android and iOS devices and the sim",
+	      "  saying what amc drives");
 	fails("appId: a\n---\n- repeat: {times: 2, commands: [{clearState: [1]}]}\n",
 	      "t.yaml:3: clearState takes nothing, an app id or {appId: ...}, got a list", "error inside a block");
 	fails("appId: a\n", "followed by `---`", "config without commands");
 	fails("appId: a\n---\n[]\n", "no commands", "empty command list");
 	fails("appId: a\nenv: [X]\n---\n- back\n", "t.yaml:2: env must be a mapping of NAME: value", "env a list");
-	fails("appId: a\nwhatever: 1\n---\n- back\n", "t.yaml:2: unknown config key 'whatever'", "unknown config");
+	/* YamlConfig's @JsonAnySetter: any other config key is kept in ext, unused
+	 * (Rocket.Chat.ReactNative writes onFlowEnd); accepted, and the notes say so. */
+	ok(parse("appId: a\nwhatever: 1\nonFlowEnd: [back]\n---\n- back\n", &f, &e) == 0, "an unknown config key is accepted");
+	like(f.notes, "whatever ignored (not a Maestro key: Maestro keeps it in ext", "  and noted");
+	like(f.notes, "onFlowEnd ignored (not a Maestro hook, kept in ext and never run; did you mean onFlowComplete?)",
+	     "  onFlowEnd: the hook it is not");
+	amc_flow_free(&f);
 	fails("appId: a\ntags: {a: b}\n---\n- back\n", "t.yaml:2: tags must be a list of words", "tags mapping");
 	fails("appId: 5\n---\n- back\n", "t.yaml:1: appId must be a text, got a number", "appId a number");
 	fails("[1]\n---\n- back\n", "t.yaml:1: the first document must be a mapping", "config a list");

@@ -79,6 +79,50 @@ int main(void)
 	ok(r.n == 1 && r.files == 1 && r.clean == 0, "counted as a refused file");
 	amc_check_report_free(&r);
 	is_str(amc_check_kind_name(AMC_CHECK_MISSING_FILE), "missing-file", "kind names");
+	is_str(amc_check_kind_name(AMC_CHECK_NEEDS_MODEL), "needs-model", "needs-model's name");
+
+	/* An AI command without a model is an external input (Maestro's is
+	 * MAESTRO_CLI_AI_KEY, Orchestra's AINotAvailable): counted with the files
+	 * that only lack inputs, not refused (pass-culture, PlexHubTV). */
+	char ai[PATH_MAX];
+	pathf(ai, sizeof ai, "%s/ai", home);
+	mkdir(ai, 0700);
+	pathf(p, sizeof p, "%s/ai/ai.yaml", home);
+	put(p, "appId: x\n---\n- launchApp\n- assertNoDefectsWithAI\n- extractTextWithAI: {query: q, outputVariable: v}\n");
+	o.defined = NULL;
+	o.device_check = amc_flow_device_problems;
+	ok(amc_flow_check_path(ai, &o, &r, &e) == 0, "a flow with AI commands checks");
+	is_int(count_kind(&r, AMC_CHECK_NEEDS_MODEL), 2, "each AI command: needs-model");
+	is_int(count_kind(&r, AMC_CHECK_DEVICE), 0, "not a device problem");
+	ok(r.files == 1 && r.clean == 0 && r.lacking == 1, "the file only lacks an external input");
+	if (r.n)
+		like(r.v[0].msg, "needs a model (an external input, as Maestro needs MAESTRO_CLI_AI_KEY)", "  said so");
+	amc_check_report_free(&r);
+	o.device_check = amc_flow_device_problems_with_model;
+	ok(amc_flow_check_path(ai, &o, &r, &e) == 0 && r.n == 0 && r.clean == 1, "with a model: clean");
+	amc_check_report_free(&r);
+	o.device_check = NULL;
+
+	/* mattermost-mobile runs a TypeScript file with import: GraalJS
+	 * evaluates runScript files as plain scripts, so Maestro refuses it too. */
+	pathf(p, sizeof p, "%s/ts", home);
+	mkdir(p, 0700);
+	pathf(p, sizeof p, "%s/ts/poll.ts", home);
+	put(p, "import http from 'http';\nconst x: number = 1;\n");
+	pathf(p, sizeof p, "%s/ts/ts.yaml", home);
+	put(p, "appId: x\n---\n- launchApp\n- runScript: poll.ts\n");
+	ok(amc_flow_check_path(p, &o, &r, &e) == 0 && count_kind(&r, AMC_CHECK_SCRIPT) == 1,
+	   "a .ts runScript: a script problem");
+	if (r.n)
+		like(r.v[0].msg, "(Maestro refuses it too: runScript evaluates the file as a plain JavaScript script, "
+		     "not TypeScript or an ES module)", "  Maestro refuses it too");
+	amc_check_report_free(&r);
+
+	/* faker (Maestro 2.0's DataFaker object) is one of the engine's names: no warning */
+	pathf(p, sizeof p, "%s/ts/faker.yaml", home);
+	put(p, "appId: x\n---\n- launchApp\n- inputText: ${faker.name().firstName()}\n");
+	ok(amc_flow_check_path(p, &o, &r, &e) == 0 && r.n == 0 && r.clean == 1, "faker is defined, as in Maestro");
+	amc_check_report_free(&r);
 	amc_script_close(js);
 	return done_testing();
 }

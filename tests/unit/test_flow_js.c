@@ -58,6 +58,23 @@ int main(void)
 	amc_flow_interp_pop(&in, mark);
 	ok(!amc_flow_interp_get(&in, "SUFFIX"), "runScript's env: gone after it");
 
+	/* faker, Maestro 2.0's DataFaker object (pass-culture-app-native types
+	 * ${faker.name().firstName()}): the same names, a subset of providers */
+	const char *v = run(&in, "${faker.name().firstName()}", &e);
+	ok(v && strstr("Ada Alan Grace Linus Margaret Dennis Barbara Ken Hedy Tim", v) && *v, "faker.name().firstName()");
+	v = run(&in, "${faker.internet().emailAddress()}", &e);
+	like(v, "@example.com", "faker.internet().emailAddress()");
+	v = run(&in, "${faker.number().digits(6)}", &e);
+	ok(v && strlen(v) == 6 && strspn(v, "0123456789") == 6, "faker.number().digits(6)");
+	v = run(&in, "${faker.expression(\"#{number.numberBetween '3' '4'}\")}", &e);
+	is_str(v, "3", "faker.expression with DataFaker's #{provider.method 'arg'}");
+	v = run(&in, "${faker.expression('#{Name.first_name}').length > 0}", &e);
+	is_str(v, "true", "  provider and method found without case or '_'");
+	ok(run(&in, "${faker.lordOfTheRings().character()}", &e) == NULL, "a provider amc lacks fails");
+	like(e.msg, "faker.lordOfTheRings is not a function", "  as a TypeError");
+	ok(run(&in, "${faker.expression('#{superhero.name}')}", &e) == NULL, "an expression amc lacks fails");
+	like(e.msg, "is not in the part of DataFaker amc has", "  saying so");
+
 	is_str(run(&in, "Say ${output.shout} x${COUNT * 2}${(function () { return 1; })()}", &e),
 	       "Say hi Ada! x61", "output shared across scripts; each ${} replaced, braces inside kept");
 	is_str(run(&in, "${NAME} is ${ NAME }", &e), "Ada is Ada", "plain names without the engine's help");

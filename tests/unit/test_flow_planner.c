@@ -537,6 +537,23 @@ static void test_state_and_input(void)
 	is_str(amc_json_str(a.args, "text"), first, "seeded: the same number again");
 	amc_action_clear(&a);
 	amc_planner_free(p);
+
+	/* inputText "" (memverse_project): Maestro's InputTextCommand("") types
+	 * nothing; amc decides the step without typing. inputRandomCityName:
+	 * Maestro 2.x's, a city name typed. */
+	p = planner_opts("appId: com.a\n---\n- inputText: \"\"\n- inputRandomCityName\n- inputRandomColorName\n",
+			 NULL, &o);
+	step(p, &s, 0, &a, &e);
+	ok(a.decided && a.decided_ok && !strcmp(a.tool, "type_text"), "inputText \"\": decided, nothing typed");
+	step(p, &s, 0, &a, &e);
+	const char *city = amc_json_str(a.args, "text");
+	ok(!a.decided && !strcmp(a.tool, "type_text") && city && strstr("Lisbon Nairobi Osaka Lima Oslo Austin Lyon Pune",
+	   city), "inputRandomCityName types a city (%s)", city ? city : "none");
+	step(p, &s, 0, &a, &e);
+	const char *color = amc_json_str(a.args, "text");
+	ok(color && strstr("red green blue yellow purple orange teal black", color), "inputRandomColorName types a colour");
+	amc_action_clear(&a);
+	amc_planner_free(p);
 	screen_free(&s);
 }
 

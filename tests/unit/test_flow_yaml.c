@@ -58,6 +58,15 @@ static void test_documents(void)
 
 	ok(read_text(&y, &e, "# only a comment\n") == 0 && y.ndocs == 0, "comments only: no document, no error");
 	amc_flow_yaml_close(&y);
+	/* A trailing `---` (an empty third document): YamlCommandReader filters
+	 * null sections before it counts config and commands, so Maestro runs it. */
+	ok(read_text(&y, &e, "appId: a\n---\n- back\n---\n") == 0 && y.ndocs == 2, "a trailing empty document is not counted");
+	amc_flow_yaml_close(&y);
+	ok(read_text(&y, &e, "appId: a\n---\n- back\n---\n---\n# end\n") == 0 && y.ndocs == 2,
+	   "nor two of them");
+	amc_flow_yaml_close(&y);
+	ok(read_text(&y, &e, "appId: a\n---\n- back\n---\n''\n") == -1, "a third document with an empty quoted text counts");
+	amc_flow_yaml_close(&y);
 	ok(read_text(&y, &e, "") == 0 && y.ndocs == 0, "zero bytes: no document, no error");
 	amc_flow_yaml_close(&y);
 
@@ -75,6 +84,8 @@ static void test_refused(void)
 	refused("- \"abc\n\n", "t.yaml:3:1: malformed YAML: found unexpected end of stream (while scanning a quoted scalar started at line 1)", "malformed: where it started");
 	refused("a: 1\n---\n- back\n---\n- back\n", "t.yaml:4: a flow has at most two documents",
 		"three documents");
+	/* memverse_project writes a second scenario after another `---` */
+	refused("a: 1\n---\n- back\n---\n- back\n", "Maestro refuses more too", "  as Maestro does");
 	refused("a: &x 1\nb: *x\n", "t.yaml:2: anchors and aliases are not supported", "alias");
 	/* A billion-laughs style document: refused by the event pass, quickly. */
 	refused("a: &a [x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n"

@@ -208,7 +208,9 @@ static void test_order_and_depth(void)
 	amc_selector none;
 	memset(&none, 0, sizeof none);
 	contacts(&b);
-	is_int(amc_selector_find(&none, &b.t), -1, "a selector with neither text nor id matches nothing");
+	/* Orchestra.buildFilter with no filters keeps every node (Filters.intersect
+	 * of none), then clickable first: some element, as in Maestro */
+	ok(amc_selector_find(&none, &b.t) >= 0, "a selector with no criterion matches an element, as Maestro's does");
 	tb_free(&b);
 }
 
@@ -371,8 +373,43 @@ static void test_traits(void)
 	tb_free(&b);
 }
 
+/* jjackson/commcare-ios writes `tapOn: {index: 0}`: Orchestra.buildFilter
+ * intersects no filters (Filters.intersect of none keeps every node), then
+ * Filters.index sorts by position (y, then x) and takes the index-th. A flow
+ * of the same shape: a list of three rows, the second tapped by index. */
+static void test_index_only(void)
+{
+	tb b;
+	memset(&b, 0, sizeof b);
+	int r = node(&b, -1, NULL, NULL, NULL, NULL, 0, 0, 1080, 2400, 1);
+	int hidden = node(&b, r, "Off screen", NULL, NULL, NULL, 0, -500, 100, -400, 0);
+	int third = node(&b, r, "Gamma", NULL, NULL, NULL, 0, 900, 1080, 1000, 1);
+	int first = node(&b, r, "Alpha", NULL, NULL, NULL, 500, 100, 1080, 200, 1);
+	int beside = node(&b, r, "Alpha left", NULL, NULL, NULL, 0, 100, 400, 200, 1);
+	amc_selector s;
+	memset(&s, 0, sizeof s);
+	s.has_index = 1;
+	is_int(amc_selector_find(&s, &b.t), r, "index 0 alone: the topmost node (the screen's root)");
+	s.index = 1;
+	is_int(amc_selector_find(&s, &b.t), beside, "index 1: then left to right on one row");
+	s.index = 2;
+	is_int(amc_selector_find(&s, &b.t), first, "index 2");
+	s.index = 3;
+	is_int(amc_selector_find(&s, &b.t), third, "index 3: the hidden node is not counted");
+	s.index = 4;
+	is_int(amc_selector_find(&s, &b.t), -1, "index past the end: nothing");
+	(void)hidden;
+	/* no criterion at all (assertVisible: {label: x}): every node, clickable
+	 * ones first (Filters.clickableFirst), else in the document's order */
+	memset(&s, 0, sizeof s);
+	is_int(amc_selector_find(&s, &b.t), r, "no criterion: the first node (none is clickable here)");
+	is_int(amc_selector_count(&s, &b.t), 4, "  every displayed node matches");
+	tb_free(&b);
+}
+
 int main(void)
 {
+	test_index_only();
 	test_traits();
 	test_relative();
 	test_text();
