@@ -736,7 +736,9 @@ int sim_state_save(sim *s, amc_err *e)
 	if (amc_mkdir_p(s->dir, 0700, e) != 0)
 		return -1;
 	char *j = sim_state_to_json(s);
-	int rc = amc_write_atomic(s->path, j, strlen(j), 0600, e);
+	/* atomic for other processes, not durable: a phone's state is rewritten at
+	 * every call, and two fsyncs per call were half of an MCP act here (issue 31) */
+	int rc = amc_write_replace(s->path, j, strlen(j), 0600, e);
 	free(j);
 	if (rc == 0)
 		stat(s->path, &s->seen);
