@@ -42,13 +42,12 @@ bench_bench_tui_LDADD = $(TEST_LDADD)
 CLEANFILES += bench/bench_tui
 
 bench: bench/bench_steps$(EXEEXT) bench/bench_ocr$(EXEEXT) bench/bench_tui$(EXEEXT) bench/bench_store$(EXEEXT) \
-		bench/bench_device$(EXEEXT) tests/tools/adb-standin$(EXEEXT) amc$(EXEEXT) bench/bench_mcp$(EXEEXT)
+		bench/bench_device$(EXEEXT) tests/tools/adb-standin$(EXEEXT) amc$(EXEEXT)
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_steps$(EXEEXT) 3
 	./bench/bench_store$(EXEEXT) $(BENCH_STORE_ARGS)
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_device$(EXEEXT) tests/tools/adb-standin$(EXEEXT)
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_ocr$(EXEEXT) 3
 	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_tui$(EXEEXT) $(abs_top_builddir)/amc$(EXEEXT) $(BENCH_TUI_ARGS)
-	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_mcp$(EXEEXT) $(abs_top_builddir)/amc$(EXEEXT) $(BENCH_MCP_N)
 .PHONY: bench
 
 # bench-tasks: the whole task suite (data/tasks) with the reference flows on
@@ -68,5 +67,9 @@ check_PROGRAMS += bench/bench_mcp
 bench_bench_mcp_SOURCES = bench/bench_mcp.c tests/unit/mcptest.h
 bench_bench_mcp_LDADD = $(TEST_LDADD)
 BENCH_MCP_N = 50
+bench-mcp: bench/bench_mcp$(EXEEXT) amc$(EXEEXT)
+	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_mcp$(EXEEXT) $(abs_top_builddir)/amc$(EXEEXT) $(BENCH_MCP_N)
+bench: bench-mcp
+.PHONY: bench-mcp
 TESTS += tests/integration/test_bench_mcp.sh
 EXTRA_DIST += tests/integration/test_bench_mcp.sh
