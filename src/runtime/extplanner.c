@@ -178,15 +178,22 @@ static amc_plan_rc ext_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action 
 	unsigned char *img = NULL;
 	size_t img_len = 0;
 	int img_w = 0, img_h = 0, full_w = 0;
-	if (s->image_edge > 0)
-		client_image(ctx->obs, s->image_edge, &img, &img_len, &img_w, &img_h, &full_w);
+	/* the same frame as the last ask (an act that changed nothing: a wait, a
+	 * tap on nothing) keeps its image; only this thread writes these */
+	const amc_observation *o = ctx->obs;
+	int same = s->ask_img && o->png && s->ask_png && s->ask_png_len == o->png_len &&
+		   !memcmp(s->ask_png, o->png, o->png_len);
+	if (s->image_edge > 0 && !same)
+		client_image(o, s->image_edge, &img, &img_len, &img_w, &img_h, &full_w);
 	pthread_mutex_lock(&s->mu);
-	free(s->ask_img);
-	s->ask_img = img;
-	s->ask_img_len = img_len;
-	s->ask_img_w = img_w;
-	s->ask_img_h = img_h;
-	s->ask_full_w = full_w;
+	if (!same) {
+		free(s->ask_img);
+		s->ask_img = img;
+		s->ask_img_len = img_len;
+		s->ask_img_w = img_w;
+		s->ask_img_h = img_h;
+		s->ask_full_w = full_w;
+	}
 	s->asking = 1;
 	s->ask_ms = amc_mono_ms();
 	s->ask_gen++;
