@@ -60,3 +60,17 @@ bench-tasks: amc$(EXEEXT)
 		--seeds $(BENCH_TASKS_SEEDS) --sims 4 -q; rc=$$?; rm -rf "$$h"; exit $$rc
 bench: bench-tasks
 .PHONY: bench-tasks
+
+# bench_mcp: observe and act round trips of `amc mcp` on the sim, driven as an
+# MCP client drives it (issue 31's targets, met/MISSED); BENCH_MCP_N round trips
+# of each. A short run in `make check` (tests/integration/test_bench.sh) checks it runs.
+check_PROGRAMS += bench/bench_mcp
+bench_bench_mcp_SOURCES = bench/bench_mcp.c tests/unit/mcptest.h
+bench_bench_mcp_LDADD = $(TEST_LDADD)
+BENCH_MCP_N = 50
+bench-mcp: bench/bench_mcp$(EXEEXT) amc$(EXEEXT)
+	AMC_DATA_DIR=$(abs_top_srcdir)/data ./bench/bench_mcp$(EXEEXT) $(abs_top_builddir)/amc$(EXEEXT) $(BENCH_MCP_N)
+bench: bench-mcp
+.PHONY: bench-mcp
+TESTS += tests/integration/test_bench_mcp.sh
+EXTRA_DIST += tests/integration/test_bench_mcp.sh

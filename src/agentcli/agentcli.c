@@ -18,6 +18,7 @@
 #include "agentcli/agentcli_attach.h"
 #include "agentcli/agentcli_result.h"
 #include "mcp/mcp_session.h"
+#include "mcp/mcp_tools.h"
 #include "runtime/extplanner.h"
 #include "util/clock.h"
 #include "util/fsutil.h"
@@ -684,7 +685,7 @@ int amc_agentcli_planner_new(const amc_config *cfg, const char *provider, const 
 	pthread_condattr_destroy(&ca);
 	/* the agent thinks between steps: wait for it as long as it may run */
 	amc_extplanner_opts xo = { .wait_ms = amc_config_int(cfg, "agent", "timeout_s") * 1000L + 5000, .gated = 1,
-				   .name = a->name };
+				   .name = a->name, .image_edge = AMC_MCP_IMAGE_EDGE };
 	amc_extplanner_new(&xo, &a->xp, &a->x);
 	amc_agentcli_stream_init(&a->stream, kind == AMC_AGENT_CODEX);
 	amc_extplanner_set_words(a->x, agent_words, a);

@@ -102,6 +102,9 @@ uint64_t amc_image_hash(const amc_image *img, int y0)
 	return fnv(h, img->px + (size_t)start * img->w * 4, (size_t)img->w * (size_t)(img->h - start) * 4);
 }
 
+/* Boxes up to this many source pixels divide by a reciprocal multiply. */
+#define BOX_EXACT_N 4096
+
 int amc_image_scale_fit(const amc_image *src, int max_w, int max_h, amc_image *dst, amc_err *e)
 {
 	if (!src->px || src->w <= 0 || src->h <= 0)
@@ -129,30 +132,67 @@ int amc_image_scale_fit(const amc_image *src, int max_w, int max_h, amc_image *d
 		memcpy(dst->px, src->px, (size_t)w * h * 4);
 		return 0;
 	}
-	/* Box filter: each destination pixel averages the source rectangle it covers. */
+	/* Box filter: each destination pixel averages the source rectangle it
+	 * covers, rounded half up. Done a destination row at a time: the source
+	 * rows of its band are summed column by column into acc, then each sum is
+	 * divided by a reciprocal multiply instead of a division (exact for boxes
+	 * of at most BOX_EXACT_N pixels; larger ones divide). A 1080x2400 frame to
+	 * 461x1024 (MCP's image) went from ~10 ms to ~4 ms here, warm (issue 31). */
+	int *sx = malloc(((size_t)w + 1) * sizeof *sx);
+	uint64_t *acc = malloc((size_t)w * 4 * sizeof *acc);
+	if (!sx || !acc) {
+		free(sx);
+		free(acc);
+		amc_image_free(dst);
+		return amc_err_set(e, AMC_EENV, "out of memory scaling a %dx%d image", src->w, src->h);
+	}
+	for (int x = 0; x <= w; x++)
+		sx[x] = (int)((int64_t)x * src->w / w);
 	for (int y = 0; y < h; y++) {
 		int sy0 = (int)((int64_t)y * src->h / h);
 		int sy1 = (int)((int64_t)(y + 1) * src->h / h);
 		if (sy1 <= sy0)
 			sy1 = sy0 + 1;
-		for (int x = 0; x < w; x++) {
-			int sx0 = (int)((int64_t)x * src->w / w);
-			int sx1 = (int)((int64_t)(x + 1) * src->w / w);
-			if (sx1 <= sx0)
-				sx1 = sx0 + 1;
-			uint64_t acc[4] = {0, 0, 0, 0};
-			for (int sy = sy0; sy < sy1; sy++) {
-				const unsigned char *p = src->px + ((size_t)sy * src->w + sx0) * 4;
-				for (int sx = sx0; sx < sx1; sx++, p += 4)
-					for (int c = 0; c < 4; c++)
-						acc[c] += p[c];
+		memset(acc, 0, (size_t)w * 4 * sizeof *acc);
+		for (int sy = sy0; sy < sy1; sy++) {
+			const unsigned char *row = src->px + (size_t)sy * src->w * 4;
+			for (int x = 0; x < w; x++) {
+				int x0 = sx[x], x1 = sx[x + 1] > x0 ? sx[x + 1] : x0 + 1;
+				const unsigned char *p = row + (size_t)x0 * 4;
+				uint64_t *a = acc + (size_t)x * 4;
+				uint32_t r = 0, g = 0, b = 0, al = 0; /* at most src->w * 255 per row */
+				for (int k = x0; k < x1; k++, p += 4) {
+					r += p[0];
+					g += p[1];
+					b += p[2];
+					al += p[3];
+				}
+				a[0] += r;
+				a[1] += g;
+				a[2] += b;
+				a[3] += al;
 			}
-			uint64_t n = (uint64_t)(sy1 - sy0) * (uint64_t)(sx1 - sx0);
-			unsigned char *d = dst->px + ((size_t)y * w + x) * 4;
-			for (int c = 0; c < 4; c++)
-				d[c] = (unsigned char)((acc[c] + n / 2) / n);
+		}
+		unsigned char *d = dst->px + (size_t)y * w * 4;
+		for (int x = 0; x < w; x++, d += 4) {
+			int x0 = sx[x], x1 = sx[x + 1] > x0 ? sx[x + 1] : x0 + 1;
+			uint64_t n = (uint64_t)(sy1 - sy0) * (uint64_t)(x1 - x0);
+			const uint64_t *a = acc + (size_t)x * 4;
+			if (n <= BOX_EXACT_N) {
+				/* (v + n/2) / n as (v + n/2) * m >> 32, m = floor(2^32 / n) + 1:
+				 * exact while (v + n/2) * (m * n - 2^32) < 2^32, which holds
+				 * for v + n/2 < 256 n and n <= 4096 */
+				uint64_t m = (UINT64_C(1) << 32) / n + 1;
+				for (int c = 0; c < 4; c++)
+					d[c] = (unsigned char)(((a[c] + n / 2) * m) >> 32);
+			} else {
+				for (int c = 0; c < 4; c++)
+					d[c] = (unsigned char)((a[c] + n / 2) / n);
+			}
 		}
 	}
+	free(sx);
+	free(acc);
 	return 0;
 }
 

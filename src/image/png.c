@@ -326,8 +326,16 @@ static void flush_mem(png_structp png)
 	(void)png;
 }
 
+static atomic_long encodes;
+
+long amc_png_encode_count(void)
+{
+	return atomic_load(&encodes);
+}
+
 int amc_png_encode(const amc_image *img, int level, unsigned char **out, size_t *len, amc_err *e)
 {
+	atomic_fetch_add(&encodes, 1);
 	*out = NULL;
 	*len = 0;
 	if (!img->px || img->w <= 0 || img->h <= 0 || img->w > AMC_IMAGE_MAX_SIDE || img->h > AMC_IMAGE_MAX_SIDE ||

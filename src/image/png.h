@@ -46,6 +46,9 @@ long amc_png_probe_count(void);
  * the time. */
 #define AMC_PNG_CAPTURE_LEVEL 6
 int amc_png_encode(const amc_image *img, int level, unsigned char **out, size_t *len, amc_err *e);
+/* How many amc_png_encode calls this process made (tests count the work of an
+ * MCP observe: a frame it reuses is neither decoded nor encoded again). */
+long amc_png_encode_count(void);
 /* The same through libpng and zlib (RGBA, adaptive filters at level >= 4): what
  * `screencap -p` sends at level 6, the baseline the benches compare with. */
 int amc_png_encode_libpng(const amc_image *img, int level, unsigned char **out, size_t *len, amc_err *e);

@@ -60,34 +60,17 @@ cJSON *amc_mcp_fail(const char *fmt, ...)
 	return r;
 }
 
-/* The image as MCP image content, its long edge at most AMC_MCP_IMAGE_EDGE
- * (docs/mcp.md: what models read well for their image tokens). NULL on error. */
-static cJSON *image_content(const amc_image *img, cJSON *info)
+/* PNG bytes as MCP image content; info (may be NULL) gets the image's size and
+ * its scale (device pixels per image pixel) for a frame full_w px wide. */
+static cJSON *png_content(const unsigned char *png, size_t len, int w, int h, int full_w, cJSON *info)
 {
-	amc_image small;
-	amc_err e;
-	int edge = img->w > img->h ? img->w : img->h;
-	const amc_image *use = img;
-	memset(&small, 0, sizeof small);
-	if (edge > AMC_MCP_IMAGE_EDGE) {
-		if (amc_image_scale_fit(img, AMC_MCP_IMAGE_EDGE, AMC_MCP_IMAGE_EDGE, &small, &e) != 0)
-			return NULL;
-		use = &small;
-	}
-	unsigned char *png = NULL;
-	size_t len = 0;
-	int rc = amc_png_encode(use, 6, &png, &len, &e);
 	if (info) {
-		cJSON_AddNumberToObject(info, "width", use->w);
-		cJSON_AddNumberToObject(info, "height", use->h);
+		cJSON_AddNumberToObject(info, "width", w);
+		cJSON_AddNumberToObject(info, "height", h);
 		/* device pixels per image pixel: multiply image coordinates by it */
-		cJSON_AddNumberToObject(info, "scale", use->w ? (double)img->w / use->w : 1.0);
+		cJSON_AddNumberToObject(info, "scale", w ? (double)full_w / w : 1.0);
 	}
-	amc_image_free(&small);
-	if (rc != 0)
-		return NULL;
 	char *b64 = amc_base64_encode(png, len);
-	free(png);
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddStringToObject(j, "type", "image");
 	cJSON_AddStringToObject(j, "data", b64);
@@ -96,7 +79,35 @@ static cJSON *image_content(const amc_image *img, cJSON *info)
 	return j;
 }
 
-/* A stored screenshot (relative to home) as image content; NULL when none. */
+/* The image as MCP image content, its long edge at most AMC_MCP_IMAGE_EDGE
+ * (docs/mcp.md: what models read well for their image tokens); `png` (may be
+ * NULL) is the image's own PNG, sent as it is when the image already fits
+ * (no re-encode). NULL on error. */
+static cJSON *image_content(const amc_image *img, const unsigned char *png, size_t png_len, cJSON *info)
+{
+	amc_image small;
+	amc_err e;
+	int edge = img->w > img->h ? img->w : img->h;
+	if (edge <= AMC_MCP_IMAGE_EDGE && png && png_len)
+		return png_content(png, png_len, img->w, img->h, img->w, info);
+	const amc_image *use = img;
+	memset(&small, 0, sizeof small);
+	if (edge > AMC_MCP_IMAGE_EDGE) {
+		if (amc_image_scale_fit(img, AMC_MCP_IMAGE_EDGE, AMC_MCP_IMAGE_EDGE, &small, &e) != 0)
+			return NULL;
+		use = &small;
+	}
+	unsigned char *out = NULL;
+	size_t len = 0;
+	int rc = amc_png_encode(use, 6, &out, &len, &e);
+	cJSON *j = rc == 0 ? png_content(out, len, use->w, use->h, img->w, info) : NULL;
+	free(out);
+	amc_image_free(&small);
+	return j;
+}
+
+/* A stored screenshot (relative to home) as image content; NULL when none.
+ * Only when the session holds no image of that screen (its task ended). */
 static cJSON *image_file(const char *home, const char *rel, cJSON *info)
 {
 	if (!rel || !*rel)
@@ -104,30 +115,37 @@ static cJSON *image_file(const char *home, const char *rel, cJSON *info)
 	char path[PATH_MAX];
 	if (snprintf(path, sizeof path, "%s/%s", home, rel) >= (int)sizeof path)
 		return NULL;
-	amc_image img;
+	char *bytes = NULL;
+	size_t len = 0;
 	amc_err e;
-	if (amc_png_decode_file(path, &img, &e) != 0)
+	int w, h;
+	if (amc_read_file(path, AMC_PNG_MAX_BYTES, &bytes, &len, &e) != 0)
 		return NULL;
-	cJSON *j = image_content(&img, info);
-	amc_image_free(&img);
+	const unsigned char *png = (const unsigned char *)bytes;
+	cJSON *j = NULL;
+	amc_image img;
+	if (amc_png_info(png, len, &w, &h, &e) == 0 && w <= AMC_MCP_IMAGE_EDGE && h <= AMC_MCP_IMAGE_EDGE)
+		j = png_content(png, len, w, h, w, info); /* fits: the stored bytes travel as they are */
+	else if (amc_png_decode(png, len, &img, &e) == 0) {
+		j = image_content(&img, NULL, 0, info);
+		amc_image_free(&img);
+	}
+	free(bytes);
 	return j;
 }
 
-/* The screen a session's task will act on next, when not stored yet (its first). */
-static cJSON *session_image(amc_mcp_session *sess, cJSON *info)
+/* The screen the session's task will act on next, as the image its task
+ * made when it captured it (no decode, no encode here); with `shot`, only
+ * when that screen is stored as shot. NULL when there is none. */
+static cJSON *session_image(amc_mcp_session *sess, const char *shot, cJSON *info)
 {
 	unsigned char *png;
 	size_t len;
-	if (amc_mcp_session_png(sess, &png, &len) != 0)
+	int w, h, full_w;
+	if (amc_mcp_session_image(sess, shot, &png, &len, &w, &h, &full_w) != 0)
 		return NULL;
-	amc_image img;
-	amc_err e;
-	int rc = amc_png_decode(png, len, &img, &e);
+	cJSON *j = png_content(png, len, w, h, full_w, info);
 	free(png);
-	if (rc != 0)
-		return NULL;
-	cJSON *j = image_content(&img, info);
-	amc_image_free(&img);
 	return j;
 }
 
@@ -253,9 +271,9 @@ cJSON *amc_mcp_observe(const amc_mcp_call *c)
 		    amc_mcp_session_scene(sess, &scene, shot, sizeof shot, &e) != 0)
 			return amc_mcp_fail("cannot read %s: %s", dev, e.msg);
 		cJSON *info = want_image ? cJSON_CreateObject() : NULL;
-		cJSON *img = want_image ? image_file(o->home, shot, info) : NULL;
+		cJSON *img = want_image ? session_image(sess, NULL, info) : NULL;
 		if (!img && want_image)
-			img = session_image(sess, info);
+			img = image_file(o->home, shot, info);
 		if (!img) {
 			cJSON_Delete(info);
 			info = NULL;
@@ -304,7 +322,7 @@ cJSON *amc_mcp_observe(const amc_mcp_call *c)
 			note = "SemanticScene: enrichment is off ([semantic] enrich = on turns it on)";
 	}
 	cJSON *info = want_image ? cJSON_CreateObject() : NULL;
-	cJSON *img = want_image ? image_content(&obs.img, info) : NULL;
+	cJSON *img = want_image ? image_content(&obs.img, obs.png, obs.png_len, info) : NULL;
 	if (!img) {
 		cJSON_Delete(info);
 		info = NULL;
@@ -590,7 +608,9 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 	cJSON_AddItemToObject(st, "scene", scene ? scene : cJSON_CreateNull());
 	cJSON *r = amc_mcp_result(st, amc_sb_str(&t), !ok);
 	amc_sb_free(&t);
-	cJSON *img = image_file(o->home, ans.screenshot, NULL);
+	cJSON *img = have_scene ? session_image(sess, ans.screenshot, NULL) : NULL;
+	if (!img)
+		img = image_file(o->home, ans.screenshot, NULL);
 	if (img)
 		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(r, "content"), img);
 	amc_ext_answer_clear(&ans);

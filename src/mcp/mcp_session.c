@@ -9,6 +9,7 @@
 
 #include "device/device.h"
 #include "launch/launch.h"
+#include "mcp/mcp_tools.h"
 #include "runtime/run.h"
 #include "storage/store.h"
 #include "util/clock.h"
@@ -106,7 +107,7 @@ int amc_mcp_session_start(const amc_mcp_session_opts *o, amc_mcp_session **out, 
 	s->cfg = o->cfg;
 	amc_planner *planner;
 	long wait = o->idle_ms > 0 ? o->idle_ms + 5000 : 0;
-	amc_extplanner_opts xo = { .wait_ms = wait, .gated = 1, .name = "mcp" };
+	amc_extplanner_opts xo = { .wait_ms = wait, .gated = 1, .name = "mcp", .image_edge = AMC_MCP_IMAGE_EDGE };
 	amc_extplanner_new(&xo, &planner, &s->x);
 
 	char goal[512];
@@ -260,6 +261,12 @@ int amc_mcp_session_look(amc_mcp_session *s, long max_age_ms, long *age_ms, int 
 int amc_mcp_session_png(amc_mcp_session *s, unsigned char **png, size_t *len)
 {
 	return amc_extplanner_asked_png(s->x, png, len);
+}
+
+int amc_mcp_session_image(amc_mcp_session *s, const char *shot, unsigned char **png, size_t *len, int *w, int *h,
+			  int *full_w)
+{
+	return amc_extplanner_asked_image(s->x, shot, png, len, w, h, full_w);
 }
 
 int amc_mcp_session_act(amc_mcp_session *s, const char *tool, const cJSON *args, const char *reason,

@@ -78,6 +78,12 @@ int amc_mcp_session_look(amc_mcp_session *s, long max_age_ms, long *age_ms, int 
 /* The PNG of the screen the task will act on next (a copy, the caller's);
  * -1 when none. For the first screen, which is stored only with its step. */
 int amc_mcp_session_png(amc_mcp_session *s, unsigned char **png, size_t *len);
+/* That screen as the client's image, long edge at most AMC_MCP_IMAGE_EDGE,
+ * made once when it was captured (amc_extplanner_asked_image: a copy of its
+ * PNG, the caller's; *w x *h, and the frame's width *full_w). With `shot` not
+ * NULL, only when that screen is stored as shot. -1 when none. */
+int amc_mcp_session_image(amc_mcp_session *s, const char *shot, unsigned char **png, size_t *len, int *w, int *h,
+			  int *full_w);
 
 /* The client's reason for the act in progress (or the last one), as given:
  * untrusted, "" when none. Copied into out (n bytes). */

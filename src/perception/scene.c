@@ -5,6 +5,7 @@
  * small. */
 #include "perception/scene.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,8 +205,21 @@ void amc_scene_free(amc_scene *s)
 	memset(s, 0, sizeof *s);
 }
 
+static atomic_long builds, documents;
+
+long amc_scene_build_count(void)
+{
+	return atomic_load(&builds);
+}
+
+long amc_scene_json_count(void)
+{
+	return atomic_load(&documents);
+}
+
 int amc_scene_from_tree(const amc_ui_tree *t, int width, int height, amc_scene *out, amc_err *e)
 {
+	atomic_fetch_add(&builds, 1);
 	if (!out)
 		return amc_err_set(e, AMC_EUSAGE, "internal: no scene to build into");
 	memset(out, 0, sizeof *out);
@@ -493,6 +507,7 @@ const amc_element *amc_scene_find(const amc_scene *s, const char *id)
  * left out to keep the Scene small for prompts. */
 cJSON *amc_scene_to_json(const amc_scene *s)
 {
+	atomic_fetch_add(&documents, 1);
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "width", s ? s->width : 0);
 	cJSON_AddNumberToObject(o, "height", s ? s->height : 0);

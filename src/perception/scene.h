@@ -56,6 +56,11 @@ int amc_scene_from_tree(const amc_ui_tree *t, int width, int height, amc_scene *
 int amc_scene_fuse(amc_scene *s, const amc_ocr_result *ocr, amc_err *e);
 void amc_scene_free(amc_scene *s);
 cJSON *amc_scene_to_json(const amc_scene *s);
+/* How many Scenes amc_scene_from_tree built and how many JSON documents
+ * amc_scene_to_json made in this process: tests check that a Scene is built
+ * once per observation (an MCP observe that reuses one builds none). */
+long amc_scene_build_count(void);
+long amc_scene_json_count(void);
 const amc_element *amc_scene_find(const amc_scene *s, const char *id);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "image/png.h"
 #include "runtime/tools.h"
 #include "util/clock.h"
 #include "util/jsonutil.h"
@@ -15,6 +16,8 @@
 /* next() wakes at least this often to look at the task's cancel flag, which is
  * set without a signal to this planner's condition variable. */
 #define AMC_EXTPLANNER_POLL_MS 50
+/* zlib level of the client's image: what MCP sent before it was made here */
+#define AMC_EXTPLANNER_IMAGE_LEVEL 6
 
 /* The state the planner (runner's thread) and the handle (the agent's thread)
  * share; everything below mu is under it. */
@@ -42,6 +45,11 @@ typedef struct shared {
 	char ask_shot[512];          /* the screenshot of that screen (artifact path); "" when not stored */
 	unsigned char *ask_png;      /* its PNG bytes (a copy): the first screen is stored only after its plan */
 	size_t ask_png_len;
+	int image_edge;               /* opts image_edge */
+	unsigned char *ask_img;      /* that screen within image_edge (NULL: ask_png fits as it is, or none) */
+	size_t ask_img_len;
+	int ask_img_w, ask_img_h;     /* its size; 0: no image */
+	int ask_full_w;               /* the frame's width */
 	int expecting;                /* something handed in awaits its answer */
 	int taken_step;               /* the step the taken action becomes; 0: none */
 	int answered;
@@ -72,6 +80,7 @@ static void shared_unref(shared *s)
 	free(s->finish_answer);
 	cJSON_Delete(s->ask_scene);
 	free(s->ask_png);
+	free(s->ask_img);
 	amc_ext_answer_clear(&s->answer);
 	pthread_mutex_destroy(&s->mu);
 	pthread_cond_destroy(&s->cv);
@@ -120,10 +129,71 @@ static void take_action(shared *s, const amc_plan_ctx *ctx, amc_action *out)
 	s->taken_step = ctx->step;
 }
 
+/* The observation within `edge` px for the client (opts image_edge): from its
+ * pixels, scaled and encoded once; *png NULL when the captured PNG fits as it
+ * is. *w 0: no image (no frame, or it could not be made). */
+static void client_image(const amc_observation *o, int edge, unsigned char **png, size_t *len, int *w, int *h,
+			 int *full_w)
+{
+	*png = NULL;
+	*len = 0;
+	*w = *h = *full_w = 0;
+	amc_err e;
+	amc_image dec = { 0 };
+	const amc_image *img = &o->img;
+	if (!img->px) {
+		/* a device whose frames came as PNG only: one decode (none when it fits) */
+		int pw, ph;
+		if (!o->png || amc_png_info(o->png, o->png_len, &pw, &ph, &e) != 0)
+			return;
+		if (pw <= edge && ph <= edge) {
+			*w = *full_w = pw;
+			*h = ph;
+			return;
+		}
+		if (amc_png_decode(o->png, o->png_len, &dec, &e) != 0)
+			return;
+		img = &dec;
+	}
+	if (img->w <= edge && img->h <= edge && o->png) {
+		*w = *full_w = img->w;
+		*h = img->h;
+	} else {
+		amc_image small = { 0 };
+		if (amc_image_scale_fit(img, edge, edge, &small, &e) == 0 &&
+		    amc_png_encode(&small, AMC_EXTPLANNER_IMAGE_LEVEL, png, len, &e) == 0) {
+			*w = small.w;
+			*h = small.h;
+			*full_w = img->w;
+		}
+		amc_image_free(&small);
+	}
+	amc_image_free(&dec);
+}
+
 static amc_plan_rc ext_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
 {
 	shared *s = p->impl;
+	/* outside mu: the image is made from the runner's own observation */
+	unsigned char *img = NULL;
+	size_t img_len = 0;
+	int img_w = 0, img_h = 0, full_w = 0;
+	/* the same frame as the last ask (an act that changed nothing: a wait, a
+	 * tap on nothing) keeps its image; only this thread writes these */
+	const amc_observation *o = ctx->obs;
+	int same = s->ask_img && o->png && s->ask_png && s->ask_png_len == o->png_len &&
+		   !memcmp(s->ask_png, o->png, o->png_len);
+	if (s->image_edge > 0 && !same)
+		client_image(o, s->image_edge, &img, &img_len, &img_w, &img_h, &full_w);
 	pthread_mutex_lock(&s->mu);
+	if (!same) {
+		free(s->ask_img);
+		s->ask_img = img;
+		s->ask_img_len = img_len;
+		s->ask_img_w = img_w;
+		s->ask_img_h = img_h;
+		s->ask_full_w = full_w;
+	}
 	s->asking = 1;
 	s->ask_ms = amc_mono_ms();
 	s->ask_gen++;
@@ -257,6 +327,7 @@ void amc_extplanner_new(const amc_extplanner_opts *o, amc_planner **planner, amc
 	pthread_condattr_destroy(&ca);
 	s->refs = 2;
 	s->wait_ms = o && o->wait_ms > 0 ? o->wait_ms : AMC_EXTPLANNER_WAIT_MS;
+	s->image_edge = o && o->image_edge > 0 ? o->image_edge : 0;
 	s->ops = EXT_OPS;
 	snprintf(s->name, sizeof s->name, "%s", o && o->name && *o->name ? o->name : EXT_OPS.name);
 	s->ops.name = s->name;
@@ -511,6 +582,26 @@ int amc_extplanner_asked_png(amc_extplanner *x, unsigned char **png, size_t *len
 			memcpy(*png, s->ask_png, s->ask_png_len);
 			*len = s->ask_png_len;
 		}
+	}
+	pthread_mutex_unlock(&s->mu);
+	return *png ? 0 : -1;
+}
+
+int amc_extplanner_asked_image(amc_extplanner *x, const char *shot, unsigned char **png, size_t *len, int *w, int *h,
+			       int *full_w)
+{
+	shared *s = x->s;
+	*png = NULL;
+	*len = 0;
+	pthread_mutex_lock(&s->mu);
+	const unsigned char *src = s->ask_img ? s->ask_img : s->ask_png;
+	size_t n = s->ask_img ? s->ask_img_len : s->ask_png_len;
+	if (s->ask_img_w > 0 && src && (!shot || !strcmp(shot, s->ask_shot)) && (*png = malloc(n)) != NULL) {
+		memcpy(*png, src, n);
+		*len = n;
+		*w = s->ask_img_w;
+		*h = s->ask_img_h;
+		*full_w = s->ask_full_w;
 	}
 	pthread_mutex_unlock(&s->mu);
 	return *png ? 0 : -1;

@@ -35,6 +35,12 @@ typedef struct amc_extplanner_opts {
 	/* The planner's name as the task row records it ("mcp"); NULL or "":
 	 * "external". At most 31 bytes are kept. */
 	const char *name;
+	/* > 0: each screen the task asks on is also kept as a PNG whose long edge
+	 * is at most image_edge px (amc_extplanner_asked_image): made once, on
+	 * the runner's thread, from the frame's pixels (never a PNG decode), or
+	 * the captured PNG itself when the frame already fits. The MCP server
+	 * sends it with act's result and every observe of that screen. 0: none. */
+	int image_edge;
 } amc_extplanner_opts;
 
 typedef struct amc_extplanner amc_extplanner;
@@ -108,5 +114,12 @@ void amc_extplanner_asked_shot(amc_extplanner *x, char *out, size_t n);
 /* That screen's PNG (secrets already masked), a copy the caller frees; -1
  * when there is none yet. */
 int amc_extplanner_asked_png(amc_extplanner *x, unsigned char **png, size_t *len);
+/* That screen's image bounded by the options' image_edge (a copy of its PNG,
+ * the caller's), *w x *h its size and *full_w its frame's width in device px
+ * (their ratio is the image's scale). With `shot` not NULL, only when that
+ * screen is stored as `shot` (an act's after-screen). -1 when there is none
+ * (no image_edge, another screen, no screen yet). */
+int amc_extplanner_asked_image(amc_extplanner *x, const char *shot, unsigned char **png, size_t *len, int *w, int *h,
+			       int *full_w);
 
 #endif

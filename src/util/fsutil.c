@@ -37,7 +37,7 @@ int amc_mkdir_p(const char *path, mode_t mode, amc_err *e)
 	return 0;
 }
 
-int amc_write_atomic(const char *path, const void *data, size_t len, mode_t mode, amc_err *e)
+static int write_via_tmp(const char *path, const void *data, size_t len, mode_t mode, int durable, amc_err *e)
 {
 	char tmp[PATH_MAX];
 	static unsigned counter;
@@ -67,7 +67,7 @@ int amc_write_atomic(const char *path, const void *data, size_t len, mode_t mode
 	}
 	/* The data must be on disk before the rename makes it visible, or a crash can
 	 * leave an empty or partial file under the final name. */
-	if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+	if (durable && fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
 		int err = errno;
 		close(fd);
 		unlink(tmp);
@@ -83,6 +83,8 @@ int amc_write_atomic(const char *path, const void *data, size_t len, mode_t mode
 		unlink(tmp);
 		return amc_err_set(e, AMC_EENV, "cannot rename '%s' to '%s': %s", tmp, path, strerror(err));
 	}
+	if (!durable)
+		return 0;
 	/* Best effort: make the rename itself durable. */
 	char dir[PATH_MAX];
 	snprintf(dir, sizeof dir, "%s", path);
@@ -99,6 +101,16 @@ int amc_write_atomic(const char *path, const void *data, size_t len, mode_t mode
 		close(dfd);
 	}
 	return 0;
+}
+
+int amc_write_atomic(const char *path, const void *data, size_t len, mode_t mode, amc_err *e)
+{
+	return write_via_tmp(path, data, len, mode, 1, e);
+}
+
+int amc_write_replace(const char *path, const void *data, size_t len, mode_t mode, amc_err *e)
+{
+	return write_via_tmp(path, data, len, mode, 0, e);
 }
 
 int amc_read_fd(int fd, size_t max, const char *what, char **out, size_t *len, amc_err *e)

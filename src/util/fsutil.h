@@ -12,6 +12,11 @@ int amc_mkdir_p(const char *path, mode_t mode, amc_err *e);
 /* Write `len` bytes to `path` through a temp file in the same folder, then rename.
  * A reader never sees a partial file. */
 int amc_write_atomic(const char *path, const void *data, size_t len, mode_t mode, amc_err *e);
+/* The same without the fsyncs: a reader (another process too) still sees the
+ * old file or the new one, never a partial one, but a power failure may lose
+ * the write. For state that is rewritten at every call and worth less than
+ * the ~9 ms two fsyncs cost here: the simulated phone's state.json. */
+int amc_write_replace(const char *path, const void *data, size_t len, mode_t mode, amc_err *e);
 /* Remove the temp files amc_write_atomic left in `dir` (NAME.tmp.PID.N)
  * whose process is gone (killed mid-write); a live writer's are kept.
  * Returns how many went. */

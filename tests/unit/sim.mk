@@ -23,3 +23,8 @@ tests_unit_test_screens_SOURCES = tests/unit/test_screens.c tests/unit/simtest.h
 tests_unit_test_screens_LDADD = $(TEST_LDADD)
 tests_unit_test_widgets_SOURCES = tests/unit/test_widgets.c tests/unit/simtest.h
 tests_unit_test_widgets_LDADD = $(TEST_LDADD)
+# the screen changing by itself (ambient.c): the notification, the live clock
+check_PROGRAMS += tests/unit/test_ambient
+TESTS += tests/unit/test_ambient
+tests_unit_test_ambient_SOURCES = tests/unit/test_ambient.c tests/unit/simtest.h
+tests_unit_test_ambient_LDADD = $(TEST_LDADD)

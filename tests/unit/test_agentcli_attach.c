@@ -63,7 +63,8 @@ int main(void)
 
 	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	snprintf(a.sun_path, sizeof a.sun_path, "%s", sock);
+	ok(strlen(sock) < sizeof a.sun_path, "the socket's path fits a sockaddr_un");
+	memcpy(a.sun_path, sock, strlen(sock) < sizeof a.sun_path ? strlen(sock) + 1 : sizeof a.sun_path - 1);
 	ok(connect(fd, (struct sockaddr *)&a, sizeof a) == 0, "a client connects");
 	char *out = talk(fd, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
 			     "\"capabilities\":{},\"clientInfo\":{\"name\":\"codex\",\"version\":\"0.171.0\"}}}\n"

@@ -9,6 +9,7 @@
 
 #include "device/device.h"
 #include "device/sim/sim.h"
+#include "image/png.h"
 #include "runtime/extplanner.h"
 #include "runtime/run.h"
 #include "launch/runner.h"
@@ -51,16 +52,21 @@ static void *task_main(void *arg)
 	return NULL;
 }
 
-static void task_start(task_thread *t, fixture *f, long wait_ms)
+static void task_start_edge(task_thread *t, fixture *f, long wait_ms, int image_edge)
 {
 	memset(t, 0, sizeof *t);
 	t->f = f;
 	atomic_init(&t->cancel, 0);
-	amc_extplanner_opts o = { .wait_ms = wait_ms, .gated = 0 };
+	amc_extplanner_opts o = { .wait_ms = wait_ms, .gated = 0, .image_edge = image_edge };
 	amc_extplanner_new(&o, &t->planner, &t->x);
 	t->task = amc_task_new("goal", "sim:0");
 	t->task->goal = amc_xstrdup("driven from outside");
 	pthread_create(&t->th, NULL, task_main, t);
+}
+
+static void task_start(task_thread *t, fixture *f, long wait_ms)
+{
+	task_start_edge(t, f, wait_ms, 0);
 }
 
 /* Start a task and wait until it asks for its first action. */
@@ -312,6 +318,83 @@ static void test_on_runner(fixture *f, const char *home, const amc_config *cfg)
 }
 
 /* The planner's name as recorded: "external" unless the opts name one. */
+
+/* PNG encodes of one act (wait or tap) and its next ask, on a task with or
+ * without image_edge. */
+static long encodes_of(fixture *f, int edge, const char *tool, const char *args, unsigned char **img, size_t *len)
+{
+	task_thread t;
+	task_start_edge(&t, f, 0, edge);
+	amc_err e;
+	int step;
+	amc_extplanner_wait_asked(t.x, 30000, &step, NULL, &e);
+	amc_ext_answer a;
+	act(t.x, "wait", "{\"ms\":10}", NULL, &a); /* the frame before is a settled one too */
+	amc_ext_answer_clear(&a);
+	amc_extplanner_wait_asked(t.x, 30000, &step, NULL, &e);
+	long n0 = amc_png_encode_count();
+	act(t.x, tool, args, NULL, &a);
+	amc_extplanner_wait_asked(t.x, 30000, &step, NULL, &e);
+	long n = amc_png_encode_count() - n0;
+	int w, h, fw;
+	*img = NULL;
+	if (edge > 0 && amc_extplanner_asked_image(t.x, a.screenshot, img, len, &w, &h, &fw) != 0)
+		*img = NULL;
+	amc_ext_answer_clear(&a);
+	amc_extplanner_finish(t.x, 1, "done", &e);
+	amc_extplanner_wait(t.x, 30000, &a, &e);
+	amc_ext_answer_clear(&a);
+	amc_extplanner_free(t.x);
+	task_join(&t);
+	return n;
+}
+
+/* image_edge: the screen the task asks on, as the client's image, made once
+ * from the frame's pixels: bounded, with the frame's width for the scale; an
+ * act that changed nothing costs no encode for it, one that changed the
+ * screen exactly one, and never a decode. */
+static void test_image(fixture *f)
+{
+	task_thread t;
+	task_start_edge(&t, f, 0, 1024);
+	amc_err e;
+	int step;
+	ok(amc_extplanner_wait_asked(t.x, 30000, &step, NULL, &e) == 0, "image: the task asks");
+	unsigned char *png = NULL;
+	size_t len = 0;
+	int w = 0, h = 0, fw = 0, pw = 0, ph = 0;
+	ok(amc_extplanner_asked_image(t.x, NULL, &png, &len, &w, &h, &fw) == 0, "the asked screen has an image");
+	ok(amc_png_info(png, len, &pw, &ph, &e) == 0 && pw == w && ph == h && h <= 1024 && w <= 1024,
+	   "a PNG within 1024 px (%dx%d)", pw, ph);
+	is_int(fw, 1080, "with the frame's width (the scale is %d/%d)", fw, w);
+	free(png);
+	ok(amc_extplanner_asked_image(t.x, "artifacts/other/obs-0009.png", &png, &len, &w, &h, &fw) == -1,
+	   "none for another screen's path");
+	amc_extplanner_finish(t.x, 1, "done", &e);
+	amc_ext_answer a;
+	amc_extplanner_wait(t.x, 30000, &a, &e);
+	amc_ext_answer_clear(&a);
+	amc_extplanner_free(t.x);
+	task_join(&t);
+
+	unsigned char *i1, *i2;
+	size_t l1, l2;
+	long d0 = amc_png_decode_count();
+	long same_with = encodes_of(f, 1024, "wait", "{\"ms\":10}", &i1, &l1);
+	long same_without = encodes_of(f, 0, "wait", "{\"ms\":10}", &i2, &l2);
+	is_int(same_with, same_without, "an act that changed nothing makes no new image (%ld encodes, as without)",
+	       same_with);
+	ok(i1 != NULL, "and its after-screen has the image");
+	free(i1);
+	/* Settings' main page from the launcher: a changed screen */
+	long changed_with = encodes_of(f, 1024, "launch_app", "{\"app_id\":\"com.android.settings\"}", &i1, &l1);
+	long changed_without = encodes_of(f, 0, "launch_app", "{\"app_id\":\"com.android.settings\"}", &i2, &l2);
+	is_int(changed_with, changed_without + 1, "one that changed the screen makes one image (%ld encodes, %ld without)",
+	       changed_with, changed_without);
+	free(i1);
+	is_int(amc_png_decode_count() - d0, 0, "and no PNG is decoded for any of it");
+}
+
 static void test_name(void)
 {
 	amc_planner *p;
@@ -346,6 +429,7 @@ int main(void)
 	test_bounded_wait(&f);
 	test_finish_failed(&f);
 	test_handle_gone(&f);
+	test_image(&f);
 	amc_device_close(f.dev);
 	f.dev = NULL;
 	test_on_runner(&f, home, cfg);

@@ -158,6 +158,15 @@ int main(void)
 	free(buf);
 	is_int(count_entries(dir), 1, "only the target is in the folder");
 	is_int(has_tmp_entry(dir), 0, "no temp file left");
+	/* write_replace: the same through a temp file and a rename, without fsync */
+	is_int(amc_write_replace(path, "{\"a\":22}", 8, 0600, &e), 0, "write_replace replaces");
+	buf = NULL;
+	is_int(amc_read_file(path, 1024, &buf, &len, &e), 0, "read back the replaced file");
+	is_str(buf, "{\"a\":22}", "its new content, whole");
+	free(buf);
+	is_int(mode_of(path), 0600, "still 0600");
+	is_int(count_entries(dir), 1, "write_replace: only the target is in the folder");
+	is_int(has_tmp_entry(dir), 0, "write_replace: no temp file left");
 
 	/* Overwrite with a bigger then a smaller content: always complete. */
 	size_t big_n = 300000;

@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "image/png.h"
 #include "mcp/mcp_session.h"
 #include "mcp/mcp_tools.h"
 #include "mcptest.h"
+#include "perception/scene.h"
 #include "runtime/pending.h"
 #include "tap.h"
 #include "testutil.h"
@@ -323,6 +325,103 @@ static void test_fresh(void)
 	is_int(mt_stop(&m), 0, "fresh: the server ends");
 }
 
+
+/* The image content's base64 data of a result ("" when none). */
+static const char *image_data(const cJSON *r)
+{
+	const cJSON *c;
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "content")) {
+		const char *t = amc_json_str(c, "type");
+		if (t && !strcmp(t, "image"))
+			return amc_json_str(c, "data");
+	}
+	return "";
+}
+
+typedef struct work {
+	long decodes, encodes, scenes, scene_docs;
+} work;
+
+static work work_now(void)
+{
+	return (work){ amc_png_decode_count(), amc_png_encode_count(), amc_scene_build_count(), amc_scene_json_count() };
+}
+
+/* The same as test_fresh with nothing changed from outside: the sim's own
+ * heads-up notification (sim.notify_ms, docs/sim.md) arrives while the client
+ * waits, on a live clock (sim.clock live: the real time between device calls
+ * passes on the phone). The client acts, observes at once (the act's frame,
+ * reused and said so, no work at all: no PNG decoded or encoded, no Scene
+ * built), waits, and observes again: captured afresh, it shows the
+ * notification; an observe right after reuses that frame. */
+static void test_fresh_by_itself(void)
+{
+	enum { NOTIFY_MS = 4000 };
+	amc_config *lc = amc_config_new();
+	amc_err e;
+	char n[16];
+	snprintf(n, sizeof n, "%d", NOTIFY_MS);
+	ok(amc_config_set(lc, "sim", "notify_ms", n, "test", &e) == 0 && amc_config_set(lc, "sim", "clock", "live", "test", &e) == 0,
+	   "a sim whose notification comes %d ms after an app opens, on a live clock", NOTIFY_MS);
+	mt_server m;
+	mt_start(&m, home, lc, 0, 0);
+	cJSON_Delete(mt_init(&m, "2025-11-25", "{}"));
+	long long t0 = amc_mono_ms();
+	cJSON *r = mt_call(&m, 2, "act", "{\"device\":\"sim:5\",\"action\":\"launch_app\",\"app\":\"com.android.contacts\"}",
+			   30000);
+	long long act_ms = amc_mono_ms() - t0;
+	is_str(status(r), "ok", "the client opens Contacts (%lld ms)", act_ms);
+	ok(elem(r, "Alan Turing")[0] && !elem(r, "Ada Lovelace")[0], "its screen: the contacts, no notification yet");
+	char *act_img = amc_xstrdup(image_data(r));
+	ok(act_img[0], "with the screenshot");
+	cJSON_Delete(r);
+
+	work w0 = work_now();
+	r = mt_call(&m, 3, "observe", "{\"device\":\"sim:5\",\"image\":true}", 30000);
+	work w1 = work_now();
+	ok(!fresh_of(r) && age_of(r) >= 0 && age_of(r) <= AMC_MCP_FRESH_MS, "observe at once: the act's frame, reused (%ld ms old)",
+	   age_of(r));
+	like(mt_text(r), "reused: fresher than 500 ms", "and says so, with the bound");
+	ok(!elem(r, "Ada Lovelace")[0], "no notification in it");
+	is_str(image_data(r), act_img, "the act's image travels again as it was");
+	is_int(w1.decodes - w0.decodes, 0, "reusing it decodes no PNG");
+	is_int(w1.encodes - w0.encodes, 0, "encodes none");
+	is_int(w1.scenes - w0.scenes, 0, "builds no Scene");
+	is_int(w1.scene_docs - w0.scene_docs, 0, "nor a Scene document");
+	cJSON_Delete(r);
+
+	/* the client thinks a while; the phone goes on meanwhile */
+	amc_sleep_ms(NOTIFY_MS + 300);
+	w0 = work_now();
+	r = mt_call(&m, 4, "observe", "{\"device\":\"sim:5\",\"image\":true}", 30000);
+	w1 = work_now();
+	ok(!is_error(r) && elem(r, "Ada Lovelace")[0] && elem(r, "Running late, start without me")[0],
+	   "observe after the wait sees the notification that came by itself");
+	ok(fresh_of(r), "captured for this call (fresh)");
+	like(mt_text(r), "the screen as captured now", "and says so");
+	ok(image_data(r)[0] && strcmp(image_data(r), act_img), "with the new screenshot");
+	is_int(w1.scenes - w0.scenes, 1, "one Scene built, for the new capture");
+	is_int(w1.decodes - w0.decodes, 0, "no PNG decoded (the image is made from the frame's pixels)");
+	char *fresh_img = amc_xstrdup(image_data(r));
+	cJSON_Delete(r);
+
+	w0 = work_now();
+	r = mt_call(&m, 5, "observe", "{\"device\":\"sim:5\",\"image\":true}", 30000);
+	w1 = work_now();
+	ok(!fresh_of(r) && elem(r, "Ada Lovelace")[0], "an observe right after reuses that frame");
+	like(mt_text(r), "reused: fresher than 500 ms", "saying so");
+	is_str(image_data(r), fresh_img, "with the same image");
+	ok(w1.decodes == w0.decodes && w1.encodes == w0.encodes && w1.scenes == w0.scenes,
+	   "no decode, encode or Scene for it");
+	cJSON_Delete(r);
+	free(act_img);
+	free(fresh_img);
+	r = mt_call(&m, 6, "act", "{\"device\":\"sim:5\",\"action\":\"finish\",\"success\":true}", 30000);
+	cJSON_Delete(r);
+	is_int(mt_stop(&m), 0, "fresh by itself: the server ends");
+	amc_config_free(lc);
+}
+
 int main(void)
 {
 	home = test_home("mcp-act");
@@ -333,6 +432,7 @@ int main(void)
 	test_tui();
 	test_busy();
 	test_fresh();
+	test_fresh_by_itself();
 	amc_config_free(cfg);
 	return done_testing();
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/sim/ambient.h"
 #include "device/sim/input.h"
 #include "device/sim/forms_apps.h"
 #include "device/sim/input_apps.h"
@@ -245,6 +246,10 @@ static void act(sim *s, const vnode *n, int long_press)
 	case A_LAUNCH:
 		sim_launch(s, n->a1);
 		break;
+	case A_NOTIFY: /* the heads-up opens its app, and is gone */
+		sim_ambient_dismiss(s);
+		sim_launch(s, SCR_MESSAGES);
+		break;
 	case A_TOGGLE:
 		s->st.toggles[n->a1] = !s->st.toggles[n->a1];
 		break;
@@ -327,7 +332,10 @@ void sim_swipe(sim *s, int x1, int y1, int x2, int y2)
 	vtree t;
 	sim_current_view(s, &v);
 	sim_build(s, &v, &t);
-	if (vtree_scroll_hit(&t, x1, y1) >= 0) {
+	int h = vtree_hit(&t, x1, y1);
+	if (h >= 0 && t.n[h].act == A_NOTIFY) {
+		sim_ambient_dismiss(s); /* swiped away */
+	} else if (vtree_scroll_hit(&t, x1, y1) >= 0) {
 		sim_entry *e = &s->st.stack[s->st.depth - 1];
 		int sc = e->scroll;
 		if (sc > t.scroll_max)

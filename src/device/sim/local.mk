@@ -25,4 +25,6 @@ libamc_a_SOURCES += \
 	src/device/sim/forms_apps.c \
 	src/device/sim/state_apps.c \
 	src/device/sim/render.c \
-	src/device/sim/dump.c
+	src/device/sim/dump.c \
+	src/device/sim/ambient.h \
+	src/device/sim/ambient.c

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/sim/ambient.h"
 #include "device/sim/forms_apps.h"
 #include "device/sim/nav.h"
 #include "device/sim/screens.h"
@@ -125,6 +126,8 @@ int sim_launch(sim *s, int screen)
 		s->st.depth = 2;
 	}
 	sim_enter_top(s);
+	if (screen != SCR_LAUNCHER)
+		sim_ambient_app_opened(s);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/sim/ambient.h"
 #include "device/sim/screens.h"
 
 /* ---- launcher ---- */
@@ -324,4 +325,9 @@ void sim_build(const sim *s, const sim_view *v, vtree *t)
 		build_keyboard(&b);
 	if (v->dialog != DLG_NONE)
 		build_dialog(&b, v);
+	/* the heads-up goes over the screen the phone shows now (not over the
+	 * one a transition slides away) */
+	const sim_entry *top = &s->st.stack[s->st.depth - 1];
+	if (v->e.screen == top->screen && v->e.arg == top->arg)
+		sim_ambient_build(&b);
 }

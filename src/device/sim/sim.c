@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "device/sim/ambient.h"
 #include "device/sim/input.h"
 #include "device/sim/sim_int.h"
 #include "image/png.h"
@@ -176,7 +177,10 @@ static int present(sim *s, amc_err *e)
 
 static int refresh(sim *s, amc_err *e)
 {
-	return present(s, e) != 0 || reload(s, e) != 0 ? -1 : 0;
+	if (present(s, e) != 0 || reload(s, e) != 0)
+		return -1;
+	sim_ambient_catch_up(s);
+	return 0;
 }
 
 static int finish(sim *s, long long cost, amc_err *e)
@@ -186,6 +190,7 @@ static int finish(sim *s, long long cost, amc_err *e)
 		cost += s->latency_ms;
 	}
 	s->st.time_ms += cost;
+	sim_ambient_called(s);
 	if (s->st.tr_kind != TR_NONE && s->st.time_ms - s->st.tr_start >= SIM_TRANSITION_MS)
 		s->st.tr_kind = TR_NONE;
 	return sim_state_save(s, e);
@@ -541,6 +546,7 @@ static int op_wait(amc_device *d, int ms, amc_err *e)
 	sim *s = S(d);
 	if (check_ms("wait", ms, MAX_WAIT_MS, e) != 0 || reload(s, e) != 0)
 		return -1;
+	sim_ambient_catch_up(s);
 	return finish(s, ms, e);
 }
 
@@ -607,6 +613,8 @@ static int sim_setup(sim *s, const char *home, int index, const amc_config *cfg_
 	s->w = (int)amc_config_int(cfg, "sim", "width");
 	s->h = (int)amc_config_int(cfg, "sim", "height");
 	long seed = amc_config_int(cfg, "sim", "seed");
+	s->notify_ms = (int)amc_config_int(cfg, "sim", "notify_ms");
+	s->live = !strcmp(amc_config_str(cfg, "sim", "clock"), "live");
 	int rc = parse_faults(amc_config_str(cfg, "sim", "faults"), s, e);
 	if (own)
 		amc_config_free(own);

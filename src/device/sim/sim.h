@@ -3,7 +3,8 @@
  * A 1080x2400 (configurable) Android-like phone with a launcher and Settings,
  * Contacts, Notes, Clock, Messages and Files apps, rendered in-process with FreeType (DejaVu Sans) into
  * RGBA and served as PNG, with a UI tree in `adb shell uiautomator dump` format.
- * Deterministic for a given seed: sim time advances only with device calls.
+ * Deterministic for a given seed: sim time advances only with device calls
+ * (unless sim.clock = live; ambient.h: the notification of sim.notify_ms).
  * State persists in $AMC_HOME/sim/N/state.json (written atomically after every
  * change) so the phone keeps its contacts, notes and toggles between runs.
  *

@@ -198,6 +198,10 @@ typedef struct sim_state {
 	/* launchApp: the permissions and launch arguments each app was last
 	 * given, {"APP": {...}} as JSON text (owned; NULL: none yet) */
 	char *permissions, *launch_args;
+	/* ambient.c: the heads-up notification's sim time (0: none armed) and,
+	 * with sim.clock live, the wall clock (ms since 1970) the last call ended */
+	long long notify_due;
+	long long wall_ms;
 	/* Screen change in progress: the old view and when it started. */
 	int tr_kind;
 	long long tr_start;
@@ -261,6 +265,7 @@ enum sim_action {
 	A_PICK_SET,      /* a1 = enum sim_pick, a2 = value */
 	A_FILE_STAR,     /* a1 = file */
 	A_FILL_TO,       /* a1 = contact: the recipient field gets the name */
+	A_NOTIFY,        /* the heads-up notification (ambient.c): opens Messages */
 	A_KEY_CHAR,      /* a1 = code point; the keyboard keys stay last: vtree_scroll_hit treats them as modal */
 	A_KEY_BKSP,
 	A_KEY_ENTER,
@@ -312,6 +317,8 @@ typedef struct sim {
 	int vanish_after;     /* sim.faults vanish:N: gone after N device calls (0: never) */
 	int vanish_ms;        /* ... for this long (vanish_ms:MS), then back */
 	long calls;           /* device calls so far (this process) */
+	int notify_ms;        /* sim.notify_ms: the notification after an app opens (ambient.h); 0 off */
+	int live;             /* sim.clock = live: real time between calls passes on the sim */
 	long long vanished_at; /* sim time (ms) when it went, -1 before */
 	sim_state st;
 	struct stat seen;     /* state.json as we last wrote or read it */

@@ -390,7 +390,8 @@ int vtree_scroll_hit(const vtree *t, int x, int y)
 		return -1;
 	/* Something modal drawn over the list (keyboard, dialog) takes the gesture. */
 	int h = vtree_hit(t, x, y);
-	if (h >= 0 && (t->n[h].act == A_ABSORB || t->n[h].act == A_DLG_CANCEL || t->n[h].act >= A_KEY_CHAR))
+	if (h >= 0 && (t->n[h].act == A_ABSORB || t->n[h].act == A_DLG_CANCEL || t->n[h].act == A_NOTIFY ||
+		       t->n[h].act >= A_KEY_CHAR))
 		return -1;
 	return i;
 }
