@@ -313,7 +313,10 @@ static void swipe_point(amc_sb *sb, int x, int y, int w, int h)
 		amc_sb_printf(sb, "\"%d,%d\"", x, y);
 }
 
-/* One step as commands; 1 when it wrote one. */
+/* One step as commands; 1 when it wrote one. Over 120 lines: one case per
+ * recorded tool (tap, text, swipe, key, app, link, assertion), each writing
+ * the Maestro command that replays it, kept together so the mapping reads as
+ * one table. */
 static int step_cmd(amc_sb *sb, amc_store *s, const amc_step_row *r, const amc_step_row *prev, int *secrets)
 {
 	if (!r->tool || !r->status || strcmp(r->status, "ok"))

@@ -199,16 +199,22 @@ void fp_skip_optional(flow_planner *fp, const amc_flow_cmd *c, const amc_selecto
 	size_t dl = strlen(d), ol = strlen(" (optional)");
 	if (dl >= ol && !strcmp(d + dl - ol, " (optional)"))
 		d[dl - ol] = '\0';
+	fp_decide_skip(out, "optional, skipped", why);
+	fp->emitted_skip = 1;
+}
+
+void fp_decide_skip(amc_action *out, const char *note, const char *why)
+{
+	char *d = out->description;
 	amc_sb sb;
 	amc_sb_init(&sb);
-	amc_sb_printf(&sb, "%s (optional, skipped)", d);
+	amc_sb_printf(&sb, "%s (%s)", d ? d : "", note);
 	free(d);
 	out->description = amc_sb_detach(&sb);
 	cJSON *r = cJSON_CreateObject();
 	cJSON_AddBoolToObject(r, "skipped", 1);
 	cJSON_AddStringToObject(r, "reason", why);
 	fp_decide(out, 1, NULL, r);
-	fp->emitted_skip = 1;
 }
 
 int fp_to_px(int v, int percent, int size)

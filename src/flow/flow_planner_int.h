@@ -107,5 +107,7 @@ int fp_cond_holds(flow_planner *fp, const amc_flow_cmd *c, const amc_flow_cond *
 /* A step decided here: begin + decided outcome. */
 void fp_begin(flow_planner *fp, const amc_flow_cmd *c, const char *tool, amc_action *out);
 void fp_decide(amc_action *out, int ok, char *error, cJSON *result);
+/* Decide the step as skipped for `why`: its description gets " (NOTE)". */
+void fp_decide_skip(amc_action *out, const char *note, const char *why);
 
 #endif

@@ -441,6 +441,10 @@ static int plan_ai(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *
 	return FP_ACT;
 }
 
+/* Over 120 lines: one case per op, most of them a line or a call to the
+ * op's function above; issue 25 asks for these in the command table's rows
+ * (flow_cmds.c), which would make the parser reach the planner, so they
+ * stay one switch here until the table moves below both. */
 int fp_plan_cmd(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
 {
 	fp->emitted_final = 1;
@@ -631,16 +635,11 @@ static int dyn_count(flow_planner *fp, const amc_flow_cmd *c, int *out, amc_err 
 static void skipped_step(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, const char *why)
 {
 	fp_begin(fp, c, "flow", out);
-	char *d = out->description;
-	amc_sb sb;
-	amc_sb_init(&sb);
-	amc_sb_printf(&sb, "%s (skipped: %s)", d, why);
-	free(d);
-	out->description = amc_sb_detach(&sb);
-	cJSON *r = cJSON_CreateObject();
-	cJSON_AddBoolToObject(r, "skipped", 1);
-	cJSON_AddStringToObject(r, "reason", why);
-	fp_decide(out, 1, NULL, r);
+	amc_sb note;
+	amc_sb_init(&note);
+	amc_sb_printf(&note, "skipped: %s", why);
+	fp_decide_skip(out, amc_sb_str(&note), why);
+	amc_sb_free(&note);
 }
 
 int fp_enter_block(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
