@@ -400,7 +400,7 @@ void amc_mcp_act_schema(cJSON *act_tool)
 	amc_sb d;
 	amc_sb_init(&d);
 	/* under 400 bytes: the arguments' names say enough, the summaries would double it */
-	amc_sb_puts(&d, "One action, a step of this session's task; returns the step and the new screen. "
+	amc_sb_puts(&d, "One action, a recorded step; returns it and the new screen. "
 			"x,y are device px: image px times observe's scale.");
 	size_t n;
 	const amc_tool *all = amc_tools_all(&n);

@@ -178,10 +178,18 @@ static int t_type_text(const amc_tool_ctx *c, const cJSON *args, cJSON **res, am
 	const char *text = NULL;
 	if (arg_str(args, "text", &text, e) != 0)
 		return -1;
+	const cJSON *sub = cJSON_GetObjectItemCaseSensitive(args, "submit");
+	if (sub && !cJSON_IsBool(sub))
+		return amc_err_set(e, AMC_EUSAGE, "type_text 'submit' must be true or false");
 	if (c->dev->ops->type_text(c->dev, text, e) != 0)
+		return -1;
+	/* type-and-submit (a search box, a chat line): Enter after the text */
+	if (cJSON_IsTrue(sub) && c->dev->ops->key(c->dev, AMC_KEY_ENTER, e) != 0)
 		return -1;
 	cJSON *r = cJSON_CreateObject();
 	cJSON_AddNumberToObject(r, "bytes", (double)strlen(text));
+	if (cJSON_IsTrue(sub))
+		cJSON_AddTrueToObject(r, "submitted");
 	*res = r;
 	return 0;
 }
@@ -312,14 +320,14 @@ static const amc_tool TOOLS[] = {
 	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_get_ui_tree, 0, 0 },
 	{ "screenshot", "capture the screen",
 	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_screenshot, 0, 0 },
-	{ "tap", "tap at x,y (pixels)",
-	  "{\"type\":\"object\",\"properties\":{" XY "},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_tap, 0, 1 },
+	{ "tap", "tap at x,y (pixels); count 2: a double tap",
+	  "{\"type\":\"object\",\"properties\":{" XY ",\"count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":2}},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_tap, 0, 1 },
 	{ "long_press", "press at x,y for ms milliseconds",
 	  "{\"type\":\"object\",\"properties\":{" XY ",\"ms\":{\"type\":\"integer\"}},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_long_press, 0, 1 },
 	{ "swipe", "swipe from x1,y1 to x2,y2 over ms milliseconds",
 	  "{\"type\":\"object\",\"properties\":{\"x1\":{\"type\":\"integer\"},\"y1\":{\"type\":\"integer\"},\"x2\":{\"type\":\"integer\"},\"y2\":{\"type\":\"integer\"},\"ms\":{\"type\":\"integer\"}},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}", 1, t_swipe, 0, 0 },
-	{ "type_text", "type text into the focused field",
-	  "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"],\"additionalProperties\":false}", 1, t_type_text, 0, 0 },
+	{ "type_text", "type text into the focused field; submit: press Enter after it",
+	  "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"submit\":{\"type\":\"boolean\"}},\"required\":[\"text\"],\"additionalProperties\":false}", 1, t_type_text, 0, 0 },
 	{ "press_key", "press a key: back, home, enter, delete (backspace), ...",
 	  "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\"}},\"required\":[\"key\"],\"additionalProperties\":false}", 1, t_press_key, 0, 0 },
 	{ "launch_app", "start an app by its id (package)",

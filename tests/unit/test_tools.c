@@ -1,4 +1,5 @@
 /* test_tools.c - the tool registry: names, schemas, argument validation, effects on the sim. */
+#include <stdio.h>
 #include <string.h>
 
 #include <stdlib.h>
@@ -10,6 +11,80 @@
 #include "tap.h"
 #include "testutil.h"
 #include "util/config.h"
+
+/* A device that records what it is asked to type and press (type-and-submit,
+ * the double tap as one gesture). */
+static char typed[64], pressed[64];
+static int taps, double_taps;
+static int fake_type(amc_device *d, const char *t, amc_err *e)
+{
+	(void)d, (void)e;
+	snprintf(typed + strlen(typed), sizeof typed - strlen(typed), "%s", t);
+	return 0;
+}
+static int fake_key(amc_device *d, amc_key k, amc_err *e)
+{
+	(void)d, (void)e;
+	snprintf(pressed + strlen(pressed), sizeof pressed - strlen(pressed), "%s;", k == AMC_KEY_ENTER ? "enter" : "other");
+	return 0;
+}
+static int fake_tap(amc_device *d, int x, int y, amc_err *e)
+{
+	(void)d, (void)x, (void)y, (void)e;
+	taps++;
+	return 0;
+}
+static int fake_double_tap(amc_device *d, int x, int y, amc_err *e)
+{
+	(void)d, (void)x, (void)y, (void)e;
+	double_taps++;
+	return 0;
+}
+
+static void test_submit_and_double_tap(void)
+{
+	amc_device_ops ops;
+	memset(&ops, 0, sizeof ops);
+	ops.type_text = fake_type;
+	ops.key = fake_key;
+	ops.tap = fake_tap;
+	ops.double_tap = fake_double_tap;
+	amc_device d;
+	memset(&d, 0, sizeof d);
+	d.ops = &ops;
+	amc_tool_ctx c = { &d, NULL };
+	amc_err e = { 0 };
+	cJSON *res = NULL, *args = cJSON_Parse("{\"text\":\"weather\",\"submit\":true}");
+	ok(amc_tools_find("type_text")->run(&c, args, &res, &e) == 0, "type_text with submit");
+	is_str(typed, "weather", "types the text");
+	is_str(pressed, "enter;", "then presses Enter once");
+	ok(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "submitted")), "and says it submitted");
+	cJSON_Delete(res);
+	cJSON_Delete(args);
+	res = NULL;
+	args = cJSON_Parse("{\"text\":\"x\"}");
+	pressed[0] = 0;
+	ok(amc_tools_find("type_text")->run(&c, args, &res, &e) == 0 && pressed[0] == 0, "without submit: no Enter");
+	cJSON_Delete(res);
+	cJSON_Delete(args);
+	args = cJSON_Parse("{\"text\":\"x\",\"submit\":\"yes\"}");
+	ok(amc_tools_find("type_text")->run(&c, args, &res, &e) == -1 && e.code == AMC_EUSAGE, "submit must be a boolean");
+	cJSON_Delete(args);
+	res = NULL;
+	args = cJSON_Parse("{\"x\":10,\"y\":20,\"count\":2}");
+	ok(amc_tools_find("tap")->run(&c, args, &res, &e) == 0 && double_taps == 1 && taps == 0,
+	   "tap count 2: one double-tap gesture where the driver has one");
+	cJSON_Delete(res);
+	cJSON_Delete(args);
+	cJSON *schema = amc_tools_schema(amc_tools_find("tap"));
+	const cJSON *cnt = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(schema, "properties"), "count");
+	ok(cnt && cJSON_GetObjectItemCaseSensitive(cnt, "maximum")->valueint == 2, "tap's schema offers count (1 or 2)");
+	cJSON_Delete(schema);
+	schema = amc_tools_schema(amc_tools_find("type_text"));
+	ok(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(schema, "properties"), "submit") != NULL,
+	   "type_text's schema offers submit");
+	cJSON_Delete(schema);
+}
 
 int main(void)
 {
@@ -157,5 +232,6 @@ int main(void)
 	amc_observation_free(&obs);
 	amc_device_close(d);
 	amc_config_free(cfg);
+	test_submit_and_double_tap();
 	return done_testing();
 }
