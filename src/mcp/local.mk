@@ -2,6 +2,7 @@
 libamc_a_SOURCES += \
 	src/mcp/jsonrpc.c src/mcp/jsonrpc.h \
 	src/mcp/server.c src/mcp/server.h src/mcp/mcp_call.h src/mcp/registry.c src/mcp/registry.h \
+	src/mcp/mcp_resources.c src/mcp/mcp_resources.h \
 	src/mcp/mcp_tools.c src/mcp/mcp_tools.h src/mcp/mcp_tools_list.h \
 	src/mcp/mcp_act.c src/mcp/mcp_act.h \
 	src/mcp/mcp_session.c src/mcp/mcp_session.h

@@ -13,6 +13,7 @@
 #include "mcp/jsonrpc.h"
 #include "runtime/pending.h"
 #include "mcp/mcp_tools.h"
+#include "mcp/mcp_resources.h"
 #include "mcp/registry.h"
 #include "mcp/server.h"
 #include "util/clock.h"
@@ -452,6 +453,8 @@ static cJSON *initialize(amc_mcp_server *s, const cJSON *params)
 	cJSON *c = cJSON_AddObjectToObject(r, "capabilities");
 	cJSON_AddFalseToObject(cJSON_AddObjectToObject(c, "tools"), "listChanged");
 	cJSON_AddObjectToObject(c, "logging");
+	if (!s->o.attached) /* an agent run offers only observe and act */
+		cJSON_AddFalseToObject(cJSON_AddObjectToObject(c, "resources"), "listChanged");
 	cJSON *si = cJSON_AddObjectToObject(r, "serverInfo");
 	cJSON_AddStringToObject(si, "name", "amc");
 	cJSON_AddStringToObject(si, "title", "amc: agentic mobile control");
@@ -493,6 +496,18 @@ static void handle(amc_mcp_server *s, const amc_rpc_msg *m)
 		send_msg(s, amc_rpc_result(m->id, r));
 	} else if (!strcmp(me, "tools/call")) {
 		tools_call(s, m);
+	} else if (!strcmp(me, "resources/list") && !s->o.attached) {
+		send_msg(s, amc_rpc_result(m->id, amc_mcp_resources_list()));
+	} else if (!strcmp(me, "resources/templates/list") && !s->o.attached) {
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddArrayToObject(r, "resourceTemplates");
+		send_msg(s, amc_rpc_result(m->id, r));
+	} else if (!strcmp(me, "resources/read") && !s->o.attached) {
+		cJSON *r = amc_mcp_resources_read(amc_json_str(m->params, "uri"));
+		if (r)
+			send_msg(s, amc_rpc_result(m->id, r));
+		else /* MCP's "resource not found" */
+			send_msg(s, amc_rpc_error(m->id, -32002, "no such resource: amc has " AMC_MCP_FLOW_SHEET_URI));
 	} else if (!strcmp(me, "logging/setLevel")) {
 		const char *l = amc_json_str(m->params, "level");
 		int li = l ? level_index(l) : -1;

@@ -79,7 +79,7 @@ static void test_methods(void)
 	a = mt_answer(&m, 4, 5000);
 	is_int(mt_code(a), -32601, "an unknown method: -32601");
 	cJSON_Delete(a);
-	mt_send(&m, "{\"jsonrpc\":\"2.0\",\"id\":\"s5\",\"method\":\"resources/list\"}");
+	mt_send(&m, "{\"jsonrpc\":\"2.0\",\"id\":\"s5\",\"method\":\"prompts/list\"}");
 	mt_pump(&m, 2000);
 	char *last = m.nseen ? cJSON_PrintUnformatted(m.seen[m.nseen - 1]) : NULL;
 	ok(last && strstr(last, "\"id\":\"s5\"") && strstr(last, "-32601"), "a string id is echoed as a string");
