@@ -83,6 +83,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	int n = argc == 3 ? atoi(argv[2]) : 50;
+	/* before the fork: a child that cannot exec ends at once, and the first
+	 * write to its pipe would then abort the client (mcptest.h's mt_send) */
+	if (access(argv[1], X_OK) != 0) {
+		fprintf(stderr, "bench_mcp: %s: %s (give the amc binary)\n", argv[1], strerror(errno));
+		return 1;
+	}
 	char tmpl[4096];
 	const char *tmp = getenv("TMPDIR");
 	snprintf(tmpl, sizeof tmpl, "%s/bench-mcp-XXXXXX", tmp && *tmp ? tmp : "/tmp");
