@@ -1,5 +1,7 @@
 /* mcp_act.c - observe, act and run_task: the tools that touch a device
- * (mcp_act.h). */
+ * (mcp_act.h). Just over 800 lines since the result helpers moved here from
+ * mcp_tools.c (which ended a circle) and the once-per-screen image came in:
+ * run_task (its job, progress and wait) is the seam to split along next. */
 #include "mcp/mcp_act.h"
 
 #include <limits.h>
