@@ -402,7 +402,7 @@ void amc_mcp_act_schema(cJSON *act_tool)
 	amc_sb d;
 	amc_sb_init(&d);
 	/* under 400 bytes: the arguments' names say enough, the summaries would double it */
-	amc_sb_puts(&d, "One action, a recorded step; returns it and the new screen. "
+	amc_sb_puts(&d, "One recorded step; returns it and the new screen. "
 			"x,y are device px: image px times observe's scale.");
 	size_t n;
 	const amc_tool *all = amc_tools_all(&n);
@@ -431,8 +431,8 @@ void amc_mcp_act_schema(cJSON *act_tool)
 		cJSON_Delete(schema);
 	}
 	cJSON_AddItemToArray(en, cJSON_CreateString("finish"));
-	amc_sb_puts(&d, " finish(success,summary,answer) ends the task. element: a Scene id; text may hold "
-			"{{secret:NAME}}. Irreversible taps need a person's yes.");
+	amc_sb_puts(&d, " finish(success,summary,answer) ends the task. text may hold {{secret:NAME}}. "
+			"Irreversible taps need a person's yes.");
 	cJSON_ReplaceItemInObjectCaseSensitive(act_tool, "description", cJSON_CreateString(d.buf));
 	amc_sb_free(&d);
 }

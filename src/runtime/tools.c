@@ -309,6 +309,37 @@ static int t_wait(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err
 	return 0;
 }
 
+/* open_link and rotate: what a model or an MCP client may do of manage_app
+ * and set_device (the rest of them, clearing data or faking a location, stays
+ * with flows). A device that cannot does not offer the op and says so. */
+static int t_open_link(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	const char *link = NULL;
+	if (arg_str(args, "link", &link, e) != 0)
+		return -1;
+	if (!c->dev->ops->manage_app)
+		return amc_err_set(e, AMC_EUSAGE, "this device cannot open links");
+	if (c->dev->ops->manage_app(c->dev, NULL, AMC_APP_OPEN_LINK, link, e) != 0)
+		return -1;
+	*res = cJSON_CreateObject();
+	cJSON_AddStringToObject(*res, "opened", link);
+	return 0;
+}
+
+static int t_rotate(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	const char *o = NULL;
+	if (arg_str(args, "orientation", &o, e) != 0)
+		return -1;
+	if (!c->dev->ops->set)
+		return amc_err_set(e, AMC_EUSAGE, "this device cannot turn its screen");
+	if (c->dev->ops->set(c->dev, AMC_SET_ORIENTATION, o, e) != 0)
+		return -1;
+	*res = cJSON_CreateObject();
+	cJSON_AddStringToObject(*res, "orientation", o);
+	return 0;
+}
+
 #define XY "\"x\":{\"type\":\"integer\",\"minimum\":0},\"y\":{\"type\":\"integer\",\"minimum\":0}"
 
 static const amc_tool TOOLS[] = {
@@ -336,6 +367,10 @@ static const amc_tool TOOLS[] = {
 	  "{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"clear_state\",\"stop\",\"kill\",\"open_link\"]},\"app_id\":{\"type\":\"string\"},\"link\":{\"type\":\"string\"}},\"required\":[\"op\"],\"additionalProperties\":false}", 1, t_manage_app, 1, 0 },
 	{ "set_device", "change a device setting: orientation, airplane mode, location, or add a media file",
 	  "{\"type\":\"object\",\"properties\":{\"setting\":{\"type\":\"string\",\"enum\":[\"orientation\",\"airplane\",\"location\",\"add_media\"]},\"value\":{\"type\":\"string\"}},\"required\":[\"setting\",\"value\"],\"additionalProperties\":false}", 1, t_set_device, 1, 0 },
+	{ "open_link", "open a link: a deep link or a URL",
+	  "{\"type\":\"object\",\"properties\":{\"link\":{\"type\":\"string\",\"maxLength\":2048}},\"required\":[\"link\"],\"additionalProperties\":false}", 1, t_open_link, 0, 0 },
+	{ "rotate", "turn the screen",
+	  "{\"type\":\"object\",\"properties\":{\"orientation\":{\"type\":\"string\",\"enum\":[\"portrait\",\"landscape_left\",\"landscape_right\",\"upside_down\"]}},\"required\":[\"orientation\"],\"additionalProperties\":false}", 1, t_rotate, 0, 0 },
 	{ "wait", "let ms milliseconds pass",
 	  "{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"ms\"],\"additionalProperties\":false}", 1, t_wait, 0, 0 },
 };

@@ -91,11 +91,11 @@ int main(void)
 	const char *home = test_home("tools");
 	size_t n;
 	const amc_tool *all = amc_tools_all(&n);
-	is_int(n, 13, "thirteen tools");
+	is_int(n, 15, "fifteen tools");
 	static const char *names[] = { "describe_screen", "describe_screen_semantic", "get_ui_tree", "screenshot", "tap",
 				       "long_press", "swipe", "type_text", "press_key", "launch_app", "wait",
-				       "manage_app", "set_device" };
-	for (size_t i = 0; i < 13; i++)
+				       "manage_app", "set_device", "open_link", "rotate" };
+	for (size_t i = 0; i < 15; i++)
 		ok(amc_tools_find(names[i]) != NULL, "tool %s registered", names[i]);
 	ok(amc_tools_find("teleport") == NULL, "unknown tool not found");
 	for (size_t i = 0; i < n; i++) {
@@ -228,6 +228,31 @@ int main(void)
 	res = NULL;
 	ok(amc_tools_find("set_device")->run(&c, args, &res, &e) == 0, "back to portrait");
 	cJSON_Delete(res);
+	cJSON_Delete(args);
+	/* what models and MCP clients get of manage_app and set_device */
+	ok(amc_tools_is_action(amc_tools_find("open_link")) && amc_tools_is_action(amc_tools_find("rotate")),
+	   "open_link and rotate are offered to planners and MCP clients");
+	args = cJSON_Parse("{\"orientation\":\"landscape_left\"}");
+	res = NULL;
+	ok(amc_tools_find("rotate")->run(&c, args, &res, &e) == 0, "rotate: %s", e.msg);
+	cJSON_Delete(res);
+	cJSON_Delete(args);
+	ok(d->ops->info(d, &info, &e) == 0 && info.width > info.height, "the sim turned");
+	args = cJSON_Parse("{\"orientation\":\"portrait\"}");
+	res = NULL;
+	amc_tools_find("rotate")->run(&c, args, &res, &e);
+	cJSON_Delete(res);
+	cJSON_Delete(args);
+	args = cJSON_Parse("{\"link\":\"sim://notes\"}");
+	res = NULL;
+	ok(amc_tools_find("open_link")->run(&c, args, &res, &e) == 0, "open_link sim://notes: %s", e.msg);
+	cJSON_Delete(res);
+	cJSON_Delete(args);
+	amc_sim_state_json(d, &st, &e);
+	like(st, "\"app\":\"com.amc.notes\"", "the link opened Notes");
+	free(st);
+	args = cJSON_Parse("{\"link\":\"https://example.com\"}");
+	ok(amc_tools_find("open_link")->run(&c, args, &res, &e) == -1, "a link the sim cannot open is refused");
 	cJSON_Delete(args);
 	amc_observation_free(&obs);
 	amc_device_close(d);
