@@ -52,12 +52,19 @@ wait $w0 $w1 $k $r $f
 kill $burner 2>/dev/null; wait $burner 2>/dev/null
 printf ':changes\n:dump final\nq\n' >&7; exec 7>&-
 wait $tui; tui_rc=$?
-# the screen against the database: short id and status of every row
-db "SELECT substr(id, 1, 8) || ' ' || status FROM tasks ORDER BY created_ms DESC LIMIT 30" | sort > "$WORK/db_rows"
-sed -n 's/^[> ] *[^ ]* \([a-z_]*\) *\([0-9a-z]\{8\}\) .*/\2 \1/p' "$WORK/final.txt" 2>/dev/null | sort > "$WORK/screen_rows"
-lost=$(comm -3 "$WORK/db_rows" "$WORK/screen_rows" | wc -l)
+# the screen against the database: id and status of every row. The TUI shows
+# ids as git abbreviates them (as long as this database needs: tasks started
+# in the same second share 8 characters), so a screen id is a prefix.
+db "SELECT id || ' ' || status FROM tasks ORDER BY created_ms DESC LIMIT 30" | sort > "$WORK/db_rows"
+sed -n 's/^[> ] *[^ ]* \([a-z_]*\) *\([0-9a-z]\{4,16\}\) .*/\2 \1/p' "$WORK/final.txt" 2>/dev/null | sort > "$WORK/screen_rows"
+awk 'NR == FNR { sid[NR] = $1; sst[NR] = $2; n = NR; next }
+	{ hit = 0; for (i = 1; i <= n; i++) if (!used[i] && sst[i] == $2 && index($1, sid[i]) == 1) { used[i] = 1; hit = 1; break }
+	  if (!hit) print "db only: " $0 }
+	END { for (i = 1; i <= n; i++) if (!used[i]) print "screen only: " sid[i] " " sst[i] }' \
+	"$WORK/screen_rows" "$WORK/db_rows" > "$WORK/screen_vs_db"
+lost=$(wc -l < "$WORK/screen_vs_db")
 [ -s "$WORK/screen_rows" ] || { lost=$((lost + 1)); log "the TUI showed no task (rc $tui_rc): $(head -c 300 "$WORK/tui_err")"; }
-[ "$lost" -eq 0 ] || { log "screen vs database:"; comm -3 "$WORK/db_rows" "$WORK/screen_rows" | head -n 5 >&2; }
+[ "$lost" -eq 0 ] || { log "screen vs database:"; head -n 5 "$WORK/screen_vs_db" >&2; }
 cat "$WORK"/err* > "$WORK/allerr" 2>/dev/null
 locked=$(grep -ci 'database is locked\|busy for over' "$WORK/allerr")
 other=$(grep -v '^amc-store-stats:' "$WORK/allerr" | grep -vci 'database is locked\|busy for over')
