@@ -1,7 +1,10 @@
 /* test_hyperlink.c - util/hyperlink.c: when OSC 8 links are written (forced,
  * refused, and auto on a pty with each terminal's environment, never inside
  * tmux or screen, never to a pipe) and the file URI's encoding. */
+/* posix_openpt and friends; ncurses' flags may define it already (600) */
+#ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700
+#endif
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
