@@ -194,7 +194,8 @@ static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report 
 			  " ON x.path > 'artifacts/' || v.id || '/' AND x.path < 'artifacts/' || v.id || '0'",
 			  "find the artifacts kept tasks still name", kept, e) != 0)
 		return -1;
-	qsort(kept->v, kept->n, sizeof *kept->v, cmp_str);
+	if (kept->n) /* qsort of NULL, even with 0 items, is undefined (UBSan) */
+		qsort(kept->v, kept->n, sizeof *kept->v, cmp_str);
 	/* Task ids are 16 characters (amc_store_id_ok): the folder of
 	 * "artifacts/<id>/..." is substr(path, 11, 16). */
 	return query_strings(s,
