@@ -281,6 +281,9 @@ static int bench_per_step(void)
 	return 0;
 }
 
+/* Over 120 lines: the bench's parts run in the order they print, each a
+ * short block with its own figures and targets; one reading top to bottom is
+ * the report's order. */
 int main(int argc, char **argv)
 {
 	long commits = argc > 1 ? atol(argv[1]) : 10000;

@@ -30,16 +30,11 @@ int amc_tui_steptext_swipe(const amc_step_row *s, int p[4])
  * x/y arguments of a coordinate tap. */
 int amc_tui_steptext_target(const amc_step_row *s, int *x, int *y)
 {
-	int found = 0;
-	cJSON *r = s->result ? cJSON_Parse(s->result) : NULL;
-	cJSON *m = r ? cJSON_GetObjectItemCaseSensitive(r, "matched") : NULL;
-	cJSON *b = m ? cJSON_GetObjectItemCaseSensitive(m, "bounds") : NULL;
-	if (cJSON_IsArray(b) && cJSON_GetArraySize(b) == 4) {
-		*x = (cJSON_GetArrayItem(b, 0)->valueint + cJSON_GetArrayItem(b, 2)->valueint) / 2;
-		*y = (cJSON_GetArrayItem(b, 1)->valueint + cJSON_GetArrayItem(b, 3)->valueint) / 2;
-		found = 1;
+	int box[4], found = amc_tui_steptext_target_box(s, box);
+	if (found) {
+		*x = (box[0] + box[2]) / 2;
+		*y = (box[1] + box[3]) / 2;
 	}
-	cJSON_Delete(r);
 	if (!found && s->args) {
 		cJSON *aj = cJSON_Parse(s->args);
 		cJSON *jx = aj ? cJSON_GetObjectItemCaseSensitive(aj, "x") : NULL;

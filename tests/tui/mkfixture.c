@@ -111,6 +111,8 @@ static char *scene_json(const amc_ui_tree *t)
 	return js;
 }
 
+/* Over 120 lines: the fixture database written step by step in the order
+ * the goldens show it; splitting it would only pass the store around. */
 int main(int argc, char **argv)
 {
 	if (argc < 2) {

@@ -42,6 +42,8 @@ static void draw(amc_tui_evidence *ev, int w)
 	amc_tui_evidence_draw(ev, 0, 0, 12, w, 1);
 }
 
+/* Over 120 lines: one evidence pane driven through its tabs in order, each
+ * check reading the state the previous key left. */
 int main(void)
 {
 	if (tt_screen(100, 30) != 0)

@@ -97,6 +97,8 @@ static void test_sweep(const char *home)
 	is_int(amc_sweep_dead_tmp("/nonexistent-amc-dir"), 0, "a missing folder: nothing to do");
 }
 
+/* Over 120 lines: a flat list of independent checks, one block per
+ * function of fsutil, in the header's order. */
 int main(void)
 {
 	const char *home = test_home("fsutil");

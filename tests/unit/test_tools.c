@@ -86,6 +86,9 @@ static void test_submit_and_double_tap(void)
 	cJSON_Delete(schema);
 }
 
+/* Over 120 lines: one pass over the sim, each tool run against the state the
+ * previous one left (a form filled, a key pressed, an app stopped), so the
+ * order is the test. */
 int main(void)
 {
 	const char *home = test_home("tools");
