@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perception/keyboard.h"
 #include "util/strbuf.h"
 
 /* ---- class names ------------------------------------------------------- */
@@ -191,6 +192,48 @@ static int idset_add(idset *s, uint32_t v)
 	return 1;
 }
 
+/* ---- the keyboard ---------------------------------------------------------- */
+
+static amc_bounds union_of(const amc_bounds *a, const amc_bounds *b)
+{
+	return (amc_bounds){ a->x1 < b->x1 ? a->x1 : b->x1, a->y1 < b->y1 ? a->y1 : b->y1,
+			     a->x2 > b->x2 ? a->x2 : b->x2, a->y2 > b->y2 ? a->y2 : b->y2 };
+}
+
+/* Exactly one UTF-8 character. */
+static int one_char(const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	const unsigned char *p = (const unsigned char *)s + 1;
+	while ((*p & 0xc0) == 0x80)
+		p++;
+	return !*p;
+}
+
+/* The keyboard's id: its label and its box quantized to 16 px (an OCR box
+ * moves by a pixel between two reads of the same screen). */
+static uint32_t keyboard_id(const char *label, const amc_bounds *b)
+{
+	char pos[64];
+	snprintf(pos, sizeof pos, "%d,%d,%d,%d", b->x1 / 16, b->y1 / 16, b->x2 / 16, b->y2 / 16);
+	return hash_str(hash_str(hash_str(2166136261u, "keyboard"), label), pos);
+}
+
+static void set_keyboard(amc_element *el, const char *label, const amc_bounds *b, uint32_t h, double conf,
+			 const char *source)
+{
+	snprintf(el->id, sizeof el->id, "e%08x", (unsigned)h);
+	el->type = "keyboard";
+	el->bounds = *b;
+	free(el->text);
+	el->text = amc_xstrdup(label);
+	el->confidence = conf;
+	el->source = source;
+	if (!el->resource_id)
+		el->resource_id = amc_xstrdup("");
+}
+
 /* ---- building ------------------------------------------------------------ */
 
 void amc_scene_free(amc_scene *s)
@@ -246,15 +289,27 @@ int amc_scene_from_tree(const amc_ui_tree *t, int width, int height, amc_scene *
 	out->width = width;
 	out->height = height;
 
-	size_t n_el = 0;
+	/* An input method's nodes (when the dump holds its window) make one
+	 * keyboard element, not one per key: ime[i] for the node and its subtree. */
+	unsigned char *ime = amc_xcalloc(t->count ? t->count : 1, 1);
+	size_t n_el = 0, n_ime = 0;
 	for (size_t i = 0; i < t->count; i++) {
 		const amc_ui_node *n = &t->nodes[i];
+		ime[i] = amc_keyboard_ime_node(n) || (n->parent >= 0 && (size_t)n->parent < i && ime[n->parent]);
 		if ((n->flags & AMC_NODE_DISPLAYED) && on_screen(&n->bounds, width, height) &&
-		    is_meaningful(n))
-			n_el++;
+		    is_meaningful(n)) {
+			if (ime[i])
+				n_ime++;
+			else
+				n_el++;
+		}
 	}
-	if (!n_el)
+	if (n_ime)
+		n_el++;
+	if (!n_el) {
+		free(ime);
 		return 0;
+	}
 	out->elements = amc_xcalloc(n_el, sizeof *out->elements);
 
 	idset ids = {0};
@@ -264,11 +319,28 @@ int amc_scene_from_tree(const amc_ui_tree *t, int width, int height, amc_scene *
 	ids.slot = amc_xcalloc(ids.cap, sizeof *ids.slot);
 	ids.used = amc_xcalloc(ids.cap, 1);
 
+	amc_kb_key *keys = n_ime ? amc_xcalloc(n_ime, sizeof *keys) : NULL;
+	size_t nkeys = 0;
+	long kb = -1;
+	amc_bounds kbox = { 0, 0, 0, 0 };
 	for (size_t i = 0; i < t->count; i++) {
 		const amc_ui_node *n = &t->nodes[i];
 		if (!((n->flags & AMC_NODE_DISPLAYED) && on_screen(&n->bounds, width, height) &&
 		      is_meaningful(n)))
 			continue;
+		if (ime[i]) {
+			if (kb < 0) { /* the keyboard's place: where its first key is */
+				kb = (long)out->count++;
+				out->elements[kb].node = (int)i;
+				kbox = n->bounds;
+			}
+			kbox = union_of(&kbox, &n->bounds);
+			/* a key's label: one character ("q"); "Delete", "Voice input" are not letters of a row */
+			const char *l = one_char(n->text) ? n->text : one_char(n->content_desc) ? n->content_desc : NULL;
+			if (l)
+				keys[nkeys++] = (amc_kb_key){ n->bounds, l };
+			continue;
+		}
 		amc_element *el = &out->elements[out->count++];
 		uint32_t h = element_hash(n, 0);
 		for (unsigned dup = 2; !idset_add(&ids, h); dup++)
@@ -283,6 +355,19 @@ int amc_scene_from_tree(const amc_ui_tree *t, int width, int height, amc_scene *
 		el->resource_id = amc_xstrdup(n->resource_id);
 		el->flags = n->flags;
 	}
+	if (kb >= 0) {
+		amc_element *el = &out->elements[kb];
+		char label[64];
+		amc_keyboard_label(amc_keyboard_layout(keys, nkeys), label, sizeof label);
+		uint32_t h = keyboard_id(label, &kbox);
+		while (!idset_add(&ids, h))
+			h = hash_str(h, "#");
+		set_keyboard(el, label, &kbox, h, 1.0, "uitree");
+		/* the keyboard as a whole is not a button: typing goes through type_text */
+		el->flags = AMC_NODE_DISPLAYED | AMC_NODE_ENABLED;
+	}
+	free(keys);
+	free(ime);
 	free(ids.slot);
 	free(ids.used);
 	return 0;
@@ -388,6 +473,40 @@ static int cmp_word_pos(const void *a, const void *b)
 	return x->box.x1 < y->box.x1 ? -1 : x->box.x1 > y->box.x1;
 }
 
+typedef struct idbuf {
+	char s[AMC_ELEMENT_ID_SIZE];
+} idbuf;
+
+static idbuf idstr(uint32_t h)
+{
+	idbuf b;
+	snprintf(b.s, sizeof b.s, "e%08x", (unsigned)h);
+	return b;
+}
+
+/* 1 with the tree's keyboard element's box, 2 with the box of one the OCR
+ * words draw (among the words the tree's text does not explain), else 0. */
+static int keyboard_in(const amc_scene *s, size_t tree_count, const char *had_text, const amc_ocr_result *ocr,
+		       amc_bounds *box, const char **layout)
+{
+	for (size_t i = 0; i < tree_count; i++)
+		if (!strcmp(s->elements[i].type, "keyboard")) {
+			*box = s->elements[i].bounds;
+			return 1;
+		}
+	amc_kb_key *keys = amc_xcalloc(ocr->count, sizeof *keys);
+	size_t n = 0;
+	for (size_t k = 0; k < ocr->count; k++) {
+		const amc_ocr_word *w = &ocr->words[k];
+		long m = match_element(s, tree_count, &w->box);
+		if (m < 0 || !had_text[m])
+			keys[n++] = (amc_kb_key){ w->box, w->text };
+	}
+	int found = amc_keyboard_find(keys, n, s->width, s->height, box, layout);
+	free(keys);
+	return found ? 2 : 0;
+}
+
 int amc_scene_fuse(amc_scene *s, const amc_ocr_result *ocr, amc_err *e)
 {
 	if (!s)
@@ -404,8 +523,21 @@ int amc_scene_fuse(amc_scene *s, const amc_ocr_result *ocr, amc_err *e)
 	const amc_ocr_word **loose = amc_xcalloc(ocr->count, sizeof *loose);
 	size_t nloose = 0;
 
+	/* A keyboard: the tree's (its words are its labels), else one the words
+	 * draw; either way its words are not elements of their own. */
+	amc_bounds kbox;
+	const char *layout = NULL;
+	int kb = keyboard_in(s, tree_count, had_text, ocr, &kbox, &layout);
+	double kconf = 0;
+	int knum = 0;
+
 	for (size_t k = 0; k < ocr->count; k++) {
 		const amc_ocr_word *w = &ocr->words[k];
+		if (kb && amc_keyboard_holds(&kbox, &w->box)) {
+			kconf += w->confidence;
+			knum++;
+			continue;
+		}
 		long m = match_element(s, tree_count, &w->box);
 		if (m >= 0 && had_text[m] && text_has_word(s->elements[m].text, w->text)) {
 			s->elements[m].source = "fused";
@@ -433,6 +565,18 @@ int amc_scene_fuse(amc_scene *s, const amc_ocr_result *ocr, amc_err *e)
 	for (size_t i = 0; i < tree_count; i++)
 		if (cnum[i])
 			s->elements[i].confidence = csum[i] / cnum[i] / 100.0;
+
+	if (kb == 2) {
+		push_element(s, &cap);
+		amc_element *el = &s->elements[s->count - 1];
+		char label[64];
+		amc_keyboard_label(layout, label, sizeof label);
+		uint32_t h = keyboard_id(label, &kbox);
+		while (amc_scene_find(s, idstr(h).s))
+			h = hash_str(h, "#");
+		set_keyboard(el, label, &kbox, h, knum ? kconf / knum / 100.0 : 0.0, "ocr");
+		el->node = -1;
+	}
 
 	/* Words with no node: one element per run of words on a line. */
 	qsort(loose, nloose, sizeof *loose, cmp_word_pos);

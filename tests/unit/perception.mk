@@ -25,3 +25,7 @@ check_PROGRAMS += tests/unit/test_treediff
 TESTS += tests/unit/test_treediff
 tests_unit_test_treediff_SOURCES = tests/unit/test_treediff.c tests/unit/uitree_test.h
 tests_unit_test_treediff_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/test_keyboard
+TESTS += tests/unit/test_keyboard
+tests_unit_test_keyboard_SOURCES = tests/unit/test_keyboard.c
+tests_unit_test_keyboard_LDADD = $(TEST_LDADD)

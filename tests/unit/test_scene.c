@@ -449,6 +449,118 @@ static void test_fusion(void)
 	amc_uitree_free(&t);
 }
 
+/* Elements of a type, and elements whose text is one short token (a key
+ * listed as a word). */
+static size_t count_type(const amc_scene *s, const char *type)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->count; i++)
+		n += !strcmp(s->elements[i].type, type);
+	return n;
+}
+
+static size_t count_keylike(const amc_scene *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->count; i++)
+		n += s->elements[i].text[0] && strlen(s->elements[i].text) <= 2;
+	return n;
+}
+
+/* Gboard's window in the dump (constructed: see tests/data/uitree/SOURCES.md):
+ * one keyboard element in place of its 35 keys; the app's elements stay. */
+static void test_keyboard_tree(void)
+{
+	size_t len;
+	char *xml = slurp(GBOARD_SAMPLE, &len);
+	amc_ui_tree t;
+	amc_scene s;
+	amc_err e;
+	is_int(amc_uitree_parse(xml, len, &t, &e), 0, "the Gboard dump parses");
+	is_int(amc_scene_from_tree(&t, 1080, 2400, &s, &e), 0, "its scene builds");
+	is_int((int)count_type(&s, "keyboard"), 1, "one keyboard element");
+	is_int((int)s.count, 5, "title, field, Cancel, OK and the keyboard: no key of its own");
+	is_int((int)count_keylike(&s), 1, "no one-letter key elements (only the button OK is that short)");
+	const amc_element *kb = by_text(&s, "keyboard (QWERTY)");
+	ok(kb && !strcmp(kb->type, "keyboard") && !strcmp(kb->source, "uitree"), "named with its layout, from the tree");
+	ok(kb && kb->bounds.x1 == 0 && kb->bounds.y1 == 1517 && kb->bounds.x2 == 1080 && kb->bounds.y2 == 2271,
+	   "its box holds its keys");
+	ok(kb && kb->node >= 0 && !strcmp(t.nodes[kb->node].package, "com.google.android.inputmethod.latin"),
+	   "it points at the IME's node");
+	const amc_element *f = by_text(&s, "Pixel 7");
+	ok(f && !strcmp(f->type, "input") && (f->flags & AMC_NODE_FOCUSED), "the focused field stays: type_text types there");
+	/* OCR of the keys adds nothing: the tree's keyboard holds them */
+	amc_ocr_word w[] = { W("q", 40, 1700, 70, 1750, 90), W("w", 150, 1700, 180, 1750, 90) };
+	amc_ocr_result r = { 0 };
+	r.words = w;
+	r.count = 2;
+	is_int(amc_scene_fuse(&s, &r, &e), 0, "fuses");
+	ok(s.count == 5 && !strcmp(kb->source, "uitree"), "words on the keyboard are its labels");
+	cJSON *j = amc_scene_to_json(&s);
+	char *js = cJSON_PrintUnformatted(j);
+	like(js, "\"type\":\"keyboard\"", "the JSON says type keyboard");
+	free(js);
+	cJSON_Delete(j);
+	amc_scene_free(&s);
+	amc_uitree_free(&t);
+	free(xml);
+}
+
+/* A real dump whose IME is not in it (Appium on MIUI, the name field
+ * focused) with the keyboard's words as tesseract reads the sim's: one ocr
+ * keyboard element, none of its words. */
+static void test_keyboard_ocr(void)
+{
+	size_t len;
+	char *xml = slurp(UIA2_SAMPLE, &len);
+	amc_ui_tree t;
+	amc_scene s;
+	amc_err e;
+	amc_uitree_parse(xml, len, &t, &e);
+	amc_scene_from_tree(&t, 1080, 2029, &s, &e);
+	size_t tree_n = s.count;
+	/* the sim's read (tests/unit/test_keyboard.c) moved up by 371 px: a 2029 px screen */
+	static const struct { const char *t; int b[4]; } kw[] = {
+		{ "r", { 375, 1749, 394, 1782 } }, { "t", { 477, 1740, 497, 1782 } }, { "y", { 577, 1749, 607, 1794 } },
+		{ "u", { 684, 1750, 711, 1783 } }, { "I", { 799, 1750, 805, 1782 } }, { "Oo", { 893, 1749, 922, 1783 } },
+		{ "a", { 104, 1901, 131, 1935 } }, { "S", { 212, 1901, 236, 1935 } }, { "d", { 314, 1889, 343, 1934 } },
+		{ "f", { 425, 1889, 446, 1934 } }, { "g", { 524, 1901, 553, 1946 } }, { "h", { 631, 1889, 658, 1934 } },
+		{ "J", { 740, 1901, 752, 1946 } }, { "kK", { 842, 1889, 870, 1934 } }, { "t", { 76, 2042, 105, 2086 } },
+		{ "Z", { 211, 2054, 237, 2086 } }, { "x", { 314, 2054, 341, 2086 } }, { "C", { 421, 2053, 446, 2087 } },
+		{ "vb", { 524, 2041, 660, 2086 } }, { "nm", { 736, 2053, 878, 2086 } }, { "?123", { 30, 2199, 138, 2235 } },
+	};
+	size_t n = sizeof kw / sizeof kw[0];
+	amc_ocr_word w[sizeof kw / sizeof kw[0] + 1];
+	for (size_t i = 0; i < n; i++)
+		w[i] = W(kw[i].t, kw[i].b[0], kw[i].b[1] - 371, kw[i].b[2], kw[i].b[3] - 371, 85);
+	w[n] = W("Nearby", 400, 1000, 560, 1040, 90); /* a word that is not a key */
+	amc_ocr_result r = { 0 };
+	r.words = w;
+	r.count = n + 1;
+	is_int(amc_scene_fuse(&s, &r, &e), 0, "fuses");
+	is_int((int)count_type(&s, "keyboard"), 1, "one keyboard element");
+	is_int((int)s.count, (int)tree_n + 2, "the tree's elements, the keyboard and the one other word");
+	const amc_element *kb = by_text(&s, "keyboard (QWERTY)");
+	ok(kb && !strcmp(kb->source, "ocr") && kb->node == -1, "from OCR");
+	ok(kb && kb->bounds.x1 == 0 && kb->bounds.x2 == 1080 && kb->bounds.y2 == 2029 && kb->bounds.y1 > 1250 &&
+	   kb->bounds.y1 < 1330, "the keyboard's box: full width, its top row to the bottom");
+	ok(kb && kb->confidence > 0.84 && kb->confidence < 0.86, "its confidence is its words'");
+	ok(by_text(&s, "Nearby") && !by_text(&s, "Oo") && !by_text(&s, "a"), "other words stay, keys do not");
+	char id[AMC_ELEMENT_ID_SIZE];
+	snprintf(id, sizeof id, "%s", kb ? kb->id : "");
+	amc_scene_free(&s);
+	/* the same screen again, the words a pixel off: the same id */
+	amc_scene_from_tree(&t, 1080, 2029, &s, &e);
+	for (size_t i = 0; i < n; i++)
+		w[i].box.y1 += 1, w[i].box.y2 += 1;
+	amc_scene_fuse(&s, &r, &e);
+	kb = by_text(&s, "keyboard (QWERTY)");
+	ok(kb && !strcmp(kb->id, id), "its id is stable across two observations");
+	amc_scene_free(&s);
+	amc_uitree_free(&t);
+	free(xml);
+}
+
 int main(void)
 {
 	test_sample();
@@ -457,5 +569,7 @@ int main(void)
 	test_edges();
 	test_geometry();
 	test_fusion();
+	test_keyboard_tree();
+	test_keyboard_ocr();
 	return done_testing();
 }

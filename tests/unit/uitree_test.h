@@ -13,6 +13,7 @@
 #define SAMPLE "tests/data/uitree/adb-uiautomator-dump_nexuslauncher.xml"
 #define UIA2_SAMPLE "tests/data/uitree/appium-uiautomator2-source_miui-settings.xml"
 #define XCUI_SAMPLE "tests/data/uitree/appium-xcuitest-source_ios-settings.xml"
+#define GBOARD_SAMPLE "tests/data/uitree/constructed-uiautomator-dump_gboard-over-settings.xml"
 
 /* A file of the source tree, whole; bails out when it cannot be read. */
 static inline char *slurp(const char *rel, size_t *len)
