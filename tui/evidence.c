@@ -48,8 +48,12 @@ struct amc_tui_evidence {
 	int diff_loaded;         /* the Diff tab's rows are made (on first show: may read artifacts) */
 	int changed_nothing;     /* -1 unknown until the diff is read */
 	int tab_col[AMC_TUI_NTABS][2]; /* first and last column of each name on the frame; -1 not shown */
+	int tab_row[AMC_TUI_NTABS];    /* 0: on the top border, 1: on the bottom one */
+	int drawn_h;                   /* the pane's height when last drawn (clicks on the bottom border) */
 	char policy[16];         /* the configured OCR policy, for the OCR tab's label */
 	int ocr_now;             /* the OCR tab shows a full OCR read now (R), not the record's */
+	char kb_label[64];       /* the Scene's keyboard element ("keyboard (QWERTY)"), "" when none */
+	int kb_box[4];
 	int sum_rows;            /* rows the label took when last drawn (clicks) */
 };
 
@@ -91,6 +95,7 @@ static void forget_step(amc_tui_evidence *ev)
 	ev->diff_loaded = 0;
 	ev->changed_nothing = -1;
 	ev->ocr_now = 0;
+	ev->kb_label[0] = 0;
 }
 
 void amc_tui_evidence_free(amc_tui_evidence *ev)
@@ -122,6 +127,13 @@ static const char *str_of(const cJSON *o, const char *key)
 	return s ? s : "";
 }
 
+/* Whether the centre of box b lies in box k ([x1,y1,x2,y2] both). */
+static int in_box(const int k[4], const int b[4])
+{
+	int cx = (b[0] + b[2]) / 2, cy = (b[1] + b[3]) / 2;
+	return cx >= k[0] && cx < k[2] && cy >= k[1] && cy < k[3];
+}
+
 static void load_ocr(amc_tui_evidence *ev, const char *json)
 {
 	list *l = &ev->l[AMC_TUI_TAB_OCR];
@@ -129,10 +141,23 @@ static void load_ocr(amc_tui_evidence *ev, const char *json)
 	int n = cJSON_IsArray(ocr) ? cJSON_GetArraySize(ocr) : 0;
 	amc_sb sb;
 	amc_sb_init(&sb);
+	/* the keyboard's keys are one row, as they are one element of the Scene */
+	long kb_row = -1;
+	int kb_words = 0;
 	for (int i = 0; i < n; i++) {
 		const cJSON *o = cJSON_GetArrayItem(ocr, i);
 		const cJSON *cf = cJSON_GetObjectItemCaseSensitive(o, "confidence");
 		int box[4] = { 0, 0, 0, 0 }, has = bounds_of(o, box);
+		if (has && ev->kb_label[0] && in_box(ev->kb_box, box)) {
+			if (kb_row < 0) {
+				kb_row = (long)l->n;
+				row *r = add_row(l, "", AMC_EL_DIM);
+				memcpy(r->box, ev->kb_box, sizeof r->box);
+				r->has_box = 1;
+			}
+			kb_words++;
+			continue;
+		}
 		amc_sb_reset(&sb);
 		amc_sb_printf(&sb, "%2d %4.2f \"%s\"", i + 1, cJSON_IsNumber(cf) ? cf->valuedouble : 0.0, str_of(o, "text"));
 		if (has)
@@ -140,6 +165,14 @@ static void load_ocr(amc_tui_evidence *ev, const char *json)
 		row *r = add_row(l, amc_sb_str(&sb), AMC_EL_NORMAL);
 		memcpy(r->box, box, sizeof box);
 		r->has_box = has;
+	}
+	if (kb_row >= 0) {
+		amc_sb_reset(&sb);
+		amc_sb_printf(&sb, "   %s: %d word%s [%d,%d][%d,%d]", ev->kb_label, kb_words,
+			      kb_words == 1 ? "" : "s", ev->kb_box[0], ev->kb_box[1], ev->kb_box[2], ev->kb_box[3]);
+		free(l->v[kb_row].text);
+		l->v[kb_row].text = amc_sb_detach(&sb);
+		amc_sb_init(&sb);
 	}
 	/* which screen, and which policy (the record does not keep the one its
 	 * run used: the configured one is named as such) */
@@ -169,6 +202,10 @@ static void load_scene(amc_tui_evidence *ev, const char *json)
 		const char *src = str_of(o, "source"), *text = str_of(o, "text");
 		by[!strcmp(src, "ocr") ? 1 : !strcmp(src, "fused") ? 2 : 0]++;
 		int box[4] = { 0, 0, 0, 0 }, has = bounds_of(o, box);
+		if (has && !strcmp(str_of(o, "type"), "keyboard") && !ev->kb_label[0]) {
+			snprintf(ev->kb_label, sizeof ev->kb_label, "%s", *text ? text : "keyboard");
+			memcpy(ev->kb_box, box, sizeof box);
+		}
 		amc_sb_reset(&sb);
 		amc_sb_printf(&sb, "%-6s %-9s", src, str_of(o, "type"));
 		if (*text)
@@ -250,8 +287,8 @@ void amc_tui_evidence_step(amc_tui_evidence *ev, amc_store *store, const amc_ste
 	ev->s.tree_diff = amc_xstrdup(s->tree_diff);
 	ev->changed_nothing = s->tree_diff ? amc_stepdiff_changed_nothing(s->tree_diff) : -1;
 	load_tree(ev, s);
+	load_scene(ev, s->scene); /* first: the OCR tab folds the keyboard's words */
 	load_ocr(ev, s->ocr);
-	load_scene(ev, s->scene);
 	load_semantic(ev, s->semantic_scene);
 	if (ev->tab == AMC_TUI_TAB_SEMANTIC && !ev->have_semantic)
 		ev->tab = AMC_TUI_TAB_TREE;
@@ -285,32 +322,63 @@ static void load_diff(amc_tui_evidence *ev)
 	free(json);
 }
 
-/* The tab names for the frame: "1 Tree [2 OCR] 3 Scene 4 Diff 5 Sem", or
- * where that does not fit in `room` columns "1T [2 OCR] 3S 4D 5S" (the shown
- * tab in full); notes where each name is, for clicks. */
-static void title(amc_tui_evidence *ev, int room, char *out, size_t n)
+/* One form of the tab names: 0 "2 OCR", 1 "2OCR", 2 "2O"; the shown tab is
+ * always "[2 OCR]". */
+static int tab_name(const amc_tui_evidence *ev, int i, int form, char *out, size_t n)
 {
-	for (int compact = 0; compact < 2; compact++) {
-		size_t len = 0;
-		out[0] = 0;
-		for (int i = 0; i < AMC_TUI_NTABS; i++) {
-			ev->tab_col[i][0] = ev->tab_col[i][1] = -1;
-			if (i == AMC_TUI_TAB_SEMANTIC && !ev->have_semantic)
-				continue;
-			int cur = i == (int)ev->tab;
-			int w = cur ? snprintf(out + len, n - len, "%s[%d %s]", len ? " " : "", i + 1, TAB_NAMES[i])
-			      : compact ? snprintf(out + len, n - len, "%s%d%c", len ? " " : "", i + 1, TAB_NAMES[i][0])
-					: snprintf(out + len, n - len, "%s%d %s", len ? " " : "", i + 1, TAB_NAMES[i]);
-			if (w < 0 || (size_t)w >= n - len)
-				break;
-			/* amc_tui_box draws " title " from column 2 of the frame */
-			ev->tab_col[i][0] = 3 + (int)len + (len ? 1 : 0);
-			len += (size_t)w;
-			ev->tab_col[i][1] = 3 + (int)len - 1;
-		}
-		if ((int)len <= room)
-			return;
+	if (i == (int)ev->tab)
+		return snprintf(out, n, "[%d %s]", i + 1, TAB_NAMES[i]);
+	if (form == 2)
+		return snprintf(out, n, "%d%c", i + 1, TAB_NAMES[i][0]);
+	return snprintf(out, n, form ? "%d%s" : "%d %s", i + 1, TAB_NAMES[i]);
+}
+
+/* Joins the names of the shown tabs a..b-1 (in `idx`) into out, noting where
+ * each is on the frame row `row` (0 the top, 1 the bottom); returns the width. */
+static int join_names(amc_tui_evidence *ev, const int *idx, int a, int b, int form, int row, char *out, size_t n)
+{
+	size_t len = 0;
+	out[0] = 0;
+	for (int k = a; k < b; k++) {
+		char one[32];
+		int w = tab_name(ev, idx[k], form, one, sizeof one);
+		if (w < 0 || len + (size_t)w + 2 >= n)
+			break;
+		len += (size_t)snprintf(out + len, n - len, "%s%s", len ? " " : "", one);
+		/* amc_tui_box draws " title " from column 2 of the frame */
+		ev->tab_col[idx[k]][0] = 3 + (int)len - w;
+		ev->tab_col[idx[k]][1] = 3 + (int)len - 1;
+		ev->tab_row[idx[k]] = row;
 	}
+	return (int)len;
+}
+
+/* The tab names for the frame, each with its key's digit: "1 Tree [2 OCR]
+ * 3 Scene 4 Diff 5 Sem" on the top border where that fits in `room`
+ * columns; else split between the top and the bottom border, in order
+ * ("[1 Tree] 2 OCR" over "3 Scene 4 Diff": an 80-column terminal gives this
+ * pane 26), then the same without the spaces ("2OCR"); only where even that
+ * does not fit, digit and initial ("2O"), which a newcomer cannot read. */
+static void title(amc_tui_evidence *ev, int room, char *top, char *bottom, size_t n)
+{
+	int idx[AMC_TUI_NTABS], nt = 0;
+	for (int i = 0; i < AMC_TUI_NTABS; i++) {
+		ev->tab_col[i][0] = ev->tab_col[i][1] = -1;
+		if (!(i == AMC_TUI_TAB_SEMANTIC && !ev->have_semantic))
+			idx[nt++] = i;
+	}
+	bottom[0] = 0;
+	if (join_names(ev, idx, 0, nt, 0, 0, top, n) <= room)
+		return;
+	for (int form = 0; form < 2; form++)
+		for (int k = nt - 1; k >= 1; k--) /* the top as full as it can be */
+			if (join_names(ev, idx, 0, k, form, 0, top, n) <= room &&
+			    join_names(ev, idx, k, nt, form, 1, bottom, n) <= room)
+				return;
+	for (int i = 0; i < AMC_TUI_NTABS; i++)
+		ev->tab_col[i][0] = ev->tab_col[i][1] = -1;
+	bottom[0] = 0;
+	join_names(ev, idx, 0, nt, 2, 0, top, n);
 }
 
 static int selects(amc_tui_tab tab)
@@ -377,11 +445,18 @@ static int draw_label(const char *s, int y, int x, int w, int maxrows)
 
 void amc_tui_evidence_draw(amc_tui_evidence *ev, int y, int x, int h, int w, int focused)
 {
-	char t[160];
-	title(ev, w - 6, t, sizeof t);
+	char t[160], b[160];
+	title(ev, w - 6, t, b, sizeof t);
 	amc_tui_box(y, x, h, w, t, focused);
+	ev->drawn_h = h;
 	if (h < 3 || w < 3)
 		return;
+	if (b[0] && w > 6) { /* the rest of the tab names, on the bottom border */
+		char bt[170];
+		snprintf(bt, sizeof bt, " %s ", b);
+		amc_tui_put(stdscr, y + h - 1, x + 2, w - 4, bt, amc_tui_attr(focused ? AMC_EL_FOCUS : AMC_EL_BORDER) |
+			    (focused ? A_BOLD : 0), 0);
+	}
 	if (!ev->have_step) {
 		amc_tui_put(stdscr, y + 1, x + 1, w - 2, "(no step)", amc_tui_attr(AMC_EL_DIM), 0);
 		return;
@@ -556,9 +631,11 @@ int amc_tui_evidence_tree_mark(const amc_tui_evidence *ev, int box[4])
 
 void amc_tui_evidence_click(amc_tui_evidence *ev, int row, int col, int twice)
 {
-	if (row == 0) {
+	int bottom = ev->drawn_h > 2 && row == ev->drawn_h - 1;
+	if (row == 0 || bottom) {
 		for (int i = 0; i < AMC_TUI_NTABS; i++)
-			if (ev->tab_col[i][0] >= 0 && col >= ev->tab_col[i][0] && col <= ev->tab_col[i][1])
+			if (ev->tab_col[i][0] >= 0 && ev->tab_row[i] == bottom && col >= ev->tab_col[i][0] &&
+			    col <= ev->tab_col[i][1])
 				ev->tab = (amc_tui_tab)i;
 		return;
 	}

@@ -79,7 +79,25 @@ int main(void)
 	int box[4];
 	ok(!amc_tui_evidence_mark(ev, box), "the tree tab marks nothing on the image");
 	draw(ev, 30);
-	like(tt_row(0), "[1 Tree] 2O 3S 4D", "narrow: the other tabs as digit and initial");
+	like(tt_row(0), "[1 Tree] 2 OCR 3 Scene ", "narrow: the names that fit on the top border, in full");
+	like(tt_row(11), "\xe2\x94\x94\xe2\x94\x80 4 Diff \xe2\x94\x80", "the rest on the bottom border, in full");
+	ok(!tt_screen_has("2O ") && !tt_screen_has(" 3S") && !tt_screen_has(" 4D"), "no digit-and-initial names a newcomer cannot read");
+	/* the pane an 80-column terminal gives (26 columns) */
+	draw(ev, 26);
+	like(tt_row(0), "\xe2\x94\x80 [1 Tree] 2 OCR \xe2\x94\x80", "80 columns: the first two names on top");
+	like(tt_row(11), "\xe2\x94\x80 3 Scene 4 Diff \xe2\x94\x80", "the other two at the bottom");
+	{
+		const char *b = tt_row(11), *d = strstr(b, "4 Diff");
+		int c = 0;
+		for (const char *p = b; d && p < d; p++)
+			c += ((unsigned char)*p & 0xC0) != 0x80;
+		amc_tui_evidence_click(ev, 11, c + 2, 0);
+		is_int(amc_tui_evidence_tab(ev), AMC_TUI_TAB_DIFF, "a click on \"4 Diff\" on the bottom border shows it");
+		amc_tui_evidence_click(ev, 0, c + 2, 0);
+		is_int(amc_tui_evidence_tab(ev), AMC_TUI_TAB_OCR, "the same column on the top border is the tab there (2 OCR)");
+		amc_tui_evidence_click(ev, 0, 5, 0);
+		is_int(amc_tui_evidence_tab(ev), AMC_TUI_TAB_TREE, "and \"[1 Tree]\" there shows the tree");
+	}
 
 	const char *why;
 	ok(amc_tui_evidence_tab_request(ev, AMC_REQ_TAB_OCR, &why) && !why, "2 shows OCR");
@@ -160,6 +178,29 @@ int main(void)
 	s.step = 6;
 	amc_tui_evidence_step(ev, NULL, &s);
 	is_int(amc_tui_evidence_tab(ev), AMC_TUI_TAB_TREE, "a step without one leaves tab 5 for the tree");
+
+	/* a keyboard: one element in the Scene, one row in the OCR tab */
+	s.step = 7;
+	s.ocr = "[{\"text\":\"Title\",\"confidence\":90,\"bounds\":[1,2,30,20]},"
+		"{\"text\":\"q\",\"confidence\":90,\"bounds\":[2,150,8,160]},"
+		"{\"text\":\"Oo\",\"confidence\":80,\"bounds\":[20,150,28,160]},"
+		"{\"text\":\"kK\",\"confidence\":70,\"bounds\":[30,170,38,180]}]";
+	s.scene = "{\"width\":100,\"height\":200,\"elements\":[{\"id\":\"e00000003\",\"type\":\"keyboard\","
+		  "\"bounds\":[0,140,100,200],\"text\":\"keyboard (QWERTY)\",\"confidence\":0.8,\"source\":\"ocr\"}]}";
+	amc_tui_evidence_step(ev, NULL, &s);
+	amc_tui_evidence_tab_request(ev, AMC_REQ_TAB_OCR, &why);
+	draw(ev, 70);
+	like(tt_row(1), "OCR of Before: 4 words", "every word is counted");
+	ok(tt_find_row("   keyboard (QWERTY): 3 words [0,140][100,200]") > 0, "the keyboard's words are one row");
+	ok(!tt_screen_has("\"Oo\"") && !tt_screen_has("\"kK\""), "its keys are not listed");
+	amc_tui_evidence_request(ev, AMC_REQ_DOWN);
+	ok(amc_tui_evidence_mark(ev, box) && box[1] == 140 && box[3] == 200, "its row marks the keyboard");
+	amc_tui_evidence_tab_request(ev, AMC_REQ_TAB_SCENE, &why);
+	draw(ev, 70);
+	ok(tt_find_row("ocr    keyboard  \"keyboard (QWERTY)\" e00000003") > 0, "the Scene's keyboard element");
+	s.ocr = NULL;
+	s.scene = NULL;
+
 	amc_tui_evidence_step(ev, NULL, NULL);
 	draw(ev, 70);
 	like(tt_row(1), "(no step)", "no step: says so");
