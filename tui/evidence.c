@@ -207,10 +207,12 @@ static void load_scene(amc_tui_evidence *ev, const char *json)
 			memcpy(ev->kb_box, box, sizeof box);
 		}
 		amc_sb_reset(&sb);
-		amc_sb_printf(&sb, "%-6s %-9s", src, str_of(o, "type"));
+		/* what it is and says first: a 26-column pane (80x24) still shows
+		 * the text; where it came from, its id and box after */
+		amc_sb_printf(&sb, "%-9s", str_of(o, "type"));
 		if (*text)
 			amc_sb_printf(&sb, " \"%s\"", text);
-		amc_sb_printf(&sb, " %s", str_of(o, "id"));
+		amc_sb_printf(&sb, " %s %s", src, str_of(o, "id"));
 		if (has)
 			amc_sb_printf(&sb, " [%d,%d][%d,%d]", box[0], box[1], box[2], box[3]);
 		row *r = add_row(l, amc_sb_str(&sb), AMC_EL_NORMAL);

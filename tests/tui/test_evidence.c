@@ -127,7 +127,7 @@ int main(void)
 	ok(amc_tui_evidence_tab_request(ev, AMC_REQ_TAB_SCENE, &why), "3 shows the Scene");
 	draw(ev, 70);
 	like(tt_row(1), "Scene of Before: 2 elements (1 uitree, 0 ocr, 1 fused)", "the Scene's screen and sources counted");
-	like(tt_row(2), ">fused  text      \"Hello\" e00000001 [1,2][30,40]", "an element: source, type, text, id, box");
+	like(tt_row(2), ">text      \"Hello\" fused e00000001 [1,2][30,40]", "an element: type, text (first: narrow panes show them), source, id, box");
 	amc_tui_evidence_click(ev, 3, 10, 0);
 	ok(amc_tui_evidence_mark(ev, box) && box[1] == 40, "a click selects a row; its box is marked");
 
@@ -197,7 +197,7 @@ int main(void)
 	ok(amc_tui_evidence_mark(ev, box) && box[1] == 140 && box[3] == 200, "its row marks the keyboard");
 	amc_tui_evidence_tab_request(ev, AMC_REQ_TAB_SCENE, &why);
 	draw(ev, 70);
-	ok(tt_find_row("ocr    keyboard  \"keyboard (QWERTY)\" e00000003") > 0, "the Scene's keyboard element");
+	ok(tt_find_row("keyboard  \"keyboard (QWERTY)\" ocr e00000003") > 0, "the Scene's keyboard element");
 	s.ocr = NULL;
 	s.scene = NULL;
 
