@@ -1,5 +1,6 @@
 # test_cmd_scene.sh - `amc scene` on captured files: the three tree formats, OCR
-# policies, exit 2 on hostile, huge or corrupt input, and the OMP_THREAD_LIMIT
+# policies, the sim's keyboard as one element, exit 2 on hostile, huge or
+# corrupt input, and the OMP_THREAD_LIMIT
 # re-exec (threads during recognition; children do not inherit the limit).
 . "${AMC_TEST_SRCDIR:-.}/tests/integration/tap.sh"
 D="$AMC_TEST_SRCDIR/tests/data/uitree"
@@ -50,6 +51,23 @@ out=$("$AMC" scene --ui "$W/s.xml" --screenshot "$W/s.png" --ocr full --json); i
 like "$out" '"source":[[:space:]]*"fused"' "full: tree text confirmed by OCR is fused"
 out=$("$AMC" scene --ui "$W/s.xml" --screenshot "$W/s.png" --ocr off); is "$?" 0 "scene with OCR off"
 is "$(printf '%s' "$out" | grep -c ' ocr ')" 0 "off: no ocr elements"
+
+# --- the sim's keyboard: one element, not its keys (pixels only: the sim, like
+# adb's uiautomator dump, leaves the IME out of the tree) -------------------------
+"$AMC" sim launch com.android.contacts >/dev/null
+"$AMC" sim tap 540 335 >/dev/null   # the search field: the keyboard comes up
+"$AMC" sim screenshot "$W/kb.png" >/dev/null
+"$AMC" sim ui >"$W/kb.xml"
+for p in gaps full; do
+	out=$("$AMC" scene --ui "$W/kb.xml" --screenshot "$W/kb.png" --ocr $p); is "$?" 0 "keyboard screen, $p OCR"
+	is "$(printf '%s\n' "$out" | grep -c ' keyboard  ')" 1 "$p: one keyboard element"
+	like "$out" 'keyboard +\[0,16[0-9][0-9]\]\[1080,2400\] ocr +[0-9.]+ "keyboard \(QWERTY\)"' "$p: its box and layout"
+	# no other element starts on the keyboard (y1 >= 1600): no 'Oo', 'kK'
+	is "$(printf '%s\n' "$out" | grep -v ' keyboard  ' | sed -n 's/^e[0-9a-f]* *[a-z_]* *\[[0-9]*,\([0-9]*\)\].*/\1/p' |
+		awk '$1 >= 1600' | wc -l)" 0 "$p: no key as a word of its own"
+	like "$out" 'input .*"Search contacts"' "$p: the field to type in stays"
+done
+"$AMC" sim reset >/dev/null
 
 # --- OMP_THREAD_LIMIT -------------------------------------------------------------
 # Without the variable amc re-executes itself with OMP_THREAD_LIMIT=1: one
