@@ -1,13 +1,15 @@
 /* Fuzz target: the UI tree parser (perception/uitree*.c) for all its formats
  * (adb uiautomator, Appium UiAutomator2, Appium XCUITest, the last also with
  * point scaling, and the Appium fake driver's) and everything built on its
- * output: the Scene, OCR fusion, both JSON forms and the stored-tree reader,
+ * output: the Scene, OCR fusion, the keyboard finder over the nodes' texts
+ * and boxes taken as OCR words, both JSON forms and the stored-tree reader,
  * which must give back exactly what was written. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "perception/keyboard.h"
 #include "perception/scene.h"
 #include "perception/uitree.h"
 #include "util/jsonutil.h"
@@ -45,6 +47,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		return 0;
 	}
+	/* Node texts at node boxes as OCR words: a keyboard found lies on the
+	 * screen, full width. */
+	amc_kb_key *keys = calloc(t.count + 1, sizeof *keys);
+	for (size_t i = 0; i < t.count; i++)
+		keys[i] = (amc_kb_key){ t.nodes[i].bounds, t.nodes[i].text };
+	amc_bounds kb;
+	const char *layout = NULL;
+	if (amc_keyboard_find(keys, t.count, 1080, 2400, &kb, &layout) &&
+	    (!layout || kb.x1 != 0 || kb.x2 != 1080 || kb.y1 < 0 || kb.y2 > 2400 || kb.y1 >= kb.y2))
+		abort();
+	(void)amc_keyboard_layout(keys, t.count);
+	free(keys);
 	if (amc_scene_from_tree(&t, 0, 0, &s, &e) == 0) {
 		for (size_t i = 0; i < s.count; i++)
 			if (amc_scene_find(&s, s.elements[i].id) != &s.elements[i])
