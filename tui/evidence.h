@@ -1,10 +1,11 @@
 /* evidence.h - the Task view's evidence pane: one framed pane with tabs, the
  * tab names on its frame ("1 Tree [2 OCR] 3 Scene 4 Diff 5 Sem", the shown
- * one in brackets), one tab shown at a time:
+ * one in brackets; in a narrow pane the rest on the bottom border), one tab
+ * shown at a time:
  *   1 UI tree   the step's tree (tui/tree.c: collapse, search, JSON);
- *   2 OCR       the words and lines OCR read, confidence and box; the selected
- *               one is marked on the before image;
- *   3 Scene     the fused elements: source (uitree, ocr, fused), type, text,
+ *   2 OCR       the words and lines OCR read, confidence and box (a keyboard's
+ *               words one row); the selected one is marked on the before image;
+ *   3 Scene     the fused elements: type, text, source (uitree, ocr, fused),
  *               id, box; the selected one is marked on the before image;
  *   4 Diff      what the action changed in the UI tree (runtime/stepdiff.h):
  *               + added (green), - removed (red), ~ changed old -> new; the
@@ -66,8 +67,8 @@ int amc_tui_evidence_ocr_full(amc_tui_evidence *ev, amc_err *e);
 /* The configured OCR policy, named in the OCR tab's label (the record does
  * not keep the one its run used). */
 void amc_tui_evidence_set_policy(amc_tui_evidence *ev, const char *policy);
-/* A click at (row, col) relative to the pane's top-left corner (row 0: the
- * frame with the tab names). */
+/* A click at (row, col) relative to the pane's top-left corner (row 0 and,
+ * in a narrow pane, the last row: the frame with the tab names). */
 void amc_tui_evidence_click(amc_tui_evidence *ev, int row, int col, int twice);
 /* The "changed nothing" flag of the shown step's diff once it is known (the
  * Diff tab computes it for older records): 1, 0, or -1 unknown. */
