@@ -9,6 +9,7 @@
 #include "device/device.h"
 #include "fleet/fleet.h"
 #include "host/host.h"
+#include "host/hostdb.h"
 #include "fleet/pq.h"
 #include "fleet/schema.h"
 #include "host/slot.h"
@@ -365,8 +366,11 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 	}
 	amc_slot *slots[AMC_HOST_DEVICES_MAX];
 	size_t ns = 0;
+	/* the second and last connection: every slot's claims, renewals,
+	 * progress, decisions and ends (issue 26: two per host) */
+	amc_hostdb *db = amc_hostdb_new(hc->url);
 	for (size_t i = 0; i < n; i++) {
-		amc_slot_cfg sc = { hc->url, hc->home, cfg, host_id, label, ids[i], kind_of(ids[i]),
+		amc_slot_cfg sc = { hc->url, db, hc->home, cfg, host_id, label, ids[i], kind_of(ids[i]),
 				    lease_s, renew_s, poll_s, decisions };
 		if (amc_slot_start(&sc, &slots[ns], e) != 0) {
 			for (size_t j = 0; j < ns; j++) {
@@ -374,6 +378,7 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 				amc_slot_stop(slots[j], &st);
 				free(st.claim_ms);
 			}
+			amc_hostdb_free(db);
 			PQfinish(c);
 			return -1;
 		}
@@ -438,5 +443,6 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 		}
 	}
 	stop_and_report(hc, c, sid, slots, ns, stop_s, started, out, e);
+	amc_hostdb_free(db); /* after the slots, which use it to the end */
 	return 0;
 }
