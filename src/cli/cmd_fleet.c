@@ -574,6 +574,17 @@ static int do_hosts(amc_cli *cli, int argc, char **argv)
 				printf("  idle");
 			}
 			printf("\n");
+			/* what this device is and can do (schema version 4) */
+			if (str(d, "capabilities") && *str(d, "capabilities")) {
+				printf("    capabilities: ");
+				put(str(d, "capabilities"));
+				printf("\n");
+			}
+			if (str(d, "refused") && *str(d, "refused")) {
+				printf("    refused (not granted to its role): ");
+				put(str(d, "refused"));
+				printf("\n");
+			}
 		}
 	}
 	cJSON_Delete(a);
