@@ -11,6 +11,7 @@
 #include "fleet/fleet.h"
 #include "fleet/payload.h"
 #include "fleet/pq.h"
+#include "fleet/roles.h"
 #include "fleet/schema.h"
 #include "launch/launch.h"
 #include "util/clock.h"
@@ -60,13 +61,21 @@ static int do_init(amc_cli *cli, int argc, char **argv)
 	amc_err e;
 	if (open_fleet(cli, 0, &c, &e) != 0)
 		return amc_cli_fail(&e);
-	int from, to;
-	int rc = amc_fleet_schema_init(c, &from, &to, &e);
+	int from, to, added = 0;
+	char note[1024] = "";
+	/* the hosts' group role first: version 1's policies name it */
+	int rc = amc_fleet_roles_host_group(c, &e);
+	if (rc == 0)
+		rc = amc_fleet_schema_init(c, &from, &to, &e);
 	/* hosts reap by these (issue 26: a host role cannot choose its own grace) */
 	if (rc == 0)
 		rc = amc_fleet_store_settings(c, (double)amc_config_int(cli->cfg, "fleet", "reap_grace_s"),
 					      amc_config_int(cli->cfg, "fleet", "decisions_keep"),
 					      amc_config_int(cli->cfg, "fleet", "decisions_max_age_days"), &e);
+	/* what this role can of the operator's role, policies and grants; a
+	 * rerun by a role that can adds what an earlier init could not */
+	if (rc == 0)
+		rc = amc_fleet_roles_operator(c, &added, note, sizeof note, &e);
 	PQfinish(c);
 	if (rc != 0)
 		return amc_cli_fail(&e);
@@ -74,6 +83,10 @@ static int do_init(amc_cli *cli, int argc, char **argv)
 		printf("the fleet schema is up to date (version %d)\n", to);
 	else
 		printf("the fleet schema is now version %d (was %d)\n", to, from);
+	if (added)
+		printf("added what the operator role amc_fleet_operator lacked (the role, its policies or grants)\n");
+	if (note[0])
+		fprintf(stderr, "amc fleet init: %s", note);
 	return 0;
 }
 
