@@ -44,7 +44,7 @@ is "$(pg_sql "SELECT max(version) FROM amc_fleet.meta")" 4 "the schema version i
 # A schema newer than this amc (a later amc ran init): refused, not misread.
 pg_sql "INSERT INTO amc_fleet.meta (version) VALUES (99)" >/dev/null
 out=$("$AMC" fleet ls 2>&1); is $? 3 "a newer fleet schema: environment error"
-like "$out" "version 99, newer than this amc knows \\(3\\)" "saying which versions"
+like "$out" "version 99, newer than this amc knows \\(4\\)" "saying which versions"
 out=$("$AMC" fleet init 2>&1); is $? 3 "init does not touch a newer schema"
 out=$("$AMC" host --devices sim:0 --name hv 2>&1); is $? 3 "nor does a host start on it"
 pg_sql "DELETE FROM amc_fleet.meta WHERE version = 99" >/dev/null
