@@ -292,8 +292,8 @@ static void on_decided(void *ud, const amc_decision_row *d)
  * attempt back: the end is kept there as late), -1: not delivered.
  *
  * An attempt that ended on this host is retried, with a backoff of at most
- * a quarter lease (and FINISH_BACKOFF_MAX_MS) and a new connection after
- * each failure, until the
+ * a quarter lease (and FINISH_BACKOFF_MAX_MS), the host's shared
+ * connection opened again when it broke (hostdb.c), until the
  * database answers: after an outage the database accepts the end of an
  * attempt it has not reaped (its grace counts from the server's start), so
  * work that finished here is not run again. Only a host being stopped gives
@@ -522,7 +522,12 @@ static int claim_and_run(amc_slot *s)
 	amc_err e;
 	long long t0 = amc_mono_us();
 	long long claim_sent_ms = amc_mono_ms();
-	if (exec(s, AMC_HOSTDB_CLAIM, "SELECT * FROM amc_fleet.claim($1::bigint, $2, $3, $4::float8)", 4, p, 10000, &res, &e) != 0) {
+	/* a claim holds the host's one connection (hostdb.h) while it runs: at
+	 * most a third of a lease, so the renewals waiting behind it keep theirs */
+	int claim_ms = s->cfg.lease_s * 1000 / 3;
+	claim_ms = claim_ms < 1000 ? 1000 : claim_ms > 10000 ? 10000 : claim_ms;
+	if (exec(s, AMC_HOSTDB_CLAIM, "SELECT * FROM amc_fleet.claim($1::bigint, $2, $3, $4::float8)", 4, p, claim_ms, &res,
+		 &e) != 0) {
 		amc_log_warn("fleet %s: claim failed: %s", s->cfg.device, e.msg);
 		return -1;
 	}

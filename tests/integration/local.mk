@@ -64,7 +64,8 @@ bench-fleet: amc
 	$(AM_TESTS_ENVIRONMENT) FLEET_LOAD_N=$${FLEET_LOAD_N:-2000}; export FLEET_LOAD_N; \
 	PG_OPTS="-c fsync=on -c synchronous_commit=on -c full_page_writes=on $${PG_OPTS:-}"; export PG_OPTS; \
 	$(SHELL) $(top_srcdir)/tests/integration/test_fleet_hosts.sh
-	$(AM_TESTS_ENVIRONMENT) HOSTDB_HOSTS=32 HOSTDB_SIMS=4; export HOSTDB_HOSTS HOSTDB_SIMS; \
+	$(AM_TESTS_ENVIRONMENT) HOSTDB_HOSTS=32 HOSTDB_SIMS=4 HOSTDB_LEASE_S=10 HOSTDB_N=128; \
+	export HOSTDB_HOSTS HOSTDB_SIMS HOSTDB_LEASE_S HOSTDB_N; \
 	$(SHELL) $(top_srcdir)/tests/integration/test_hostdb.sh
 bench: bench-fleet
 .PHONY: bench-fleet

@@ -6,20 +6,22 @@
 # (default 2) x HOSTDB_SIMS slow sims (default 4), each host connecting as
 # its own host role (never the owner), work multi-step flows queued by the
 # operator role with a 2 s lease (renewals every second) while the owner
-# samples pg_stat_activity: at most 2 rows per host role at any time, every
-# assignment succeeded once, no lease lost. `make bench-fleet` runs it with
-# 32 hosts x 4 sims (HOSTDB_N assignments, default 4 per sim).
+# samples pg_stat_activity: at most 2 rows per host role at any time (and
+# each host role has CONNECTION LIMIT 2, so a third connection would be
+# refused by the server and logged: none is), every assignment succeeded
+# once, no lease lost. `make bench-fleet` runs it with 32 hosts x 4 sims
+# (HOSTDB_N assignments, default 4 per sim; HOSTDB_LEASE_S, default 2).
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
 . "$AMC_TEST_SRCDIR/tests/integration/pgserver.sh"
 pg_start
-H=${HOSTDB_HOSTS:-2}; S=${HOSTDB_SIMS:-4}; N=${HOSTDB_N:-$((H * S * 4))}
-export AMC_FLEET_LEASE_S=2 AMC_FLEET_RENEW_S=1 AMC_FLEET_REAP_S=1 AMC_FLEET_REAP_GRACE_S=1 AMC_FLEET_POLL_S=1
+H=${HOSTDB_HOSTS:-2}; S=${HOSTDB_SIMS:-4}; N=${HOSTDB_N:-$((H * S * 4))}; L=${HOSTDB_LEASE_S:-2}
+export AMC_FLEET_LEASE_S=$L AMC_FLEET_RENEW_S=$(( (L + 2) / 3 )) AMC_FLEET_REAP_S=1 AMC_FLEET_REAP_GRACE_S=1 AMC_FLEET_POLL_S=1
 export AMC_OCR_POLICY=off
 "$AMC" fleet init >/dev/null; ok_status $? "fleet init"
 roles="CREATE ROLE op_c LOGIN NOSUPERUSER NOBYPASSRLS IN ROLE amc_fleet_operator;"
 i=1
 while [ $i -le "$H" ]; do
-	roles="$roles CREATE ROLE host_c$i LOGIN NOSUPERUSER NOBYPASSRLS IN ROLE amc_fleet_host;"
+	roles="$roles CREATE ROLE host_c$i LOGIN NOSUPERUSER NOBYPASSRLS CONNECTION LIMIT 2 IN ROLE amc_fleet_host;"
 	i=$((i + 1))
 done
 pg_sql "$roles" >/dev/null; ok_status $? "$H host roles and an operator role"
@@ -55,10 +57,12 @@ while :; do
 	sleep 0.2
 done
 secs=$(($(date +%s) - t0))
-echo "# connections: $H hosts x $S sims: at most $per per host role, $all for all $roles_seen host roles at once ($samples samples over $secs s)"
+echo "# connections: $H hosts x $S sims, lease $L s: at most $per per host role, $all for all $roles_seen host roles at once ($samples samples over $secs s)"
 is "$(pg_sql "$left")" 0 "the $N assignments are worked off"
 ok "$([ "$per" -le 2 ] && echo 1 || echo 0)" "at most 2 connections per host role (saw $per)"
 ok "$([ "$per" -ge 1 ] && [ "$roles_seen" = "$H" ] && echo 1 || echo 0)" "every host role was seen connected ($roles_seen)"
+is "$(grep -c "too many connections for role" "$PG_DIR/server.log")" 0 \
+	"the server refused no third connection of a host role (CONNECTION LIMIT 2)"
 # shellcheck disable=SC2086
 kill -TERM $pids; wait $pids
 is "$(pg_sql "SELECT count(*) FROM amc_fleet.assignment WHERE state = 'succeeded'")" "$N" "all $N succeeded"
