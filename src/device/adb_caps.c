@@ -24,13 +24,22 @@ int amc_adb_describe(amc_device *d, char *os, size_t n, char ***apps, size_t *na
 	const char *pm[] = { "pm", "list", "packages", "-3", NULL };
 	if (amc_adb_sh(adb_of(d), pm, &out, e) != 0)
 		return -1;
+	amc_adb_parse_packages(out, apps, napps, max);
+	free(out);
+	return 0;
+}
+
+void amc_adb_parse_packages(const char *text, char ***apps, size_t *napps, size_t max)
+{
+	*apps = NULL;
+	*napps = 0;
+	char *copy = amc_xstrdup(text ? text : "");
 	char *save = NULL;
-	for (char *l = strtok_r(out, "\r\n", &save); l && *napps < max; l = strtok_r(NULL, "\r\n", &save)) {
+	for (char *l = strtok_r(copy, "\r\n", &save); l && *napps < max; l = strtok_r(NULL, "\r\n", &save)) {
 		if (strncmp(l, "package:", 8) != 0 || !amc_adb_app_id_valid(l + 8))
 			continue;
 		*apps = amc_xrealloc(*apps, (*napps + 1) * sizeof **apps);
 		(*apps)[(*napps)++] = amc_xstrdup(l + 8);
 	}
-	free(out);
-	return 0;
+	free(copy);
 }
