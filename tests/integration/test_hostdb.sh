@@ -5,16 +5,16 @@
 # one session for LISTEN, heartbeats and the reaper). HOSTDB_HOSTS hosts
 # (default 2) x HOSTDB_SIMS slow sims (default 4), each host connecting as
 # its own host role (never the owner), work multi-step flows queued by the
-# operator role with a 2 s lease (renewals every second) while the owner
+# operator role with a 3 s lease (renewals every second) while the owner
 # samples pg_stat_activity: at most 2 rows per host role at any time (and
 # each host role has CONNECTION LIMIT 2, so a third connection would be
 # refused by the server and logged: none is), every assignment succeeded
 # once, no lease lost. `make bench-fleet` runs it with 32 hosts x 4 sims
-# (HOSTDB_N assignments, default 4 per sim; HOSTDB_LEASE_S, default 2).
+# (HOSTDB_N assignments, default 4 per sim; HOSTDB_LEASE_S, default 3).
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
 . "$AMC_TEST_SRCDIR/tests/integration/pgserver.sh"
 pg_start
-H=${HOSTDB_HOSTS:-2}; S=${HOSTDB_SIMS:-4}; N=${HOSTDB_N:-$((H * S * 4))}; L=${HOSTDB_LEASE_S:-2}
+H=${HOSTDB_HOSTS:-2}; S=${HOSTDB_SIMS:-4}; N=${HOSTDB_N:-$((H * S * 4))}; L=${HOSTDB_LEASE_S:-3}
 export AMC_FLEET_LEASE_S=$L AMC_FLEET_RENEW_S=$(( (L + 2) / 3 )) AMC_FLEET_REAP_S=1 AMC_FLEET_REAP_GRACE_S=1 AMC_FLEET_POLL_S=1
 export AMC_OCR_POLICY=off
 "$AMC" fleet init >/dev/null; ok_status $? "fleet init"
