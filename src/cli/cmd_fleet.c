@@ -292,6 +292,9 @@ static int do_submit(amc_cli *cli, int argc, char **argv)
 		/* only a host where that CLI can run claims it */
 		snprintf(agent_need, sizeof agent_need, "agent=%.20s", agent);
 		needs[nneeds++] = agent_need;
+	} else if (!flow) {
+		/* a goal needs a planner: only a host that has one claims it */
+		needs[nneeds++] = "planner=on";
 	}
 	r.needs = needs;
 	r.nneeds = nneeds;
@@ -704,7 +707,9 @@ const amc_cmd amc_cmd_fleet = {
 	"                          (docs/llm.md), and only a host where it can run claims\n"
 	"                          it; --needs: only a device whose host states it, or\n"
 	"                          that states it itself, claims it (e.g. app=com.example,\n"
-	"                          platform=android, kind=sim; see amc fleet hosts);\n"
+	"                          platform=android, kind=sim; see amc fleet hosts); a\n"
+	"                          GOAL needs planner=on (a host with a planner) unless\n"
+	"                          --agent names the CLI that plans it;\n"
 	"                          --retries: a failed attempt is tried again N times\n"
 	"                          after S s (10) doubling, at most 600 s (not when a retry\n"
 	"                          cannot fix it); --timeout: an attempt's wall-clock\n"

@@ -163,6 +163,17 @@ as host_a "SELECT amc_fleet.heartbeat($ha, false)" >/dev/null
 like "$("$AMC" fleet ls --state queued | grep "^$id7 ")" \
 	"\(no live host can claim it: none up with sim devices has gpu=h100; closest: A sim:0 lacks gpu=h100\)" \
 	"fleet ls names the closest live device and what it lacks"
+# A goal needs a planner: planner=on, which a host states when one is configured.
+id12=$("$AMC" fleet submit --json "Turn Wi-Fi on" | sid)
+is "$(as op1 "SELECT array_to_string(needs, ',') FROM amc_fleet.assignment WHERE id = $id12")" "planner=on" \
+	"a goal needs planner=on"
+is "$(as host_a "SELECT count(*) FROM amc_fleet.claim($ha, 'sim:0', 'sim', 600)")" 0 \
+	"a host without a planner does not claim it"
+as host_a "SELECT amc_fleet.set_caps($ha, '{app=com.example,planner=on}')" >/dev/null
+is "$(as host_a "SELECT assignment_id FROM amc_fleet.claim($ha, 'sim:0', 'sim', 600)")" "$id12" \
+	"one that states planner=on does"
+set -- $(as op1 "SELECT id || ' ' || token FROM amc_fleet.attempt WHERE assignment_id = $id12")
+as host_a "SELECT amc_fleet.finish($1, $2, 'cancelled', 'test')" >/dev/null
 # The real host states each device's capabilities; work needing one of its
 # sim's apps runs there.
 "$AMC" fleet grant host_b --any >/dev/null
