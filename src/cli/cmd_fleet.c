@@ -11,6 +11,7 @@
 #include "fleet/fleet.h"
 #include "fleet/payload.h"
 #include "fleet/pq.h"
+#include "fleet/roles.h"
 #include "fleet/schema.h"
 #include "launch/launch.h"
 #include "util/clock.h"
@@ -60,13 +61,21 @@ static int do_init(amc_cli *cli, int argc, char **argv)
 	amc_err e;
 	if (open_fleet(cli, 0, &c, &e) != 0)
 		return amc_cli_fail(&e);
-	int from, to;
-	int rc = amc_fleet_schema_init(c, &from, &to, &e);
+	int from, to, added = 0;
+	char note[1024] = "";
+	/* the hosts' group role first: version 1's policies name it */
+	int rc = amc_fleet_roles_host_group(c, &e);
+	if (rc == 0)
+		rc = amc_fleet_schema_init(c, &from, &to, &e);
 	/* hosts reap by these (issue 26: a host role cannot choose its own grace) */
 	if (rc == 0)
 		rc = amc_fleet_store_settings(c, (double)amc_config_int(cli->cfg, "fleet", "reap_grace_s"),
 					      amc_config_int(cli->cfg, "fleet", "decisions_keep"),
 					      amc_config_int(cli->cfg, "fleet", "decisions_max_age_days"), &e);
+	/* what this role can of the operator's role, policies and grants; a
+	 * rerun by a role that can adds what an earlier init could not */
+	if (rc == 0)
+		rc = amc_fleet_roles_operator(c, &added, note, sizeof note, &e);
 	PQfinish(c);
 	if (rc != 0)
 		return amc_cli_fail(&e);
@@ -74,6 +83,10 @@ static int do_init(amc_cli *cli, int argc, char **argv)
 		printf("the fleet schema is up to date (version %d)\n", to);
 	else
 		printf("the fleet schema is now version %d (was %d)\n", to, from);
+	if (added)
+		printf("added what the operator role amc_fleet_operator lacked (the role, its policies or grants)\n");
+	if (note[0])
+		fprintf(stderr, "amc fleet init: %s", note);
 	return 0;
 }
 
@@ -279,6 +292,9 @@ static int do_submit(amc_cli *cli, int argc, char **argv)
 		/* only a host where that CLI can run claims it */
 		snprintf(agent_need, sizeof agent_need, "agent=%.20s", agent);
 		needs[nneeds++] = agent_need;
+	} else if (!flow) {
+		/* a goal needs a planner: only a host that has one claims it */
+		needs[nneeds++] = "planner=on";
 	}
 	r.needs = needs;
 	r.nneeds = nneeds;
@@ -574,6 +590,17 @@ static int do_hosts(amc_cli *cli, int argc, char **argv)
 				printf("  idle");
 			}
 			printf("\n");
+			/* what this device is and can do (schema version 4) */
+			if (str(d, "capabilities") && *str(d, "capabilities")) {
+				printf("    capabilities: ");
+				put(str(d, "capabilities"));
+				printf("\n");
+			}
+			if (str(d, "refused") && *str(d, "refused")) {
+				printf("    refused (not granted to its role): ");
+				put(str(d, "refused"));
+				printf("\n");
+			}
 		}
 	}
 	cJSON_Delete(a);
@@ -665,7 +692,9 @@ const amc_cmd amc_cmd_fleet = {
 	"queue work for device hosts in PostgreSQL and watch it (docs/fleet.md)",
 	"  init                    create or migrate the fleet schema in fleet.url, and\n"
 	"                          store fleet.reap_grace_s and the decision retention\n"
-	"                          for hosts (a host role reaps only by these)\n"
+	"                          for hosts (a host role reaps only by these); the group\n"
+	"                          roles and the operator's policies as far as this role\n"
+	"                          may (it says what to run as one that may; rerun adds)\n"
 	"  submit (--flow FILE | GOAL) [--device-kind sim|adb|appium] [--host NAME]\n"
 	"         [--max-steps N] [--max-attempts N] [--priority P] [--agent claude|codex]\n"
 	"         [--model M] [--needs KEY=VALUE]... [--retries N [--backoff S]]\n"
@@ -676,8 +705,11 @@ const amc_cmd amc_cmd_fleet = {
 	"                          (only they can see or claim it); --agent: a coding\n"
 	"                          agent's CLI plans the goal on the host's own login\n"
 	"                          (docs/llm.md), and only a host where it can run claims\n"
-	"                          it; --needs: only a host that states it (its\n"
-	"                          fleet.capabilities) claims it (e.g. app=com.example);\n"
+	"                          it; --needs: only a device whose host states it, or\n"
+	"                          that states it itself, claims it (e.g. app=com.example,\n"
+	"                          platform=android, kind=sim; see amc fleet hosts); a\n"
+	"                          GOAL needs planner=on (a host with a planner) unless\n"
+	"                          --agent names the CLI that plans it;\n"
 	"                          --retries: a failed attempt is tried again N times\n"
 	"                          after S s (10) doubling, at most 600 s (not when a retry\n"
 	"                          cannot fix it); --timeout: an attempt's wall-clock\n"
@@ -695,7 +727,8 @@ const amc_cmd amc_cmd_fleet = {
 	"                          error and the local task (ssh HOST amc show LOCAL_ID)\n"
 	"  cancel ID               cancel a queued assignment, or ask its host to stop it\n"
 	"  hosts [--json]          hosts (up, stopped, or down: no heartbeat for 3 x\n"
-	"                          fleet.reap_s), their devices, what each runs\n"
+	"                          fleet.reap_s), their devices, what each runs, and the\n"
+	"                          capabilities each states\n"
 	"  metrics                 the queue, attempts by state and reason, leases lost,\n"
 	"                          late ends and hosts up/down in Prometheus' text format\n"
 	"  grant ROLE (CAP... | --any)\n"

@@ -33,6 +33,16 @@ const char *amc_adb_capture_mode(const amc_device *d);
  * 192.168.1.20:5555, R58M123ABC). */
 int amc_adb_serial_valid(const char *serial);
 
+/* What the phone says of itself, for a fleet host's capabilities: its
+ * Android version (getprop ro.build.version.release, one safe line, into os)
+ * and the ids of at most max apps installed beyond the system's (`pm list
+ * packages -3`; ids amc could not launch are left out). *apps is malloc'd,
+ * each id too (the caller frees them). 0, or -1 with e. */
+int amc_adb_describe(amc_device *d, char *os, size_t n, char ***apps, size_t *napps, size_t max, amc_err *e);
+/* The app ids of `pm list packages` output ("package:ID" lines; ids amc
+ * could not launch are left out), at most max; *apps malloc'd as above. */
+void amc_adb_parse_packages(const char *text, char ***apps, size_t *napps, size_t max);
+
 /* The foreground app's package ("com.android.settings"), from `dumpsys window`
  * (mCurrentFocus, else mFocusedApp). Caller frees. */
 int amc_adb_foreground_app(amc_device *d, char **pkg, amc_err *e);

@@ -3,6 +3,7 @@ libamc_a_SOURCES += \
 	src/device/calls.c \
 	src/device/adb.c src/device/adb.h src/device/adb_int.h \
 	src/device/adb_list.c src/device/adb_list.h src/device/adb_link.c src/device/adb_set.c \
+	src/device/adb_caps.c \
 	src/device/appium.c src/device/appium.h \
 	src/device/manager.c src/device/manager.h \
 	src/device/sim/sim.h

@@ -131,6 +131,9 @@ int amc_fleet_batch_parse_line(const char *line, size_t len, amc_fleet_batch_ite
 		amc_sb_init(&sb);
 		amc_sb_printf(&sb, "agent=%.20s", agent);
 		it->needs[nn++] = amc_sb_detach(&sb);
+	} else if (!flow) {
+		/* a goal needs a planner, as amc fleet submit GOAL */
+		it->needs[nn++] = amc_xstrdup("planner=on");
 	}
 	for (size_t i = 0; i < nn; i++)
 		it->needv[i] = it->needs[i];

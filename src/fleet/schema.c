@@ -845,7 +845,78 @@ static const char v3[] =
 	"  amc_fleet.finish(bigint, bigint, text, text, boolean),\n"
 	"  amc_fleet.report_latency(bigint, double precision[], double precision[]) TO amc_fleet_host;\n";
 
-static const char *const migrations[] = { v1, v2, v3 };
+/* Version 4 (issue 26): capabilities per device. A host states what each of
+ * its devices is and can do (kind, platform, os, model, screen, installed
+ * apps: host/devcaps.h) in that device's row, beside the host-wide ones of
+ * version 3 (fleet.capabilities, agent=..., planner=on) that every device of
+ * the host has; a claim for a device takes only work whose needs are among
+ * the host's and that device's capabilities, both filtered by the role's
+ * grant at claim time. Existing device rows start with none (the host-wide
+ * ones still count); hosts state them when they restart. The claim keeps its
+ * signature and result, so CREATE OR REPLACE keeps its grants. */
+static const char v4[] =
+	"ALTER TABLE amc_fleet.device ADD COLUMN caps text[] NOT NULL DEFAULT '{}',\n"
+	"  ADD COLUMN caps_refused text[] NOT NULL DEFAULT '{}';\n"
+	/* Record the capabilities of one device of the caller's host; returns those kept. */
+	"CREATE FUNCTION amc_fleet.set_device_caps(p_host bigint, p_device text, p_caps text[]) RETURNS text[]\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"DECLARE ok text[]; c text;\n"
+	"BEGIN\n"
+	"  PERFORM amc_fleet.own_host(p_host);\n"
+	"  IF NOT EXISTS (SELECT 1 FROM amc_fleet.device d WHERE d.host_id = p_host AND d.device = p_device) THEN\n"
+	"    RAISE EXCEPTION 'device % is not registered for fleet host %', p_device, p_host USING ERRCODE = '42501';\n"
+	"  END IF;\n"
+	"  IF cardinality(p_caps) > 128 THEN\n"
+	"    RAISE EXCEPTION 'at most 128 capabilities per device' USING ERRCODE = '22023';\n"
+	"  END IF;\n"
+	"  FOREACH c IN ARRAY coalesce(p_caps, '{}'::text[]) LOOP\n"
+	"    IF c IS NULL OR length(c) > 64 OR c !~ '^[a-z][a-z0-9_.:/-]*=[a-z0-9_.:/-]+$' THEN\n"
+	"      RAISE EXCEPTION 'a capability is KEY=VALUE of a-z 0-9 _.:/- (at most 64 bytes), not %', c\n"
+	"        USING ERRCODE = '22023';\n"
+	"    END IF;\n"
+	"  END LOOP;\n"
+	"  ok := amc_fleet.granted(p_caps);\n"
+	"  UPDATE amc_fleet.device d SET caps = ok,\n"
+	"    caps_refused = ARRAY(SELECT c2 FROM unnest(coalesce(p_caps, '{}'::text[])) c2 WHERE NOT c2 = ANY (ok))\n"
+	"  WHERE d.host_id = p_host AND d.device = p_device;\n"
+	"  RETURN ok;\n"
+	"END $$;\n"
+	"CREATE OR REPLACE FUNCTION amc_fleet.claim(p_host bigint, p_device text, p_kind text, p_lease double precision)\n"
+	"  RETURNS TABLE (attempt_id bigint, assignment_id bigint, n int, token bigint, payload text, max_steps int,\n"
+	"                 timeout_s double precision)\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"#variable_conflict use_column\n"
+	"DECLARE a record; t record; lbl text; k int; caps text[];\n"
+	"BEGIN\n"
+	"  lbl := amc_fleet.own_host(p_host);\n"
+	"  IF p_lease IS NULL OR p_lease < 1 OR p_lease > 3600 THEN\n"
+	"    RAISE EXCEPTION 'a lease is 1 to 3600 s, not %', p_lease USING ERRCODE = '22023';\n"
+	"  END IF;\n"
+	"  SELECT amc_fleet.granted(h.caps || d.caps) INTO caps FROM amc_fleet.device d\n"
+	"    JOIN amc_fleet.host h ON h.id = d.host_id\n"
+	"    WHERE d.host_id = p_host AND d.device = p_device AND d.kind = p_kind;\n"
+	"  IF NOT FOUND THEN\n"
+	"    RAISE EXCEPTION 'device % (%) is not registered for fleet host %', p_device, p_kind, p_host\n"
+	"      USING ERRCODE = '42501';\n"
+	"  END IF;\n"
+	"  SELECT x.id, x.payload, x.max_steps, x.timeout_s INTO a FROM amc_fleet.assignment x\n"
+	"    WHERE x.state = 'queued' AND x.device_kind = p_kind AND NOT x.cancel_requested\n"
+	"      AND (x.want_host IS NULL OR x.want_host = lbl OR x.want_host = session_user)\n"
+	"      AND x.needs <@ caps AND (x.not_before IS NULL OR x.not_before <= now())\n"
+	"      AND NOT EXISTS (SELECT 1 FROM amc_fleet.attempt r WHERE r.assignment_id = x.id AND r.state = 'running')\n"
+	"    ORDER BY x.priority DESC, x.id LIMIT 1 FOR UPDATE SKIP LOCKED;\n"
+	"  IF NOT FOUND THEN RETURN; END IF;\n"
+	"  SELECT coalesce(max(y.n), 0) + 1 INTO k FROM amc_fleet.attempt y WHERE y.assignment_id = a.id;\n"
+	"  INSERT INTO amc_fleet.attempt AS y (assignment_id, n, host_id, host_role, host_label, device, lease_until)\n"
+	"    VALUES (a.id, k, p_host, session_user, lbl, p_device, now() + make_interval(secs => p_lease))\n"
+	"    RETURNING y.id, y.token INTO t;\n"
+	"  UPDATE amc_fleet.assignment x SET state = 'leased', next_attempt = k + 1, updated_at = now() WHERE x.id = a.id;\n"
+	"  RETURN QUERY SELECT t.id, a.id, k, t.token, a.payload, a.max_steps, a.timeout_s;\n"
+	"END $$;\n"
+	"REVOKE ALL ON FUNCTION amc_fleet.set_device_caps(bigint, text, text[]) FROM PUBLIC;\n"
+	"GRANT EXECUTE ON FUNCTION amc_fleet.set_device_caps(bigint, text, text[]) TO amc_fleet_host;\n";
+
+static const char *const migrations[] = { v1, v2, v3, v4 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
 int amc_fleet_schema_version(PGconn *c, amc_err *e)

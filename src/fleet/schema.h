@@ -13,7 +13,9 @@
  * set_caps, report_latency, finish with p_retry). Version 3 also adds an
  * assignment's needs, retries, backoff, timeout and not-before, a host's
  * capabilities and latency summaries, the operator's grants (role_caps) and
- * the group role `amc_fleet_operator` (docs/fleet.md).
+ * the group role `amc_fleet_operator` (docs/fleet.md). Version 4: each
+ * device row's capabilities (set_device_caps), which a claim for that device
+ * adds to its host's.
  * Triggers NOTIFY `amc_fleet_work` (an assignment became queued; payload: its
  * device kind), `amc_fleet_cancel` (payload: the assignment id) and
  * `amc_fleet_change` (anything changed; the Fleet view refreshes). */
@@ -23,7 +25,7 @@
 #include <libpq-fe.h>
 #include "util/err.h"
 
-#define AMC_FLEET_SCHEMA_VERSION 3
+#define AMC_FLEET_SCHEMA_VERSION 4
 /* The group role every host role is made a member of. */
 #define AMC_FLEET_HOST_GROUP "amc_fleet_host"
 

@@ -8,9 +8,12 @@
 #include "device/adb.h"
 #include "device/device.h"
 #include "fleet/fleet.h"
+#include "host/devcaps.h"
 #include "host/host.h"
+#include "host/hostdb.h"
 #include "fleet/pq.h"
 #include "fleet/schema.h"
+#include "llm/providers.h"
 #include "host/slot.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -274,7 +277,7 @@ static void stop_and_report(const amc_host_cfg *hc, PGconn *c, const char *sid, 
  * array literal, malloc'd. */
 static char *host_caps(const amc_config *cfg)
 {
-	const char *v[AMC_FLEET_NEEDS_MAX + 2];
+	const char *v[AMC_FLEET_NEEDS_MAX + 3]; /* the configured ones, two agents, planner */
 	size_t n = 0;
 	char *list = amc_xstrdup(amc_config_str(cfg, "fleet", "capabilities"));
 	for (char *save = NULL, *t = strtok_r(list, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
@@ -288,14 +291,33 @@ static char *host_caps(const amc_config *cfg)
 	if (amc_agentcli_billing_parse(amc_config_str(cfg, "agent", "billing"), &choice) != 0)
 		choice = AMC_BILLING_AUTO;
 	static const char *const AGENT_CAPS[] = { "agent=claude", "agent=codex" };
+	int agent_ok[2] = { 0, 0 };
 	for (int k = AMC_AGENT_CLAUDE; k <= AMC_AGENT_CODEX; k++) {
 		amc_agentcli_probe p;
 		amc_agentcli_billing b;
 		amc_err e;
 		amc_agentcli_probe_run(cfg, (amc_agent_kind)k, 1, &p);
-		if (p.found && p.version_ok && amc_agentcli_billing_decide(&p, choice, &b, &e) == 0)
+		if (p.found && p.version_ok && amc_agentcli_billing_decide(&p, choice, &b, &e) == 0) {
 			v[n++] = AGENT_CAPS[k];
+			agent_ok[k == AMC_AGENT_CODEX] = 1;
+		}
 	}
+	/* planner=on: planner.provider can be used here (a key or a local
+	 * server for a model planner, or the coding agent it names); no model
+	 * is called to find out */
+	const char *prov = amc_config_str(cfg, "planner", "provider");
+	int planner = 0;
+	if (prov && !strncmp(prov, "agent:", 6)) {
+		planner = agent_ok[!strcmp(prov + 6, "codex")];
+	} else {
+		amc_llm_client *lc = NULL;
+		amc_err e;
+		planner = amc_providers_connect(prov && *prov ? prov : "auto", amc_config_str(cfg, "llm", "anthropic_key_file"),
+						"planner", &lc, &e) == 0;
+		amc_llm_client_free(lc);
+	}
+	if (planner)
+		v[n++] = "planner=on";
 	char *lit = amc_fleet_needs_literal(v, n);
 	free(list);
 	return lit;
@@ -330,6 +352,48 @@ static int set_caps(PGconn *c, long long host_id, const amc_config *cfg, FILE *o
 	return 0;
 }
 
+/* State what each device is and can do in its row (devcaps.h;
+ * amc_fleet.set_device_caps, schema version 4): a claim for the device
+ * takes only work whose needs its host's and its own capabilities cover.
+ * A device that does not answer keeps its kind only, and says so. */
+static int set_device_caps(PGconn *c, long long host_id, const char *home, const amc_config *cfg, char (*ids)[128],
+			   size_t n, FILE *out, amc_err *e)
+{
+	char sid[24];
+	snprintf(sid, sizeof sid, "%lld", host_id);
+	for (size_t i = 0; i < n; i++) {
+		amc_devcaps dc = { .n = 0 };
+		amc_err pe;
+		if (amc_devcaps_probe(cfg, home, ids[i], &dc, &pe) != 0)
+			amc_log_warn("fleet host: %s does not say what it is (%s): it states only its kind", ids[i], pe.msg);
+		char *lit = amc_devcaps_literal(&dc);
+		const char *p[] = { sid, ids[i], lit };
+		PGresult *res;
+		int rc = amc_pq_exec(c,
+				     "SELECT array_to_string(amc_fleet.set_device_caps($1::bigint, $2, $3::text[]), ',') AS kept,"
+				     " (SELECT array_to_string(caps_refused, ',') FROM amc_fleet.device"
+				     "  WHERE host_id = $1::bigint AND device = $2) AS refused",
+				     3, p, 0, &res, NULL, e);
+		free(lit);
+		if (rc != 0)
+			return amc_err_prefix(e, "cannot state the capabilities of device %s", ids[i]);
+		const char *kept = amc_pq_get(res, 0, "kept"), *refused = amc_pq_get(res, 0, "refused");
+		char *k = amc_fleet_text(kept ? kept : "", 4000);
+		amc_log_info("fleet host %lld: %s: capabilities %s", host_id, ids[i], *k ? k : "(none)");
+		free(k);
+		if (refused && *refused) {
+			char *t = amc_fleet_text(refused, 1000);
+			amc_log_warn("fleet host %lld: %s: capabilities not granted to this role, refused: %s", host_id, ids[i], t);
+			if (out)
+				fprintf(out, "amc host: %s: capabilities not granted to this database role (amc fleet grant), "
+					"refused: %s\n", ids[i], t);
+			free(t);
+		}
+		PQclear(res);
+	}
+	return 0;
+}
+
 int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e)
 {
 	char ids[AMC_HOST_DEVICES_MAX][128];
@@ -359,14 +423,17 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 		PQfinish(c);
 		return -1;
 	}
-	if (set_caps(c, host_id, cfg, out, e) != 0) {
+	if (set_caps(c, host_id, cfg, out, e) != 0 || set_device_caps(c, host_id, hc->home, cfg, ids, n, out, e) != 0) {
 		PQfinish(c);
 		return -1;
 	}
 	amc_slot *slots[AMC_HOST_DEVICES_MAX];
 	size_t ns = 0;
+	/* the second and last connection: every slot's claims, renewals,
+	 * progress, decisions and ends (issue 26: two per host) */
+	amc_hostdb *db = amc_hostdb_new(hc->url);
 	for (size_t i = 0; i < n; i++) {
-		amc_slot_cfg sc = { hc->url, hc->home, cfg, host_id, label, ids[i], kind_of(ids[i]),
+		amc_slot_cfg sc = { hc->url, db, hc->home, cfg, host_id, label, ids[i], kind_of(ids[i]),
 				    lease_s, renew_s, poll_s, decisions };
 		if (amc_slot_start(&sc, &slots[ns], e) != 0) {
 			for (size_t j = 0; j < ns; j++) {
@@ -374,6 +441,7 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 				amc_slot_stop(slots[j], &st);
 				free(st.claim_ms);
 			}
+			amc_hostdb_free(db);
 			PQfinish(c);
 			return -1;
 		}
@@ -438,5 +506,6 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 		}
 	}
 	stop_and_report(hc, c, sid, slots, ns, stop_s, started, out, e);
+	amc_hostdb_free(db); /* after the slots, which use it to the end */
 	return 0;
 }

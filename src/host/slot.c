@@ -7,6 +7,7 @@
 
 #include "device/device.h"
 #include "fleet/latency.h"
+#include "host/hostdb.h"
 #include "host/lease.h"
 #include "fleet/payload.h"
 #include "fleet/pq.h"
@@ -46,7 +47,6 @@ struct amc_slot {
 	char local_id[64];
 	int local_published;
 	amc_store *store;
-	PGconn *pg;
 	amc_slot_stats st;
 	size_t claim_cap;
 	amc_latency claim_lat, end_lat; /* under mu: the host reports them (latency.h) */
@@ -93,28 +93,11 @@ static void interrupt(amc_slot *s, const char *why)
 	atomic_store(&s->cancel, AMC_RUN_INTERRUPT);
 }
 
-/* Make sure s->pg is usable; one try, bounded by timeout_ms. */
-static int ensure_conn(amc_slot *s, int timeout_ms, amc_err *e)
+/* One statement on the host's shared connection (hostdb.h), at prio. */
+static int exec(amc_slot *s, amc_hostdb_prio prio, const char *sql, int n, const char *const *p, int timeout_ms,
+		PGresult **res, amc_err *e)
 {
-	if (s->pg && PQstatus(s->pg) == CONNECTION_OK)
-		return 0;
-	if (s->pg)
-		PQfinish(s->pg);
-	s->pg = NULL;
-	return amc_pq_connect(s->cfg.url, timeout_ms, &s->pg, e);
-}
-
-static int exec(amc_slot *s, const char *sql, int n, const char *const *p, int timeout_ms, PGresult **res, amc_err *e)
-{
-	int broken = 0;
-	if (ensure_conn(s, timeout_ms, e) != 0)
-		return -1;
-	int rc = amc_pq_exec(s->pg, sql, n, p, timeout_ms, res, &broken, e);
-	if (rc != 0 && broken) {
-		PQfinish(s->pg);
-		s->pg = NULL;
-	}
-	return rc;
+	return amc_hostdb_exec(s->cfg.db, prio, sql, n, p, timeout_ms, res, e);
 }
 
 static void on_event(const amc_event *ev, void *ud)
@@ -158,13 +141,13 @@ typedef struct attempt {
 
 /* attempt.local_task_id = the local task's id; only once its row exists
  * (seed 000 D2: the fleet never points at a task the host does not have).
- * Called by the one thread that uses s->pg at the time. 0: written. */
-static int publish_local_id(amc_slot *s, const attempt *a, const char *id, int timeout_ms)
+ * prio: the renewal's when the renewal thread publishes it. 0: written. */
+static int publish_local_id(amc_slot *s, amc_hostdb_prio prio, const attempt *a, const char *id, int timeout_ms)
 {
 	const char *p[] = { a->sid, a->stok, id };
 	PGresult *res;
 	amc_err e;
-	if (exec(s, "SELECT amc_fleet.publish($1::bigint, $2::bigint, $3)", 3, p, timeout_ms, &res, &e) == 0) {
+	if (exec(s, prio, "SELECT amc_fleet.publish($1::bigint, $2::bigint, $3)", 3, p, timeout_ms, &res, &e) == 0) {
 		PQclear(res);
 		return 0;
 	}
@@ -223,12 +206,12 @@ static void *renew_main(void *arg)
 		snprintf(status, sizeof status, "%s", s->p_status);
 		snprintf(summary, sizeof summary, "%s", s->p_summary);
 		pthread_mutex_unlock(&s->mu);
-		int published = local[0] && publish_local_id(s, a, local, amc_lease_timeout_ms(&L, amc_mono_ms())) == 0;
+		int published = local[0] && publish_local_id(s, AMC_HOSTDB_RENEW, a, local, amc_lease_timeout_ms(&L, amc_mono_ms())) == 0;
 		long long sent = amc_mono_ms();
 		const char *p[] = { a->sid, a->stok, lease, has ? step : NULL, has ? status : NULL, has ? summary : NULL };
 		PGresult *res = NULL;
 		amc_err e;
-		int rc = exec(s,
+		int rc = exec(s, AMC_HOSTDB_RENEW,
 			      "SELECT cancel FROM amc_fleet.renew($1::bigint, $2::bigint, $3::float8, $4::int, $5, $6)",
 			      6, p, amc_lease_timeout_ms(&L, sent), &res, &e);
 		pthread_mutex_lock(&s->mu);
@@ -258,14 +241,14 @@ static void *renew_main(void *arg)
 }
 
 /* D7: planner decisions copied to the fleet database (fleet.decisions = on)
- * on their own connection, from the runner's thread, masked with the task's
+ * on the host's shared connection (hostdb.h, after renewals), from the
+ * runner's thread, masked with the task's
  * secrets; no screenshot bytes exist in a decision row (images are artifact
  * references). A decision that cannot be written is logged and skipped: the
  * local store has it. */
 typedef struct dsink {
 	amc_slot *s;
 	const attempt *a;
-	PGconn *pg;
 	amc_decision_sink sink;
 } dsink;
 
@@ -285,15 +268,6 @@ static void on_decided(void *ud, const amc_decision_row *d)
 {
 	dsink *k = ud;
 	amc_err e;
-	if (!k->pg || PQstatus(k->pg) != CONNECTION_OK) {
-		if (k->pg)
-			PQfinish(k->pg);
-		k->pg = NULL;
-		if (amc_pq_connect(k->s->cfg.url, 3000, &k->pg, &e) != 0) {
-			amc_log_warn("fleet: planner decision of step %d not copied: %s", d->step, e.msg);
-			return;
-		}
-	}
 	char step[16];
 	snprintf(step, sizeof step, "%d", d->step);
 	char attempt_n[16];
@@ -301,10 +275,9 @@ static void on_decided(void *ud, const amc_decision_row *d)
 	char *v[] = { masked(k->s, d->planner), masked(k->s, d->model), masked(k->s, d->system_prompt),
 		      masked(k->s, d->user_prompt), masked(k->s, d->tool), masked(k->s, d->args), masked(k->s, d->outcome) };
 	const char *p[] = { k->a->sid, k->a->stok, step, v[0], v[1], v[2], v[3], v[4], v[5], v[6] };
-	int broken = 0;
-	if (amc_pq_exec(k->pg,
-			"SELECT amc_fleet.decide($1::bigint, $2::bigint, $3::int, $4, $5, $6, $7, $8, $9, $10)",
-			10, p, 5000, NULL, &broken, &e) != 0)
+	if (exec(k->s, AMC_HOSTDB_END,
+		 "SELECT amc_fleet.decide($1::bigint, $2::bigint, $3::int, $4, $5, $6, $7, $8, $9, $10)",
+		 10, p, 5000, NULL, &e) != 0)
 		amc_log_warn("fleet: planner decision of step %d not copied: %s", d->step, e.msg);
 	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
 		free(v[i]);
@@ -319,8 +292,8 @@ static void on_decided(void *ud, const amc_decision_row *d)
  * attempt back: the end is kept there as late), -1: not delivered.
  *
  * An attempt that ended on this host is retried, with a backoff of at most
- * a quarter lease (and FINISH_BACKOFF_MAX_MS) and a new connection after
- * each failure, until the
+ * a quarter lease (and FINISH_BACKOFF_MAX_MS), the host's shared
+ * connection opened again when it broke (hostdb.c), until the
  * database answers: after an outage the database accepts the end of an
  * attempt it has not reaped (its grace counts from the server's start), so
  * work that finished here is not run again. Only a host being stopped gives
@@ -342,9 +315,9 @@ static int finish(amc_slot *s, const attempt *a, const char *state, const char *
 		PGresult *res;
 		amc_err e;
 		/* the local task first (D2), while the attempt is still ours */
-		if (publish && publish_local_id(s, a, publish, 5000) == 0)
+		if (publish && publish_local_id(s, AMC_HOSTDB_END, a, publish, 5000) == 0)
 			publish = NULL;
-		if (exec(s, "SELECT amc_fleet.finish($1::bigint, $2::bigint, $3, $4, $5::boolean) AS ok", 5, p, 5000, &res, &e) == 0) {
+		if (exec(s, AMC_HOSTDB_END, "SELECT amc_fleet.finish($1::bigint, $2::bigint, $3, $4, $5::boolean) AS ok", 5, p, 5000, &res, &e) == 0) {
 			const char *v = amc_pq_get(res, 0, "ok");
 			out = v && v[0] == 't';
 			PQclear(res);
@@ -481,7 +454,7 @@ static void run_attempt(amc_slot *s, attempt *a, const char *payload, int max_st
 		return;
 	amc_err e;
 	amc_bus *bus = amc_bus_new();
-	dsink ds = { s, a, NULL, { on_decided, NULL } };
+	dsink ds = { s, a, { on_decided, NULL } };
 	ds.sink.ud = &ds;
 	pthread_mutex_lock(&s->mu);
 	s->p_step = 0;
@@ -521,8 +494,6 @@ static void run_attempt(amc_slot *s, attempt *a, const char *payload, int max_st
 		pthread_join(rt, NULL);
 	amc_bus_unsubscribe(bus, sub);
 	amc_bus_free(bus);
-	if (ds.pg)
-		PQfinish(ds.pg);
 	pthread_mutex_lock(&s->mu);
 	s->secrets = NULL;
 	int lost = s->lost, release = s->release_req, published = s->local_published;
@@ -551,7 +522,12 @@ static int claim_and_run(amc_slot *s)
 	amc_err e;
 	long long t0 = amc_mono_us();
 	long long claim_sent_ms = amc_mono_ms();
-	if (exec(s, "SELECT * FROM amc_fleet.claim($1::bigint, $2, $3, $4::float8)", 4, p, 10000, &res, &e) != 0) {
+	/* a claim holds the host's one connection (hostdb.h) while it runs: at
+	 * most a third of a lease, so the renewals waiting behind it keep theirs */
+	int claim_ms = s->cfg.lease_s * 1000 / 3;
+	claim_ms = claim_ms < 1000 ? 1000 : claim_ms > 10000 ? 10000 : claim_ms;
+	if (exec(s, AMC_HOSTDB_CLAIM, "SELECT * FROM amc_fleet.claim($1::bigint, $2, $3, $4::float8)", 4, p, claim_ms, &res,
+		 &e) != 0) {
 		amc_log_warn("fleet %s: claim failed: %s", s->cfg.device, e.msg);
 		return -1;
 	}
@@ -640,12 +616,10 @@ static void *slot_main(void *arg)
 	return NULL;
 }
 
-/* What a slot holds, let go: its connection and store (when open), its
- * copied settings, its lock and the slot itself. */
+/* What a slot holds, let go: its store (when open), its copied settings,
+ * its lock and the slot itself (the connection is the host's). */
 static void slot_free(amc_slot *s)
 {
-	if (s->pg)
-		PQfinish(s->pg);
 	if (s->store)
 		amc_store_close(s->store);
 	free((char *)s->cfg.url);

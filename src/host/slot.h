@@ -23,17 +23,20 @@
  * in the local store. The end of the attempt is written through
  * amc_fleet.finish, fenced the same way, so a late answer is rejected.
  * Planner decisions (fleet.decisions = on) go through the runner's decision
- * sink to a bounded queue that the renewal thread writes (D7). */
+ * sink (D7). Every statement of a slot (claim, renewal, progress, decision,
+ * end) runs on the host's one shared connection (hostdb.h), renewals first. */
 #ifndef AMC_FLEET_SLOT_H
 #define AMC_FLEET_SLOT_H
 
 #include "fleet/latency.h"
+#include "host/hostdb.h"
 #include <stdatomic.h>
 #include "util/config.h"
 #include "util/err.h"
 
 typedef struct amc_slot_cfg {
 	const char *url;         /* the fleet database */
+	amc_hostdb *db;          /* the host's connection, shared by its slots (not owned) */
 	const char *home;        /* $AMC_HOME: the slot opens its own store */
 	const amc_config *cfg;
 	long long host_id;

@@ -147,8 +147,10 @@ static const keydef KEYS[] = {
 	{ "fleet", "stop_timeout_s", K_INT, "30", 0, 3600, NULL,
 	  "on SIGTERM a host lets running tasks finish this long, then hands them back (released)" },
 	{ "fleet", "capabilities", K_STR, "", 0, 0, NULL,
-	  "what this host offers beyond its devices, KEY=VALUE,... (e.g. app=com.example,platform=android): it "
-	  "claims only work whose --needs it has (agent=claude / agent=codex are added when that CLI can run here)" },
+	  "what this host offers beyond its devices, KEY=VALUE,... (e.g. gpu=h100,region=eu): every device of it "
+	  "has these beside its own (kind, platform, os, model, screen, app=ID); a device claims only work whose "
+	  "--needs they have (agent=claude / agent=codex are added when that CLI can run here, planner=on when a "
+	  "planner is configured)" },
 	{ "fleet", "decisions", K_ENUM, "off", 0, 0, "off|on",
 	  "also write each planner decision (prompts, tool calls; never screenshots) to the fleet database" },
 	{ "fleet", "decisions_keep", K_INT, "200", 1, 100000000, NULL,

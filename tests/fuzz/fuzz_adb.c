@@ -1,5 +1,6 @@
-/* Fuzz target: what adb prints, read by amc (device/adb.c, adb_list.c):
- * `adb devices -l`, `wm size` and `dumpsys window`. The same bytes go to
+/* Fuzz target: what adb prints, read by amc (device/adb.c, adb_list.c,
+ * adb_caps.c): `adb devices -l`, `wm size`, `dumpsys window` and `pm list
+ * packages`, and a fleet host's capability values made of it (devcaps.c). The same bytes go to
  * each parser; what they return is made terminal-safe as `amc devices` and
  * the error messages do. */
 #include <stddef.h>
@@ -8,6 +9,8 @@
 #include <string.h>
 
 #include "device/adb.h"
+#include "fleet/fleet.h"
+#include "host/devcaps.h"
 #include "util/sanitize.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -34,6 +37,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *pkg = amc_adb_parse_focus(s);
 	free(pkg);
 	free(amc_adb_quote_input_text(s));
+	char **apps = NULL;
+	size_t na = 0;
+	amc_adb_parse_packages(s, &apps, &na, AMC_DEVCAPS_MAX);
+	amc_devcaps dc = { .n = 0 };
+	amc_devcaps_add(&dc, "model", s); /* a model or version as the phone says it */
+	for (size_t i = 0; i < na; i++) {
+		if (!apps[i][0] || apps[i][0] == '-' || strpbrk(apps[i], " \t\r\n"))
+			abort(); /* only ids amc could launch */
+		amc_devcaps_add(&dc, "app", apps[i]);
+		free(apps[i]);
+	}
+	free(apps);
+	for (size_t i = 0; i < dc.n; i++)
+		if (!amc_fleet_need_ok(dc.v[i]))
+			abort(); /* every capability is one the database takes */
 	free(s);
 	return 0;
 }

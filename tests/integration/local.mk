@@ -55,7 +55,7 @@ clean-mcp-env:
 # the fleet: a private PostgreSQL 15 server per test (pgserver.sh)
 FLEET_TESTS = tests/integration/test_fleet.sh tests/integration/test_fleet_hosts.sh \
 	tests/integration/test_fleet_rls.sh tests/integration/test_fleet_needs.sh tests/integration/test_fleet_retry.sh tests/integration/test_fleet_decisions.sh tests/integration/test_fleet_tls.sh \
-	tests/integration/test_fleet_outage.sh
+	tests/integration/test_fleet_outage.sh tests/integration/test_hostdb.sh tests/integration/test_fleet_roles.sh
 TESTS += $(FLEET_TESTS)
 EXTRA_DIST += tests/integration/pgserver.sh $(FLEET_TESTS)
 # make bench-fleet: the fleet load test with 2,000 assignments (FLEET_LOAD_N to
@@ -64,5 +64,8 @@ bench-fleet: amc
 	$(AM_TESTS_ENVIRONMENT) FLEET_LOAD_N=$${FLEET_LOAD_N:-2000}; export FLEET_LOAD_N; \
 	PG_OPTS="-c fsync=on -c synchronous_commit=on -c full_page_writes=on $${PG_OPTS:-}"; export PG_OPTS; \
 	$(SHELL) $(top_srcdir)/tests/integration/test_fleet_hosts.sh
+	$(AM_TESTS_ENVIRONMENT) HOSTDB_HOSTS=32 HOSTDB_SIMS=4 HOSTDB_LEASE_S=10 HOSTDB_N=128; \
+	export HOSTDB_HOSTS HOSTDB_SIMS HOSTDB_LEASE_S HOSTDB_N; \
+	$(SHELL) $(top_srcdir)/tests/integration/test_hostdb.sh
 bench: bench-fleet
 .PHONY: bench-fleet

@@ -4,7 +4,11 @@
 # are claimed only by a host whose stated capabilities have them all; a role
 # given a grant (amc fleet grant) can state only what was granted, and work
 # needing anything else is neither visible to nor claimable by it; a host
-# cannot write its capabilities around set_caps.
+# cannot write its capabilities around set_caps. Schema version 4: each
+# device row carries its own capabilities (set_device_caps), a claim for a
+# device takes only work its host's and its own cover (the grant still
+# filters them), fleet ls names the live device that comes closest and what
+# it lacks, and the real host states what each sim is (kind, apps, ...).
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
 . "$AMC_TEST_SRCDIR/tests/integration/pgserver.sh"
 pg_start
@@ -111,8 +115,8 @@ is "$(as host_a "SELECT count(*) FROM amc_fleet.claim($ha, 'sim:0', 'sim', 600)"
 id7=$("$AMC" fleet submit --needs gpu=h100 --flow "$FLOW" --json | sid)
 id8=$("$AMC" fleet submit --not-before +1h --flow "$FLOW" --json | sid)
 ls=$("$AMC" fleet ls --state queued)
-like "$(printf '%s\n' "$ls" | grep "^$id7 ")" "\(no live host can claim it: none up with sim devices has gpu=h100\)" \
-	"fleet ls: work no live host can do says why"
+like "$(printf '%s\n' "$ls" | grep "^$id7 ")" "\(no live host can claim it: none up with sim devices has gpu=h100; closest: A sim:0 lacks gpu=h100\)" \
+	"fleet ls: work no live host can do says why (and which live device comes closest)"
 like "$(printf '%s\n' "$ls" | grep "^$id8 ")" "\(not before [0-9-]+ [0-9:]+ UTC\)" "and work waiting for its time says until when"
 is "$("$AMC" fleet ls --json | grep -c '"waiting":')" "$("$AMC" fleet ls --json | grep -c '"id":')" "--json has waiting on every row"
 # The Fleet view reads through the fleet module (fleet/watch.h), as the
@@ -124,6 +128,67 @@ TZ=UTC TERM=xterm-256color LC_ALL=C.UTF-8 AMC_HOME="$T_HOME/tui" \
 ok_status $? "the Fleet view script runs"
 like "$(cat "$T_HOME/dumps/fleet.txt")" "Turn Wi-Fi off" "the Fleet view lists the assignments"
 like "$(cat "$T_HOME/dumps/fleet.txt")" "B " "and the hosts"
-like "$(cat "$T_HOME/dumps/fleet.txt")" "\(no live host can claim it: none up with sim devices has gpu=h100\)" \
+like "$(cat "$T_HOME/dumps/fleet.txt")" "\(no live host can claim it: none up with sim devices has gpu=h100" \
 	"and why queued work waits"
+
+# Capabilities per device (schema version 4).
+as host_a "SELECT amc_fleet.add_device($ha, 'sim:1', 'sim')" >/dev/null
+is "$(as host_a "SELECT array_to_string(amc_fleet.set_device_caps($ha, 'sim:1', '{app=com.only.one,screen=1080x2400}'), ',')")" \
+	"app=com.only.one,screen=1080x2400" "host_a states what its sim:1 has"
+like "$(as host_a "UPDATE amc_fleet.device SET caps = '{gpu=h100}'")" "permission denied" \
+	"a host cannot write a device's capabilities around set_device_caps"
+like "$(as host_b "SELECT amc_fleet.set_device_caps($ha, 'sim:1', '{gpu=h100}')")" "registered by another role" \
+	"nor state another role's device's"
+like "$(as host_a "SELECT amc_fleet.set_device_caps($ha, 'sim:9', '{gpu=h100}')")" "not registered" \
+	"nor a device it did not register"
+like "$(as host_a "SELECT amc_fleet.set_device_caps($ha, 'sim:1', '{\"Bad Cap\"}')")" "a capability is KEY=VALUE" \
+	"a malformed device capability is refused"
+id9=$("$AMC" fleet submit --needs app=com.only.one --priority 20 --flow "$FLOW" --json | sid)
+is "$(as host_a "SELECT count(*) FROM amc_fleet.claim($ha, 'sim:0', 'sim', 600)")" 0 \
+	"host_a's sim:0 (without the app) does not claim work that needs it"
+is "$(as host_a "SELECT assignment_id FROM amc_fleet.claim($ha, 'sim:1', 'sim', 600)")" "$id9" \
+	"host_a's sim:1 (with it) does"
+# a grant filters device capabilities as it does the host's
+"$AMC" fleet grant host_b 'platform=*' >/dev/null; ok_status $? "host_b may state platform=* again"
+is "$(as host_b "SELECT array_to_string(amc_fleet.set_device_caps($hb, 'sim:0', '{platform=android,app=com.only.one}'), ',')")" \
+	"platform=android" "host_b's device keeps only what was granted"
+is "$(as op1 "SELECT array_to_string(caps_refused, ',') FROM amc_fleet.device WHERE host_id = $hb AND device = 'sim:0'")" \
+	"app=com.only.one" "the refused device capability is kept for the operator"
+id10=$("$AMC" fleet submit --needs app=com.only.one --flow "$FLOW" --json | sid)
+pg_sql "UPDATE amc_fleet.device SET caps = caps || '{app=com.only.one}' WHERE host_id = $hb" >/dev/null
+is "$(as host_b "SELECT count(*) FROM amc_fleet.claim($hb, 'sim:0', 'sim', 600)")" 0 \
+	"a stored device capability outside the grant does not count in a claim"
+# fleet ls: the live device that comes closest, and what it lacks
+as host_a "SELECT amc_fleet.heartbeat($ha, false)" >/dev/null
+like "$("$AMC" fleet ls --state queued | grep "^$id7 ")" \
+	"\(no live host can claim it: none up with sim devices has gpu=h100; closest: A sim:0 lacks gpu=h100\)" \
+	"fleet ls names the closest live device and what it lacks"
+# A goal needs a planner: planner=on, which a host states when one is configured.
+id12=$("$AMC" fleet submit --json "Turn Wi-Fi on" | sid)
+is "$(as op1 "SELECT array_to_string(needs, ',') FROM amc_fleet.assignment WHERE id = $id12")" "planner=on" \
+	"a goal needs planner=on"
+is "$(as host_a "SELECT count(*) FROM amc_fleet.claim($ha, 'sim:0', 'sim', 600)")" 0 \
+	"a host without a planner does not claim it"
+as host_a "SELECT amc_fleet.set_caps($ha, '{app=com.example,planner=on}')" >/dev/null
+is "$(as host_a "SELECT assignment_id FROM amc_fleet.claim($ha, 'sim:0', 'sim', 600)")" "$id12" \
+	"one that states planner=on does"
+set -- $(as op1 "SELECT id || ' ' || token FROM amc_fleet.attempt WHERE assignment_id = $id12")
+as host_a "SELECT amc_fleet.finish($1, $2, 'cancelled', 'test')" >/dev/null
+# The real host states each device's capabilities; work needing one of its
+# sim's apps runs there.
+"$AMC" fleet grant host_b --any >/dev/null
+id11=$("$AMC" fleet submit --needs app=com.amc.files --needs kind=sim --needs platform=android --flow "$FLOW" --json | sid)
+AMC_HOME="$T_HOME/b" AMC_FLEET_URL="$(url host_b)" \
+	AMC_AGENT_CLAUDE_PATH=/nonexistent/claude AMC_AGENT_CODEX_PATH=/nonexistent/codex \
+	"$AMC" host --devices sim:0 --name B >"$T_HOME/b2.out" 2>&1 &
+pb=$!
+done11() { [ "$(as op1 "SELECT state FROM amc_fleet.assignment WHERE id = $id11")" = succeeded ]; }
+wait_for 40 done11; ok_status $? "host B runs work that needs its sim's app, kind and platform"
+dcaps=$(as op1 "SELECT array_to_string(caps, ',') FROM amc_fleet.device WHERE host_id = $hb AND device = 'sim:0'")
+like "$dcaps" "kind=sim" "its device row states the kind"
+like "$dcaps" "model=amc_sim" "the model"
+like "$dcaps" "screen=[0-9]+x[0-9]+" "the screen size"
+like "$dcaps" "app=com.android.settings" "and the installed apps"
+like "$("$AMC" fleet hosts)" "    capabilities: .*app=com.amc.files" "fleet hosts shows each device's capabilities"
+kill -TERM $pb; wait $pb; ok_status $? "host B stopped cleanly again"
 done_testing

@@ -111,8 +111,14 @@ printf '%s\n' "$m" | sed 's/^/# metrics: /'
 like "$m" "# TYPE amc_fleet_assignments gauge" "with TYPE lines"
 like "$m" "amc_fleet_assignments\\{state=\"succeeded\"\\} $(count "assignment WHERE state = 'succeeded'")\$" "the queue by state"
 like "$m" "amc_fleet_leases_lost $(count "attempt WHERE state = 'lost'")\$" "leases lost"
-like "$m" "amc_fleet_attempts\\{state=\"lost\",reason=\"lease_expired\"\\} $(count "attempt WHERE state = 'lost'")\$" \
-	"attempts by state and reason"
+# (a state and reason no attempt has is not printed: no lost attempt, no line)
+nlost=$(count "attempt WHERE state = 'lost'")
+if [ "$nlost" -gt 0 ]; then
+	like "$m" "amc_fleet_attempts\\{state=\"lost\",reason=\"lease_expired\"\\} $nlost\$" "attempts by state and reason"
+else
+	like "$m" "amc_fleet_attempts\\{state=\"succeeded\",reason=\"none\"\\} $(count "attempt WHERE state = 'succeeded'")\$" \
+		"attempts by state and reason (none lost this run)"
+fi
 like "$m" "amc_fleet_late_ends $all_late\$" "late ends"
 like "$m" "amc_fleet_hosts\\{status=\"stopped\"\\} 2\$" "hosts by status"
 # Claim and end latencies, as the hosts measured and reported them.

@@ -130,7 +130,7 @@ printf '{"flow": "%s", "retries": 2, "not_before": "+1h", "needs": ["platform=an
 out=$("$AMC" fleet submit --batch - <"$T_HOME/ok.jsonl" 2>&1); ok_status $? "a batch of 1,501 from stdin"
 diag "$out"
 like "$out" "^queued 1501 assignments" "says how many"
-is "$(as op1 "SELECT count(*) FROM amc_fleet.assignment WHERE title LIKE 'Turn Wi-Fi off %' AND retries = 1 AND timeout_s = 60 AND needs = '{never=here}'")" 1500 \
+is "$(as op1 "SELECT count(*) FROM amc_fleet.assignment WHERE title LIKE 'Turn Wi-Fi off %' AND retries = 1 AND timeout_s = 60 AND needs = '{never=here,planner=on}'")" 1500 \
 	"every goal line queued with its options"
 is "$(as op1 "SELECT kind || ':' || retries || ':' || (not_before > now() + interval '50 min') || ':' || array_to_string(needs, ',') FROM amc_fleet.assignment ORDER BY id DESC LIMIT 1")" \
 	"flow:2:true:platform=android" "and the flow line"

@@ -549,6 +549,16 @@ static int run_cmd(amc_device *d, int argc, char **argv)
 		printf("amc sim (adb stand-in)\n");
 		return 0;
 	}
+	if (!strcmp(c, "getprop") && argc == 2 && !strcmp(argv[1], "ro.build.version.release")) {
+		printf("14\n");
+		return 0;
+	}
+	/* the apps installed beyond the system's (host/devcaps.c) */
+	if (!strcmp(c, "pm") && argc == 4 && !strcmp(argv[1], "list") && !strcmp(argv[2], "packages") &&
+	    !strcmp(argv[3], "-3")) {
+		printf("package:com.amc.notes\npackage:com.amc.messages\npackage:Bad App!\n");
+		return 0;
+	}
 	/* set_device's commands (adb_set.c), applied to the sim */
 	if (!strcmp(c, "settings") && argc == 5 && !strcmp(argv[1], "put") && !strcmp(argv[2], "system")) {
 		if (!strcmp(argv[3], "accelerometer_rotation"))

@@ -38,8 +38,9 @@ int main(void)
 	is_int(it.req.retries, 2, "retries");
 	ok(it.req.backoff_s == 3 && it.req.timeout_s == 60, "backoff and timeout");
 	is_str(it.req.not_before, "+30s", "not_before");
-	is_int(it.req.nneeds, 1, "one need");
+	is_int(it.req.nneeds, 2, "two needs");
 	is_str(it.req.needs[0], "platform=android", "platform=android");
+	is_str(it.req.needs[1], "planner=on", "and planner=on: a goal needs a planner");
 	is_str(it.req.device_kind, "adb", "device kind");
 	is_str(it.req.host, "h1", "host");
 	ok(it.req.max_steps == 9 && it.req.max_attempts == 4, "max steps and attempts");

@@ -19,6 +19,9 @@
 
 /* Open sim N. Creates the factory state on first use. */
 int amc_sim_open(const char *home, int index, const amc_config *cfg, amc_device **out, amc_err *e);
+/* The i-th app the sim has installed ("com.android.settings"), NULL past
+ * the last: what a fleet host states as the device's apps (host/devcaps.h). */
+const char *amc_sim_app_id(size_t i);
 /* Restore factory state of sim N (contacts, notes, toggles, screen, clock). */
 int amc_sim_reset(const char *home, int index, const amc_config *cfg, amc_err *e);
 /* The current state as JSON: {"app","screen","sim_time_ms","wifi","bluetooth",

@@ -70,6 +70,11 @@ const sim_app *sim_apps(size_t *n)
 	return APPS;
 }
 
+const char *amc_sim_app_id(size_t i)
+{
+	return i < sizeof APPS / sizeof APPS[0] ? APPS[i].pkg : NULL;
+}
+
 const sim_app *sim_app_of(const char *pkg)
 {
 	for (size_t i = 0; pkg && i < sizeof APPS / sizeof APPS[0]; i++)
