@@ -70,6 +70,12 @@ da=$(as host_a "SELECT device FROM amc_fleet.device LIMIT 1")
 is "$(as host_a "SELECT count(*) FROM amc_fleet.host")" 1 "host_a sees only its own host row"
 is "$(as host_a "SELECT assignment_id || ':' || n || ':' || (token > 0) FROM amc_fleet.claim($ha, '$da', 'sim', 600)")" \
 	"$id3:2:true" "a claim past a stray attempt row numbers itself (attempt 2)"
+# Version 5: a device runs one attempt at a time, so one host cannot claim
+# the whole queue on one device and sit on it.
+like "$(as host_a "SELECT * FROM amc_fleet.claim($ha, '$da', 'sim', 3)")" "already runs attempt" \
+	"host_a cannot claim again for a device that runs an attempt"
+set -- $(pg_sql "SELECT id || ' ' || token FROM amc_fleet.attempt WHERE assignment_id = $id3 AND state = 'running'")
+is "$(as host_a "SELECT amc_fleet.finish($1, $2, 'succeeded', NULL)")" t "host_a ends it; the device is free again"
 # Finding 3: pinned work is another host's alone.
 id4=$("$AMC" fleet submit --flow "$AMC_TEST_SRCDIR/data/flows/wifi-off-on.yaml" --host B --json | sed -n 's/.*"id":[[:space:]]*\([0-9]*\).*/\1/p')
 is "$(as host_a "SELECT count(*) FROM amc_fleet.assignment WHERE id = $id4")" 0 \
@@ -94,8 +100,10 @@ set -- $(pg_sql "SELECT id || ' ' || token FROM amc_fleet.attempt WHERE assignme
 is "$(as host_b "SELECT amc_fleet.finish($1, $2, 'succeeded', NULL)")" t "and ends it"
 like "$(as host_a "SELECT * FROM amc_fleet.claim($ha, 'sim:77', 'sim', 3)")" "not registered" \
 	"nor claim for a device it did not register"
-like "$(as host_a "SELECT * FROM amc_fleet.claim($ha, '$da', 'sim', 100000)")" "a lease is 1 to 3600 s" \
-	"nor take a lease of a day"
+like "$(as host_a "SELECT * FROM amc_fleet.claim($ha, '$da', 'sim', 100000)")" "a lease is 1 to 600 s \\(amc_fleet.setting.lease_max_s" \
+	"nor take a lease of a day (the stored bound, version 5)"
+like "$(as host_a "SELECT * FROM amc_fleet.claim($ha, '$da', 'sim', 601)")" "a lease is 1 to 600 s" \
+	"nor one just over the stored bound"
 like "$(as host_a "SELECT amc_fleet.holds($id4, 'host_b')")" "does not exist" \
 	"holds(id, role) is gone: no asking about other roles' leases"
 like "$(as host_a "SELECT amc_fleet.add_device($hb, 'sim:5', 'sim')")" "registered by another role" \
@@ -154,4 +162,27 @@ is "$(pg_sql "SELECT state || ':' || late_state FROM amc_fleet.attempt WHERE id 
 like "$("$AMC" fleet show "$id5")" "late end \(not applied\): succeeded at" "fleet show prints it"
 like "$(as host_a "SELECT amc_fleet.finish($1, $2, 'succeeded', NULL)")" "belongs to another host role" \
 	"host_a cannot write a late end for host_b"
+# Version 5: what one host role may take is bounded by the stored limits.
+is "$(as host_a "SELECT amc_fleet.add_device($ha, '$da', 'sim')")" "" "host_a registers its device again"
+id8=$("$AMC" fleet submit --flow "$AMC_TEST_SRCDIR/data/flows/wifi-off-on.yaml" --json | sed -n 's/.*"id":[[:space:]]*\([0-9]*\).*/\1/p')
+set -- $(as host_a "SELECT attempt_id || ' ' || token FROM amc_fleet.claim($ha, '$da', 'sim', 60)")
+is "$(pg_sql "SELECT assignment_id FROM amc_fleet.attempt WHERE id = $1")" "$id8" "host_a claims new work on its free device"
+like "$(as host_a "SELECT * FROM amc_fleet.renew($1, $2, 7200, NULL, NULL, NULL)")" "a lease is 1 to 600 s" \
+	"nor renew for longer than the stored bound"
+pg_sql "UPDATE amc_fleet.setting SET decision_mb_per_attempt = 1" >/dev/null
+is "$(as host_a "SELECT amc_fleet.decide($1, $2, 1, 'p', 'm', repeat('s', 262144), repeat('u', 262144), 't',
+	repeat('a', 262144), repeat('o', 262144 - 4))")" t "a decision of 1 MB is copied"
+like "$(as host_a "SELECT amc_fleet.decide($1, $2, 2, 'p', 'm', repeat('s', 1000), 'u', 't', 'a', 'o')")" \
+	"the most the fleet keeps for one attempt" "the next one past decision_mb_per_attempt is refused (no disk filled)"
+is "$(pg_sql "SELECT count(*) FROM amc_fleet.decision WHERE assignment_id = $id8")" 1 "and not stored"
+is "$(as host_a "SELECT amc_fleet.finish($1, $2, 'succeeded', NULL)")" t "host_a ends the attempt"
+like "$(as host_a "UPDATE amc_fleet.setting SET hosts_per_role = 1000")" "permission denied" \
+	"host_a cannot raise its own limits"
+pg_sql "UPDATE amc_fleet.setting SET hosts_per_role = 2, devices_per_host = 1" >/dev/null
+like "$(as host_a "SELECT amc_fleet.register_host('A2', 'x', 1)")" "^[0-9]" "host_a may register a second name"
+like "$(as host_a "SELECT amc_fleet.register_host('A3', 'x', 1)")" "the most it may" \
+	"but not more names than hosts_per_role"
+like "$(as host_a "SELECT amc_fleet.add_device($ha, 'sim:5', 'sim')")" "the most it may" \
+	"nor more devices than devices_per_host"
+is "$(as host_a "SELECT amc_fleet.add_device($ha, '$da', 'sim')")" "" "its one registered device is still re-added"
 done_testing
