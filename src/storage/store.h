@@ -150,11 +150,12 @@ void amc_step_rows_free(amc_step_row *rows, size_t n);
  * `relpath` receives the path relative to $AMC_HOME. */
 int amc_store_put_artifact(amc_store *s, const char *task_id, const char *name,
 			   const void *data, size_t len, char *relpath, size_t relpath_n, amc_err *e);
-/* The same for a screenshot ("*.png"), stored once when unchanged: bytes equal
- * to the last screenshot this handle stored are not written again, `relpath`
- * names that earlier file (perhaps another task's: artifact_xrefs then keeps
- * it through retention), and the thumbnail already written for `name` is
- * removed (the earlier file has its own). */
+/* The same for a screenshot ("*.png"), stored once when seen again: bytes
+ * equal to one of the last AMC_STORE_SEEN_FRAMES screenshots this handle
+ * stored (compared byte for byte with the file, which must still be there)
+ * are not written again, `relpath` names that earlier file (perhaps another
+ * task's: artifact_xrefs then keeps it through retention), and a thumbnail
+ * already written for `name` is removed (the earlier file has its own). */
 int amc_store_put_frame(amc_store *s, const char *task_id, const char *name, const void *data, size_t len,
 			char *relpath, size_t relpath_n, amc_err *e);
 /* Absolute path of a relative artifact path, refusing anything outside $AMC_HOME/artifacts. */
