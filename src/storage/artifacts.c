@@ -222,6 +222,19 @@ int amc_store_thumb_path(const char *path, char *out, size_t n)
 	return 0;
 }
 
+/* `img` scaled to a thumbnail (*small) and encoded (*png, malloc'd). */
+static int thumb_encode(const amc_image *img, amc_image *small, unsigned char **png, size_t *len, amc_err *e)
+{
+	*png = NULL;
+	if (amc_image_scale_fit(img, AMC_STORE_THUMB_SIDE, AMC_STORE_THUMB_SIDE, small, e) != 0)
+		return -1;
+	if (amc_png_encode(small, AMC_PNG_CAPTURE_LEVEL, png, len, e) != 0) {
+		amc_image_free(small);
+		return -1;
+	}
+	return 0;
+}
+
 int amc_store_put_thumbnail(amc_store *s, const char *task_id, const char *name,
 			    const amc_image *img, amc_err *e)
 {
@@ -229,16 +242,51 @@ int amc_store_put_thumbnail(amc_store *s, const char *task_id, const char *name,
 	if (amc_store_thumb_path(name, tname, sizeof tname) != 0)
 		return amc_err_set(e, AMC_EUSAGE, "no thumbnail name for artifact %s", name ? name : "");
 	amc_image small = { 0 };
-	if (amc_image_scale_fit(img, AMC_STORE_THUMB_SIDE, AMC_STORE_THUMB_SIDE, &small, e) != 0)
-		return -1;
 	unsigned char *png = NULL;
 	size_t len = 0;
-	int rc = amc_png_encode(&small, AMC_PNG_CAPTURE_LEVEL, &png, &len, e);
+	int rc = thumb_encode(img, &small, &png, &len, e);
 	amc_image_free(&small);
 	if (rc == 0)
 		rc = amc_store_put_artifact(s, task_id, tname, png, len, rel, sizeof rel, e);
 	free(png);
 	return rc;
+}
+
+int amc_store_thumb_current(const char *png_abspath, char *out, size_t n)
+{
+	struct stat ss, ts;
+	if (amc_store_thumb_path(png_abspath, out, n) != 0 || stat(out, &ts) != 0 || stat(png_abspath, &ss) != 0)
+		return 0;
+	return ts.st_mtim.tv_sec > ss.st_mtim.tv_sec ||
+	       (ts.st_mtim.tv_sec == ss.st_mtim.tv_sec && ts.st_mtim.tv_nsec >= ss.st_mtim.tv_nsec);
+}
+
+int amc_store_thumb_get(const char *png_abspath, const amc_image *full, amc_image *out, int *made, amc_err *e)
+{
+	char tp[PATH_MAX];
+	memset(out, 0, sizeof *out);
+	if (made)
+		*made = 0;
+	if (amc_store_thumb_path(png_abspath, tp, sizeof tp) != 0)
+		return amc_err_set(e, AMC_EUSAGE, "no thumbnail name for %s", png_abspath ? png_abspath : "");
+	if (amc_store_thumb_current(png_abspath, tp, sizeof tp) && amc_png_decode_file(tp, out, e) == 0)
+		return 0;
+	amc_image dec = { 0 };
+	if (!full && amc_png_decode_file(png_abspath, &dec, e) != 0)
+		return -1;
+	unsigned char *png = NULL;
+	size_t len = 0;
+	int rc = thumb_encode(full ? full : &dec, out, &png, &len, e);
+	amc_image_free(&dec);
+	if (rc != 0)
+		return -1;
+	/* The folder is there (the screenshot is): never made here, so a
+	 * folder retention just removed is not brought back. */
+	amc_err we;
+	if (amc_write_atomic(tp, png, len, 0600, &we) == 0 && made)
+		*made = 1;
+	free(png);
+	return 0;
 }
 
 int amc_store_sweep_tmp(amc_store *s, const char *task_id)
