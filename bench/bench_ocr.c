@@ -611,7 +611,7 @@ int main(int argc, char **argv)
 	/* the decode alone, on the sim's frames and on them as a phone's
 	 * `screencap -p` encodes them (zlib 6, adaptive filters) */
 	double dmax = m[P_DEC] > m[P_DEC6] ? m[P_DEC] : m[P_DEC6];
-	fprintf(o, "  PNG decode %dx%d      %6.1f ms (sim's zlib-1 frames), %5.1f ms (zlib-6 adaptive, as screencap -p)"
+	fprintf(o, "  PNG decode %dx%d      %6.1f ms (the sim's frames, as amc encodes them), %5.1f ms (zlib-6 adaptive, as screencap -p)"
 		"  [<= 30 ms] %s\n", screens[0].w, screens[0].h, m[P_DEC], m[P_DEC6], dmax <= 30 ? "met" : "MISSED");
 	fprintf(o, "\nrecall against the %zu words the sim drew (case-insensitive):\n", tot_truth);
 	const char *names[] = { "(1) tesseract CLI", "(2) amc full", "(3) amc gaps" };

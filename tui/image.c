@@ -8,8 +8,8 @@
  * that misses the cache queues a job (the newest first; the oldest beyond
  * JOBS are dropped, they are no longer on screen), shows a placeholder, and
  * the worker puts the result into the cache and writes a byte to the app's
- * wake pipe, which redraws. Panes read the thumbnail written at capture time
- * when there is one (store.h); the zoomed view reads the full capture. */
+ * wake pipe, which redraws. Panes read the thumbnail beside the capture,
+ * making it on first use (store.h); the zoomed view reads the full capture. */
 #include <limits.h>
 #include <chafa.h>
 #include <curses.h>
@@ -91,8 +91,7 @@ static int do_render(render *r, const char *path, int thumb, int w, int h, int m
 	amc_err e;
 	char tp[PATH_MAX]; /* a longer path could not be opened anyway */
 	int got = -1;
-	if (thumb && amc_store_thumb_path(path, tp, sizeof tp) == 0 && access(tp, R_OK) == 0 &&
-	    full_size(path, &r->fw, &r->fh) == 0)
+	if (thumb && amc_store_thumb_current(path, tp, sizeof tp) && full_size(path, &r->fw, &r->fh) == 0)
 		got = amc_png_decode_file(tp, &img, &e);
 	r->from_thumb = got == 0;
 	if (got != 0) {
@@ -100,6 +99,14 @@ static int do_render(render *r, const char *path, int thumb, int w, int h, int m
 			return -1;
 		r->fw = img.w;
 		r->fh = img.h;
+		/* no thumbnail yet (the runner writes none): make it from the
+		 * pixels just decoded, for this pane and the next reader */
+		amc_image small;
+		if (thumb && amc_store_thumb_get(path, &img, &small, NULL, &e) == 0) {
+			amc_image_free(&img);
+			img = small;
+			r->from_thumb = 1;
+		}
 	}
 	if (crop && crop[2] > crop[0] && crop[3] > crop[1]) {
 		/* zoom to a part: cut from the full capture (the thumbnail has too
@@ -537,13 +544,22 @@ int amc_tui_image_draw_marked(const char *abspath, int y, int x, int h, int w, c
 	const int *crop = m && m->crop[2] > m->crop[0] && m->crop[3] > m->crop[1] ? m->crop : whole;
 	/* Real pixels where the terminal has them (the cells stay blank; the
 	 * image is written after doupdate()). The target mark is symbols-only.
-	 * Panes show the thumbnail written at capture time, a few milliseconds to
-	 * decode on the key path; only the zoomed view pays for the full capture. */
+	 * Panes show the thumbnail beside the capture, a few milliseconds to
+	 * decode on the key path (made once, on first use); only the zoomed view
+	 * pays for the full capture every time. */
 	if (strcmp(mode_name, "none") != 0 && crop == whole) { /* a crop is drawn in symbols */
 		char tp[PATH_MAX];
 		const char *src = abspath;
-		if (!full && amc_store_thumb_path(abspath, tp, sizeof tp) == 0 && access(tp, R_OK) == 0)
-			src = tp;
+		if (!full) {
+			/* made here, once, when the runner wrote none */
+			amc_image small;
+			amc_err e;
+			if (!amc_store_thumb_current(abspath, tp, sizeof tp) &&
+			    amc_store_thumb_get(abspath, NULL, &small, NULL, &e) == 0)
+				amc_image_free(&small);
+			if (amc_store_thumb_current(abspath, tp, sizeof tp))
+				src = tp;
+		}
 		if (amc_tui_pixels_place(src, y, x, h, w) == 0)
 			return 0;
 	}

@@ -37,8 +37,9 @@ void amc_png_probe_free(amc_png_probe *p);
 /* How many amc_png_probe_read calls this process made. */
 long amc_png_probe_count(void);
 /* Encode RGBA8 losslessly at `level` (0-9) as the smallest of palette (at most
- * 256 colours), RGB (opaque) or RGBA, one filter chosen for the frame, through
- * libdeflate (pngfast.h). *out is malloc'd, owned by the caller. Every PNG
+ * 256 colours), RGB (opaque) or RGBA, one filter for the frame (None for a
+ * frame of at most 4,096 colours, a UI's; else Sub or Up, chosen on sampled
+ * rows), through libdeflate (pngfast.h). *out is malloc'd, owned by the caller. Every PNG
  * reader reads all three layouts. */
 /* The level of captured screenshots. Measured on a 1080x2400 sim frame
  * (bench_store): libdeflate 6 writes RGB frames ~35 % smaller than zlib 1 did

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "image/png.h"
 #include "runtime/observe.h"
 #include "runtime/stepdiff.h"
 #include "runtime/tools.h"
@@ -244,18 +243,8 @@ static int store_observation(run *r, amc_observation *o, amc_err *e)
 	char name[64], rel[512];
 	int seq = ++r->obs_seq;
 	snprintf(name, sizeof name, "obs-%04d.png", seq);
-	/* The thumbnail first, so no row ever names a screenshot whose thumbnail
-	 * is still being written; the TUI's panes read it instead of the full
-	 * capture. Losing it costs only speed (readers fall back), so a failure
-	 * here is not the task's. */
-	amc_image dec = { 0 };
-	const amc_image *src = o->img.px ? &o->img : NULL;
-	amc_err te;
-	if (!src && amc_png_decode(o->png, o->png_len, &dec, &te) == 0)
-		src = &dec;
-	if (src)
-		(void)amc_store_put_thumbnail(r->store, r->task->id, name, src, &te);
-	amc_image_free(&dec);
+	/* No thumbnail here: the TUI makes one when a pane first shows the
+	 * step (amc_store_thumb_get), which most steps never need. */
 	if (amc_store_put_frame(r->store, r->task->id, name, o->png, o->png_len, rel, sizeof rel, e) != 0)
 		return -1;
 	o->png_path = amc_xstrdup(rel);

@@ -5,7 +5,9 @@
 #include "storage/store.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,87 @@ static int name_ok(const char *name)
 	return 1;
 }
 
+/* A 64-bit hash of a file's bytes, eight at a time: it only picks the
+ * candidates whose bytes are then compared. */
+static uint64_t bytes_hash(const unsigned char *p, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* 1 when the file at `abs` holds exactly `len` bytes equal to `data`. */
+static int file_equals(const char *abs, const unsigned char *data, size_t len)
+{
+	int fd = open(abs, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	struct stat st;
+	int same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == len;
+	unsigned char buf[16384];
+	for (size_t at = 0; same && at < len;) {
+		ssize_t n = read(fd, buf, len - at < sizeof buf ? len - at : sizeof buf);
+		if (n <= 0 || memcmp(buf, data + at, (size_t)n) != 0)
+			same = 0;
+		else
+			at += (size_t)n;
+	}
+	close(fd);
+	return same;
+}
+
+/* Move slot i of the seen frames to the front (newest). */
+static void seen_to_front(amc_store *s, int i)
+{
+	struct amc_seen_frame f = s->seen[i];
+	memmove(s->seen + 1, s->seen, (size_t)i * sizeof *s->seen);
+	s->seen[0] = f;
+}
+
+/* The stored frame equal to `data` among the recent ones: its path copied to
+ * relpath and 1, or 0. Entries whose file changed or went (a step that could
+ * not be recorded, retention) are forgotten. Call with png_mu held. */
+static int seen_lookup(amc_store *s, uint64_t h, const unsigned char *data, size_t len, char *relpath,
+		       size_t relpath_n)
+{
+	for (int i = 0; i < AMC_STORE_SEEN_FRAMES && s->seen[i].rel; i++) {
+		struct amc_seen_frame *f = &s->seen[i];
+		if (f->hash != h || f->len != len)
+			continue;
+		char abs[PATH_MAX];
+		if (strlen(f->rel) < relpath_n && amc_path_join(abs, sizeof abs, s->home, f->rel) == 0 &&
+		    file_equals(abs, data, len)) {
+			memcpy(relpath, f->rel, strlen(f->rel) + 1);
+			seen_to_front(s, i);
+			return 1;
+		}
+		free(f->rel);
+		memmove(f, f + 1, (size_t)(AMC_STORE_SEEN_FRAMES - 1 - i) * sizeof *f);
+		s->seen[AMC_STORE_SEEN_FRAMES - 1].rel = NULL;
+		i--;
+	}
+	return 0;
+}
+
+/* Note a frame just written as the newest seen, dropping the oldest. */
+static void seen_add(amc_store *s, uint64_t h, size_t len, const char *rel)
+{
+	char *copy = strdup(rel);
+	if (!copy)
+		return;
+	free(s->seen[AMC_STORE_SEEN_FRAMES - 1].rel);
+	s->seen[AMC_STORE_SEEN_FRAMES - 1] = (struct amc_seen_frame){ h, len, copy };
+	seen_to_front(s, AMC_STORE_SEEN_FRAMES - 1);
+}
+
 static int put_artifact(amc_store *s, const char *task_id, const char *name, const void *data, size_t len,
 			char *relpath, size_t relpath_n, int dedupe, amc_err *e)
 {
@@ -63,23 +146,18 @@ static int put_artifact(amc_store *s, const char *task_id, const char *name, con
 	int w = snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, task_id);
 	if (w < 0 || (size_t)w >= sizeof dir || amc_path_join(abs, sizeof abs, s->home, rel) != 0)
 		return amc_err_set(e, AMC_EENV, "artifact path too long under %s", s->home);
-	/* An unchanged frame is stored once: a screenshot equal byte for byte
-	 * to the last one this handle stored names that file (a row of another
-	 * task that does is noted in artifact_xrefs, so retention keeps it), and
-	 * the thumbnail just written for this name goes (the kept file has one). */
+	/* A frame seen again is stored once: a screenshot equal byte for byte
+	 * to one of the last ones this handle stored names that file (a row of
+	 * another task that does is noted in artifact_xrefs, so retention keeps
+	 * it), and the thumbnail written for this name, if any, goes (the kept
+	 * file has its own). */
 	size_t nl = strlen(name);
 	int shot = dedupe && nl > 4 && !strcmp(name + nl - 4, ".png") &&
-		   !(nl > 10 && !strcmp(name + nl - 10, ".thumb.png"));
-	if (shot && data && len > 0) {
+		   !(nl > 10 && !strcmp(name + nl - 10, ".thumb.png")) && data && len > 0;
+	uint64_t h = shot ? bytes_hash(data, len) : 0;
+	if (shot) {
 		pthread_mutex_lock(&s->png_mu);
-		char prev[PATH_MAX];
-		struct stat st;
-		int same = s->last_png && s->last_png_len == len && !memcmp(s->last_png, data, len) &&
-			   strlen(s->last_png_rel) < relpath_n &&
-			   amc_path_join(prev, sizeof prev, s->home, s->last_png_rel) == 0 && stat(prev, &st) == 0 &&
-			   (size_t)st.st_size == len;
-		if (same)
-			memcpy(relpath, s->last_png_rel, strlen(s->last_png_rel) + 1);
+		int same = seen_lookup(s, h, data, len, relpath, relpath_n);
 		pthread_mutex_unlock(&s->png_mu);
 		if (same) {
 			char thumb[PATH_MAX];
@@ -93,15 +171,9 @@ static int put_artifact(amc_store *s, const char *task_id, const char *name, con
 	if (amc_write_atomic(abs, data ? data : "", len, 0600, e) != 0)
 		return -1;
 	memcpy(relpath, rel, (size_t)rl + 1);
-	if (shot && data && len > 0) {
+	if (shot) {
 		pthread_mutex_lock(&s->png_mu);
-		unsigned char *copy = malloc(len);
-		free(s->last_png);
-		s->last_png = copy;
-		s->last_png_len = copy ? len : 0;
-		if (copy)
-			memcpy(copy, data, len);
-		snprintf(s->last_png_rel, sizeof s->last_png_rel, "%s", rel);
+		seen_add(s, h, len, rel);
 		pthread_mutex_unlock(&s->png_mu);
 	}
 	return 0;
@@ -150,6 +222,19 @@ int amc_store_thumb_path(const char *path, char *out, size_t n)
 	return 0;
 }
 
+/* `img` scaled to a thumbnail (*small) and encoded (*png, malloc'd). */
+static int thumb_encode(const amc_image *img, amc_image *small, unsigned char **png, size_t *len, amc_err *e)
+{
+	*png = NULL;
+	if (amc_image_scale_fit(img, AMC_STORE_THUMB_SIDE, AMC_STORE_THUMB_SIDE, small, e) != 0)
+		return -1;
+	if (amc_png_encode(small, AMC_PNG_CAPTURE_LEVEL, png, len, e) != 0) {
+		amc_image_free(small);
+		return -1;
+	}
+	return 0;
+}
+
 int amc_store_put_thumbnail(amc_store *s, const char *task_id, const char *name,
 			    const amc_image *img, amc_err *e)
 {
@@ -157,16 +242,51 @@ int amc_store_put_thumbnail(amc_store *s, const char *task_id, const char *name,
 	if (amc_store_thumb_path(name, tname, sizeof tname) != 0)
 		return amc_err_set(e, AMC_EUSAGE, "no thumbnail name for artifact %s", name ? name : "");
 	amc_image small = { 0 };
-	if (amc_image_scale_fit(img, AMC_STORE_THUMB_SIDE, AMC_STORE_THUMB_SIDE, &small, e) != 0)
-		return -1;
 	unsigned char *png = NULL;
 	size_t len = 0;
-	int rc = amc_png_encode(&small, AMC_PNG_CAPTURE_LEVEL, &png, &len, e);
+	int rc = thumb_encode(img, &small, &png, &len, e);
 	amc_image_free(&small);
 	if (rc == 0)
 		rc = amc_store_put_artifact(s, task_id, tname, png, len, rel, sizeof rel, e);
 	free(png);
 	return rc;
+}
+
+int amc_store_thumb_current(const char *png_abspath, char *out, size_t n)
+{
+	struct stat ss, ts;
+	if (amc_store_thumb_path(png_abspath, out, n) != 0 || stat(out, &ts) != 0 || stat(png_abspath, &ss) != 0)
+		return 0;
+	return ts.st_mtim.tv_sec > ss.st_mtim.tv_sec ||
+	       (ts.st_mtim.tv_sec == ss.st_mtim.tv_sec && ts.st_mtim.tv_nsec >= ss.st_mtim.tv_nsec);
+}
+
+int amc_store_thumb_get(const char *png_abspath, const amc_image *full, amc_image *out, int *made, amc_err *e)
+{
+	char tp[PATH_MAX];
+	memset(out, 0, sizeof *out);
+	if (made)
+		*made = 0;
+	if (amc_store_thumb_path(png_abspath, tp, sizeof tp) != 0)
+		return amc_err_set(e, AMC_EUSAGE, "no thumbnail name for %s", png_abspath ? png_abspath : "");
+	if (amc_store_thumb_current(png_abspath, tp, sizeof tp) && amc_png_decode_file(tp, out, e) == 0)
+		return 0;
+	amc_image dec = { 0 };
+	if (!full && amc_png_decode_file(png_abspath, &dec, e) != 0)
+		return -1;
+	unsigned char *png = NULL;
+	size_t len = 0;
+	int rc = thumb_encode(full ? full : &dec, out, &png, &len, e);
+	amc_image_free(&dec);
+	if (rc != 0)
+		return -1;
+	/* The folder is there (the screenshot is): never made here, so a
+	 * folder retention just removed is not brought back. */
+	amc_err we;
+	if (amc_write_atomic(tp, png, len, 0600, &we) == 0 && made)
+		*made = 1;
+	free(png);
+	return 0;
 }
 
 int amc_store_sweep_tmp(amc_store *s, const char *task_id)

@@ -178,7 +178,8 @@ void amc_store_close(amc_store *s)
 	amc_ckpt_stop(s->ckpt);
 	if (s->db)
 		sqlite3_close_v2(s->db);
-	free(s->last_png);
+	for (int i = 0; i < AMC_STORE_SEEN_FRAMES; i++)
+		free(s->seen[i].rel);
 	pthread_mutex_destroy(&s->png_mu);
 	free(s);
 }

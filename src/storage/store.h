@@ -150,19 +150,20 @@ void amc_step_rows_free(amc_step_row *rows, size_t n);
  * `relpath` receives the path relative to $AMC_HOME. */
 int amc_store_put_artifact(amc_store *s, const char *task_id, const char *name,
 			   const void *data, size_t len, char *relpath, size_t relpath_n, amc_err *e);
-/* The same for a screenshot ("*.png"), stored once when unchanged: bytes equal
- * to the last screenshot this handle stored are not written again, `relpath`
- * names that earlier file (perhaps another task's: artifact_xrefs then keeps
- * it through retention), and the thumbnail already written for `name` is
- * removed (the earlier file has its own). */
+/* The same for a screenshot ("*.png"), stored once when seen again: bytes
+ * equal to one of the last AMC_STORE_SEEN_FRAMES screenshots this handle
+ * stored (compared byte for byte with the file, which must still be there)
+ * are not written again, `relpath` names that earlier file (perhaps another
+ * task's: artifact_xrefs then keeps it through retention), and a thumbnail
+ * already written for `name` is removed (the earlier file has its own). */
 int amc_store_put_frame(amc_store *s, const char *task_id, const char *name, const void *data, size_t len,
 			char *relpath, size_t relpath_n, amc_err *e);
 /* Absolute path of a relative artifact path, refusing anything outside $AMC_HOME/artifacts. */
 int amc_store_artifact_abspath(const amc_store *s, const char *relpath, char *out, size_t n, amc_err *e);
-/* Screenshot thumbnails: "obs-0001.png" has its thumbnail beside it as
- * "obs-0001.thumb.png" (longest side AMC_STORE_THUMB_SIDE px, never upscaled).
- * No row names a thumbnail: readers derive its path, and fall back to the full
- * image when it is absent (rows written before thumbnails existed).
+/* Screenshot thumbnails: "obs-0001.png" may have its thumbnail beside it as
+ * "obs-0001.thumb.png" (longest side AMC_STORE_THUMB_SIDE px, never upscaled),
+ * made by the first reader that needs it (amc_store_thumb_get). No row names
+ * a thumbnail: readers derive its path.
  * thumb_path writes the thumbnail's path for a ".png" path; -1 when `path` does
  * not end in ".png", is a thumbnail already, or `out` is too small. */
 #define AMC_STORE_THUMB_SIDE 480
@@ -187,6 +188,20 @@ int amc_store_reserve_release(amc_store *s);
 struct amc_image;
 int amc_store_put_thumbnail(amc_store *s, const char *task_id, const char *name,
 			    const struct amc_image *img, amc_err *e);
+/* The thumbnail of the screenshot at `png_abspath`, made when first needed
+ * (the runner writes none: ~15 KB and a scale and an encode per step that
+ * most steps never need): read from beside the screenshot when it is there,
+ * else scaled from `full` (the screenshot's pixels; NULL: the file is
+ * decoded) and written beside it (temp name + rename, 0600) for the next
+ * reader. A thumbnail that cannot be written (a read-only home, a folder
+ * retention removed) is still returned. *out is the caller's to free;
+ * *made (may be NULL) says whether a file was written. */
+/* 1 when the screenshot at `png_abspath` has a thumbnail no older than it
+ * (a capture rewritten under one name, as the TUI's device view does, needs a
+ * new one), its path written to `out`; else 0. */
+int amc_store_thumb_current(const char *png_abspath, char *out, size_t n);
+int amc_store_thumb_get(const char *png_abspath, const struct amc_image *full, struct amc_image *out, int *made,
+			amc_err *e);
 
 typedef struct amc_retention_opts {
 	long keep;          /* newest N tasks kept; <= 0: no count limit */

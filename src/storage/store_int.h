@@ -7,8 +7,15 @@
 #include <limits.h>
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdint.h>
 
 #include "storage/store.h"
+
+/* How many recent screenshots put_frame compares a new one with: a task's
+ * screens (5 to 10 on the task suite) and the launcher a few tasks back. A
+ * hit costs one read of the earlier file (the bytes are compared, never the
+ * hash alone). */
+#define AMC_STORE_SEEN_FRAMES 32
 
 struct amc_store {
 	sqlite3 *db;
@@ -18,12 +25,15 @@ struct amc_store {
 	long long busy_max_ms; /* the longest lock wait of this connection */
 	int busy_waits;        /* how many statements had to wait for a lock */
 	struct amc_ckpt *ckpt; /* WAL checkpoints off the step's path (checkpoint.h) */
-	/* The last screenshot this handle stored, so an unchanged frame is
-	 * stored once (artifacts.c); guarded by png_mu. */
+	/* The screenshots this handle stored last, newest first, so a frame
+	 * seen again (unchanged, or a screen come back to: every task starts on
+	 * the launcher) is stored once (artifacts.c); guarded by png_mu. */
 	pthread_mutex_t png_mu;
-	unsigned char *last_png;
-	size_t last_png_len;
-	char last_png_rel[PATH_MAX];
+	struct amc_seen_frame {
+		uint64_t hash;
+		size_t len;
+		char *rel; /* malloc'd; NULL: an empty slot */
+	} seen[AMC_STORE_SEEN_FRAMES];
 };
 
 /* Task statuses that mean "someone may still work on it": never removed by

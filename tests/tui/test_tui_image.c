@@ -179,6 +179,31 @@ static void test_thumbnail(void)
 	ok(tr >= 0 && tr == fr && tc == fc, "a target in full-image pixels marks the same cell on the thumbnail");
 }
 
+/* A capture without a thumbnail (the runner writes none): the first pane
+ * that shows it makes the thumbnail beside it and draws from it. */
+static void test_thumbnail_made(const char *home)
+{
+	char shot[4200], tp[4200];
+	snprintf(shot, sizeof shot, "%s/bare.png", home);
+	write_png(shot, 1000, 1000);
+	ok(amc_store_thumb_path(shot, tp, sizeof tp) == 0 && access(tp, F_OK) != 0, "a capture with no thumbnail");
+	timing_text();
+	dots();
+	amc_tui_image_draw(shot, 3, 10, 8, 20, -1, -1, NULL, 0, "symbols");
+	like(timing_text(), "thumbnail", "the pane is drawn from a thumbnail");
+	int w = 0, h = 0;
+	ok(access(tp, R_OK) == 0 && amc_tui_image_size(tp, &w, &h) == 0 && w == AMC_STORE_THUMB_SIDE &&
+		   h == AMC_STORE_THUMB_SIDE,
+	   "made beside the capture (%dx%d)", w, h);
+	/* the capture rewritten under its name (the device view's): a new one */
+	write_png(shot, 1000, 500);
+	amc_tui_image_forget();
+	dots();
+	amc_tui_image_draw(shot, 3, 10, 8, 20, -1, -1, NULL, 0, "symbols");
+	ok(amc_tui_image_size(tp, &w, &h) == 0 && w == AMC_STORE_THUMB_SIDE && h == AMC_STORE_THUMB_SIDE / 2,
+	   "a rewritten capture gets a new thumbnail (%dx%d)", w, h);
+}
+
 static void test_worker(void)
 {
 	int wake[2];
@@ -293,6 +318,7 @@ int main(void)
 	test_placeholders();
 	test_symbols();
 	test_thumbnail();
+	test_thumbnail_made(home);
 	test_crop();
 	test_worker();
 	amc_tui_image_timing(NULL);

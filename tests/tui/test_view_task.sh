@@ -5,9 +5,9 @@
 . "$AMC_TEST_SRCDIR/tests/tui/screens.sh"
 run_screens task tree
 
-# With thumbnails beside the screenshots (as the runner writes them), the
-# panes read them and the zoomed pane the full capture; the fixture's images
-# are under the thumbnail size, so the screens are the same.
+# With thumbnails beside the screenshots (written ahead, as the TUI makes
+# them on first use), the panes read them and the zoomed pane the full
+# capture; the screens are those the TUI draws from thumbnails it makes.
 th=$T_HOME/thumbs
 "$AMC_TEST_BUILDDIR/tests/tui/mkfixture" "$th" --thumbs
 ok_status $? "fixture database with thumbnails"

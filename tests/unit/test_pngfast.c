@@ -3,6 +3,7 @@
  * 1080x2400 screen-like frame, which must take the fast path (no decline) and
  * decode to exactly libpng's pixels. Prints both decode times (not asserted:
  * the bench asserts speed, this asserts sameness). */
+#include <libdeflate.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,29 @@ static void wr(png_structp png, png_bytep d, size_t n)
 static void fl(png_structp png)
 {
 	(void)png;
+}
+
+/* The set of row filters (bit 1 << type) in an encoded file of one IDAT
+ * (what amc_png_encode writes) with `rb` bytes a row; 0 when unreadable. */
+static unsigned filters_used(const unsigned char *p, size_t n, size_t rb, size_t h)
+{
+	size_t at = 8;
+	while (at + 12 <= n) {
+		size_t len = (size_t)p[at] << 24 | (size_t)p[at + 1] << 16 | (size_t)p[at + 2] << 8 | p[at + 3];
+		if (!memcmp(p + at + 4, "IDAT", 4) && at + 12 + len <= n) {
+			unsigned char *raw = malloc(h * (rb + 1));
+			struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+			unsigned mask = 0;
+			if (raw && d && libdeflate_zlib_decompress(d, p + at + 8, len, raw, h * (rb + 1), NULL) == 0)
+				for (size_t y = 0; y < h; y++)
+					mask |= 1u << (raw[y * (rb + 1)] & 7);
+			libdeflate_free_decompressor(d);
+			free(raw);
+			return mask;
+		}
+		at += 12 + len;
+	}
+	return 0;
 }
 
 static void quiet(png_structp png, png_const_charp msg)
@@ -139,6 +163,7 @@ int main(void)
 			const char *name;
 			int colours, alpha, ctype;
 		} cases[] = { { "few colours: palette", 5, 0, 3 },        { "few with alpha: palette + tRNS", 5, 1, 3 },
+			      { "a UI's colours, opaque: RGB", 1000, 0, 2 },
 			      { "many colours, opaque: RGB", 5000, 0, 2 }, { "many with alpha: RGBA", 5000, 1, 6 } };
 		for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
 			amc_image im;
@@ -156,6 +181,14 @@ int main(void)
 			int enc = amc_png_encode(&im, 6, &p, &n, &e);
 			int ct = enc == 0 && n > 25 ? p[25] : -1;
 			ok(ct == cases[k].ctype, "%s (colour type %d)", cases[k].name, ct);
+			/* Up to 4,096 colours (a UI's flat fills and antialiased
+			 * text) unfiltered, more (photos) with a predictive filter. */
+			size_t bpp = ct == 3 ? 1 : ct == 2 ? 3 : 4;
+			unsigned fm = enc == 0 ? filters_used(p, n, 301 * bpp, 77) : 0;
+			if (cases[k].colours <= 4096)
+				ok(fm == 1u, "%s: every row filter None (filters 0x%x)", cases[k].name, fm);
+			else
+				ok(fm && !(fm & 1u << 0), "%s: rows filtered Sub or Up (filters 0x%x)", cases[k].name, fm);
 			membuf m = { p, n };
 			same(&m, cases[k].name);
 			amc_image back;

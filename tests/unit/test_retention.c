@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "image/image.h"
 #include "image/png.h"
@@ -361,6 +362,61 @@ static void test_shared_frames(const char *base)
 	amc_store_close(s);
 }
 
+/* A screen come back to is stored once too (every task starts on the
+ * launcher): put_frame compares with the last AMC_STORE_SEEN_FRAMES frames,
+ * byte for byte against their files, so a file changed or gone since is
+ * never named. */
+static void test_seen_frames(const char *base)
+{
+	amc_store *s = open_in(base, "seen");
+	amc_err e = {0};
+	const char *T = "g1aaaaaaaaaaaaaa";
+	mk(s, T, "running", 1000);
+	unsigned char fa[500], fb[500];
+	for (int i = 0; i < 500; i++) {
+		fa[i] = (unsigned char)(i * 5);
+		fb[i] = (unsigned char)(i * 11 + 1);
+	}
+	char a[128], b[128], c[128], d[128], abs[PATH_MAX];
+	ok(amc_store_put_frame(s, T, "obs-0001.png", fa, sizeof fa, a, sizeof a, &e) == 0 &&
+		   amc_store_put_frame(s, T, "obs-0002.png", fb, sizeof fb, b, sizeof b, &e) == 0 && strcmp(a, b),
+	   "two screens, two files");
+	ok(amc_store_put_frame(s, T, "obs-0003.png", fa, sizeof fa, c, sizeof c, &e) == 0 && !strcmp(c, a),
+	   "the first screen come back to names its file (%s)", c);
+	ok(!exists(s, "artifacts/g1aaaaaaaaaaaaaa/obs-0003.png"), "no file written for it");
+	/* the earlier file changed on disk (same length): never named */
+	unsigned char changed[500];
+	memcpy(changed, fa, sizeof changed);
+	changed[250] ^= 1;
+	ok(amc_store_artifact_abspath(s, a, abs, sizeof abs, &e) == 0 &&
+		   amc_write_atomic(abs, changed, sizeof changed, 0600, &e) == 0,
+	   "the first file changed behind the store's back");
+	ok(amc_store_put_frame(s, T, "obs-0004.png", fa, sizeof fa, d, sizeof d, &e) == 0 &&
+		   !strcmp(d, "artifacts/g1aaaaaaaaaaaaaa/obs-0004.png") && exists(s, d),
+	   "a frame equal to what the changed file held is written anew (%s)", d);
+	/* the earlier file gone (a step that could not be recorded) */
+	ok(amc_store_artifact_abspath(s, b, abs, sizeof abs, &e) == 0 && unlink(abs) == 0, "the second file removed");
+	ok(amc_store_put_frame(s, T, "obs-0005.png", fb, sizeof fb, d, sizeof d, &e) == 0 &&
+		   !strcmp(d, "artifacts/g1aaaaaaaaaaaaaa/obs-0005.png") && exists(s, d),
+	   "its frame is written anew (%s)", d);
+	/* bounded: a frame more than AMC_STORE_SEEN_FRAMES frames back is
+	 * written again */
+	int all = 1;
+	for (int k = 0; k < 40; k++) {
+		unsigned char f[500];
+		char name[32], rel[128];
+		for (int i = 0; i < 500; i++)
+			f[i] = (unsigned char)(i + k * 7 + 3);
+		snprintf(name, sizeof name, "obs-%04d.png", 100 + k);
+		all &= amc_store_put_frame(s, T, name, f, sizeof f, rel, sizeof rel, &e) == 0;
+	}
+	ok(all, "40 more screens stored");
+	ok(amc_store_put_frame(s, T, "obs-0200.png", fb, sizeof fb, d, sizeof d, &e) == 0 &&
+		   !strcmp(d, "artifacts/g1aaaaaaaaaaaaaa/obs-0200.png"),
+	   "a screen 40 frames back is written again (%s)", d);
+	amc_store_close(s);
+}
+
 int main(void)
 {
 	const char *base = test_home("retention");
@@ -368,5 +424,6 @@ int main(void)
 	test_by_count(base);
 	test_by_age(base);
 	test_shared_frames(base);
+	test_seen_frames(base);
 	return done_testing();
 }

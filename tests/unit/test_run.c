@@ -173,14 +173,21 @@ static void test_success(fixture *f)
 		char abs[4096];
 		ok(amc_store_artifact_abspath(f->store, steps[2].after_screenshot, abs, sizeof abs, &e) == 0 &&
 		   access(abs, F_OK) == 0, "after artifact exists");
-		/* a thumbnail beside every stored screenshot, written before the row */
-		char trel[4096];
+		/* no thumbnail written at capture: the first reader makes it */
+		char trel[4096], tabs[4096];
 		amc_image th = { 0 };
+		int made = 0;
 		ok(amc_store_thumb_path(steps[2].after_screenshot, trel, sizeof trel) == 0 &&
-		   amc_store_artifact_abspath(f->store, trel, abs, sizeof abs, &e) == 0 &&
-		   amc_png_decode_file(abs, &th, &e) == 0, "the screenshot has a thumbnail beside it");
+		   amc_store_artifact_abspath(f->store, trel, tabs, sizeof tabs, &e) == 0 && access(tabs, F_OK) != 0,
+		   "no thumbnail written with the step");
+		ok(amc_store_thumb_get(abs, NULL, &th, &made, &e) == 0 && made && access(tabs, F_OK) == 0,
+		   "the first reader makes it beside the screenshot: %s", e.msg);
 		ok((th.w > th.h ? th.w : th.h) == AMC_STORE_THUMB_SIDE, "thumbnail's longest side is %d px (%dx%d)",
 		   AMC_STORE_THUMB_SIDE, th.w, th.h);
+		amc_image_free(&th);
+		ok(amc_store_thumb_get(abs, NULL, &th, &made, &e) == 0 && !made &&
+			   (th.w > th.h ? th.w : th.h) == AMC_STORE_THUMB_SIDE,
+		   "the next reader reads it");
 		amc_image_free(&th);
 	}
 	amc_step_rows_free(steps, ns);
