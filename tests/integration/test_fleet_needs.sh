@@ -109,6 +109,9 @@ is "$(as op1 "SELECT array_to_string(needs, ',') FROM amc_fleet.assignment WHERE
 	"--agent claude: the assignment needs agent=claude"
 is "$(as host_a "SELECT assignment_id FROM amc_fleet.claim($ha, 'sim:0', 'sim', 600)")" "$id4" \
 	"host_a (app=com.example) claims the app work queued before it"
+# a device runs one attempt at a time (schema version 5): end it first
+set -- $(as op1 "SELECT id || ' ' || token FROM amc_fleet.attempt WHERE assignment_id = $id4")
+as host_a "SELECT amc_fleet.finish($1, $2, 'succeeded', NULL)" >/dev/null
 is "$(as host_a "SELECT count(*) FROM amc_fleet.claim($ha, 'sim:0', 'sim', 600)")" 0 \
 	"but not the agent goal (no agent=claude)"
 # fleet ls says why queued work waits.
