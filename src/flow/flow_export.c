@@ -403,6 +403,10 @@ static int step_cmd(amc_sb *sb, amc_store *s, const amc_step_row *r, const amc_s
 			amc_sb_printf(sb, "- setAirplaneMode: %s\n", !strcmp(v, "on") ? "enabled" : "disabled");
 		} else if (!strcmp(set, "location") && amc_location_parse(v, &la, &lo) == 0) {
 			amc_sb_printf(sb, "- setLocation:\n    latitude: %.6f\n    longitude: %.6f\n", la, lo);
+		} else if (!strcmp(set, "dark_mode") && !strcmp(v, "toggle")) {
+			amc_sb_puts(sb, "- toggleDarkMode\n");
+		} else if (!strcmp(set, "dark_mode") && (!strcmp(v, "on") || !strcmp(v, "off"))) {
+			amc_sb_printf(sb, "- setDarkMode: %s\n", !strcmp(v, "on") ? "enabled" : "disabled");
 		} else if (!strcmp(set, "add_media") && *v) {
 			amc_sb_puts(sb, "- addMedia:\n    - ");
 			q(sb, v);

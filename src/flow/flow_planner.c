@@ -201,6 +201,7 @@ static void flow_destroy(amc_planner *p)
 		amc_flow_free(&fp->flow);
 		free(fp->failed);
 		free(fp->emitted_where);
+		free(fp->rec_name);
 		free(fp);
 	}
 	free(p);

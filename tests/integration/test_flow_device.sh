@@ -103,10 +103,8 @@ like "$state" '"app":[[:space:]]*"com.android.settings"' "and nothing was launch
 "$AMC" flow check --device-kind appium "$W/perm.yaml" >"$T_HOME/out" 2>&1; is $? 2 "Appium: setPermissions refused before the run"
 like "$(cat "$T_HOME/out")" "setPermissions camera=deny, location=allow: not available on appium devices: amc's Appium driver does not set an app's permissions yet" "saying why"
 
-# what the sim cannot do: refused before the run, naming why
-printf 'appId: com.a\n---\n- startRecording: clip\n- stopRecording\n' >"$W/rec.yaml"
-"$AMC" run --flow "$W/rec.yaml" >"$T_HOME/out" 2>&1; is $? 2 "startRecording is refused before the run"
-like "$(cat "$T_HOME/out")" 'rec.yaml:3: startRecording: not available on sim devices: amc records every step' "saying why"
+# what a device kind cannot do: refused before the run, naming why
+# (recordings, screenshots and dark mode: test_flow_media.sh)
 printf 'appId: com.a\n---\n- setOrientation: SIDEWAYS\n' >"$W/bad.yaml"
 "$AMC" flow check "$W/bad.yaml" >"$T_HOME/out" 2>&1; is $? 2 "an orientation Maestro does not know is refused"
 like "$(cat "$T_HOME/out")" 'PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or UPSIDE_DOWN' "listing the four"
