@@ -677,6 +677,53 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 	return 0;
 }
 
+/* set_device where WebDriver has an endpoint every Appium driver serves:
+ * orientation (POST /orientation: PORTRAIT or LANDSCAPE only, so
+ * landscape_left is LANDSCAPE and the other two are refused, before the run
+ * too) and location (POST /location, as Appium's geolocation). Airplane
+ * mode, media and dark mode have per-platform `mobile:` scripts only
+ * (UiAutomator2's setConnectivity, XCUITest's setAppearance), which a check
+ * before the run cannot choose between: refused, saying so. */
+static int op_set(amc_device *d, amc_dev_setting what, const char *value, amc_err *e)
+{
+	appium *a = P(d);
+	if (!value)
+		return amc_err_set(e, AMC_EUSAGE, "set_device %s needs a value", amc_dev_setting_name(what));
+	cJSON *in = cJSON_CreateObject();
+	const char *sub;
+	if (what == AMC_SET_ORIENTATION) {
+		int q = amc_orientation_parse(value);
+		if (q != 0 && q != 1) {
+			cJSON_Delete(in);
+			return amc_err_set(e, AMC_EUSAGE, "Appium turns the screen to PORTRAIT or LANDSCAPE (landscape_left) "
+					   "only");
+		}
+		cJSON_AddStringToObject(in, "orientation", q ? "LANDSCAPE" : "PORTRAIT");
+		sub = "/orientation";
+	} else if (what == AMC_SET_LOCATION) {
+		double lat, lon;
+		if (amc_location_parse(value, &lat, &lon) != 0) {
+			cJSON_Delete(in);
+			return amc_err_set(e, AMC_EUSAGE, "a location is \"LATITUDE,LONGITUDE\" in degrees");
+		}
+		cJSON *l = cJSON_AddObjectToObject(in, "location");
+		cJSON_AddNumberToObject(l, "latitude", lat);
+		cJSON_AddNumberToObject(l, "longitude", lon);
+		cJSON_AddNumberToObject(l, "altitude", 0);
+		sub = "/location";
+	} else {
+		cJSON_Delete(in);
+		return amc_err_set(e, AMC_EUSAGE, "amc's Appium driver cannot change the %s", amc_dev_setting_name(what));
+	}
+	int rc = sreq(a, "POST", sub, in, NULL, e);
+	cJSON_Delete(in);
+	if (rc != R_OK)
+		return amc_err_prefix(e, "Appium %s", sub + 1);
+	if (what == AMC_SET_ORIENTATION)
+		a->w = a->h = 0; /* the window's size swaps: asked again */
+	return 0;
+}
+
 static int op_wait(amc_device *d, int ms, amc_err *e)
 {
 	(void)d;
@@ -731,6 +778,7 @@ static const amc_device_ops APPIUM_OPS = {
 	.set_value = op_set_value,
 	.record_start = op_record_start,
 	.record_stop = op_record_stop,
+	.set = op_set,
 };
 
 static cJSON *load_caps(const amc_config *cfg, amc_err *e)

@@ -109,7 +109,12 @@ printf 'appId: com.a\n---\n- setOrientation: SIDEWAYS\n' >"$W/bad.yaml"
 "$AMC" flow check "$W/bad.yaml" >"$T_HOME/out" 2>&1; is $? 2 "an orientation Maestro does not know is refused"
 like "$(cat "$T_HOME/out")" 'PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or UPSIDE_DOWN' "listing the four"
 "$AMC" flow check --device-kind appium "$W/sim.yaml" >"$T_HOME/out" 2>&1; is $? 2 "Appium: refused before the run"
-like "$(cat "$T_HOME/out")" "setOrientation: not available on appium devices: amc's Appium driver cannot rotate" "naming the kind and why"
+like "$(cat "$T_HOME/out")" "setAirplaneMode: not available on appium devices: amc's Appium driver cannot switch airplane mode" "naming the kind and why"
+out=$("$AMC" flow check --device-kind appium "$W/sim.yaml" 2>&1)
+ok $(printf '%s' "$out" | grep -q 'setOrientation\|setLocation' && echo 0 || echo 1) "Appium: setOrientation LANDSCAPE_LEFT and setLocation are accepted (POST /orientation, /location)"
+printf 'appId: com.a\n---\n- setOrientation: UPSIDE_DOWN\n' >"$W/ud.yaml"
+"$AMC" flow check --device-kind appium "$W/ud.yaml" >"$T_HOME/out" 2>&1; is $? 2 "Appium: UPSIDE_DOWN refused before the run"
+like "$(cat "$T_HOME/out")" "PORTRAIT or LANDSCAPE \\(LANDSCAPE_LEFT\\) only" "as Appium's orientation endpoint has two"
 
 # adb, through the stand-in: the real commands, applied to its sim
 "$AMC" sim reset >/dev/null 2>&1
