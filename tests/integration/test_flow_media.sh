@@ -50,6 +50,14 @@ like "$("$AMC" show "$tid" --json)" '"file":[[:space:]]*"[^"]*rec-checkout.apng"
 like "$(grep -o '<img class="shot" alt="recording" src="data:image/apng;base64,' "$T_HOME/r.html" | head -n 1)" 'apng' \
 	"the HTML report plays it (an animated PNG in an <img>)"
 
+# a flow that fails before its stopRecording: the recording is kept all the same
+printf 'appId: com.android.settings\n---\n- launchApp\n- startRecording: failing\n- tapOn: "Network & internet"\n- assertVisible: {text: "Nowhere", optional: false}\n- stopRecording\n' >"$W/fail.yaml"
+AMC_FLOW_WAIT_TIMEOUT_MS=300 "$AMC" run --flow "$W/fail.yaml" >"$T_HOME/out" 2>&1; is $? 1 "a recorded flow that fails, fails"
+like "$(cat "$T_HOME/out")" 'failed after [0-9]+ steps: step [0-9]+: .*assertVisible' "the task's error is still the failed assertion"
+tid=$(task_of "$T_HOME/out")
+like "$("$AMC" show "$tid")" 'stopRecording failing \(the flow ended while recording\)' "its recording is stopped at the end, said in the step"
+like "$("$PNGCHECK" "$AMC_HOME/artifacts/$tid/rec-failing.apng")" 'frames=[2-9]' "and the file holds the screens up to the failure"
+
 # stopRecording without a start: the step fails, saying so
 printf 'appId: com.android.settings\n---\n- launchApp\n- stopRecording\n' >"$W/norec.yaml"
 "$AMC" run --flow "$W/norec.yaml" >"$T_HOME/out" 2>&1; is $? 1 "stopRecording with no recording fails"
