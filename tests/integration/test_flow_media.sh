@@ -46,6 +46,9 @@ is "$distinct" "$frames" "and no two frames are the same (an unchanged screen is
 show=$("$AMC" show "$tid")
 like "$show" "video +$AMC_HOME/artifacts/$tid/rec-checkout.apng" "amc show lists the recording's path"
 like "$("$AMC" show "$tid" --json)" '"file":[[:space:]]*"[^"]*rec-checkout.apng"' "and --json gives it"
+exp=$("$AMC" export "$tid" --flow)
+like "$exp" '- startRecording: "?checkout' "export --flow writes startRecording back"
+like "$exp" '- stopRecording' "  and stopRecording"
 "$AMC" export "$tid" --html "$T_HOME/r.html" >/dev/null 2>&1
 like "$(grep -o '<img class="shot" alt="recording" src="data:image/apng;base64,' "$T_HOME/r.html" | head -n 1)" 'apng' \
 	"the HTML report plays it (an animated PNG in an <img>)"
@@ -129,6 +132,11 @@ Y
 is $rc 0 "sim: setDarkMode, assertDarkMode, toggleDarkMode, assertLightMode"
 [ $rc -eq 0 ] || sed 's/^/# /' "$T_HOME/out" | tail -n 15
 like "$("$AMC" sim state)" '"dark_theme":[[:space:]]*true' "the sim's Dark theme toggle is on"
+tid=$(task_of "$T_HOME/out")
+exp=$("$AMC" export "$tid" --flow)
+like "$exp" '- setDarkMode: enabled' "export --flow writes setDarkMode back"
+like "$exp" '- toggleDarkMode' "  toggleDarkMode"
+like "$exp" '- assertLightMode' "  and the assertions"
 printf 'appId: com.android.settings\n---\n- setDarkMode: disabled\n- assertDarkMode\n' >"$W/light.yaml"
 "$AMC" run --flow "$W/light.yaml" >"$T_HOME/out" 2>&1; is $? 1 "assertDarkMode fails in light mode"
 like "$(cat "$T_HOME/out")" 'dark_mode is off, expected on' "saying so"
