@@ -183,6 +183,19 @@ static void build_op(const task_view *t, const amc_step_row *s, int nothing, amc
 		amc_tui_steptext_add(l, s->status && !strcmp(s->status, "ok") ? "result: ok" : "result: not ok");
 	if (nothing == 1)
 		amc_tui_steptext_add(l, "! changed nothing: same UI tree, same pixels (a missed tap?) - 4: Diff");
+	/* a file the step made: a recording, a named or cropped screenshot, a diff */
+	char made[PATH_MAX];
+	if (amc_store_step_file(s->result, "file", made, sizeof made) == 0 &&
+	    (!s->after_screenshot || strcmp(made, s->after_screenshot))) {
+		amc_sb_printf(&sb, "%s: %s", !strcmp(s->tool, "record") ? "recording" : "file", made);
+		amc_tui_steptext_add(l, amc_sb_str(&sb));
+		amc_sb_reset(&sb);
+	}
+	if (amc_store_step_file(s->result, "diff", made, sizeof made) == 0) {
+		amc_sb_printf(&sb, "diff: %s", made);
+		amc_tui_steptext_add(l, amc_sb_str(&sb));
+		amc_sb_reset(&sb);
+	}
 	amc_tui_steptext_add_source(l, s);
 	if (s->reasoning && *s->reasoning)
 		amc_tui_steptext_add_multi(l, "reasoning", s->reasoning);

@@ -83,6 +83,11 @@ static cJSON *step_json(amc_store *store, const amc_step_row *r, const amc_decis
 	add_path(store, j, "before_screenshot", r->before_screenshot);
 	add_path(store, j, "after_screenshot", r->after_screenshot);
 	add_path(store, j, "screenshot_path", r->screenshot_path);
+	char made[PATH_MAX];
+	if (amc_store_step_file(r->result, "file", made, sizeof made) == 0)
+		add_path(store, j, "file", made);
+	if (amc_store_step_file(r->result, "diff", made, sizeof made) == 0)
+		add_path(store, j, "diff", made);
 	cJSON_AddItemToObject(j, "ocr", json_field(r->ocr ? r->ocr : "[]"));
 	cJSON_AddItemToObject(j, "ui_tree", json_field(r->ui_tree));
 	add_path(store, j, "ui_tree_path", r->ui_tree_path);
@@ -101,6 +106,20 @@ static cJSON *step_json(amc_store *store, const amc_step_row *r, const amc_decis
 	cJSON_AddItemToObject(j, "changed_nothing", cJSON_IsBool(cn) ? cJSON_CreateBool(cJSON_IsTrue(cn)) : cJSON_CreateNull());
 	cJSON_AddItemToObject(j, "diff", dj ? dj : cJSON_CreateNull());
 	return j;
+}
+
+static void print_path(amc_store *store, const char *label, const char *rel);
+
+/* The files a step made besides its screenshots (a recording, a named or
+ * cropped screenshot, a diff), each on a line of its own. */
+static void print_step_files(amc_store *store, const amc_step_row *r)
+{
+	char rel[PATH_MAX];
+	if (amc_store_step_file(r->result, "file", rel, sizeof rel) == 0 &&
+	    (!r->after_screenshot || strcmp(rel, r->after_screenshot)))
+		print_path(store, !strcmp(r->tool ? r->tool : "", "record") ? "video" : "file", rel);
+	if (amc_store_step_file(r->result, "diff", rel, sizeof rel) == 0)
+		print_path(store, "diff", rel);
 }
 
 static void print_path(amc_store *store, const char *label, const char *rel)
@@ -516,6 +535,7 @@ static void print_one_step(amc_store *store, const amc_task_row *t, const amc_st
 	}
 	print_path(store, "before", one->before_screenshot);
 	print_path(store, "after", one->after_screenshot);
+	print_step_files(store, one);
 	print_path(store, "tree", one->ui_tree_path);
 	print_json_full("args", one->args);
 	print_json_full("result", one->result);
@@ -562,6 +582,7 @@ static void print_task_text(amc_store *store, const amc_task_row *t, const char 
 		}
 		print_path(store, "before", r->before_screenshot);
 		print_path(store, "after", r->after_screenshot);
+		print_step_files(store, r);
 	}
 	/* what the steps cost on the device, all together */
 	amc_device_calls dc = { 0 };

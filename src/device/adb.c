@@ -582,6 +582,7 @@ static int op_frame(amc_device *d, amc_image *img, amc_err *e);
 	.tap = op_tap, .long_press = op_long_press, .swipe = op_swipe, .type_text = op_type_text, \
 	.key = op_key, .launch_app = op_launch_app, .wait = op_wait, .health = op_health, \
 	.manage_app = op_manage_app, .set = amc_adb_set, .double_tap = amc_adb_double_tap, \
+	.get = amc_adb_get, .record_start = amc_adb_record_start, .record_stop = amc_adb_record_stop, \
 	.close = op_close
 static const amc_device_ops ADB_OPS = { ADB_COMMON_OPS, .frame = op_frame };
 static const amc_device_ops ADB_PNG_OPS = { ADB_COMMON_OPS };

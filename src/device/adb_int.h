@@ -25,6 +25,7 @@ typedef struct adb {
 	 * becomes one of the others, and a phone whose raw frame is refused is
 	 * "png" for the rest of this handle. */
 	char capture[8];
+	int recording;  /* a `screenrecord` started by amc_adb_record_start runs */
 } adb;
 
 static inline adb *adb_of(amc_device *d)
@@ -58,6 +59,12 @@ void amc_adb_rotated(amc_device *d, int quarter);
  * arguments ({"KEY": "VALUE"}), JSON text (adb_set.c). */
 int amc_adb_permissions(amc_device *d, const char *app, const char *json, amc_err *e);
 int amc_adb_launch_args(amc_device *d, const char *app, const char *json, amc_err *e);
+/* A setting's state (adb_set.c): dark mode only. */
+int amc_adb_get(amc_device *d, amc_dev_setting what, char *out, size_t n, amc_err *e);
+/* Screen recording through `screenrecord` (adb_rec.c). */
+int amc_adb_record_start(amc_device *d, amc_err *e);
+int amc_adb_record_stop(amc_device *d, unsigned char **data, size_t *len, char *ext, size_t extn, int *frames,
+			amc_err *e);
 /* doubleTapOn: both `input tap`s in one adb shell call (adb_set.c). */
 int amc_adb_double_tap(amc_device *d, int x, int y, amc_err *e);
 /* The driver's set_device (adb_set.c): orientation, airplane mode, media. */

@@ -119,9 +119,55 @@ int amc_adb_set(amc_device *d, amc_dev_setting what, const char *value, amc_err 
 		return add_media(d, value, e);
 	case AMC_SET_LOCATION:
 		return amc_err_set(e, AMC_EUSAGE, "adb cannot set a phone's location without a mock-location app");
+	case AMC_SET_DARK_MODE: {
+		/* `cmd uimode night yes|no` (UiModeManager's shell command, Android 10+) */
+		int on;
+		if (!strcmp(value, "toggle")) {
+			char now[8];
+			if (amc_adb_get(d, AMC_SET_DARK_MODE, now, sizeof now, e) != 0)
+				return -1;
+			on = strcmp(now, "on") != 0;
+		} else if (!strcmp(value, "on") || !strcmp(value, "off")) {
+			on = !strcmp(value, "on");
+		} else {
+			return amc_err_set(e, AMC_EUSAGE, "dark mode must be on, off or toggle");
+		}
+		const char *w[] = { "cmd", "uimode", "night", on ? "yes" : "no", NULL };
+		if (amc_adb_shell(d, w, NULL, e) != 0)
+			return amc_err_prefix(e, "switching dark mode needs Android 10 or later (`cmd uimode night`)");
+		return 0;
+	}
 	default:
 		return amc_err_set(e, AMC_EUSAGE, "unknown device setting");
 	}
+}
+
+/* A setting's state: dark mode from `cmd uimode night` ("Night mode: yes");
+ * "auto" and "custom" (the phone decides by the time of day) are neither on
+ * nor off, and said so. */
+int amc_adb_get(amc_device *d, amc_dev_setting what, char *out, size_t n, amc_err *e)
+{
+	if (what != AMC_SET_DARK_MODE)
+		return amc_err_set(e, AMC_EUSAGE, "amc does not read a phone's %s through adb",
+				   amc_dev_setting_name(what));
+	char *text = NULL;
+	const char *w[] = { "cmd", "uimode", "night", NULL };
+	if (amc_adb_shell(d, w, &text, e) != 0)
+		return amc_err_prefix(e, "reading dark mode needs Android 10 or later (`cmd uimode night`)");
+	const char *v = text ? strstr(text, "Night mode: ") : NULL;
+	int rc = 0;
+	if (v && !strncmp(v + 12, "yes", 3))
+		snprintf(out, n, "on");
+	else if (v && !strncmp(v + 12, "no", 2))
+		snprintf(out, n, "off");
+	else {
+		char line[256];
+		amc_adb_first_line(text ? text : "", line, sizeof line);
+		rc = amc_err_set(e, AMC_EFAIL, "the phone's dark mode is neither on nor off (`cmd uimode night`: %s)",
+				 line);
+	}
+	free(text);
+	return rc;
 }
 
 /* doubleTapOn: the phone's shell runs both taps of one adb call, so no adb

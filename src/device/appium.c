@@ -1,4 +1,6 @@
-/* appium.c - the Appium (W3C WebDriver) driver. */
+/* appium.c - the Appium (W3C WebDriver) driver. Over 800 lines: one
+ * driver, its requests (req, sreq) shared by every op; the recording ops
+ * and the element ops are what would move out with those requests. */
 #include "device/appium.h"
 
 #include <curl/curl.h>
@@ -245,30 +247,20 @@ static int b64val(int c)
 	return c == '+' ? 62 : c == '/' ? 63 : -1;
 }
 
-static int op_screenshot(amc_device *d, unsigned char **png, size_t *len, amc_err *e)
+/* Base64 text (newlines allowed) into *out (malloc'd); -1 when it is not. */
+static int b64_decode(const char *s, unsigned char **out, size_t *len)
 {
-	appium *a = P(d);
-	*png = NULL;
-	*len = 0;
-	cJSON *v = NULL;
-	if (sreq(a, "GET", "/screenshot", NULL, &v, e) != R_OK)
-		return -1;
-	if (!cJSON_IsString(v)) {
-		cJSON_Delete(v);
-		return amc_err_set(e, AMC_EENV, "Appium %s: the screenshot is not base64 text", a->url);
-	}
-	const char *s = v->valuestring;
 	size_t n = strlen(s);
-	unsigned char *out = malloc(n / 4 * 3 + 3), *o = out;
+	unsigned char *buf = malloc(n / 4 * 3 + 3), *o = buf;
 	unsigned acc = 0;
-	int bits = 0, bad = 0;
-	for (size_t i = 0; out && i < n && s[i] != '='; i++) {
+	int bits = 0;
+	for (size_t i = 0; buf && i < n && s[i] != '='; i++) {
 		if (s[i] == '\n' || s[i] == '\r')
 			continue;
 		int x = b64val((unsigned char)s[i]);
 		if (x < 0) {
-			bad = 1;
-			break;
+			free(buf);
+			return -1;
 		}
 		acc = acc << 6 | (unsigned)x;
 		bits += 6;
@@ -277,13 +269,68 @@ static int op_screenshot(amc_device *d, unsigned char **png, size_t *len, amc_er
 			*o++ = (unsigned char)(acc >> bits & 0xff);
 		}
 	}
+	if (!buf)
+		return -1;
+	*out = buf;
+	*len = (size_t)(o - buf);
+	return 0;
+}
+
+static int op_screenshot(amc_device *d, unsigned char **png, size_t *len, amc_err *e)
+{
+	appium *a = P(d);
+	*png = NULL;
+	*len = 0;
+	cJSON *v = NULL;
+	if (sreq(a, "GET", "/screenshot", NULL, &v, e) != R_OK)
+		return -1;
+	unsigned char *out = NULL;
+	size_t n = 0;
+	int bad = !cJSON_IsString(v) || b64_decode(v->valuestring, &out, &n) != 0;
 	cJSON_Delete(v);
-	if (!out || bad || o - out < 8 || memcmp(out, "\x89PNG\r\n\x1a\n", 8)) {
+	if (bad || n < 8 || memcmp(out, "\x89PNG\r\n\x1a\n", 8)) {
 		free(out);
 		return amc_err_set(e, AMC_EENV, "Appium %s: the screenshot is not a PNG", a->url);
 	}
 	*png = out;
-	*len = (size_t)(o - out);
+	*len = n;
+	return 0;
+}
+
+/* startRecording/stopRecording: Appium's own screen recording (UiAutomator2
+ * and XCUITest: appium/start_recording_screen, then stop_recording_screen
+ * answers the MP4 as base64), at its default limit of 180 s. */
+static int op_record_start(amc_device *d, amc_err *e)
+{
+	cJSON *in = cJSON_CreateObject();
+	cJSON_AddObjectToObject(in, "options");
+	int rc = sreq(P(d), "POST", "/appium/start_recording_screen", in, NULL, e);
+	cJSON_Delete(in);
+	return rc == R_OK ? 0 : amc_err_prefix(e, "Appium cannot start a screen recording");
+}
+
+static int op_record_stop(amc_device *d, unsigned char **data, size_t *len, char *ext, size_t extn, int *frames,
+			  amc_err *e)
+{
+	appium *a = P(d);
+	*data = NULL;
+	*len = 0;
+	cJSON *in = cJSON_CreateObject(), *v = NULL;
+	cJSON_AddObjectToObject(in, "options");
+	int rc = sreq(a, "POST", "/appium/stop_recording_screen", in, &v, e);
+	cJSON_Delete(in);
+	if (rc != R_OK)
+		return amc_err_prefix(e, "Appium cannot stop the screen recording");
+	int bad = !cJSON_IsString(v) || b64_decode(v->valuestring, data, len) != 0 || !*len;
+	cJSON_Delete(v);
+	if (bad) {
+		free(*data);
+		*data = NULL;
+		*len = 0;
+		return amc_err_set(e, AMC_EENV, "Appium %s: the recording is not base64 video", a->url);
+	}
+	snprintf(ext, extn, "mp4");
+	*frames = -1;
 	return 0;
 }
 
@@ -630,6 +677,53 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 	return 0;
 }
 
+/* set_device where WebDriver has an endpoint every Appium driver serves:
+ * orientation (POST /orientation: PORTRAIT or LANDSCAPE only, so
+ * landscape_left is LANDSCAPE and the other two are refused, before the run
+ * too) and location (POST /location, as Appium's geolocation). Airplane
+ * mode, media and dark mode have per-platform `mobile:` scripts only
+ * (UiAutomator2's setConnectivity, XCUITest's setAppearance), which a check
+ * before the run cannot choose between: refused, saying so. */
+static int op_set(amc_device *d, amc_dev_setting what, const char *value, amc_err *e)
+{
+	appium *a = P(d);
+	if (!value)
+		return amc_err_set(e, AMC_EUSAGE, "set_device %s needs a value", amc_dev_setting_name(what));
+	cJSON *in = cJSON_CreateObject();
+	const char *sub;
+	if (what == AMC_SET_ORIENTATION) {
+		int q = amc_orientation_parse(value);
+		if (q != 0 && q != 1) {
+			cJSON_Delete(in);
+			return amc_err_set(e, AMC_EUSAGE, "Appium turns the screen to PORTRAIT or LANDSCAPE (landscape_left) "
+					   "only");
+		}
+		cJSON_AddStringToObject(in, "orientation", q ? "LANDSCAPE" : "PORTRAIT");
+		sub = "/orientation";
+	} else if (what == AMC_SET_LOCATION) {
+		double lat, lon;
+		if (amc_location_parse(value, &lat, &lon) != 0) {
+			cJSON_Delete(in);
+			return amc_err_set(e, AMC_EUSAGE, "a location is \"LATITUDE,LONGITUDE\" in degrees");
+		}
+		cJSON *l = cJSON_AddObjectToObject(in, "location");
+		cJSON_AddNumberToObject(l, "latitude", lat);
+		cJSON_AddNumberToObject(l, "longitude", lon);
+		cJSON_AddNumberToObject(l, "altitude", 0);
+		sub = "/location";
+	} else {
+		cJSON_Delete(in);
+		return amc_err_set(e, AMC_EUSAGE, "amc's Appium driver cannot change the %s", amc_dev_setting_name(what));
+	}
+	int rc = sreq(a, "POST", sub, in, NULL, e);
+	cJSON_Delete(in);
+	if (rc != R_OK)
+		return amc_err_prefix(e, "Appium %s", sub + 1);
+	if (what == AMC_SET_ORIENTATION)
+		a->w = a->h = 0; /* the window's size swaps: asked again */
+	return 0;
+}
+
 static int op_wait(amc_device *d, int ms, amc_err *e)
 {
 	(void)d;
@@ -682,6 +776,9 @@ static const amc_device_ops APPIUM_OPS = {
 	.close = op_close,
 	.tap_element = op_tap_element,
 	.set_value = op_set_value,
+	.record_start = op_record_start,
+	.record_stop = op_record_stop,
+	.set = op_set,
 };
 
 static cJSON *load_caps(const amc_config *cfg, amc_err *e)

@@ -96,6 +96,19 @@ static int c_set(amc_device *d, amc_dev_setting what, const char *value, amc_err
 {
 	COUNTED(inputs, set(d, what, value, e));
 }
+static int c_get(amc_device *d, amc_dev_setting what, char *out, size_t n, amc_err *e)
+{
+	COUNTED(inputs, get(d, what, out, n, e));
+}
+static int c_record_start(amc_device *d, amc_err *e)
+{
+	COUNTED(inputs, record_start(d, e));
+}
+static int c_record_stop(amc_device *d, unsigned char **data, size_t *len, char *ext, size_t extn, int *frames,
+			 amc_err *e)
+{
+	COUNTED(inputs, record_stop(d, data, len, ext, extn, frames, e));
+}
 static int c_wait(amc_device *d, int ms, amc_err *e)
 {
 	COUNTED(waits, wait(d, ms, e));
@@ -133,6 +146,9 @@ static void wrap(amc_device *d, const amc_device_ops *o)
 		.manage_app = o->manage_app ? c_manage_app : NULL,
 		.set = o->set ? c_set : NULL,
 		.double_tap = o->double_tap ? c_double_tap : NULL,
+		.get = o->get ? c_get : NULL,
+		.record_start = o->record_start ? c_record_start : NULL,
+		.record_stop = o->record_stop ? c_record_stop : NULL,
 	};
 	d->ops = &d->counted;
 }

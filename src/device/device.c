@@ -82,7 +82,8 @@ int amc_app_op_parse(const char *s, amc_app_op *out)
 	return -1;
 }
 
-static const char *const SETTINGS[AMC_SET_COUNT] = { "orientation", "airplane", "location", "add_media" };
+static const char *const SETTINGS[AMC_SET_COUNT] = { "orientation", "airplane", "location", "add_media",
+								      "dark_mode" };
 
 int amc_dev_setting_parse(const char *s, amc_dev_setting *out)
 {

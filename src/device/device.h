@@ -63,15 +63,17 @@ typedef enum amc_app_op {
 int amc_app_op_parse(const char *s, amc_app_op *out);
 
 /* What set_device changes: Maestro's setOrientation, setAirplaneMode and
- * toggleAirplaneMode, setLocation and travel, addMedia. */
+ * toggleAirplaneMode, setLocation and travel, addMedia, setDarkMode and
+ * toggleDarkMode. */
 typedef enum amc_dev_setting {
 	AMC_SET_ORIENTATION, /* "portrait", "landscape_left", "landscape_right", "upside_down" */
 	AMC_SET_AIRPLANE,    /* "on", "off", "toggle" */
 	AMC_SET_LOCATION,    /* "LAT,LON" in degrees */
 	AMC_SET_ADD_MEDIA,   /* a local file's path (a picture or a video) */
+	AMC_SET_DARK_MODE,   /* "on", "off", "toggle" (Maestro's setDarkMode, toggleDarkMode) */
 	AMC_SET_COUNT
 } amc_dev_setting;
-/* "orientation", "airplane", "location", "add_media". */
+/* "orientation", "airplane", "location", "add_media", "dark_mode". */
 int amc_dev_setting_parse(const char *s, amc_dev_setting *out);
 const char *amc_dev_setting_name(amc_dev_setting s);
 /* An orientation name, amc's ("landscape_left") or Maestro's
@@ -137,6 +139,18 @@ typedef struct amc_device_ops {
 	/* Two taps at x,y as one gesture, within the platform's double-tap
 	 * window (doubleTapOn); NULL: callers tap twice back to back. */
 	int (*double_tap)(amc_device *d, int x, int y, amc_err *e);
+	/* A setting's state now, as set takes it ("on"/"off" for dark mode)
+	 * into out (n bytes): what assertDarkMode reads. NULL where the driver
+	 * has none; AMC_EUSAGE for a setting it cannot read. */
+	int (*get)(amc_device *d, amc_dev_setting what, char *out, size_t n, amc_err *e);
+	/* Screen recording (startRecording/stopRecording): record_start begins
+	 * one (AMC_EUSAGE when one is running); record_stop ends it and hands
+	 * over the file's bytes (*data, caller frees), its extension in ext
+	 * ("apng" from the sim, "mp4" from a phone) and its frame count (-1
+	 * unknown). NULL where the driver cannot record. */
+	int (*record_start)(amc_device *d, amc_err *e);
+	int (*record_stop)(amc_device *d, unsigned char **data, size_t *len, char *ext, size_t extn, int *frames,
+			   amc_err *e);
 } amc_device_ops;
 
 /* What a device's calls cost: how many and their wall time, by kind. A step

@@ -411,30 +411,16 @@ static void describe_wait_anim(amc_sb *sb, const amc_flow_cmd *c)
 	amc_sb_printf(sb, " (timeout %d ms)", c->number);
 }
 
-static int shot_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
-{
-	amc_flow_cmd *c = ctx;
-	if (!strcmp(it->name, "optional"))
-		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
-	return strcmp(it->name, "path") ? 1 : amc_flow_yaml_str(y, it->val, what, 1, &c->text);
-}
-
-static int parse_screenshot(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
-			    amc_flow_cmd *c)
-{
-	static const char *const LATER[] = { "cropOn", NULL };
-	int shape = shape_of(y, v, def->name, V_NONE | V_SCALAR | V_MAPPING, "takes a name or {path: NAME}");
-	if (shape == V_SCALAR)
-		return amc_flow_yaml_str(y, v, def->name, 1, &c->text);
-	if (shape != V_MAPPING)
-		return shape == V_NONE ? 0 : -1;
-	return read_options(y, v, def->name, "path, optional, label", LATER, shot_opt, c);
-}
-
 static void describe_screenshot(amc_sb *sb, const amc_flow_cmd *c)
 {
 	if (c->text)
 		describe_text(sb, c);
+	if (c->direction)
+		amc_sb_printf(sb, " (threshold %s %%)", c->direction);
+	if (c->crop) {
+		amc_sb_puts(sb, " cropped on");
+		describe_selector(sb, c);
+	}
 }
 
 /* `action: back` - a form Maestro's parser takes (its YAML command has an
@@ -490,7 +476,7 @@ static const amc_flow_cmd_def COMMANDS[] = {
 	SEL_ROW("assertNotVisible", AMC_FLOW_ASSERT_NOT_VISIBLE, 0),
 	{ "waitForAnimationToEnd", AMC_FLOW_WAIT_FOR_ANIMATION, parse_wait_anim, describe_wait_anim, 0, NULL,
 	  NULL },
-	{ "takeScreenshot", AMC_FLOW_TAKE_SCREENSHOT, parse_screenshot, describe_screenshot, 0, NULL, NULL },
+	{ "takeScreenshot", AMC_FLOW_TAKE_SCREENSHOT, amc_flow_parse_screenshot, describe_screenshot, 0, NULL, NULL },
 	{ "eraseText", AMC_FLOW_ERASE_TEXT, parse_erase_text, describe_number, 0, NULL, NULL },
 	{ "runFlow", AMC_FLOW_RUN_FLOW, amc_flow_parse_run_flow, amc_flow_describe_block,
 	  AMC_FLOW_CMDF_SUBFLOW | BLOCK, "needs a file or commands: `- runFlow: login.yaml`", NULL },
@@ -532,7 +518,8 @@ static const amc_flow_cmd_def COMMANDS[] = {
 	DEV_ROW("setLocation", AMC_FLOW_SET_LOCATION),
 	DEV_ROW("travel", AMC_FLOW_TRAVEL),
 	DEV_ROW("addMedia", AMC_FLOW_ADD_MEDIA),
-	DEV_ROW("startRecording", AMC_FLOW_START_RECORDING),
+	{ "startRecording", AMC_FLOW_START_RECORDING, amc_flow_parse_device_only, describe_text, 0,
+	  "needs a path: `- startRecording: checkout` (the recording's name)", NULL },
 	DEV_ROW("stopRecording", AMC_FLOW_STOP_RECORDING),
 	DEV_ROW("setAirplaneMode", AMC_FLOW_SET_AIRPLANE_MODE),
 	DEV_ROW("toggleAirplaneMode", AMC_FLOW_TOGGLE_AIRPLANE_MODE),
@@ -543,14 +530,17 @@ static const amc_flow_cmd_def COMMANDS[] = {
 	{ "inputRandomCityName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
 	{ "inputRandomCountryName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
 	{ "inputRandomColorName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
-	/* Maestro 2.x commands amc knows by name but does not run yet: refused
-	 * as Maestro's, not as unknown (an unknown name is not Maestro's either). */
-	{ "assertScreenshot", -1, NULL, NULL, 0, NULL,
-	  "a Maestro 2.2 visual comparison with a reference image, not run by amc yet" },
-	{ "setDarkMode", -1, NULL, NULL, 0, NULL, "a Maestro 2.x appearance command, not run by amc yet" },
-	{ "toggleDarkMode", -1, NULL, NULL, 0, NULL, "a Maestro 2.x appearance command, not run by amc yet" },
-	{ "assertDarkMode", -1, NULL, NULL, 0, NULL, "a Maestro 2.x appearance command, not run by amc yet" },
-	{ "assertLightMode", -1, NULL, NULL, 0, NULL, "a Maestro 2.x appearance command, not run by amc yet" },
+	/* Maestro 2.2's visual comparison (YamlAssertScreenshot, Orchestra's
+	 * assertScreenshotCommand) and Maestro 2.x's appearance commands
+	 * (MaestroFlowParser's stringCommands: toggleDarkMode, assertDarkMode,
+	 * assertLightMode; YamlSetDarkMode). */
+	{ "assertScreenshot", AMC_FLOW_ASSERT_SCREENSHOT, amc_flow_parse_screenshot, describe_screenshot, 0,
+	  "needs a reference: `- assertScreenshot: home.png`", NULL },
+	{ "setDarkMode", AMC_FLOW_SET_DARK_MODE, amc_flow_parse_device_only, describe_text, 0,
+	  "needs a value: `- setDarkMode: enabled`", NULL },
+	DEV_ROW("toggleDarkMode", AMC_FLOW_TOGGLE_DARK_MODE),
+	DEV_ROW("assertDarkMode", AMC_FLOW_ASSERT_DARK_MODE),
+	DEV_ROW("assertLightMode", AMC_FLOW_ASSERT_LIGHT_MODE),
 };
 
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])

@@ -105,6 +105,7 @@ int amc_flow_parse_text_cmd(amc_flow_yaml *y, const yaml_node_t *v, const amc_fl
 int amc_flow_parse_run_script(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
 int amc_flow_parse_assert_true(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
 int amc_flow_parse_ai(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
+int amc_flow_parse_screenshot(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
 int amc_flow_parse_device_only(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
 void amc_flow_describe_block(amc_sb *sb, const amc_flow_cmd *c);
 

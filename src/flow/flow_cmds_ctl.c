@@ -438,6 +438,55 @@ int amc_flow_parse_ai(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd
 	return 0;
 }
 
+/* ---- screenshots ---- */
+
+static int shot_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
+{
+	amc_flow_cmd *c = ctx;
+	if (!strcmp(it->name, "optional"))
+		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
+	if (!strcmp(it->name, "path"))
+		return amc_flow_yaml_str(y, it->val, what, 1, &c->text);
+	if (!strcmp(it->name, "cropOn")) {
+		int opt = c->sel.optional, rc = amc_flow_sel_parse(y, it->val, what, 0, &c->sel);
+		c->sel.optional = c->sel.optional || opt;
+		c->crop = 1;
+		return rc;
+	}
+	if (!strcmp(it->name, "thresholdPercentage") && c->op == AMC_FLOW_ASSERT_SCREENSHOT) {
+		/* a text in Maestro (it may be ${...}), read as a number when it runs */
+		if (amc_flow_yaml_str(y, it->val, what, 1, &c->direction) != 0)
+			return -1;
+		char *end;
+		double t = strtod(c->direction, &end);
+		if (!strstr(c->direction, "${") && (*end || end == c->direction || t < 0 || t > 100))
+			return amc_flow_yaml_err(y, it->val, "%s must be a number from 0 to 100", what);
+		return 0;
+	}
+	return 1;
+}
+
+/* takeScreenshot: NAME | {path, cropOn, optional, label} (YamlTakeScreenshot);
+ * assertScreenshot: PATH | {path, thresholdPercentage (95), cropOn, optional,
+ * label} (YamlAssertScreenshot). cropOn is a selector, as YamlElementSelectorUnion. */
+int amc_flow_parse_screenshot(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c)
+{
+	int shot = c->op == AMC_FLOW_TAKE_SCREENSHOT;
+	int shape = amc_flow_shape(y, v, def->name, (shot ? AMC_FLOW_V_NONE : 0) | AMC_FLOW_V_SCALAR | AMC_FLOW_V_MAPPING,
+				   shot ? "takes a name or {path: NAME}" : "takes a reference image or {path: FILE}");
+	if (shape == AMC_FLOW_V_SCALAR)
+		return amc_flow_yaml_str(y, v, def->name, 1, &c->text);
+	if (shape != AMC_FLOW_V_MAPPING)
+		return shape == AMC_FLOW_V_NONE ? 0 : -1;
+	if (amc_flow_opts_read(y, v, def->name,
+			       shot ? "path, cropOn, optional, label" : "path, thresholdPercentage, cropOn, optional, label",
+			       NULL, shot_opt, c, &c->label) != 0)
+		return -1;
+	if (!shot && !c->text)
+		return amc_flow_yaml_err(y, v, "assertScreenshot needs path (the reference image)");
+	return 0;
+}
+
 /* A list of texts (addMedia files, travel points) into c->env's values (so
  * their ${...} are checked and filled as any env value's); names empty. */
 static int text_list(amc_flow_yaml *y, const yaml_node_t *v, const char *what, amc_flow_cmd *c)
@@ -464,8 +513,13 @@ static int dev_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *wha
 			return amc_flow_yaml_str(y, it->val, what, 0, &c->text);
 		break;
 	case AMC_FLOW_SET_AIRPLANE_MODE:
+	case AMC_FLOW_SET_DARK_MODE:
 		if (!strcmp(it->name, "value"))
 			return amc_flow_yaml_str(y, it->val, what, 0, &c->text);
+		break;
+	case AMC_FLOW_START_RECORDING:
+		if (!strcmp(it->name, "path"))
+			return amc_flow_yaml_str(y, it->val, what, 1, &c->text);
 		break;
 	case AMC_FLOW_SET_LOCATION:
 		if (!strcmp(it->name, "latitude"))
@@ -494,8 +548,11 @@ static int dev_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *wha
  * {value} (YamlSetAirplaneModeDeserializer); toggleAirplaneMode;
  * setLocation: {latitude, longitude} (YamlSetLocation); travel: {points,
  * speed} (YamlTravelCommand); addMedia: [files] | {files} (YamlAddMedia);
- * startRecording/stopRecording: read as written. amc_flow_check_device
- * refuses those a device kind cannot do before a run. */
+ * startRecording: PATH | {path} (YamlStartRecording); stopRecording;
+ * setDarkMode: enabled|disabled | {value} (YamlSetDarkModeDeserializer);
+ * toggleDarkMode, assertDarkMode, assertLightMode (bare, or {label,
+ * optional}). amc_flow_check_device refuses those a device kind cannot do
+ * before a run. */
 int amc_flow_parse_device_only(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
 			       amc_flow_cmd *c)
 {
@@ -505,21 +562,25 @@ int amc_flow_parse_device_only(amc_flow_yaml *y, const yaml_node_t *v, const amc
 		[AMC_FLOW_SET_LOCATION] = "latitude, longitude, optional, label",
 		[AMC_FLOW_TRAVEL] = "points, speed, optional, label",
 		[AMC_FLOW_ADD_MEDIA] = "files, optional, label",
+		[AMC_FLOW_START_RECORDING] = "path, optional, label",
+		[AMC_FLOW_SET_DARK_MODE] = "value, optional, label",
 	};
-	if (c->op == AMC_FLOW_START_RECORDING || c->op == AMC_FLOW_STOP_RECORDING)
-		return 0;
 	const char *sup = (size_t)c->op < sizeof SUP / sizeof SUP[0] && SUP[c->op] ? SUP[c->op] : "optional, label";
 	int accepts = AMC_FLOW_V_MAPPING;
-	if (c->op == AMC_FLOW_SET_ORIENTATION || c->op == AMC_FLOW_SET_AIRPLANE_MODE)
+	if (c->op == AMC_FLOW_SET_ORIENTATION || c->op == AMC_FLOW_SET_AIRPLANE_MODE ||
+	    c->op == AMC_FLOW_SET_DARK_MODE || c->op == AMC_FLOW_START_RECORDING)
 		accepts |= AMC_FLOW_V_SCALAR;
 	if (c->op == AMC_FLOW_ADD_MEDIA)
 		accepts |= AMC_FLOW_V_LIST;
-	if (c->op == AMC_FLOW_TOGGLE_AIRPLANE_MODE)
+	if (c->op == AMC_FLOW_TOGGLE_AIRPLANE_MODE || c->op == AMC_FLOW_STOP_RECORDING ||
+	    c->op == AMC_FLOW_TOGGLE_DARK_MODE || c->op == AMC_FLOW_ASSERT_DARK_MODE ||
+	    c->op == AMC_FLOW_ASSERT_LIGHT_MODE)
 		accepts |= AMC_FLOW_V_NONE;
 	int shape = amc_flow_shape(y, v, def->name, accepts, "takes its value as Maestro documents it");
 	if (shape < 0)
 		return -1;
-	if (shape == AMC_FLOW_V_SCALAR && amc_flow_yaml_str(y, v, def->name, 0, &c->text) != 0)
+	if (shape == AMC_FLOW_V_SCALAR &&
+	    amc_flow_yaml_str(y, v, def->name, c->op == AMC_FLOW_START_RECORDING, &c->text) != 0)
 		return -1;
 	if (shape == AMC_FLOW_V_LIST && text_list(y, v, def->name, c) != 0)
 		return -1;
@@ -532,8 +593,13 @@ int amc_flow_parse_device_only(amc_flow_yaml *y, const yaml_node_t *v, const amc
 						 "UPSIDE_DOWN");
 		break;
 	case AMC_FLOW_SET_AIRPLANE_MODE:
+	case AMC_FLOW_SET_DARK_MODE:
 		if (!c->text || (strcmp(c->text, "enabled") && strcmp(c->text, "disabled")))
-			return amc_flow_yaml_err(y, v, "setAirplaneMode takes enabled or disabled");
+			return amc_flow_yaml_err(y, v, "%s takes enabled or disabled", def->name);
+		break;
+	case AMC_FLOW_START_RECORDING:
+		if (!c->text)
+			return amc_flow_yaml_err(y, v, "startRecording needs path (the recording's name)");
 		break;
 	case AMC_FLOW_SET_LOCATION:
 		if (!c->text || !c->direction)

@@ -403,6 +403,10 @@ static int step_cmd(amc_sb *sb, amc_store *s, const amc_step_row *r, const amc_s
 			amc_sb_printf(sb, "- setAirplaneMode: %s\n", !strcmp(v, "on") ? "enabled" : "disabled");
 		} else if (!strcmp(set, "location") && amc_location_parse(v, &la, &lo) == 0) {
 			amc_sb_printf(sb, "- setLocation:\n    latitude: %.6f\n    longitude: %.6f\n", la, lo);
+		} else if (!strcmp(set, "dark_mode") && !strcmp(v, "toggle")) {
+			amc_sb_puts(sb, "- toggleDarkMode\n");
+		} else if (!strcmp(set, "dark_mode") && (!strcmp(v, "on") || !strcmp(v, "off"))) {
+			amc_sb_printf(sb, "- setDarkMode: %s\n", !strcmp(v, "on") ? "enabled" : "disabled");
 		} else if (!strcmp(set, "add_media") && *v) {
 			amc_sb_puts(sb, "- addMedia:\n    - ");
 			q(sb, v);
@@ -445,6 +449,21 @@ static int step_cmd(amc_sb *sb, amc_store *s, const amc_step_row *r, const amc_s
 		} else {
 			comment(sb, "", "assertNotVisible %s: not exported", d ? d : "?");
 		}
+	} else if (!strcmp(tool, "record") && amc_json_str(a, "op")) {
+		/* the recording's name back (startRecording's path) */
+		const char *op = amc_json_str(a, "op"), *name = amc_json_str(a, "name");
+		if (!strcmp(op, "start") && name) {
+			amc_sb_puts(sb, "- startRecording: ");
+			q(sb, name);
+			amc_sb_putc(sb, '\n');
+		} else if (!strcmp(op, "stop")) {
+			amc_sb_puts(sb, "- stopRecording\n");
+		} else {
+			wrote = 0;
+		}
+	} else if (!strcmp(tool, "get_device") && amc_json_str(a, "expect") &&
+		   !strcmp(amc_json_str(a, "setting") ? amc_json_str(a, "setting") : "", "dark_mode")) {
+		amc_sb_printf(sb, "- %s\n", !strcmp(amc_json_str(a, "expect"), "on") ? "assertDarkMode" : "assertLightMode");
 	} else {
 		wrote = 0; /* looking (screenshots, trees), waiting, a flow's own decisions */
 	}

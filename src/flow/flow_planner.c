@@ -169,6 +169,26 @@ static amc_plan_rc flow_next(amc_planner *p, const amc_plan_ctx *ctx, amc_action
 		}
 		return (amc_plan_rc)rc;
 	}
+	/* The flow ended with its recording running (a failure before its
+	 * stopRecording, or none written): the recording is kept all the same,
+	 * one last step - a failed flow's video is the one people want. Not
+	 * judged: the flow's outcome is what it was. */
+	if (fp->rec_name) {
+		snprintf(out->tool, sizeof out->tool, "record");
+		out->args = cJSON_CreateObject();
+		cJSON_AddStringToObject(out->args, "op", "stop");
+		cJSON_AddStringToObject(out->args, "name", fp->rec_name);
+		amc_sb d;
+		amc_sb_init(&d);
+		amc_sb_puts(&d, "stopRecording ");
+		amc_sanitize_line(fp->rec_name, strlen(fp->rec_name) > 120 ? 120 : strlen(fp->rec_name), &d);
+		amc_sb_puts(&d, " (the flow ended while recording)");
+		out->description = amc_sb_detach(&d);
+		free(fp->rec_name);
+		fp->rec_name = NULL;
+		fp->emitted = 0;
+		return AMC_PLAN_ACT;
+	}
 	if (fp->failed) {
 		amc_err_set(e, AMC_EFAIL, "%s", fp->failed);
 		return AMC_PLAN_FAIL;
@@ -201,6 +221,7 @@ static void flow_destroy(amc_planner *p)
 		amc_flow_free(&fp->flow);
 		free(fp->failed);
 		free(fp->emitted_where);
+		free(fp->rec_name);
 		free(fp);
 	}
 	free(p);

@@ -1,7 +1,8 @@
 /* flow_planner_int.h - the flow planner's insides, shared by flow_planner.c
  * (playing: judging steps, failures, hooks), flow_planner_frames.c (the stack
  * of frames: where it is), flow_planner_cmds.c (what each command asks of the
- * device) and flow_planner_ops.c (one command, entering blocks), in that
+ * device), flow_planner_media.c (screenshots, recordings, appearance) and
+ * flow_planner_ops.c (one command, entering blocks), in that
  * order from the top; a file uses only those below it. Private to src/flow/. */
 #ifndef AMC_FLOW_PLANNER_INT_H
 #define AMC_FLOW_PLANNER_INT_H
@@ -54,6 +55,7 @@ typedef struct flow_planner {
 	/* a failure outside any retry: remembered while the top onFlowComplete runs */
 	char *failed;
 	unsigned long long rng;     /* inputRandom*: seeded, the values are in the steps' args */
+	char *rec_name;             /* the running recording's name (startRecording's path); NULL: none */
 } flow_planner;
 
 /* flow_planner_frames.c */
@@ -95,6 +97,10 @@ int fp_plan_ext_wait(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx
 		     amc_err *e);
 int fp_plan_scroll_until(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
 			 amc_err *e);
+
+/* flow_planner_media.c: takeScreenshot, assertScreenshot, the recordings
+ * and the appearance (dark mode) commands. */
+int fp_plan_media(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
 
 /* flow_planner_ops.c: one command, whatever it is */
 /* Enter a runFlow/repeat/retry: 0 pushed (or FP_NEXT skipped), -1 error in e. */

@@ -576,10 +576,14 @@ int fp_plan_cmd(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx
 		cJSON_AddNumberToObject(out->args, "ms", c->number < ANIMATION_WAIT_MS ? c->number : ANIMATION_WAIT_MS);
 		return FP_ACT;
 	case AMC_FLOW_TAKE_SCREENSHOT:
-		fp_begin(fp, c, "screenshot", out);
-		if (c->text)
-			cJSON_AddStringToObject(out->args, "name", c->text);
-		return FP_ACT;
+	case AMC_FLOW_ASSERT_SCREENSHOT:
+	case AMC_FLOW_START_RECORDING:
+	case AMC_FLOW_STOP_RECORDING:
+	case AMC_FLOW_SET_DARK_MODE:
+	case AMC_FLOW_TOGGLE_DARK_MODE:
+	case AMC_FLOW_ASSERT_DARK_MODE:
+	case AMC_FLOW_ASSERT_LIGHT_MODE:
+		return fp_plan_media(fp, c, ctx, out, e);
 	case AMC_FLOW_ASSERT_WITH_AI:
 	case AMC_FLOW_ASSERT_NO_DEFECTS_WITH_AI:
 	case AMC_FLOW_EXTRACT_TEXT_WITH_AI:

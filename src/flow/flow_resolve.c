@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/device.h"
 #include "flow/flow_interp.h"
 #include "util/fsutil.h"
 #include "util/sanitize.h"
@@ -246,25 +247,34 @@ static const char *cannot(const dev_check *k, const amc_flow_cmd *c)
 	if (is_ai(c))
 		return k->have_model ? NULL : "AI commands need a model (planner.provider and its key: `amc providers`)";
 	int sim = !strcmp(k->kind, "sim"), adb = !strcmp(k->kind, "adb");
-	/* set_device (device.h): the sim models all four settings, adb changes
-	 * orientation, airplane mode and media; Appium's driver has none yet. */
+	/* set_device (device.h): the sim models every setting, adb changes
+	 * orientation, airplane mode, media and dark mode, Appium orientation
+	 * and location (the endpoints every Appium driver serves). Every kind
+	 * records its screen and takes screenshots. */
 	switch (c->op) {
 	case AMC_FLOW_SET_LOCATION:
 	case AMC_FLOW_TRAVEL:
-		return sim ? NULL
-		       : adb ? "adb cannot set a phone's location without a mock-location app on it"
-			     : "amc's Appium driver cannot set the location";
+		return !adb ? NULL : "adb cannot set a phone's location without a mock-location app on it";
 	case AMC_FLOW_ADD_MEDIA:
 		return sim || adb ? NULL : "amc's Appium driver cannot push media files into the gallery";
 	case AMC_FLOW_START_RECORDING:
 	case AMC_FLOW_STOP_RECORDING:
-		return "amc records every step's screenshots instead of a screen video (see the task's steps in "
-		       "amc show or its HTML report)";
+		return NULL; /* the sim's frames (APNG), adb's screenrecord, Appium's recording (MP4) */
+	case AMC_FLOW_SET_DARK_MODE:
+	case AMC_FLOW_TOGGLE_DARK_MODE:
+	case AMC_FLOW_ASSERT_DARK_MODE:
+	case AMC_FLOW_ASSERT_LIGHT_MODE:
+		return sim || adb ? NULL
+			       : "amc's Appium driver cannot switch or read dark mode (UiAutomator2 has no command "
+				 "for it)";
 	case AMC_FLOW_SET_AIRPLANE_MODE:
 	case AMC_FLOW_TOGGLE_AIRPLANE_MODE:
 		return sim || adb ? NULL : "amc's Appium driver cannot switch airplane mode";
 	case AMC_FLOW_SET_ORIENTATION:
-		return sim || adb ? NULL : "amc's Appium driver cannot rotate the screen";
+		/* Appium's /orientation: PORTRAIT or LANDSCAPE (op_set in appium.c) */
+		if (sim || adb || !c->text || strstr(c->text, "${") || amc_orientation_parse(c->text) <= 1)
+			return NULL;
+		return "Appium turns the screen to PORTRAIT or LANDSCAPE (LANDSCAPE_LEFT) only";
 	case AMC_FLOW_PRESS_KEY:
 		if (sim && c->text && strcmp(c->text, "back") && strcmp(c->text, "home") && strcmp(c->text, "enter") &&
 		    strcmp(c->text, "delete"))

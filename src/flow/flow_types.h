@@ -56,12 +56,17 @@ typedef enum amc_flow_op {
 	AMC_FLOW_SET_LOCATION,
 	AMC_FLOW_TRAVEL,
 	AMC_FLOW_ADD_MEDIA,
-	AMC_FLOW_START_RECORDING,
+	AMC_FLOW_START_RECORDING, /* text: the recording's path (its name) */
 	AMC_FLOW_STOP_RECORDING,
 	AMC_FLOW_SET_AIRPLANE_MODE,
 	AMC_FLOW_TOGGLE_AIRPLANE_MODE,
 	AMC_FLOW_SET_ORIENTATION,
 	AMC_FLOW_SET_PERMISSIONS, /* text: app id (NULL: the flow's); env: the permissions */
+	AMC_FLOW_ASSERT_SCREENSHOT, /* text: the reference's path; direction: thresholdPercentage; sel: cropOn */
+	AMC_FLOW_SET_DARK_MODE,   /* text: "enabled" or "disabled" */
+	AMC_FLOW_TOGGLE_DARK_MODE,
+	AMC_FLOW_ASSERT_DARK_MODE,
+	AMC_FLOW_ASSERT_LIGHT_MODE,
 	AMC_FLOW_OP_COUNT
 } amc_flow_op;
 
@@ -138,6 +143,7 @@ typedef struct amc_flow_cmd {
 	int center;          /* scrollUntilVisible centerElement */
 	int speed;           /* scrollUntilVisible speed 0-100 */
 	int visibility;      /* scrollUntilVisible visibilityPercentage */
+	int crop;            /* takeScreenshot/assertScreenshot: sel is cropOn's element */
 } amc_flow_cmd;
 
 typedef struct amc_flow {

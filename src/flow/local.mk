@@ -7,7 +7,7 @@ libamc_a_SOURCES += \
 	src/flow/flow_interp.c src/flow/flow_interp.h \
 	src/flow/selector.c src/flow/selector.h \
 	src/flow/flow_planner.c src/flow/flow_planner_frames.c src/flow/flow_planner.h \
-	src/flow/flow_planner_int.h src/flow/flow_planner_cmds.c src/flow/flow_planner_ops.c
+	src/flow/flow_planner_int.h src/flow/flow_planner_cmds.c src/flow/flow_planner_ops.c src/flow/flow_planner_media.c
 libamc_a_SOURCES += src/flow/script.c src/flow/script.h src/flow/flow_js.c src/flow/flow_js.h \
 	src/flow/script_http.c src/flow/script_http.h \
 	src/flow/flow_check.c src/flow/flow_check.h src/flow/flow_folder.c src/flow/flow_folder.h

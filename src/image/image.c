@@ -254,3 +254,32 @@ void amc_image_rect(amc_image *img, int x1, int y1, int x2, int y2, int t, uint3
 	fill(img, x1, y1, x1 + t, y2, c);
 	fill(img, x2 - t, y1, x2, y2, c);
 }
+
+double amc_image_match_percent(const amc_image *expected, const amc_image *actual, double tolerance, amc_image *diff)
+{
+	if (diff)
+		memset(diff, 0, sizeof *diff);
+	if (!expected->px || !actual->px || expected->w != actual->w || expected->h != actual->h)
+		return -1;
+	size_t total = (size_t)expected->w * expected->h, differing = 0;
+	if (!total)
+		return 100;
+	/* (tolerance * sqrt(255^2 * 3))^2, as ScreenshotMatch's differenceConstant */
+	double limit = tolerance * tolerance * 255.0 * 255.0 * 3.0;
+	amc_err e;
+	for (size_t i = 0; i < total; i++) {
+		const unsigned char *a = expected->px + i * 4, *b = actual->px + i * 4;
+		int dr = b[0] - a[0], dg = b[1] - a[1], db = b[2] - a[2];
+		if (!dr && !dg && !db)
+			continue;
+		if (tolerance > 0 && (double)(dr * dr + dg * dg + db * db) <= limit)
+			continue;
+		if (!differing++ && diff && amc_image_copy(actual, diff, &e) != 0)
+			diff = NULL;
+		if (diff) {
+			unsigned char *p = diff->px + i * 4;
+			p[0] = 255, p[1] = 0, p[2] = 0, p[3] = 255;
+		}
+	}
+	return 100.0 - (double)differing * 100.0 / (double)total;
+}

@@ -28,6 +28,13 @@ uint64_t amc_image_hash(const amc_image *img, int y0);
 /* Box-filter downscale to fit within max_w x max_h keeping aspect (never upscales). */
 int amc_image_scale_fit(const amc_image *src, int max_w, int max_h, amc_image *dst, amc_err *e);
 int amc_image_crop(const amc_image *src, int x, int y, int w, int h, amc_image *dst, amc_err *e);
+/* Maestro's assertScreenshot comparison (its ScreenshotMatch): the
+ * percentage (0..100) of pixels of `actual` that match `expected` within
+ * `tolerance` (0..1) of the largest RGB distance, by Euclidean distance over
+ * R, G and B (alpha is not compared); -1 when the sizes differ. With `diff`
+ * non-NULL, *diff becomes a copy of `actual` with the differing pixels red
+ * (only when the result is not 100 and the sizes match; caller frees). */
+double amc_image_match_percent(const amc_image *expected, const amc_image *actual, double tolerance, amc_image *diff);
 /* Draw a rectangle outline (thickness t) in colour 0xRRGGBBAA, clipped. */
 void amc_image_rect(amc_image *img, int x1, int y1, int x2, int y2, int t, uint32_t rgba);
 

@@ -3,4 +3,5 @@ libamc_a_SOURCES += \
 	src/image/png.c src/image/png.h \
 	src/image/pngfast.c src/image/pngfast.h \
 	src/image/rawframe.c src/image/rawframe.h \
-	src/image/jpeg.c src/image/jpeg.h
+	src/image/jpeg.c src/image/jpeg.h \
+	src/image/apng.c src/image/apng.h

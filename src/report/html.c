@@ -262,6 +262,39 @@ static void put_shot(amc_sb *out, amc_store *s, const char *rel, const char *lab
 	amc_image_free(&small);
 }
 
+/* A file the step made (a recording, a named or cropped screenshot, a
+ * comparison's diff), in the page as it plays: an animated PNG or a PNG in
+ * an <img>, an MP4 in a <video>; past AMC_REPORT_MEDIA_MAX bytes a link to
+ * the file instead, so one long recording does not swell the page. */
+#define AMC_REPORT_MEDIA_MAX (16u * 1024u * 1024u)
+static void put_made(amc_sb *out, amc_store *s, const amc_step_row *r, const char *key, const char *label)
+{
+	char rel[PATH_MAX], abs[PATH_MAX];
+	amc_err e;
+	if (amc_store_step_file(r->result, key, rel, sizeof rel) != 0 ||
+	    (r->after_screenshot && !strcmp(rel, r->after_screenshot)) ||
+	    amc_store_artifact_abspath(s, rel, abs, sizeof abs, &e) != 0)
+		return;
+	size_t n = strlen(rel);
+	int mp4 = n > 4 && !strcmp(rel + n - 4, ".mp4"), apng = n > 5 && !strcmp(rel + n - 5, ".apng");
+	char *data = NULL;
+	size_t len = 0;
+	amc_sb_printf(out, "<figure><figcaption>%s</figcaption>", label);
+	if (amc_read_file(abs, AMC_REPORT_MEDIA_MAX, &data, &len, &e) == 0) {
+		amc_sb_printf(out, mp4 ? "<video class=\"shot\" controls src=\"data:video/mp4;base64,"
+				       : "<img class=\"shot\" alt=\"%s\" src=\"data:image/%s;base64,",
+			      label, apng ? "apng" : "png");
+		amc_base64_append(out, (const unsigned char *)data, len);
+		amc_sb_puts(out, mp4 ? "\"></video>" : "\">");
+		free(data);
+	}
+	amc_sb_puts(out, "<p class=\"file\"><a href=\"file://");
+	ESC(out, abs);
+	amc_sb_puts(out, "\">");
+	ESC(out, rel);
+	amc_sb_puts(out, "</a></p></figure>");
+}
+
 /* The index's thumbnail of an artifact (AMC_REPORT_THUMB_W x _H at most), or
  * a placeholder of that size saying there is none. */
 static void put_thumb(amc_sb *out, amc_store *s, const char *rel)
@@ -487,6 +520,8 @@ static void put_step(amc_sb *out, amc_store *s, const amc_step_row *r)
 		 target == 1 ? "before (target marked)" : target == 2 ? "before (match boxed)" : "before",
 		 target ? r : NULL);
 	put_shot(out, s, r->after_screenshot, "after", NULL);
+	put_made(out, s, r, "file", r->tool && !strcmp(r->tool, "record") ? "recording" : "file");
+	put_made(out, s, r, "diff", "differences (red)");
 	amc_sb_puts(out, "</div><div class=\"text\"><dl>");
 	put_action(out, r);
 	if (r->error && *r->error) {

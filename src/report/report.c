@@ -235,9 +235,13 @@ int amc_report_dir(amc_store *s, const amc_report_task *t, const char *dir, amc_
 		return -1;
 	for (size_t i = 0; i < t->nsteps; i++) {
 		const amc_step_row *r = &t->steps[i];
+		char made[PATH_MAX], diff[PATH_MAX];
 		if (copy_artifact(s, r->before_screenshot, dir, e) != 0 ||
 		    copy_artifact(s, r->after_screenshot, dir, e) != 0 ||
-		    copy_artifact(s, r->ui_tree_path, dir, e) != 0)
+		    copy_artifact(s, r->ui_tree_path, dir, e) != 0 ||
+		    /* a recording, a named screenshot, a diff */
+		    copy_artifact(s, amc_store_step_file(r->result, "file", made, sizeof made) ? NULL : made, dir, e) != 0 ||
+		    copy_artifact(s, amc_store_step_file(r->result, "diff", diff, sizeof diff) ? NULL : diff, dir, e) != 0)
 			return amc_err_prefix(e, "step %d", r->step);
 	}
 	cJSON *j = amc_report_json(s, t, dir);

@@ -4,6 +4,7 @@ libamc_a_SOURCES += \
 	src/runtime/planner.c src/runtime/planner.h \
 	src/runtime/extplanner.c src/runtime/extplanner.h \
 	src/runtime/tools.c src/runtime/tools.h \
+	src/runtime/tools_media.c src/runtime/tools_media.h \
 	src/runtime/observe.c src/runtime/observe.h \
 	src/runtime/run.c src/runtime/run.h \
 	src/runtime/operator.h src/runtime/safety.c src/runtime/safety.h \

@@ -533,6 +533,13 @@ static cJSON *expand_secrets(run *r, const amc_action *act, amc_err *e, int *fai
 	return a;
 }
 
+/* A file a tool made (a recording, a cropped screenshot): the task's artifact. */
+static int put_for_tool(void *ud, const char *name, const void *data, size_t len, char *rel, size_t reln, amc_err *e)
+{
+	run *r = ud;
+	return amc_store_put_artifact(r->store, r->task->id, name, data, len, rel, reln, e);
+}
+
 /* A registry tool on the device. */
 static void act_tool(run *r, step *s)
 {
@@ -544,7 +551,7 @@ static void act_tool(run *r, step *s)
 	if (!s->tool) {
 		amc_err_set(&te, AMC_EUSAGE, "unknown tool '%s'", act->tool);
 	} else {
-		amc_tool_ctx tc = { r->dev, &r->obs };
+		amc_tool_ctx tc = { r->dev, &r->obs, put_for_tool, r, amc_store_home(r->store), r->task->id };
 		int sfail = 0;
 		cJSON *dev_args = expand_secrets(r, act, &te, &sfail);
 		if (sfail)

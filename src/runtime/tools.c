@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/tools_media.h"
 #include "util/jsonutil.h"
 #include "util/sanitize.h"
 
@@ -62,18 +63,6 @@ static int t_get_ui_tree(const amc_tool_ctx *c, const cJSON *args, cJSON **res, 
 	(void)args;
 	(void)e;
 	*res = amc_uitree_to_json(&c->obs->tree);
-	return 0;
-}
-
-static int t_screenshot(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
-{
-	(void)args;
-	(void)e;
-	cJSON *r = cJSON_CreateObject();
-	cJSON_AddNumberToObject(r, "width", c->obs->width);
-	cJSON_AddNumberToObject(r, "height", c->obs->height);
-	cJSON_AddNumberToObject(r, "png_bytes", (double)c->obs->png_len);
-	*res = r;
 	return 0;
 }
 
@@ -286,13 +275,35 @@ static int t_set_device(const amc_tool_ctx *c, const cJSON *args, cJSON **res, a
 	if (arg_str(args, "setting", &name, e) != 0 || arg_str(args, "value", &value, e) != 0)
 		return -1;
 	if (amc_dev_setting_parse(name, &what) != 0)
-		return amc_err_set(e, AMC_EUSAGE, "set_device 'setting' must be orientation, airplane, location or "
-				   "add_media");
+		return amc_err_set(e, AMC_EUSAGE, "set_device 'setting' must be orientation, airplane, location, "
+				   "add_media or dark_mode");
 	if (!c->dev->ops->set)
 		return amc_err_set(e, AMC_EUSAGE, "%s devices cannot change their %s", c->dev->ops->kind, name);
 	if (c->dev->ops->set(c->dev, what, value, e) != 0)
 		return -1;
 	*res = cJSON_CreateObject();
+	return 0;
+}
+
+/* A setting's state (assertDarkMode, assertLightMode): with `expect`, a
+ * step that fails when the device says otherwise. */
+static int t_get_device(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	const char *name = NULL, *expect = amc_json_str(args, "expect");
+	amc_dev_setting what;
+	char v[32] = "";
+	if (arg_str(args, "setting", &name, e) != 0)
+		return -1;
+	if (amc_dev_setting_parse(name, &what) != 0)
+		return amc_err_set(e, AMC_EUSAGE, "get_device 'setting' must be one set_device takes");
+	if (!c->dev->ops->get)
+		return amc_err_set(e, AMC_EUSAGE, "%s devices cannot report their %s", c->dev->ops->kind, name);
+	if (c->dev->ops->get(c->dev, what, v, sizeof v, e) != 0)
+		return -1;
+	*res = cJSON_CreateObject();
+	cJSON_AddStringToObject(*res, name, v);
+	if (expect && strcmp(expect, v))
+		return amc_err_set(e, AMC_EFAIL, "%s is %s, expected %.20s", name, v, expect);
 	return 0;
 }
 
@@ -349,8 +360,8 @@ static const amc_tool TOOLS[] = {
 	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen_semantic, 0, 0 },
 	{ "get_ui_tree", "the current UI tree, normalized",
 	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_get_ui_tree, 0, 0 },
-	{ "screenshot", "capture the screen",
-	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_screenshot, 0, 0 },
+	{ "screenshot", "capture the screen; name: keep it as a file of its own, cropped to crop [x1,y1,x2,y2]",
+	  "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"crop\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"minItems\":4,\"maxItems\":4}},\"additionalProperties\":false}", 0, amc_tool_screenshot, 0, 0 },
 	{ "tap", "tap at x,y (pixels); count 2: a double tap",
 	  "{\"type\":\"object\",\"properties\":{" XY ",\"count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":2}},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_tap, 0, 1 },
 	{ "long_press", "press at x,y for ms milliseconds",
@@ -366,7 +377,13 @@ static const amc_tool TOOLS[] = {
 	{ "manage_app", "clear an app's data, stop or kill it, or open a link",
 	  "{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"clear_state\",\"stop\",\"kill\",\"open_link\"]},\"app_id\":{\"type\":\"string\"},\"link\":{\"type\":\"string\"}},\"required\":[\"op\"],\"additionalProperties\":false}", 1, t_manage_app, 1, 0 },
 	{ "set_device", "change a device setting: orientation, airplane mode, location, or add a media file",
-	  "{\"type\":\"object\",\"properties\":{\"setting\":{\"type\":\"string\",\"enum\":[\"orientation\",\"airplane\",\"location\",\"add_media\"]},\"value\":{\"type\":\"string\"}},\"required\":[\"setting\",\"value\"],\"additionalProperties\":false}", 1, t_set_device, 1, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"setting\":{\"type\":\"string\",\"enum\":[\"orientation\",\"airplane\",\"location\",\"add_media\",\"dark_mode\"]},\"value\":{\"type\":\"string\"}},\"required\":[\"setting\",\"value\"],\"additionalProperties\":false}", 1, t_set_device, 1, 0 },
+	{ "get_device", "read a device setting (dark_mode: on or off); expect: fail unless it is that",
+	  "{\"type\":\"object\",\"properties\":{\"setting\":{\"type\":\"string\",\"enum\":[\"orientation\",\"airplane\",\"dark_mode\"]},\"expect\":{\"type\":\"string\"}},\"required\":[\"setting\"],\"additionalProperties\":false}", 0, t_get_device, 1, 0 },
+	{ "record", "start or stop recording the screen; the stop keeps the recording as the task's file",
+	  "{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"start\",\"stop\"]},\"name\":{\"type\":\"string\"}},\"required\":[\"op\"],\"additionalProperties\":false}", 0, amc_tool_record, 1, 0 },
+	{ "assert_screenshot", "compare the screen (cropped to crop) with a reference PNG: at least threshold % of its pixels match",
+	  "{\"type\":\"object\",\"properties\":{\"references\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"shot\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"},\"threshold\":{\"type\":\"number\"},\"crop\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"minItems\":4,\"maxItems\":4}},\"additionalProperties\":false}", 0, amc_tool_assert_screenshot, 1, 0 },
 	{ "open_link", "open a link: a deep link or a URL",
 	  "{\"type\":\"object\",\"properties\":{\"link\":{\"type\":\"string\",\"maxLength\":2048}},\"required\":[\"link\"],\"additionalProperties\":false}", 1, t_open_link, 0, 0 },
 	{ "rotate", "turn the screen",

@@ -1,6 +1,7 @@
 /* tools.h - the tool registry: every action a planner can ask for, one table.
  * describe_screen, get_ui_tree, screenshot, tap, long_press, swipe, type_text,
- * press_key, launch_app, wait, and manage_app and set_device (flows only). The LLM planner's tool schemas
+ * press_key, launch_app, wait, and manage_app, set_device, get_device, record and
+ * assert_screenshot (flows only; tools_media.c has the last two and screenshot). The LLM planner's tool schemas
  * and MCP's act tool (its action enum and arguments) are made from it, so an action is added in one row. */
 #ifndef AMC_TOOLS_H
 #define AMC_TOOLS_H
@@ -13,6 +14,13 @@
 typedef struct amc_tool_ctx {
 	amc_device *dev;
 	const amc_observation *obs;  /* the pre-action observation */
+	/* Files a step makes (a recording, a cropped screenshot, a comparison's
+	 * diff) become the task's artifact `name`; rel gets its path under
+	 * home. NULL where nothing keeps files: the tools that need it say so. */
+	int (*put)(void *ud, const char *name, const void *data, size_t len, char *rel, size_t reln, amc_err *e);
+	void *put_ud;
+	const char *home;            /* $AMC_HOME, with put */
+	const char *task_id;         /* the task, with put */
 } amc_tool_ctx;
 
 typedef struct amc_tool {

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "image/image.h"
 #include "image/png.h"
 #include "storage/store_int.h"
@@ -375,4 +377,20 @@ int amc_store_free_unrecorded(amc_store *s, const char *task_id, amc_err *e)
 		free(named[i]);
 	free(named);
 	return gone;
+}
+
+int amc_store_step_file(const char *result_json, const char *key, char *out, size_t n)
+{
+	if (!result_json || !strstr(result_json, "artifacts/"))
+		return -1; /* most steps: no parse */
+	cJSON *j = cJSON_Parse(result_json);
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
+	int rc = -1;
+	if (cJSON_IsString(v) && !strncmp(v->valuestring, "artifacts/", 10) && !strstr(v->valuestring, "..") &&
+	    strlen(v->valuestring) < n) {
+		snprintf(out, n, "%s", v->valuestring);
+		rc = 0;
+	}
+	cJSON_Delete(j);
+	return rc;
 }

@@ -158,6 +158,11 @@ int amc_store_put_artifact(amc_store *s, const char *task_id, const char *name,
  * already written for `name` is removed (the earlier file has its own). */
 int amc_store_put_frame(amc_store *s, const char *task_id, const char *name, const void *data, size_t len,
 			char *relpath, size_t relpath_n, amc_err *e);
+/* A file a step made besides its screenshots (a recording, a named or
+ * cropped screenshot, a comparison's diff): its result JSON's `key` ("file"
+ * or "diff") when that is an artifact path ("artifacts/..."), into out.
+ * 0 found; -1 none. */
+int amc_store_step_file(const char *result_json, const char *key, char *out, size_t n);
 /* Absolute path of a relative artifact path, refusing anything outside $AMC_HOME/artifacts. */
 int amc_store_artifact_abspath(const amc_store *s, const char *relpath, char *out, size_t n, amc_err *e);
 /* Screenshot thumbnails: "obs-0001.png" may have its thumbnail beside it as

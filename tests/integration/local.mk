@@ -1,6 +1,6 @@
 # Shell tests that drive the real amc binary (TAP). tap.sh gives each its own AMC_HOME.
 check_PROGRAMS += tests/tools/pngcheck
-tests_tools_pngcheck_SOURCES = tests/tools/pngcheck.c
+tests_tools_pngcheck_SOURCES = tests/tools/pngcheck.c tests/tools/apng_read.h
 tests_tools_pngcheck_LDADD = $(TEST_LDADD)
 # One test per CLI module: test_main.sh for src/cli/main.c, test_cmd_NAME.sh for
 # src/cli/cmd_NAME.c (test_cmd_devices.sh and test_cmd_doctor.sh use adb-standin).
@@ -25,6 +25,8 @@ TESTS += tests/integration/test_flow_export.sh
 # Maestro's device commands on the sim and on adb (the stand-in) (issue 29)
 TESTS += tests/integration/test_flow_device.sh
 EXTRA_DIST += tests/integration/test_flow_device.sh
+TESTS += tests/integration/test_flow_media.sh
+EXTRA_DIST += tests/integration/test_flow_media.sh
 # check and run agree on every flow of the shared corpora (slow: a run per flow)
 TESTS += tests/integration/test_flow_agree.sh
 EXTRA_DIST += tests/integration/test_flow_agree.sh

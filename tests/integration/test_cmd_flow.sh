@@ -127,10 +127,10 @@ if [ -n "${AMC_MAESTRO_WILD:-}" ] && [ -d "$AMC_MAESTRO_WILD" ]; then
 	echo "# corpus (wild): $(printf '%s\n' "$out" | tail -n 1)"
 fi
 # the device kind: the check a run makes before it starts
-printf 'appId: com.a\n---\n- launchApp\n- startRecording: a\n' >"$W/device.yaml"
+printf 'appId: com.a\n---\n- launchApp\n- pressKey: Volume Up\n' >"$W/device.yaml"
 out=$("$AMC" flow check -d sim:1 "$W/device.yaml"); is "$?" 2 "-d sim:1: a command the sim cannot do: exit 2"
-like "$out" 'device.yaml:4:1: startRecording: not available on sim devices: .* \[device\]' "named with its line and kind"
-printf 'appId: com.a\n---\n- setLocation: {latitude: 1, longitude: 2}\n- launchApp\n- startRecording: a\n- setOrientation: LANDSCAPE_LEFT\n' >"$W/device3.yaml"
+like "$out" 'device.yaml:4:1: pressKey.*: not available on sim devices: .* \[device\]' "named with its line and kind"
+printf 'appId: com.a\n---\n- setAirplaneMode: enabled\n- launchApp\n- setDarkMode: enabled\n- setOrientation: UPSIDE_DOWN\n' >"$W/device3.yaml"
 out=$("$AMC" flow check --device-kind appium "$W/device3.yaml")
 is "$(printf '%s\n' "$out" | grep -c '\[device\]')" 3 "every device problem of a file is reported, not only the first"
 like "$out" 'device3.yaml:6:1: setOrientation' "the last one with its line"

@@ -103,15 +103,18 @@ like "$state" '"app":[[:space:]]*"com.android.settings"' "and nothing was launch
 "$AMC" flow check --device-kind appium "$W/perm.yaml" >"$T_HOME/out" 2>&1; is $? 2 "Appium: setPermissions refused before the run"
 like "$(cat "$T_HOME/out")" "setPermissions camera=deny, location=allow: not available on appium devices: amc's Appium driver does not set an app's permissions yet" "saying why"
 
-# what the sim cannot do: refused before the run, naming why
-printf 'appId: com.a\n---\n- startRecording: clip\n- stopRecording\n' >"$W/rec.yaml"
-"$AMC" run --flow "$W/rec.yaml" >"$T_HOME/out" 2>&1; is $? 2 "startRecording is refused before the run"
-like "$(cat "$T_HOME/out")" 'rec.yaml:3: startRecording: not available on sim devices: amc records every step' "saying why"
+# what a device kind cannot do: refused before the run, naming why
+# (recordings, screenshots and dark mode: test_flow_media.sh)
 printf 'appId: com.a\n---\n- setOrientation: SIDEWAYS\n' >"$W/bad.yaml"
 "$AMC" flow check "$W/bad.yaml" >"$T_HOME/out" 2>&1; is $? 2 "an orientation Maestro does not know is refused"
 like "$(cat "$T_HOME/out")" 'PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or UPSIDE_DOWN' "listing the four"
 "$AMC" flow check --device-kind appium "$W/sim.yaml" >"$T_HOME/out" 2>&1; is $? 2 "Appium: refused before the run"
-like "$(cat "$T_HOME/out")" "setOrientation: not available on appium devices: amc's Appium driver cannot rotate" "naming the kind and why"
+like "$(cat "$T_HOME/out")" "setAirplaneMode: not available on appium devices: amc's Appium driver cannot switch airplane mode" "naming the kind and why"
+out=$("$AMC" flow check --device-kind appium "$W/sim.yaml" 2>&1)
+ok $(printf '%s' "$out" | grep -q 'setOrientation\|setLocation' && echo 0 || echo 1) "Appium: setOrientation LANDSCAPE_LEFT and setLocation are accepted (POST /orientation, /location)"
+printf 'appId: com.a\n---\n- setOrientation: UPSIDE_DOWN\n' >"$W/ud.yaml"
+"$AMC" flow check --device-kind appium "$W/ud.yaml" >"$T_HOME/out" 2>&1; is $? 2 "Appium: UPSIDE_DOWN refused before the run"
+like "$(cat "$T_HOME/out")" "PORTRAIT or LANDSCAPE \\(LANDSCAPE_LEFT\\) only" "as Appium's orientation endpoint has two"
 
 # adb, through the stand-in: the real commands, applied to its sim
 "$AMC" sim reset >/dev/null 2>&1

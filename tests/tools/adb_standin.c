@@ -38,6 +38,7 @@
  * dispatch (run_cmd, main) read top to bottom; the shell parser is the part
  * that would split out (tests/tools/ has no shared library to put it in). */
 #include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -494,6 +495,78 @@ static int screencap(amc_device *d, int raw)
 	return rc;
 }
 
+/* ---- screenrecord: a long-running command, as on a phone ---- */
+
+static void sd_path(char *out, size_t n, const char *remote)
+{
+	const char *base = strrchr(remote, '/');
+	snprintf(out, n, "%s/sdcard-%s", dir, base ? base + 1 : remote);
+}
+
+static void rec_path(char *out, size_t n, const char *what)
+{
+	snprintf(out, n, "%s/screenrecord.%s", dir, what);
+}
+
+/* Runs until `pkill -INT screenrecord` (the stop file) or its time limit,
+ * then writes a file that starts as an MP4 does (an ftyp box) and says how
+ * long it ran: the stand-in has no video encoder, the driver only pulls it. */
+static int screenrecord(int argc, char **argv)
+{
+	long limit_s = 180;
+	const char *out = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--time-limit") && i + 1 < argc)
+			limit_s = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--bit-rate") && i + 1 < argc)
+			i++;
+		else if (argv[i][0] != '-')
+			out = argv[i];
+	}
+	if (!out || strncmp(out, "/sdcard/", 8)) {
+		fprintf(stderr, "screenrecord: needs an output file under /sdcard\n");
+		return 1;
+	}
+	char pidf[PATH_MAX + 32], stopf[PATH_MAX + 32], file[PATH_MAX + 64];
+	rec_path(pidf, sizeof pidf, "pid");
+	rec_path(stopf, sizeof stopf, "stop");
+	sd_path(file, sizeof file, out);
+	unlink(stopf);
+	FILE *f = fopen(pidf, "w");
+	if (f) {
+		fprintf(f, "%ld\n", (long)getpid());
+		fclose(f);
+	}
+	long long t0 = amc_mono_ms();
+	while (access(stopf, F_OK) != 0 && amc_mono_ms() - t0 < limit_s * 1000)
+		amc_sleep_ms(20);
+	f = fopen(file, "wb");
+	if (f) {
+		static const unsigned char ftyp[] = { 0, 0, 0, 24, 'f', 't', 'y', 'p', 'm', 'p', '4', '2', 0, 0, 0, 0,
+						      'i', 's', 'o', 'm', 'm', 'p', '4', '2' };
+		fwrite(ftyp, 1, sizeof ftyp, f);
+		fprintf(f, "amc adb stand-in screenrecord, %lld ms", amc_mono_ms() - t0);
+		fclose(f);
+	}
+	unlink(stopf);
+	unlink(pidf);
+	return 0;
+}
+
+static int recording_pid(void)
+{
+	char pidf[PATH_MAX + 32];
+	rec_path(pidf, sizeof pidf, "pid");
+	FILE *f = fopen(pidf, "r");
+	long pid = 0;
+	if (f) {
+		if (fscanf(f, "%ld", &pid) != 1)
+			pid = 0;
+		fclose(f);
+	}
+	return pid > 0 && kill((pid_t)pid, 0) == 0 ? (int)pid : 0;
+}
+
 static int run_cmd(amc_device *d, int argc, char **argv)
 {
 	amc_err e;
@@ -536,6 +609,42 @@ static int run_cmd(amc_device *d, int argc, char **argv)
 		}
 		printf("Error: Unknown command: %s\n", argv[1]);
 		return 1;
+	}
+	if (!strcmp(c, "screenrecord"))
+		return screenrecord(argc, argv);
+	if (!strcmp(c, "pidof") && argc == 2 && !strcmp(argv[1], "screenrecord")) {
+		int pid = recording_pid();
+		if (pid)
+			printf("%d\n", pid);
+		return pid ? 0 : 1;
+	}
+	if (!strcmp(c, "pkill") && argc == 3 && !strcmp(argv[1], "-INT") && !strcmp(argv[2], "screenrecord")) {
+		char stopf[PATH_MAX + 32];
+		rec_path(stopf, sizeof stopf, "stop");
+		FILE *f = recording_pid() ? fopen(stopf, "w") : NULL;
+		if (f)
+			fclose(f);
+		return f ? 0 : 1;
+	}
+	if (!strcmp(c, "rm") && argc == 3 && !strcmp(argv[1], "-f")) {
+		char file[PATH_MAX + 64];
+		sd_path(file, sizeof file, argv[2]);
+		unlink(file);
+		return 0;
+	}
+	/* cmd uimode night [yes|no]: the sim's dark theme */
+	if (!strcmp(c, "cmd") && (argc == 3 || argc == 4) && !strcmp(argv[1], "uimode") && !strcmp(argv[2], "night")) {
+		char v[8] = "";
+		if (argc == 4 && strcmp(argv[3], "yes") && strcmp(argv[3], "no")) {
+			fprintf(stderr, "Error: mode must be 'yes', 'no', 'auto' or 'custom'\n");
+			return 255;
+		}
+		if (argc == 4 && d->ops->set(d, AMC_SET_DARK_MODE, !strcmp(argv[3], "yes") ? "on" : "off", &e) != 0)
+			return 1;
+		if (d->ops->get(d, AMC_SET_DARK_MODE, v, sizeof v, &e) != 0)
+			return 1;
+		printf("Night mode: %s\n", !strcmp(v, "on") ? "yes" : "no");
+		return 0;
 	}
 	if (!strcmp(c, "wm") && argc == 2 && !strcmp(argv[1], "size")) {
 		amc_device_info info;
@@ -868,6 +977,23 @@ int main(int argc, char **argv)
 			printf("%s: 1 file pushed, 0 skipped.\n", argv[i + 1]);
 			rc = 0;
 		}
+	} else if (!strcmp(what, "pull") && argc - i == 3) {
+		char file[PATH_MAX + 64];
+		sd_path(file, sizeof file, argv[i + 1]);
+		logf_("PULL %s", argv[i + 1], NULL);
+		logf_(" %s\n", argv[i + 2], NULL);
+		char *buf = NULL;
+		size_t n = 0;
+		if (strncmp(argv[i + 1], "/sdcard/", 8) || amc_read_file(file, 64u << 20, &buf, &n, &e) != 0) {
+			fprintf(stderr, "adb: error: failed to stat remote object '%s': No such file or directory\n",
+				argv[i + 1]);
+		} else if (amc_write_replace(argv[i + 2], buf, n, 0600, &e) != 0) {
+			fprintf(stderr, "adb: error: cannot create '%s': %s\n", argv[i + 2], e.msg);
+		} else {
+			printf("%s: 1 file pulled, 0 skipped.\n", argv[i + 1]);
+			rc = 0;
+		}
+		free(buf);
 	} else if (!strcmp(what, "shell") && argc - i >= 2) {
 		rc = do_shell(d, argc - i - 1, argv + i + 1);
 	} else {

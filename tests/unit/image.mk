@@ -19,3 +19,8 @@ check_PROGRAMS += tests/unit/test_pngfast
 TESTS += tests/unit/test_pngfast
 tests_unit_test_pngfast_SOURCES = tests/unit/test_pngfast.c
 tests_unit_test_pngfast_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/unit/test_apng
+TESTS += tests/unit/test_apng
+tests_unit_test_apng_SOURCES = tests/unit/test_apng.c tests/tools/apng_read.h
+tests_unit_test_apng_LDADD = $(TEST_LDADD)

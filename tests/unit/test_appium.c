@@ -177,8 +177,30 @@ int main(void)
 	ok(rc == -1 && strstr(e.msg, "back key is not available"),
 	   "back: unknown method, then the key-event fallback, then a clear error: %.200s", e.msg);
 
-	/* The server forgets the session: the driver makes a new one, once. */
 	char path[256];
+	/* set_device through WebDriver's endpoints (flows' setOrientation,
+	 * setLocation): the fake driver keeps what it was told. */
+	ok(d->ops->set && d->ops->set(d, AMC_SET_ORIENTATION, "landscape_left", &e) == 0,
+	   "setOrientation LANDSCAPE_LEFT: POST /orientation");
+	snprintf(path, sizeof path, "/session/%s/orientation", sid);
+	cJSON *o = raw("GET", path, NULL);
+	is_str(cJSON_GetStringValue(o), "LANDSCAPE", "the server turned to LANDSCAPE");
+	cJSON_Delete(o);
+	ok(d->ops->set(d, AMC_SET_ORIENTATION, "upside_down", &e) == -1 && e.code == AMC_EUSAGE,
+	   "UPSIDE_DOWN refused: Appium's endpoint has PORTRAIT and LANDSCAPE (%s)", e.msg);
+	ok(d->ops->set(d, AMC_SET_ORIENTATION, "portrait", &e) == 0, "and back to PORTRAIT");
+	ok(d->ops->set(d, AMC_SET_LOCATION, "52.52,13.40", &e) == 0, "setLocation: POST /location");
+	snprintf(path, sizeof path, "/session/%s/location", sid);
+	o = raw("GET", path, NULL);
+	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(o, "latitude");
+	ok(cJSON_IsNumber(lat) && lat->valuedouble > 52.5 && lat->valuedouble < 52.53, "the server holds latitude 52.52");
+	cJSON_Delete(o);
+	ok(d->ops->set(d, AMC_SET_AIRPLANE, "on", &e) == -1 && e.code == AMC_EUSAGE, "airplane mode: refused, saying why");
+	/* the fake driver has no screen recording: the error is Appium's, named */
+	ok(d->ops->record_start && d->ops->record_start(d, &e) == -1 && strstr(e.msg, "screen recording"),
+	   "startRecording: appium/start_recording_screen asked, the fake driver's refusal reported: %.160s", e.msg);
+
+	/* The server forgets the session: the driver makes a new one, once. */
 	snprintf(path, sizeof path, "/session/%s", sid);
 	cJSON_Delete(raw("DELETE", path, NULL));
 	xml = NULL;

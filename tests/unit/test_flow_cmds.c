@@ -14,7 +14,8 @@
 	"hide keyboard, pasteText, copyTextFrom, setClipboard, doubleTapOn, evalScript, runScript, assertTrue, assertWithAI, " \
 	"assertNoDefectsWithAI, extractTextWithAI, action, setLocation, travel, addMedia, startRecording, " \
 	"stopRecording, setAirplaneMode, toggleAirplaneMode, setOrientation, " \
-	"setPermissions, inputRandomCityName, inputRandomCountryName, inputRandomColorName"
+	"setPermissions, inputRandomCityName, inputRandomCountryName, inputRandomColorName, assertScreenshot, " \
+	"setDarkMode, toggleDarkMode, assertDarkMode, assertLightMode"
 
 /* The commands of a one-document list, through the table. */
 static int parse_cmds(const char *text, amc_flow_cmd **cmds, size_t *n, amc_err *e)
@@ -97,17 +98,14 @@ static void test_table(void)
 	ok((amc_flow_cmds_find("tapOn")->flags & AMC_FLOW_CMDF_POINT) &&
 	   !(amc_flow_cmds_find("assertVisible")->flags & AMC_FLOW_CMDF_POINT), "only taps take a point");
 
-	/* Every row parses its command but Maestro 2.x's few that amc knows by
-	 * name only (docs.maestro.dev "Commands available"): each says it is Maestro's. */
-	int later = 0, said = 0;
+	/* Every row parses its command: Maestro 2.x's assertScreenshot and
+	 * appearance commands (MaestroFlowParser, YamlSetDarkMode) too. */
+	int later = 0;
 	for (size_t i = 0; i < n; i++)
-		if (!t[i].parse) {
-			later++;
-			said += t[i].why && strstr(t[i].why, "Maestro 2") && t[i].op == -1;
-		}
-	ok(later == 5 && said == later, "every row parses its command but 5 of Maestro 2.x, each saying so (%d)",
-	   later);
-	fails("- assertDarkMode\n", "command 'assertDarkMode' is not supported yet: a Maestro 2.x", "assertDarkMode");
+		later += !t[i].parse;
+	ok(later == 0, "every row parses its command (%d do not)", later);
+	fails("- setDarkMode: maybe\n", "setDarkMode takes enabled or disabled", "setDarkMode's values");
+	fails("- assertDarkMode: {value: x}\n", "assertDarkMode: unknown option 'value'", "assertDarkMode takes no value");
 	/* Every command that needs a value says so when written alone. */
 	int bare = 0, bare_ok = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -122,7 +120,7 @@ static void test_table(void)
 		amc_err e;
 		bare_ok += parse_cmds(yaml, &cmds, &cnt, &e) == -1 && !strcmp(e.msg, want);
 	}
-	ok(bare == 23 && bare_ok == bare, "all %d commands that need a value say so when bare", bare);
+	ok(bare == 26 && bare_ok == bare, "all %d commands that need a value say so when bare", bare);
 }
 
 static void test_commands(void)
@@ -421,7 +419,8 @@ static void test_errors(void)
 	      "scrollUntilVisible element: unknown option 'point'", "element takes no point");
 	fails("- waitForAnimationToEnd: 5\n", "waitForAnimationToEnd takes nothing or {timeout: MS}, got a number",
 	      "wait scalar");
-	fails("- takeScreenshot: {cropOn: 1}\n", "takeScreenshot: option 'cropOn' is not supported yet", "cropOn");
+	fails("- takeScreenshot: {cropOn: {bogus: 1}}\n", "bogus", "cropOn is a selector");
+	fails("- assertScreenshot: {thresholdPercentage: 90}\n", "assertScreenshot needs path", "assertScreenshot needs its reference");
 	fails("- {tapOn: a, back: b}\n", "exactly one key", "two keys in a command");
 	fails("- [back]\n", "got a list", "command as a list");
 	fails("- {[a]: b}\n", "t.yaml:1: a command name must be a plain word, got a list", "name not a word");

@@ -83,8 +83,36 @@ static void test_scale_exact(void)
 	is_int(bad, 0, "scale_fit gives the reference box filter's bytes (7 sizes, boxes of 1 to 9000 px)");
 }
 
+/* assertScreenshot's comparison, as Maestro's ScreenshotMatch counts: a
+ * pixel differs when its RGB distance exceeds tolerance * sqrt(3 * 255^2). */
+static void match_percent(void)
+{
+	amc_err e;
+	amc_image x, y, d, z;
+	amc_image_alloc(&x, 10, 10, &e);
+	amc_image_alloc(&y, 10, 10, &e);
+	amc_image_alloc(&z, 10, 9, &e);
+	for (int i = 0; i < 100; i++)
+		px(&x, i % 10, i / 10, 0x808080FF), px(&y, i % 10, i / 10, 0x808080FF);
+	ok(amc_image_match_percent(&x, &y, 0.1, &d) == 100 && !d.px, "equal images match 100 %%, no diff image");
+	px(&y, 1, 1, 0x8A8A8AFF);  /* distance sqrt(300) ~ 17.3 < 44.2: within tolerance */
+	px(&y, 2, 2, 0xFF0000FF);  /* far */
+	px(&y, 3, 3, 0x80808000);  /* alpha only: not compared */
+	double m = amc_image_match_percent(&x, &y, 0.1, &d);
+	ok(m > 98.99 && m < 99.01, "one pixel of 100 differs: 99 %% (got %.2f)", m);
+	ok(d.px && get(&d, 2, 2) == 0xFF0000FFu && get(&d, 1, 1) == 0x8A8A8AFFu, "the diff image marks it red");
+	amc_image_free(&d);
+	m = amc_image_match_percent(&x, &y, 0, NULL);
+	ok(m > 97.99 && m < 98.01, "tolerance 0: every RGB change counts (got %.2f)", m);
+	ok(amc_image_match_percent(&x, &z, 0.1, NULL) < 0, "sizes differ: -1");
+	amc_image_free(&x);
+	amc_image_free(&y);
+	amc_image_free(&z);
+}
+
 int main(void)
 {
+	match_percent();
 	amc_err e;
 	amc_image a, b, c;
 

@@ -94,10 +94,11 @@ int main(void)
 	const char *home = test_home("tools");
 	size_t n;
 	const amc_tool *all = amc_tools_all(&n);
-	is_int(n, 15, "fifteen tools");
+	is_int(n, 18, "eighteen tools");
 	static const char *names[] = { "describe_screen", "describe_screen_semantic", "get_ui_tree", "screenshot", "tap",
 				       "long_press", "swipe", "type_text", "press_key", "launch_app", "wait",
-				       "manage_app", "set_device", "open_link", "rotate" };
+				       "manage_app", "set_device", "open_link", "rotate", "get_device", "record",
+				       "assert_screenshot" };
 	for (size_t i = 0; i < 15; i++)
 		ok(amc_tools_find(names[i]) != NULL, "tool %s registered", names[i]);
 	ok(amc_tools_find("teleport") == NULL, "unknown tool not found");

@@ -27,4 +27,5 @@ libamc_a_SOURCES += \
 	src/device/sim/render.c \
 	src/device/sim/dump.c \
 	src/device/sim/ambient.h \
-	src/device/sim/ambient.c
+	src/device/sim/ambient.c \
+	src/device/sim/record.c

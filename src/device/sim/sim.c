@@ -241,6 +241,7 @@ static int op_frame(amc_device *d, amc_image *img, amc_err *e)
 	}
 	if (sim_render_frame(s, img, e) != 0)
 		return -1;
+	sim_record_frame(s, img);
 	if (finish(s, COST_SCREENSHOT, e) != 0) {
 		amc_image_free(img);
 		return -1;
@@ -535,10 +536,36 @@ static int op_set(amc_device *d, amc_dev_setting what, const char *value, amc_er
 		free(name);
 		break;
 	}
+	case AMC_SET_DARK_MODE: /* Settings' Dark theme: every screen's palette */
+		if (strcmp(value, "on") && strcmp(value, "off") && strcmp(value, "toggle"))
+			return amc_err_set(e, AMC_EUSAGE, "dark mode must be on, off or toggle");
+		s->st.toggles[TG_DARK] = !strcmp(value, "toggle") ? !s->st.toggles[TG_DARK] : !strcmp(value, "on");
+		break;
 	default:
 		return amc_err_set(e, AMC_EUSAGE, "unknown device setting");
 	}
 	return finish(s, COST_TAP, e);
+}
+
+static int op_get(amc_device *d, amc_dev_setting what, char *out, size_t n, amc_err *e)
+{
+	sim *s = S(d);
+	if (refresh(s, e) != 0)
+		return -1;
+	switch (what) {
+	case AMC_SET_DARK_MODE:
+		snprintf(out, n, "%s", s->st.toggles[TG_DARK] ? "on" : "off");
+		break;
+	case AMC_SET_AIRPLANE:
+		snprintf(out, n, "%s", s->st.toggles[TG_AIRPLANE] ? "on" : "off");
+		break;
+	case AMC_SET_ORIENTATION:
+		snprintf(out, n, "%s", amc_orientation_name(s->st.orientation));
+		break;
+	default:
+		return amc_err_set(e, AMC_EUSAGE, "the sim does not report its %s", amc_dev_setting_name(what));
+	}
+	return finish(s, 0, e);
 }
 
 static int op_wait(amc_device *d, int ms, amc_err *e)
@@ -561,6 +588,7 @@ static void sim_free(sim *s)
 {
 	if (!s)
 		return;
+	sim_record_free(s);
 	sim_state_free(&s->st);
 	sim_font_close(s->font);
 	for (int i = 0; i < s->ndrawn; i++)
@@ -591,6 +619,9 @@ static const amc_device_ops SIM_OPS = {
 	.manage_app = op_manage_app,
 	.set = op_set,
 	.double_tap = op_double_tap,
+	.get = op_get,
+	.record_start = sim_record_start,
+	.record_stop = sim_record_stop,
 	.wait = op_wait,
 	.health = op_health,
 	.close = op_close,

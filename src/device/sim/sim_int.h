@@ -325,7 +325,18 @@ typedef struct sim {
 	sim_font *font;
 	drawn_text *drawn;
 	int ndrawn, capdrawn;
+	struct sim_rec *rec;  /* a screen recording in progress (record.c); NULL: none */
 } sim;
+
+/* record.c: startRecording/stopRecording. Every distinct frame the sim
+ * renders while recording is kept (compressed) with its sim time; the stop
+ * hands them over as an animated PNG. */
+int sim_record_start(amc_device *d, amc_err *e);
+int sim_record_stop(amc_device *d, unsigned char **data, size_t *len, char *ext, size_t extn, int *frames,
+		    amc_err *e);
+/* A frame just rendered: kept when a recording runs and it differs from the last. */
+void sim_record_frame(sim *s, const amc_image *img);
+void sim_record_free(sim *s);
 
 /* state.c */
 void sim_state_factory(sim_state *st, long long seed);
