@@ -58,6 +58,12 @@ void amc_adb_rotated(amc_device *d, int quarter);
  * arguments ({"KEY": "VALUE"}), JSON text (adb_set.c). */
 int amc_adb_permissions(amc_device *d, const char *app, const char *json, amc_err *e);
 int amc_adb_launch_args(amc_device *d, const char *app, const char *json, amc_err *e);
+/* list_apps: `pm list packages`, one id a line (adb_set.c). */
+int amc_adb_list_apps(amc_device *d, char **ids, amc_err *e);
+/* install_app: `adb install -r PATH` (a checked path on amc's host), with
+ * at least ADB_INSTALL_MS to finish. */
+#define ADB_INSTALL_MS 180000L
+int amc_adb_install(amc_device *d, const char *path, amc_err *e);
 /* doubleTapOn: both `input tap`s in one adb shell call (adb_set.c). */
 int amc_adb_double_tap(amc_device *d, int x, int y, amc_err *e);
 /* The driver's set_device (adb_set.c): orientation, airplane mode, media. */

@@ -96,6 +96,10 @@ static int c_set(amc_device *d, amc_dev_setting what, const char *value, amc_err
 {
 	COUNTED(inputs, set(d, what, value, e));
 }
+static int c_list_apps(amc_device *d, char **ids, amc_err *e)
+{
+	COUNTED(inputs, list_apps(d, ids, e));
+}
 static int c_wait(amc_device *d, int ms, amc_err *e)
 {
 	COUNTED(waits, wait(d, ms, e));
@@ -133,6 +137,7 @@ static void wrap(amc_device *d, const amc_device_ops *o)
 		.manage_app = o->manage_app ? c_manage_app : NULL,
 		.set = o->set ? c_set : NULL,
 		.double_tap = o->double_tap ? c_double_tap : NULL,
+		.list_apps = o->list_apps ? c_list_apps : NULL,
 	};
 	d->ops = &d->counted;
 }

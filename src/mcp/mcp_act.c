@@ -402,7 +402,7 @@ void amc_mcp_act_schema(cJSON *act_tool)
 	amc_sb d;
 	amc_sb_init(&d);
 	/* under 400 bytes: the arguments' names say enough, the summaries would double it */
-	amc_sb_puts(&d, "One recorded step; returns it and the new screen. "
+	amc_sb_puts(&d, "A recorded step, and the new screen. "
 			"x,y are device px: image px times observe's scale.");
 	size_t n;
 	const amc_tool *all = amc_tools_all(&n);
@@ -411,15 +411,15 @@ void amc_mcp_act_schema(cJSON *act_tool)
 			continue;
 		cJSON_AddItemToArray(en, cJSON_CreateString(all[i].name));
 		cJSON *schema = amc_tools_schema(&all[i]);
-		amc_sb_printf(&d, " %s(", all[i].name);
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(schema, "properties");
+		amc_sb_printf(&d, " %s%s", all[i].name, p && p->child ? "(" : ""); /* list_apps: no () */
 		if (all[i].targets) {
 			amc_sb_puts(&d, "element|");
 			if (!cJSON_GetObjectItemCaseSensitive(props, "element"))
 				cJSON_AddItemToObject(props, "element", cJSON_Parse("{\"type\":\"string\",\"description\":"
 										    "\"a Scene element id: acts on its centre\"}"));
 		}
-		const cJSON *p;
-		int first = 1;
+		int first = 1, any = p && p->child;
 		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(schema, "properties")) {
 			const char *name = amc_mcp_act_arg(p->string);
 			amc_sb_printf(&d, "%s%s", first ? "" : ",", name);
@@ -427,12 +427,15 @@ void amc_mcp_act_schema(cJSON *act_tool)
 			if (!cJSON_GetObjectItemCaseSensitive(props, name))
 				cJSON_AddItemToObject(props, name, cJSON_Duplicate(p, 1));
 		}
-		amc_sb_puts(&d, ")");
+		amc_sb_puts(&d, any ? ")" : "");
 		cJSON_Delete(schema);
 	}
 	cJSON_AddItemToArray(en, cJSON_CreateString("finish"));
-	amc_sb_puts(&d, " finish(success,summary,answer) ends the task. text may hold {{secret:NAME}}. "
-			"Irreversible taps need a person's yes.");
+	/* {{secret:NAME}} is said by text's own description (kept under 400 bytes) */
+	amc_sb_puts(&d, " finish(success,summary,answer) ends it. Irreversible taps and clear_app ask a person.");
+	cJSON *text = cJSON_GetObjectItemCaseSensitive(props, "text");
+	if (text && !cJSON_GetObjectItemCaseSensitive(text, "description"))
+		cJSON_AddStringToObject(text, "description", "may hold {{secret:NAME}}");
 	cJSON_ReplaceItemInObjectCaseSensitive(act_tool, "description", cJSON_CreateString(d.buf));
 	amc_sb_free(&d);
 }
@@ -594,6 +597,16 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 		amc_sb_puts(&t, ": ");
 		amc_sanitize_line(ans.error, strlen(ans.error), &t);
 	}
+	/* what the action returned (list_apps' ids, install_app's file), bounded */
+	char *res = ans.result && cJSON_GetArraySize(ans.result) ? cJSON_PrintUnformatted(ans.result) : NULL;
+	if (res) {
+		size_t n = strlen(res);
+		amc_sb_puts(&t, "\nresult: ");
+		amc_sanitize_line(res, n > AMC_MCP_ACT_RESULT_TEXT ? AMC_MCP_ACT_RESULT_TEXT : n, &t);
+		if (n > AMC_MCP_ACT_RESULT_TEXT)
+			amc_sb_puts(&t, " [... the whole result is in structuredContent]");
+	}
+	free(res);
 	amc_sb_puts(&t, "\nnow: ");
 	if (have_scene)
 		scene_text(scene, &t);
@@ -607,6 +620,7 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 		cJSON_AddNullToObject(st, "error");
 	else
 		add_safe_str(st, "error", ans.error);
+	cJSON_AddItemToObject(st, "result", ans.result ? cJSON_Duplicate(ans.result, 1) : cJSON_CreateNull());
 	cJSON_AddItemToObject(st, "scene", scene ? scene : cJSON_CreateNull());
 	cJSON *r = amc_mcp_result(st, amc_sb_str(&t), !ok);
 	amc_sb_free(&t);

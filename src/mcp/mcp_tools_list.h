@@ -29,7 +29,7 @@ static const char TOOLS_JSON[] = "["
 			       "\"reason\":{\"type\":\"string\",\"maxLength\":2000,\"description\":\"why (recorded with the step)\"}",
 			       ",\"required\":[\"action\"]") ","
 	"\"outputSchema\":" OBJ("\"task\":{\"type\":\"string\"},\"step\":{\"type\":\"integer\"},\"status\":{\"type\":\"string\"},"
-				"\"error\":{},\"scene\":{},\"steps\":{\"type\":\"integer\"}", ",\"required\":[\"task\",\"step\",\"status\"]")
+				"\"error\":{},\"result\":{},\"scene\":{},\"steps\":{\"type\":\"integer\"}", ",\"required\":[\"task\",\"step\",\"status\"]")
 	ANN("false", "true", "false", "false") "},"
 
 	"{\"name\":\"run_task\",\"title\":\"Run a task\","
