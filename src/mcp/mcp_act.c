@@ -1,7 +1,8 @@
 /* mcp_act.c - observe, act and run_task: the tools that touch a device
- * (mcp_act.h). Just over 800 lines since the result helpers moved here from
- * mcp_tools.c (which ended a circle) and the once-per-screen image came in:
- * run_task (its job, progress and wait) is the seam to split along next. */
+ * (mcp_act.h). Near 800 lines since the result helpers moved here from
+ * mcp_tools.c (which ended a circle) and the once-per-screen image came in;
+ * the flow gate and run_task's check moved to mcp_check.c: run_task (its
+ * job, progress and wait) is the seam to split along next. */
 #include "mcp/mcp_act.h"
 
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include "device/device.h"
 #include "image/png.h"
 #include "launch/launch.h"
+#include "mcp/mcp_check.h"
 #include "mcp/registry.h"
 #include "runtime/observe.h"
 #include "runtime/run.h"
@@ -685,44 +687,8 @@ static void *run_main(void *arg)
 /* A flow from a client is the client's action: its irreversible-looking taps
  * go through the same gate as act's. A run's steps have nobody to ask, so
  * such a flow is refused before it starts, naming its first such line (issue
- * 30); `amc mcp --yes` lets it run. Bundled flows and flows a person runs
- * from the CLI keep their own rules. Flows it calls by file (runFlow) are not
- * read here. Returns 0 when the flow may run, or -1 with *e naming the line. */
-static int client_flow_gate(const char *text, const char *name, amc_err *e)
-{
-	amc_words w;
-	amc_err we;
-	if (amc_words_load(NULL, &w, &we) != 0)
-		return amc_err_set(e, AMC_EENV, "cannot load the irreversible-action words: %s", we.msg);
-	int rc = 0, line = 0, in_tap = 0;
-	for (const char *p = text; *p && rc == 0;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		line++;
-		char buf[512];
-		snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf - 1 ? len : sizeof buf - 1), p);
-		const char *t = buf + strspn(buf, " \t");
-		if (*t == '-') { /* a new command: is it a tap? */
-			const char *c = t + 1 + strspn(t + 1, " \t");
-			in_tap = !strncmp(c, "tapOn", 5) || !strncmp(c, "longPressOn", 11) || !strncmp(c, "doubleTapOn", 11);
-		}
-		const char *word = in_tap && *t != '#' ? amc_words_match(&w, t) : NULL;
-		if (word) {
-			amc_sb sb;
-			amc_sb_init(&sb);
-			amc_sanitize_line(t, strlen(t), &sb);
-			amc_err_set(e, AMC_EFAIL, "refused before it started: line %d of %s (%s) taps something irreversible-looking "
-				    "('%s'), and a run's steps have nobody to confirm them. Do it step by step with act (your "
-				    "user confirms there), or ask them to restart this server as `amc mcp --yes`",
-				    line, name, amc_sb_str(&sb), word);
-			amc_sb_free(&sb);
-			rc = -1;
-		}
-		p = nl ? nl + 1 : p + len;
-	}
-	amc_words_free(&w);
-	return rc;
-}
+ * 30; amc_mcp_flow_gate, mcp_check.c); `amc mcp --yes` lets it run. Bundled
+ * flows and flows a person runs from the CLI keep their own rules. */
 
 cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 {
@@ -734,6 +700,9 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	const char *goal = amc_json_str(c->args, "goal"), *flow = amc_json_str(c->args, "flow");
 	if (!!goal == !!flow)
 		return amc_mcp_fail("run_task needs exactly one of goal (words) or flow (a path or YAML text)");
+	/* check_only: `amc flow check` of the flow; no task, no device taken */
+	if (cJSON_IsTrue(arg(c, "check_only")))
+		return flow ? amc_mcp_check_flow(c, dev, flow) : amc_mcp_fail("check_only checks a flow, not a goal");
 	const cJSON *ms = arg(c, "max_steps");
 	int wait = cJSON_IsTrue(arg(c, "wait"));
 	/* a run is a task of its own: this session's task on the device ends first */
@@ -745,13 +714,14 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 		return fail_take(o->home, "run a task on", dev, &e);
 	amc_device_unlock(probe);
 	if (flow && !o->assume_yes) {
-		int text = strchr(flow, '\n') && !amc_file_exists(flow);
+		int text = amc_mcp_flow_is_text(flow);
 		char *body = NULL;
 		size_t blen = 0;
 		amc_err re;
 		if (!text && amc_read_file(flow, 1 << 20, &body, &blen, &re) != 0)
 			body = NULL; /* launch reports a flow it cannot read */
-		int g = (text || body) ? client_flow_gate(text ? flow : body, text ? "the flow text you sent" : flow, &e) : 0;
+		int g = (text || body) ? amc_mcp_flow_gate(text ? flow : body, text ? "the flow text you sent" : flow, NULL, &e)
+				       : 0;
 		free(body);
 		if (g != 0)
 			return amc_mcp_fail("%s", e.msg);
@@ -764,7 +734,7 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	char cwd[PATH_MAX];
 	if (goal)
 		req.goal = goal;
-	else if (strchr(flow, '\n') && !amc_file_exists(flow)) {
+	else if (amc_mcp_flow_is_text(flow)) {
 		/* YAML text: relative names in it are taken from the server's folder */
 		memset(&b, 0, sizeof b);
 		b.flow = flow;
