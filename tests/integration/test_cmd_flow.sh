@@ -134,7 +134,7 @@ printf 'appId: com.a\n---\n- setLocation: {latitude: 1, longitude: 2}\n- launchA
 out=$("$AMC" flow check --device-kind appium "$W/device3.yaml")
 is "$(printf '%s\n' "$out" | grep -c '\[device\]')" 3 "every device problem of a file is reported, not only the first"
 like "$out" 'device3.yaml:6:1: setOrientation' "the last one with its line"
-printf 'appId: com.a\n---\n- pressKey: volume up\n' >"$W/keys.yaml"
+printf 'appId: com.a\n---\n- pressKey: Remote Dpad Up\n' >"$W/keys.yaml"
 "$AMC" flow check -d sim "$W/keys.yaml" >"$T_HOME/out"; is "$?" 2 "a key the sim lacks"
 like "$(cat "$T_HOME/out")" 'keys.yaml:3:1: pressKey.*not available on sim devices' "is a device problem"
 "$AMC" flow check --device-kind adb "$W/keys.yaml" >/dev/null; is "$?" 0 "adb has that key"
