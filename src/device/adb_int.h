@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include "device/device.h"
+#include "device/adb_list.h"
 #include "util/proc.h"
 
 /* Bounds on what one adb call may print (text) and on its error output. */
@@ -44,9 +45,7 @@ int amc_adb_sh(adb *a, const char *const *words, char **out, amc_err *e);
  * into out (n bytes). */
 void amc_adb_first_line(const char *s, char *out, size_t n);
 
-/* 1 when `s` can name an app or activity for am/pm: letters, digits and
- * . _ / $, not starting with '-', at most 255 bytes. */
-int amc_adb_app_id_valid(const char *s);
+/* amc_adb_app_id_valid: adb_list.h */
 
 /* `adb -s SERIAL shell WORDS...` (words already safe for the phone's shell)
  * and `adb -s SERIAL push LOCAL REMOTE`, as adb.c runs them. */

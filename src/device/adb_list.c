@@ -12,6 +12,7 @@
 
 #include "util/proc.h"
 #include "util/sanitize.h"
+#include "util/strbuf.h"
 
 int amc_adb_parse_devices(const char *text, amc_adb_entry **out, size_t *n)
 {
@@ -164,4 +165,29 @@ char *amc_adb_parse_focus(const char *out)
 		}
 	}
 	return NULL;
+}
+
+char *amc_adb_parse_packages(const char *out)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	int n = 0;
+	for (const char *line = out; line && *line && n < AMC_APPS_MAX;) {
+		size_t len = strcspn(line, "\n");
+		size_t id = len;
+		while (id > 0 && line[id - 1] == '\r')
+			id--;
+		if (id > 8 && id - 8 <= 255 && !strncmp(line, "package:", 8)) {
+			char buf[256];
+			memcpy(buf, line + 8, id - 8);
+			buf[id - 8] = '\0';
+			if (amc_adb_app_id_valid(buf) && !strchr(buf, '/')) {
+				amc_sb_printf(&sb, "%s\n", buf);
+				n++;
+			}
+		}
+		line += len + (line[len] == '\n');
+	}
+	char *r = amc_sb_detach(&sb);
+	return r ? r : amc_xstrdup("");
 }

@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "device/adb_int.h"
+#include "device/adb_list.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
 
@@ -347,21 +348,8 @@ int amc_adb_list_apps(amc_device *d, char **ids, amc_err *e)
 	if (amc_adb_shell(d, w, &out, e) != 0)
 		return -1;
 	/* "package:com.android.settings" a line; anything else is skipped */
-	amc_sb sb;
-	amc_sb_init(&sb);
-	int n = 0;
-	for (char *line = out, *next; line && *line && n < AMC_APPS_MAX; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		line[strcspn(line, "\r")] = '\0';
-		if (strncmp(line, "package:", 8) || !amc_adb_app_id_valid(line + 8) || strchr(line + 8, '/'))
-			continue;
-		amc_sb_printf(&sb, "%s\n", line + 8);
-		n++;
-	}
+	*ids = amc_adb_parse_packages(out ? out : "");
 	free(out);
-	*ids = amc_sb_detach(&sb);
 	return 0;
 }
 

@@ -657,6 +657,13 @@ static int op_list_apps(amc_device *d, char **ids, amc_err *e)
 		cJSON_Delete(v);
 		return amc_err_prefix(e, "this Appium driver cannot list apps (mobile: listApps)");
 	}
+	*ids = amc_appium_parse_apps(v);
+	cJSON_Delete(v);
+	return 0;
+}
+
+char *amc_appium_parse_apps(const cJSON *v)
+{
 	amc_sb sb;
 	amc_sb_init(&sb);
 	int n = 0;
@@ -670,9 +677,8 @@ static int op_list_apps(amc_device *d, char **ids, amc_err *e)
 		amc_sb_printf(&sb, "%s\n", id);
 		n++;
 	}
-	cJSON_Delete(v);
-	*ids = amc_sb_detach(&sb);
-	return 0;
+	char *r = amc_sb_detach(&sb);
+	return r ? r : amc_xstrdup("");
 }
 
 static int op_wait(amc_device *d, int ms, amc_err *e)

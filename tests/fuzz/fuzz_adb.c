@@ -1,5 +1,5 @@
 /* Fuzz target: what adb prints, read by amc (device/adb.c, adb_list.c):
- * `adb devices -l`, `wm size` and `dumpsys window`. The same bytes go to
+ * `adb devices -l`, `wm size`, `dumpsys window` and `pm list packages`. The same bytes go to
  * each parser; what they return is made terminal-safe as `amc devices` and
  * the error messages do. */
 #include <stddef.h>
@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "device/adb.h"
+#include "device/adb_list.h"
+#include "device/device.h"
 #include "util/sanitize.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -34,6 +36,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *pkg = amc_adb_parse_focus(s);
 	free(pkg);
 	free(amc_adb_quote_input_text(s));
+	/* list_apps: every id it keeps is one amc hands to am/pm as it is */
+	char *ids = amc_adb_parse_packages(s);
+	int k = 0;
+	for (char *p = ids, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			abort(); /* every id ends its line */
+		*nl = '\0';
+		if (!amc_adb_app_id_valid(p) || strchr(p, '/') || ++k > AMC_APPS_MAX)
+			abort();
+	}
+	free(ids);
 	free(s);
 	return 0;
 }
