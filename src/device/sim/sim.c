@@ -1,5 +1,7 @@
 /* sim.c - the simulated phone as an amc device: the vtable, argument checks,
- * sim time, fault injection and persistence around every call. */
+ * sim time, fault injection and persistence around every call. Just over 800
+ * lines since list_apps came in: the app operations (launch, manage, list,
+ * links) are the part to move into a file of their own next. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
