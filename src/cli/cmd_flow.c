@@ -22,27 +22,6 @@ static void print_problem(const amc_check_problem *p)
 	printf(" [%s]\n", amc_check_kind_name(p->kind));
 }
 
-static cJSON *report_json(const amc_check_report *r)
-{
-	cJSON *j = cJSON_CreateObject();
-	cJSON_AddNumberToObject(j, "files", (double)r->files);
-	cJSON_AddNumberToObject(j, "clean", (double)r->clean);
-	cJSON_AddNumberToObject(j, "lacking", (double)r->lacking);
-	cJSON_AddNumberToObject(j, "warned", (double)r->warned);
-	cJSON *a = cJSON_AddArrayToObject(j, "problems");
-	for (size_t i = 0; i < r->n; i++) {
-		cJSON *p = cJSON_CreateObject();
-		cJSON_AddStringToObject(p, "file", r->v[i].file);
-		cJSON_AddNumberToObject(p, "line", r->v[i].line);
-		cJSON_AddNumberToObject(p, "col", r->v[i].col);
-		cJSON_AddStringToObject(p, "kind", amc_check_kind_name(r->v[i].kind));
-		cJSON_AddStringToObject(p, "severity", r->v[i].kind == AMC_CHECK_NEEDS_ENV ? "warning" : "error");
-		cJSON_AddStringToObject(p, "message", r->v[i].msg);
-		cJSON_AddItemToArray(a, p);
-	}
-	return j;
-}
-
 /* AI commands pass the check when a model would answer them in a run: the
  * provider a goal would use connects (its key is there; nothing is sent). */
 static int have_model(const amc_cli *cli)
@@ -124,7 +103,7 @@ static int check(const amc_cli *cli, int argc, char **argv)
 	amc_script_close(js);
 	if (rc == 0) {
 		if (json) {
-			amc_cli_print_json(report_json(&r));
+			amc_cli_print_json(amc_check_report_json(&r));
 		} else {
 			for (size_t i = 0; i < r.n; i++)
 				print_problem(&r.v[i]);

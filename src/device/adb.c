@@ -479,6 +479,8 @@ static char *link_word(const char *link)
 static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const char *arg, amc_err *e)
 {
 	adb *a = adb_of(d);
+	if (op == AMC_APP_INSTALL)
+		return amc_adb_install(d, arg, e);
 	if ((op != AMC_APP_OPEN_LINK || app_id) && (!amc_adb_app_id_valid(app_id) || strchr(app_id, '/'))) {
 		char *s = amc_sanitize_dup(app_id ? app_id : "");
 		amc_err_set(e, AMC_EUSAGE, "'%.200s' is not an Android package (com.example.app)", s);
@@ -488,6 +490,8 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 	char *out = NULL, *lw = NULL;
 	int rc = 0;
 	switch (op) {
+	case AMC_APP_INSTALL: /* above */
+		break;
 	case AMC_APP_PERMISSIONS:
 		return amc_adb_permissions(d, app_id, arg, e);
 	case AMC_APP_LAUNCH_ARGS:
@@ -583,6 +587,7 @@ static int op_frame(amc_device *d, amc_image *img, amc_err *e);
 	.key = op_key, .launch_app = op_launch_app, .wait = op_wait, .health = op_health, \
 	.manage_app = op_manage_app, .set = amc_adb_set, .double_tap = amc_adb_double_tap, \
 	.get = amc_adb_get, .record_start = amc_adb_record_start, .record_stop = amc_adb_record_stop, \
+	.list_apps = amc_adb_list_apps, \
 	.close = op_close
 static const amc_device_ops ADB_OPS = { ADB_COMMON_OPS, .frame = op_frame };
 static const amc_device_ops ADB_PNG_OPS = { ADB_COMMON_OPS };

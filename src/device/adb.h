@@ -39,9 +39,6 @@ int amc_adb_serial_valid(const char *serial);
  * packages -3`; ids amc could not launch are left out). *apps is malloc'd,
  * each id too (the caller frees them). 0, or -1 with e. */
 int amc_adb_describe(amc_device *d, char *os, size_t n, char ***apps, size_t *napps, size_t max, amc_err *e);
-/* The app ids of `pm list packages` output ("package:ID" lines; ids amc
- * could not launch are left out), at most max; *apps malloc'd as above. */
-void amc_adb_parse_packages(const char *text, char ***apps, size_t *napps, size_t max);
 
 /* The foreground app's package ("com.android.settings"), from `dumpsys window`
  * (mCurrentFocus, else mFocusedApp). Caller frees. */

@@ -5,6 +5,7 @@
 
 #include "device/adb.h"
 #include "device/adb_int.h"
+#include "device/adb_list.h"
 #include "util/strbuf.h"
 
 int amc_adb_describe(amc_device *d, char *os, size_t n, char ***apps, size_t *napps, size_t max, amc_err *e)
@@ -29,17 +30,3 @@ int amc_adb_describe(amc_device *d, char *os, size_t n, char ***apps, size_t *na
 	return 0;
 }
 
-void amc_adb_parse_packages(const char *text, char ***apps, size_t *napps, size_t max)
-{
-	*apps = NULL;
-	*napps = 0;
-	char *copy = amc_xstrdup(text ? text : "");
-	char *save = NULL;
-	for (char *l = strtok_r(copy, "\r\n", &save); l && *napps < max; l = strtok_r(NULL, "\r\n", &save)) {
-		if (strncmp(l, "package:", 8) != 0 || !amc_adb_app_id_valid(l + 8))
-			continue;
-		*apps = amc_xrealloc(*apps, (*napps + 1) * sizeof **apps);
-		(*apps)[(*napps)++] = amc_xstrdup(l + 8);
-	}
-	free(copy);
-}

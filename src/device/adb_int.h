@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include "device/device.h"
+#include "device/adb_list.h"
 #include "util/proc.h"
 
 /* Bounds on what one adb call may print (text) and on its error output. */
@@ -45,9 +46,7 @@ int amc_adb_sh(adb *a, const char *const *words, char **out, amc_err *e);
  * into out (n bytes). */
 void amc_adb_first_line(const char *s, char *out, size_t n);
 
-/* 1 when `s` can name an app or activity for am/pm: letters, digits and
- * . _ / $, not starting with '-', at most 255 bytes. */
-int amc_adb_app_id_valid(const char *s);
+/* amc_adb_app_id_valid: adb_list.h */
 
 /* `adb -s SERIAL shell WORDS...` (words already safe for the phone's shell)
  * and `adb -s SERIAL push LOCAL REMOTE`, as adb.c runs them. */
@@ -65,6 +64,12 @@ int amc_adb_get(amc_device *d, amc_dev_setting what, char *out, size_t n, amc_er
 int amc_adb_record_start(amc_device *d, amc_err *e);
 int amc_adb_record_stop(amc_device *d, unsigned char **data, size_t *len, char *ext, size_t extn, int *frames,
 			amc_err *e);
+/* list_apps: `pm list packages`, one id a line (adb_set.c). */
+int amc_adb_list_apps(amc_device *d, char **ids, amc_err *e);
+/* install_app: `adb install -r PATH` (a checked path on amc's host), with
+ * at least ADB_INSTALL_MS to finish. */
+#define ADB_INSTALL_MS 180000L
+int amc_adb_install(amc_device *d, const char *path, amc_err *e);
 /* doubleTapOn: both `input tap`s in one adb shell call (adb_set.c). */
 int amc_adb_double_tap(amc_device *d, int x, int y, amc_err *e);
 /* The driver's set_device (adb_set.c): orientation, airplane mode, media. */

@@ -12,6 +12,7 @@
 
 #include "util/proc.h"
 #include "util/sanitize.h"
+#include "util/strbuf.h"
 
 int amc_adb_parse_devices(const char *text, amc_adb_entry **out, size_t *n)
 {
@@ -164,4 +165,35 @@ char *amc_adb_parse_focus(const char *out)
 		}
 	}
 	return NULL;
+}
+
+void amc_adb_parse_packages(const char *text, char ***apps, size_t *napps, size_t max)
+{
+	*apps = NULL;
+	*napps = 0;
+	char *copy = amc_xstrdup(text ? text : "");
+	char *save = NULL;
+	for (char *l = strtok_r(copy, "\r\n", &save); l && *napps < max; l = strtok_r(NULL, "\r\n", &save)) {
+		if (strncmp(l, "package:", 8) != 0 || !amc_adb_app_id_valid(l + 8) || strchr(l + 8, '/'))
+			continue;
+		*apps = amc_xrealloc(*apps, (*napps + 1) * sizeof **apps);
+		(*apps)[(*napps)++] = amc_xstrdup(l + 8);
+	}
+	free(copy);
+}
+
+char *amc_adb_package_lines(const char *out)
+{
+	char **apps;
+	size_t n;
+	amc_adb_parse_packages(out, &apps, &n, AMC_APPS_MAX);
+	amc_sb sb;
+	amc_sb_init(&sb);
+	for (size_t i = 0; i < n; i++) {
+		amc_sb_printf(&sb, "%s\n", apps[i]);
+		free(apps[i]);
+	}
+	free(apps);
+	char *r = amc_sb_detach(&sb);
+	return r ? r : amc_xstrdup("");
 }

@@ -10,7 +10,8 @@
  * real phone: refused here (amc flow check refuses it before a run).
  * launchApp's permissions (pm grant/revoke, Maestro's names translated as
  * its AndroidDriver does) and arguments (intent extras of the launcher
- * activity) are here too. */
+ * activity) are here too, and list_apps (`pm list packages`) and
+ * install_app (`adb install -r`: keeps the app's data, never a downgrade). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "device/adb_int.h"
+#include "device/adb_list.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
 
@@ -380,5 +382,44 @@ int amc_adb_launch_args(amc_device *d, const char *app, const char *json, amc_er
 	}
 	free(out);
 	amc_sb_free(&ex);
+	return rc;
+}
+
+/* ---- list_apps and install_app ---- */
+
+int amc_adb_list_apps(amc_device *d, char **ids, amc_err *e)
+{
+	const char *w[] = { "pm", "list", "packages", NULL };
+	char *out = NULL;
+	if (amc_adb_shell(d, w, &out, e) != 0)
+		return -1;
+	/* "package:com.android.settings" a line; anything else is skipped */
+	*ids = amc_adb_package_lines(out ? out : "");
+	free(out);
+	return 0;
+}
+
+int amc_adb_install(amc_device *d, const char *path, amc_err *e)
+{
+	adb *a = adb_of(d);
+	/* -r: replace an installed app of the same id keeping its data; no -d
+	 * (downgrade) nor -g (grant every permission) */
+	const char *args[] = { "install", "-r", path, NULL };
+	long keep = a->timeout_ms;
+	if (a->timeout_ms < ADB_INSTALL_MS)
+		a->timeout_ms = ADB_INSTALL_MS; /* a large package takes a while to copy and verify */
+	amc_proc_result r;
+	int rc = amc_adb_run(a, args, 65536, &r, e);
+	a->timeout_ms = keep;
+	if (rc != 0)
+		return -1;
+	const char *txt = r.out_len ? (const char *)r.out : "";
+	if (r.exit_code != 0 || !strstr(txt, "Success")) {
+		const char *f = strstr(txt, "Failure");
+		char line[256];
+		amc_adb_first_line(f ? f : r.err_len ? r.err : txt, line, sizeof line);
+		rc = amc_err_set(e, AMC_EFAIL, "adb install on %s failed: %s", a->serial, line[0] ? line : "no message");
+	}
+	amc_proc_result_free(&r);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* appium.c - the Appium (W3C WebDriver) driver. Over 800 lines: one
- * driver, its requests (req, sreq) shared by every op; the recording ops
- * and the element ops are what would move out with those requests. */
+ * driver, its requests (req, sreq) shared by every op; the recording ops,
+ * the element ops and the app operations (launch, manage, list) are what
+ * would move out with those requests. */
 #include "device/appium.h"
 
 #include <curl/curl.h>
@@ -645,11 +646,22 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 {
 	appium *a = P(d);
 	size_t n = app_id ? strlen(app_id) : 0;
-	if ((app_id || op != AMC_APP_OPEN_LINK) &&
+	if ((app_id || (op != AMC_APP_OPEN_LINK && op != AMC_APP_INSTALL)) &&
 	    (!n || n > 255 ||
 	     strspn(app_id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != n))
 		return amc_err_set(e, AMC_EUSAGE, "%s is not an app id (package or bundle id)",
 				   n ? "the app id" : "an empty name");
+	if (op == AMC_APP_INSTALL) {
+		/* a path on the Appium server's host: the same as amc's when it runs here */
+		cJSON *in = cJSON_CreateObject();
+		cJSON_AddStringToObject(in, "script", "mobile: installApp");
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "appPath", arg ? arg : "");
+		cJSON_AddItemToArray(cJSON_AddArrayToObject(in, "args"), o);
+		int rc = sreq(a, "POST", "/execute/sync", in, NULL, e);
+		cJSON_Delete(in);
+		return rc == R_OK ? 0 : amc_err_prefix(e, "mobile: installApp failed");
+	}
 	if (op == AMC_APP_PERMISSIONS || op == AMC_APP_LAUNCH_ARGS)
 		return amc_err_set(e, AMC_EUSAGE, "amc's Appium driver does not set an app's %s yet",
 				   op == AMC_APP_PERMISSIONS ? "permissions" : "launch arguments");
@@ -724,6 +736,44 @@ static int op_set(amc_device *d, amc_dev_setting what, const char *value, amc_er
 	return 0;
 }
 
+/* mobile: listApps (XCUITest: an object keyed by bundle id; drivers that
+ * answer a list of ids are read too). Ids that are not app ids are skipped. */
+static int op_list_apps(amc_device *d, char **ids, amc_err *e)
+{
+	appium *a = P(d);
+	cJSON *in = cJSON_CreateObject(), *v = NULL;
+	cJSON_AddStringToObject(in, "script", "mobile: listApps");
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(in, "args"), cJSON_CreateObject());
+	int rc = sreq(a, "POST", "/execute/sync", in, &v, e);
+	cJSON_Delete(in);
+	if (rc != R_OK) {
+		cJSON_Delete(v);
+		return amc_err_prefix(e, "this Appium driver cannot list apps (mobile: listApps)");
+	}
+	*ids = amc_appium_parse_apps(v);
+	cJSON_Delete(v);
+	return 0;
+}
+
+char *amc_appium_parse_apps(const cJSON *v)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	int n = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, v) {
+		const char *id = cJSON_IsObject(v) ? it->string : cJSON_GetStringValue(it);
+		size_t len = id ? strlen(id) : 0;
+		if (n >= AMC_APPS_MAX || !len || len > 255 ||
+		    strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != len)
+			continue;
+		amc_sb_printf(&sb, "%s\n", id);
+		n++;
+	}
+	char *r = amc_sb_detach(&sb);
+	return r ? r : amc_xstrdup("");
+}
+
 static int op_wait(amc_device *d, int ms, amc_err *e)
 {
 	(void)d;
@@ -771,6 +821,7 @@ static const amc_device_ops APPIUM_OPS = {
 	.key = op_key,
 	.launch_app = op_launch_app,
 	.manage_app = op_manage_app,
+	.list_apps = op_list_apps,
 	.wait = op_wait,
 	.health = op_health,
 	.close = op_close,

@@ -39,6 +39,12 @@ struct cJSON;
 int amc_appium_answer(const char *url, const char *method, const char *path, long status, const char *body,
 		      size_t len, struct cJSON **value, amc_err *e);
 
+/* The app ids in `mobile: listApps`' value (an object keyed by bundle id,
+ * as XCUITest answers, or a list of ids), one a line, each of app-id
+ * characters and at most 255 bytes, at most AMC_APPS_MAX; malloc'd, never
+ * NULL. Exposed for the fuzz target. */
+char *amc_appium_parse_apps(const struct cJSON *value);
+
 /* The session id of an open Appium device ("" for other devices). */
 const char *amc_appium_session(amc_device *d);
 /* The platform the configured capabilities ([appium] capabilities or

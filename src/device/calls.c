@@ -109,6 +109,10 @@ static int c_record_stop(amc_device *d, unsigned char **data, size_t *len, char 
 {
 	COUNTED(inputs, record_stop(d, data, len, ext, extn, frames, e));
 }
+static int c_list_apps(amc_device *d, char **ids, amc_err *e)
+{
+	COUNTED(inputs, list_apps(d, ids, e));
+}
 static int c_wait(amc_device *d, int ms, amc_err *e)
 {
 	COUNTED(waits, wait(d, ms, e));
@@ -149,6 +153,7 @@ static void wrap(amc_device *d, const amc_device_ops *o)
 		.get = o->get ? c_get : NULL,
 		.record_start = o->record_start ? c_record_start : NULL,
 		.record_stop = o->record_stop ? c_record_stop : NULL,
+		.list_apps = o->list_apps ? c_list_apps : NULL,
 	};
 	d->ops = &d->counted;
 }

@@ -40,6 +40,8 @@ static const struct {
 	[AMC_KEY_MEDIA_REWIND] = { "media_rewind", "Remote Media Rewind", 89 },
 	[AMC_KEY_MEDIA_FAST_FORWARD] = { "media_fast_forward", "Remote Media Fast Forward", 90 },
 	[AMC_KEY_HIDE_KEYBOARD] = { "hide_keyboard", "hide_keyboard", -1 },
+	/* not one of Maestro's pressKey names: amc's name only */
+	[AMC_KEY_APP_SWITCH] = { "app_switch", "app_switch", 187 },
 };
 
 int amc_key_parse(const char *s, amc_key *out)

@@ -14,7 +14,8 @@
 #include "util/lockfile.h"
 
 /* The keys a driver may be asked for. Every driver sends back, home, enter
- * and delete (backspace); adb and Appium (Android) send the rest; a driver
+ * and delete (backspace); the sim also the volume keys; adb and Appium
+ * (Android) send the rest; a driver
  * without a key says so (AMC_EUSAGE naming the key). */
 typedef enum amc_key {
 	AMC_KEY_BACK,
@@ -39,6 +40,7 @@ typedef enum amc_key {
 	AMC_KEY_MEDIA_REWIND,
 	AMC_KEY_MEDIA_FAST_FORWARD,
 	AMC_KEY_HIDE_KEYBOARD,  /* not a key: dismiss the soft keyboard if it is up (Maestro's hideKeyboard) */
+	AMC_KEY_APP_SWITCH,     /* the recent apps (Android's overview button; mobile-mcp offers it) */
 	AMC_KEY_COUNT
 } amc_key;
 
@@ -58,7 +60,11 @@ typedef enum amc_app_op {
 	/* For a flow's launchApp only (not named by amc_app_op_parse): */
 	AMC_APP_PERMISSIONS, /* arg: {"NAME": "allow"|"deny"|"unset"} as JSON; NAME Maestro's
 			      * (all, camera, location, ...) or an Android permission */
-	AMC_APP_LAUNCH_ARGS  /* start the app with arg: {"KEY": "VALUE"} as JSON (intent extras) */
+	AMC_APP_LAUNCH_ARGS, /* start the app with arg: {"KEY": "VALUE"} as JSON (intent extras) */
+	/* For install_app only: arg is a package file's path on amc's host (an
+	 * .apk; Appium: what its driver installs), app_id NULL. Keeps the data of
+	 * an installed app of the same id (adb install -r), never downgrades. */
+	AMC_APP_INSTALL
 } amc_app_op;
 int amc_app_op_parse(const char *s, amc_app_op *out);
 
@@ -151,7 +157,14 @@ typedef struct amc_device_ops {
 	int (*record_start)(amc_device *d, amc_err *e);
 	int (*record_stop)(amc_device *d, unsigned char **data, size_t *len, char *ext, size_t extn, int *frames,
 			   amc_err *e);
+	/* The ids of the apps installed (launchable where the driver can tell),
+	 * one a line, each checked as an app id, at most AMC_APPS_MAX of them;
+	 * *ids malloc'd, the caller's. NULL where the driver cannot list them. */
+	int (*list_apps)(amc_device *d, char **ids, amc_err *e);
 } amc_device_ops;
+
+/* The most app ids list_apps returns (a phone has a few hundred packages). */
+#define AMC_APPS_MAX 2000
 
 /* What a device's calls cost: how many and their wall time, by kind. A step
  * on a real phone is mostly device time (a screenshot 150-400 ms, a tree dump

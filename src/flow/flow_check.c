@@ -108,6 +108,9 @@ typedef struct ctx {
 	int depth;
 	int engine_failed;
 	amc_err *e;
+	/* amc_flow_check_text: the top file's text, read in place of its path */
+	const char *text;
+	size_t text_len;
 } ctx;
 
 static int check_file(ctx *c, const char *path, const names *inherited);
@@ -354,7 +357,12 @@ static int check_file(ctx *c, const char *path, const names *inherited)
 	size_t len;
 	amc_err e;
 	amc_err_clear(&e);
-	if (amc_flow_read(path, &text, &len, &e) != 0) {
+	if (c->text && c->depth == 0) {
+		len = c->text_len;
+		text = amc_xmalloc(len + 1);
+		memcpy(text, c->text, len);
+		text[len] = '\0';
+	} else if (amc_flow_read(path, &text, &len, &e) != 0) {
 		add(c->r, path, 1, 1, AMC_CHECK_INVALID, "%s", e.msg);
 		return 0;
 	}
@@ -490,17 +498,61 @@ static int check_dir(ctx *c, const char *dir, const names *def, int level)
 	return rc;
 }
 
+static void defined_names(const amc_check_opts *o, names *def)
+{
+	for (size_t i = 0; o->defined && o->defined[i]; i++)
+		names_add(def, o->defined[i], strlen(o->defined[i]));
+	for (char **env = environ; env && *env; env++)
+		if (!strncmp(*env, "MAESTRO_", 8) && strchr(*env, '='))
+			names_add(def, *env, (size_t)(strchr(*env, '=') - *env));
+}
+
+int amc_flow_check_text(const char *text, size_t len, const char *label, const amc_check_opts *o,
+			amc_check_report *r, amc_err *e)
+{
+	amc_err local;
+	ctx c = { .o = o, .r = r, .e = e ? e : &local, .text = text, .text_len = len };
+	names def = { .n = 0 };
+	defined_names(o, &def);
+	int rc = check_top(&c, label, &def);
+	names_free(&def);
+	return rc;
+}
+
+cJSON *amc_check_report_json(const amc_check_report *r)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "files", (double)r->files);
+	cJSON_AddNumberToObject(j, "clean", (double)r->clean);
+	cJSON_AddNumberToObject(j, "lacking", (double)r->lacking);
+	cJSON_AddNumberToObject(j, "warned", (double)r->warned);
+	cJSON_AddItemToObject(j, "problems", amc_check_problems_json(r, r->n));
+	return j;
+}
+
+cJSON *amc_check_problems_json(const amc_check_report *r, size_t max)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; i < r->n && i < max; i++) {
+		cJSON *p = cJSON_CreateObject();
+		cJSON_AddStringToObject(p, "file", r->v[i].file);
+		cJSON_AddNumberToObject(p, "line", r->v[i].line);
+		cJSON_AddNumberToObject(p, "col", r->v[i].col);
+		cJSON_AddStringToObject(p, "kind", amc_check_kind_name(r->v[i].kind));
+		cJSON_AddStringToObject(p, "severity", r->v[i].kind == AMC_CHECK_NEEDS_ENV ? "warning" : "error");
+		cJSON_AddStringToObject(p, "message", r->v[i].msg);
+		cJSON_AddItemToArray(a, p);
+	}
+	return a;
+}
+
 int amc_flow_check_path(const char *path, const amc_check_opts *o, amc_check_report *r,
 			amc_err *e)
 {
 	amc_err local;
 	ctx c = { .o = o, .r = r, .e = e ? e : &local };
 	names def = { .n = 0 };
-	for (size_t i = 0; o->defined && o->defined[i]; i++)
-		names_add(&def, o->defined[i], strlen(o->defined[i]));
-	for (char **env = environ; env && *env; env++)
-		if (!strncmp(*env, "MAESTRO_", 8) && strchr(*env, '='))
-			names_add(&def, *env, (size_t)(strchr(*env, '=') - *env));
+	defined_names(o, &def);
 	struct stat st;
 	int rc = 0;
 	if (stat(path, &st) != 0) {

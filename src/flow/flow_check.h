@@ -12,6 +12,7 @@
 #define AMC_FLOW_CHECK_H
 
 #include <stddef.h>
+#include <cjson/cJSON.h>
 #include "flow/flow.h"
 #include "flow/script.h"
 #include "util/err.h"
@@ -66,7 +67,18 @@ typedef struct amc_check_opts {
  * (AMC_EENV); problems in flows are in r with 0 returned. */
 int amc_flow_check_path(const char *path, const amc_check_opts *o, amc_check_report *r,
 			amc_err *e);
+/* Check a flow given as text (an MCP client's), named `label` in the
+ * problems; label has no '/', so the files the flow names are found from
+ * the current folder (as a run of that text finds them). Returns as
+ * amc_flow_check_path. */
+int amc_flow_check_text(const char *text, size_t len, const char *label, const amc_check_opts *o,
+			amc_check_report *r, amc_err *e);
 void amc_check_report_free(amc_check_report *r);
+/* `amc flow check --json`'s document: {files, clean, lacking, warned,
+ * problems: [{file, line, col, kind, severity, message}]} (caller owns). */
+cJSON *amc_check_report_json(const amc_check_report *r);
+/* The first `max` problems as that array (caller owns). */
+cJSON *amc_check_problems_json(const amc_check_report *r, size_t max);
 /* "invalid", "missing-file", "needs-env", "script", "cycle", "device", "needs-model". */
 const char *amc_check_kind_name(amc_check_kind k);
 

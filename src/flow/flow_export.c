@@ -375,6 +375,19 @@ static int step_cmd(amc_sb *sb, amc_store *s, const amc_step_row *r, const amc_s
 		amc_sb_puts(sb, "- launchApp:\n    appId: ");
 		q(sb, amc_json_str(a, "app_id"));
 		amc_sb_putc(sb, '\n');
+	} else if (!strcmp(tool, "stop_app") || !strcmp(tool, "clear_app") || !strcmp(tool, "open_link")) {
+		/* the actions models and MCP clients get: the Maestro commands of manage_app's ops */
+		const char *v = amc_json_str(a, tool[0] == 'o' ? "link" : "app_id");
+		if (v) {
+			amc_sb_printf(sb, "- %s: ", tool[0] == 's' ? "stopApp" : tool[0] == 'c' ? "clearState" : "openLink");
+			q(sb, v);
+			amc_sb_putc(sb, '\n');
+		} else {
+			wrote = 0;
+		}
+	} else if (!strcmp(tool, "rotate") && amc_orientation_parse(amc_json_str(a, "orientation")) >= 0) {
+		static const char *const N[] = { "PORTRAIT", "LANDSCAPE_LEFT", "UPSIDE_DOWN", "LANDSCAPE_RIGHT" };
+		amc_sb_printf(sb, "- setOrientation: %s\n", N[amc_orientation_parse(amc_json_str(a, "orientation"))]);
 	} else if (!strcmp(tool, "manage_app")) {
 		const char *op = amc_json_str(a, "op") ? amc_json_str(a, "op") : "";
 		const char *cmd = !strcmp(op, "clear_state") ? "clearState" : !strcmp(op, "stop") ? "stopApp"

@@ -277,8 +277,8 @@ static const char *cannot(const dev_check *k, const amc_flow_cmd *c)
 		return "Appium turns the screen to PORTRAIT or LANDSCAPE (LANDSCAPE_LEFT) only";
 	case AMC_FLOW_PRESS_KEY:
 		if (sim && c->text && strcmp(c->text, "back") && strcmp(c->text, "home") && strcmp(c->text, "enter") &&
-		    strcmp(c->text, "delete"))
-			return "the sim has the back, home, enter and delete (Backspace) keys only";
+		    strcmp(c->text, "delete") && strcmp(c->text, "volume_up") && strcmp(c->text, "volume_down"))
+			return "the sim has the back, home, enter, delete (Backspace) and volume keys only";
 		return NULL;
 	case AMC_FLOW_LAUNCH_APP:
 		return sim || adb || (!c->nenv && !c->nargs) ? NULL

@@ -1,7 +1,8 @@
 /* mcp_act.c - observe, act and run_task: the tools that touch a device
- * (mcp_act.h). Just over 800 lines since the result helpers moved here from
- * mcp_tools.c (which ended a circle) and the once-per-screen image came in:
- * run_task (its job, progress and wait) is the seam to split along next. */
+ * (mcp_act.h). Near 800 lines since the result helpers moved here from
+ * mcp_tools.c (which ended a circle) and the once-per-screen image came in;
+ * the flow gate and run_task's check moved to mcp_check.c: run_task (its
+ * job, progress and wait) is the seam to split along next. */
 #include "mcp/mcp_act.h"
 
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include "device/device.h"
 #include "image/png.h"
 #include "launch/launch.h"
+#include "mcp/mcp_check.h"
 #include "mcp/registry.h"
 #include "runtime/observe.h"
 #include "runtime/run.h"
@@ -402,7 +404,7 @@ void amc_mcp_act_schema(cJSON *act_tool)
 	amc_sb d;
 	amc_sb_init(&d);
 	/* under 400 bytes: the arguments' names say enough, the summaries would double it */
-	amc_sb_puts(&d, "One recorded step; returns it and the new screen. "
+	amc_sb_puts(&d, "A recorded step, and the new screen. "
 			"x,y are device px: image px times observe's scale.");
 	size_t n;
 	const amc_tool *all = amc_tools_all(&n);
@@ -411,15 +413,15 @@ void amc_mcp_act_schema(cJSON *act_tool)
 			continue;
 		cJSON_AddItemToArray(en, cJSON_CreateString(all[i].name));
 		cJSON *schema = amc_tools_schema(&all[i]);
-		amc_sb_printf(&d, " %s(", all[i].name);
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(schema, "properties");
+		amc_sb_printf(&d, " %s%s", all[i].name, p && p->child ? "(" : ""); /* list_apps: no () */
 		if (all[i].targets) {
 			amc_sb_puts(&d, "element|");
 			if (!cJSON_GetObjectItemCaseSensitive(props, "element"))
 				cJSON_AddItemToObject(props, "element", cJSON_Parse("{\"type\":\"string\",\"description\":"
 										    "\"a Scene element id: acts on its centre\"}"));
 		}
-		const cJSON *p;
-		int first = 1;
+		int first = 1, any = p && p->child;
 		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(schema, "properties")) {
 			const char *name = amc_mcp_act_arg(p->string);
 			amc_sb_printf(&d, "%s%s", first ? "" : ",", name);
@@ -427,12 +429,15 @@ void amc_mcp_act_schema(cJSON *act_tool)
 			if (!cJSON_GetObjectItemCaseSensitive(props, name))
 				cJSON_AddItemToObject(props, name, cJSON_Duplicate(p, 1));
 		}
-		amc_sb_puts(&d, ")");
+		amc_sb_puts(&d, any ? ")" : "");
 		cJSON_Delete(schema);
 	}
 	cJSON_AddItemToArray(en, cJSON_CreateString("finish"));
-	amc_sb_puts(&d, " finish(success,summary,answer) ends the task. text may hold {{secret:NAME}}. "
-			"Irreversible taps need a person's yes.");
+	/* {{secret:NAME}} is said by text's own description (kept under 400 bytes) */
+	amc_sb_puts(&d, " finish(success,summary,answer) ends it. Irreversible taps and clear_app ask a person.");
+	cJSON *text = cJSON_GetObjectItemCaseSensitive(props, "text");
+	if (text && !cJSON_GetObjectItemCaseSensitive(text, "description"))
+		cJSON_AddStringToObject(text, "description", "may hold {{secret:NAME}}");
 	cJSON_ReplaceItemInObjectCaseSensitive(act_tool, "description", cJSON_CreateString(d.buf));
 	amc_sb_free(&d);
 }
@@ -594,6 +599,16 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 		amc_sb_puts(&t, ": ");
 		amc_sanitize_line(ans.error, strlen(ans.error), &t);
 	}
+	/* what the action returned (list_apps' ids, install_app's file), bounded */
+	char *res = ans.result && cJSON_GetArraySize(ans.result) ? cJSON_PrintUnformatted(ans.result) : NULL;
+	if (res) {
+		size_t n = strlen(res);
+		amc_sb_puts(&t, "\nresult: ");
+		amc_sanitize_line(res, n > AMC_MCP_ACT_RESULT_TEXT ? AMC_MCP_ACT_RESULT_TEXT : n, &t);
+		if (n > AMC_MCP_ACT_RESULT_TEXT)
+			amc_sb_puts(&t, " [... the whole result is in structuredContent]");
+	}
+	free(res);
 	amc_sb_puts(&t, "\nnow: ");
 	if (have_scene)
 		scene_text(scene, &t);
@@ -607,6 +622,7 @@ cJSON *amc_mcp_act(const amc_mcp_call *c)
 		cJSON_AddNullToObject(st, "error");
 	else
 		add_safe_str(st, "error", ans.error);
+	cJSON_AddItemToObject(st, "result", ans.result ? cJSON_Duplicate(ans.result, 1) : cJSON_CreateNull());
 	cJSON_AddItemToObject(st, "scene", scene ? scene : cJSON_CreateNull());
 	cJSON *r = amc_mcp_result(st, amc_sb_str(&t), !ok);
 	amc_sb_free(&t);
@@ -671,44 +687,8 @@ static void *run_main(void *arg)
 /* A flow from a client is the client's action: its irreversible-looking taps
  * go through the same gate as act's. A run's steps have nobody to ask, so
  * such a flow is refused before it starts, naming its first such line (issue
- * 30); `amc mcp --yes` lets it run. Bundled flows and flows a person runs
- * from the CLI keep their own rules. Flows it calls by file (runFlow) are not
- * read here. Returns 0 when the flow may run, or -1 with *e naming the line. */
-static int client_flow_gate(const char *text, const char *name, amc_err *e)
-{
-	amc_words w;
-	amc_err we;
-	if (amc_words_load(NULL, &w, &we) != 0)
-		return amc_err_set(e, AMC_EENV, "cannot load the irreversible-action words: %s", we.msg);
-	int rc = 0, line = 0, in_tap = 0;
-	for (const char *p = text; *p && rc == 0;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		line++;
-		char buf[512];
-		snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf - 1 ? len : sizeof buf - 1), p);
-		const char *t = buf + strspn(buf, " \t");
-		if (*t == '-') { /* a new command: is it a tap? */
-			const char *c = t + 1 + strspn(t + 1, " \t");
-			in_tap = !strncmp(c, "tapOn", 5) || !strncmp(c, "longPressOn", 11) || !strncmp(c, "doubleTapOn", 11);
-		}
-		const char *word = in_tap && *t != '#' ? amc_words_match(&w, t) : NULL;
-		if (word) {
-			amc_sb sb;
-			amc_sb_init(&sb);
-			amc_sanitize_line(t, strlen(t), &sb);
-			amc_err_set(e, AMC_EFAIL, "refused before it started: line %d of %s (%s) taps something irreversible-looking "
-				    "('%s'), and a run's steps have nobody to confirm them. Do it step by step with act (your "
-				    "user confirms there), or ask them to restart this server as `amc mcp --yes`",
-				    line, name, amc_sb_str(&sb), word);
-			amc_sb_free(&sb);
-			rc = -1;
-		}
-		p = nl ? nl + 1 : p + len;
-	}
-	amc_words_free(&w);
-	return rc;
-}
+ * 30; amc_mcp_flow_gate, mcp_check.c); `amc mcp --yes` lets it run. Bundled
+ * flows and flows a person runs from the CLI keep their own rules. */
 
 cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 {
@@ -720,6 +700,9 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	const char *goal = amc_json_str(c->args, "goal"), *flow = amc_json_str(c->args, "flow");
 	if (!!goal == !!flow)
 		return amc_mcp_fail("run_task needs exactly one of goal (words) or flow (a path or YAML text)");
+	/* check_only: `amc flow check` of the flow; no task, no device taken */
+	if (cJSON_IsTrue(arg(c, "check_only")))
+		return flow ? amc_mcp_check_flow(c, dev, flow) : amc_mcp_fail("check_only checks a flow, not a goal");
 	const cJSON *ms = arg(c, "max_steps");
 	int wait = cJSON_IsTrue(arg(c, "wait"));
 	/* a run is a task of its own: this session's task on the device ends first */
@@ -731,13 +714,14 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 		return fail_take(o->home, "run a task on", dev, &e);
 	amc_device_unlock(probe);
 	if (flow && !o->assume_yes) {
-		int text = strchr(flow, '\n') && !amc_file_exists(flow);
+		int text = amc_mcp_flow_is_text(flow);
 		char *body = NULL;
 		size_t blen = 0;
 		amc_err re;
 		if (!text && amc_read_file(flow, 1 << 20, &body, &blen, &re) != 0)
 			body = NULL; /* launch reports a flow it cannot read */
-		int g = (text || body) ? client_flow_gate(text ? flow : body, text ? "the flow text you sent" : flow, &e) : 0;
+		int g = (text || body) ? amc_mcp_flow_gate(text ? flow : body, text ? "the flow text you sent" : flow, NULL, &e)
+				       : 0;
 		free(body);
 		if (g != 0)
 			return amc_mcp_fail("%s", e.msg);
@@ -750,7 +734,7 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 	char cwd[PATH_MAX];
 	if (goal)
 		req.goal = goal;
-	else if (strchr(flow, '\n') && !amc_file_exists(flow)) {
+	else if (amc_mcp_flow_is_text(flow)) {
 		/* YAML text: relative names in it are taken from the server's folder */
 		memset(&b, 0, sizeof b);
 		b.flow = flow;

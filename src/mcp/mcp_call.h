@@ -47,6 +47,9 @@ typedef struct amc_mcp_opts {
 #define AMC_MCP_FRESH_MS 500
 /* Scene JSON in a text result is cut at this many bytes (with a note). */
 #define AMC_MCP_SCENE_TEXT_MAX 32768
+/* act's text: the action's result (list_apps' ids) up to this many bytes;
+ * structuredContent has all of it. */
+#define AMC_MCP_ACT_RESULT_TEXT 16384
 /* `task` lists at most this many steps (the latest). */
 #define AMC_MCP_TASK_STEPS_MAX 30
 

@@ -35,8 +35,8 @@ static const char SHEET[] =
 	"\n"
 	"A flow from an MCP client asks a person before an irreversible-looking tap\n"
 	"(Delete, Pay, Send...), as act does. A command amc does not know is refused\n"
-	"before the run, naming its line; `amc flow check FILE` on the host says the\n"
-	"same without running it.\n";
+	"before the run, naming its line; run_task {flow, check_only: true} says the\n"
+	"same without running it (problems by line, no task), as `amc flow check`.\n";
 
 cJSON *amc_mcp_resources_list(void)
 {

@@ -29,16 +29,19 @@ static const char TOOLS_JSON[] = "["
 			       "\"reason\":{\"type\":\"string\",\"maxLength\":2000,\"description\":\"why (recorded with the step)\"}",
 			       ",\"required\":[\"action\"]") ","
 	"\"outputSchema\":" OBJ("\"task\":{\"type\":\"string\"},\"step\":{\"type\":\"integer\"},\"status\":{\"type\":\"string\"},"
-				"\"error\":{},\"scene\":{},\"steps\":{\"type\":\"integer\"}", ",\"required\":[\"task\",\"step\",\"status\"]")
+				"\"error\":{},\"result\":{},\"scene\":{},\"steps\":{\"type\":\"integer\"}", ",\"required\":[\"task\",\"step\",\"status\"]")
 	ANN("false", "true", "false", "false") "},"
 
 	"{\"name\":\"run_task\",\"title\":\"Run a task\","
 	"\"description\":\"Run a goal with amc's own planner, or a Maestro flow (a path or YAML text), as a task of its "
-	"own. Returns the task id at once unless wait is true (then progress per step).\","
+	"own. Returns the task id at once unless wait is true (then progress per step). check_only: only amc flow "
+	"check the flow (problems by line; task null).\","
 	"\"inputSchema\":" OBJ(DEV ",\"goal\":{\"type\":\"string\"},\"flow\":{\"type\":\"string\"},"
-			       "\"max_steps\":{\"type\":\"integer\"},\"wait\":{\"type\":\"boolean\"}", "") ","
-	"\"outputSchema\":" OBJ("\"task\":{\"type\":\"string\"},\"status\":{\"type\":\"string\"},\"steps\":{},\"summary\":{},"
-				"\"error\":{}", ",\"required\":[\"task\",\"status\"]")
+			       "\"max_steps\":{\"type\":\"integer\"},\"wait\":{\"type\":\"boolean\"},"
+			       "\"check_only\":{\"type\":\"boolean\"}", "") ","
+	/* task: null for check_only (no task is created) */
+	"\"outputSchema\":" OBJ("\"task\":{\"type\":[\"string\",\"null\"]},\"status\":{\"type\":\"string\"},\"steps\":{},"
+				"\"summary\":{},\"error\":{},\"problems\":{\"type\":\"array\"}", ",\"required\":[\"task\",\"status\"]")
 	ANN("false", "true", "false", "false") "},"
 
 	"{\"name\":\"task\",\"title\":\"Show a task\","

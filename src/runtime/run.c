@@ -467,27 +467,41 @@ static int confirm_gate(run *r, step *s)
 {
 	const amc_runner_opts *o = r->opts;
 	const amc_action *act = &s->act;
-	if (!r->planner->gated || !o->confirm_words || o->assume_yes)
-		return 1;
-	if (strcmp(act->tool, "tap") && strcmp(act->tool, "long_press"))
-		return 1;
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(act->args, "x");
-	const cJSON *y = cJSON_GetObjectItemCaseSensitive(act->args, "y");
-	if (!cJSON_IsNumber(x) || !cJSON_IsNumber(y))
-		return 1;
-	const amc_element *el = amc_scene_element_at(&r->obs.scene, x->valueint, y->valueint);
-	const char *word = el ? amc_words_match(o->confirm_words, el->text) : NULL;
-	if (!word && el && el->resource_id)
-		word = amc_words_match(o->confirm_words, el->resource_id);
-	if (!word)
-		return 1;
+	const amc_tool *tool = amc_tools_find(act->tool);
 	char what[96];
-	snprintf(what, sizeof what, "%s at %d,%d", act->tool, x->valueint, y->valueint);
+	const char *word, *text;
+	if (tool && tool->confirm) {
+		/* irreversible whatever the screen shows (clearing an app's data):
+		 * asked for every planner, gated or not; only --yes skips it */
+		if (o->assume_yes)
+			return 1;
+		const char *app = amc_json_str(act->args, "app_id");
+		snprintf(what, sizeof what, "%s (erases all its data)", act->tool);
+		text = app ? app : "";
+		word = act->tool;
+	} else {
+		if (!r->planner->gated || !o->confirm_words || o->assume_yes)
+			return 1;
+		if (strcmp(act->tool, "tap") && strcmp(act->tool, "long_press"))
+			return 1;
+		const cJSON *x = cJSON_GetObjectItemCaseSensitive(act->args, "x");
+		const cJSON *y = cJSON_GetObjectItemCaseSensitive(act->args, "y");
+		if (!cJSON_IsNumber(x) || !cJSON_IsNumber(y))
+			return 1;
+		const amc_element *el = amc_scene_element_at(&r->obs.scene, x->valueint, y->valueint);
+		word = el ? amc_words_match(o->confirm_words, el->text) : NULL;
+		if (!word && el && el->resource_id)
+			word = amc_words_match(o->confirm_words, el->resource_id);
+		if (!word)
+			return 1;
+		snprintf(what, sizeof what, "%s at %d,%d", act->tool, x->valueint, y->valueint);
+		text = el->text;
+	}
 	int yes = -1;
 	amc_err ce;
 	amc_err_clear(&ce);
 	if (o->op && o->op->ops->confirm)
-		yes = o->op->ops->confirm(o->op, r->task->id, what, el->text, word, &ce);
+		yes = o->op->ops->confirm(o->op, r->task->id, what, text, word, &ce);
 	if (yes == 1)
 		return 1;
 	s->result = cJSON_CreateObject();

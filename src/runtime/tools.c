@@ -2,8 +2,11 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "runtime/tools_media.h"
 #include "util/jsonutil.h"
@@ -351,45 +354,153 @@ static int t_rotate(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_e
 	return 0;
 }
 
+/* list_apps, install_app, stop_app and clear_app: app management for models
+ * and MCP clients. clear_app erases data for good, so its row has `confirm`:
+ * the runner asks a person every time. install_app asks nobody: it adds an
+ * app or replaces one of the same id keeping its data (adb install -r, no
+ * downgrade), which uninstalling undoes, and it takes only a package file
+ * already on amc's host (docs/mcp.md says so). */
+static int t_list_apps(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	(void)args;
+	char *ids = NULL;
+	if (!c->dev->ops->list_apps)
+		return amc_err_set(e, AMC_EUSAGE, "%s devices cannot list their apps", c->dev->ops->kind);
+	if (c->dev->ops->list_apps(c->dev, &ids, e) != 0)
+		return -1;
+	cJSON *r = cJSON_CreateObject();
+	cJSON *arr = cJSON_AddArrayToObject(r, "apps");
+	int n = 0;
+	for (char *p = ids, *nl; p && *p && n < AMC_APPS_MAX; p = nl) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl++ = '\0';
+		if (*p) {
+			char *s = amc_sanitize_dup(p); /* drivers check ids; terminal-safe all the same */
+			cJSON_AddItemToArray(arr, cJSON_CreateString(s));
+			free(s);
+			n++;
+		}
+	}
+	free(ids);
+	*res = r;
+	return 0;
+}
+
+/* A package path made safe to hand a driver: its real path, a regular
+ * readable file of a known kind and size, no control bytes. */
+static int install_path(const char *path, char *real, off_t *size, amc_err *e)
+{
+	struct stat st;
+	for (const char *p = path; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return amc_err_set(e, AMC_EUSAGE, "install_app 'path' holds a control character");
+	if (!*path || strlen(path) >= PATH_MAX || !realpath(path, real))
+		return amc_err_set(e, AMC_EUSAGE, "install_app: no such file on amc's host (a path there, absolute or "
+				   "from the folder amc runs in)");
+	if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+		return amc_err_set(e, AMC_EUSAGE, "install_app 'path' is not a regular file");
+	const char *dot = strrchr(real, '.');
+	if (!dot || strchr(dot, '/') || (strcmp(dot, ".apk") && strcmp(dot, ".ipa") && strcmp(dot, ".zip")))
+		return amc_err_set(e, AMC_EUSAGE, "install_app takes an .apk (Android), .ipa or .zip (iOS through Appium)");
+	if (st.st_size <= 0 || st.st_size > AMC_INSTALL_MAX_BYTES)
+		return amc_err_set(e, AMC_EUSAGE, "install_app: the file is empty or over 2 GiB");
+	if (access(real, R_OK) != 0)
+		return amc_err_set(e, AMC_EUSAGE, "install_app: the file cannot be read");
+	*size = st.st_size;
+	return 0;
+}
+
+static int t_install_app(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	const char *path = NULL;
+	char real[PATH_MAX];
+	off_t size = 0;
+	if (arg_str(args, "path", &path, e) != 0 || install_path(path, real, &size, e) != 0)
+		return -1;
+	if (!c->dev->ops->manage_app)
+		return amc_err_set(e, AMC_EUSAGE, "%s devices cannot install apps", c->dev->ops->kind);
+	if (c->dev->ops->manage_app(c->dev, NULL, AMC_APP_INSTALL, real, e) != 0)
+		return -1;
+	*res = cJSON_CreateObject();
+	cJSON_AddStringToObject(*res, "installed", real);
+	cJSON_AddNumberToObject(*res, "bytes", (double)size);
+	return 0;
+}
+
+/* stop_app and clear_app: manage_app's stop and clear_state under their own
+ * names, so the gate knows clear_app by its row. */
+static int app_op(const amc_tool_ctx *c, const cJSON *args, amc_app_op op, const char *done, cJSON **res, amc_err *e)
+{
+	const char *app = NULL;
+	if (arg_str(args, "app_id", &app, e) != 0)
+		return -1;
+	if (!c->dev->ops->manage_app)
+		return amc_err_set(e, AMC_EUSAGE, "%s devices cannot manage apps", c->dev->ops->kind);
+	if (c->dev->ops->manage_app(c->dev, app, op, NULL, e) != 0)
+		return -1;
+	*res = cJSON_CreateObject();
+	cJSON_AddStringToObject(*res, done, app);
+	return 0;
+}
+
+static int t_stop_app(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	return app_op(c, args, AMC_APP_STOP, "stopped", res, e);
+}
+
+static int t_clear_app(const amc_tool_ctx *c, const cJSON *args, cJSON **res, amc_err *e)
+{
+	return app_op(c, args, AMC_APP_CLEAR_STATE, "cleared", res, e);
+}
+
 #define XY "\"x\":{\"type\":\"integer\",\"minimum\":0},\"y\":{\"type\":\"integer\",\"minimum\":0}"
 
 static const amc_tool TOOLS[] = {
 	{ "describe_screen", "the current screen as a Scene (elements with ids, types, bounds, text)",
-	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen, 0, 0 },
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen, 0, 0, 0, 0 },
 	{ "describe_screen_semantic", "describe_screen plus the SemanticScene {page, intents, widgets} (null when enrichment is off or failed)",
-	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen_semantic, 0, 0 },
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_describe_screen_semantic, 0, 0, 0, 0 },
 	{ "get_ui_tree", "the current UI tree, normalized",
-	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_get_ui_tree, 0, 0 },
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_get_ui_tree, 0, 0, 0, 0 },
 	{ "screenshot", "capture the screen; name: keep it as a file of its own, cropped to crop [x1,y1,x2,y2]",
-	  "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"crop\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"minItems\":4,\"maxItems\":4}},\"additionalProperties\":false}", 0, amc_tool_screenshot, 0, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"crop\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"minItems\":4,\"maxItems\":4}},\"additionalProperties\":false}", 0, amc_tool_screenshot, 0, 0, 0, 0 },
 	{ "tap", "tap at x,y (pixels); count 2: a double tap",
-	  "{\"type\":\"object\",\"properties\":{" XY ",\"count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":2}},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_tap, 0, 1 },
+	  "{\"type\":\"object\",\"properties\":{" XY ",\"count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":2}},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_tap, 0, 1, 0, 0 },
 	{ "long_press", "press at x,y for ms milliseconds",
-	  "{\"type\":\"object\",\"properties\":{" XY ",\"ms\":{\"type\":\"integer\"}},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_long_press, 0, 1 },
+	  "{\"type\":\"object\",\"properties\":{" XY ",\"ms\":{\"type\":\"integer\"}},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}", 1, t_long_press, 0, 1, 0, 0 },
 	{ "swipe", "swipe from x1,y1 to x2,y2 over ms milliseconds",
-	  "{\"type\":\"object\",\"properties\":{\"x1\":{\"type\":\"integer\"},\"y1\":{\"type\":\"integer\"},\"x2\":{\"type\":\"integer\"},\"y2\":{\"type\":\"integer\"},\"ms\":{\"type\":\"integer\"}},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}", 1, t_swipe, 0, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"x1\":{\"type\":\"integer\"},\"y1\":{\"type\":\"integer\"},\"x2\":{\"type\":\"integer\"},\"y2\":{\"type\":\"integer\"},\"ms\":{\"type\":\"integer\"}},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}", 1, t_swipe, 0, 0, 0, 0 },
 	{ "type_text", "type text into the focused field; submit: press Enter after it",
-	  "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"submit\":{\"type\":\"boolean\"}},\"required\":[\"text\"],\"additionalProperties\":false}", 1, t_type_text, 0, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"submit\":{\"type\":\"boolean\"}},\"required\":[\"text\"],\"additionalProperties\":false}", 1, t_type_text, 0, 0, 0, 0 },
 	{ "press_key", "press a key: back, home, enter, delete (backspace), ...",
-	  "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\"}},\"required\":[\"key\"],\"additionalProperties\":false}", 1, t_press_key, 0, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\"}},\"required\":[\"key\"],\"additionalProperties\":false}", 1, t_press_key, 0, 0, 0, 0 },
 	{ "launch_app", "start an app by its id (package)",
-	  "{\"type\":\"object\",\"properties\":{\"app_id\":{\"type\":\"string\"}},\"required\":[\"app_id\"],\"additionalProperties\":false}", 1, t_launch_app, 0, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"app_id\":{\"type\":\"string\"}},\"required\":[\"app_id\"],\"additionalProperties\":false}", 1, t_launch_app, 0, 0, 0, 0 },
 	{ "manage_app", "clear an app's data, stop or kill it, or open a link",
-	  "{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"clear_state\",\"stop\",\"kill\",\"open_link\"]},\"app_id\":{\"type\":\"string\"},\"link\":{\"type\":\"string\"}},\"required\":[\"op\"],\"additionalProperties\":false}", 1, t_manage_app, 1, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"clear_state\",\"stop\",\"kill\",\"open_link\"]},\"app_id\":{\"type\":\"string\"},\"link\":{\"type\":\"string\"}},\"required\":[\"op\"],\"additionalProperties\":false}", 1, t_manage_app, 1, 0, 0, 0 },
 	{ "set_device", "change a device setting: orientation, airplane mode, location, or add a media file",
-	  "{\"type\":\"object\",\"properties\":{\"setting\":{\"type\":\"string\",\"enum\":[\"orientation\",\"airplane\",\"location\",\"add_media\",\"dark_mode\"]},\"value\":{\"type\":\"string\"}},\"required\":[\"setting\",\"value\"],\"additionalProperties\":false}", 1, t_set_device, 1, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"setting\":{\"type\":\"string\",\"enum\":[\"orientation\",\"airplane\",\"location\",\"add_media\",\"dark_mode\"]},\"value\":{\"type\":\"string\"}},\"required\":[\"setting\",\"value\"],\"additionalProperties\":false}", 1, t_set_device, 1, 0, 0, 0 },
 	{ "get_device", "read a device setting (dark_mode: on or off); expect: fail unless it is that",
-	  "{\"type\":\"object\",\"properties\":{\"setting\":{\"type\":\"string\",\"enum\":[\"orientation\",\"airplane\",\"dark_mode\"]},\"expect\":{\"type\":\"string\"}},\"required\":[\"setting\"],\"additionalProperties\":false}", 0, t_get_device, 1, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"setting\":{\"type\":\"string\",\"enum\":[\"orientation\",\"airplane\",\"dark_mode\"]},\"expect\":{\"type\":\"string\"}},\"required\":[\"setting\"],\"additionalProperties\":false}", 0, t_get_device, 1, 0, 0, 0 },
 	{ "record", "start or stop recording the screen; the stop keeps the recording as the task's file",
-	  "{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"start\",\"stop\"]},\"name\":{\"type\":\"string\"}},\"required\":[\"op\"],\"additionalProperties\":false}", 0, amc_tool_record, 1, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"start\",\"stop\"]},\"name\":{\"type\":\"string\"}},\"required\":[\"op\"],\"additionalProperties\":false}", 0, amc_tool_record, 1, 0, 0, 0 },
 	{ "assert_screenshot", "compare the screen (cropped to crop) with a reference PNG: at least threshold % of its pixels match",
-	  "{\"type\":\"object\",\"properties\":{\"references\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"shot\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"},\"threshold\":{\"type\":\"number\"},\"crop\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"minItems\":4,\"maxItems\":4}},\"additionalProperties\":false}", 0, amc_tool_assert_screenshot, 1, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"references\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"shot\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"},\"threshold\":{\"type\":\"number\"},\"crop\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"minItems\":4,\"maxItems\":4}},\"additionalProperties\":false}", 0, amc_tool_assert_screenshot, 1, 0, 0, 0 },
 	{ "open_link", "open a link: a deep link or a URL",
-	  "{\"type\":\"object\",\"properties\":{\"link\":{\"type\":\"string\",\"maxLength\":2048}},\"required\":[\"link\"],\"additionalProperties\":false}", 1, t_open_link, 0, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"link\":{\"type\":\"string\",\"maxLength\":2048}},\"required\":[\"link\"],\"additionalProperties\":false}", 1, t_open_link, 0, 0, 0, 0 },
 	{ "rotate", "turn the screen",
-	  "{\"type\":\"object\",\"properties\":{\"orientation\":{\"type\":\"string\",\"enum\":[\"portrait\",\"landscape_left\",\"landscape_right\",\"upside_down\"]}},\"required\":[\"orientation\"],\"additionalProperties\":false}", 1, t_rotate, 0, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"orientation\":{\"type\":\"string\",\"enum\":[\"portrait\",\"landscape_left\",\"landscape_right\",\"upside_down\"]}},\"required\":[\"orientation\"],\"additionalProperties\":false}", 1, t_rotate, 0, 0, 0, 0 },
+	{ "list_apps", "the ids of the installed apps",
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}", 0, t_list_apps, 0, 0, 0, 1 },
+	{ "install_app", "install a package file (.apk) from amc's host",
+	  "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\",\"maxLength\":4096}},\"required\":[\"path\"],\"additionalProperties\":false}", 1, t_install_app, 0, 0, 0, 0 },
+	{ "stop_app", "stop an app",
+	  "{\"type\":\"object\",\"properties\":{\"app_id\":{\"type\":\"string\"}},\"required\":[\"app_id\"],\"additionalProperties\":false}", 1, t_stop_app, 0, 0, 0, 0 },
+	{ "clear_app", "erase an app's data (a person confirms)",
+	  "{\"type\":\"object\",\"properties\":{\"app_id\":{\"type\":\"string\"}},\"required\":[\"app_id\"],\"additionalProperties\":false}", 1, t_clear_app, 0, 0, 1, 0 },
 	{ "wait", "let ms milliseconds pass",
-	  "{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"ms\"],\"additionalProperties\":false}", 1, t_wait, 0, 0 },
+	  "{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"ms\"],\"additionalProperties\":false}", 1, t_wait, 0, 0, 0, 0 },
 };
 
 const amc_tool *amc_tools_find(const char *name)
@@ -408,7 +519,7 @@ const amc_tool *amc_tools_all(size_t *n)
 
 int amc_tools_is_action(const amc_tool *t)
 {
-	return t && t->acts && !t->flows_only;
+	return t && (t->acts || t->reads) && !t->flows_only;
 }
 
 cJSON *amc_tools_schema(const amc_tool *t)

@@ -1,6 +1,7 @@
 /* tools.h - the tool registry: every action a planner can ask for, one table.
  * describe_screen, get_ui_tree, screenshot, tap, long_press, swipe, type_text,
- * press_key, launch_app, wait, and manage_app, set_device, get_device, record and
+ * press_key, launch_app, open_link, rotate, list_apps, install_app, stop_app,
+ * clear_app, wait, and manage_app, set_device, get_device, record and
  * assert_screenshot (flows only; tools_media.c has the last two and screenshot). The LLM planner's tool schemas
  * and MCP's act tool (its action enum and arguments) are made from it, so an action is added in one row. */
 #ifndef AMC_TOOLS_H
@@ -32,13 +33,25 @@ typedef struct amc_tool {
 	int (*run)(const amc_tool_ctx *ctx, const cJSON *args, cJSON **result, amc_err *e);
 	int flows_only;              /* 1: for flows (clearing app data...), not offered to model planners */
 	int targets;                 /* 1: x,y may be given as a Scene element id instead (tap, long_press) */
+	/* 1: irreversible whatever the screen shows (clear_app): every call goes
+	 * through the confirmation gate (runtime/run.c), a person's yes or it is
+	 * refused; only --yes lets it through unasked */
+	int confirm;
+	/* 1: reads the device without changing it, yet offered as an action
+	 * (list_apps: what no Scene shows); recorded as a step, not settled */
+	int reads;
 } amc_tool;
+
+/* What install_app takes: a regular file on amc's host, at most this big,
+ * named .apk (adb, Appium's Android drivers), .ipa or .zip (Appium's iOS). */
+#define AMC_INSTALL_MAX_BYTES (2LL * 1024 * 1024 * 1024)
 
 const amc_tool *amc_tools_find(const char *name);
 const amc_tool *amc_tools_all(size_t *n);
 
 /* 1 when a model planner or an MCP client may ask for the tool as an action:
- * it changes the device and is not for flows only. */
+ * it changes the device (or reads what no Scene shows) and is not for flows
+ * only. */
 int amc_tools_is_action(const amc_tool *t);
 
 /* The tool's argument schema (caller owns; NULL only if the row's text is

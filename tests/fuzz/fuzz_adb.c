@@ -1,6 +1,7 @@
 /* Fuzz target: what adb prints, read by amc (device/adb.c, adb_list.c,
  * adb_caps.c): `adb devices -l`, `wm size`, `dumpsys window` and `pm list
- * packages`, and a fleet host's capability values made of it (devcaps.c). The same bytes go to
+ * packages` (list_apps, and a fleet host's capability values made of it:
+ * devcaps.c). The same bytes go to
  * each parser; what they return is made terminal-safe as `amc devices` and
  * the error messages do. */
 #include <stddef.h>
@@ -11,6 +12,8 @@
 #include "device/adb.h"
 #include "fleet/fleet.h"
 #include "host/devcaps.h"
+#include "device/adb_list.h"
+#include "device/device.h"
 #include "util/sanitize.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -52,6 +55,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < dc.n; i++)
 		if (!amc_fleet_need_ok(dc.v[i]))
 			abort(); /* every capability is one the database takes */
+	/* list_apps: every id it keeps is one amc hands to am/pm as it is */
+	char *ids = amc_adb_package_lines(s);
+	int k = 0;
+	for (char *p = ids, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			abort(); /* every id ends its line */
+		*nl = '\0';
+		if (!amc_adb_app_id_valid(p) || strchr(p, '/') || ++k > AMC_APPS_MAX)
+			abort();
+	}
+	free(ids);
 	free(s);
 	return 0;
 }

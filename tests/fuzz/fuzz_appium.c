@@ -1,8 +1,10 @@
 /* Fuzz target: an Appium server's WebDriver answers (device/appium.c,
  * amc_appium_answer): any body with a few HTTP statuses. A "value" handed
- * back must be an item of its own, and an error's message must fit. */
+ * back must be an item of its own, and an error's message must fit. The
+ * same bytes as JSON are read as mobile: listApps' value. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -25,5 +27,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 		}
 	}
+	/* mobile: listApps' value: only app-id characters come out */
+	cJSON *j = cJSON_ParseWithLength((const char *)data, size);
+	char *ids = amc_appium_parse_apps(j);
+	if (strspn(ids, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-\n") != strlen(ids))
+		__builtin_trap();
+	free(ids);
+	cJSON_Delete(j);
 	return 0;
 }

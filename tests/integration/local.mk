@@ -37,10 +37,12 @@ TESTS += tests/integration/test_cmd_bench.sh
 EXTRA_DIST += tests/integration/test_cmd_bench.sh
 EXTRA_DIST += tests/integration/test_cmd_flow.sh tests/integration/test_run_folder.sh
 # amc mcp: real MCP clients from npm (tests/mcp/package-lock.json), like the Appium test
-TESTS += tests/integration/test_mcp_clients.sh tests/integration/test_mcp_sdk_findings.sh
+TESTS += tests/integration/test_mcp_clients.sh tests/integration/test_mcp_sdk_findings.sh \
+	tests/integration/test_mcp_sdk_apps.sh
 EXTRA_DIST += tests/integration/test_mcp_clients.sh tests/mcp/package.json tests/mcp/package-lock.json \
 	tests/mcp/sdk_client.mjs tests/mcp/claude_mock.mjs \
-	tests/integration/test_mcp_sdk_findings.sh tests/mcp/sdk_findings.mjs
+	tests/integration/test_mcp_sdk_findings.sh tests/mcp/sdk_findings.mjs \
+	tests/integration/test_mcp_sdk_apps.sh tests/mcp/sdk_apps.mjs
 # coding agents' CLIs as planners: Claude Code and Codex from the same lockfile, against a local mock
 TESTS += tests/integration/test_agentcli.sh
 EXTRA_DIST += tests/integration/test_agentcli.sh tests/mcp/agent_mock.mjs

@@ -127,14 +127,14 @@ if [ -n "${AMC_MAESTRO_WILD:-}" ] && [ -d "$AMC_MAESTRO_WILD" ]; then
 	echo "# corpus (wild): $(printf '%s\n' "$out" | tail -n 1)"
 fi
 # the device kind: the check a run makes before it starts
-printf 'appId: com.a\n---\n- launchApp\n- pressKey: Volume Up\n' >"$W/device.yaml"
+printf 'appId: com.a\n---\n- launchApp\n- pressKey: Power\n' >"$W/device.yaml"
 out=$("$AMC" flow check -d sim:1 "$W/device.yaml"); is "$?" 2 "-d sim:1: a command the sim cannot do: exit 2"
 like "$out" 'device.yaml:4:1: pressKey.*: not available on sim devices: .* \[device\]' "named with its line and kind"
 printf 'appId: com.a\n---\n- setAirplaneMode: enabled\n- launchApp\n- setDarkMode: enabled\n- setOrientation: UPSIDE_DOWN\n' >"$W/device3.yaml"
 out=$("$AMC" flow check --device-kind appium "$W/device3.yaml")
 is "$(printf '%s\n' "$out" | grep -c '\[device\]')" 3 "every device problem of a file is reported, not only the first"
 like "$out" 'device3.yaml:6:1: setOrientation' "the last one with its line"
-printf 'appId: com.a\n---\n- pressKey: volume up\n' >"$W/keys.yaml"
+printf 'appId: com.a\n---\n- pressKey: Remote Dpad Up\n' >"$W/keys.yaml"
 "$AMC" flow check -d sim "$W/keys.yaml" >"$T_HOME/out"; is "$?" 2 "a key the sim lacks"
 like "$(cat "$T_HOME/out")" 'keys.yaml:3:1: pressKey.*not available on sim devices' "is a device problem"
 "$AMC" flow check --device-kind adb "$W/keys.yaml" >/dev/null; is "$?" 0 "adb has that key"

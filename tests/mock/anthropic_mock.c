@@ -688,6 +688,14 @@ void amc_mock_agent_handle(void *ud, const mock_req *rq, mock_resp *rs)
 			/* extractTextWithAI */
 			cJSON_AddStringToObject(in, "text", rest);
 			tu = use(a, "report_text", in);
+		} else if (!strcmp(cmd, "tool")) {
+			/* tool NAME {ARGS}: any other registry action (list_apps, clear_app) */
+			char name[64] = "";
+			sscanf(rest, "%63s", name);
+			cJSON *args = cJSON_Parse(rest + strlen(name)), *it;
+			cJSON_ArrayForEach(it, args) cJSON_AddItemToObject(in, it->string, cJSON_Duplicate(it, 1));
+			cJSON_Delete(args);
+			tu = use(a, name, in);
 		} else if (!strcmp(cmd, "answer")) {
 			/* finish with an information task's answer */
 			cJSON_AddBoolToObject(in, "success", 1);

@@ -7,6 +7,7 @@
  *
  * Script: one command a line ('#' comments):
  *   launch APP | tap TEXT | tap_xy X Y | tap_id ID | type TEXT | key NAME | wait MS
+ *   tool NAME {ARGS}                     any other registry action, e.g. tool clear_app {"app_id":"x"}
  *   ask QUESTION | finish true|false SUMMARY | answer TEXT (finish true with answer TEXT)
  *   http STATUS [RETRY_AFTER_S] [spend]   one error reply, then the next line
  *   stop refusal|max_tokens              a reply with that stop_reason

@@ -11,7 +11,8 @@
  * and $VAR expanded to nothing: nothing is ever executed), then the known
  * commands run against the sim (input text applies its %s rule; settings put
  * system user_rotation, cmd connectivity airplane-mode and push change the
- * sim as set_device does). Every parsed
+ * sim as set_device does; pm list packages, pm clear, am force-stop and
+ * `install -r FILE` serve the app actions). Every parsed
  * command and every would-be substitution is appended to
  * $AMC_HOME/adb-standin/log.
  *
@@ -356,6 +357,10 @@ static int keycode(const char *k, amc_key *out)
 		*out = AMC_KEY_HOME;
 	else if (!strcmp(k, "KEYCODE_ENTER") || !strcmp(k, "66"))
 		*out = AMC_KEY_ENTER;
+	else if (!strcmp(k, "KEYCODE_VOLUME_UP") || !strcmp(k, "24"))
+		*out = AMC_KEY_VOLUME_UP;
+	else if (!strcmp(k, "KEYCODE_VOLUME_DOWN") || !strcmp(k, "25"))
+		*out = AMC_KEY_VOLUME_DOWN;
 	else
 		return -1;
 	return 0;
@@ -599,6 +604,8 @@ static int run_cmd(amc_device *d, int argc, char **argv)
 				 : d->ops->swipe(d, x1, y1, x2, y2, ms, &e);
 			return rc ? (fprintf(stderr, "%s\n", e.msg), 1) : 0;
 		}
+		if (!strcmp(argv[1], "keyevent") && argc == 3 && !strcmp(argv[2], "187"))
+			return 0; /* KEYCODE_APP_SWITCH: a phone shows its recent apps; the sim has no such screen */
 		if (!strcmp(argv[1], "keyevent") && argc == 3) {
 			amc_key k;
 			if (keycode(argv[2], &k) != 0) {
@@ -780,6 +787,29 @@ static int run_cmd(amc_device *d, int argc, char **argv)
 			return 0; /* as on phones: success status, failure in the text */
 		}
 		printf("  bash arg: -p\n  bash arg: %s\nEvents injected: 1\n## Network stats: elapsed time=10ms\n", argv[2]);
+		return 0;
+	}
+	/* list_apps, stop_app and clear_app (adb.c, adb_set.c) */
+	if (!strcmp(c, "pm") && argc == 3 && !strcmp(argv[1], "list") && !strcmp(argv[2], "packages")) {
+		char *ids = NULL;
+		if (d->ops->list_apps(d, &ids, &e) != 0)
+			return 1;
+		for (char *p = ids, *nl; p && *p; p = nl) {
+			nl = strchr(p, '\n');
+			if (nl)
+				*nl++ = '\0';
+			printf("package:%s\n", p);
+		}
+		printf("package:com.android.systemui\n"); /* a phone lists more than it can launch */
+		free(ids);
+		return 0;
+	}
+	if (!strcmp(c, "pm") && argc == 3 && !strcmp(argv[1], "clear")) {
+		printf(d->ops->manage_app(d, argv[2], AMC_APP_CLEAR_STATE, NULL, &e) == 0 ? "Success\n" : "Failed\n");
+		return 0;
+	}
+	if (!strcmp(c, "am") && argc == 3 && (!strcmp(argv[1], "force-stop") || !strcmp(argv[1], "kill"))) {
+		d->ops->manage_app(d, argv[2], AMC_APP_STOP, NULL, &e); /* silent, as am is for any name */
 		return 0;
 	}
 	if (!strcmp(c, "dumpsys") && argc == 2 && !strcmp(argv[1], "window")) {
@@ -994,6 +1024,20 @@ int main(int argc, char **argv)
 			rc = 0;
 		}
 		free(buf);
+	} else if (!strcmp(what, "install") && argc - i == 3 && !strcmp(argv[i + 1], "-r")) {
+		/* install_app: a file that starts as a zip (an APK is one) installs */
+		logf_("INSTALL %s\n", argv[i + 2], NULL);
+		FILE *f = fopen(argv[i + 2], "rb");
+		char head[2] = { 0, 0 };
+		if (f && fread(head, 1, 2, f) == 2 && head[0] == 'P' && head[1] == 'K') {
+			printf("Performing Streamed Install\nSuccess\n");
+			rc = 0;
+		} else {
+			printf("Performing Streamed Install\nadb: failed to install %s: Failure [INSTALL_PARSE_FAILED_NOT_APK: "
+			       "Failed to parse %s]\n", argv[i + 2], argv[i + 2]);
+		}
+		if (f)
+			fclose(f);
 	} else if (!strcmp(what, "shell") && argc - i >= 2) {
 		rc = do_shell(d, argc - i - 1, argv + i + 1);
 	} else {

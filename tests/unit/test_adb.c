@@ -3,7 +3,8 @@
  * driver code, realistic bytes. Covers captures, the dump fallback, launch
  * errors, the device shell's quoting for `input text` (with a control case sent
  * unquoted that must fail), the ADBKeyBoard path, a bundled flow run unchanged,
- * and a phone that disappears mid-task. */
+ * the app actions (list, stop, clear, install) and keys, and a phone that
+ * disappears mid-task. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,9 @@
 #include "tap.h"
 #include "testutil.h"
 #include "adbtest.h"
+#include "runtime/tools.h"
+#include "util/fsutil.h"
+#include "util/jsonutil.h"
 #include "util/proc.h"
 #include "util/strbuf.h"
 
@@ -345,6 +349,98 @@ static void test_disappears(amc_device *d, amc_store *store)
 	amc_runner_stop(r, 1);
 }
 
+/* What the stand-in logged since `from` (bytes), the caller's. */
+static char *log_since(long from)
+{
+	char path[PATH_MAX], *all = NULL;
+	size_t len = 0;
+	amc_err e;
+	snprintf(path, sizeof path, "%s/adb-standin/log", home);
+	if (amc_read_file(path, 16u << 20, &all, &len, &e) != 0)
+		return amc_xstrdup("");
+	char *r = amc_xstrdup((long)len > from ? all + from : "");
+	free(all);
+	return r;
+}
+
+static long log_size(void)
+{
+	char *s = log_since(0);
+	long n = (long)strlen(s);
+	free(s);
+	return n;
+}
+
+/* One registry action on the adb device: 0 when it ran; *res its result (freed here unless res_out). */
+static int action(amc_device *d, const char *tool, const char *args_json, cJSON **res_out, amc_err *e)
+{
+	amc_tool_ctx c = { d, NULL };
+	cJSON *args = cJSON_Parse(args_json), *res = NULL;
+	int rc = amc_tools_find(tool)->run(&c, args, &res, e);
+	cJSON_Delete(args);
+	if (res_out)
+		*res_out = res;
+	else
+		cJSON_Delete(res);
+	return rc;
+}
+
+/* list_apps, stop_app, clear_app, install_app and the keys over adb. */
+static void test_apps(amc_device *d)
+{
+	amc_err e = { 0 };
+	cJSON *res = NULL;
+	ok(action(d, "list_apps", "{}", &res, &e) == 0, "list_apps over adb: %s", e.msg);
+	char *txt = cJSON_PrintUnformatted(res);
+	like(txt, "\"com.android.contacts\"", "pm list packages: Contacts");
+	like(txt, "\"com.android.systemui\"", "and what the phone lists beyond the launcher's apps");
+	ok(txt && !strstr(txt, "package:"), "without pm's prefix");
+	free(txt);
+	cJSON_Delete(res);
+	long from = log_size();
+	ok(action(d, "launch_app", "{\"app_id\":\"com.android.contacts\"}", NULL, &e) == 0, "Contacts opened");
+	ok(action(d, "stop_app", "{\"app_id\":\"com.android.contacts\"}", NULL, &e) == 0, "stop_app: %s", e.msg);
+	ok(action(d, "clear_app", "{\"app_id\":\"com.android.contacts\"}", NULL, &e) == 0, "clear_app: %s", e.msg);
+	char *lg = log_since(from);
+	like(lg, "COMMAND [am] [force-stop] [com.android.contacts]", "stop_app is am force-stop");
+	like(lg, "COMMAND [pm] [clear] [com.android.contacts]", "clear_app is pm clear");
+	free(lg);
+	ok(action(d, "clear_app", "{\"app_id\":\"com.nope.app\"}", NULL, &e) == -1, "clear_app of a package the phone lacks");
+	like(e.msg, "pm clear com.nope.app failed", "  says pm clear failed");
+	ok(action(d, "stop_app", "{\"app_id\":\"a;reboot\"}", NULL, &e) == -1 && e.code == AMC_EUSAGE,
+	   "stop_app: a package with a shell character is refused before adb");
+	char apk[PATH_MAX], bad[PATH_MAX];
+	snprintf(apk, sizeof apk, "%s/good.apk", home);
+	snprintf(bad, sizeof bad, "%s/bad.apk", home);
+	FILE *f = fopen(apk, "w");
+	fputs("PK\003\004", f);
+	fclose(f);
+	f = fopen(bad, "w");
+	fputs("not a zip", f);
+	fclose(f);
+	from = log_size();
+	char args[PATH_MAX + 32];
+	snprintf(args, sizeof args, "{\"path\":\"%s\"}", apk);
+	ok(action(d, "install_app", args, &res, &e) == 0, "install_app over adb: %s", e.msg);
+	is_str(amc_json_str(res, "installed"), apk, "the file installed, by its real path");
+	cJSON_Delete(res);
+	lg = log_since(from);
+	char want[PATH_MAX + 16];
+	snprintf(want, sizeof want, "INSTALL %s", apk);
+	like(lg, want, "adb install -r FILE");
+	free(lg);
+	snprintf(args, sizeof args, "{\"path\":\"%s\"}", bad);
+	ok(action(d, "install_app", args, NULL, &e) == -1 && e.code == AMC_EFAIL, "a file that is no package fails");
+	like(e.msg, "INSTALL_PARSE_FAILED_NOT_APK", "  with adb's reason");
+	from = log_size();
+	ok(action(d, "press_key", "{\"key\":\"app_switch\"}", NULL, &e) == 0, "app_switch over adb: %s", e.msg);
+	ok(action(d, "press_key", "{\"key\":\"volume_down\"}", NULL, &e) == 0, "volume_down over adb: %s", e.msg);
+	lg = log_since(from);
+	like(lg, "COMMAND [input] [keyevent] [187]", "app_switch is KEYCODE_APP_SWITCH (187)");
+	like(lg, "COMMAND [input] [keyevent] [25]", "volume_down is 25");
+	free(lg);
+}
+
 int main(void)
 {
 	home = test_home("adb");
@@ -370,6 +466,7 @@ int main(void)
 	test_basics(d);
 	test_tricky(d);
 	test_flow(d, store);
+	test_apps(d);
 	test_disappears(d, store);
 	amc_device_close(d);
 	amc_store_close(store);

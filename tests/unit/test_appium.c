@@ -176,6 +176,13 @@ int main(void)
 	rc = d->ops->key(d, AMC_KEY_BACK, &e);
 	ok(rc == -1 && strstr(e.msg, "back key is not available"),
 	   "back: unknown method, then the key-event fallback, then a clear error: %.200s", e.msg);
+	/* app actions the fake driver has no script for: a clear error, not a crash */
+	char *ids = NULL;
+	rc = d->ops->list_apps(d, &ids, &e);
+	ok(rc == -1 && strstr(e.msg, "cannot list apps (mobile: listApps)") && !ids,
+	   "list_apps: a driver without mobile: listApps says so: %.160s", e.msg);
+	rc = d->ops->manage_app(d, NULL, AMC_APP_INSTALL, "/tmp/none.apk", &e);
+	ok(rc == -1 && strstr(e.msg, "mobile: installApp failed"), "install_app: the driver's refusal, named: %.160s", e.msg);
 
 	char path[256];
 	/* set_device through WebDriver's endpoints (flows' setOrientation,

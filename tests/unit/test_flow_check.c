@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "flow/flow_check.h"
 #include "tap.h"
@@ -122,6 +123,32 @@ int main(void)
 	pathf(p, sizeof p, "%s/ts/faker.yaml", home);
 	put(p, "appId: x\n---\n- launchApp\n- inputText: ${faker.name().firstName()}\n");
 	ok(amc_flow_check_path(p, &o, &r, &e) == 0 && r.n == 0 && r.clean == 1, "faker is defined, as in Maestro");
+	amc_check_report_free(&r);
+
+	/* a flow given as text (run_task's check_only): named by its label, the
+	 * files it names found from the current folder */
+	memset(&r, 0, sizeof r);
+	pathf(p, sizeof p, "%s/flows", home);
+	char cwd[PATH_MAX];
+	ok(getcwd(cwd, sizeof cwd) && chdir(p) == 0, "into the flows' folder");
+	const char *txt = "appId: x\n---\n- launchApp\n- runFlow: b.yml\n- runFlow: nope.yaml\n- fly: 1\n";
+	ok(amc_flow_check_text(txt, strlen(txt), "the flow text you sent", &o, &r, &e) == 0, "a flow text checks");
+	is_int(r.files, 1, "as one flow");
+	ok(r.n == 2 && count_kind(&r, AMC_CHECK_MISSING_FILE) == 1 && count_kind(&r, AMC_CHECK_INVALID) == 1,
+	   "the missing sub-flow and the unknown command; b.yml is found from the current folder (%zu problems)", r.n);
+	ok(r.n && !strcmp(r.v[0].file, "the flow text you sent"), "problems name the text by its label");
+	cJSON *j = amc_check_report_json(&r);
+	const cJSON *pr = cJSON_GetObjectItemCaseSensitive(j, "problems");
+	is_int(cJSON_GetArraySize(pr), 2, "the --json document lists them");
+	const cJSON *p0 = cJSON_GetArrayItem(pr, 0);
+	ok(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(p0, "line")) &&
+	   cJSON_IsString(cJSON_GetObjectItemCaseSensitive(p0, "severity")) &&
+	   cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(j, "lacking")), "with line, severity and the counts");
+	cJSON_Delete(j);
+	j = amc_check_problems_json(&r, 1);
+	is_int(cJSON_GetArraySize(j), 1, "the problems array cut at its bound");
+	cJSON_Delete(j);
+	ok(chdir(cwd) == 0, "back");
 	amc_check_report_free(&r);
 	amc_script_close(js);
 	return done_testing();

@@ -175,6 +175,11 @@ int main(void)
 		{ "swipe", "{\"x1\":500,\"y1\":1500,\"x2\":500,\"y2\":500,\"ms\":300}", "ok" },
 		{ "long_press", "{\"x\":500,\"y\":150,\"ms\":800}", "ok" },
 		{ "manage_app", "{\"op\":\"open_link\",\"link\":\"sim://notes\"}", "ok" },
+		{ "stop_app", "{\"app_id\":\"com.amc.notes\"}", "ok" },
+		{ "clear_app", "{\"app_id\":\"com.amc.notes\"}", "ok" },
+		{ "clear_app", "{\"app_id\":\"com.android.contacts\"}", "refused" },
+		{ "rotate", "{\"orientation\":\"landscape_left\"}", "ok" },
+		{ "list_apps", "{}", "ok" },
 		{ "wait", "{\"ms\":100}", "ok" },
 	};
 	size_t nsteps = sizeof STEPS / sizeof STEPS[0];
@@ -208,6 +213,9 @@ int main(void)
 	like(y, "- longPressOn:\n    # this text is on the screen 2 times: match 1 of 2, top to bottom\n    text: \"Bob\"\n    index: 0",
 	     "a long press: the first Bob");
 	like(y, "- openLink: \"sim://notes\"", "openLink");
+	like(y, "- stopApp: \"com.amc.notes\"\n- clearState: \"com.amc.notes\"\n- setOrientation: LANDSCAPE_LEFT\n",
+	     "stop_app, clear_app and rotate as stopApp, clearState and setOrientation; the refused clear_app and "
+	     "list_apps left out");
 	ok(!strstr(y, "wait"), "waits left out");
 	like(y, "- assertVisible: \"Ada Lovelace\"", "the goal's text on the final screen asserted");
 
@@ -215,7 +223,7 @@ int main(void)
 	int prc = amc_flow_parse(y, strlen(y), "export.yaml", &f, &e);
 	ok(prc == 0, "the export parses as a flow: %s", prc ? e.msg : "");
 	if (prc == 0) {
-		is_int((int)f.count, 12, "twelve commands");
+		is_int((int)f.count, 15, "fifteen commands");
 		amc_flow_free(&f);
 	}
 	free(y);

@@ -136,8 +136,13 @@ int main(void)
 	amc_flow_free(&f);
 	const char *keys = "appId: a\n---\n- pressKey: Volume Up\n";
 	ok(amc_flow_parse(keys, strlen(keys), "t.yaml", &f, &e) == 0, "pressKey Volume Up parses");
+	ok(amc_flow_check_device(&f, "sim", &e) == 0 && amc_flow_check_device(&f, "adb", &e) == 0,
+	   "the sim has the volume keys (a level its state shows), adb too");
+	amc_flow_free(&f);
+	keys = "appId: a\n---\n- pressKey: Remote Dpad Up\n";
+	ok(amc_flow_parse(keys, strlen(keys), "t.yaml", &f, &e) == 0, "pressKey Remote Dpad Up parses");
 	ok(amc_flow_check_device(&f, "sim", &e) == -1 && amc_flow_check_device(&f, "adb", &e) == 0,
-	   "the sim has no volume key, adb has");
+	   "the sim has no D-pad, adb has");
 	amc_flow_free(&f);
 	const char *env = "appId: a\nenv:\n  X: ${A || 'b'}\n---\n- back\n";
 	char where[200];

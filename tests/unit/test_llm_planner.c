@@ -196,6 +196,25 @@ int main(void)
 	is_int(v.agent.violations, 0, "refusal reached the model as the tool result%s%s",
 	       v.agent.violations ? ": " : "", v.agent.last_violation);
 
+	/* clear_app: always asked, whatever the screen shows; list_apps answers with ids */
+	v.os.confirmed = 0;
+	v.os.confirm_answer = 0;
+	/* (expect names what the next line's call must get back) */
+	out = run_goal(&v, "expect com.android.contacts\ntool list_apps {}\n"
+		       "expect operator refused\ntool clear_app {\"app_id\":\"com.android.contacts\"}\nfinish true stopped",
+		       "Reset Contacts", NULL, 0, 0, NULL);
+	is_str(out.status, "succeeded", "list_apps and a refused clear_app: the run goes on");
+	is_int(v.os.confirmed, 1, "clear_app: the operator was asked");
+	is_str(v.os.word, "clear_app", "  for clear_app");
+	is_str(v.os.element, "com.android.contacts", "  naming the app");
+	is_int(v.agent.violations, 0, "the model heard the app ids and the refusal%s%s", v.agent.violations ? ": " : "",
+	       v.agent.last_violation);
+	v.os.confirm_answer = 1;
+	out = run_goal(&v, "expect cleared\ntool clear_app {\"app_id\":\"com.android.contacts\"}\nfinish true reset",
+		       "Reset Contacts", NULL, 0, 0, NULL);
+	is_int(v.os.confirmed, 2, "asked again: each clear_app is asked");
+	is_int(v.agent.violations, 0, "confirmed: it ran%s%s", v.agent.violations ? ": " : "", v.agent.last_violation);
+
 	/* unknown element id: a failed step the model hears about, then it goes on */
 	out = run_goal(&v, "tap_id e_nonexistent\nexpect no element\nfinish true recovered", "Tap something",
 		       NULL, 0, 0, NULL);

@@ -11,6 +11,7 @@
 #include "tap.h"
 #include "testutil.h"
 #include "util/config.h"
+#include "util/jsonutil.h"
 
 /* A device that records what it is asked to type and press (type-and-submit,
  * the double tap as one gesture). */
@@ -89,17 +90,118 @@ static void test_submit_and_double_tap(void)
 /* Over 120 lines: one pass over the sim, each tool run against the state the
  * previous one left (a form filled, a key pressed, an app stopped), so the
  * order is the test. */
+/* list_apps, install_app, stop_app, clear_app and the volume keys on the sim. */
+static void test_apps(amc_device *d, amc_tool_ctx *c, const char *home)
+{
+	amc_err e = { 0 };
+	cJSON *res = NULL, *args = cJSON_Parse("{}");
+	const amc_tool *la = amc_tools_find("list_apps"), *ca = amc_tools_find("clear_app");
+	ok(amc_tools_is_action(la) && !la->acts && la->reads, "list_apps: an action that reads, not settled");
+	ok(ca->confirm && !amc_tools_find("stop_app")->confirm && !amc_tools_find("install_app")->confirm &&
+	   !amc_tools_find("tap")->confirm, "only clear_app always asks a person");
+	ok(amc_tools_is_action(ca) && amc_tools_is_action(amc_tools_find("stop_app")) &&
+	   amc_tools_is_action(amc_tools_find("install_app")), "clear_app, stop_app and install_app are actions");
+	ok(la->run(c, args, &res, &e) == 0, "list_apps on the sim: %s", e.msg);
+	char *txt = cJSON_PrintUnformatted(res);
+	like(txt, "\"com.android.contacts\"", "lists Contacts");
+	like(txt, "\"com.android.settings\"", "and Settings");
+	free(txt);
+	cJSON_Delete(res);
+	cJSON_Delete(args);
+	res = NULL;
+	args = cJSON_Parse("{\"app_id\":\"com.android.contacts\"}");
+	ok(amc_tools_find("launch_app")->run(c, args, &res, &e) == 0, "Contacts opened");
+	cJSON_Delete(res);
+	res = NULL;
+	ok(amc_tools_find("stop_app")->run(c, args, &res, &e) == 0, "stop_app");
+	is_str(amc_json_str(res, "stopped"), "com.android.contacts", "says which app it stopped");
+	cJSON_Delete(res);
+	res = NULL;
+	char *st = NULL;
+	amc_sim_state_json(d, &st, &e);
+	like(st, "\"app\":\"com.android.launcher3\"", "back on the launcher");
+	free(st);
+	ok(ca->run(c, args, &res, &e) == 0, "clear_app runs the driver's clear (the gate is the runner's)");
+	is_str(amc_json_str(res, "cleared"), "com.android.contacts", "says which app it cleared");
+	cJSON_Delete(res);
+	cJSON_Delete(args);
+	res = NULL;
+	args = cJSON_Parse("{\"app_id\":\"com.nope\"}");
+	ok(amc_tools_find("stop_app")->run(c, args, &res, &e) == -1 && e.code == AMC_EUSAGE, "an app the sim lacks");
+	cJSON_Delete(args);
+	/* install_app: the path is checked before any driver sees it */
+	char dir[4200], apk[4300], txtf[4300];
+	snprintf(dir, sizeof dir, "%s", home);
+	snprintf(apk, sizeof apk, "%s/app.apk", home);
+	snprintf(txtf, sizeof txtf, "%s/notes.txt", home);
+	FILE *f = fopen(apk, "w");
+	fputs("PK", f);
+	fclose(f);
+	f = fopen(txtf, "w");
+	fputs("x", f);
+	fclose(f);
+	static const struct { const char *path, *why, *label; } bad[] = {
+		{ "/nonexistent/x.apk", "no such file", "a missing file" },
+		{ NULL, "not a regular file", "a folder" },
+		{ "", "no such file", "an empty path" },
+		{ "a\x1b[2Jb.apk", "control character", "an escape in the path" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cJSON *a = cJSON_CreateObject();
+		cJSON_AddStringToObject(a, "path", bad[i].path ? bad[i].path : dir);
+		res = NULL;
+		ok(amc_tools_find("install_app")->run(c, a, &res, &e) == -1 && e.code == AMC_EUSAGE, "install_app: %s refused",
+		   bad[i].label);
+		like(e.msg, bad[i].why, "  saying so");
+		cJSON_Delete(a);
+	}
+	args = cJSON_CreateObject();
+	cJSON_AddStringToObject(args, "path", txtf);
+	ok(amc_tools_find("install_app")->run(c, args, &res, &e) == -1, "install_app: a .txt is refused");
+	like(e.msg, ".apk", "  naming the kinds it takes");
+	cJSON_Delete(args);
+	args = cJSON_CreateObject();
+	cJSON_AddStringToObject(args, "path", apk);
+	ok(amc_tools_find("install_app")->run(c, args, &res, &e) == -1 && e.code == AMC_EUSAGE,
+	   "install_app of an .apk on the sim: refused by the driver");
+	like(e.msg, "cannot install packages", "  the sim's apps are built in");
+	cJSON_Delete(args);
+	/* the volume keys: the sim keeps a level a check can read */
+	args = cJSON_Parse("{\"key\":\"volume_up\",\"times\":2}");
+	res = NULL;
+	ok(amc_tools_find("press_key")->run(c, args, &res, &e) == 0, "volume_up twice on the sim: %s", e.msg);
+	cJSON_Delete(res);
+	cJSON_Delete(args);
+	amc_sim_state_json(d, &st, &e);
+	like(st, "\"volume\":10", "the volume went from 8 to 10");
+	free(st);
+	args = cJSON_Parse("{\"key\":\"volume_down\"}");
+	res = NULL;
+	ok(amc_tools_find("press_key")->run(c, args, &res, &e) == 0, "volume_down");
+	cJSON_Delete(res);
+	cJSON_Delete(args);
+	amc_sim_state_json(d, &st, &e);
+	like(st, "\"volume\":9", "and down to 9");
+	free(st);
+	amc_key k;
+	ok(amc_key_parse("app_switch", &k) == 0 && amc_key_android_code(k) == 187, "app_switch is Android's KEYCODE_APP_SWITCH");
+	args = cJSON_Parse("{\"key\":\"app_switch\"}");
+	ok(amc_tools_find("press_key")->run(c, args, &res, &e) == -1 && e.code == AMC_EUSAGE, "the sim has no app switch");
+	like(e.msg, "volume_up", "  and names the keys it has");
+	cJSON_Delete(args);
+}
+
 int main(void)
 {
 	const char *home = test_home("tools");
 	size_t n;
 	const amc_tool *all = amc_tools_all(&n);
-	is_int(n, 18, "eighteen tools");
+	is_int(n, 22, "twenty-two tools");
 	static const char *names[] = { "describe_screen", "describe_screen_semantic", "get_ui_tree", "screenshot", "tap",
 				       "long_press", "swipe", "type_text", "press_key", "launch_app", "wait",
 				       "manage_app", "set_device", "open_link", "rotate", "get_device", "record",
-				       "assert_screenshot" };
-	for (size_t i = 0; i < 15; i++)
+				       "assert_screenshot", "list_apps", "install_app", "stop_app", "clear_app" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		ok(amc_tools_find(names[i]) != NULL, "tool %s registered", names[i]);
 	ok(amc_tools_find("teleport") == NULL, "unknown tool not found");
 	for (size_t i = 0; i < n; i++) {
@@ -168,9 +270,9 @@ int main(void)
 	args = cJSON_Parse("{\"key\":\"delete\",\"times\":0}");
 	ok(amc_tools_find("press_key")->run(&c, args, &res, &e) == -1, "times 0 refused");
 	cJSON_Delete(args);
-	args = cJSON_Parse("{\"key\":\"volume_up\"}");
-	ok(amc_tools_find("press_key")->run(&c, args, &res, &e) == -1 && e.code == AMC_EUSAGE, "the sim has no volume key");
-	like(e.msg, "the sim has no volume_up key", "said so");
+	args = cJSON_Parse("{\"key\":\"dpad_up\"}");
+	ok(amc_tools_find("press_key")->run(&c, args, &res, &e) == -1 && e.code == AMC_EUSAGE, "the sim has no D-pad");
+	like(e.msg, "the sim has no dpad_up key", "said so");
 	cJSON_Delete(args);
 	args = cJSON_Parse("{\"key\":\"back\"}");
 	res = NULL;
@@ -258,6 +360,7 @@ int main(void)
 	args = cJSON_Parse("{\"link\":\"https://example.com\"}");
 	ok(amc_tools_find("open_link")->run(&c, args, &res, &e) == -1, "a link the sim cannot open is refused");
 	cJSON_Delete(args);
+	test_apps(d, &c, home);
 	amc_observation_free(&obs);
 	amc_device_close(d);
 	amc_config_free(cfg);

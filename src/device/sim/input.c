@@ -186,6 +186,14 @@ void sim_key(sim *s, int key)
 	case AMC_KEY_DELETE:
 		backspace(s);
 		break;
+	case AMC_KEY_VOLUME_UP:
+		if (s->st.volume < SIM_VOLUME_MAX)
+			s->st.volume++;
+		break;
+	case AMC_KEY_VOLUME_DOWN:
+		if (s->st.volume > 0)
+			s->st.volume--;
+		break;
 	case AMC_KEY_HIDE_KEYBOARD:
 		if (s->st.focus != F_NONE)
 			s->st.kb_hidden = 1;

@@ -1,5 +1,7 @@
 /* sim.c - the simulated phone as an amc device: the vtable, argument checks,
- * sim time, fault injection and persistence around every call. */
+ * sim time, fault injection and persistence around every call. Just over 800
+ * lines since list_apps came in: the app operations (launch, manage, list,
+ * links) are the part to move into a file of their own next. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -358,9 +360,9 @@ static int op_key(amc_device *d, amc_key k, amc_err *e)
 {
 	sim *s = S(d);
 	if (k != AMC_KEY_BACK && k != AMC_KEY_HOME && k != AMC_KEY_ENTER && k != AMC_KEY_DELETE &&
-	    k != AMC_KEY_HIDE_KEYBOARD)
-		return amc_err_set(e, AMC_EUSAGE, "the sim has no %s key (it has back, home, enter and delete)",
-				   amc_key_name(k));
+	    k != AMC_KEY_HIDE_KEYBOARD && k != AMC_KEY_VOLUME_UP && k != AMC_KEY_VOLUME_DOWN)
+		return amc_err_set(e, AMC_EUSAGE, "the sim has no %s key (it has back, home, enter, delete, volume_up "
+				   "and volume_down)", amc_key_name(k));
 	if (refresh(s, e) != 0)
 		return -1;
 	sim_key(s, k);
@@ -430,6 +432,9 @@ static int open_link(sim *s, const char *link, amc_err *e)
 static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const char *arg, amc_err *e)
 {
 	sim *s = S(d);
+	if (op == AMC_APP_INSTALL)
+		return amc_err_set(e, AMC_EUSAGE, "sim:%d cannot install packages: its apps are built in (list_apps "
+				   "names them); install_app needs an adb or Appium device", s->index);
 	if (op != AMC_APP_OPEN_LINK && app_screen(app_id) < 0) {
 		char *bad = amc_sanitize_dup(app_id ? app_id : "");
 		amc_err_set(e, AMC_EUSAGE, "app '%.200s' is not installed on sim:%d", bad, s->index);
@@ -452,6 +457,8 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 	case AMC_APP_OPEN_LINK:
 		if (open_link(s, arg, e) != 0)
 			return -1;
+		break;
+	case AMC_APP_INSTALL: /* refused above */
 		break;
 	case AMC_APP_PERMISSIONS:
 	case AMC_APP_LAUNCH_ARGS: {
@@ -480,6 +487,20 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 	}
 	}
 	return finish(s, COST_LAUNCH, e);
+}
+
+/* list_apps: the sim's built-in apps (it installs none: install_app says so). */
+static int op_list_apps(amc_device *d, char **ids, amc_err *e)
+{
+	(void)d, (void)e;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	size_t n;
+	const sim_app *all = sim_apps(&n);
+	for (size_t i = 0; i < n; i++)
+		amc_sb_printf(&sb, "%s\n", all[i].pkg);
+	*ids = amc_sb_detach(&sb);
+	return 0;
 }
 
 /* set_device: the sim models each setting so a flow can assert its effect:
@@ -617,6 +638,7 @@ static const amc_device_ops SIM_OPS = {
 	.key = op_key,
 	.launch_app = op_launch_app,
 	.manage_app = op_manage_app,
+	.list_apps = op_list_apps,
 	.set = op_set,
 	.double_tap = op_double_tap,
 	.get = op_get,

@@ -32,6 +32,8 @@
 #define SIM_NETWORKS 8          /* Wi-Fi networks in range */
 #define SIM_MAX_ALARMS 100
 #define SIM_MAX_THREADS 200
+#define SIM_VOLUME_MAX 15       /* the volume keys' steps, as Android's media stream */
+#define SIM_VOLUME_FACTORY 8
 #define SIM_MAX_MESSAGES 500    /* per thread */
 #define SIM_MAX_FILES 1000
 
@@ -193,6 +195,7 @@ typedef struct sim_state {
 	/* set_device: the screen's rotation (Android's user_rotation, 0-3; s->w
 	 * and s->h are swapped in landscape) and the mocked location. */
 	int orientation;
+	int volume;            /* the volume keys' level, 0-15 (factory 8), for checks to read */
 	int has_location;
 	double lat, lon;
 	/* launchApp: the permissions and launch arguments each app was last

@@ -257,6 +257,7 @@ void sim_state_factory(sim_state *st, long long seed)
 	st->toggles[TG_LOCK_NOTIF] = 1;
 	st->wifi_connected = 0;
 	st->battery_start = 72 + (int)(seed % 25);
+	st->volume = SIM_VOLUME_FACTORY;
 	add_contact(st, "Alan Turing", "+44 20 7946 0018");
 	add_contact(st, "Grace Hopper", "+1 202 555 0143");
 	add_note(st, "Welcome",
@@ -357,6 +358,7 @@ char *sim_state_to_json(const sim *s)
 	for (int i = 0; i < TG_COUNT; i++)
 		cJSON_AddBoolToObject(tg, TOGGLE_NAMES[i], st->toggles[i]);
 	cJSON_AddStringToObject(o, "orientation", amc_orientation_name(st->orientation));
+	cJSON_AddNumberToObject(o, "volume", st->volume);
 	cJSON *pj = st->permissions ? cJSON_Parse(st->permissions) : NULL;
 	cJSON *aj = st->launch_args ? cJSON_Parse(st->launch_args) : NULL;
 	if (pj)
@@ -674,6 +676,7 @@ int sim_state_from_json(sim *s, const char *text, size_t len, amc_err *e)
 	st.orientation = ori ? amc_orientation_parse(ori) : 0;
 	if (st.orientation < 0)
 		fail(&l, "%s", "'orientation' is not portrait, landscape_left, upside_down or landscape_right");
+	st.volume = (int)get_int(&l, o, "volume", 0, SIM_VOLUME_MAX, SIM_VOLUME_FACTORY);
 	for (int k = 0; k < 2; k++) {
 		const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, k ? "launch_arguments" : "permissions");
 		if (cJSON_IsObject(m))
