@@ -28,42 +28,6 @@
 #include "util/sanitize.h"
 #include "util/strbuf.h"
 
-/* ---- results (mcp_act.h): every tool's ---- */
-
-cJSON *amc_mcp_result(cJSON *structured, const char *text, int is_error)
-{
-	cJSON *r = cJSON_CreateObject();
-	cJSON *content = cJSON_AddArrayToObject(r, "content");
-	cJSON *t = cJSON_CreateObject();
-	cJSON_AddStringToObject(t, "type", "text");
-	if (text)
-		cJSON_AddStringToObject(t, "text", text);
-	else {
-		char *s = structured ? cJSON_PrintUnformatted(structured) : NULL;
-		cJSON_AddStringToObject(t, "text", s ? s : "");
-		free(s);
-	}
-	cJSON_AddItemToArray(content, t);
-	if (structured)
-		cJSON_AddItemToObject(r, "structuredContent", structured);
-	if (is_error)
-		cJSON_AddTrueToObject(r, "isError");
-	return r;
-}
-
-cJSON *amc_mcp_fail(const char *fmt, ...)
-{
-	char msg[AMC_ERR_MSG_MAX + 256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	char *s = amc_sanitize_dup(msg);
-	cJSON *r = amc_mcp_result(NULL, s, 1);
-	free(s);
-	return r;
-}
-
 /* PNG bytes as MCP image content; info (may be NULL) gets the image's size and
  * its scale (device pixels per image pixel) for a frame full_w px wide. */
 static cJSON *png_content(const unsigned char *png, size_t len, int w, int h, int full_w, cJSON *info)

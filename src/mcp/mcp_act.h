@@ -1,5 +1,5 @@
-/* mcp_act.h - the tools that touch a device: observe, act, run_task
- * and the result helpers every tool uses (all in mcp_act.c). */
+/* mcp_act.h - the tools that touch a device: observe, act, run_task (in
+ * mcp_act.c); their results are mcp_result.h's. */
 #ifndef AMC_MCP_ACT_H
 #define AMC_MCP_ACT_H
 
@@ -7,13 +7,9 @@
 #include <cjson/cJSON.h>
 
 #include "mcp/mcp_call.h"
+#include "mcp/mcp_result.h"
 #include "util/err.h"
 
-/* A CallToolResult: a text block (text, or structured printed as JSON when
- * text is NULL), structuredContent (taken; may be NULL) and isError. */
-cJSON *amc_mcp_result(cJSON *structured, const char *text, int is_error);
-/* An isError result whose text is the formatted message, made terminal-safe. */
-cJSON *amc_mcp_fail(const char *fmt, ...) AMC_PRINTF(1, 2);
 
 /* Fill act's tool definition from the tool registry (runtime/tools.h): the
  * description, the action enum (every registry action, then finish) and each

@@ -8,7 +8,7 @@
 #include "flow/flow_check.h"
 #include "flow/script.h"
 #include "llm/providers.h"
-#include "mcp/mcp_act.h"
+#include "mcp/mcp_result.h"
 #include "runtime/safety.h"
 #include "util/fsutil.h"
 #include "util/jsonutil.h"

@@ -2,7 +2,8 @@
 # asks through (src/runtime/pending).
 MCP_TESTS = tests/unit/test_jsonrpc tests/unit/test_pending tests/unit/test_mcp_server \
 	tests/unit/test_mcp_tools tests/unit/test_mcp_session \
-	tests/unit/test_mcp_act tests/unit/test_registry tests/unit/test_mcp_resources tests/unit/test_mcp_check
+	tests/unit/test_mcp_act tests/unit/test_registry tests/unit/test_mcp_resources tests/unit/test_mcp_check \
+	tests/unit/test_mcp_result
 check_PROGRAMS += $(MCP_TESTS)
 TESTS += $(MCP_TESTS)
 tests_unit_test_jsonrpc_LDADD = $(TEST_LDADD)
@@ -15,6 +16,7 @@ tests_unit_test_mcp_act_LDADD = $(TEST_LDADD)
 tests_unit_test_registry_LDADD = $(TEST_LDADD)
 tests_unit_test_mcp_resources_LDADD = $(TEST_LDADD)
 tests_unit_test_mcp_check_LDADD = $(TEST_LDADD)
+tests_unit_test_mcp_result_LDADD = $(TEST_LDADD)
 # coding agents' CLIs as planners (src/agentcli); the planner itself is
 # tested with the real CLIs in tests/integration/test_agentcli.sh
 AGENTCLI_TESTS = tests/unit/test_agentcli_result tests/unit/test_agentcli_probe tests/unit/test_agentcli_attach
