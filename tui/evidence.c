@@ -159,7 +159,10 @@ static void load_ocr(amc_tui_evidence *ev, const char *json)
 			continue;
 		}
 		amc_sb_reset(&sb);
-		amc_sb_printf(&sb, "%2d %4.2f \"%s\"", i + 1, cJSON_IsNumber(cf) ? cf->valuedouble : 0.0, str_of(o, "text"));
+		/* tesseract's confidence is 0-100; older records and fixtures kept 0-1 */
+		double c = cJSON_IsNumber(cf) ? cf->valuedouble : 0.0;
+		c = c <= 1.0 ? c * 100.0 : c;
+		amc_sb_printf(&sb, "%2d %3.0f%% \"%s\"", i + 1, c < 0 ? 0.0 : c > 100 ? 100.0 : c, str_of(o, "text"));
 		if (has)
 			amc_sb_printf(&sb, " [%d,%d][%d,%d]", box[0], box[1], box[2], box[3]);
 		row *r = add_row(l, amc_sb_str(&sb), AMC_EL_NORMAL);
