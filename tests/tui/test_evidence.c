@@ -105,7 +105,7 @@ int main(void)
 	like(tt_row(0), "1 Tree [2 OCR] 3 Scene", "OCR in brackets");
 	like(tt_row(1), "OCR of Before: 2 words (R: full), ocr.policy gaps:", "OCR summary: which screen, the key for full OCR, the policy");
 	like(tt_row(2), "has no text", "what gaps means, on a second row rather than cut");
-	like(tt_row(3), "> 1 0.90 \"Hello\" [1,2][30,40]", "word 1 selected, confidence and box");
+	like(tt_row(3), "> 1  90% \"Hello\" [1,2][30,40]", "word 1 selected, confidence and box");
 	ok(!tt_screen_has("\x1b"), "no escape byte reaches the screen");
 	like(tt_row(4), "evil", "the hostile word is drawn, made safe");
 	amc_tui_evidence_set_policy(ev, "full");
