@@ -1,6 +1,9 @@
 /* flow_cmds.c - the Maestro command table and one parse function per command.
  * The YAML underneath (getters, FILE:LINE errors) is flow_yaml.c; the file
- * around the commands (config document, limits) is flow.c. */
+ * around the commands (config document, limits) is flow.c. Over 800 lines:
+ * the table and the parsers of the commands not yet in flow_cmds_sel.c
+ * (selectors) or flow_cmds_ctl.c (control flow); device and media commands
+ * are the next family to move out. */
 #include "flow/flow_cmds.h"
 
 #include <stdio.h>

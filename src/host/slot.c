@@ -1,4 +1,6 @@
-/* slot.c - one device of a fleet host (see slot.h). */
+/* slot.c - one device of a fleet host (see slot.h). Over 800 lines: the
+ * claim, run, renew and fenced end of one attempt share the attempt and the
+ * lease state; the end with its outage retries is what would move out. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,7 @@
 /* launch.c - a launch request in, a ready task + planner + runner options out
- * (launch.h). */
+ * (launch.h). Over 800 lines: it is the one launch path of every front end
+ * (goal, flow, agent CLI, suite, fleet payload), whose checks must agree; the
+ * per-kind preparation (flow, goal, agent) is what would move out first. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
