@@ -259,6 +259,11 @@ int amc_store_thumb_current(const char *png_abspath, char *out, size_t n)
 	struct stat ss, ts;
 	if (amc_store_thumb_path(png_abspath, out, n) != 0 || stat(out, &ts) != 0 || stat(png_abspath, &ss) != 0)
 		return 0;
+	/* A tie counts as current: the runner and mkfixture write a thumbnail
+	 * in the tick its capture was written in (file times move by the
+	 * kernel's tick, a few ms). A capture rewritten within the tick its
+	 * thumbnail was made in would keep the old one until it is written
+	 * again; the device view rewrites its captures far apart. */
 	return ts.st_mtim.tv_sec > ss.st_mtim.tv_sec ||
 	       (ts.st_mtim.tv_sec == ss.st_mtim.tv_sec && ts.st_mtim.tv_nsec >= ss.st_mtim.tv_nsec);
 }

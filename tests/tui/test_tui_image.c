@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -197,6 +198,15 @@ static void test_thumbnail_made(const char *home)
 	   "made beside the capture (%dx%d)", w, h);
 	/* the capture rewritten under its name (the device view's): a new one */
 	write_png(shot, 1000, 500);
+	/* later than the thumbnail, as a capture rewritten by the device view
+	 * is: written at once, both could share one tick of the file clock */
+	struct stat ts;
+	if (stat(tp, &ts) == 0) {
+		struct timespec t[2] = { ts.st_mtim, ts.st_mtim };
+		t[0].tv_sec++;
+		t[1].tv_sec++;
+		utimensat(AT_FDCWD, shot, t, 0);
+	}
 	amc_tui_image_forget();
 	dots();
 	amc_tui_image_draw(shot, 3, 10, 8, 20, -1, -1, NULL, 0, "symbols");
