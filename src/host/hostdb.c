@@ -65,13 +65,7 @@ static int take(amc_hostdb *d, int prio, long long deadline)
 			break;
 		}
 		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += left / 1000;
-		ts.tv_nsec += (left % 1000) * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
+		amc_timespec_after(CLOCK_REALTIME, left, &ts);
 		pthread_cond_timedwait(&d->cv, &d->mu, &ts);
 	}
 	d->waiting[prio]--;

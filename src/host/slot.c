@@ -76,13 +76,7 @@ static void sleep_ms(long ms)
 static void timed_wait(amc_slot *s, long ms)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += (ms % 1000) * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
+	amc_timespec_after(CLOCK_REALTIME, ms, &ts);
 	pthread_cond_timedwait(&s->cv, &s->mu, &ts);
 }
 
