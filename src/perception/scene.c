@@ -507,6 +507,9 @@ static int keyboard_in(const amc_scene *s, size_t tree_count, const char *had_te
 	return found ? 2 : 0;
 }
 
+/* Over 120 lines: the fusion is one pass whose steps share the words' match
+ * table (tree elements that had text, OCR words matched to them, the
+ * keyboard's words absorbed); split, each step would rebuild it. */
 int amc_scene_fuse(amc_scene *s, const amc_ocr_result *ocr, amc_err *e)
 {
 	if (!s)

@@ -50,6 +50,8 @@ int amc_mock_refuses_forced_tools(const char *model)
 	return model && !strncmp(model, "claude-sonnet-5-5", 17);
 }
 
+/* Over 120 lines: every rule of the Messages API request the mock enforces,
+ * one after another, each with the reason a test sees. */
 int amc_mock_check_request(const mock_req *rq, char *why, size_t n)
 {
 	char h[256];
@@ -477,6 +479,8 @@ static void violation(amc_mock_agent *a, mock_resp *rs, const char *why)
 	cJSON_Delete(e);
 }
 
+/* Over 120 lines: the scripted agent's whole turn (read the screen, choose
+ * the next scripted line, answer in the stream's shape) in one place. */
 void amc_mock_agent_handle(void *ud, const mock_req *rq, mock_resp *rs)
 {
 	amc_mock_agent *a = ud;

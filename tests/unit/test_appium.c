@@ -77,6 +77,8 @@ static char *attr(const char *sid, const char *id, const char *name)
 	return out;
 }
 
+/* Over 120 lines: one session against the fake driver, checked in the
+ * order the driver's calls happen (open, observe, act, settings, close). */
 int main(void)
 {
 	/* maestro.platform from the capabilities: no server needed */
