@@ -376,6 +376,14 @@ static int load_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow, a
 			amc_sb_append(text, buf, len);
 			rc = amc_flow_parse(buf, len, path, flow, e);
 		}
+		/* Messages keep the path as the user wrote it; the task records
+		 * where the file is, so the TUI or `amc show` started in another
+		 * folder still finds the flow's source lines. */
+		char *abs = rc == 0 ? realpath(path, NULL) : NULL;
+		if (abs) {
+			free(path);
+			path = abs;
+		}
 	}
 	if (rc == 0 && (rc = resolve_flow(req, l, flow, text, e)) != 0)
 		amc_flow_free(flow);

@@ -6,6 +6,7 @@
  * open by the caller, and the one rule of every front end: a task that
  * cannot start (device busy, device gone, no store) is recorded failed with
  * the reason the caller reports. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,24 @@ static void test_flow_path(const char *home)
 		return;
 	is_str(ln.task->flow_path, path, "recorded by its path");
 	is_str(ln.task->flow_name, "Type the PIN", "and its name:");
+
+	/* a path relative to where amc ran is recorded as the file's real
+	 * path, so a TUI started elsewhere still reads the flow's lines */
+	char cwd[PATH_MAX], *rhome = realpath(home, NULL), want[PATH_MAX + 16];
+	amc_launch rel;
+	if (getcwd(cwd, sizeof cwd) && rhome && chdir(home) == 0) {
+		snprintf(want, sizeof want, "%s/pin.yaml", rhome);
+		req.flow_path = "./pin.yaml";
+		is_int(prep(&req, &rel, &e), 0, "a relative flow path launches");
+		is_str(rel.task ? rel.task->flow_path : "", want, "recorded as the file's real path");
+		if (rel.task)
+			amc_launch_free(&rel);
+		if (chdir(cwd) != 0)
+			ok(0, "back to the first folder");
+		req.flow_path = path;
+	} else
+		ok(0, "into the test home");
+	free(rhome);
 	is_int((int)amc_secrets_count(ln.secrets), 1, "its {{secret:PIN}} is resolved");
 
 	/* read once: gone from disk and from the environment, still all there */
