@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agent/ai_judge.h"
 #include "agent/goal.h"
@@ -329,6 +330,35 @@ static int flow_planner(const amc_config *cfg, const amc_launch_req *req, amc_la
 	return rc;
 }
 
+/* *PATH made absolute from the working folder; returns the length of the
+ * prefix added ("CWD/"), 0 when the folder cannot be had (PATH unchanged). */
+static size_t absolute(char **path)
+{
+	char *cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return 0;
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "%s/", strcmp(cwd, "/") ? cwd : "");
+	size_t n = sb.len;
+	amc_sb_puts(&sb, *path);
+	free(cwd);
+	free(*path);
+	*path = amc_sb_detach(&sb);
+	return n > 1 ? n : 0; /* from "/": nothing to take off again */
+}
+
+/* Every "CWD/" (the first CWDL bytes of ABS) removed from MSG, in place. */
+static void unroot(char *msg, const char *abs, size_t cwdl)
+{
+	for (char *at = msg; (at = strstr(at, "/")) != NULL;) {
+		if (!strncmp(at, abs, cwdl))
+			memmove(at, at + cwdl, strlen(at + cwdl) + 1);
+		else
+			at++;
+	}
+}
+
 /* Read or take the flow text, parse it, and fill the task's flow fields.
  * `text` gets every byte that may name a secret (flow, then bundle files). */
 /* An error about the flow text itself ("PATH:LINE: what") said with the
@@ -372,18 +402,20 @@ static int load_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow, a
 			path = amc_xstrdup(req->flow_path);
 			rc = 0;
 		}
+		/* The task and its steps ("flow command at FILE:LINE") name the
+		 * file from the root, so the TUI or `amc show` started in another
+		 * folder still reads the flow's lines. Not realpath: a sub-flow is
+		 * found beside the file as named, symbolic links and all. */
+		size_t cwdl = 0;
+		if (rc == 0 && path[0] != '/')
+			cwdl = absolute(&path);
 		if (rc == 0 && (rc = amc_flow_read(path, &buf, &len, e)) == 0) {
 			amc_sb_append(text, buf, len);
 			rc = amc_flow_parse(buf, len, path, flow, e);
 		}
-		/* Messages keep the path as the user wrote it; the task records
-		 * where the file is, so the TUI or `amc show` started in another
-		 * folder still finds the flow's source lines. */
-		char *abs = rc == 0 ? realpath(path, NULL) : NULL;
-		if (abs) {
-			free(path);
-			path = abs;
-		}
+		/* ... while what the user reads names it as they did */
+		if (rc != 0 && cwdl)
+			unroot(e->msg, path, cwdl);
 	}
 	if (rc == 0 && (rc = resolve_flow(req, l, flow, text, e)) != 0)
 		amc_flow_free(flow);

@@ -134,11 +134,14 @@ static void test_flow_path(const char *home)
 	 * path, so a TUI started elsewhere still reads the flow's lines */
 	char cwd[PATH_MAX], *rhome = realpath(home, NULL), want[PATH_MAX + 16];
 	amc_launch rel;
-	if (getcwd(cwd, sizeof cwd) && rhome && chdir(home) == 0) {
-		snprintf(want, sizeof want, "%s/pin.yaml", rhome);
+	if (getcwd(cwd, sizeof cwd) && rhome && chdir(rhome) == 0) {
+		snprintf(want, sizeof want, "%s/./pin.yaml", rhome);
 		req.flow_path = "./pin.yaml";
 		is_int(prep(&req, &rel, &e), 0, "a relative flow path launches");
-		is_str(rel.task ? rel.task->flow_path : "", want, "recorded as the file's real path");
+		is_str(rel.task ? rel.task->flow_path : "", want, "recorded from the root");
+		req.flow_path = "gone.yaml";
+		is_int(prep(&req, &rel, &e), -1, "a relative path to no file");
+		like(e.msg, "flow file 'gone.yaml' not found", "is named as the user wrote it");
 		if (rel.task)
 			amc_launch_free(&rel);
 		if (chdir(cwd) != 0)
