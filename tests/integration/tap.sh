@@ -107,3 +107,45 @@ npm_env() {
 		fi
 	) 9>"$2.lock" >"$T_HOME/npm.log" 2>&1
 }
+
+# tap_relay FILE: another TAP producer's checks (a C program, a node script)
+# renumbered into this test's plan; its comments passed on.
+tap_relay() {
+	while IFS= read -r _line; do
+		case "$_line" in
+		"ok "*) ok 1 "${_line#ok * - }" ;;
+		"not ok "*) ok 0 "${_line#not ok * - }" ;;
+		"#"*) echo "$_line" ;;
+		esac
+	done <"$1"
+}
+
+# mcp_clients: the MCP clients pinned in tests/mcp installed with npm_env
+# into the build folder; sets src and env_dir. Skips when node is missing,
+# or npm while nothing is installed yet; a failed install fails the test.
+mcp_clients() {
+	command -v node >/dev/null 2>&1 || skip_all "node is not installed (the MCP clients need Node.js >= 20)"
+	env_dir="$AMC_TEST_BUILDDIR/tests/mcp-env"
+	src="$AMC_TEST_SRCDIR/tests/mcp"
+	[ -f "$env_dir/node_modules/@modelcontextprotocol/sdk/package.json" ] || command -v npm >/dev/null 2>&1 ||
+		skip_all "npm is not installed (needed to install the MCP clients)"
+	npm_env "$src" "$env_dir" node_modules/@modelcontextprotocol/sdk/package.json && return 0
+	sed 's/^/# /' "$T_HOME/npm.log" | tail -n 20
+	ok 0 "npm ci of the MCP clients"
+	done_testing
+	exit 1
+}
+
+# node_tap SCRIPT SECONDS WHAT: tests/mcp/SCRIPT run by node beside the
+# clients (after mcp_clients), its checks relayed, its exit status one more
+# check (WHAT), its stderr shown when it failed or wrote any. Output in
+# $T_HOME/sdk.out; returns the script's exit status.
+node_tap() {
+	cp "$src/$1" "$env_dir/" && chmod u+w "$env_dir/$1"
+	AMC="$AMC" timeout "$2" node "$env_dir/$1" >"$T_HOME/sdk.out" 2>"$T_HOME/sdk.err"
+	_rc=$?
+	tap_relay "$T_HOME/sdk.out"
+	ok_status $_rc "$3"
+	[ $_rc -eq 0 ] && [ ! -s "$T_HOME/sdk.err" ] || sed 's/^/# stderr: /' "$T_HOME/sdk.err" | tail -n 20
+	return $_rc
+}

@@ -6,35 +6,13 @@
 # is unchanged. Skips only when node or npm is missing.
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
 
-command -v node >/dev/null 2>&1 || skip_all "node is not installed (the MCP clients need Node.js >= 20)"
-command -v npm >/dev/null 2>&1 || skip_all "npm is not installed (needed to install the MCP clients)"
-
-env_dir="$AMC_TEST_BUILDDIR/tests/mcp-env"
-src="$AMC_TEST_SRCDIR/tests/mcp"
-npm_env "$src" "$env_dir" node_modules/@modelcontextprotocol/sdk/package.json
-rc=$?
-if [ $rc -ne 0 ]; then
-	sed 's/^/# /' "$T_HOME/npm.log" | tail -n 20
-	ok 0 "npm ci of the MCP clients (exit $rc)"
-	done_testing
-	exit 1
-fi
+mcp_clients
 ok 1 "the MCP SDK, the Inspector and Claude Code installed in the build directory"
-cp "$src/sdk_client.mjs" "$src/claude_mock.mjs" "$env_dir/" && chmod u+w "$env_dir/sdk_client.mjs" "$env_dir/claude_mock.mjs"
+cp "$src/claude_mock.mjs" "$env_dir/" && chmod u+w "$env_dir/claude_mock.mjs"
 
 AMC_OCR_POLICY=off; export AMC_OCR_POLICY
 # The SDK client's checks, renumbered into this test's plan.
-AMC="$AMC" timeout 300 node "$env_dir/sdk_client.mjs" >"$T_HOME/sdk.out" 2>"$T_HOME/sdk.err"
-rc=$?
-while IFS= read -r line; do
-	case "$line" in
-	"ok "*) ok 1 "${line#ok * - }" ;;
-	"not ok "*) ok 0 "${line#not ok * - }" ;;
-	"#"*) echo "$line" ;;
-	esac
-done <"$T_HOME/sdk.out"
-ok_status $rc "the SDK client script exited 0"
-[ $rc -eq 0 ] && [ ! -s "$T_HOME/sdk.err" ] || sed 's/^/# stderr: /' "$T_HOME/sdk.err" | tail -n 20
+node_tap sdk_client.mjs 300 "the SDK client script exited 0"
 
 # The sessions are tasks with their steps in `amc show`.
 s1=$(sed -n 's/^# session tasks: \([^ ]*\) .*/\1/p' "$T_HOME/sdk.out")
