@@ -84,14 +84,18 @@ unset ANTHROPIC_BASE_URL
 # 4. --planner mcp: the agent command drives amc's MCP server
 cat > "$T_HOME/agent.sh" <<'A'
 #!/bin/sh
-# $1 the goal, $2 the device: answer over MCP with act finish
+# $1 the goal, $2 the device: answer over MCP with act finish. Each request
+# waits for the answer to the one before (up to 60 s), as a client does: a
+# fixed sleep was too short on a loaded machine under the sanitizers.
+answered() { i=0; while ! grep -q "\"id\":$1," "$AGENT_LOG" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done; }
 {
 printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench-test","version":"1"}}}'
+answered 1
 printf '%s\n' '{"jsonrpc":"2.0","method":"notifications/initialized"}'
 printf '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"act","arguments":{"device":"%s","action":"launch_app","app":"com.android.settings"}}}\n' "$2"
-sleep 1
+answered 2
 printf '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"act","arguments":{"device":"%s","action":"finish","summary":"read About phone","answer":"AMC.260115.001"}}}\n' "$2"
-sleep 2
+answered 3
 } | "$AMC_BIN" mcp > "$AGENT_LOG" 2>&1
 A
 chmod +x "$T_HOME/agent.sh"
