@@ -113,9 +113,11 @@ typedef struct amc_flow_cond {
 } amc_flow_cond;
 
 struct amc_flow;
+struct amc_flow_cmd_def;
 
 typedef struct amc_flow_cmd {
 	amc_flow_op op;
+	const struct amc_flow_cmd_def *def; /* its row (flow_cmd_def.h), set by the parser; not owned */
 	int line;            /* 1-based line in the file */
 	amc_selector sel;    /* tapOn, longPressOn, assert*, scrollUntilVisible, copyTextFrom, swipe from */
 	char *text;          /* inputText, pressKey name, launchApp/stopApp app id (NULL: the flow's appId), ... */
