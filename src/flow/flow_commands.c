@@ -330,7 +330,7 @@ static const amc_flow_cmd_def COMMANDS[] = {
 	{ "inputRandomCityName", NULL, AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, fp_plan_input_random,
 	  { NULL, NULL, NULL }, NULL,
 	  0, NULL,
-	  "bare (Maestro 2.x, DataFaker-backed there) | as above, from short lists of cities, countries "
+	  "bare (Maestro 2.x, DataFaker-backed there) | as `inputRandomText`, from short lists of cities, countries "
 	  "and colour names | test_flow_cmds" },
 	{ "inputRandomCountryName", NULL, AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, fp_plan_input_random,
 	  { NULL, NULL, NULL }, NULL,
