@@ -1,8 +1,9 @@
 /* flow_types.h - what a parsed Maestro flow is made of: the commands' ops,
  * selectors, conditions, commands and the flow itself. Apart from flow.h so
- * that the parser (flow.c) and the command table (flow_cmds.c), which both
- * build these, depend on the types and not on each other. Who owns what is
- * said per field; the two frees below release it. */
+ * that the parser (flow.c, flow_cmds*.c), the planner and the command table
+ * (flow_commands.c, its row type flow_cmd_def.h) depend on the types and not
+ * on each other. Who owns what is said per field; the two frees below
+ * release it (flow_cmds.c). */
 #ifndef AMC_FLOW_TYPES_H
 #define AMC_FLOW_TYPES_H
 
