@@ -120,12 +120,28 @@ static int check(const amc_cli *cli, int argc, char **argv)
 	return rc;
 }
 
+/* `amc flow commands [--markdown]` (not in the usage: a tool for the docs):
+ * the command names amc reads, one a line, or docs/flows.md's command table,
+ * both made from the command table's rows (flow_commands.c). */
+static int commands(int argc, char **argv)
+{
+	int md = argc == 2 && !strcmp(argv[1], "--markdown");
+	if (argc > 2 || (argc == 2 && !md))
+		return amc_cli_usage(&amc_cmd_flow, "flow commands takes only --markdown");
+	char *s = md ? amc_flow_commands_markdown() : amc_flow_commands_list();
+	fputs(s, stdout);
+	free(s);
+	return 0;
+}
+
 static int run(amc_cli *cli, int argc, char **argv)
 {
 	if (argc < 2)
 		return amc_cli_usage(&amc_cmd_flow, "which flow subcommand? (check)");
 	if (!strcmp(argv[1], "check"))
 		return check(cli, argc - 1, argv + 1);
+	if (!strcmp(argv[1], "commands"))
+		return commands(argc - 1, argv + 1);
 	return amc_cli_usage(&amc_cmd_flow, "unknown flow subcommand '%s' (check)", argv[1]);
 }
 

@@ -1,6 +1,7 @@
 /* flow.c - a Maestro-compatible flow file: the config document, the list of
  * commands and their limits. Reading the YAML is flow_yaml.c; what each
- * command means is the table in flow_cmds.c. */
+ * command means is its row, in the table flow_commands.c hands down (its
+ * amc_flow_parse and amc_flow_load call amc_flow_parse_in here). */
 #include "flow/flow.h"
 
 #include <stdlib.h>
@@ -11,12 +12,6 @@
 #include "util/fsutil.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
-
-const char *amc_flow_op_name(amc_flow_op op)
-{
-	const amc_flow_cmd_def *def = amc_flow_cmds_by_op(op);
-	return def ? def->name : "?";
-}
 
 /* ---- config document ---- */
 
@@ -147,16 +142,7 @@ static int parse_commands(amc_flow_yaml *y, const yaml_node_t *root, amc_flow *f
 /* Commands that act on "the flow's app" need one: in the command or from appId. */
 static int needs_app(const amc_flow_cmd *c)
 {
-	switch (c->op) {
-	case AMC_FLOW_LAUNCH_APP:
-	case AMC_FLOW_STOP_APP:
-	case AMC_FLOW_KILL_APP:
-	case AMC_FLOW_CLEAR_STATE:
-	case AMC_FLOW_SET_PERMISSIONS:
-		return !c->text;
-	default:
-		return 0;
-	}
+	return c->def && (c->def->flags & AMC_FLOW_CMDF_APP) && !c->text;
 }
 
 static int check_app_ids(const amc_flow_cmd *cmds, size_t n, const amc_flow *f, amc_err *e)
@@ -170,15 +156,15 @@ static int check_app_ids(const amc_flow_cmd *cmds, size_t n, const amc_flow *f, 
 			amc_err_set(e, AMC_EUSAGE, "%s:%d: %s: this is a Maestro web flow (url: in the config, which "
 				    "Maestro reads as the appId and opens in its desktop web browser driver); amc drives "
 				    "Android and iOS devices and the sim, where there is no such app to launch",
-				    w, c->line, amc_flow_op_name(c->op));
+				    w, c->line, amc_flow_cmd_name(c));
 			free(w);
 			return -1;
 		}
 		if (needs_app(c) && !f->app_id) {
 			char *w = amc_sanitize_dup(f->path ? f->path : "(flow)");
 			amc_err_set(e, AMC_EUSAGE, "%s:%d: %s needs an app id: set appId in the config "
-				    "document or write `%s: com.example.app`", w, c->line, amc_flow_op_name(c->op),
-				    amc_flow_op_name(c->op));
+				    "document or write `%s: com.example.app`", w, c->line, amc_flow_cmd_name(c),
+				    amc_flow_cmd_name(c));
 			free(w);
 			return -1;
 		}
@@ -206,7 +192,8 @@ static char *default_name(const char *path)
 }
 
 /* check_top: refuse launchApp without an app id now (a sub-flow takes its parent's). */
-int amc_flow_parse_sub(const char *buf, size_t len, const char *path, int check_top, amc_flow *out, amc_err *e)
+int amc_flow_parse_in(const amc_flow_cmd_table *t, const char *buf, size_t len, const char *path, int check_top,
+		      amc_flow *out, amc_err *e)
 {
 	memset(out, 0, sizeof *out);
 	if (!path)
@@ -214,6 +201,7 @@ int amc_flow_parse_sub(const char *buf, size_t len, const char *path, int check_
 	amc_flow_yaml y;
 	int rc = -1;
 	amc_flow_yaml_init(&y, path, e);
+	y.cmds = t;
 	if (len > AMC_FLOW_MAX_BYTES) {
 		amc_err_set(e, AMC_EUSAGE, "%s: the flow is %zu bytes, over the limit of %u bytes", y.where,
 			    len, AMC_FLOW_MAX_BYTES);
@@ -247,11 +235,6 @@ out:
 	return rc;
 }
 
-int amc_flow_parse(const char *buf, size_t len, const char *path, amc_flow *out, amc_err *e)
-{
-	return amc_flow_parse_sub(buf, len, path, 1, out, e);
-}
-
 int amc_flow_read(const char *path, char **text, size_t *len, amc_err *e)
 {
 	*text = NULL;
@@ -272,36 +255,4 @@ int amc_flow_read(const char *path, char **text, size_t *len, amc_err *e)
 	}
 	free(where);
 	return -1;
-}
-
-int amc_flow_load(const char *path, amc_flow *out, amc_err *e)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	memset(out, 0, sizeof *out);
-	if (amc_flow_read(path, &buf, &len, e) != 0)
-		return -1;
-	int rc = amc_flow_parse(buf, len, path, out, e);
-	free(buf);
-	return rc;
-}
-
-char *amc_flow_cmd_describe(const amc_flow_cmd *c)
-{
-	amc_sb sb;
-	amc_sb_init(&sb);
-	if (c->op == AMC_FLOW_INPUT_RANDOM) {
-		const char *k = c->direction ? c->direction : "TEXT";
-		amc_sb_puts(&sb, !strcmp(k, "NUMBER") ? "inputRandomNumber" : !strcmp(k, "EMAIL") ? "inputRandomEmail"
-				 : !strcmp(k, "PERSON_NAME") ? "inputRandomPersonName"
-				 : !strcmp(k, "CITY_NAME") ? "inputRandomCityName"
-				 : !strcmp(k, "COUNTRY_NAME") ? "inputRandomCountryName"
-				 : !strcmp(k, "COLOR_NAME") ? "inputRandomColorName" : "inputRandomText");
-		return amc_sb_detach(&sb);
-	}
-	amc_sb_puts(&sb, amc_flow_op_name(c->op));
-	const amc_flow_cmd_def *def = amc_flow_cmds_by_op(c->op);
-	if (def && def->describe)
-		def->describe(&sb, c);
-	return amc_sb_detach(&sb);
 }

@@ -19,6 +19,8 @@
 
 #include "flow/flow_types.h"
 
+/* amc_flow_load, amc_flow_parse, amc_flow_parse_sub and amc_flow_op_name
+ * are flow_commands.c's: they hand the command table down to the parser. */
 int amc_flow_load(const char *path, amc_flow *out, amc_err *e);
 /* A flow file's bytes (at most AMC_FLOW_MAX_BYTES), for a caller that parses
  * them itself with amc_flow_parse; *text is the caller's (free). Errors are
@@ -32,6 +34,10 @@ int amc_flow_parse_sub(const char *buf, size_t len, const char *path, int check_
 /* Every launchApp/stopApp/killApp/clearState has an app id (own or appId). */
 int amc_flow_check_app_ids(const amc_flow *f, amc_err *e);
 const char *amc_flow_op_name(amc_flow_op op); /* Maestro's name: "tapOn" */
+/* The names amc reads (aliases too), one a line, in the table's order; and
+ * docs/flows.md's command table made from the rows (Markdown). Caller frees. */
+char *amc_flow_commands_list(void);
+char *amc_flow_commands_markdown(void);
 /* One line describing a command for timelines: "tapOn \"Add contact\"". Caller frees. */
 char *amc_flow_cmd_describe(const amc_flow_cmd *c);
 

@@ -1,9 +1,10 @@
-/* flow_cmds.c - the Maestro command table and one parse function per command.
- * The YAML underneath (getters, FILE:LINE errors) is flow_yaml.c; the file
- * around the commands (config document, limits) is flow.c. Over 800 lines:
- * the table and the parsers of the commands not yet in flow_cmds_sel.c
- * (selectors) or flow_cmds_ctl.c (control flow); device and media commands
- * are the next family to move out. */
+/* flow_cmds.c - reading one command: the name looked up in the table handed
+ * down (amc_flow_yaml.cmds), its row written into the command, its value
+ * read by the row's parse function; the parse and describe functions of the
+ * commands not in flow_cmds_sel.c (selectors) or flow_cmds_ctl.c (control
+ * flow); a command's name and description from its row; freeing. The rows
+ * are flow_commands.c's; the YAML underneath is flow_yaml.c, the file around
+ * the commands (config document, limits) flow.c. */
 #include "flow/flow_cmds.h"
 
 #include <stdio.h>
@@ -50,7 +51,7 @@ static int launch_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *
 	return 1;
 }
 
-static int parse_launch_app(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
+int amc_flow_parse_launch_app(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
 			    amc_flow_cmd *c)
 {
 	c->stop_app = 1;
@@ -78,7 +79,7 @@ static int perm_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *wh
 
 /* setPermissions (Maestro 2.1): {appId?, permissions: {NAME: allow|deny|unset}},
  * launchApp's permissions without the launch (seen in Rocket.Chat.ReactNative). */
-static int parse_set_permissions(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
+int amc_flow_parse_set_permissions(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
 				 amc_flow_cmd *c)
 {
 	if (shape_of(y, v, def->name, V_MAPPING, "needs a mapping: {permissions: {all: allow}}") < 0)
@@ -89,7 +90,7 @@ static int parse_set_permissions(amc_flow_yaml *y, const yaml_node_t *v, const a
 	return rc;
 }
 
-static void describe_set_permissions(amc_sb *sb, const amc_flow_cmd *c)
+void amc_flow_describe_set_permissions(amc_sb *sb, const amc_flow_cmd *c)
 {
 	if (c->text) {
 		amc_sb_putc(sb, ' ');
@@ -105,7 +106,7 @@ static void describe_set_permissions(amc_sb *sb, const amc_flow_cmd *c)
 		amc_sb_puts(sb, ", ...");
 }
 
-static void describe_launch_app(amc_sb *sb, const amc_flow_cmd *c)
+void amc_flow_describe_launch_app(amc_sb *sb, const amc_flow_cmd *c)
 {
 	if (c->text) {
 		amc_sb_putc(sb, ' ');
@@ -118,7 +119,7 @@ static void describe_launch_app(amc_sb *sb, const amc_flow_cmd *c)
 }
 
 /* tapOn, longPressOn, assertVisible, assertNotVisible: a selector. */
-static int parse_selector_cmd(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
+int amc_flow_parse_selector_cmd(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
 			      amc_flow_cmd *c)
 {
 	unsigned f = AMC_FLOW_SEL_OPTIONAL | ((def->flags & AMC_FLOW_CMDF_POINT) ? AMC_FLOW_SEL_POINT : 0);
@@ -138,7 +139,7 @@ static int input_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *w
 	return 0;
 }
 
-static int parse_input_text(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
+int amc_flow_parse_input_text(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
 			    amc_flow_cmd *c)
 {
 	int rc;
@@ -167,7 +168,7 @@ static int key_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *wha
 	return strcmp(it->name, "key") ? 1 : amc_flow_yaml_str(y, it->val, what, 0, &c->text);
 }
 
-static int parse_press_key(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
+int amc_flow_parse_press_key(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
 			   amc_flow_cmd *c)
 {
 	const yaml_node_t *at = v;
@@ -193,7 +194,7 @@ static int parse_press_key(amc_flow_yaml *y, const yaml_node_t *v, const amc_flo
 	return -1;
 }
 
-static void describe_press_key(amc_sb *sb, const amc_flow_cmd *c)
+void amc_flow_describe_press_key(amc_sb *sb, const amc_flow_cmd *c)
 {
 	amc_sb_printf(sb, " %s", c->text ? c->text : "?");
 }
@@ -225,7 +226,7 @@ static int erase_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *w
 }
 
 /* eraseText, eraseText: N, eraseText: {charactersToErase: N}; Maestro's default is 50. */
-static int parse_erase_text(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
+int amc_flow_parse_erase_text(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
 			    amc_flow_cmd *c)
 {
 	c->number = 50;
@@ -237,7 +238,7 @@ static int parse_erase_text(amc_flow_yaml *y, const yaml_node_t *v, const amc_fl
 	return read_options(y, v, def->name, "charactersToErase, optional, label", NULL, erase_opt, c);
 }
 
-static void describe_number(amc_sb *sb, const amc_flow_cmd *c)
+void amc_flow_describe_number(amc_sb *sb, const amc_flow_cmd *c)
 {
 	amc_sb_printf(sb, " %d", c->number);
 }
@@ -279,7 +280,7 @@ static int swipe_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *w
 	return 1;
 }
 
-static int parse_swipe(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c)
+int amc_flow_parse_swipe(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c)
 {
 	if (shape_of(y, v, def->name, V_MAPPING, "needs a mapping: {direction: UP} or "
 		     "{start: \"50%,80%\", end: \"50%,20%\"}") < 0)
@@ -309,7 +310,7 @@ static int parse_swipe(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cm
 	return rc;
 }
 
-static void describe_swipe(amc_sb *sb, const amc_flow_cmd *c)
+void amc_flow_describe_swipe(amc_sb *sb, const amc_flow_cmd *c)
 {
 	const char *u = c->percent ? "%" : "";
 	if (c->direction)
@@ -366,7 +367,7 @@ static int scroll_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *
 	return 1;
 }
 
-static int parse_scroll_until_visible(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
+int amc_flow_parse_scroll_until_visible(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
 				      amc_flow_cmd *c)
 {
 	if (shape_of(y, v, def->name, V_MAPPING, "needs a mapping: {element: {text: \"About phone\"}, "
@@ -385,7 +386,7 @@ static int parse_scroll_until_visible(amc_flow_yaml *y, const yaml_node_t *v, co
 	return rc;
 }
 
-static void describe_scroll_until_visible(amc_sb *sb, const amc_flow_cmd *c)
+void amc_flow_describe_scroll_until_visible(amc_sb *sb, const amc_flow_cmd *c)
 {
 	describe_selector(sb, c);
 	amc_sb_printf(sb, " %s", c->direction ? c->direction : "DOWN");
@@ -397,7 +398,7 @@ static int wait_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *wh
 	return strcmp(it->name, "timeout") ? 1 : amc_flow_yaml_int(y, it->val, what, 0, 3600000, &c->number);
 }
 
-static int parse_wait_anim(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
+int amc_flow_parse_wait_anim(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
 			   amc_flow_cmd *c)
 {
 	c->number = 15000;
@@ -409,12 +410,12 @@ static int parse_wait_anim(amc_flow_yaml *y, const yaml_node_t *v, const amc_flo
 	return read_options(y, v, def->name, "timeout, label", NULL, wait_opt, c);
 }
 
-static void describe_wait_anim(amc_sb *sb, const amc_flow_cmd *c)
+void amc_flow_describe_wait_anim(amc_sb *sb, const amc_flow_cmd *c)
 {
 	amc_sb_printf(sb, " (timeout %d ms)", c->number);
 }
 
-static void describe_screenshot(amc_sb *sb, const amc_flow_cmd *c)
+void amc_flow_describe_screenshot(amc_sb *sb, const amc_flow_cmd *c)
 {
 	if (c->text)
 		describe_text(sb, c);
@@ -428,159 +429,90 @@ static void describe_screenshot(amc_sb *sb, const amc_flow_cmd *c)
 
 /* `action: back` - a form Maestro's parser takes (its YAML command has an
  * `action` field) though its docs do not show it; the corpus uses it. */
-static int parse_action(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c)
+int amc_flow_parse_action(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c)
 {
-	static const struct {
-		const char *name;
-		amc_flow_op op;
-	} ACTIONS[] = { { "back", AMC_FLOW_BACK }, { "hideKeyboard", AMC_FLOW_HIDE_KEYBOARD },
-			{ "scroll", AMC_FLOW_SCROLL }, { "clearKeychain", AMC_FLOW_CLEAR_KEYCHAIN },
-			{ "pasteText", AMC_FLOW_PASTE_TEXT } };
 	char *s = NULL;
 	if (amc_flow_yaml_str(y, v, def->name, 0, &s) != 0)
 		return -1;
-	for (size_t i = 0; i < sizeof ACTIONS / sizeof ACTIONS[0]; i++) {
-		if (!strcmp(s, ACTIONS[i].name)) {
+	/* the rows that say they are also written so (AMC_FLOW_CMDF_ACTION) */
+	const amc_flow_cmd_table *t = y->cmds;
+	amc_sb names;
+	amc_sb_init(&names);
+	for (size_t i = 0; t && i < t->n; i++) {
+		if (!(t->rows[i].flags & AMC_FLOW_CMDF_ACTION))
+			continue;
+		if (!strcmp(s, t->rows[i].name)) {
 			free(s);
-			c->op = ACTIONS[i].op;
+			amc_sb_free(&names);
+			c->op = (amc_flow_op)t->rows[i].op;
+			c->def = &t->rows[i];
 			return 0;
 		}
+		amc_sb_printf(&names, "%s%s", names.len ? ", " : "", t->rows[i].name);
 	}
 	free(s);
 	char *q = amc_flow_yaml_quote(v);
-	amc_flow_yaml_err(y, v, "action: unknown action '%s' (back, hideKeyboard, scroll, clearKeychain, pasteText)", q);
+	amc_flow_yaml_err(y, v, "action: unknown action '%s' (%s)", q, amc_sb_str(&names));
 	free(q);
+	amc_sb_free(&names);
 	return -1;
 }
 
-/* ---- the table ---- */
+/* ---- looking rows up in the table handed down ---- */
 
-#define SELECTOR_BARE(n) "needs a selector: `- " n ": \"Save\"` or `- " n ": {id: \"save\"}`"
-#define SEL_ROW(n, op, flags) { n, op, parse_selector_cmd, describe_selector, flags, SELECTOR_BARE(n), NULL }
-#define BARE_ROW(n, op) { n, op, amc_flow_parse_bare, NULL, 0, NULL, NULL }
-#define DEV_ROW(n, op) { n, op, amc_flow_parse_device_only, NULL, 0, NULL, NULL }
-#define BLOCK AMC_FLOW_CMDF_BLOCK
-
-static const amc_flow_cmd_def COMMANDS[] = {
-	{ "launchApp", AMC_FLOW_LAUNCH_APP, parse_launch_app, describe_launch_app, 0, NULL, NULL },
-	SEL_ROW("tapOn", AMC_FLOW_TAP_ON, AMC_FLOW_CMDF_POINT),
-	SEL_ROW("longPressOn", AMC_FLOW_LONG_PRESS_ON, AMC_FLOW_CMDF_POINT),
-	{ "inputText", AMC_FLOW_INPUT_TEXT, parse_input_text, describe_text, 0,
-	  "needs a text: `- inputText: \"hello\"`", NULL },
-	{ "pressKey", AMC_FLOW_PRESS_KEY, parse_press_key, describe_press_key, 0,
-	  "needs a key: `- pressKey: Enter`", NULL },
-	BARE_ROW("back", AMC_FLOW_BACK),
-	BARE_ROW("scroll", AMC_FLOW_SCROLL),
-	{ "swipe", AMC_FLOW_SWIPE, parse_swipe, describe_swipe, 0,
-	  "needs a mapping: `- swipe: {direction: UP}`", NULL },
-	{ "scrollUntilVisible", AMC_FLOW_SCROLL_UNTIL_VISIBLE, parse_scroll_until_visible,
-	  describe_scroll_until_visible, 0, "needs a mapping: `- scrollUntilVisible: {element: \"X\"}`", NULL },
-	SEL_ROW("assertVisible", AMC_FLOW_ASSERT_VISIBLE, 0),
-	SEL_ROW("assertNotVisible", AMC_FLOW_ASSERT_NOT_VISIBLE, 0),
-	{ "waitForAnimationToEnd", AMC_FLOW_WAIT_FOR_ANIMATION, parse_wait_anim, describe_wait_anim, 0, NULL,
-	  NULL },
-	{ "takeScreenshot", AMC_FLOW_TAKE_SCREENSHOT, amc_flow_parse_screenshot, describe_screenshot, 0, NULL, NULL },
-	{ "eraseText", AMC_FLOW_ERASE_TEXT, parse_erase_text, describe_number, 0, NULL, NULL },
-	{ "runFlow", AMC_FLOW_RUN_FLOW, amc_flow_parse_run_flow, amc_flow_describe_block,
-	  AMC_FLOW_CMDF_SUBFLOW | BLOCK, "needs a file or commands: `- runFlow: login.yaml`", NULL },
-	{ "repeat", AMC_FLOW_REPEAT, amc_flow_parse_repeat, amc_flow_describe_block, BLOCK,
-	  "needs a mapping: `- repeat: {times: 3, commands: [...]}`", NULL },
-	{ "retry", AMC_FLOW_RETRY, amc_flow_parse_retry, amc_flow_describe_block, AMC_FLOW_CMDF_SUBFLOW | BLOCK,
-	  "needs a mapping: `- retry: {maxRetries: 3, commands: [...]}`", NULL },
-	{ "extendedWaitUntil", AMC_FLOW_EXTENDED_WAIT, amc_flow_parse_ext_wait, amc_flow_describe_block, 0,
-	  "needs a mapping: `- extendedWaitUntil: {visible: \"Done\", timeout: 10000}`", NULL },
-	{ "stopApp", AMC_FLOW_STOP_APP, amc_flow_parse_app_cmd, describe_launch_app, 0, NULL, NULL },
-	{ "killApp", AMC_FLOW_KILL_APP, amc_flow_parse_app_cmd, describe_launch_app, 0, NULL, NULL },
-	{ "clearState", AMC_FLOW_CLEAR_STATE, amc_flow_parse_app_cmd, describe_launch_app, 0, NULL, NULL },
-	BARE_ROW("clearKeychain", AMC_FLOW_CLEAR_KEYCHAIN),
-	{ "openLink", AMC_FLOW_OPEN_LINK, amc_flow_parse_open_link, describe_text, 0,
-	  "needs a link: `- openLink: https://example.com`", NULL },
-	{ "inputRandomText", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
-	{ "inputRandomNumber", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
-	{ "inputRandomEmail", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
-	{ "inputRandomPersonName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
-	BARE_ROW("hideKeyboard", AMC_FLOW_HIDE_KEYBOARD),
-	BARE_ROW("hide keyboard", AMC_FLOW_HIDE_KEYBOARD), /* YamlFluentCommand's other spelling */
-	BARE_ROW("pasteText", AMC_FLOW_PASTE_TEXT),
-	SEL_ROW("copyTextFrom", AMC_FLOW_COPY_TEXT_FROM, 0),
-	{ "setClipboard", AMC_FLOW_SET_CLIPBOARD, amc_flow_parse_text_cmd, describe_text, 0,
-	  "needs a text: `- setClipboard: \"hello\"`", NULL },
-	SEL_ROW("doubleTapOn", AMC_FLOW_DOUBLE_TAP_ON, AMC_FLOW_CMDF_POINT),
-	{ "evalScript", AMC_FLOW_EVAL_SCRIPT, amc_flow_parse_text_cmd, describe_text, 0,
-	  "needs a script: `- evalScript: ${output.n = 1}`", NULL },
-	{ "runScript", AMC_FLOW_RUN_SCRIPT, amc_flow_parse_run_script, amc_flow_describe_block, AMC_FLOW_CMDF_SCRIPT,
-	  "needs a file: `- runScript: setup.js`", NULL },
-	{ "assertTrue", AMC_FLOW_ASSERT_TRUE, amc_flow_parse_assert_true, describe_text, 0,
-	  "needs a condition: `- assertTrue: ${output.n == 1}`", NULL },
-	{ "assertWithAI", AMC_FLOW_ASSERT_WITH_AI, amc_flow_parse_ai, describe_text, 0,
-	  "needs an assertion: `- assertWithAI: {assertion: \"...\"}`", NULL },
-	{ "assertNoDefectsWithAI", AMC_FLOW_ASSERT_NO_DEFECTS_WITH_AI, amc_flow_parse_ai, NULL, 0, NULL, NULL },
-	{ "extractTextWithAI", AMC_FLOW_EXTRACT_TEXT_WITH_AI, amc_flow_parse_ai, describe_text, 0,
-	  "needs a query: `- extractTextWithAI: {query: \"...\", outputVariable: X}`", NULL },
-	{ "action", AMC_FLOW_BACK, parse_action, NULL, 0, "needs an action: `- action: back`", NULL },
-	DEV_ROW("setLocation", AMC_FLOW_SET_LOCATION),
-	DEV_ROW("travel", AMC_FLOW_TRAVEL),
-	DEV_ROW("addMedia", AMC_FLOW_ADD_MEDIA),
-	{ "startRecording", AMC_FLOW_START_RECORDING, amc_flow_parse_device_only, describe_text, 0,
-	  "needs a path: `- startRecording: checkout` (the recording's name)", NULL },
-	DEV_ROW("stopRecording", AMC_FLOW_STOP_RECORDING),
-	DEV_ROW("setAirplaneMode", AMC_FLOW_SET_AIRPLANE_MODE),
-	DEV_ROW("toggleAirplaneMode", AMC_FLOW_TOGGLE_AIRPLANE_MODE),
-	DEV_ROW("setOrientation", AMC_FLOW_SET_ORIENTATION),
-	{ "setPermissions", AMC_FLOW_SET_PERMISSIONS, parse_set_permissions, describe_set_permissions, 0,
-	  "needs a mapping: `- setPermissions: {permissions: {all: allow}}`", NULL },
-	/* Maestro 2.x's DataFaker-backed random inputs (Maestro pull request 2341). */
-	{ "inputRandomCityName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
-	{ "inputRandomCountryName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
-	{ "inputRandomColorName", AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, 0, NULL, NULL },
-	/* Maestro 2.2's visual comparison (YamlAssertScreenshot, Orchestra's
-	 * assertScreenshotCommand) and Maestro 2.x's appearance commands
-	 * (MaestroFlowParser's stringCommands: toggleDarkMode, assertDarkMode,
-	 * assertLightMode; YamlSetDarkMode). */
-	{ "assertScreenshot", AMC_FLOW_ASSERT_SCREENSHOT, amc_flow_parse_screenshot, describe_screenshot, 0,
-	  "needs a reference: `- assertScreenshot: home.png`", NULL },
-	{ "setDarkMode", AMC_FLOW_SET_DARK_MODE, amc_flow_parse_device_only, describe_text, 0,
-	  "needs a value: `- setDarkMode: enabled`", NULL },
-	DEV_ROW("toggleDarkMode", AMC_FLOW_TOGGLE_DARK_MODE),
-	DEV_ROW("assertDarkMode", AMC_FLOW_ASSERT_DARK_MODE),
-	DEV_ROW("assertLightMode", AMC_FLOW_ASSERT_LIGHT_MODE),
-};
-
-#define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
-
-const amc_flow_cmd_def *amc_flow_cmds_table(size_t *n)
+/* name is the row's name or one of its aliases. */
+static int row_named(const amc_flow_cmd_def *d, const char *name)
 {
-	*n = NCOMMANDS;
-	return COMMANDS;
+	if (!strcmp(d->name, name))
+		return 1;
+	for (const char *const *a = d->aliases; a && *a; a++)
+		if (!strcmp(*a, name))
+			return 1;
+	return 0;
 }
 
-const amc_flow_cmd_def *amc_flow_cmds_find(const char *name)
+const amc_flow_cmd_def *amc_flow_cmds_find(const amc_flow_cmd_table *t, const char *name)
 {
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(COMMANDS[i].name, name))
-			return &COMMANDS[i];
+	for (size_t i = 0; t && i < t->n; i++)
+		if (row_named(&t->rows[i], name))
+			return &t->rows[i];
 	return NULL;
 }
 
-const amc_flow_cmd_def *amc_flow_cmds_by_op(amc_flow_op op)
+const amc_flow_cmd_def *amc_flow_cmds_by_op(const amc_flow_cmd_table *t, amc_flow_op op)
 {
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (COMMANDS[i].op >= 0 && COMMANDS[i].op == (int)op)
-			return &COMMANDS[i];
+	for (size_t i = 0; t && i < t->n; i++)
+		if (t->rows[i].op >= 0 && t->rows[i].op == (int)op)
+			return &t->rows[i];
 	return NULL;
 }
 
-char *amc_flow_cmds_supported(void)
+char *amc_flow_cmds_supported(const amc_flow_cmd_table *t)
 {
 	amc_sb sb;
 	amc_sb_init(&sb);
-	for (size_t i = 0; i < NCOMMANDS; i++) {
-		if (!COMMANDS[i].parse)
+	for (size_t i = 0; t && i < t->n; i++) {
+		if (!t->rows[i].parse)
 			continue;
-		if (sb.len)
-			amc_sb_puts(&sb, ", ");
-		amc_sb_puts(&sb, COMMANDS[i].name);
+		amc_sb_printf(&sb, "%s%s", sb.len ? ", " : "", t->rows[i].name);
+		for (const char *const *a = t->rows[i].aliases; a && *a; a++)
+			amc_sb_printf(&sb, ", %s", *a);
 	}
+	return amc_sb_detach(&sb);
+}
+
+const char *amc_flow_cmd_name(const amc_flow_cmd *c)
+{
+	return c && c->def ? c->def->name : "?";
+}
+
+char *amc_flow_cmd_describe(const amc_flow_cmd *c)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_puts(&sb, amc_flow_cmd_name(c));
+	if (c->def && c->def->describe)
+		c->def->describe(&sb, c);
 	return amc_sb_detach(&sb);
 }
 
@@ -659,27 +591,41 @@ static size_t edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-/* The known command nearest to name, or NULL when none is near. */
-static const char *nearest(const char *name)
+/* The k-th name (row names and aliases, in table order) of the rows amc
+ * runs; NULL past the last. */
+static const char *known_name(const amc_flow_cmd_table *t, size_t k)
 {
-	const char *best = NULL;
-	size_t bd = strlen(name) / 3 + 1; /* at most a third of the letters wrong */
-	for (size_t i = 0; i < NCOMMANDS; i++) {
-		if (!COMMANDS[i].parse)
+	for (size_t i = 0; t && i < t->n; i++) {
+		if (!t->rows[i].parse)
 			continue;
-		size_t d = edit_distance(name, COMMANDS[i].name);
+		if (k-- == 0)
+			return t->rows[i].name;
+		for (const char *const *a = t->rows[i].aliases; a && *a; a++)
+			if (k-- == 0)
+				return *a;
+	}
+	return NULL;
+}
+
+/* The known command nearest to name, or NULL when none is near. */
+static const char *nearest(const amc_flow_cmd_table *t, const char *name)
+{
+	const char *best = NULL, *kn;
+	size_t bd = strlen(name) / 3 + 1; /* at most a third of the letters wrong */
+	for (size_t i = 0; (kn = known_name(t, i)) != NULL; i++) {
+		size_t d = edit_distance(name, kn);
 		if (d < bd || (d == bd && !best && d <= 2)) {
 			bd = d;
-			best = COMMANDS[i].name;
+			best = kn;
 		}
 	}
 	/* a shortened name ("waitUntil" for extendedWaitUntil): a known command
 	 * that ends with it, in any case, when it is at least 5 letters */
 	size_t n = strlen(name);
-	for (size_t i = 0; !best && n >= 5 && i < NCOMMANDS; i++) {
-		size_t m = strlen(COMMANDS[i].name);
-		if (COMMANDS[i].parse && m > n && !strcasecmp(COMMANDS[i].name + m - n, name))
-			best = COMMANDS[i].name;
+	for (size_t i = 0; !best && n >= 5 && (kn = known_name(t, i)) != NULL; i++) {
+		size_t m = strlen(kn);
+		if (m > n && !strcasecmp(kn + m - n, name))
+			best = kn;
 	}
 	return best;
 }
@@ -689,14 +635,14 @@ static const char *nearest(const char *name)
 static int refuse(amc_flow_yaml *y, const yaml_node_t *name_node, const amc_flow_cmd_def *def)
 {
 	if (def) {
-		char *supported = amc_flow_cmds_supported();
-		amc_flow_yaml_err(y, name_node, "command '%s' is not supported yet%s%s (supported: %s)", def->name,
-				  def->why ? ": " : "", def->why ? def->why : "", supported);
+		char *supported = amc_flow_cmds_supported(y->cmds);
+		amc_flow_yaml_err(y, name_node, "command '%s' is not supported yet (supported: %s)", def->name,
+				  supported);
 		free(supported);
 		return -1;
 	}
 	char *q = amc_flow_yaml_quote(name_node);
-	const char *near = name_node->type == YAML_SCALAR_NODE ? nearest(q) : NULL;
+	const char *near = name_node->type == YAML_SCALAR_NODE ? nearest(y->cmds, q) : NULL;
 	if (near)
 		amc_flow_yaml_err(y, name_node, "unknown command '%s' (did you mean '%s'?); not a Maestro command "
 				  "either: Maestro's parser refuses it too", q, near);
@@ -734,15 +680,22 @@ int amc_flow_cmds_parse(amc_flow_yaml *y, const yaml_node_t *n, amc_flow_cmd *c)
 	}
 	const char *name = (const char *)name_node->data.scalar.value;
 	const amc_flow_cmd_def *def = NULL;
+	if (!y->cmds)
+		return amc_flow_yaml_err(y, n, "internal: no command table handed to the parser");
 	if (!memchr(name, '\0', name_node->data.scalar.length))
-		def = amc_flow_cmds_find(name);
+		def = amc_flow_cmds_find(y->cmds, name);
 	if (!def || !def->parse)
 		return refuse(y, name_node, def);
+	/* The parse function reads the name as written in def->name (an alias
+	 * is its own spelling in messages: "hide keyboard takes no value"). */
+	amc_flow_cmd_def as = *def;
+	as.name = name;
 	/* `- tapOn` alone; `- tapOn:` gives a null value, which the parse function reports. */
 	if (!val && n->type == YAML_SCALAR_NODE && def->bare)
-		return amc_flow_yaml_err(y, n, "%s %s", def->name, def->bare);
+		return amc_flow_yaml_err(y, n, "%s %s", as.name, def->bare);
 	c->op = (amc_flow_op)def->op;
-	int rc = def->parse(y, val, def, c);
+	c->def = def;
+	int rc = def->parse(y, val, &as, c);
 	if (rc != 0)
 		amc_flow_cmd_clear(c);
 	return rc;

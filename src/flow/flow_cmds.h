@@ -1,55 +1,32 @@
-/* flow_cmds.h - the Maestro commands amc knows, as one table (private to src/flow/).
- *
- * Each command is one row (its Maestro name, its op, how to read its value,
- * how to describe it, what it carries) and one parse function. A row with no
- * parse function is a Maestro command amc knows but does not run yet: using it
- * is refused by name, with the reason when the row gives one. Adding a command
- * is adding an op to flow.h, a row and its function; the list of supported
- * commands in messages is made from the rows. */
+/* flow_cmds.h - reading the Maestro commands: the parse and describe
+ * functions of the rows (flow_cmd_def.h; the table is flow_commands.c's) and
+ * the helpers they share (private to src/flow/). The table is handed down in
+ * amc_flow_yaml.cmds; a name it lacks is refused as unknown (with the nearest
+ * known one), a row with no parse function as not supported yet. */
 #ifndef AMC_FLOW_CMDS_H
 #define AMC_FLOW_CMDS_H
 
 #include <stddef.h>
 
+#include "flow/flow_cmd_def.h"
 #include "flow/flow_types.h"
 #include "util/err.h"
 #include "flow/flow_yaml.h"
 #include "util/strbuf.h"
 
-/* What a row says about its command beyond its parse function. */
-enum {
-	AMC_FLOW_CMDF_POINT = 1u << 0,   /* its selector may be a point: (tapOn, longPressOn) */
-	AMC_FLOW_CMDF_SUBFLOW = 1u << 1, /* it names another flow file, which a flow bundle must carry */
-	AMC_FLOW_CMDF_SCRIPT = 1u << 2,  /* it names a script file, which a flow bundle must carry */
-	AMC_FLOW_CMDF_BLOCK = 1u << 3    /* its value holds a list of commands: amc_flow_cmds_parse_list */
-};
+/* The row of a Maestro name (or an alias) or of an op in t; NULL when there
+ * is none. by_op gives the first row of the op (its Maestro name). */
+const amc_flow_cmd_def *amc_flow_cmds_find(const amc_flow_cmd_table *t, const char *name);
+const amc_flow_cmd_def *amc_flow_cmds_by_op(const amc_flow_cmd_table *t, amc_flow_op op);
+/* "launchApp, tapOn, ...": the names (aliases too) of the rows amc runs. Caller frees. */
+char *amc_flow_cmds_supported(const amc_flow_cmd_table *t);
+/* Maestro's name of a parsed command ("?" without a row). */
+const char *amc_flow_cmd_name(const amc_flow_cmd *c);
 
-typedef struct amc_flow_cmd_def amc_flow_cmd_def;
-
-/* Reads the command's value (NULL for a bare `- back`) into c, whose op and
- * line are already set; 0, or -1 with the error in y->e. */
-typedef int (*amc_flow_cmd_parse_fn)(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
-				     amc_flow_cmd *c);
-/* Appends what follows the command's name in its description (" \"Save\""). */
-typedef void (*amc_flow_cmd_describe_fn)(amc_sb *sb, const amc_flow_cmd *c);
-
-struct amc_flow_cmd_def {
-	const char *name;                  /* Maestro's name */
-	int op;                            /* an amc_flow_op, or -1 while amc has none */
-	amc_flow_cmd_parse_fn parse;       /* NULL: known, not supported yet */
-	amc_flow_cmd_describe_fn describe; /* NULL: the name says it all */
-	unsigned flags;                    /* AMC_FLOW_CMDF_* */
-	const char *bare;                  /* when `- NAME` alone lacks a value: what it needs */
-	const char *why;                   /* not supported yet: why, briefly (may be NULL) */
-};
-
-/* All rows, in the order the supported list is given; *n gets the count. */
-const amc_flow_cmd_def *amc_flow_cmds_table(size_t *n);
-/* The row of a Maestro name or of an op; NULL when there is none. */
-const amc_flow_cmd_def *amc_flow_cmds_find(const char *name);
-const amc_flow_cmd_def *amc_flow_cmds_by_op(amc_flow_op op);
-/* "launchApp, tapOn, ...": the names of the rows amc runs. Caller frees. */
-char *amc_flow_cmds_supported(void);
+/* Parses a flow with the commands of t (flow.c; amc_flow_parse_sub is this
+ * with flow_commands.c's table). */
+int amc_flow_parse_in(const amc_flow_cmd_table *t, const char *buf, size_t len, const char *path, int check_top,
+		      amc_flow *out, amc_err *e);
 
 /* ---- helpers shared by the command files (flow_cmds*.c) ---- */
 
@@ -107,7 +84,27 @@ int amc_flow_parse_assert_true(amc_flow_yaml *y, const yaml_node_t *v, const amc
 int amc_flow_parse_ai(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
 int amc_flow_parse_screenshot(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
 int amc_flow_parse_device_only(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
+int amc_flow_parse_action(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
+int amc_flow_parse_launch_app(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
+int amc_flow_parse_set_permissions(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
+				   amc_flow_cmd *c);
+int amc_flow_parse_selector_cmd(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
+int amc_flow_parse_input_text(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
+int amc_flow_parse_press_key(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
+int amc_flow_parse_erase_text(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
+int amc_flow_parse_swipe(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
+int amc_flow_parse_scroll_until_visible(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def,
+					amc_flow_cmd *c);
+int amc_flow_parse_wait_anim(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c);
 void amc_flow_describe_block(amc_sb *sb, const amc_flow_cmd *c);
+void amc_flow_describe_launch_app(amc_sb *sb, const amc_flow_cmd *c);
+void amc_flow_describe_set_permissions(amc_sb *sb, const amc_flow_cmd *c);
+void amc_flow_describe_press_key(amc_sb *sb, const amc_flow_cmd *c);
+void amc_flow_describe_number(amc_sb *sb, const amc_flow_cmd *c);
+void amc_flow_describe_swipe(amc_sb *sb, const amc_flow_cmd *c);
+void amc_flow_describe_scroll_until_visible(amc_sb *sb, const amc_flow_cmd *c);
+void amc_flow_describe_wait_anim(amc_sb *sb, const amc_flow_cmd *c);
+void amc_flow_describe_screenshot(amc_sb *sb, const amc_flow_cmd *c);
 
 /* One list item (`- back` or `- tapOn: "Save"`) into c; on error c is left empty. */
 int amc_flow_cmds_parse(amc_flow_yaml *y, const yaml_node_t *item, amc_flow_cmd *c);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flow/flow_cmds.h"
 #include "flow/flow_planner_int.h"
 #include "flow/selector.h"
 #include "util/sanitize.h"
@@ -181,7 +182,7 @@ char *fp_not_found(flow_planner *fp, const amc_flow_cmd *c, const amc_selector *
 	amc_sb sb;
 	amc_sb_init(&sb);
 	char *w = fp_where(fp, c), *d = amc_selector_describe(s);
-	amc_sb_printf(&sb, "%s: %s: %s %s after %.1f s; on screen: ", w, amc_flow_op_name(c->op), what, d,
+	amc_sb_printf(&sb, "%s: %s: %s %s after %.1f s; on screen: ", w, amc_flow_cmd_name(c), what, d,
 		      (double)(ctx ? ctx->waited_ms : 0) / 1000.0);
 	free(w);
 	free(d);

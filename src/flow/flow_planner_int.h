@@ -2,8 +2,10 @@
  * (playing: judging steps, failures, hooks), flow_planner_frames.c (the stack
  * of frames: where it is), flow_planner_cmds.c (what each command asks of the
  * device), flow_planner_media.c (screenshots, recordings, appearance) and
- * flow_planner_ops.c (one command, entering blocks), in that
- * order from the top; a file uses only those below it. Private to src/flow/. */
+ * flow_planner_ops.c (one command, entering blocks). The fp_plan_* functions
+ * are the rows' plan functions (flow_cmd_def.h): flow_commands.c names them
+ * in its table, and fp_plan_cmd calls a command's through its row. Private
+ * to src/flow/. */
 #ifndef AMC_FLOW_PLANNER_INT_H
 #define AMC_FLOW_PLANNER_INT_H
 
@@ -100,9 +102,48 @@ int fp_plan_scroll_until(flow_planner *fp, const amc_flow_cmd *c, const amc_plan
 
 /* flow_planner_media.c: takeScreenshot, assertScreenshot, the recordings
  * and the appearance (dark mode) commands. */
-int fp_plan_media(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_take_screenshot(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_assert_screenshot(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_start_recording(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_stop_recording(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_set_dark_mode(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_toggle_dark_mode(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_assert_dark_mode(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_assert_light_mode(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
 
-/* flow_planner_ops.c: one command, whatever it is */
+/* flow_planner_ops.c: one command, through its row (fp_plan_cmd), and the
+ * plan functions of the rows (amc_flow_cmd_plan_fn) that need no selector */
+int fp_plan_block(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_launch(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_set_permissions(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_stop_app(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_kill_app(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_clear_state(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_open_link(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_orientation(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_airplane(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_toggle_airplane(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_location(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_travel(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_add_media(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_clear_keychain(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_input_text(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_input_random(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_paste(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_copy(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_set_clipboard(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_eval_script(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_run_script(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_assert_true(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_erase(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_press_key(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_back(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_hide_keyboard(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_scroll(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_swipe(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_wait_anim(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+int fp_plan_ai(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e);
+
 /* Enter a runFlow/repeat/retry: 0 pushed (or FP_NEXT skipped), -1 error in e. */
 int fp_enter_block(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
 		   amc_err *e);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "flow/flow_cmds.h"
 #include "flow/flow_planner_int.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
@@ -93,10 +94,10 @@ static char *with_png(const char *p)
 	return amc_sb_detach(&sb);
 }
 
-static int plan_screenshot(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
-			   amc_err *e)
+/* takeScreenshot, or assertScreenshot when `assert`. */
+static int screenshot(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, int assert,
+		      amc_err *e)
 {
-	int assert = c->op == AMC_FLOW_ASSERT_SCREENSHOT;
 	const char *tool = assert ? "assert_screenshot" : "screenshot";
 	char *path = NULL;
 	if (c->text && fp_interp(fp, c, c->text, &path, e) != 0)
@@ -158,50 +159,96 @@ static int plan_screenshot(flow_planner *fp, const amc_flow_cmd *c, const amc_pl
 	return FP_ACT;
 }
 
-int fp_plan_media(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+int fp_plan_take_screenshot(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			    amc_err *e)
 {
-	switch (c->op) {
-	case AMC_FLOW_TAKE_SCREENSHOT:
-	case AMC_FLOW_ASSERT_SCREENSHOT:
-		return plan_screenshot(fp, c, ctx, out, e);
-	case AMC_FLOW_START_RECORDING: {
-		char *name = NULL;
-		if (fp_interp(fp, c, c->text, &name, e) != 0)
-			return FP_FAIL;
-		fp_begin(fp, c, "record", out);
-		cJSON_AddStringToObject(out->args, "op", "start");
-		cJSON_AddStringToObject(out->args, "name", name);
-		describe(out, "startRecording", name);
-		free(fp->rec_name);
-		fp->rec_name = name;
-		return FP_ACT;
-	}
-	case AMC_FLOW_STOP_RECORDING:
-		fp_begin(fp, c, "record", out);
-		cJSON_AddStringToObject(out->args, "op", "stop");
-		cJSON_AddStringToObject(out->args, "name", fp->rec_name ? fp->rec_name : "recording");
-		describe(out, "stopRecording", fp->rec_name);
-		free(fp->rec_name);
-		fp->rec_name = NULL;
-		return FP_ACT;
-	case AMC_FLOW_SET_DARK_MODE:
-	case AMC_FLOW_TOGGLE_DARK_MODE: {
-		const char *v = c->op == AMC_FLOW_TOGGLE_DARK_MODE ? "toggle"
-				: c->text && !strcmp(c->text, "enabled") ? "on" : "off";
-		fp_begin(fp, c, "set_device", out);
-		cJSON_AddStringToObject(out->args, "setting", "dark_mode");
-		cJSON_AddStringToObject(out->args, "value", v);
-		describe(out, amc_flow_op_name(c->op), c->op == AMC_FLOW_SET_DARK_MODE ? c->text : NULL);
-		return FP_ACT;
-	}
-	case AMC_FLOW_ASSERT_DARK_MODE:
-	case AMC_FLOW_ASSERT_LIGHT_MODE:
-		fp_begin(fp, c, "get_device", out);
-		cJSON_AddStringToObject(out->args, "setting", "dark_mode");
-		cJSON_AddStringToObject(out->args, "expect", c->op == AMC_FLOW_ASSERT_DARK_MODE ? "on" : "off");
-		describe(out, amc_flow_op_name(c->op), NULL);
-		return FP_ACT;
-	default:
+	return screenshot(fp, c, ctx, out, 0, e);
+}
+
+int fp_plan_assert_screenshot(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			      amc_err *e)
+{
+	return screenshot(fp, c, ctx, out, 1, e);
+}
+
+int fp_plan_start_recording(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			    amc_err *e)
+{
+	(void)ctx;
+	char *name = NULL;
+	if (fp_interp(fp, c, c->text, &name, e) != 0)
 		return FP_FAIL;
-	}
+	fp_begin(fp, c, "record", out);
+	cJSON_AddStringToObject(out->args, "op", "start");
+	cJSON_AddStringToObject(out->args, "name", name);
+	describe(out, "startRecording", name);
+	free(fp->rec_name);
+	fp->rec_name = name;
+	return FP_ACT;
+}
+
+int fp_plan_stop_recording(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			   amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	fp_begin(fp, c, "record", out);
+	cJSON_AddStringToObject(out->args, "op", "stop");
+	cJSON_AddStringToObject(out->args, "name", fp->rec_name ? fp->rec_name : "recording");
+	describe(out, "stopRecording", fp->rec_name);
+	free(fp->rec_name);
+	fp->rec_name = NULL;
+	return FP_ACT;
+}
+
+/* setDarkMode, toggleDarkMode: set_device dark_mode to v; `said` after the name. */
+static int dark_mode(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, const char *v, const char *said)
+{
+	fp_begin(fp, c, "set_device", out);
+	cJSON_AddStringToObject(out->args, "setting", "dark_mode");
+	cJSON_AddStringToObject(out->args, "value", v);
+	describe(out, amc_flow_cmd_name(c), said);
+	return FP_ACT;
+}
+
+int fp_plan_set_dark_mode(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			  amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	return dark_mode(fp, c, out, c->text && !strcmp(c->text, "enabled") ? "on" : "off", c->text);
+}
+
+int fp_plan_toggle_dark_mode(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			     amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	return dark_mode(fp, c, out, "toggle", NULL);
+}
+
+/* assertDarkMode, assertLightMode: get_device dark_mode expecting on/off. */
+static int expect_mode(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, const char *expect)
+{
+	fp_begin(fp, c, "get_device", out);
+	cJSON_AddStringToObject(out->args, "setting", "dark_mode");
+	cJSON_AddStringToObject(out->args, "expect", expect);
+	describe(out, amc_flow_cmd_name(c), NULL);
+	return FP_ACT;
+}
+
+int fp_plan_assert_dark_mode(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			     amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	return expect_mode(fp, c, out, "on");
+}
+
+int fp_plan_assert_light_mode(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			      amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	return expect_mode(fp, c, out, "off");
 }

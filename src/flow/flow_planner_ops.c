@@ -1,10 +1,15 @@
-/* flow_planner_ops.c - one flow command, whatever it is: the device commands
- * that need no selector, app state, input, clipboard, scripts; the rest is
- * handed to flow_planner_cmds.c (selectors) and flow_planner.c (blocks). */
+/* flow_planner_ops.c - one flow command, through its row (fp_plan_cmd), and
+ * the plan functions of the rows that need no selector: app state, device
+ * settings, input, clipboard, scripts, AI, entering blocks. Selectors are
+ * flow_planner_cmds.c's, screenshots and appearance flow_planner_media.c's.
+ * Just over 800 lines: thirty short plan functions, one per row; the device
+ * settings (set_device) are the next family to move out. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "flow/flow_cmd_def.h"
+#include "flow/flow_cmds.h"
 #include "flow/flow_planner_int.h"
 #include "flow/selector.h"
 #include "util/sanitize.h"
@@ -28,7 +33,7 @@ static int app_of(flow_planner *fp, const amc_flow_cmd *c, char **out, amc_err *
 	const char *a = file_app(fp);
 	if (!a) {
 		char *w = fp_where(fp, c);
-		amc_err_set(e, AMC_EUSAGE, "%s: %s needs an app id (set appId)", w, amc_flow_op_name(c->op));
+		amc_err_set(e, AMC_EUSAGE, "%s: %s needs an app id (set appId)", w, amc_flow_cmd_name(c));
 		free(w);
 		return -1;
 	}
@@ -55,7 +60,7 @@ static int in_front(const amc_plan_ctx *ctx, const char *app)
 	return 0;
 }
 
-static int plan_launch(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+int fp_plan_launch(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
 		       amc_err *e)
 {
 	char *app;
@@ -113,8 +118,10 @@ static int plan_launch(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_c
 
 /* setPermissions: launchApp's permissions alone, through manage_app's
  * flow-only "permissions" op (tools.c), their ${...} filled here. */
-static int plan_set_permissions(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, amc_err *e)
+int fp_plan_set_permissions(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			    amc_err *e)
 {
+	(void)ctx;
 	char *app;
 	if (app_of(fp, c, &app, e) != 0)
 		return FP_FAIL;
@@ -138,91 +145,148 @@ static int plan_set_permissions(flow_planner *fp, const amc_flow_cmd *c, amc_act
 	return FP_ACT;
 }
 
-static int plan_app(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, amc_err *e)
+/* stopApp, killApp, clearState, openLink: one manage_app step (op), on the
+ * command's app or link. */
+static int app_step(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, const char *op, amc_err *e)
 {
 	char *arg = NULL;
-	const char *op = c->op == AMC_FLOW_STOP_APP ? "stop" : c->op == AMC_FLOW_KILL_APP ? "kill"
-			 : c->op == AMC_FLOW_CLEAR_STATE ? "clear_state" : "open_link";
-	if (c->op == AMC_FLOW_OPEN_LINK ? fp_interp(fp, c, c->text, &arg, e) : app_of(fp, c, &arg, e))
+	int link = !strcmp(op, "open_link");
+	if (link ? fp_interp(fp, c, c->text, &arg, e) : app_of(fp, c, &arg, e))
 		return FP_FAIL;
 	fp_begin(fp, c, "manage_app", out);
 	cJSON_AddStringToObject(out->args, "op", op);
-	cJSON_AddStringToObject(out->args, c->op == AMC_FLOW_OPEN_LINK ? "link" : "app_id", arg);
-	describe_with(out, c->op == AMC_FLOW_OPEN_LINK ? "openLink " : c->op == AMC_FLOW_STOP_APP ? "stopApp "
-			   : c->op == AMC_FLOW_KILL_APP ? "killApp " : "clearState ", arg);
+	cJSON_AddStringToObject(out->args, link ? "link" : "app_id", arg);
+	amc_sb d;
+	amc_sb_init(&d);
+	amc_sb_printf(&d, "%s ", amc_flow_cmd_name(c));
+	describe_with(out, amc_sb_str(&d), arg);
+	amc_sb_free(&d);
 	free(arg);
 	return FP_ACT;
 }
 
-/* setOrientation, (toggle|set)AirplaneMode, setLocation, travel, addMedia:
- * one set_device step each; travel and addMedia one per point or file. */
-static int plan_device(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, amc_err *e)
+int fp_plan_stop_app(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
 {
-	char *v = NULL, *lon = NULL;
-	const char *setting = "location", *say = amc_flow_op_name(c->op);
-	switch (c->op) {
-	case AMC_FLOW_SET_ORIENTATION:
-		setting = "orientation";
-		if (fp_interp(fp, c, c->text, &v, e) != 0)
-			return FP_FAIL;
-		break;
-	case AMC_FLOW_SET_AIRPLANE_MODE:
-	case AMC_FLOW_TOGGLE_AIRPLANE_MODE:
-		setting = "airplane";
-		v = amc_xstrdup(c->op == AMC_FLOW_TOGGLE_AIRPLANE_MODE ? "toggle"
-				: c->text && !strcmp(c->text, "enabled") ? "on" : "off");
-		break;
-	case AMC_FLOW_SET_LOCATION:
-		if (fp_interp(fp, c, c->text, &v, e) != 0 || fp_interp(fp, c, c->direction, &lon, e) != 0) {
-			free(v);
-			return FP_FAIL;
-		}
-		{
-			amc_sb sb;
-			amc_sb_init(&sb);
-			amc_sb_printf(&sb, "%s,%s", v, lon);
-			free(v);
-			free(lon);
-			v = amc_sb_detach(&sb);
-		}
-		break;
-	case AMC_FLOW_TRAVEL:
-	case AMC_FLOW_ADD_MEDIA: {
-		size_t i = (size_t)fp->sub;
-		if (i >= c->nenv || fp_interp(fp, c, c->env[i].value, &v, e) != 0)
-			return FP_FAIL;
-		if (c->op == AMC_FLOW_ADD_MEDIA) {
-			setting = "add_media";
-			/* relative to the flow file, as Maestro resolves addMedia's files */
-			const char *path = fp_top(fp)->file ? fp_top(fp)->file->path : NULL;
-			const char *slash = path ? strrchr(path, '/') : NULL;
-			if (v[0] != '/' && slash) {
-				amc_sb sb;
-				amc_sb_init(&sb);
-				amc_sb_printf(&sb, "%.*s/%s", (int)(slash - path), path, v);
-				free(v);
-				v = amc_sb_detach(&sb);
-			}
-		}
-		if (i + 1 < c->nenv) {
-			fp->sub = (int)i + 1;
-			fp->emitted_final = 0;
-		}
-		break;
-	}
-	default:
-		return FP_FAIL;
-	}
+	(void)ctx;
+	return app_step(fp, c, out, "stop", e);
+}
+
+int fp_plan_kill_app(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	(void)ctx;
+	return app_step(fp, c, out, "kill", e);
+}
+
+int fp_plan_clear_state(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			amc_err *e)
+{
+	(void)ctx;
+	return app_step(fp, c, out, "clear_state", e);
+}
+
+int fp_plan_open_link(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	(void)ctx;
+	return app_step(fp, c, out, "open_link", e);
+}
+
+/* setOrientation, (toggle|set)AirplaneMode, setLocation, travel, addMedia:
+ * one set_device step each (v is taken); travel and addMedia one per point
+ * or file. */
+static int device_step(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, const char *setting, char *v)
+{
 	fp_begin(fp, c, "set_device", out);
 	cJSON_AddStringToObject(out->args, "setting", setting);
 	cJSON_AddStringToObject(out->args, "value", v);
 	amc_sb d;
 	amc_sb_init(&d);
-	amc_sb_printf(&d, "%s ", say);
+	amc_sb_printf(&d, "%s ", amc_flow_cmd_name(c));
 	describe_with(out, amc_sb_str(&d), v);
 	amc_sb_free(&d);
 	free(v);
 	return FP_ACT;
+}
+
+int fp_plan_orientation(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			amc_err *e)
+{
+	(void)ctx;
+	char *v = NULL;
+	if (fp_interp(fp, c, c->text, &v, e) != 0)
+		return FP_FAIL;
+	return device_step(fp, c, out, "orientation", v);
+}
+
+int fp_plan_airplane(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	return device_step(fp, c, out, "airplane", amc_xstrdup(c->text && !strcmp(c->text, "enabled") ? "on" : "off"));
+}
+
+int fp_plan_toggle_airplane(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			    amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	return device_step(fp, c, out, "airplane", amc_xstrdup("toggle"));
+}
+
+int fp_plan_location(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	(void)ctx;
+	char *v = NULL, *lon = NULL;
+	if (fp_interp(fp, c, c->text, &v, e) != 0 || fp_interp(fp, c, c->direction, &lon, e) != 0) {
+		free(v);
+		return FP_FAIL;
+	}
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "%s,%s", v, lon);
+	free(v);
+	free(lon);
+	return device_step(fp, c, out, "location", amc_sb_detach(&sb));
+}
+
+/* travel's points and addMedia's files: the one at fp->sub, then the next. */
+static int each_value(flow_planner *fp, const amc_flow_cmd *c, char **v, amc_err *e)
+{
+	size_t i = (size_t)fp->sub;
+	if (i >= c->nenv || fp_interp(fp, c, c->env[i].value, v, e) != 0)
+		return -1;
+	if (i + 1 < c->nenv) {
+		fp->sub = (int)i + 1;
+		fp->emitted_final = 0;
+	}
+	return 0;
+}
+
+int fp_plan_travel(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	(void)ctx;
+	char *v = NULL;
+	if (each_value(fp, c, &v, e) != 0)
+		return FP_FAIL;
+	return device_step(fp, c, out, "location", v);
+}
+
+int fp_plan_add_media(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	(void)ctx;
+	char *v = NULL;
+	if (each_value(fp, c, &v, e) != 0)
+		return FP_FAIL;
+	/* relative to the flow file, as Maestro resolves addMedia's files */
+	const char *path = fp_top(fp)->file ? fp_top(fp)->file->path : NULL;
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	if (v[0] != '/' && slash) {
+		amc_sb sb;
+		amc_sb_init(&sb);
+		amc_sb_printf(&sb, "%.*s/%s", (int)(slash - path), path, v);
+		free(v);
+		v = amc_sb_detach(&sb);
+	}
+	return device_step(fp, c, out, "add_media", v);
 }
 
 /* ---- input ---- */
@@ -273,7 +337,7 @@ static int type_step(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, c
 	return FP_ACT;
 }
 
-static int plan_copy(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+int fp_plan_copy(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
 {
 	amc_selector s;
 	int i = fp_find_now(fp, c, &c->sel, ctx, &s, e);
@@ -317,74 +381,99 @@ static int decided_text(flow_planner *fp, const amc_flow_cmd *c, amc_action *out
 }
 
 /* evalScript, runScript, assertTrue, setClipboard: an error of the script
- * fails the step (so optional and retry apply), with FILE:LINE in it. */
-static int plan_script(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+ * fails the step (so optional and retry apply), with FILE:LINE in it. The
+ * step of tool, from the script's rc, value v (taken) and error se. */
+static int script_step(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, const char *tool, int rc, char *v,
+		       const amc_err *se)
+{
+	if (rc != 0 && c->sel.optional) {
+		fp_skip_optional(fp, c, NULL, out, tool, se->msg);
+		free(v);
+		return FP_ACT;
+	}
+	decided_text(fp, c, out, tool, rc == 0, "value", v, rc == 0 ? NULL : amc_xstrdup(se->msg));
+	free(v);
+	return FP_ACT;
+}
+
+int fp_plan_run_script(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
 		       amc_err *e)
 {
 	char *v = NULL;
 	amc_err se;
 	amc_err_clear(&se);
 	int rc = 0;
-	switch (c->op) {
-	case AMC_FLOW_RUN_SCRIPT: {
-		if (c->cond.visible || c->cond.not_visible || c->cond.is_true || c->cond.platform) {
-			int h = fp_cond_holds(fp, c, &c->cond, ctx, e);
-			if (h < 0)
-				return FP_FAIL;
-			if (!h)
-				return decided_text(fp, c, out, "run_script", 1, "skipped", "when: is false", NULL);
-		}
-		size_t mark = amc_flow_interp_mark(&fp->in);
-		char *w = fp_where(fp, c);
-		for (size_t i = 0; i < c->nenv && rc == 0; i++) {
-			char *val = NULL;
-			rc = amc_flow_interp_str(&fp->in, c->env[i].value, w, &val, &se);
-			if (rc == 0)
-				amc_flow_interp_push(&fp->in, c->env[i].name, val);
-			free(val);
-		}
-		if (rc == 0 && !c->script)
-			rc = amc_err_set(&se, AMC_EUSAGE, "%s: runScript: the script file was not loaded", w);
+	if (c->cond.visible || c->cond.not_visible || c->cond.is_true || c->cond.platform) {
+		int h = fp_cond_holds(fp, c, &c->cond, ctx, e);
+		if (h < 0)
+			return FP_FAIL;
+		if (!h)
+			return decided_text(fp, c, out, "run_script", 1, "skipped", "when: is false", NULL);
+	}
+	size_t mark = amc_flow_interp_mark(&fp->in);
+	char *w = fp_where(fp, c);
+	for (size_t i = 0; i < c->nenv && rc == 0; i++) {
+		char *val = NULL;
+		rc = amc_flow_interp_str(&fp->in, c->env[i].value, w, &val, &se);
 		if (rc == 0)
-			rc = amc_flow_interp_script(&fp->in, c->script, w, &v, &se);
-		amc_flow_interp_pop(&fp->in, mark);
+			amc_flow_interp_push(&fp->in, c->env[i].name, val);
+		free(val);
+	}
+	if (rc == 0 && !c->script)
+		rc = amc_err_set(&se, AMC_EUSAGE, "%s: runScript: the script file was not loaded", w);
+	if (rc == 0)
+		rc = amc_flow_interp_script(&fp->in, c->script, w, &v, &se);
+	amc_flow_interp_pop(&fp->in, mark);
+	free(w);
+	return script_step(fp, c, out, "run_script", rc, v, &se);
+}
+
+int fp_plan_eval_script(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	char *v = NULL, *w = fp_where(fp, c);
+	amc_err se;
+	amc_err_clear(&se);
+	int rc = strstr(c->text, "${") ? amc_flow_interp_str(&fp->in, c->text, w, &v, &se)
+				       : amc_flow_interp_script(&fp->in, c->text, w, &v, &se);
+	free(w);
+	return script_step(fp, c, out, "eval_script", rc, v, &se);
+}
+
+int fp_plan_assert_true(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	char *v = NULL;
+	amc_err se;
+	amc_err_clear(&se);
+	int rc = fp_interp(fp, c, c->text, &v, &se);
+	if (rc == 0 && !amc_flow_interp_truthy(v)) {
+		char *w = fp_where(fp, c), *q = amc_sanitize_dup(c->text), *g = amc_sanitize_dup(v);
+		amc_err_set(&se, AMC_EFAIL, "%s: assertTrue: %.200s is false (it came to '%.100s')", w, q, g);
 		free(w);
-		break;
+		free(q);
+		free(g);
+		rc = -1;
 	}
-	case AMC_FLOW_EVAL_SCRIPT: {
-		char *w = fp_where(fp, c);
-		rc = strstr(c->text, "${") ? amc_flow_interp_str(&fp->in, c->text, w, &v, &se)
-					   : amc_flow_interp_script(&fp->in, c->text, w, &v, &se);
-		free(w);
-		break;
-	}
-	case AMC_FLOW_ASSERT_TRUE:
-		rc = fp_interp(fp, c, c->text, &v, &se);
-		if (rc == 0 && !amc_flow_interp_truthy(v)) {
-			char *w = fp_where(fp, c), *q = amc_sanitize_dup(c->text), *g = amc_sanitize_dup(v);
-			amc_err_set(&se, AMC_EFAIL, "%s: assertTrue: %.200s is false (it came to '%.100s')", w, q, g);
-			free(w);
-			free(q);
-			free(g);
-			rc = -1;
-		}
-		break;
-	default: /* setClipboard */
-		rc = fp_interp(fp, c, c->text, &v, &se);
-		if (rc == 0)
-			amc_flow_interp_set_copied(&fp->in, v);
-		break;
-	}
-	const char *tool = c->op == AMC_FLOW_RUN_SCRIPT ? "run_script" : c->op == AMC_FLOW_EVAL_SCRIPT ? "eval_script"
-			   : c->op == AMC_FLOW_ASSERT_TRUE ? "assert_true" : "set_clipboard";
-	if (rc != 0 && c->sel.optional) {
-		fp_skip_optional(fp, c, NULL, out, tool, se.msg);
-		free(v);
-		return FP_ACT;
-	}
-	decided_text(fp, c, out, tool, rc == 0, "value", v, rc == 0 ? NULL : amc_xstrdup(se.msg));
-	free(v);
-	return FP_ACT;
+	return script_step(fp, c, out, "assert_true", rc, v, &se);
+}
+
+int fp_plan_set_clipboard(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			  amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	char *v = NULL;
+	amc_err se;
+	amc_err_clear(&se);
+	int rc = fp_interp(fp, c, c->text, &v, &se);
+	if (rc == 0)
+		amc_flow_interp_set_copied(&fp->in, v);
+	return script_step(fp, c, out, "set_clipboard", rc, v, &se);
 }
 
 /* ---- the dispatch ---- */
@@ -392,14 +481,14 @@ static int plan_script(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_c
 static int refused(flow_planner *fp, const amc_flow_cmd *c, const char *why, amc_err *e)
 {
 	char *w = fp_where(fp, c);
-	amc_err_set(e, AMC_EUSAGE, "%s: %s: %s", w, amc_flow_op_name(c->op), why);
+	amc_err_set(e, AMC_EUSAGE, "%s: %s: %s", w, amc_flow_cmd_name(c), why);
 	free(w);
 	return FP_FAIL;
 }
 
 /* ---- AI commands, answered by the model behind fp->ai ---- */
 
-static int plan_ai(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+int fp_plan_ai(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
 {
 	if (!fp->ai)
 		return refused(fp, c, "AI commands need a model (planner.provider and its key: `amc providers`)", e);
@@ -420,13 +509,13 @@ static int plan_ai(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *
 	char *w = fp_where(fp, c);
 	amc_sb sb;
 	amc_sb_init(&sb);
-	if (fp->ai(fp->ai_ud, amc_flow_op_name(c->op), prompt, ctx ? ctx->obs : NULL, out, &ae) != 0) {
-		amc_sb_printf(&sb, "%s: %s: the model gave no answer: %s", w, amc_flow_op_name(c->op), ae.msg);
+	if (fp->ai(fp->ai_ud, amc_flow_cmd_name(c), prompt, ctx ? ctx->obs : NULL, out, &ae) != 0) {
+		amc_sb_printf(&sb, "%s: %s: the model gave no answer: %s", w, amc_flow_cmd_name(c), ae.msg);
 		cJSON_Delete(out->decided_result);
 		fp_decide(out, 0, amc_sb_detach(&sb), NULL);
 	} else if (!out->decided_ok) {
 		/* the judge's words, after the command's FILE:LINE */
-		amc_sb_printf(&sb, "%s: %s: %s", w, amc_flow_op_name(c->op),
+		amc_sb_printf(&sb, "%s: %s: %s", w, amc_flow_cmd_name(c),
 			      out->decided_error ? out->decided_error : "the model said no");
 		free(out->decided_error);
 		out->decided_error = amc_sb_detach(&sb);
@@ -441,156 +530,163 @@ static int plan_ai(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *
 	return FP_ACT;
 }
 
-/* Over 120 lines: one case per op, most of them a line or a call to the
- * op's function above; issue 25 asks for these in the command table's rows
- * (flow_cmds.c), which would make the parser reach the planner, so they
- * stay one switch here until the table moves below both. */
+/* One command: what its row plans (flow_cmd_def.h). */
 int fp_plan_cmd(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
 {
 	fp->emitted_final = 1;
 	fp->emitted_skip = 0;
-	char *v = NULL;
-	switch (c->op) {
-	case AMC_FLOW_RUN_FLOW:
-	case AMC_FLOW_REPEAT:
-	case AMC_FLOW_RETRY: {
-		int rc = fp_enter_block(fp, c, ctx, out, e);
-		return rc < 0 ? FP_FAIL : rc;
-	}
-	case AMC_FLOW_TAP_ON:
-	case AMC_FLOW_LONG_PRESS_ON:
-	case AMC_FLOW_DOUBLE_TAP_ON:
-		return fp_plan_tap(fp, c, ctx, out, e);
-	case AMC_FLOW_ASSERT_VISIBLE:
-	case AMC_FLOW_ASSERT_NOT_VISIBLE:
-		return fp_plan_assert(fp, c, ctx, out, e);
-	case AMC_FLOW_SCROLL_UNTIL_VISIBLE:
-		return fp_plan_scroll_until(fp, c, ctx, out, e);
-	case AMC_FLOW_EXTENDED_WAIT:
-		return fp_plan_ext_wait(fp, c, ctx, out, e);
-	case AMC_FLOW_LAUNCH_APP:
-		return plan_launch(fp, c, ctx, out, e);
-	case AMC_FLOW_SET_PERMISSIONS:
-		return plan_set_permissions(fp, c, out, e);
-	case AMC_FLOW_STOP_APP:
-	case AMC_FLOW_KILL_APP:
-	case AMC_FLOW_CLEAR_STATE:
-	case AMC_FLOW_OPEN_LINK:
-		return plan_app(fp, c, out, e);
-	case AMC_FLOW_SET_ORIENTATION:
-	case AMC_FLOW_SET_AIRPLANE_MODE:
-	case AMC_FLOW_TOGGLE_AIRPLANE_MODE:
-	case AMC_FLOW_SET_LOCATION:
-	case AMC_FLOW_TRAVEL:
-	case AMC_FLOW_ADD_MEDIA:
-		return plan_device(fp, c, out, e);
-	case AMC_FLOW_CLEAR_KEYCHAIN:
-		return decided_text(fp, c, out, "flow", 1, "note", "Android has no keychain: nothing to clear", NULL);
-	case AMC_FLOW_INPUT_TEXT: {
-		if (fp_interp(fp, c, c->text, &v, e) != 0)
-			return FP_FAIL;
-		if (!*v) { /* InputTextCommand(""): Maestro types nothing */
-			free(v);
-			return decided_text(fp, c, out, "type_text", 1, "note", "an empty text: nothing to type", NULL);
-		}
-		int rc = type_step(fp, c, out, v);
-		free(v);
-		return rc;
-	}
-	case AMC_FLOW_INPUT_RANDOM: {
-		v = random_text(fp, c->direction ? c->direction : "TEXT", c->number > 0 ? c->number : 8);
-		int rc = type_step(fp, c, out, v);
-		free(v);
-		return rc;
-	}
-	case AMC_FLOW_PASTE_TEXT:
-		if (!fp->in.copied || !*fp->in.copied)
-			return decided_text(fp, c, out, "type_text", 0, NULL, NULL,
-					    fp_not_found(fp, c, &(amc_selector){ 0 }, ctx,
-							 "nothing was copied (copyTextFrom or setClipboard first);"));
-		return type_step(fp, c, out, fp->in.copied);
-	case AMC_FLOW_COPY_TEXT_FROM:
-		return plan_copy(fp, c, ctx, out, e);
-	case AMC_FLOW_SET_CLIPBOARD:
-	case AMC_FLOW_EVAL_SCRIPT:
-	case AMC_FLOW_RUN_SCRIPT:
-	case AMC_FLOW_ASSERT_TRUE:
-		return plan_script(fp, c, ctx, out, e);
-	case AMC_FLOW_ERASE_TEXT:
-		if (c->number <= 0)
-			return decided_text(fp, c, out, "press_key", 1, "erased", "0", NULL);
-		fp_begin(fp, c, "press_key", out);
-		cJSON_AddStringToObject(out->args, "key", "delete");
-		cJSON_AddNumberToObject(out->args, "times", c->number);
-		return FP_ACT;
-	case AMC_FLOW_PRESS_KEY:
-	case AMC_FLOW_BACK:
-	case AMC_FLOW_HIDE_KEYBOARD:
-		fp_begin(fp, c, "press_key", out);
-		cJSON_AddStringToObject(out->args, "key", c->op == AMC_FLOW_BACK	    ? "back"
-							  : c->op == AMC_FLOW_HIDE_KEYBOARD ? "hide_keyboard"
-							  : c->text			    ? c->text
-											    : "enter");
-		return FP_ACT;
-	case AMC_FLOW_SCROLL:
-		fp_begin(fp, c, "swipe", out);
-		fp_swipe_dir(ctx, out, "UP", SWIPE_MS);
-		return FP_ACT;
-	case AMC_FLOW_SWIPE: {
-		int ms = c->number > 0 ? c->number : SWIPE_MS, w, h;
-		fp_screen_size(ctx, &w, &h);
-		if (c->sel.text || c->sel.id) { /* from: an element, in a direction */
-			amc_selector s;
-			int i = fp_find_now(fp, c, &c->sel, ctx, &s, e);
-			if (i == -2 || (i < 0 && ctx && ctx->waited_ms < fp->wait_ms)) {
-				amc_selector_clear(&s);
-				return i == -2 ? FP_FAIL : FP_REOBSERVE;
-			}
-			if (i < 0) {
-				fp_begin(fp, c, "swipe", out);
-				fp_decide(out, 0, fp_not_found(fp, c, &s, ctx, "no element matches"), NULL);
-				amc_selector_clear(&s);
-				return FP_ACT;
-			}
-			amc_selector_clear(&s);
-			const amc_bounds *b = &fp_obs_tree(ctx)->nodes[i].bounds;
-			int x = (b->x1 + b->x2) / 2, y = (b->y1 + b->y2) / 2, dx = 0, dy = 0;
-			if (!strcmp(c->direction, "UP") || !strcmp(c->direction, "DOWN"))
-				dy = (c->direction[0] == 'U' ? -1 : 1) * h * 40 / 100;
-			else
-				dx = (c->direction[0] == 'L' ? -1 : 1) * w * 40 / 100;
-			fp_begin(fp, c, "swipe", out);
-			fp_swipe_args(out, x, y, fp_to_px(x + dx, 0, w), fp_to_px(y + dy, 0, h), ms);
-		} else if (c->direction) {
-			fp_begin(fp, c, "swipe", out);
-			fp_swipe_dir(ctx, out, c->direction, ms);
-		} else {
-			fp_begin(fp, c, "swipe", out);
-			fp_swipe_args(out, fp_to_px(c->sx, c->percent, w), fp_to_px(c->sy, c->percent, h),
-				      fp_to_px(c->ex, c->percent, w), fp_to_px(c->ey, c->percent, h), ms);
-		}
-		return FP_ACT;
-	}
-	case AMC_FLOW_WAIT_FOR_ANIMATION:
-		fp_begin(fp, c, "wait", out);
-		cJSON_AddNumberToObject(out->args, "ms", c->number < ANIMATION_WAIT_MS ? c->number : ANIMATION_WAIT_MS);
-		return FP_ACT;
-	case AMC_FLOW_TAKE_SCREENSHOT:
-	case AMC_FLOW_ASSERT_SCREENSHOT:
-	case AMC_FLOW_START_RECORDING:
-	case AMC_FLOW_STOP_RECORDING:
-	case AMC_FLOW_SET_DARK_MODE:
-	case AMC_FLOW_TOGGLE_DARK_MODE:
-	case AMC_FLOW_ASSERT_DARK_MODE:
-	case AMC_FLOW_ASSERT_LIGHT_MODE:
-		return fp_plan_media(fp, c, ctx, out, e);
-	case AMC_FLOW_ASSERT_WITH_AI:
-	case AMC_FLOW_ASSERT_NO_DEFECTS_WITH_AI:
-	case AMC_FLOW_EXTRACT_TEXT_WITH_AI:
-		return plan_ai(fp, c, ctx, out, e);
-	default:
+	if (!c->def || !c->def->plan)
 		return refused(fp, c, "not available on this device (amc flow check lists what each device can do)", e);
+	return c->def->plan(fp, c, ctx, out, e);
+}
+
+/* ---- the commands with no file of their own ---- */
+
+int fp_plan_block(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	int rc = fp_enter_block(fp, c, ctx, out, e);
+	return rc < 0 ? FP_FAIL : rc;
+}
+
+int fp_plan_clear_keychain(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			   amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	return decided_text(fp, c, out, "flow", 1, "note", "Android has no keychain: nothing to clear", NULL);
+}
+
+int fp_plan_input_text(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+		       amc_err *e)
+{
+	(void)ctx;
+	char *v = NULL;
+	if (fp_interp(fp, c, c->text, &v, e) != 0)
+		return FP_FAIL;
+	if (!*v) { /* InputTextCommand(""): Maestro types nothing */
+		free(v);
+		return decided_text(fp, c, out, "type_text", 1, "note", "an empty text: nothing to type", NULL);
 	}
+	int rc = type_step(fp, c, out, v);
+	free(v);
+	return rc;
+}
+
+int fp_plan_input_random(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			 amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	char *v = random_text(fp, c->direction ? c->direction : "TEXT", c->number > 0 ? c->number : 8);
+	int rc = type_step(fp, c, out, v);
+	free(v);
+	return rc;
+}
+
+int fp_plan_paste(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	(void)e;
+	if (!fp->in.copied || !*fp->in.copied)
+		return decided_text(fp, c, out, "type_text", 0, NULL, NULL,
+				    fp_not_found(fp, c, &(amc_selector){ 0 }, ctx,
+						 "nothing was copied (copyTextFrom or setClipboard first);"));
+	return type_step(fp, c, out, fp->in.copied);
+}
+
+int fp_plan_erase(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	if (c->number <= 0)
+		return decided_text(fp, c, out, "press_key", 1, "erased", "0", NULL);
+	fp_begin(fp, c, "press_key", out);
+	cJSON_AddStringToObject(out->args, "key", "delete");
+	cJSON_AddNumberToObject(out->args, "times", c->number);
+	return FP_ACT;
+}
+
+static int key_step(flow_planner *fp, const amc_flow_cmd *c, amc_action *out, const char *key)
+{
+	fp_begin(fp, c, "press_key", out);
+	cJSON_AddStringToObject(out->args, "key", key);
+	return FP_ACT;
+}
+
+int fp_plan_press_key(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	return key_step(fp, c, out, c->text ? c->text : "enter");
+}
+
+int fp_plan_back(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	return key_step(fp, c, out, "back");
+}
+
+int fp_plan_hide_keyboard(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+			  amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	return key_step(fp, c, out, "hide_keyboard");
+}
+
+int fp_plan_scroll(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	(void)e;
+	fp_begin(fp, c, "swipe", out);
+	fp_swipe_dir(ctx, out, "UP", SWIPE_MS);
+	return FP_ACT;
+}
+
+int fp_plan_swipe(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out, amc_err *e)
+{
+	int ms = c->number > 0 ? c->number : SWIPE_MS, w, h;
+	fp_screen_size(ctx, &w, &h);
+	if (c->sel.text || c->sel.id) { /* from: an element, in a direction */
+		amc_selector s;
+		int i = fp_find_now(fp, c, &c->sel, ctx, &s, e);
+		if (i == -2 || (i < 0 && ctx && ctx->waited_ms < fp->wait_ms)) {
+			amc_selector_clear(&s);
+			return i == -2 ? FP_FAIL : FP_REOBSERVE;
+		}
+		if (i < 0) {
+			fp_begin(fp, c, "swipe", out);
+			fp_decide(out, 0, fp_not_found(fp, c, &s, ctx, "no element matches"), NULL);
+			amc_selector_clear(&s);
+			return FP_ACT;
+		}
+		amc_selector_clear(&s);
+		const amc_bounds *b = &fp_obs_tree(ctx)->nodes[i].bounds;
+		int x = (b->x1 + b->x2) / 2, y = (b->y1 + b->y2) / 2, dx = 0, dy = 0;
+		if (!strcmp(c->direction, "UP") || !strcmp(c->direction, "DOWN"))
+			dy = (c->direction[0] == 'U' ? -1 : 1) * h * 40 / 100;
+		else
+			dx = (c->direction[0] == 'L' ? -1 : 1) * w * 40 / 100;
+		fp_begin(fp, c, "swipe", out);
+		fp_swipe_args(out, x, y, fp_to_px(x + dx, 0, w), fp_to_px(y + dy, 0, h), ms);
+	} else if (c->direction) {
+		fp_begin(fp, c, "swipe", out);
+		fp_swipe_dir(ctx, out, c->direction, ms);
+	} else {
+		fp_begin(fp, c, "swipe", out);
+		fp_swipe_args(out, fp_to_px(c->sx, c->percent, w), fp_to_px(c->sy, c->percent, h),
+			      fp_to_px(c->ex, c->percent, w), fp_to_px(c->ey, c->percent, h), ms);
+	}
+	return FP_ACT;
+}
+
+int fp_plan_wait_anim(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx, amc_action *out,
+		      amc_err *e)
+{
+	(void)ctx;
+	(void)e;
+	fp_begin(fp, c, "wait", out);
+	cJSON_AddNumberToObject(out->args, "ms", c->number < ANIMATION_WAIT_MS ? c->number : ANIMATION_WAIT_MS);
+	return FP_ACT;
 }
 
 /* ---- entering a block (runFlow, repeat, retry) ---- */
@@ -626,7 +722,7 @@ static int dyn_count(flow_planner *fp, const amc_flow_cmd *c, int *out, amc_err 
 		long n = strtol(v, &end, 10);
 		if (!*v || *end || n < 0 || n > 100000)
 			rc = amc_err_set(e, AMC_EUSAGE, "%s: %s: the count must be a whole number, got '%.40s'", where,
-					 amc_flow_op_name(c->op), v);
+					 amc_flow_cmd_name(c), v);
 		else
 			*out = (int)n;
 	}

@@ -1,13 +1,14 @@
 /* flow_resolve.c - the files a flow names (sub-flows, scripts), walking every
  * command of a resolved flow, and the checks made before a run: what a device
- * kind cannot do, and whether JavaScript is needed (then amc-js is opened). */
+ * kind cannot do (each command's row says), and whether JavaScript is needed
+ * (then amc-js is opened). */
 #include "flow/flow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "device/device.h"
+#include "flow/flow_cmds.h"
 #include "flow/flow_interp.h"
 #include "util/fsutil.h"
 #include "util/sanitize.h"
@@ -80,7 +81,7 @@ static int where_err(resolver *r, const amc_flow *f, const amc_flow_cmd *c, cons
 	char *qa = amc_sanitize_dup(a ? a : ""), *qb = amc_sanitize_dup(b ? b : "");
 	char msg[AMC_ERR_MSG_MAX];
 	snprintf(msg, sizeof msg, fmt, qa, qb);
-	amc_err_set(r->e, AMC_EUSAGE, "%s:%d: %s: %s", w, c->line, amc_flow_op_name(c->op), msg);
+	amc_err_set(r->e, AMC_EUSAGE, "%s:%d: %s: %s", w, c->line, amc_flow_cmd_name(c), msg);
 	free(w);
 	free(qa);
 	free(qb);
@@ -90,7 +91,7 @@ static int where_err(resolver *r, const amc_flow *f, const amc_flow_cmd *c, cons
 static int resolve_file(resolver *r, amc_flow *f, amc_flow_cmd *c)
 {
 	char *path = join(f->path ? f->path : "flow.yaml", c->file);
-	int is_script = c->op == AMC_FLOW_RUN_SCRIPT;
+	int is_script = c->def && (c->def->flags & AMC_FLOW_CMDF_SCRIPT);
 	for (int i = 0; i < r->depth && !is_script; i++) {
 		if (!strcmp(r->chain[i], path)) {
 			amc_sb ch;
@@ -121,7 +122,7 @@ static int resolve_file(resolver *r, amc_flow *f, amc_flow_cmd *c)
 	int rc = r->ld->read(r->ld->ud, path, &text, &len, r->e);
 	if (rc == 1) {
 		if (r->ld->missing) {
-			r->ld->missing(r->ld->ud, f->path, c->line, amc_flow_op_name(c->op), path);
+			r->ld->missing(r->ld->ud, f->path, c->line, amc_flow_cmd_name(c), path);
 			free(path);
 			return 0;
 		}
@@ -238,58 +239,21 @@ typedef struct dev_check {
 
 static int is_ai(const amc_flow_cmd *c)
 {
-	return c->op == AMC_FLOW_ASSERT_WITH_AI || c->op == AMC_FLOW_ASSERT_NO_DEFECTS_WITH_AI ||
-	       c->op == AMC_FLOW_EXTRACT_TEXT_WITH_AI;
+	return c->def && (c->def->flags & AMC_FLOW_CMDF_AI);
 }
 
+/* What the command's row says the device kind cannot do (flow_cmd_def.h):
+ * any kind but sim and adb is taken as Appium's. */
 static const char *cannot(const dev_check *k, const amc_flow_cmd *c)
 {
 	if (is_ai(c))
 		return k->have_model ? NULL : "AI commands need a model (planner.provider and its key: `amc providers`)";
-	int sim = !strcmp(k->kind, "sim"), adb = !strcmp(k->kind, "adb");
-	/* set_device (device.h): the sim models every setting, adb changes
-	 * orientation, airplane mode, media and dark mode, Appium orientation
-	 * and location (the endpoints every Appium driver serves). Every kind
-	 * records its screen and takes screenshots. */
-	switch (c->op) {
-	case AMC_FLOW_SET_LOCATION:
-	case AMC_FLOW_TRAVEL:
-		return !adb ? NULL : "adb cannot set a phone's location without a mock-location app on it";
-	case AMC_FLOW_ADD_MEDIA:
-		return sim || adb ? NULL : "amc's Appium driver cannot push media files into the gallery";
-	case AMC_FLOW_START_RECORDING:
-	case AMC_FLOW_STOP_RECORDING:
-		return NULL; /* the sim's frames (APNG), adb's screenrecord, Appium's recording (MP4) */
-	case AMC_FLOW_SET_DARK_MODE:
-	case AMC_FLOW_TOGGLE_DARK_MODE:
-	case AMC_FLOW_ASSERT_DARK_MODE:
-	case AMC_FLOW_ASSERT_LIGHT_MODE:
-		return sim || adb ? NULL
-			       : "amc's Appium driver cannot switch or read dark mode (UiAutomator2 has no command "
-				 "for it)";
-	case AMC_FLOW_SET_AIRPLANE_MODE:
-	case AMC_FLOW_TOGGLE_AIRPLANE_MODE:
-		return sim || adb ? NULL : "amc's Appium driver cannot switch airplane mode";
-	case AMC_FLOW_SET_ORIENTATION:
-		/* Appium's /orientation: PORTRAIT or LANDSCAPE (op_set in appium.c) */
-		if (sim || adb || !c->text || strstr(c->text, "${") || amc_orientation_parse(c->text) <= 1)
-			return NULL;
-		return "Appium turns the screen to PORTRAIT or LANDSCAPE (LANDSCAPE_LEFT) only";
-	case AMC_FLOW_PRESS_KEY:
-		if (sim && c->text && strcmp(c->text, "back") && strcmp(c->text, "home") && strcmp(c->text, "enter") &&
-		    strcmp(c->text, "delete") && strcmp(c->text, "volume_up") && strcmp(c->text, "volume_down"))
-			return "the sim has the back, home, enter, delete (Backspace) and volume keys only";
+	if (!c->def)
 		return NULL;
-	case AMC_FLOW_LAUNCH_APP:
-		return sim || adb || (!c->nenv && !c->nargs) ? NULL
-		       : "amc's Appium driver does not set an app's permissions or launch arguments yet";
-	case AMC_FLOW_CLEAR_KEYCHAIN:
-		return NULL; /* Android has no keychain: a no-op there, said so in the step */
-	case AMC_FLOW_SET_PERMISSIONS:
-		return sim || adb ? NULL : "amc's Appium driver does not set an app's permissions yet";
-	default:
-		return NULL;
-	}
+	int kind = !strcmp(k->kind, "sim") ? AMC_FLOW_KIND_SIM : !strcmp(k->kind, "adb") ? AMC_FLOW_KIND_ADB
+										       : AMC_FLOW_KIND_APPIUM;
+	const char *why = c->def->cannot[kind];
+	return why && (!c->def->cannot_when || c->def->cannot_when(c)) ? why : NULL;
 }
 
 static int check_one(void *ud, const amc_flow *file, const amc_flow_cmd *c)
@@ -393,7 +357,7 @@ static int sel_js(const amc_selector *s)
 
 static int cmd_js(const amc_flow_cmd *c)
 {
-	if (c->op == AMC_FLOW_EVAL_SCRIPT || c->op == AMC_FLOW_RUN_SCRIPT)
+	if (c->def && (c->def->flags & AMC_FLOW_CMDF_JS))
 		return 1;
 	if (amc_flow_interp_needs_js(c->text) || sel_js(&c->sel) || sel_js(c->cond.visible) ||
 	    sel_js(c->cond.not_visible) || amc_flow_interp_needs_js(c->cond.is_true))
@@ -414,7 +378,7 @@ static int js_one(void *ud, const amc_flow *file, const amc_flow_cmd *c)
 		return 0;
 	if (k->where && k->n) {
 		char *w = amc_sanitize_dup(file->path ? file->path : "(flow)");
-		snprintf(k->where, k->n, "%s:%d: %s", w, c->line, amc_flow_op_name(c->op));
+		snprintf(k->where, k->n, "%s:%d: %s", w, c->line, amc_flow_cmd_name(c));
 		free(w);
 	}
 	return 1;

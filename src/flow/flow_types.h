@@ -1,8 +1,9 @@
 /* flow_types.h - what a parsed Maestro flow is made of: the commands' ops,
  * selectors, conditions, commands and the flow itself. Apart from flow.h so
- * that the parser (flow.c) and the command table (flow_cmds.c), which both
- * build these, depend on the types and not on each other. Who owns what is
- * said per field; the two frees below release it. */
+ * that the parser (flow.c, flow_cmds*.c), the planner and the command table
+ * (flow_commands.c, its row type flow_cmd_def.h) depend on the types and not
+ * on each other. Who owns what is said per field; the two frees below
+ * release it (flow_cmds.c). */
 #ifndef AMC_FLOW_TYPES_H
 #define AMC_FLOW_TYPES_H
 
@@ -113,9 +114,11 @@ typedef struct amc_flow_cond {
 } amc_flow_cond;
 
 struct amc_flow;
+struct amc_flow_cmd_def;
 
 typedef struct amc_flow_cmd {
 	amc_flow_op op;
+	const struct amc_flow_cmd_def *def; /* its row (flow_cmd_def.h), set by the parser; not owned */
 	int line;            /* 1-based line in the file */
 	amc_selector sel;    /* tapOn, longPressOn, assert*, scrollUntilVisible, copyTextFrom, swipe from */
 	char *text;          /* inputText, pressKey name, launchApp/stopApp app id (NULL: the flow's appId), ... */

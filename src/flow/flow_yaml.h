@@ -18,12 +18,17 @@
 #define AMC_FLOW_YAML_MAX_DEPTH 64
 #define AMC_FLOW_YAML_MAX_DOCS 2 /* the optional config, `---`, the commands */
 
+struct amc_flow_cmd_table;
+
 typedef struct amc_flow_yaml {
 	yaml_document_t docs[AMC_FLOW_YAML_MAX_DOCS];
 	int ndocs;
 	yaml_document_t *doc;       /* the document the getters look nodes up in */
 	char *where;                /* the path, sanitized, for messages; owned */
 	amc_err *e;
+	/* the command table names are looked up in, handed down by whoever
+	 * parses (flow_cmd_def.h); not owned */
+	const struct amc_flow_cmd_table *cmds;
 } amc_flow_yaml;
 
 /* One key: value of a mapping; `name` is the key's text (NUL-terminated by libyaml). */

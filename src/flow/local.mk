@@ -1,7 +1,8 @@
 libamc_a_SOURCES += \
 	src/flow/flow.c src/flow/flow.h src/flow/flow_types.h \
 	src/flow/flow_yaml.c src/flow/flow_yaml.h \
-	src/flow/flow_cmds.c src/flow/flow_cmds.h \
+	src/flow/flow_cmds.c src/flow/flow_cmds.h src/flow/flow_cmd_def.h \
+	src/flow/flow_commands.c src/flow/flow_commands.h \
 	src/flow/flow_cmds_sel.c src/flow/flow_cmds_ctl.c \
 	src/flow/flow_resolve.c \
 	src/flow/flow_interp.c src/flow/flow_interp.h \

@@ -33,6 +33,9 @@ EXTRA_DIST += tests/integration/test_flow_agree.sh
 EXTRA_DIST += tests/integration/test_flow_export.sh
 EXTRA_DIST += tests/integration/tap.sh $(CLI_TESTS) tests/integration/test_ownership.sh
 TESTS += tests/integration/test_cmd_flow.sh tests/integration/test_run_folder.sh
+# docs/flows.md's command table is the command table's rows (issue 25)
+TESTS += tests/integration/test_flow_commands.sh
+EXTRA_DIST += tests/integration/test_flow_commands.sh
 TESTS += tests/integration/test_cmd_bench.sh
 EXTRA_DIST += tests/integration/test_cmd_bench.sh
 EXTRA_DIST += tests/integration/test_cmd_flow.sh tests/integration/test_run_folder.sh

@@ -5,6 +5,7 @@
 
 #include "flow/flow.h"
 #include "flow/flow_cmds.h"
+#include "flow/flow_commands.h"
 #include "tap.h"
 
 #define SUPPORTED "launchApp, tapOn, longPressOn, inputText, pressKey, back, scroll, swipe, " \
@@ -23,6 +24,7 @@ static int parse_cmds(const char *text, amc_flow_cmd **cmds, size_t *n, amc_err 
 	amc_flow_yaml y;
 	amc_err_clear(e);
 	amc_flow_yaml_init(&y, "t.yaml", e);
+	y.cmds = amc_flow_commands();
 	int rc = amc_flow_yaml_read(&y, text, strlen(text));
 	if (rc == 0 && y.ndocs == 1)
 		rc = amc_flow_cmds_parse_list(&y, amc_flow_yaml_use(&y, 0), cmds, n);
@@ -65,38 +67,39 @@ static amc_flow_cmd *one(const char *text, const char *describe, const char *nam
 
 static void test_table(void)
 {
-	size_t n;
-	const amc_flow_cmd_def *t = amc_flow_cmds_table(&n);
+	const amc_flow_cmd_table *T = amc_flow_commands();
+	size_t n = T->n;
+	const amc_flow_cmd_def *t = T->rows;
 	int unique = 1, named = 1;
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = 0; j < i; j++)
 			unique &= strcmp(t[i].name, t[j].name) != 0;
-		named &= amc_flow_cmds_find(t[i].name) == &t[i];
+		named &= amc_flow_cmds_find(T, t[i].name) == &t[i];
 	}
 	ok(n > 40 && unique && named, "%zu rows, one per name, each found by its name", n);
 	int ops_ok = 1;
 	for (int op = AMC_FLOW_LAUNCH_APP; op <= AMC_FLOW_TAKE_SCREENSHOT; op++) {
-		const amc_flow_cmd_def *d = amc_flow_cmds_by_op((amc_flow_op)op);
+		const amc_flow_cmd_def *d = amc_flow_cmds_by_op(T, (amc_flow_op)op);
 		ops_ok &= d && d->op == op && !strcmp(amc_flow_op_name((amc_flow_op)op), d->name);
 	}
 	ok(ops_ok, "every op has its row, and its name is the row's");
 	is_str(amc_flow_op_name((amc_flow_op)99), "?", "an unknown op is '?'");
-	ok(amc_flow_cmds_find("tapon") == NULL && amc_flow_cmds_find("") == NULL, "names match exactly");
+	ok(amc_flow_cmds_find(T, "tapon") == NULL && amc_flow_cmds_find(T, "") == NULL, "names match exactly");
 
-	char *s = amc_flow_cmds_supported();
+	char *s = amc_flow_cmds_supported(T);
 	is_str(s, SUPPORTED, "the supported list comes from the rows");
 	free(s);
 
-	const amc_flow_cmd_def *d = amc_flow_cmds_find("runFlow");
+	const amc_flow_cmd_def *d = amc_flow_cmds_find(T, "runFlow");
 	ok(d && d->parse && (d->flags & AMC_FLOW_CMDF_SUBFLOW) && (d->flags & AMC_FLOW_CMDF_BLOCK),
 	   "runFlow: names a sub-flow, holds commands");
-	d = amc_flow_cmds_find("repeat");
+	d = amc_flow_cmds_find(T, "repeat");
 	ok(d && d->parse && (d->flags & AMC_FLOW_CMDF_BLOCK) && !(d->flags & AMC_FLOW_CMDF_SUBFLOW),
 	   "repeat: a block of commands");
-	d = amc_flow_cmds_find("runScript");
+	d = amc_flow_cmds_find(T, "runScript");
 	ok(d && (d->flags & AMC_FLOW_CMDF_SCRIPT), "runScript names a script");
-	ok((amc_flow_cmds_find("tapOn")->flags & AMC_FLOW_CMDF_POINT) &&
-	   !(amc_flow_cmds_find("assertVisible")->flags & AMC_FLOW_CMDF_POINT), "only taps take a point");
+	ok((amc_flow_cmds_find(T, "tapOn")->flags & AMC_FLOW_CMDF_POINT) &&
+	   !(amc_flow_cmds_find(T, "assertVisible")->flags & AMC_FLOW_CMDF_POINT), "only taps take a point");
 
 	/* Every row parses its command: Maestro 2.x's assertScreenshot and
 	 * appearance commands (MaestroFlowParser, YamlSetDarkMode) too. */
@@ -121,6 +124,73 @@ static void test_table(void)
 		bare_ok += parse_cmds(yaml, &cmds, &cnt, &e) == -1 && !strcmp(e.msg, want);
 	}
 	ok(bare == 26 && bare_ok == bare, "all %d commands that need a value say so when bare", bare);
+}
+
+/* One row per command: every op has a row that plans it, a name is one
+ * row's (aliases too), rows that share an op share what it does, and what a
+ * device kind cannot do names the kind. */
+static void test_rows(void)
+{
+	const amc_flow_cmd_table *T = amc_flow_commands();
+	int ops_ok = 1;
+	for (int op = 0; op < AMC_FLOW_OP_COUNT; op++) {
+		const amc_flow_cmd_def *d = amc_flow_cmds_by_op(T, (amc_flow_op)op);
+		ops_ok &= d && d->parse && d->plan;
+	}
+	ok(ops_ok, "every op (%d) has a row with a parse and a plan function", AMC_FLOW_OP_COUNT);
+	int same = 1, names = 0, forms = 0, cannot_ok = 1;
+	for (size_t i = 0; i < T->n; i++) {
+		const amc_flow_cmd_def *d = &T->rows[i];
+		if (d->op < 0) { /* a form of other rows: action */
+			forms += !d->plan && !d->doc;
+			continue;
+		}
+		const amc_flow_cmd_def *first = amc_flow_cmds_by_op(T, (amc_flow_op)d->op);
+		same &= first->plan == d->plan && first->cannot_when == d->cannot_when && first->flags == d->flags;
+		for (int k = 0; k < AMC_FLOW_NKINDS; k++)
+			same &= (first->cannot[k] == NULL) == (d->cannot[k] == NULL);
+		for (const char *const *a = d->aliases; a && *a; a++)
+			names += amc_flow_cmds_find(T, *a) == d;
+		static const char *const KIND[] = { "sim", "adb", "Appium" };
+		for (int k = 0; k < AMC_FLOW_NKINDS; k++)
+			cannot_ok &= !d->cannot[k] || strstr(d->cannot[k], KIND[k]) != NULL;
+	}
+	ok(same, "rows that share an op share its plan, refusals and flags (inputRandom*)");
+	ok(names == 1 && amc_flow_cmds_find(T, "hide keyboard") == amc_flow_cmds_find(T, "hideKeyboard"),
+	   "an alias finds its command's row");
+	ok(forms == 1, "one form (action:) with no plan and no docs line of its own");
+	ok(cannot_ok, "each refusal names its device kind");
+	ok(amc_flow_cmds_find(T, "setLocation")->cannot[AMC_FLOW_KIND_ADB] &&
+	   !amc_flow_cmds_find(T, "setLocation")->cannot[AMC_FLOW_KIND_SIM], "setLocation: refused on adb, not the sim");
+	ok((amc_flow_cmds_find(T, "stopApp")->flags & AMC_FLOW_CMDF_APP) &&
+	   !(amc_flow_cmds_find(T, "tapOn")->flags & AMC_FLOW_CMDF_APP), "stopApp acts on the flow's app, tapOn not");
+
+	/* a parsed command carries its row; `action: back` the back row */
+	amc_flow_cmd *c = one("- action: back\n", "back", "action: back");
+	ok(c->def == amc_flow_cmds_find(T, "back") && c->op == AMC_FLOW_BACK, "action: back is the back row");
+	amc_flow_cmd_clear(c);
+	c = one("- hide keyboard\n", "hideKeyboard", "the alias");
+	ok(c->def == amc_flow_cmds_find(T, "hideKeyboard"), "'hide keyboard' is the hideKeyboard row");
+	amc_flow_cmd_clear(c);
+	c = one("- inputRandomEmail\n", "inputRandomEmail", "inputRandomEmail");
+	is_str(amc_flow_cmd_name(c), "inputRandomEmail", "a shared op keeps its command's name");
+	amc_flow_cmd_clear(c);
+	fails("- action: fly\n", "(back, scroll, clearKeychain, hideKeyboard, pasteText)",
+	      "action: the forms come from the rows");
+
+	/* the list messages and `amc flow commands` give is the table's */
+	char *sup = amc_flow_cmds_supported(T), *list = amc_flow_commands_list();
+	for (char *p = list; (p = strchr(p, '\n')) != NULL;)
+		*p = p[1] ? ',' : '\0';
+	amc_sb want;
+	amc_sb_init(&want);
+	for (const char *p = sup; *p; p++)
+		if (!(*p == ' ' && p > sup && p[-1] == ','))
+			amc_sb_putc(&want, *p);
+	is_str(list, amc_sb_str(&want), "amc flow commands lists the supported names, in order");
+	amc_sb_free(&want);
+	free(sup);
+	free(list);
 }
 
 static void test_commands(void)
@@ -176,6 +246,7 @@ static void test_commands(void)
 	amc_flow_cmd hand;
 	memset(&hand, 0, sizeof hand);
 	hand.op = AMC_FLOW_ERASE_TEXT;
+	hand.def = amc_flow_cmds_by_op(amc_flow_commands(), AMC_FLOW_ERASE_TEXT);
 	hand.number = 3;
 	char *d = amc_flow_cmd_describe(&hand);
 	is_str(d, "eraseText 3", "eraseText keeps its description");
@@ -429,6 +500,7 @@ static void test_errors(void)
 int main(void)
 {
 	test_table();
+	test_rows();
 	test_commands();
 	test_language();
 	test_errors();
