@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "agent/llm_planner.h"
 #include "image/image.h"
 #include "image/png.h"
 #include "llm/client.h"
