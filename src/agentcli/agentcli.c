@@ -19,7 +19,7 @@
 #include "agentcli/agentcli_result.h"
 #include "mcp/mcp_session.h"
 #include "mcp/mcp_tools.h"
-#include "runtime/extplanner.h"
+#include "planner/extplanner.h"
 #include "util/clock.h"
 #include "util/fsutil.h"
 #include "util/jsonutil.h"

@@ -1,7 +1,7 @@
 /* agentcli.h - a coding agent's CLI (Claude Code, Codex) as the planner of a
  * goal, on the user's own login.
  *
- * The planner is an external planner (runtime/extplanner.h) whose actions come
+ * The planner is an external planner (planner/extplanner.h) whose actions come
  * from the CLI: on the task's first step it starts the run's MCP endpoint
  * (agentcli_attach.h: observe and act on this task only), writes the CLI's
  * private configuration under $AMC_HOME/agents/TASK/ (Claude Code: an MCP

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent/tty_operator.h"
+#include "cli/tty_operator.h"
 #include "agentcli/agentcli_probe.h"
 #include "cli/cli.h"
 #include "cli/cmd_run_folder.h"

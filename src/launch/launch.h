@@ -7,7 +7,7 @@
  * state and recorded (amc_launch_run). Every front end calls both: `amc run`,
  * the TUI (through its per-device runner, launch/runner.h), the MCP server's
  * run_task and sessions, the fleet host's slots and `amc bench tasks`. It
- * sits above agent/ and flow/: front ends reach the planners only through it,
+ * sits above planner/ and flow/: front ends reach the planners only through it,
  * and nothing else opens a device to run a task.
  *
  * The flow file is read exactly once, here: its text is parsed and scanned

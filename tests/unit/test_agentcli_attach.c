@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "agentcli/agentcli_attach.h"
-#include "runtime/extplanner.h"
+#include "planner/extplanner.h"
 #include "tap.h"
 #include "util/fsutil.h"
 

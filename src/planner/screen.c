@@ -1,5 +1,5 @@
 /* screen.c - a device screen as a model is shown it (screen.h). */
-#include "agent/screen.h"
+#include "planner/screen.h"
 
 #include <math.h>
 #include <stdlib.h>
