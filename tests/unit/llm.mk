@@ -45,3 +45,8 @@ tests_unit_test_ai_judge_SOURCES = tests/unit/test_ai_judge.c
 tests_unit_test_ai_judge_LDADD = $(TEST_LDADD)
 tests_unit_test_screen_SOURCES = tests/unit/test_screen.c
 tests_unit_test_screen_LDADD = $(TEST_LDADD)
+# the answer planner: the answer read off the last screen (planner/answer_planner.c)
+check_PROGRAMS += tests/unit/test_answer_planner
+TESTS += tests/unit/test_answer_planner
+tests_unit_test_answer_planner_SOURCES = tests/unit/test_answer_planner.c
+tests_unit_test_answer_planner_LDADD = $(TEST_LDADD)

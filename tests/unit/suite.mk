@@ -5,8 +5,3 @@ tests_unit_test_tasktpl_SOURCES = tests/unit/test_tasktpl.c
 tests_unit_test_tasktpl_LDADD = $(TEST_LDADD)
 tests_unit_test_suite_SOURCES = tests/unit/test_suite.c
 tests_unit_test_suite_LDADD = $(TEST_LDADD)
-# the answer planner: the answer read off the last screen (suite/suite_planner.c)
-check_PROGRAMS += tests/unit/test_suite_planner
-TESTS += tests/unit/test_suite_planner
-tests_unit_test_suite_planner_SOURCES = tests/unit/test_suite_planner.c
-tests_unit_test_suite_planner_LDADD = $(TEST_LDADD)

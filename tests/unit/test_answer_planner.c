@@ -1,4 +1,4 @@
-/* test_suite_planner.c - the answer planner (suite_planner.c): the answer read
+/* test_answer_planner.c - the answer planner (planner/answer_planner.c): the answer read
  * off the last screen when its inner planner is done, by resource id or text,
  * from the node's text or from the OCR words inside its bounds in reading
  * order; and the failures, each saying why. */
@@ -7,7 +7,7 @@
 
 #include "perception/uitree.h"
 #include "script_planner.h"
-#include "suite/suite_planner.h"
+#include "planner/answer_planner.h"
 #include "tap.h"
 
 static const char XML[] =

@@ -1,6 +1,6 @@
-/* suite_planner.c - a planner that reads its inner planner's answer off the
- * last screen (suite_planner.h). */
-#include "suite/suite_planner.h"
+/* answer_planner.c - a planner that reads its inner planner's answer off the
+ * last screen (answer_planner.h). */
+#include "planner/answer_planner.h"
 
 #include <stdio.h>
 #include <stdlib.h>

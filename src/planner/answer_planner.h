@@ -1,9 +1,9 @@
-/* suite_planner.h - a planner that reads its inner planner's answer off the
+/* answer_planner.h - a planner that reads its inner planner's answer off the
  * last screen: the bench's reference flows (amc bench tasks) end on the
  * screen that shows the answer to an information task, and this wrapper
  * hands that answer on as the task's. */
-#ifndef AMC_SUITE_PLANNER_H
-#define AMC_SUITE_PLANNER_H
+#ifndef AMC_ANSWER_PLANNER_H
+#define AMC_ANSWER_PLANNER_H
 
 #include "runtime/planner.h"
 #include "util/err.h"
