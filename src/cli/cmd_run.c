@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/tty_operator.h"
-#include "agentcli/agentcli_probe.h"
+#include "planner/agentcli_probe.h"
 #include "cli/cli.h"
 #include "cli/cmd_run_folder.h"
 #include "device/device.h"

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "agentcli/agentcli.h"
-#include "agentcli/agentcli_attach.h"
+#include "planner/agentcli.h"
+#include "mcp/agentcli_attach.h"
 #include "cli/cli.h"
 #include "launch/launch.h"
 #include "fleet/pq.h"

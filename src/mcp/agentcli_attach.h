@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "agentcli/agentcli.h"
+#include "planner/agentcli.h"
 #include "mcp/mcp_session.h"
 #include "util/config.h"
 #include "util/err.h"

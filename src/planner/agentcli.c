@@ -3,7 +3,7 @@
  * Threads: the runner's (next, hooks), the watcher (runs the CLI to its end
  * and, when the agent did not finish, ends the task with the reason), and the
  * endpoint's (amc_agentcli_serve, MCP calls handed to the external planner). */
-#include "agentcli/agentcli.h"
+#include "planner/agentcli.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agentcli/agentcli_result.h"
+#include "planner/agentcli_result.h"
 #include "planner/extplanner.h"
 #include "util/clock.h"
 #include "util/fsutil.h"

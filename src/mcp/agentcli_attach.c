@@ -1,7 +1,7 @@
 /* agentcli_attach.c - an agent run's MCP endpoint on a Unix socket, and the
  * forwarder the agent CLI starts (agentcli_attach.h). */
 #define _GNU_SOURCE /* SO_PEERCRED, struct ucred */
-#include "agentcli/agentcli_attach.h"
+#include "mcp/agentcli_attach.h"
 
 #include <errno.h>
 #include <fcntl.h>

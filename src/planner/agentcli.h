@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 
-#include "agentcli/agentcli_probe.h"
+#include "planner/agentcli_probe.h"
 #include "planner/extplanner.h"
 #include "runtime/planner.h"
 #include "util/config.h"
