@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agentcli/agentcli_probe.h"
+#include "planner/agentcli_probe.h"
 #include "cli/cli.h"
 #include "device/adb.h"
 #include "flow/script.h"

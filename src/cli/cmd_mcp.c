@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agentcli/agentcli_attach.h"
+#include "mcp/agentcli_attach.h"
 #include "cli/cli.h"
 #include "mcp/server.h"
 #include "util/strbuf.h"

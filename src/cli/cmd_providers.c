@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agentcli/agentcli_probe.h"
+#include "planner/agentcli_probe.h"
 #include "cli/cli.h"
 #include "llm/providers.h"
 #include "util/jsonutil.h"

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent/tty_operator.h"
-#include "agentcli/agentcli_probe.h"
+#include "cli/tty_operator.h"
+#include "planner/agentcli_probe.h"
 #include "cli/cli.h"
 #include "cli/cmd_run_folder.h"
 #include "device/device.h"

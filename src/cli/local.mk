@@ -11,3 +11,5 @@ amc_SOURCES += \
 amc_SOURCES += src/cli/cmd_flow.c src/cli/cmd_run_folder.c src/cli/cmd_run_folder.h
 amc_SOURCES += src/cli/cmd_fleet.c src/cli/cmd_host.c
 amc_SOURCES += src/cli/cmd_bench.c
+# the operator at a terminal (amc run): in the library so that its test links it
+libamc_a_SOURCES += src/cli/tty_operator.c src/cli/tty_operator.h

@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "agentcli/agentcli.h"
+#include "planner/agentcli.h"
+#include "mcp/agentcli_attach.h"
 #include "cli/cli.h"
 #include "launch/launch.h"
 #include "fleet/pq.h"
@@ -275,6 +276,7 @@ int main(int argc, char **argv)
 	amc_pq_set_require_tls(!rtls || strcmp(rtls, "off") != 0);
 	/* provider agent:claude / agent:codex, for every front end's launches */
 	amc_launch_set_agent(amc_agentcli_planner_new);
+	amc_agentcli_set_serve(&amc_agentcli_mcp_serve); /* its MCP endpoint: mcp/ is above the planners */
 	if (amc_paths_home(cli.home, sizeof cli.home, &e) != 0) {
 		amc_config_free(cli.cfg);
 		return amc_cli_fail(&e);

@@ -4,7 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agentcli/agentcli_probe.h"
+#include "planner/agentcli_probe.h"
 #include "device/adb.h"
 #include "device/device.h"
 #include "fleet/fleet.h"

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent/ai_judge.h"
-#include "agent/goal.h"
+#include "planner/ai_judge.h"
+#include "planner/goal.h"
 #include "device/appium.h"
 #include "device/device.h"
 #include "flow/flow.h"

@@ -7,7 +7,7 @@
  * state and recorded (amc_launch_run). Every front end calls both: `amc run`,
  * the TUI (through its per-device runner, launch/runner.h), the MCP server's
  * run_task and sessions, the fleet host's slots and `amc bench tasks`. It
- * sits above agent/ and flow/: front ends reach the planners only through it,
+ * sits above planner/ and flow/: front ends reach the planners only through it,
  * and nothing else opens a device to run a task.
  *
  * The flow file is read exactly once, here: its text is parsed and scanned
@@ -144,9 +144,9 @@ typedef struct amc_launch {
 void amc_launch_req_init(amc_launch_req *req);
 
 /* Who builds a coding agent's planner (provider "agent:claude" or
- * "agent:codex", src/agentcli/): that planner serves MCP, a front end above
- * this module, so the program registers it (cli/main.c) instead of launch
- * including it. model NULL: the CLI's default. Without one registered, such a
+ * "agent:codex", planner/agentcli.h): that planner is served MCP, a front
+ * end above this module, so the program registers it with its endpoint
+ * (cli/main.c). model NULL: the CLI's default. Without one registered, such a
  * provider is refused with a message. */
 typedef int (*amc_launch_agent_fn)(const amc_config *cfg, const char *provider, const char *model, amc_planner **out,
 				   amc_err *e);

@@ -1,4 +1,4 @@
-# the launch module: one launch path for every front end (above agent/ and flow/),
+# the launch module: one launch path for every front end (above planner/ and flow/),
 # and the per-device runner thread of front ends that keep going (the TUI)
 libamc_a_SOURCES += \
 	src/launch/launch.c src/launch/launch.h \

@@ -1,6 +1,6 @@
 /* client.h - one interface to a model provider, whatever speaks for it.
  *
- * The planner (agent/llm_planner.c) and the enricher (semantic/enrich.c) hold an
+ * The planner (planner/llm_planner.c) and the enricher (semantic/enrich.c) hold an
  * amc_llm_client and never ask which provider it is: each provider turns the
  * requests below into its own wire format (llm/anthropic.c: Messages API with
  * strict tools; llm/openai.c: chat completions with a json_schema answer) and

@@ -6,4 +6,5 @@ libamc_a_SOURCES += \
 	src/mcp/mcp_tools.c src/mcp/mcp_tools.h src/mcp/mcp_tools_list.h \
 	src/mcp/mcp_act.c src/mcp/mcp_act.h src/mcp/mcp_check.c src/mcp/mcp_check.h \
 	src/mcp/mcp_result.c src/mcp/mcp_result.h \
-	src/mcp/mcp_session.c src/mcp/mcp_session.h
+	src/mcp/mcp_session.c src/mcp/mcp_session.h \
+	src/mcp/agentcli_attach.c src/mcp/agentcli_attach.h

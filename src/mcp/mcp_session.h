@@ -2,7 +2,7 @@
  *
  * The first `act` a client makes on a device starts a task through the launch
  * module (launch/launch.h: the one launch path for every front end) with the
- * external planner named "mcp" (runtime/extplanner.h): goal "MCP session: CLIENT
+ * external planner named "mcp" (planner/extplanner.h): goal "MCP session: CLIENT
  * (SESSION)", holding the device lock like any task, so a flow or a TUI launch
  * on that device is refused as busy and names it. Each act is handed to the
  * runner as the next action and becomes an ordinary recorded step (before/after
@@ -22,7 +22,7 @@
 #include <stdatomic.h>
 #include <cjson/cJSON.h>
 
-#include "runtime/extplanner.h"
+#include "planner/extplanner.h"
 #include "runtime/operator.h"
 #include "util/config.h"
 #include "util/err.h"

@@ -2,7 +2,6 @@ libamc_a_SOURCES += \
 	src/runtime/events.c src/runtime/events.h \
 	src/runtime/task.c src/runtime/task.h \
 	src/runtime/planner.c src/runtime/planner.h \
-	src/runtime/extplanner.c src/runtime/extplanner.h \
 	src/runtime/tools.c src/runtime/tools.h \
 	src/runtime/tools_media.c src/runtime/tools_media.h \
 	src/runtime/observe.c src/runtime/observe.h \

@@ -1,7 +1,7 @@
 /* planner.h - the planner interface. The runner asks a planner for the next
- * action given the latest observation; flow/ (Maestro flows), agent/ (an LLM)
- * and extplanner.h (actions handed in from another thread) implement it. The
- * runtime includes neither flow/ nor agent/. */
+ * action given the latest observation; the planners live in planner/ (an LLM,
+ * actions handed in from another thread) and flow/ (Maestro flows), above the
+ * runtime, which includes none of them. */
 #ifndef AMC_PLANNER_H
 #define AMC_PLANNER_H
 

@@ -42,7 +42,7 @@ typedef struct amc_runner_opts {
 	/* Told of every planner decision that is recorded, after the store has it
 	 * (the same row, masked as stored; valid during the call only), on the
 	 * runner's thread. The fleet host wires one to copy decisions to the fleet
-	 * database (seed 000 D7) without agent/ or runtime/ knowing of the fleet.
+	 * database (seed 000 D7) without planner/ or runtime/ knowing of the fleet.
 	 * NULL: nobody. */
 	const struct amc_decision_sink *decision_sink;
 	/* When the task's cancel flag is set to AMC_RUN_INTERRUPT instead of 1,

@@ -56,7 +56,7 @@ int amc_enricher_from_config(const amc_config *c, amc_enricher **out, amc_err *e
 	*out = NULL;
 	if (strcmp(amc_config_str(c, "semantic", "enrich"), "on"))
 		return 0;
-	/* the same choice as the planner's (agent/goal.c) */
+	/* the same choice as the planner's (planner/goal.c) */
 	amc_llm_client *client = NULL;
 	if (amc_providers_connect(amc_config_str(c, "semantic", "provider"), amc_config_str(c, "llm", "anthropic_key_file"),
 				  "semantic.enrich is on", &client, e) != 0)

@@ -5,5 +5,4 @@ libamc_a_SOURCES += \
 	src/suite/taskcheck.c \
 	src/suite/suite.h \
 	src/suite/suite.c \
-	src/suite/suite_planner.c \
 	src/suite/suite_report.c

@@ -15,6 +15,7 @@
 #include "device/device.h"
 #include "device/sim/sim.h"
 #include "launch/launch.h"
+#include "planner/answer_planner.h"
 #include "runtime/run.h"
 #include "util/clock.h"
 #include "util/ids.h"
@@ -253,7 +254,7 @@ static int run_launched(suite *S, amc_store *store, amc_device *dev, const amc_t
 	}
 	if (is_flow && (t->answer_id || ans_re)) {
 		amc_planner *w;
-		rc = amc_suite_answer_planner(ln.planner, t, ans_re, &w, e);
+		rc = amc_answer_planner_new(ln.planner, t->answer_id, ans_re, t->answer_index, t->ocr, &w, e);
 		ln.planner = rc == 0 ? w : NULL;
 	}
 	free(ans_re);
@@ -549,4 +550,41 @@ int amc_suite_run(const amc_config *cfg, const char *home, const amc_suite_opts 
 		return -1;
 	}
 	return 0;
+}
+
+/* ---- the bench's operator ---- */
+
+static int op_ask(amc_operator *op, const char *task_id, const char *question, char **answer, amc_err *e)
+{
+	(void)task_id;
+	(void)question;
+	amc_suite_operator *o = op->impl;
+	o->questions++;
+	*answer = NULL;
+	return amc_err_set(e, AMC_EFAIL, "nobody answers questions during a benchmark: finish the task alone");
+}
+
+static int op_confirm(amc_operator *op, const char *task_id, const char *action, const char *element, const char *word,
+		      amc_err *e)
+{
+	(void)task_id;
+	(void)action;
+	(void)element;
+	(void)word;
+	amc_suite_operator *o = op->impl;
+	o->asked++;
+	if (o->policy == AMC_CONFIRM_APPROVE)
+		return 1;
+	amc_err_set(e, AMC_EFAIL, "the benchmark's policy for this task refuses irreversible actions");
+	return 0;
+}
+
+static const amc_operator_ops SUITE_OP_OPS = {op_ask, op_confirm};
+
+void amc_suite_operator_init(amc_suite_operator *o, amc_tpl_confirm policy)
+{
+	memset(o, 0, sizeof *o);
+	o->op.ops = &SUITE_OP_OPS;
+	o->op.impl = o;
+	o->policy = policy;
 }

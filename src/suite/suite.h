@@ -74,15 +74,6 @@ int amc_suite_judge(const amc_tpl *t, const amc_tpl_values *v, const cJSON *stat
  * tests of the checks use it). */
 int amc_suite_setup(amc_device *dev, const amc_tpl *t, const amc_tpl_values *v, long long seed, amc_err *e);
 
-/* ---- suite_planner.c ---- */
-
-/* Wrap a reference flow's planner: when the flow is done, read the answer
- * from the last screen (the node the selector finds: its text, or with ocr
- * the OCR words inside its bounds) and hand it on with AMC_PLAN_DONE. Takes
- * `inner` (freed with the wrapper, or on failure). */
-int amc_suite_answer_planner(amc_planner *inner, const amc_tpl *t, const char *answer_text_re,
-			     amc_planner **out, amc_err *e);
-
 /* The bench's operator: confirmations answered by the template's policy and
  * counted; questions (ask_user) refused, as nobody watches a benchmark. */
 typedef struct amc_suite_operator {

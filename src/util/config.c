@@ -67,7 +67,7 @@ static const keydef KEYS[] = {
 	  "(anthropic when a key is set, else the local server when AMC_OPENAI_BASE_URL is set)" },
 	{ "planner", "model", K_STR, "claude-sonnet-5", 0, 0, NULL,
 	  "model of the LLM planner (AMC_PLANNER_MODEL overrides; a local server needs its own model name)" },
-	/* coding agents' CLIs as planners (src/agentcli/, docs/llm.md) */
+	/* coding agents' CLIs as planners (src/planner/agentcli.c, docs/llm.md) */
 	{ "agent", "claude_path", K_STR, "claude", 0, 0, NULL,
 	  "the Claude Code program (a name looked up in PATH, or a path); npm @anthropic-ai/claude-code" },
 	{ "agent", "codex_path", K_STR, "codex", 0, 0, NULL,

@@ -1,4 +1,4 @@
-/* Fuzz target: what amc reads back from a coding agent's CLI (agentcli/
+/* Fuzz target: what amc reads back from a coding agent's CLI (planner/
  * agentcli_result.c): Claude Code's result object (or its lines) and Codex's
  * JSON lines. Whatever the bytes, the usage read is in range and every text
  * kept is terminal-safe and NUL-terminated within its field. */
@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "agentcli/agentcli_result.h"
+#include "planner/agentcli_result.h"
 
 static void check(const amc_agentcli_usage *u)
 {

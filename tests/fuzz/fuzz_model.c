@@ -3,15 +3,15 @@
  * action (llm/openai.c), both against the planner's tools; the SemanticScene
  * answer (semantic/enrich.c), a /models catalog, the spend-limit marker of an
  * error body (llm/), and the tool input of an AI command's answer
- * (agent/ai_judge.c) for each of the three commands. */
+ * (planner/ai_judge.c) for each of the three commands. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/ai_judge.h"
-#include "agent/llm_planner.h"
+#include "planner/ai_judge.h"
+#include "planner/llm_planner.h"
 #include "llm/anthropic.h"
 #include "llm/openai.h"
 #include "llm/http.h"

@@ -85,7 +85,7 @@ TESTS += tests/fuzz/replay_http
 tests_fuzz_replay_http_SOURCES = tests/fuzz/fuzz_http.c tests/fuzz/replay.c
 tests_fuzz_replay_http_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"http"'
 tests_fuzz_replay_http_LDADD = $(TEST_LDADD)
-# what a coding agent's CLI prints (agentcli/agentcli_result.c)
+# what a coding agent's CLI prints (planner/agentcli_result.c)
 check_PROGRAMS += tests/fuzz/replay_agentcli
 TESTS += tests/fuzz/replay_agentcli
 tests_fuzz_replay_agentcli_SOURCES = tests/fuzz/fuzz_agentcli.c tests/fuzz/replay.c

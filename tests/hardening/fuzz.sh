@@ -18,7 +18,7 @@ parsers() {
 	config) echo src/util/config.c ;;
 	png) echo src/image/png.c ;;
 	uitree) echo src/perception/uitree.c src/perception/uitree_read.c src/perception/uitree_xml.c ;;
-	model) echo src/llm/anthropic.c src/llm/openai.c src/agent/ai_judge.c src/semantic/enrich.c ;;
+	model) echo src/llm/anthropic.c src/llm/openai.c src/planner/ai_judge.c src/semantic/enrich.c ;;
 	state) echo src/device/sim/state.c src/device/sim/state_apps.c ;;
 	rawframe) echo src/image/rawframe.c ;;
 	treediff) echo src/perception/treediff.c ;;

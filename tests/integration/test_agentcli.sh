@@ -1,5 +1,5 @@
 #!/bin/sh
-# amc run --agent claude|codex (src/agentcli/): the real CLIs from npm
+# amc run --agent claude|codex (src/planner/agentcli.c): the real CLIs from npm
 # (Claude Code 2.1.197, Codex 0.171.0; tests/mcp/package-lock.json, installed
 # into the build directory) against a local mock of their model APIs
 # (tests/mcp/agent_mock.mjs) that completes suite templates through amc's

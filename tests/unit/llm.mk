@@ -38,10 +38,15 @@ check_PROGRAMS += tests/unit/test_client
 TESTS += tests/unit/test_client
 tests_unit_test_client_SOURCES = tests/unit/test_client.c $(MOCK_AGENT_SRC)
 tests_unit_test_client_LDADD = $(TEST_LDADD)
-# the AI commands of flows and the screen a model is shown (agent/ai_judge.c, agent/screen.c)
+# the AI commands of flows and the screen a model is shown (planner/ai_judge.c, planner/screen.c)
 check_PROGRAMS += tests/unit/test_ai_judge tests/unit/test_screen
 TESTS += tests/unit/test_ai_judge tests/unit/test_screen
 tests_unit_test_ai_judge_SOURCES = tests/unit/test_ai_judge.c
 tests_unit_test_ai_judge_LDADD = $(TEST_LDADD)
 tests_unit_test_screen_SOURCES = tests/unit/test_screen.c
 tests_unit_test_screen_LDADD = $(TEST_LDADD)
+# the answer planner: the answer read off the last screen (planner/answer_planner.c)
+check_PROGRAMS += tests/unit/test_answer_planner
+TESTS += tests/unit/test_answer_planner
+tests_unit_test_answer_planner_SOURCES = tests/unit/test_answer_planner.c
+tests_unit_test_answer_planner_LDADD = $(TEST_LDADD)

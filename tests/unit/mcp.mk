@@ -17,7 +17,8 @@ tests_unit_test_registry_LDADD = $(TEST_LDADD)
 tests_unit_test_mcp_resources_LDADD = $(TEST_LDADD)
 tests_unit_test_mcp_check_LDADD = $(TEST_LDADD)
 tests_unit_test_mcp_result_LDADD = $(TEST_LDADD)
-# coding agents' CLIs as planners (src/agentcli); the planner itself is
+# coding agents' CLIs as planners (src/planner/agentcli*.c) and their MCP
+# endpoint (src/mcp/agentcli_attach.c); the planner itself is
 # tested with the real CLIs in tests/integration/test_agentcli.sh
 AGENTCLI_TESTS = tests/unit/test_agentcli_result tests/unit/test_agentcli_probe tests/unit/test_agentcli_attach
 check_PROGRAMS += $(AGENTCLI_TESTS)

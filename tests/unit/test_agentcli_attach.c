@@ -10,8 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "agentcli/agentcli_attach.h"
-#include "runtime/extplanner.h"
+#include "mcp/agentcli_attach.h"
+#include "planner/extplanner.h"
 #include "tap.h"
 #include "util/fsutil.h"
 

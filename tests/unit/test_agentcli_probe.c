@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agentcli/agentcli_probe.h"
+#include "planner/agentcli_probe.h"
 #include "tap.h"
 #include "util/fsutil.h"
 #include "util/jsonutil.h"

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agentcli/agentcli_result.h"
+#include "planner/agentcli_result.h"
 #include "util/strbuf.h"
 #include "tap.h"
 

@@ -1,4 +1,4 @@
-/* test_ai_judge.c - the AI commands' judge (agent/ai_judge.c) on a fake
+/* test_ai_judge.c - the AI commands' judge (planner/ai_judge.c) on a fake
  * client: what it sends (the command's tool alone, forced; the assertion; the
  * Scene; the screenshot), how each answer becomes the step (verdicts, defects
  * listed and capped, an extracted text), and what is refused (a wrong tool, a
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/ai_judge.h"
+#include "planner/ai_judge.h"
 #include "tap.h"
 #include "util/strbuf.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../mock/anthropic_mock.h"
-#include "agent/llm_planner.h"
+#include "planner/llm_planner.h"
 #include "llm/anthropic.h"
 #include "llm/client.h"
 #include "llm/openai.h"

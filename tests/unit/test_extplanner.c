@@ -10,7 +10,7 @@
 #include "device/device.h"
 #include "device/sim/sim.h"
 #include "image/png.h"
-#include "runtime/extplanner.h"
+#include "planner/extplanner.h"
 #include "runtime/run.h"
 #include "launch/runner.h"
 #include "storage/store.h"

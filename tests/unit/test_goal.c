@@ -1,4 +1,4 @@
-/* test_goal.c - amc_goal_planner_new (agent/goal.c): which provider a free
+/* test_goal.c - amc_goal_planner_new (planner/goal.c): which provider a free
  * goal is planned with under each [planner] provider setting and environment,
  * the errors that say what to set, and a bad price file as a warning with
  * unknown costs. The planner's first step goes to the local mock, whose path
@@ -11,8 +11,8 @@
 #include "tap.h"
 #include "testutil.h"
 #include "../mock/mockhttp.h"
-#include "agent/goal.h"
-#include "agent/llm_planner.h"
+#include "planner/goal.h"
+#include "planner/llm_planner.h"
 #include "runtime/task.h"
 
 typedef struct seen {

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "../mock/anthropic_mock.h"
-#include "agent/llm_planner.h"
+#include "planner/llm_planner.h"
 #include "llm/anthropic.h"
 #include "llm/openai.h"
 #include "device/device.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "mcp/mcp_act.h"
-#include "agent/llm_planner.h"
+#include "planner/llm_planner.h"
 #include "mcp/mcp_tools.h"
 #include "runtime/tools.h"
 #include "tap.h"

@@ -1,11 +1,11 @@
-/* test_screen.c - a screen as a model is shown it (agent/screen.c): the Scene
+/* test_screen.c - a screen as a model is shown it (planner/screen.c): the Scene
  * cut to its element and text bounds and scaled, and the screenshot
  * downscaled to its edge as base64 PNG. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/llm_planner.h"
-#include "agent/screen.h"
+#include "planner/llm_planner.h"
+#include "planner/screen.h"
 #include "tap.h"
 #include "util/strbuf.h"
 

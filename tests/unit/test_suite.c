@@ -1,4 +1,4 @@
-/* test_suite.c - the task suite (src/suite/suite.c, suite_planner.c,
+/* test_suite.c - the task suite (src/suite/suite.c, planner/answer_planner.c,
  * suite_report.c, src/storage/suite.c) over the bundled data/tasks:
  * - at least 30 templates, with the spread of kinds the suite promises;
  * - every check fails right after its set-up (nothing done yet), and a

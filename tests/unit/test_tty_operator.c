@@ -1,4 +1,4 @@
-/* test_tty_operator.c - the operator on /dev/tty (agent/tty_operator.c): a
+/* test_tty_operator.c - the operator on /dev/tty (cli/tty_operator.c): a
  * process without a controlling terminal gets a clear error; on a pseudo
  * terminal, questions and confirmations are shown terminal-safe and the typed
  * answers come back (y/yes allow, anything else refuses, end of input fails).
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "agent/tty_operator.h"
+#include "cli/tty_operator.h"
 #include "util/clock.h"
 
 static void report(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "planner/agentcli.h"
 #include "mcp/mcp_session.h"
 #include "util/config.h"
 #include "util/err.h"
@@ -31,6 +32,10 @@ int amc_agentcli_endpoint_connections(amc_agentcli_endpoint *ep);
 /* Stop listening, end the connections (their calls finish first), join,
  * remove the socket and its folder, free. NULL is ignored. */
 void amc_agentcli_endpoint_close(amc_agentcli_endpoint *ep);
+
+/* The above with the session it serves, as an agent run needs it
+ * (agentcli.h): the session attached to the run's task, then the endpoint. */
+extern const amc_agentcli_serve amc_agentcli_mcp_serve;
 
 /* `amc mcp --attach SOCKET`: copy stdin to the socket and the socket to
  * stdout until both ends are done. 0 on a clean end; -1 with e when the

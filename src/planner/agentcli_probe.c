@@ -1,6 +1,6 @@
 /* agentcli_probe.c - a coding agent CLI's capability snapshot and the billing
  * decision (agentcli_probe.h). */
-#include "agentcli/agentcli_probe.h"
+#include "planner/agentcli_probe.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-#include "agent/llm_planner.h"
-#include "agent/screen.h"
+#include "planner/llm_planner.h"
+#include "planner/screen.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -27,8 +27,6 @@
 
 #define AMC_AGENT_DEFAULT_MODEL "claude-sonnet-5"
 #define AMC_AGENT_HISTORY_LINES 20
-#define AMC_AGENT_SCENE_MAX_ELEMENTS 200
-#define AMC_AGENT_TEXT_MAX 160      /* bytes of one element's text sent */
 #define AMC_AGENT_REASON_MAX 1000   /* bytes of model text kept (reason, summary, question) */
 
 typedef struct amc_llm_planner_opts {

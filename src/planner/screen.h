@@ -7,6 +7,11 @@
 #include <cjson/cJSON.h>
 #include "runtime/planner.h"
 
+/* What one screen shows a model at most (screen.c owns them; the LLM planner
+ * and the AI commands both send what it builds). */
+#define AMC_AGENT_SCENE_MAX_ELEMENTS 200
+#define AMC_AGENT_TEXT_MAX 160      /* bytes of one element's text sent */
+
 /* {width, height, elements:[{id, type, text, b:[x1,y1,x2,y2]}], elements_not_shown}
  * with coordinates divided by `scale` (device px per sent px), at most
  * AMC_AGENT_SCENE_MAX_ELEMENTS elements, each text cut to AMC_AGENT_TEXT_MAX

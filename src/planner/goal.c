@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/goal.h"
-#include "agent/llm_planner.h"
+#include "planner/goal.h"
+#include "planner/llm_planner.h"
 #include "llm/providers.h"
 
 int amc_goal_connect(const amc_config *cfg, const char *what, char *warn, size_t warn_n, amc_llm_client **client,

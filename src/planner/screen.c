@@ -1,10 +1,9 @@
 /* screen.c - a device screen as a model is shown it (screen.h). */
-#include "agent/screen.h"
+#include "planner/screen.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#include "agent/llm_planner.h"
 #include "image/image.h"
 #include "image/png.h"
 #include "llm/client.h"

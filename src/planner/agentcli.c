@@ -2,8 +2,8 @@
  *
  * Threads: the runner's (next, hooks), the watcher (runs the CLI to its end
  * and, when the agent did not finish, ends the task with the reason), and the
- * endpoint's (agentcli_attach.c, MCP calls handed to the external planner). */
-#include "agentcli/agentcli.h"
+ * endpoint's (amc_agentcli_serve, MCP calls handed to the external planner). */
+#include "planner/agentcli.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -15,11 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agentcli/agentcli_attach.h"
-#include "agentcli/agentcli_result.h"
-#include "mcp/mcp_session.h"
-#include "mcp/mcp_tools.h"
-#include "runtime/extplanner.h"
+#include "planner/agentcli_result.h"
+#include "planner/extplanner.h"
 #include "util/clock.h"
 #include "util/fsutil.h"
 #include "util/jsonutil.h"
@@ -53,8 +50,8 @@ typedef struct agent {
 	char name[32];                  /* "agent:claude" */
 	amc_planner *xp;                /* the external planner we delegate to */
 	amc_extplanner *x;
-	amc_mcp_session *session;
-	amc_agentcli_endpoint *ep;
+	const amc_agentcli_serve *serve;
+	void *served;                   /* the run's MCP endpoint, once started */
 	char dir[PATH_MAX];             /* $AMC_HOME/agents/TASK */
 	char sock[300];
 	char version[128];
@@ -360,7 +357,7 @@ static void read_end(agent *a, int ran, const amc_proc_result *rp, const amc_err
 	long long until = amc_mono_ms() + FINISH_RETRY_MS;
 	while (!atomic_load(&a->kill) && amc_mono_ms() < until) {
 		amc_err fe;
-		if (amc_mcp_session_ended(a->session))
+		if (a->serve->ended(a->served))
 			break;
 		if (amc_extplanner_finish(a->x, 0, amc_sb_str(&why), &fe) == 0)
 			break;
@@ -578,8 +575,8 @@ static int start(agent *a, const amc_plan_ctx *ctx, amc_err *e)
 		return amc_err_set(e, AMC_EENV, "$AMC_HOME is too long a path for the agent's folder");
 	if (amc_mkdir_p(a->dir, 0700, e) != 0)
 		return -1;
-	amc_mcp_session_attach(a->x, a->task_id, ctx->task->device, &a->session);
-	if (amc_agentcli_endpoint_open(home, a->cfg, a->session, &a->ep, a->sock, sizeof a->sock, e) != 0)
+	if (a->serve->open(home, a->cfg, a->x, a->task_id, ctx->task->device, &a->served, a->sock, sizeof a->sock,
+			   e) != 0)
 		return -1;
 	if (pthread_create(&a->watcher, NULL, watch_main, a) != 0)
 		return amc_err_set(e, AMC_EENV, "cannot start a thread to run the agent");
@@ -624,12 +621,11 @@ static void agent_destroy(amc_planner *p)
 	atomic_store(&a->kill, 1);
 	if (a->watching)
 		pthread_join(a->watcher, NULL);
-	amc_agentcli_endpoint_close(a->ep);
+	a->serve->close(a->served);
 	/* the private folder (MCP config, CODEX_HOME with the login's link) is
 	 * the run's only: what the run did is in the task */
 	if (a->dir[0])
 		amc_rm_rf(a->dir);
-	amc_mcp_session_free(a->session);
 	amc_extplanner_free(a->x);
 	amc_planner_free(a->xp);
 	amc_config_free(a->cfg);
@@ -642,6 +638,14 @@ static void agent_destroy(amc_planner *p)
 
 static const amc_planner_hooks AGENT_HOOKS = { agent_recorded, agent_ended };
 
+/* Set once by the front end before any planner is made (as launch/'s agent_fn). */
+static const amc_agentcli_serve *serve;
+
+void amc_agentcli_set_serve(const amc_agentcli_serve *s)
+{
+	serve = s;
+}
+
 int amc_agentcli_planner_new(const amc_config *cfg, const char *provider, const char *model, amc_planner **out,
 			     amc_err *e)
 {
@@ -649,6 +653,9 @@ int amc_agentcli_planner_new(const amc_config *cfg, const char *provider, const 
 	amc_agent_kind kind;
 	if (amc_agentcli_kind_parse(provider, &kind) != 0)
 		return amc_err_set(e, AMC_EUSAGE, "unknown agent: use claude or codex");
+	if (!serve)
+		return amc_err_set(e, AMC_EENV, "this front end serves no MCP endpoint, so a coding agent's CLI "
+			       "cannot act here: use amc run --agent");
 	amc_billing_choice choice;
 	if (amc_agentcli_billing_parse(amc_config_str(cfg, "agent", "billing"), &choice) != 0)
 		choice = AMC_BILLING_AUTO;
@@ -675,6 +682,7 @@ int amc_agentcli_planner_new(const amc_config *cfg, const char *provider, const 
 	}
 	a->kind = kind;
 	a->bill = bill;
+	a->serve = serve;
 	snprintf(a->model, sizeof a->model, "%s", model ? model : "");
 	snprintf(a->name, sizeof a->name, "agent:%s", amc_agentcli_kind_name(kind));
 	pthread_mutex_init(&a->mu, NULL);
@@ -685,7 +693,7 @@ int amc_agentcli_planner_new(const amc_config *cfg, const char *provider, const 
 	pthread_condattr_destroy(&ca);
 	/* the agent thinks between steps: wait for it as long as it may run */
 	amc_extplanner_opts xo = { .wait_ms = amc_config_int(cfg, "agent", "timeout_s") * 1000L + 5000, .gated = 1,
-				   .name = a->name, .image_edge = AMC_MCP_IMAGE_EDGE };
+				   .name = a->name, .image_edge = serve->image_edge };
 	amc_extplanner_new(&xo, &a->xp, &a->x);
 	amc_agentcli_stream_init(&a->stream, kind == AMC_AGENT_CODEX);
 	amc_extplanner_set_words(a->x, agent_words, a);

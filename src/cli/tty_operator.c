@@ -1,4 +1,4 @@
-#include "agent/tty_operator.h"
+#include "cli/tty_operator.h"
 
 #include <fcntl.h>
 #include <stdio.h>

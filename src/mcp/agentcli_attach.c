@@ -1,7 +1,7 @@
 /* agentcli_attach.c - an agent run's MCP endpoint on a Unix socket, and the
  * forwarder the agent CLI starts (agentcli_attach.h). */
 #define _GNU_SOURCE /* SO_PEERCRED, struct ucred */
-#include "agentcli/agentcli_attach.h"
+#include "mcp/agentcli_attach.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +19,7 @@
 
 #include "mcp/server.h"
 #include "util/log.h"
+#include "util/strbuf.h"
 
 /* An agent CLI opens one connection (Claude Code may open a second when it
  * restarts a server); a few more are refused. */
@@ -230,6 +231,46 @@ void amc_agentcli_endpoint_close(amc_agentcli_endpoint *ep)
 }
 
 /* Write all of buf; -1 on error. */
+/* ---- what an agent run is served: a session and its endpoint ---- */
+
+typedef struct served {
+	amc_mcp_session *session;
+	amc_agentcli_endpoint *ep;
+} served;
+
+static int serve_open(const char *home, const amc_config *cfg, amc_extplanner *x, const char *task_id,
+		      const char *device, void **out, char *path, size_t n, amc_err *e)
+{
+	*out = NULL;
+	served *s = amc_xcalloc(1, sizeof *s);
+	amc_mcp_session_attach(x, task_id, device, &s->session);
+	if (amc_agentcli_endpoint_open(home, cfg, s->session, &s->ep, path, n, e) != 0) {
+		amc_mcp_session_free(s->session);
+		free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+static int serve_ended(void *h)
+{
+	served *s = h;
+	return amc_mcp_session_ended(s->session);
+}
+
+static void serve_close(void *h)
+{
+	served *s = h;
+	if (!s)
+		return;
+	amc_agentcli_endpoint_close(s->ep); /* its connections' calls end first */
+	amc_mcp_session_free(s->session);
+	free(s);
+}
+
+const amc_agentcli_serve amc_agentcli_mcp_serve = { serve_open, serve_ended, serve_close, AMC_MCP_IMAGE_EDGE };
+
 static int write_all(int fd, const char *buf, size_t n)
 {
 	while (n) {

@@ -1,6 +1,6 @@
 /* agentcli_result.c - a coding agent CLI's output as usage and an ending
  * (agentcli_result.h). */
-#include "agentcli/agentcli_result.h"
+#include "planner/agentcli_result.h"
 
 #include <stdio.h>
 #include <stdlib.h>

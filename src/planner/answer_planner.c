@@ -1,7 +1,6 @@
-/* suite_planner.c - what the bench adds around a planner: the reference
- * flow's answer read from the last screen, and an operator that answers
- * confirmations by the template's policy and counts them. */
-#include "suite/suite.h"
+/* answer_planner.c - a planner that reads its inner planner's answer off the
+ * last screen (answer_planner.h). */
+#include "planner/answer_planner.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,13 +119,13 @@ static void ap_ended(amc_planner *p, const amc_task_outcome *o)
 
 static const amc_planner_hooks AP_HOOKS = {ap_recorded, ap_ended};
 
-int amc_suite_answer_planner(amc_planner *inner, const amc_tpl *t, const char *answer_text_re, amc_planner **out,
-			     amc_err *e)
+int amc_answer_planner_new(amc_planner *inner, const char *answer_id, const char *answer_text_re, int index, int ocr,
+			   amc_planner **out, amc_err *e)
 {
 	*out = NULL;
-	if (!t->answer_id && !answer_text_re) {
+	if (!answer_id && !answer_text_re) {
 		amc_planner_free(inner);
-		return amc_err_set(e, AMC_EUSAGE, "template %s has no reference answer selector", t->name);
+		return amc_err_set(e, AMC_EUSAGE, "no selector (id or text) to read the answer with");
 	}
 	answer_planner *ap = calloc(1, sizeof *ap);
 	amc_planner *p = calloc(1, sizeof *p);
@@ -137,10 +136,10 @@ int amc_suite_answer_planner(amc_planner *inner, const amc_tpl *t, const char *a
 		return amc_err_set(e, AMC_EENV, "out of memory");
 	}
 	ap->inner = inner;
-	ap->sel.id = t->answer_id ? amc_xstrdup(t->answer_id) : NULL;
+	ap->sel.id = answer_id ? amc_xstrdup(answer_id) : NULL;
 	ap->sel.text = answer_text_re ? amc_xstrdup(answer_text_re) : NULL;
-	ap->sel.index = t->answer_index;
-	ap->ocr = t->ocr;
+	ap->sel.index = index;
+	ap->ocr = ocr;
 	p->ops = &AP_OPS;
 	p->impl = ap;
 	p->keep_going = inner->keep_going;
@@ -148,41 +147,4 @@ int amc_suite_answer_planner(amc_planner *inner, const amc_tpl *t, const char *a
 	p->hooks = &AP_HOOKS;
 	*out = p;
 	return 0;
-}
-
-/* ---- the operator ---- */
-
-static int op_ask(amc_operator *op, const char *task_id, const char *question, char **answer, amc_err *e)
-{
-	(void)task_id;
-	(void)question;
-	amc_suite_operator *o = op->impl;
-	o->questions++;
-	*answer = NULL;
-	return amc_err_set(e, AMC_EFAIL, "nobody answers questions during a benchmark: finish the task alone");
-}
-
-static int op_confirm(amc_operator *op, const char *task_id, const char *action, const char *element, const char *word,
-		      amc_err *e)
-{
-	(void)task_id;
-	(void)action;
-	(void)element;
-	(void)word;
-	amc_suite_operator *o = op->impl;
-	o->asked++;
-	if (o->policy == AMC_CONFIRM_APPROVE)
-		return 1;
-	amc_err_set(e, AMC_EFAIL, "the benchmark's policy for this task refuses irreversible actions");
-	return 0;
-}
-
-static const amc_operator_ops SUITE_OP_OPS = {op_ask, op_confirm};
-
-void amc_suite_operator_init(amc_suite_operator *o, amc_tpl_confirm policy)
-{
-	memset(o, 0, sizeof *o);
-	o->op.ops = &SUITE_OP_OPS;
-	o->op.impl = o;
-	o->policy = policy;
 }

@@ -4,7 +4,7 @@
 #define AMC_GOAL_H
 
 #include <stddef.h>
-#include "agent/llm_planner.h"
+#include "planner/llm_planner.h"
 #include "llm/client.h"
 #include "runtime/planner.h"
 #include "util/config.h"

@@ -1,4 +1,4 @@
-#include "runtime/extplanner.h"
+#include "planner/extplanner.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

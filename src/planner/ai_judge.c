@@ -1,15 +1,15 @@
 /* ai_judge.c - assertWithAI, assertNoDefectsWithAI and extractTextWithAI on
  * amc's model client (ai_judge.h). */
-#include "agent/ai_judge.h"
+#include "planner/ai_judge.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/goal.h"
-#include "agent/llm_planner.h"
-#include "agent/screen.h"
+#include "planner/goal.h"
+#include "planner/llm_planner.h"
+#include "planner/screen.h"
 #include "util/log.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"

@@ -1,0 +1,16 @@
+# the planners (runtime/planner.h is their interface, one floor below): the
+# LLM planner with the screen it shows a model and the goal's planner made
+# from the configuration, the external planner (actions handed in: MCP), the
+# AI commands of flows (ai_judge.c) and the bench's answer planner (the answer
+# read off the last screen); the coding agents' CLIs as planners (agentcli*.c:
+# the run's MCP endpoint is handed in, mcp/agentcli_attach.c)
+libamc_a_SOURCES += \
+	src/planner/agentcli.c src/planner/agentcli.h \
+	src/planner/agentcli_probe.c src/planner/agentcli_probe.h \
+	src/planner/agentcli_result.c src/planner/agentcli_result.h \
+	src/planner/ai_judge.c src/planner/ai_judge.h \
+	src/planner/answer_planner.c src/planner/answer_planner.h \
+	src/planner/extplanner.c src/planner/extplanner.h \
+	src/planner/goal.c src/planner/goal.h \
+	src/planner/llm_planner.c src/planner/llm_planner.h \
+	src/planner/screen.c src/planner/screen.h
