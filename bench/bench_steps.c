@@ -14,7 +14,7 @@
 #include "device/device.h"
 #include "device/sim/sim.h"
 #include "flow/flow.h"
-#include "flow/flow_planner.h"
+#include "planner/flow_planner.h"
 #include "launch/launch.h"
 #include "runtime/run.h"
 #include "storage/store.h"

@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "device/device.h"
-#include "flow/flow_check.h"
+#include "planner/flow_check.h"
 #include "flow/script.h"
 #include "llm/providers.h"
 

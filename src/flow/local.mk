@@ -2,16 +2,12 @@ libamc_a_SOURCES += \
 	src/flow/flow.c src/flow/flow.h src/flow/flow_types.h \
 	src/flow/flow_yaml.c src/flow/flow_yaml.h \
 	src/flow/flow_cmds.c src/flow/flow_cmds.h src/flow/flow_cmd_def.h \
-	src/flow/flow_commands.c src/flow/flow_commands.h \
 	src/flow/flow_cmds_sel.c src/flow/flow_cmds_ctl.c \
-	src/flow/flow_resolve.c \
 	src/flow/flow_interp.c src/flow/flow_interp.h \
-	src/flow/selector.c src/flow/selector.h \
-	src/flow/flow_planner.c src/flow/flow_planner_frames.c src/flow/flow_planner.h \
-	src/flow/flow_planner_int.h src/flow/flow_planner_cmds.c src/flow/flow_planner_ops.c src/flow/flow_planner_media.c
-libamc_a_SOURCES += src/flow/script.c src/flow/script.h src/flow/flow_js.c src/flow/flow_js.h \
+	src/flow/selector.c src/flow/selector.h
+libamc_a_SOURCES += src/flow/script.c src/flow/script.h \
 	src/flow/script_http.c src/flow/script_http.h \
-	src/flow/flow_check.c src/flow/flow_check.h src/flow/flow_folder.c src/flow/flow_folder.h
+	src/flow/flow_folder.c src/flow/flow_folder.h
 libamc_a_SOURCES += src/flow/flow_export.c src/flow/flow_export.h
 libamc_a_SOURCES += src/flow/selgen.c src/flow/selgen.h
 # amc-js: the sandboxed JavaScript evaluator (JavaScriptCore from

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flow/flow_check.h"
+#include "planner/flow_check.h"
 #include "flow/script.h"
 #include "llm/providers.h"
 #include "mcp/mcp_result.h"

@@ -14,3 +14,18 @@ libamc_a_SOURCES += \
 	src/planner/goal.c src/planner/goal.h \
 	src/planner/llm_planner.c src/planner/llm_planner.h \
 	src/planner/screen.c src/planner/screen.h
+# the flow planner (a flow played command by command, from flow/) and its
+# bridge to the JavaScript engine
+libamc_a_SOURCES += \
+	src/planner/flow_js.c \
+	src/planner/flow_js.h \
+	src/planner/flow_planner.c \
+	src/planner/flow_planner.h \
+	src/planner/flow_planner_cmds.c \
+	src/planner/flow_planner_frames.c \
+	src/planner/flow_planner_int.h \
+	src/planner/flow_planner_media.c \
+	src/planner/flow_planner_ops.c \
+	src/planner/flow_commands.c src/planner/flow_commands.h \
+	src/planner/flow_check.c src/planner/flow_check.h \
+	src/planner/flow_resolve.c

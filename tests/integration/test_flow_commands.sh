@@ -1,5 +1,5 @@
 # test_flow_commands.sh - docs/flows.md's command table is the command
-# table's (src/flow/flow_commands.c, one row per command): `amc flow commands
+# table's (src/planner/flow_commands.c, one row per command): `amc flow commands
 # --markdown` prints it from the rows, and it must be the docs' table line for
 # line, so a command missing from the docs, or a docs line that is not its
 # row's, fails here. Regenerate the docs table with that command.

@@ -15,7 +15,7 @@
 
 #include "device/adb.h"
 #include "device/sim/sim.h"
-#include "flow/flow_planner.h"
+#include "planner/flow_planner.h"
 #include "perception/uitree.h"
 #include "launch/runner.h"
 #include "storage/store.h"

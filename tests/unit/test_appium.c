@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "device/appium.h"
-#include "flow/flow_planner.h"
+#include "planner/flow_planner.h"
 #include "runtime/run.h"
 #include "storage/store.h"
 #include "perception/uitree.h"

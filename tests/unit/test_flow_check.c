@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "flow/flow_check.h"
+#include "planner/flow_check.h"
 #include "tap.h"
 #include "testutil.h"
 

@@ -5,7 +5,7 @@
 
 #include "flow/flow.h"
 #include "flow/flow_cmds.h"
-#include "flow/flow_commands.h"
+#include "planner/flow_commands.h"
 #include "tap.h"
 
 #define SUPPORTED "launchApp, tapOn, longPressOn, inputText, pressKey, back, scroll, swipe, " \

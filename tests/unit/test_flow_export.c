@@ -13,7 +13,7 @@
 #include "device/sim/sim.h"
 #include "flow/flow.h"
 #include "flow/flow_export.h"
-#include "flow/flow_planner.h"
+#include "planner/flow_planner.h"
 #include "runtime/events.h"
 #include "runtime/run.h"
 #include "util/config.h"

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flow/flow_js.h"
-#include "flow/flow_planner.h"
+#include "planner/flow_js.h"
+#include "planner/flow_planner.h"
 #include "tap.h"
 
 static char *run(amc_flow_interp *in, const char *s, amc_err *e)

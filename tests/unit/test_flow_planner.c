@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flow/flow_planner.h"
+#include "planner/flow_planner.h"
 #include "perception/uitree.h"
 #include "tap.h"
 #include "testutil.h"

@@ -1,5 +1,5 @@
 /* test_flow_planner_frames.c - the flow planner's stack of frames
- * (src/flow/flow_planner_frames.c): a file frame starts in its first phase
+ * (src/planner/flow_planner_frames.c): a file frame starts in its first phase
  * that has commands, FILE:LINE names the top frame's file (made
  * terminal-safe), moving on resets the command's progress, a file's env
  * fills only names nobody set above it, a frame's variables go with it, and
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flow/flow_planner_int.h"
+#include "planner/flow_planner_int.h"
 #include "tap.h"
 
 int main(void)

@@ -12,7 +12,7 @@
 #include "device/device.h"
 #include "device/manager.h"
 #include "device/sim/sim.h"
-#include "flow/flow_planner.h"
+#include "planner/flow_planner.h"
 #include "launch/runner.h"
 #include "storage/store.h"
 #include "tap.h"

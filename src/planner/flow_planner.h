@@ -10,7 +10,7 @@
  * the current screen: `command` is its Maestro name, `prompt` its assertion or
  * query (NULL when it has none). 0 with the step decided in `out`
  * (decided_ok, decided_error, decided_result: extractTextWithAI's {"text"}),
- * or -1 with e when no answer came. agent/ai_judge.h implements it. */
+ * or -1 with e when no answer came. planner/ai_judge.h implements it. */
 typedef int (*amc_flow_ai_fn)(void *ud, const char *command, const char *prompt, const amc_observation *obs,
 			      amc_action *out, amc_err *e);
 

@@ -2,7 +2,7 @@
  * (flow_planner_int.h), the command's FILE:LINE, moving on, and pushing and
  * popping a frame with its variables. Below the planner's commands and ops,
  * which use it; it uses neither. */
-#include "flow/flow_planner_int.h"
+#include "planner/flow_planner_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

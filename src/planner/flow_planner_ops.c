@@ -10,7 +10,7 @@
 
 #include "flow/flow_cmd_def.h"
 #include "flow/flow_cmds.h"
-#include "flow/flow_planner_int.h"
+#include "planner/flow_planner_int.h"
 #include "flow/selector.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"

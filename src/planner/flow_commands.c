@@ -17,8 +17,8 @@
 #include "device/device.h"
 #include "flow/flow.h"
 #include "flow/flow_cmds.h"
-#include "flow/flow_commands.h"
-#include "flow/flow_planner_int.h"
+#include "planner/flow_commands.h"
+#include "planner/flow_planner_int.h"
 
 /* ---- refusals that depend on how the command is written ---- */
 

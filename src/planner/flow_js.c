@@ -1,5 +1,5 @@
 /* flow_js.c - the flow interpreter's bridge to the JavaScript engine. */
-#include "flow/flow_js.h"
+#include "planner/flow_js.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "flow/flow_planner.h"
+#include "planner/flow_planner.h"
 #include "util/strbuf.h"
 
 #define VARS_MAX 1024

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "flow/flow_cmds.h"
-#include "flow/flow_planner_int.h"
+#include "planner/flow_planner_int.h"
 #include "flow/selector.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"

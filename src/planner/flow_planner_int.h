@@ -10,7 +10,7 @@
 #define AMC_FLOW_PLANNER_INT_H
 
 #include "flow/flow_interp.h"
-#include "flow/flow_planner.h"
+#include "planner/flow_planner.h"
 
 #define FP_MAX_FRAMES 64
 

@@ -1,5 +1,5 @@
 /* flow_check.c - `amc flow check` (see flow_check.h). */
-#include "flow/flow_check.h"
+#include "planner/flow_check.h"
 
 #include <dirent.h>
 #include <stdarg.h>

@@ -9,7 +9,7 @@
 #include <strings.h>
 
 #include "flow/flow_cmds.h"
-#include "flow/flow_planner_int.h"
+#include "planner/flow_planner_int.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
 

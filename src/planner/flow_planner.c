@@ -12,8 +12,8 @@
  * the top flow's onFlowComplete runs and the task fails with the failing
  * step's "FILE:LINE: command: what" (the file being the sub-flow's when it is
  * in one). Variables (env:) live on flow_interp's stack, popped with their frame. */
-#include "flow/flow_planner_int.h"
-#include "flow/flow_js.h"
+#include "planner/flow_planner_int.h"
+#include "planner/flow_js.h"
 
 #include <stdio.h>
 #include <stdlib.h>
