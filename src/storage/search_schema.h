@@ -151,6 +151,10 @@
 	"CASE " F " WHEN 'goal' THEN 1 WHEN 'summary' THEN 2 WHEN 'task_error' THEN 3"             \
 	" WHEN 'description' THEN 4 WHEN 'error' THEN 5 WHEN 'reasoning' THEN 6 WHEN 'screen' THEN 7" \
 	" ELSE 8 END"
+/* When document M (a search_map row) was written, from its task K and step T. */
+#define AMC_SEARCH_CREATED(M, K, T)                                                               \
+	"CASE WHEN " M ".field = 1 THEN " K ".created_ms WHEN " M ".field < 4"                       \
+	" THEN COALESCE(" K ".finished_ms, " K ".created_ms) ELSE " T ".created_ms END"
 /* The task key of task id T (NULL when there is no such task). */
 #define AMC_SEARCH_TKEY(T) "(SELECT search_key FROM tasks WHERE id = " T ")"
 /* Index the documents of search_map rows matching COND (on m), just written.
@@ -189,8 +193,7 @@
 	"CREATE INDEX search_map_step_idx ON search_map(tkey, step);"                               \
 	"CREATE VIEW search_doc (id, task_id, step, field, created_ms, body) AS"                    \
 	" SELECT m.id, k.id, m.step, " AMC_SEARCH_FIELD_NAME("m.field") ","                         \
-	" CASE WHEN m.field = 1 THEN k.created_ms WHEN m.field < 4"                                  \
-	"  THEN COALESCE(k.finished_ms, k.created_ms) ELSE t.created_ms END,"                        \
+	" " AMC_SEARCH_CREATED("m", "k", "t") ","                                                    \
 	" CASE m.field WHEN 1 THEN COALESCE(k.goal, k.flow_name) WHEN 2 THEN k.summary"             \
 	"  WHEN 3 THEN k.error WHEN 4 THEN t.description WHEN 5 THEN t.error"                        \
 	"  WHEN 6 THEN t.reasoning WHEN 7 THEN t.screen_text ELSE t.after_text END"                  \

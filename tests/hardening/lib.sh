@@ -40,6 +40,12 @@ check_home() {
 	CORRUPT=0; LOST=0; DANGLING=0
 	ic=$(db "PRAGMA integrity_check" 2>&1)
 	[ "$ic" = ok ] || { CORRUPT=1; log "integrity_check: $ic"; }
+	# The search index agrees with the texts the records hold (schema 8:
+	# FTS5 over the view search_doc), and names no removed record.
+	si=$(db "INSERT INTO search_fts (search_fts) VALUES ('integrity-check');
+		SELECT count(*) FROM search_map m LEFT JOIN search_doc d ON d.id = m.id
+		 WHERE d.body IS NULL OR d.body = '';" 2>&1)
+	[ "$si" = 0 ] || { CORRUPT=1; log "search index: $si"; }
 	db "SELECT task_id, step, coalesce(before_screenshot,''), coalesce(after_screenshot,''),
 	    coalesce(ui_tree_path,''), coalesce(screenshot_path,'') FROM timeline WHERE status IS NOT NULL $_where" \
 		-separator ' ' > "$WORK/rows" 2>/dev/null
