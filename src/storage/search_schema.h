@@ -1,7 +1,9 @@
-/* search_schema.h - the SQL of the full-text search index (schema version 5),
- * kept apart from migrate.c's table so the row there stays one line.
+/* search_schema.h - the SQL of the full-text search index (schema versions 5
+ * and 8), kept apart from migrate.c's table so the rows there stay one line.
  *
- * Only src/storage/ includes this. The index is three things:
+ * Only src/storage/ and nothing else includes this. Version 8 (at the end) is
+ * what amc uses now; version 5 stays because migrations are never edited.
+ * Version 5's index was three things:
  *  - search_doc: one row per searchable text of a task or step (its field:
  *    goal (a flow's name when it has no goal), summary, task_error on step 0; description, error, reasoning, screen,
  *    after_screen on steps), with the text itself (body). Its id is the order
@@ -131,7 +133,10 @@
  * its steps afterwards then finds none), a step's delete its own, a change of
  * summary or error the task's end documents. Timeline rows are written once:
  * nothing updates their texts (only the insert trigger fills screen_text of a
- * row written without it, before the row is indexed).
+ * row written without it, before the row is indexed), and nothing updates a
+ * task's goal or flow name; a writer that did would have to remove and add
+ * the documents as the summary's triggers do (the tests compare the index
+ * with the records token for token, so such a change would show).
  *
  * The migration keeps every document's id (so hits keep their order), fills
  * screen_text where an older record had only JSON (FTS5 reads its content
