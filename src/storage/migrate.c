@@ -165,6 +165,10 @@ static const amc_migration MIGRATIONS[] = {
 	 " SELECT before_screenshot AS p, task_id FROM timeline UNION ALL SELECT after_screenshot, task_id FROM timeline"
 	 " UNION ALL SELECT screenshot_path, task_id FROM timeline UNION ALL SELECT ui_tree_path, task_id FROM timeline)"
 	 " WHERE p IS NOT NULL AND substr(p, 1, length(task_id) + 11) IS NOT 'artifacts/' || task_id || '/';"},
+
+	/* The search index without its second copy of the texts: search_doc
+	 * becomes a view over the records (storage/search_schema.h). */
+	{8, "index the search texts where the records keep them", AMC_SEARCH_V8_SQL},
 };
 
 #define N_MIGRATIONS ((int)(sizeof MIGRATIONS / sizeof MIGRATIONS[0]))

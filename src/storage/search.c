@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "storage/search_schema.h"
 #include "storage/store_int.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
@@ -202,19 +203,22 @@ int amc_store_search(amc_store *s, const amc_search_query *q, amc_search_hit **o
 	 * filters asked for are in the SQL, so the plan stays that simple. */
 	amc_sb sql;
 	amc_sb_init(&sql);
+	/* search_map and the records directly rather than the view search_doc
+	 * (which snippet() reads, through FTS5): one lookup of the task and the
+	 * step per row instead of two. created_ms as the view computes it. */
 	amc_sb_puts(&sql,
-		    "SELECT d.id, d.task_id, d.step, d.field,"
-		    " snippet(search_fts, 0, char(2), char(3), '…', 16), d.created_ms, k.status,"
-		    " COALESCE(NULLIF(k.goal, ''), NULLIF(k.flow_name, ''), k.flow_path),"
-		    " (SELECT tl.tool FROM timeline tl WHERE tl.task_id = d.task_id AND tl.step = d.step)"
-		    " FROM search_fts JOIN search_doc d ON d.id = search_fts.rowid"
-		    " JOIN tasks k ON k.id = d.task_id WHERE search_fts MATCH ?1");
+		    "SELECT m.id, k.id, m.step, " AMC_SEARCH_FIELD_NAME("m.field") ","
+		    " snippet(search_fts, 0, char(2), char(3), '…', 16), " AMC_SEARCH_CREATED("m", "k", "t") ","
+		    " k.status, COALESCE(NULLIF(k.goal, ''), NULLIF(k.flow_name, ''), k.flow_path), t.tool"
+		    " FROM search_fts JOIN search_map m ON m.id = search_fts.rowid"
+		    " JOIN tasks k ON k.search_key = m.tkey"
+		    " LEFT JOIN timeline t ON t.task_id = k.id AND t.step = m.step WHERE search_fts MATCH ?1");
 	if (q->task_id)
-		amc_sb_puts(&sql, " AND d.task_id = ?2");
+		amc_sb_puts(&sql, " AND k.id = ?2");
 	if (q->status)
 		amc_sb_puts(&sql, " AND k.status = ?3");
 	if (q->since_ms > 0)
-		amc_sb_puts(&sql, " AND d.created_ms >= ?4");
+		amc_sb_puts(&sql, " AND " AMC_SEARCH_CREATED("m", "k", "t") " >= ?4");
 	if (q->before_id > 0)
 		amc_sb_puts(&sql, " AND search_fts.rowid < ?5");
 	amc_sb_puts(&sql, " ORDER BY search_fts.rowid DESC LIMIT ?6");

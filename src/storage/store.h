@@ -24,7 +24,7 @@
 #include "util/err.h"
 #include "util/ids.h"
 
-#define AMC_STORE_SCHEMA_VERSION 7
+#define AMC_STORE_SCHEMA_VERSION 8
 
 typedef struct amc_store amc_store;
 

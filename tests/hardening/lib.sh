@@ -40,6 +40,23 @@ check_home() {
 	CORRUPT=0; LOST=0; DANGLING=0
 	ic=$(db "PRAGMA integrity_check" 2>&1)
 	[ "$ic" = ok ] || { CORRUPT=1; log "integrity_check: $ic"; }
+	# The search index agrees with the texts the records hold (schema 8:
+	# FTS5 over the view search_doc): FTS5's own check, no document naming a
+	# removed record, then every (token, document, offset) of the index
+	# against an index built now from the view (FTS5's check alone misses a
+	# document the index keeps after its record went); prints the sum.
+	si=$(db "INSERT INTO search_fts (search_fts) VALUES ('integrity-check');
+		SELECT count(*) FROM search_map m LEFT JOIN search_doc d ON d.id = m.id
+		 WHERE d.body IS NULL OR d.body = '';" 2>&1)
+	[ "$si" = 0 ] || { CORRUPT=1; log "search index: $si"; }
+	si=$(db "CREATE VIRTUAL TABLE temp.r USING fts5(body, content = '', columnsize = 0,
+		 tokenize = 'unicode61 remove_diacritics 2');
+		INSERT INTO temp.r (rowid, body) SELECT id, body FROM search_doc;
+		CREATE VIRTUAL TABLE temp.v1 USING fts5vocab(main, search_fts, instance);
+		CREATE VIRTUAL TABLE temp.v2 USING fts5vocab(temp, r, instance);
+		SELECT (SELECT count(*) FROM (SELECT term, doc, offset FROM temp.v1 EXCEPT SELECT term, doc, offset FROM temp.v2))
+		 + (SELECT count(*) FROM (SELECT term, doc, offset FROM temp.v2 EXCEPT SELECT term, doc, offset FROM temp.v1));" 2>&1)
+	[ "$si" = 0 ] || { CORRUPT=1; log "search index against the records: $si"; }
 	db "SELECT task_id, step, coalesce(before_screenshot,''), coalesce(after_screenshot,''),
 	    coalesce(ui_tree_path,''), coalesce(screenshot_path,'') FROM timeline WHERE status IS NOT NULL $_where" \
 		-separator ' ' > "$WORK/rows" 2>/dev/null

@@ -12,6 +12,9 @@ CLI_TESTS = tests/integration/test_main.sh tests/integration/test_cmd_config.sh 
 	tests/integration/test_cmd_tasks.sh tests/integration/test_cmd_tui.sh \
 	tests/integration/test_cmd_search.sh tests/integration/test_help.sh
 TESTS += $(CLI_TESTS) tests/integration/test_ownership.sh
+# the search index after kill -9 mid-write and after retention (issue 31)
+TESTS += tests/integration/test_search_crash.sh
+EXTRA_DIST += tests/integration/test_search_crash.sh
 # the one run rule of src/launch/ from amc run and the fleet host
 TESTS += tests/integration/test_launch.sh
 EXTRA_DIST += tests/integration/test_launch.sh

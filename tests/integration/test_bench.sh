@@ -30,7 +30,9 @@ out=$("$B/bench_device" /nonexistent 2>&1); is $? 2 "no stand-in: usage"
 # bench_search on 20,000 steps in a scratch TMPDIR: every query finds its planted rows
 out=$(TMPDIR="$T_HOME" "$B/bench_search" 20000 5 2>&1); is $? 0 "bench_search runs (20,000 steps, 5 rounds)"
 like "$out" "filled 20000 steps \(2000 tasks\)" "it fills the database through the store"
-like "$out" "the FTS5 index [0-9.]+ MB" "it prints the index's size"
+like "$out" "the FTS5 index [0-9.]+ MB, its documents \(search_map\) [0-9.]+ MB" "it prints the index's size"
+like "$out" "search storage: index plus documents [0-9.]+ % of the database's pages in use \[<= 20 %\] (met|MISSED)" \
+	"and their share of the database with its target"
 like "$out" "rare term \(Quetzalcoatl, 1 in 10,000\) +2 " "the rare term: its two planted rows"
 like "$out" "phrase \(\"Payment failed\", 1 %\) +20 " "the phrase fills the first page"
 out=$(TMPDIR="$T_HOME" "$B/bench_search" 20000 5 2>&1); like "$out" "reusing" "a second run reuses the database"

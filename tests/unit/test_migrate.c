@@ -121,6 +121,10 @@ static void test_v1_upgrade(const char *base)
 	is_int(one_int(db, "SELECT count(*) FROM search_doc d JOIN search_fts f ON f.rowid = d.id "
 			   "WHERE search_fts MATCH '\"tap Add\"'"),
 	       1, "version 5 indexed the old records for search");
+	is_int(one_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'search_doc' AND type = 'view'"), 1,
+	       "version 8 reads the indexed texts from the records (search_doc is a view)");
+	ok(sqlite3_exec(db, "INSERT INTO search_fts (search_fts) VALUES ('integrity-check')", NULL, NULL, NULL) ==
+	   SQLITE_OK, "and its index agrees with them: %s", sqlite3_errmsg(db));
 	like(columns(db, "tasks"), "cost_usd,answer", "version 6 added the task answer column");
 	is_int(one_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'suite_runs'"), 1,
 	       "version 6 added the suite runs table");

@@ -75,6 +75,24 @@ static long count(amc_store *s, const char *words)
 	return n;
 }
 
+/* Every (token, document, offset) of the index against an index built now
+ * from the records through the view: FTS5's integrity-check misses a
+ * document the index keeps after its record went. The count that differ. */
+static long long index_diff(sqlite3 *db)
+{
+	sqlite3_exec(db,
+		     "DROP TABLE IF EXISTS temp.v1; DROP TABLE IF EXISTS temp.v2; DROP TABLE IF EXISTS temp.r;"
+		     "CREATE VIRTUAL TABLE temp.r USING fts5(body, content = '', columnsize = 0,"
+		     " tokenize = 'unicode61 remove_diacritics 2');"
+		     "INSERT INTO temp.r (rowid, body) SELECT id, body FROM search_doc;"
+		     "CREATE VIRTUAL TABLE temp.v1 USING fts5vocab(main, search_fts, instance);"
+		     "CREATE VIRTUAL TABLE temp.v2 USING fts5vocab(temp, r, instance);",
+		     NULL, NULL, NULL);
+	return one_int(db, "SELECT (SELECT count(*) FROM (SELECT term, doc, offset FROM temp.v1"
+			   " EXCEPT SELECT term, doc, offset FROM temp.v2)) + (SELECT count(*) FROM"
+			   " (SELECT term, doc, offset FROM temp.v2 EXCEPT SELECT term, doc, offset FROM temp.v1))");
+}
+
 static void test_quote(void)
 {
 	char *q = amc_search_quote("  Wi-Fi  say \"hi\" NOT* ");
@@ -130,7 +148,19 @@ static void test_fields(amc_store *s)
 	is_int(count(s, "bank"), 1, "the task's error is indexed");
 	ok(amc_store_update_task(s, &t, &e) == 0, "written again unchanged");
 	is_int(count(s, "bank"), 1, "still once");
+	free(t.error);
+	t.error = amc_xstrdup("step 2: Payment failed: card declined by the Bettong bank");
+	ok(amc_store_update_task(s, &t, &e) == 0, "the error rewritten: %s", e.msg);
+	is_int(count(s, "Bettong bank"), 1, "the new error is found");
 	amc_task_row_free(&t);
+	sqlite3 *db = amc_store_db(s);
+	ok(sqlite3_exec(db, "INSERT INTO search_fts (search_fts) VALUES ('integrity-check')", NULL, NULL,
+			NULL) == SQLITE_OK, "the index agrees with the records' texts: %s", sqlite3_errmsg(db));
+	/* schema 8: no second copy of the texts */
+	is_int(one_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'search_doc' AND type = 'view'"), 1,
+	       "search_doc is a view over the records");
+	is_int(one_int(db, "SELECT count(*) FROM pragma_table_info('search_map') WHERE name = 'body'"), 0,
+	       "search_map holds no text");
 
 	/* paging */
 	amc_search_query p1 = { .text = "invoice", .limit = 2 };
@@ -236,6 +266,28 @@ static void test_retention(amc_store *s)
 			   " '7000000000000002')"), 0, "no document of a removed task is left");
 	ok(sqlite3_exec(db, "INSERT INTO search_fts (search_fts) VALUES ('integrity-check')", NULL, NULL,
 			NULL) == SQLITE_OK, "the FTS index agrees with its documents: %s", sqlite3_errmsg(db));
+	is_int(one_int(db, "SELECT count(*) FROM search_map WHERE tkey NOT IN (SELECT search_key FROM tasks)"),
+	       0, "search_map names no removed task");
+	is_int(index_diff(db), 0, "the index holds exactly the kept records' tokens");
+	/* a task deleted by itself: the foreign key's cascade takes its steps */
+	amc_step_row r = { .task_id = (char *)"7000000000000003", .step = 3, .tool = "tap", .status = "ok",
+			   .description = (char *)"Bilby burrow", .screen_text = (char *)"Bandicoot\n",
+			   .after_text = (char *)"Dingo\n" };
+	ok(amc_store_add_step(s, &r, &e) == 0, "a step with an after-screen: %s", e.msg);
+	is_int(count(s, "Dingo"), 1, "its after-screen is indexed");
+	/* and the comparison can fail: a document left in the index without its record */
+	sqlite3_exec(db, "DELETE FROM search_map WHERE id = (SELECT max(id) FROM search_map)", NULL, NULL, NULL);
+	ok(index_diff(db) > 0, "a document whose record went is found by the comparison");
+	sqlite3_exec(db, "INSERT INTO search_fts (search_fts) VALUES ('rebuild')", NULL, NULL, NULL);
+	is_int(index_diff(db), 0, "and a rebuild from the view repairs it");
+	ok(sqlite3_exec(db, "DELETE FROM tasks WHERE id = '7000000000000003'", NULL, NULL, NULL) == SQLITE_OK,
+	   "delete the task with its steps: %s", sqlite3_errmsg(db));
+	is_int(count(s, "Quokka") + count(s, "Bilby") + count(s, "Dingo"), 0, "its texts left the index");
+	is_int(one_int(db, "SELECT count(*) FROM search_map WHERE tkey NOT IN (SELECT search_key FROM tasks)"),
+	       0, "none of its documents is left");
+	ok(sqlite3_exec(db, "INSERT INTO search_fts (search_fts) VALUES ('integrity-check')", NULL, NULL,
+			NULL) == SQLITE_OK, "and the index agrees: %s", sqlite3_errmsg(db));
+	is_int(index_diff(db), 0, "token for token");
 }
 
 /* Schema version 3 as amc wrote it, frozen here on purpose. */
@@ -312,6 +364,10 @@ static void test_backfill(const char *base)
 	/* new rows are indexed as they come */
 	add_step(s, "7100000000000002", 2, "tap Cockatoo", NULL, NULL, NULL, NULL);
 	is_int(count(s, "Cockatoo"), 1, "a step recorded after the migration");
+	ok(sqlite3_exec(db, "INSERT INTO search_fts (search_fts) VALUES ('integrity-check')", NULL, NULL,
+			NULL) == SQLITE_OK, "the migrated index agrees with the records: %s", sqlite3_errmsg(db));
+	is_int(one_int(db, "SELECT count(*) FROM timeline WHERE screen_text IS NULL AND scene LIKE '%Magpie%'"), 0,
+	       "an older row's screen text was filled from its JSON");
 	amc_store_close(s);
 }
 
