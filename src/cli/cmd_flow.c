@@ -113,7 +113,7 @@ static int check(const amc_cli *cli, int argc, char **argv)
 		}
 		rc = 0;
 		for (size_t i = 0; i < r.n; i++)
-			if (r.v[i].kind != AMC_CHECK_NEEDS_ENV)
+			if (!amc_check_kind_is_warning(r.v[i].kind))
 				rc = AMC_EUSAGE; /* warnings alone leave the status 0 */
 	}
 	amc_check_report_free(&r);

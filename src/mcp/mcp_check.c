@@ -114,7 +114,7 @@ cJSON *amc_mcp_check_flow(const amc_mcp_call *c, const char *dev, const char *fl
 	size_t errors = 0, warnings = 0, lacking = 0;
 	for (size_t i = 0; i < r.n; i++) {
 		amc_check_kind k = r.v[i].kind;
-		if (k == AMC_CHECK_NEEDS_ENV)
+		if (amc_check_kind_is_warning(k))
 			warnings++;
 		else if (k == AMC_CHECK_MISSING_FILE || k == AMC_CHECK_NEEDS_MODEL)
 			lacking++;
