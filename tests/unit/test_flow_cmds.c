@@ -417,7 +417,7 @@ static void test_errors(void)
 	fails("- scrollUntilVisible: {direction: DOWN}\n", "needs element", "scrollUntilVisible without element");
 	fails("- scrollUntilVisible: {element: {id: x, point: \"1,2\"}}\n",
 	      "scrollUntilVisible element: unknown option 'point'", "element takes no point");
-	fails("- waitForAnimationToEnd: 5\n", "waitForAnimationToEnd takes nothing or {timeout: MS}, got a number",
+	fails("- waitForAnimationToEnd: 5\n", "waitForAnimationToEnd takes nothing or {timeout: MS}; Maestro refuses other forms too (YamlWaitForAnimationToEndCommand has no number form), got a number",
 	      "wait scalar");
 	fails("- takeScreenshot: {cropOn: {bogus: 1}}\n", "bogus", "cropOn is a selector");
 	fails("- assertScreenshot: {thresholdPercentage: 90}\n", "assertScreenshot needs path", "assertScreenshot needs its reference");
