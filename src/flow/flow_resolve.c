@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/appium.h"
 #include "device/device.h"
 #include "flow/flow_interp.h"
 #include "util/fsutil.h"
@@ -249,14 +250,15 @@ static const char *cannot(const dev_check *k, const amc_flow_cmd *c)
 	int sim = !strcmp(k->kind, "sim"), adb = !strcmp(k->kind, "adb");
 	/* set_device (device.h): the sim models every setting, adb changes
 	 * orientation, airplane mode, media and dark mode, Appium orientation
-	 * and location (the endpoints every Appium driver serves). Every kind
+	 * and location (the endpoints every Appium driver serves) and, by its
+	 * platform ("appium-android", "appium-ios"), the rest (appium_set.c). Every kind
 	 * records its screen and takes screenshots. */
 	switch (c->op) {
 	case AMC_FLOW_SET_LOCATION:
 	case AMC_FLOW_TRAVEL:
 		return !adb ? NULL : "adb cannot set a phone's location without a mock-location app on it";
 	case AMC_FLOW_ADD_MEDIA:
-		return sim || adb ? NULL : "amc's Appium driver cannot push media files into the gallery";
+		return sim || adb ? NULL : amc_appium_kind_cannot(k->kind, AMC_SET_ADD_MEDIA);
 	case AMC_FLOW_START_RECORDING:
 	case AMC_FLOW_STOP_RECORDING:
 		return NULL; /* the sim's frames (APNG), adb's screenrecord, Appium's recording (MP4) */
@@ -264,12 +266,10 @@ static const char *cannot(const dev_check *k, const amc_flow_cmd *c)
 	case AMC_FLOW_TOGGLE_DARK_MODE:
 	case AMC_FLOW_ASSERT_DARK_MODE:
 	case AMC_FLOW_ASSERT_LIGHT_MODE:
-		return sim || adb ? NULL
-			       : "amc's Appium driver cannot switch or read dark mode (UiAutomator2 has no command "
-				 "for it)";
+		return sim || adb ? NULL : amc_appium_kind_cannot(k->kind, AMC_SET_DARK_MODE);
 	case AMC_FLOW_SET_AIRPLANE_MODE:
 	case AMC_FLOW_TOGGLE_AIRPLANE_MODE:
-		return sim || adb ? NULL : "amc's Appium driver cannot switch airplane mode";
+		return sim || adb ? NULL : amc_appium_kind_cannot(k->kind, AMC_SET_AIRPLANE);
 	case AMC_FLOW_SET_ORIENTATION:
 		/* Appium's /orientation: PORTRAIT or LANDSCAPE (op_set in appium.c) */
 		if (sim || adb || !c->text || strstr(c->text, "${") || amc_orientation_parse(c->text) <= 1)

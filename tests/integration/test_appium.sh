@@ -46,6 +46,18 @@ while IFS= read -r line; do
 	esac
 done <"$T_HOME/c.out"
 ok_status $rc "test_appium exited 0"
+# What amc asked for the settings the fake driver lacks (appium_set.c), read
+# back from Appium's log: the script and its arguments as amc sent them.
+grep -q 'mobile: setConnectivity.*"airplaneMode":true' "$T_HOME/appium.log"
+ok_status $? "Appium got mobile: setConnectivity {airplaneMode: true}"
+grep -q 'mobile: getConnectivity.*"services":\["airplaneMode"\]' "$T_HOME/appium.log"
+ok_status $? "and mobile: getConnectivity {services: [airplaneMode]} for the toggle"
+grep -q 'mobile: setUiMode.*"mode":"night","value":"yes"' "$T_HOME/appium.log"
+ok_status $? "Appium got mobile: setUiMode {mode: night, value: yes}"
+grep -q 'mobile: setAppearance.*"style":"light"' "$T_HOME/appium.log"
+ok_status $? "Appium got mobile: setAppearance {style: light}"
+grep -q 'push_file\|pushFile' "$T_HOME/appium.log"
+ok_status $? "Appium got appium/device/push_file for addMedia"
 [ $rc -eq 0 ] || tail -n 30 "$T_HOME/appium.log" | sed 's/^/# appium: /'
 
 # Through the binary: the endpoint is listed, and a flow runs on appium:URL

@@ -18,6 +18,11 @@ check_PROGRAMS += tests/unit/test_device
 TESTS += tests/unit/test_device
 tests_unit_test_device_SOURCES = tests/unit/test_device.c
 tests_unit_test_device_LDADD = $(TEST_LDADD)
+# Appium's device settings by platform (appium_set.c): no server needed
+check_PROGRAMS += tests/unit/test_appium_set
+tests_unit_test_appium_set_SOURCES = tests/unit/test_appium_set.c
+tests_unit_test_appium_set_LDADD = $(TEST_LDADD)
+TESTS += tests/unit/test_appium_set
 # Appium: a real Appium 3 server with its fake driver, installed by the test
 # with npm ci into tests/appium-env of the build directory
 check_PROGRAMS += tests/unit/test_appium

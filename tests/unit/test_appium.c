@@ -204,7 +204,48 @@ int main(void)
 	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(o, "latitude");
 	ok(cJSON_IsNumber(lat) && lat->valuedouble > 52.5 && lat->valuedouble < 52.53, "the server holds latitude 52.52");
 	cJSON_Delete(o);
-	ok(d->ops->set(d, AMC_SET_AIRPLANE, "on", &e) == -1 && e.code == AMC_EUSAGE, "airplane mode: refused, saying why");
+	ok(d->ops->set(d, AMC_SET_AIRPLANE, "on", &e) == -1 && e.code == AMC_EUSAGE && strstr(e.msg, "platform is unknown"),
+	   "airplane mode on a Fake platform: refused, saying to name the platform: %.120s", e.msg);
+
+	/* Airplane mode, dark mode and media by platform (appium_set.c). The fake
+	 * driver has none of these `mobile:` scripts nor push_file: what is tested
+	 * is that amc asks the right one (test_appium.sh reads the arguments back
+	 * from Appium's log) and reports the driver's refusal naming it. */
+	amc_config_set(cfg, "appium", "platform", "android", "test", &e);
+	amc_device *da = NULL;
+	if (ok(amc_device_open(id, home, cfg, &da, &e) == 0, "a session read as Android ([appium] platform android)")) {
+		char st[8];
+		ok(da->ops->set(da, AMC_SET_AIRPLANE, "on", &e) == -1 && strstr(e.msg, "mobile: setConnectivity"),
+		   "setAirplaneMode on Android: mobile: setConnectivity asked: %.160s", e.msg);
+		ok(da->ops->set(da, AMC_SET_AIRPLANE, "toggle", &e) == -1 && strstr(e.msg, "mobile: getConnectivity"),
+		   "toggleAirplaneMode reads first: mobile: getConnectivity: %.160s", e.msg);
+		ok(da->ops->set(da, AMC_SET_DARK_MODE, "on", &e) == -1 && strstr(e.msg, "mobile: setUiMode"),
+		   "setDarkMode on Android: mobile: setUiMode: %.160s", e.msg);
+		ok(da->ops->get && da->ops->get(da, AMC_SET_DARK_MODE, st, sizeof st, &e) == -1 &&
+		   strstr(e.msg, "mobile: getUiMode"), "assertDarkMode on Android: mobile: getUiMode: %.160s", e.msg);
+		char media[600];
+		snprintf(media, sizeof media, "%s/amc-test-pic.png", home);
+		FILE *mf = fopen(media, "wb");
+		if (mf) {
+			fputs("\x89PNG not really", mf);
+			fclose(mf);
+		}
+		ok(da->ops->set(da, AMC_SET_ADD_MEDIA, media, &e) == -1 && strstr(e.msg, "push_file"),
+		   "addMedia on Android: appium/device/push_file asked: %.160s", e.msg);
+		amc_device_close(da);
+	}
+	amc_config_set(cfg, "appium", "platform", "ios", "test", &e);
+	da = NULL;
+	if (ok(amc_device_open(id, home, cfg, &da, &e) == 0, "a session read as iOS ([appium] platform ios)")) {
+		ok(da->ops->set(da, AMC_SET_AIRPLANE, "on", &e) == -1 && e.code == AMC_EUSAGE &&
+		   strstr(e.msg, "iOS (XCUITest) has no command"), "setAirplaneMode on iOS: refused, naming why: %.120s", e.msg);
+		ok(da->ops->set(da, AMC_SET_DARK_MODE, "off", &e) == -1 && strstr(e.msg, "mobile: setAppearance"),
+		   "setDarkMode on iOS: mobile: setAppearance: %.160s", e.msg);
+		ok(da->ops->set(da, AMC_SET_DARK_MODE, "toggle", &e) == -1 && strstr(e.msg, "mobile: getAppearance"),
+		   "toggleDarkMode on iOS reads first: mobile: getAppearance: %.160s", e.msg);
+		amc_device_close(da);
+	}
+	amc_config_set(cfg, "appium", "platform", "auto", "test", &e);
 	/* the fake driver has no screen recording: the error is Appium's, named */
 	ok(d->ops->record_start && d->ops->record_start(d, &e) == -1 && strstr(e.msg, "screen recording"),
 	   "startRecording: appium/start_recording_screen asked, the fake driver's refusal reported: %.160s", e.msg);
