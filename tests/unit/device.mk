@@ -29,7 +29,7 @@ check_PROGRAMS += tests/unit/test_appium
 tests_unit_test_appium_SOURCES = tests/unit/test_appium.c
 tests_unit_test_appium_LDADD = $(TEST_LDADD)
 TESTS += tests/integration/test_appium.sh
-EXTRA_DIST += tests/integration/test_appium.sh tests/appium/package.json tests/appium/package-lock.json \
+EXTRA_DIST += tests/integration/test_appium.sh tests/appium/package.json tests/appium/package-lock.json tests/appium/recording-stub.js \
 	tests/appium/app.xml tests/appium/sign-in.yaml
 clean-local: clean-appium-env
 clean-appium-env:

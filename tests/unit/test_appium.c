@@ -95,6 +95,34 @@ int main(void)
 		is_str(amc_appium_platform(pc), "android", "unreadable capabilities: android");
 		amc_config_free(pc);
 	}
+	/* The recording's success path, against tests/appium/recording-stub.js
+	 * (the fake driver has no recording; real drivers answer the same two
+	 * endpoints): started, stopped, the video handed over as MP4. */
+	const char *stub = getenv("AMC_TEST_APPIUM_STUB_URL");
+	if (stub && *stub) {
+		amc_config *sc = amc_config_new();
+		amc_err se;
+		amc_config_set(sc, "appium", "capabilities", "{\"platformName\":\"Android\"}", "test", &se);
+		amc_device *sd = NULL;
+		if (ok(amc_appium_open(stub, sc, &sd, &se) == 0, "a session on the recording stub (%s)", se.msg)) {
+			unsigned char *vid = NULL;
+			size_t vlen = 0;
+			char ext[8] = "";
+			int frames = 0;
+			ok(sd->ops->record_start(sd, &se) == 0, "startRecording: appium/start_recording_screen answered");
+			ok(sd->ops->record_stop(sd, &vid, &vlen, ext, sizeof ext, &frames, &se) == 0,
+			   "stopRecording: appium/stop_recording_screen answered (%s)", se.msg);
+			ok(vid && vlen > 12 && !memcmp(vid + 4, "ftypisom", 8) &&
+			   !memcmp(vid + vlen - 18, "amc-recording-stub", 18), "the video's bytes, decoded from base64");
+			is_str(ext, "mp4", "as MP4");
+			is_int(frames, -1, "frame count unknown");
+			free(vid);
+			ok(sd->ops->record_stop(sd, &vid, &vlen, ext, sizeof ext, &frames, &se) == -1 &&
+			   strstr(se.msg, "no recording is running"), "a stop without a start: the driver's error: %.120s", se.msg);
+			amc_device_close(sd);
+		}
+		amc_config_free(sc);
+	}
 	url = getenv("AMC_TEST_APPIUM_URL");
 	const char *app = getenv("AMC_TEST_APPIUM_APP");
 	if (!url || !*url || !app || !*app) {
@@ -223,7 +251,7 @@ int main(void)
 		   "setDarkMode on Android: mobile: setUiMode: %.160s", e.msg);
 		ok(da->ops->get && da->ops->get(da, AMC_SET_DARK_MODE, st, sizeof st, &e) == -1 &&
 		   strstr(e.msg, "mobile: getUiMode"), "assertDarkMode on Android: mobile: getUiMode: %.160s", e.msg);
-		char media[600];
+		char media[4200];
 		snprintf(media, sizeof media, "%s/amc-test-pic.png", home);
 		FILE *mf = fopen(media, "wb");
 		if (mf) {
