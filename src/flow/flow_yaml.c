@@ -299,6 +299,17 @@ static int yaml_problem(amc_flow_yaml *y, const yaml_parser_t *ps)
 	if (ps->error == YAML_MEMORY_ERROR)
 		return amc_err_set(y->e, AMC_EUSAGE, "%s: out of memory reading YAML", y->where);
 	const char *problem = ps->problem ? ps->problem : "unknown problem";
+	/* The config's keys, then `- command` lines with no `---` between
+	 * (quckapp/chat_app): Jackson's YAML parser, Maestro's, refuses it too. */
+	const unsigned char *in = ps->input.string.start, *end = ps->input.string.end, *at = in;
+	for (size_t l = 0; at && at < end && l < ps->problem_mark.line; at++) /* marks count characters: find the line */
+		l += *at == '\n';
+	if (ps->context && !strcmp(problem, "did not find expected key") && ps->problem_mark.column == 0 && at &&
+	    at < end && *at == '-' && strstr(ps->context, "block mapping"))
+		return amc_err_set(y->e, AMC_EUSAGE, "%s:%zu:%zu: malformed YAML: %s (%s started at line %zu): the "
+				   "config and the commands need a `---` line between them; Maestro's YAML parser "
+				   "refuses this too", y->where, ps->problem_mark.line + 1, ps->problem_mark.column + 1,
+				   problem, ps->context, ps->context_mark.line + 1);
 	if (ps->context)
 		return amc_err_set(y->e, AMC_EUSAGE, "%s:%zu:%zu: malformed YAML: %s (%s started at line %zu)",
 				   y->where, ps->problem_mark.line + 1, ps->problem_mark.column + 1, problem,

@@ -101,6 +101,9 @@ static void test_refused(void)
 		ok(read_text(&y, &e, "a: 1\n---\n- back\n") == 0 && y.ignored_line == 0, "two documents: nothing ignored");
 		amc_flow_yaml_close(&y);
 	}
+	/* quckapp/chat_app: the config, then the commands without `---` */
+	refused("appId: a\n\n- back\n", "the config and the commands need a `---` line "
+		"between them; Maestro's YAML parser refuses this too", "config and commands without ---");
 	refused("a: &x 1\nb: *x\n", "t.yaml:2: anchors and aliases are not supported", "alias");
 	/* A billion-laughs style document: refused by the event pass, quickly. */
 	refused("a: &a [x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n"
