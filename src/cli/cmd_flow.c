@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/appium.h"
 #include "cli/cli.h"
 #include "device/device.h"
 #include "planner/flow_check.h"
@@ -87,8 +88,12 @@ static int check(const amc_cli *cli, int argc, char **argv)
 		return amc_cli_usage(&amc_cmd_flow, "check needs at least one FILE or DIR");
 	amc_err e;
 	amc_err_clear(&e);
+	/* Appium: the configured platform picks the `mobile:` commands (appium_set.c) */
+	if (!strcmp(kind, "appium"))
+		kind = amc_appium_kind_for(cli->cfg);
 	amc_script *js;
-	if (amc_script_open(NULL, !strcmp(kind, "appium") ? "ios" : "android", &js, &e) != 0)
+	if (amc_script_open(NULL, !strcmp(kind, "appium-android") ? "android" : strncmp(kind, "appium", 6) ? "android" : "ios",
+			    &js, &e) != 0)
 		return amc_cli_fail(&e);
 	amc_check_opts o = { .device_kind = kind, .defined = defined, .js = js,
 			     .device_check = have_model(cli) ? amc_flow_device_problems_with_model
@@ -113,7 +118,7 @@ static int check(const amc_cli *cli, int argc, char **argv)
 		}
 		rc = 0;
 		for (size_t i = 0; i < r.n; i++)
-			if (r.v[i].kind != AMC_CHECK_NEEDS_ENV)
+			if (!amc_check_kind_is_warning(r.v[i].kind))
 				rc = AMC_EUSAGE; /* warnings alone leave the status 0 */
 	}
 	amc_check_report_free(&r);

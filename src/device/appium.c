@@ -3,6 +3,7 @@
  * the element ops and the app operations (launch, manage, list) are what
  * would move out with those requests. */
 #include "device/appium.h"
+#include "device/appium_int.h"
 
 #include <curl/curl.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@ typedef struct appium {
 	char model[64];
 	char last_eid[128];   /* the element tap_element clicked last: where text goes when
 			       * the driver cannot say which element has focus */
+	const char *platform; /* "android", "ios", NULL: unknown (appium_set.c) */
 } appium;
 
 static appium *P(amc_device *d)
@@ -693,9 +695,8 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
  * orientation (POST /orientation: PORTRAIT or LANDSCAPE only, so
  * landscape_left is LANDSCAPE and the other two are refused, before the run
  * too) and location (POST /location, as Appium's geolocation). Airplane
- * mode, media and dark mode have per-platform `mobile:` scripts only
- * (UiAutomator2's setConnectivity, XCUITest's setAppearance), which a check
- * before the run cannot choose between: refused, saying so. */
+ * mode, media and dark mode have per-platform `mobile:` scripts only: chosen
+ * by the session's platform in appium_set.c. */
 static int op_set(amc_device *d, amc_dev_setting what, const char *value, amc_err *e)
 {
 	appium *a = P(d);
@@ -725,7 +726,7 @@ static int op_set(amc_device *d, amc_dev_setting what, const char *value, amc_er
 		sub = "/location";
 	} else {
 		cJSON_Delete(in);
-		return amc_err_set(e, AMC_EUSAGE, "amc's Appium driver cannot change the %s", amc_dev_setting_name(what));
+		return amc_appium_set_setting(d, what, value, e); /* by platform */
 	}
 	int rc = sreq(a, "POST", sub, in, NULL, e);
 	cJSON_Delete(in);
@@ -734,6 +735,22 @@ static int op_set(amc_device *d, amc_dev_setting what, const char *value, amc_er
 	if (what == AMC_SET_ORIENTATION)
 		a->w = a->h = 0; /* the window's size swaps: asked again */
 	return 0;
+}
+
+static int op_get(amc_device *d, amc_dev_setting what, char *out, size_t n, amc_err *e)
+{
+	return amc_appium_get_setting(d, what, out, n, e);
+}
+
+int amc_appium_sreq(amc_device *d, const char *method, const char *sub, const cJSON *in, cJSON **value,
+		    amc_err *e)
+{
+	return sreq(P(d), method, sub, in, value, e) == R_OK ? 0 : -1;
+}
+
+const char *amc_appium_dev_platform(amc_device *d)
+{
+	return P(d)->platform;
 }
 
 /* mobile: listApps (XCUITest: an object keyed by bundle id; drivers that
@@ -830,6 +847,7 @@ static const amc_device_ops APPIUM_OPS = {
 	.record_start = op_record_start,
 	.record_stop = op_record_stop,
 	.set = op_set,
+	.get = op_get,
 };
 
 static cJSON *load_caps(const amc_config *cfg, amc_err *e)
@@ -889,6 +907,7 @@ int amc_appium_open(const char *url, const amc_config *cfg, amc_device **out, am
 	if (!model)
 		model = amc_json_str(caps, "platformName");
 	clip(a->model, sizeof a->model, model ? model : "Appium");
+	a->platform = amc_appium_platform_of(caps, cfg ? amc_config_str(cfg, "appium", "platform") : NULL);
 	a->dev.ops = &APPIUM_OPS;
 	a->dev.impl = a;
 	snprintf(a->dev.id, sizeof a->dev.id, "appium:%s", a->url);
@@ -907,6 +926,15 @@ const char *amc_appium_platform(const amc_config *cfg)
 	cJSON *caps = load_caps(cfg, &e);
 	const char *p = caps ? amc_json_str(caps, "platformName") : NULL;
 	const char *r = p && !strcasecmp(p, "ios") ? "ios" : "android";
+	cJSON_Delete(caps);
+	return r;
+}
+
+const char *amc_appium_platform_known(const amc_config *cfg)
+{
+	amc_err e;
+	cJSON *caps = load_caps(cfg, &e);
+	const char *r = amc_appium_platform_of(caps, cfg ? amc_config_str(cfg, "appium", "platform") : NULL);
 	cJSON_Delete(caps);
 	return r;
 }

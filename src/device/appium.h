@@ -19,6 +19,8 @@
 #ifndef AMC_APPIUM_H
 #define AMC_APPIUM_H
 
+#include <cjson/cJSON.h>
+
 #include "device/device.h"
 
 /* Open a session on the server at `url`. AMC_EENV when the server does not
@@ -51,5 +53,21 @@ const char *amc_appium_session(amc_device *d);
  * AMC_APPIUM_CAPS) ask for, as Maestro names it: "ios" when platformName is
  * iOS (any case), else "android" (also when they cannot be read). Static. */
 const char *amc_appium_platform(const amc_config *cfg);
+/* The platform of the configured capabilities when it can be told:
+ * [appium] platform (android|ios), else platformName, else automationName
+ * (UiAutomator2/Espresso: android, XCUITest: ios); NULL when unknown. */
+const char *amc_appium_platform_known(const amc_config *cfg);
+/* The same from capabilities and an [appium] platform value (NULL or "auto"). */
+const char *amc_appium_platform_of(const cJSON *caps, const char *setting);
+/* Why an Appium device of this platform ("android", "ios", NULL unknown)
+ * cannot change or read `what` (airplane mode, dark mode, media), NULL when
+ * it can: iOS has no airplane-mode command; an unknown platform cannot be
+ * chosen for. Static text. */
+const char *amc_appium_cannot_set(const char *platform, amc_dev_setting what);
+/* The device kind a check uses for Appium: "appium-android", "appium-ios"
+ * when the configured platform is known, else "appium". */
+const char *amc_appium_kind_for(const amc_config *cfg);
+/* amc_appium_cannot_set for such a kind ("appium": platform unknown). */
+const char *amc_appium_kind_cannot(const char *kind, amc_dev_setting what);
 
 #endif

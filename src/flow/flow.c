@@ -221,6 +221,16 @@ int amc_flow_parse_in(const amc_flow_cmd_table *t, const char *buf, size_t len, 
 		goto out;
 	if (!out->notes)
 		out->notes = amc_xstrdup("");
+	if (y.ignored_line) { /* MaestroFlowParser stops after one command list too */
+		amc_sb sb;
+		amc_sb_init(&sb);
+		amc_sb_puts(&sb, out->notes);
+		char key[64];
+		snprintf(key, sizeof key, "the documents from line %d on", y.ignored_line);
+		note(&sb, key, "Maestro reads a config and one command list and never reads further");
+		free(out->notes);
+		out->notes = amc_sb_detach(&sb);
+	}
 	if (check_top && amc_flow_check_app_ids(out, e) != 0)
 		goto out;
 	if (!out->name || !*out->name) {

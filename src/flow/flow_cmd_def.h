@@ -53,9 +53,12 @@ typedef void (*amc_flow_cmd_describe_fn)(amc_sb *sb, const amc_flow_cmd *c);
 /* Plans the command on the current screen (flow_planner_int.h's FP_* codes). */
 typedef int (*amc_flow_cmd_plan_fn)(struct flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx,
 				    amc_action *out, amc_err *e);
-/* 1 when the row's refusals apply to this command as written (its values
- * decide: setOrientation LANDSCAPE_RIGHT on Appium); NULL: to every one. */
-typedef int (*amc_flow_cmd_when_fn)(const amc_flow_cmd *c);
+/* The refusal of this command as written on device KIND ("sim", "adb",
+ * "appium", or Appium by platform: "appium-android", "appium-ios"), given
+ * WHY, the row's text for that kind (NULL: none): its values decide
+ * (setOrientation LANDSCAPE_RIGHT on Appium) or the platform does (dark
+ * mode on Appium). NULL: it can. A row without one refuses with WHY. */
+typedef const char *(*amc_flow_cmd_cannot_fn)(const amc_flow_cmd *c, const char *kind, const char *why);
 
 struct amc_flow_cmd_def {
 	const char *name;                  /* Maestro's name */
@@ -65,7 +68,7 @@ struct amc_flow_cmd_def {
 	amc_flow_cmd_describe_fn describe; /* NULL: the name says it all */
 	amc_flow_cmd_plan_fn plan;         /* NULL: only a form of others (action:) */
 	const char *cannot[AMC_FLOW_NKINDS]; /* per kind: NULL it can, else why not (naming the kind) */
-	amc_flow_cmd_when_fn cannot_when;
+	amc_flow_cmd_cannot_fn cannot_fn;
 	unsigned flags;                    /* AMC_FLOW_CMDF_* */
 	const char *bare;                  /* when `- NAME` alone lacks a value: what it needs */
 	/* Its row of docs/flows.md's command table after the command column:

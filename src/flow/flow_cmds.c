@@ -404,7 +404,8 @@ int amc_flow_parse_wait_anim(amc_flow_yaml *y, const yaml_node_t *v, const amc_f
 	c->number = 15000;
 	/* YamlWaitForAnimationToEndCommand has no number form: Maestro refuses
 	 * `waitForAnimationToEnd: 5000` too (seen in memverse_project). */
-	int shape = shape_of(y, v, def->name, V_NONE | V_MAPPING, "takes nothing or {timeout: MS}");
+	int shape = shape_of(y, v, def->name, V_NONE | V_MAPPING, "takes nothing or {timeout: MS}; Maestro refuses "
+			     "other forms too (YamlWaitForAnimationToEndCommand has no number form)");
 	if (shape != V_MAPPING)
 		return shape == V_NONE ? 0 : -1;
 	return read_options(y, v, def->name, "timeout, label", NULL, wait_opt, c);

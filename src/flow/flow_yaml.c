@@ -299,6 +299,17 @@ static int yaml_problem(amc_flow_yaml *y, const yaml_parser_t *ps)
 	if (ps->error == YAML_MEMORY_ERROR)
 		return amc_err_set(y->e, AMC_EUSAGE, "%s: out of memory reading YAML", y->where);
 	const char *problem = ps->problem ? ps->problem : "unknown problem";
+	/* The config's keys, then `- command` lines with no `---` between
+	 * (quckapp/chat_app): Jackson's YAML parser, Maestro's, refuses it too. */
+	const unsigned char *in = ps->input.string.start, *end = ps->input.string.end, *at = in;
+	for (size_t l = 0; at && at < end && l < ps->problem_mark.line; at++) /* marks count characters: find the line */
+		l += *at == '\n';
+	if (ps->context && !strcmp(problem, "did not find expected key") && ps->problem_mark.column == 0 && at &&
+	    at < end && *at == '-' && strstr(ps->context, "block mapping"))
+		return amc_err_set(y->e, AMC_EUSAGE, "%s:%zu:%zu: malformed YAML: %s (%s started at line %zu): the "
+				   "config and the commands need a `---` line between them; Maestro's YAML parser "
+				   "refuses this too", y->where, ps->problem_mark.line + 1, ps->problem_mark.column + 1,
+				   problem, ps->context, ps->context_mark.line + 1);
 	if (ps->context)
 		return amc_err_set(y->e, AMC_EUSAGE, "%s:%zu:%zu: malformed YAML: %s (%s started at line %zu)",
 				   y->where, ps->problem_mark.line + 1, ps->problem_mark.column + 1, problem,
@@ -320,15 +331,29 @@ static int precheck(amc_flow_yaml *y, const char *buf, size_t len)
 {
 	yaml_parser_t ps;
 	yaml_event_t ev;
-	int depth = 0, docs = 0, rc = 0, done = 0, has = 0, doc_line = 0;
+	int depth = 0, docs = 0, rc = 0, done = 0, has = 0, skip_line = 0;
 	if (parser_start(y, &ps, buf, len) != 0)
 		return -1;
 	while (!done && rc == 0) {
 		if (!yaml_parser_parse(&ps, &ev)) {
-			rc = yaml_problem(y, &ps);
+			if (docs < AMC_FLOW_YAML_MAX_DOCS) /* past them Maestro reads nothing */
+				rc = yaml_problem(y, &ps);
 			break;
 		}
 		int line = (int)ev.start_mark.line + 1;
+		if (docs >= AMC_FLOW_YAML_MAX_DOCS && ev.type != YAML_STREAM_END_EVENT) {
+			/* MaestroFlowParser.parseFlow reads the config, then one
+			 * command list, and stops: later documents are never read
+			 * (the older YamlCommandReader counted two sections and refused more). */
+			if (ev.type == YAML_DOCUMENT_START_EVENT)
+				skip_line = line;
+			else if (!y->ignored_line && (ev.type != YAML_SCALAR_EVENT || ev.data.scalar.length > 0 ||
+						      ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE) &&
+				 ev.type != YAML_DOCUMENT_END_EVENT)
+				y->ignored_line = skip_line; /* not just an empty `---` */
+			yaml_event_delete(&ev);
+			continue;
+		}
 		switch (ev.type) {
 		case YAML_STREAM_END_EVENT:
 			done = 1;
@@ -337,16 +362,12 @@ static int precheck(amc_flow_yaml *y, const char *buf, size_t len)
 		 * YamlCommandReader drops null sections before it counts two. */
 		case YAML_DOCUMENT_START_EVENT:
 			has = 0;
-			doc_line = line;
 			break;
 		case YAML_SCALAR_EVENT:
 			has |= depth > 0 || ev.data.scalar.length > 0 || ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
 			break;
 		case YAML_DOCUMENT_END_EVENT:
-			if (has && ++docs > AMC_FLOW_YAML_MAX_DOCS)
-				rc = amc_err_set(y->e, AMC_EUSAGE, "%s:%d: a flow has at most two documents "
-						 "(config, `---`, commands); Maestro refuses more too (YamlCommandReader: "
-						 "\"a config section and a commands section\")", y->where, doc_line);
+			docs += has;
 			break;
 		case YAML_ALIAS_EVENT:
 			rc = amc_err_set(y->e, AMC_EUSAGE, "%s:%d: anchors and aliases are not supported",
@@ -396,12 +417,9 @@ int amc_flow_yaml_read(amc_flow_yaml *y, const char *buf, size_t len)
 			yaml_document_delete(&d);
 			continue;
 		}
-		if (y->ndocs == AMC_FLOW_YAML_MAX_DOCS) { /* the event pass already refuses this */
-			yaml_document_delete(&d);
-			rc = amc_err_set(y->e, AMC_EUSAGE, "%s: a flow has at most two documents", y->where);
-			break;
-		}
 		y->docs[y->ndocs++] = d;
+		if (y->ndocs == AMC_FLOW_YAML_MAX_DOCS)
+			break; /* the rest is ignored (precheck noted where it starts), never loaded */
 	}
 	yaml_parser_delete(&ps);
 	return rc;

@@ -23,6 +23,9 @@ struct amc_flow_cmd_table;
 typedef struct amc_flow_yaml {
 	yaml_document_t docs[AMC_FLOW_YAML_MAX_DOCS];
 	int ndocs;
+	int ignored_line;           /* the first line of a document after the second, 0: none
+				     * (MaestroFlowParser reads a config and one command list and
+				     * never reads on: such documents are ignored, not refused) */
 	yaml_document_t *doc;       /* the document the getters look nodes up in */
 	char *where;                /* the path, sanitized, for messages; owned */
 	amc_err *e;

@@ -229,7 +229,8 @@ static void device_kind(const char *device, char *out, size_t n)
 
 /* Sub-flows and scripts loaded, then what the device cannot do refused before
  * anything runs, naming the file and line. */
-static int resolve_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow, amc_sb *text, amc_err *e)
+static int resolve_flow(const amc_config *cfg, const amc_launch_req *req, amc_launch *l, amc_flow *flow,
+			amc_sb *text, amc_err *e)
 {
 	flow_files ff = { req->bundle, l, text, 0 };
 	amc_flow_loader ld = { ff_read, NULL, &ff };
@@ -237,6 +238,8 @@ static int resolve_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow
 		return -1;
 	char kind[16];
 	device_kind(l->task->device, kind, sizeof kind);
+	if (!strcmp(kind, "appium")) /* its platform picks the `mobile:` commands, as in `amc flow check` */
+		snprintf(kind, sizeof kind, "%s", amc_appium_kind_for(cfg));
 	/* AI commands are checked once the model is known (flow_planner) */
 	if (amc_flow_check_device_model(flow, kind, 1, e) != 0)
 		return -1;
@@ -382,7 +385,8 @@ static void name_by_label(const amc_launch_bundle *b, const char *path, amc_err 
 	}
 }
 
-static int load_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow, amc_sb *text, amc_err *e)
+static int load_flow(const amc_config *cfg, const amc_launch_req *req, amc_launch *l, amc_flow *flow, amc_sb *text,
+		     amc_err *e)
 {
 	char *path = NULL, *buf = NULL;
 	size_t len = 0;
@@ -417,7 +421,7 @@ static int load_flow(const amc_launch_req *req, amc_launch *l, amc_flow *flow, a
 		if (rc != 0 && cwdl)
 			unroot(e->msg, path, cwdl);
 	}
-	if (rc == 0 && (rc = resolve_flow(req, l, flow, text, e)) != 0)
+	if (rc == 0 && (rc = resolve_flow(cfg, req, l, flow, text, e)) != 0)
 		amc_flow_free(flow);
 	if (rc != 0 && req->bundle && path)
 		name_by_label(req->bundle, path, e);
@@ -520,7 +524,7 @@ static int prepare(const amc_config *cfg, amc_store *store, const amc_launch_req
 
 	amc_flow flow;
 	memset(&flow, 0, sizeof flow);
-	if (!req->goal && load_flow(req, l, &flow, text, e) != 0)
+	if (!req->goal && load_flow(cfg, req, l, &flow, text, e) != 0)
 		return -1;
 	if (req->goal) {
 		l->task->goal = amc_xstrdup(req->goal);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/appium.h"
 #include "planner/flow_check.h"
 #include "flow/script.h"
 #include "llm/providers.h"
@@ -93,11 +94,14 @@ cJSON *amc_mcp_check_flow(const amc_mcp_call *c, const char *dev, const char *fl
 {
 	char kind[16];
 	snprintf(kind, sizeof kind, "%.*s", (int)strcspn(dev, ":"), dev);
+	if (!strcmp(kind, "appium")) /* its platform picks the `mobile:` commands, as run does */
+		snprintf(kind, sizeof kind, "%s", amc_appium_kind_for(c->o->cfg));
 	int text = amc_mcp_flow_is_text(flow);
 	amc_script *js;
 	amc_err e;
 	amc_err_clear(&e);
-	if (amc_script_open(NULL, !strcmp(kind, "appium") ? "ios" : "android", &js, &e) != 0)
+	if (amc_script_open(NULL, !strncmp(kind, "appium", 6) && strcmp(kind, "appium-android") ? "ios" : "android", &js,
+			    &e) != 0)
 		return amc_mcp_fail("cannot check the flow: %s", e.msg);
 	amc_check_opts o = { .device_kind = kind, .js = js,
 			     .device_check = have_model(c->o->cfg) ? amc_flow_device_problems_with_model
@@ -114,7 +118,7 @@ cJSON *amc_mcp_check_flow(const amc_mcp_call *c, const char *dev, const char *fl
 	size_t errors = 0, warnings = 0, lacking = 0;
 	for (size_t i = 0; i < r.n; i++) {
 		amc_check_kind k = r.v[i].kind;
-		if (k == AMC_CHECK_NEEDS_ENV)
+		if (amc_check_kind_is_warning(k))
 			warnings++;
 		else if (k == AMC_CHECK_MISSING_FILE || k == AMC_CHECK_NEEDS_MODEL)
 			lacking++;

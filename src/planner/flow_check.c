@@ -24,8 +24,13 @@ amc_flow_check_device_fn amc_flow_check_device_hook = amc_flow_device_problems;
 const char *amc_check_kind_name(amc_check_kind k)
 {
 	static const char *const N[] = { "invalid", "missing-file", "needs-env", "script", "cycle",
-					 "device", "needs-model" };
+					 "device", "needs-model", "ignored" };
 	return (unsigned)k < sizeof N / sizeof N[0] ? N[k] : "?";
+}
+
+int amc_check_kind_is_warning(amc_check_kind k)
+{
+	return k == AMC_CHECK_NEEDS_ENV || k == AMC_CHECK_IGNORED;
 }
 
 void amc_check_report_free(amc_check_report *r)
@@ -377,6 +382,10 @@ static int check_file(ctx *c, const char *path, const names *inherited)
 		free(text);
 		return 0;
 	}
+	if (y.ignored_line)
+		add(c->r, path, y.ignored_line, 1, AMC_CHECK_IGNORED, "warning: the documents from here on are "
+		    "ignored: Maestro reads a config and one command list and never reads further "
+		    "(MaestroFlowParser.parseFlow); put these commands in that list to run them");
 	names def = { .n = 0 };
 	for (size_t i = 0; inherited && i < inherited->n; i++)
 		names_add(&def, inherited->v[i], strlen(inherited->v[i]));
@@ -445,7 +454,7 @@ static int check_top(ctx *c, const char *path, const names *def)
 	 * undefined (GraalJsEngine), so the flow runs as it would there. */
 	size_t hard = 0, lacking = 0, warned = 0;
 	for (size_t i = before; i < c->r->n; i++) {
-		if (c->r->v[i].kind == AMC_CHECK_NEEDS_ENV)
+		if (amc_check_kind_is_warning(c->r->v[i].kind))
 			warned++;
 		else if (c->r->v[i].kind == AMC_CHECK_MISSING_FILE || c->r->v[i].kind == AMC_CHECK_NEEDS_MODEL)
 			lacking++;
@@ -539,7 +548,7 @@ cJSON *amc_check_problems_json(const amc_check_report *r, size_t max)
 		cJSON_AddNumberToObject(p, "line", r->v[i].line);
 		cJSON_AddNumberToObject(p, "col", r->v[i].col);
 		cJSON_AddStringToObject(p, "kind", amc_check_kind_name(r->v[i].kind));
-		cJSON_AddStringToObject(p, "severity", r->v[i].kind == AMC_CHECK_NEEDS_ENV ? "warning" : "error");
+		cJSON_AddStringToObject(p, "severity", amc_check_kind_is_warning(r->v[i].kind) ? "warning" : "error");
 		cJSON_AddStringToObject(p, "message", r->v[i].msg);
 		cJSON_AddItemToArray(a, p);
 	}

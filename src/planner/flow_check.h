@@ -24,9 +24,13 @@ typedef enum amc_check_kind {
 	AMC_CHECK_SCRIPT,        /* JavaScript that does not parse (or ES2015+) */
 	AMC_CHECK_CYCLE,         /* sub-flows that include each other */
 	AMC_CHECK_DEVICE,        /* a command the device kind cannot perform */
-	AMC_CHECK_NEEDS_MODEL    /* an AI command with no model configured: an external input, like
+	AMC_CHECK_NEEDS_MODEL,   /* an AI command with no model configured: an external input, like
 				  * Maestro's MAESTRO_CLI_AI_KEY (counted with lacking) */
+	AMC_CHECK_IGNORED        /* a part Maestro never reads (documents after the command
+				  * list): a warning, the flow runs without it as in Maestro */
 } amc_check_kind;
+/* 1 for the kinds that are warnings (needs-env, ignored): they leave a flow clean. */
+int amc_check_kind_is_warning(amc_check_kind k);
 
 typedef struct amc_check_problem {
 	char *file;              /* as reached (terminal-safe); owned */

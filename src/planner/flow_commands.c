@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/appium.h"
 #include "device/device.h"
 #include "flow/flow.h"
 #include "flow/flow_cmds.h"
@@ -23,28 +24,55 @@
 /* ---- refusals that depend on how the command is written ---- */
 
 /* launchApp on Appium: only with permissions or arguments. */
-static int sets_app(const amc_flow_cmd *c)
+static const char *sets_app(const amc_flow_cmd *c, const char *kind, const char *why)
 {
-	return c->nenv || c->nargs;
+	(void)kind;
+	return c->nenv || c->nargs ? why : NULL;
 }
 
 /* pressKey on the sim: a key it lacks. */
-static int key_not_on_sim(const amc_flow_cmd *c)
+static const char *key_not_on_sim(const amc_flow_cmd *c, const char *kind, const char *why)
 {
 	static const char *const SIM_KEYS[] = { "back", "home", "enter", "delete", "volume_up", "volume_down" };
+	(void)kind;
 	if (!c->text)
-		return 0;
+		return NULL;
 	for (size_t i = 0; i < sizeof SIM_KEYS / sizeof SIM_KEYS[0]; i++)
 		if (!strcmp(c->text, SIM_KEYS[i]))
-			return 0;
-	return 1;
+			return NULL;
+	return why;
 }
 
 /* setOrientation on Appium: /orientation has PORTRAIT and LANDSCAPE only
  * (op_set in appium.c); a ${...} is known only when it runs. */
-static int turns_beyond_landscape(const amc_flow_cmd *c)
+static const char *turns_beyond_landscape(const amc_flow_cmd *c, const char *kind, const char *why)
 {
-	return c->text && !strstr(c->text, "${") && amc_orientation_parse(c->text) > 1;
+	(void)kind;
+	return c->text && !strstr(c->text, "${") && amc_orientation_parse(c->text) > 1 ? why : NULL;
+}
+
+/* Airplane mode, media and dark mode on Appium: `mobile:` scripts of one
+ * platform's driver (appium_set.c), so the refusal is the platform's
+ * ("appium-ios" has no airplane switch; plain "appium" names how to say
+ * which platform). Other kinds: the row's text. */
+static const char *by_platform(const char *kind, const char *why, amc_dev_setting what)
+{
+	return strncmp(kind, "appium", 6) ? why : amc_appium_kind_cannot(kind, what);
+}
+static const char *appium_airplane(const amc_flow_cmd *c, const char *kind, const char *why)
+{
+	(void)c;
+	return by_platform(kind, why, AMC_SET_AIRPLANE);
+}
+static const char *appium_media(const amc_flow_cmd *c, const char *kind, const char *why)
+{
+	(void)c;
+	return by_platform(kind, why, AMC_SET_ADD_MEDIA);
+}
+static const char *appium_dark(const amc_flow_cmd *c, const char *kind, const char *why)
+{
+	(void)c;
+	return by_platform(kind, why, AMC_SET_DARK_MODE);
 }
 
 /* ---- the table ---- */
@@ -276,11 +304,14 @@ static const amc_flow_cmd_def COMMANDS[] = {
 	  0, NULL,
 	  NULL },
 	{ "addMedia", NULL, AMC_FLOW_ADD_MEDIA, amc_flow_parse_device_only, NULL, fp_plan_add_media,
-	  { NULL, NULL, "amc's Appium driver cannot push media files into the gallery" }, NULL,
+	  { NULL, NULL, NULL }, appium_media,
 	  0, NULL,
-	  "`[files]` or `{files}` (YamlAddMedia), relative to the flow file | `set_device add_media`, "
-	  "once per file: the sim's Files app lists it; adb `push FILE /sdcard/Pictures/NAME` and a "
-	  "`MEDIA_SCANNER_SCAN_FILE` broadcast | test_flow_device.sh" },
+	  "`[files]` or `{files}` (YamlAddMedia), relative to the flow file | `set_device add_media`, once"
+	  " per file: the sim's Files app lists it; adb `push FILE /sdcard/Pictures/NAME` and a "
+	  "`MEDIA_SCANNER_SCAN_FILE` broadcast; Appium `appium/device/push_file` (base64, at most 64 MiB):"
+	  " on Android to `/sdcard/Pictures/NAME` (UiAutomator2 scans it into the gallery), on iOS as a "
+	  "bare name (XCUITest adds it to a simulator's Photos with `simctl addmedia`) | "
+	  "test_flow_device.sh; test_appium (what is asked)" },
 	{ "startRecording", NULL, AMC_FLOW_START_RECORDING, amc_flow_parse_device_only, amc_flow_describe_text, fp_plan_start_recording,
 	  { NULL, NULL, NULL }, NULL,
 	  0, "needs a path: `- startRecording: checkout` (the recording's name)",
@@ -300,14 +331,17 @@ static const amc_flow_cmd_def COMMANDS[] = {
 	  0, NULL,
 	  NULL },
 	{ "setAirplaneMode", NULL, AMC_FLOW_SET_AIRPLANE_MODE, amc_flow_parse_device_only, NULL, fp_plan_airplane,
-	  { NULL, NULL, "amc's Appium driver cannot switch airplane mode" }, NULL,
+	  { NULL, NULL, NULL }, appium_airplane,
 	  0, NULL,
 	  "`enabled`/`disabled` or `{value}` (YamlSetAirplaneModeDeserializer); bare | `set_device "
 	  "airplane on/off/toggle`: the sim's Settings toggle (and the status bar); adb `cmd connectivity "
 	  "airplane-mode enable/disable` (Android 11 or later; toggle reads `settings get global "
-	  "airplane_mode_on`) | test_flow_device.sh" },
+	  "airplane_mode_on`); Appium on Android (UiAutomator2) `mobile: setConnectivity {airplaneMode}`, "
+	  "toggle reading `mobile: getConnectivity {services: [airplaneMode]}`; refused before the run on "
+	  "iOS (XCUITest has no command: iOS lets no test switch it) | test_flow_device.sh; "
+	  "test_appium_set, test_appium (what is asked)" },
 	{ "toggleAirplaneMode", NULL, AMC_FLOW_TOGGLE_AIRPLANE_MODE, amc_flow_parse_device_only, NULL, fp_plan_toggle_airplane,
-	  { NULL, NULL, "amc's Appium driver cannot switch airplane mode" }, NULL,
+	  { NULL, NULL, NULL }, appium_airplane,
 	  0, NULL,
 	  NULL },
 	{ "setOrientation", NULL, AMC_FLOW_SET_ORIENTATION, amc_flow_parse_device_only, NULL, fp_plan_orientation,
@@ -354,25 +388,27 @@ static const amc_flow_cmd_def COMMANDS[] = {
 	  "screen, differing pixels red) and names it. Every device kind that takes screenshots | "
 	  "test_flow_media.sh; test_image" },
 	{ "setDarkMode", NULL, AMC_FLOW_SET_DARK_MODE, amc_flow_parse_device_only, amc_flow_describe_text, fp_plan_set_dark_mode,
-	  { NULL, NULL, "amc's Appium driver cannot switch or read dark mode (UiAutomator2 has no command for it)" }, NULL,
+	  { NULL, NULL, NULL }, appium_dark,
 	  0, "needs a value: `- setDarkMode: enabled`",
 	  "`enabled`/`disabled` or `{value, optional, label}` (YamlSetDarkMode); bare or `{optional, "
 	  "label}` (MaestroFlowParser's string commands) | `set_device dark_mode on/off/toggle`; the "
 	  "assertions `get_device dark_mode` expecting on/off. The sim: Settings' Dark theme toggle "
 	  "(Display), every screen drawn with the dark palette; adb `cmd uimode night yes/no` (Android 10 "
 	  "or later), read back from `cmd uimode night` (\"Night mode: yes\"; auto and custom are neither "
-	  "and fail the assertion); refused before the run on Appium (UiAutomator2 has no command for it) "
-	  "| test_flow_media.sh" },
+	  "and fail the assertion); Appium by platform: Android (UiAutomator2) `mobile: setUiMode {mode: "
+	  "night, value: yes/no}`, read with `mobile: getUiMode`; iOS (XCUITest) `mobile: setAppearance "
+	  "{style: dark/light}`, read with `mobile: getAppearance` | test_flow_media.sh; test_appium_set, "
+	  "test_appium (what is asked)" },
 	{ "toggleDarkMode", NULL, AMC_FLOW_TOGGLE_DARK_MODE, amc_flow_parse_device_only, NULL, fp_plan_toggle_dark_mode,
-	  { NULL, NULL, "amc's Appium driver cannot switch or read dark mode (UiAutomator2 has no command for it)" }, NULL,
+	  { NULL, NULL, NULL }, appium_dark,
 	  0, NULL,
 	  NULL },
 	{ "assertDarkMode", NULL, AMC_FLOW_ASSERT_DARK_MODE, amc_flow_parse_device_only, NULL, fp_plan_assert_dark_mode,
-	  { NULL, NULL, "amc's Appium driver cannot switch or read dark mode (UiAutomator2 has no command for it)" }, NULL,
+	  { NULL, NULL, NULL }, appium_dark,
 	  0, NULL,
 	  NULL },
 	{ "assertLightMode", NULL, AMC_FLOW_ASSERT_LIGHT_MODE, amc_flow_parse_device_only, NULL, fp_plan_assert_light_mode,
-	  { NULL, NULL, "amc's Appium driver cannot switch or read dark mode (UiAutomator2 has no command for it)" }, NULL,
+	  { NULL, NULL, NULL }, appium_dark,
 	  0, NULL,
 	  NULL },
 };

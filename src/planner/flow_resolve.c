@@ -253,7 +253,7 @@ static const char *cannot(const dev_check *k, const amc_flow_cmd *c)
 	int kind = !strcmp(k->kind, "sim") ? AMC_FLOW_KIND_SIM : !strcmp(k->kind, "adb") ? AMC_FLOW_KIND_ADB
 										       : AMC_FLOW_KIND_APPIUM;
 	const char *why = c->def->cannot[kind];
-	return why && (!c->def->cannot_when || c->def->cannot_when(c)) ? why : NULL;
+	return c->def->cannot_fn ? c->def->cannot_fn(c, k->kind, why) : why;
 }
 
 static int check_one(void *ud, const amc_flow *file, const amc_flow_cmd *c)

@@ -127,6 +127,8 @@ static const keydef KEYS[] = {
 	  "Appium servers listed by `amc devices`, comma-separated URLs (device id appium:URL)" },
 	{ "appium", "capabilities", K_STR, "", 0, 0, NULL,
 	  "JSON object of W3C alwaysMatch capabilities for new Appium sessions (or a JSON file named by AMC_APPIUM_CAPS)" },
+	{ "appium", "platform", K_ENUM, "auto", 0, 0, "auto|android|ios",
+	  "which platform's `mobile:` commands switch airplane mode, dark mode and add media: auto reads platformName (else automationName) from the capabilities; android or ios for a driver whose platformName says neither" },
 	{ "appium", "timeout_ms", K_INT, "30000", 500, 600000, NULL,
 	  "wall-clock limit for one Appium HTTP request" },
 	/* the fleet (docs/fleet.md): amc fleet, amc host, the TUI's Fleet view */

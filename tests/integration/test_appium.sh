@@ -34,6 +34,12 @@ status_ok() { node -e 'fetch(process.argv[1]).then(r=>r.json()).then(j=>process.
 wait_for 30 status_ok
 ok_status $? "Appium answers /status on 127.0.0.1:$port"
 
+# the recording's success path: a WebDriver stand-in (the fake driver has none)
+node "$src/recording-stub.js" "$T_HOME/stub.port" >"$T_HOME/stub.log" 2>&1 &
+stub_pid=$!
+stub_ready() { test -s "$T_HOME/stub.port"; }
+wait_for 10 stub_ready
+AMC_TEST_APPIUM_STUB_URL="http://127.0.0.1:$(cat "$T_HOME/stub.port" 2>/dev/null)" \
 AMC_TEST_APPIUM_URL="http://127.0.0.1:$port" AMC_TEST_APPIUM_APP="$src/app.xml" AMC_TEST_APPIUM_FLOW="$src/sign-in.yaml" \
 	"$AMC_TEST_BUILDDIR/tests/unit/test_appium" >"$T_HOME/c.out" 2>&1
 rc=$?
@@ -46,6 +52,18 @@ while IFS= read -r line; do
 	esac
 done <"$T_HOME/c.out"
 ok_status $rc "test_appium exited 0"
+# What amc asked for the settings the fake driver lacks (appium_set.c), read
+# back from Appium's log: the script and its arguments as amc sent them.
+grep -q 'mobile: setConnectivity.*"airplaneMode":true' "$T_HOME/appium.log"
+ok_status $? "Appium got mobile: setConnectivity {airplaneMode: true}"
+grep -q 'mobile: getConnectivity.*"services":\["airplaneMode"\]' "$T_HOME/appium.log"
+ok_status $? "and mobile: getConnectivity {services: [airplaneMode]} for the toggle"
+grep -q 'mobile: setUiMode.*"mode":"night","value":"yes"' "$T_HOME/appium.log"
+ok_status $? "Appium got mobile: setUiMode {mode: night, value: yes}"
+grep -q 'mobile: setAppearance.*"style":"light"' "$T_HOME/appium.log"
+ok_status $? "Appium got mobile: setAppearance {style: light}"
+grep -q 'push_file\|pushFile' "$T_HOME/appium.log"
+ok_status $? "Appium got appium/device/push_file for addMedia"
 [ $rc -eq 0 ] || tail -n 30 "$T_HOME/appium.log" | sed 's/^/# appium: /'
 
 # Through the binary: the endpoint is listed, and a flow runs on appium:URL
@@ -59,6 +77,10 @@ is $rc 0 "amc run --device appium:URL runs the flow"
 like "$out" '"status":[[:space:]]*"succeeded"' "and it succeeds"
 [ $rc -eq 0 ] || sed 's/^/# /' "$T_HOME/err"
 
+grep -q '^POST /session/stub-1/appium/stop_recording_screen' "$T_HOME/stub.log"
+ok_status $? "the stub was asked to stop the recording"
+kill "$stub_pid" 2>/dev/null
+wait "$stub_pid" 2>/dev/null
 kill "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 port_open() { node -e 'const c=require("net").connect(+process.argv[1],"127.0.0.1",()=>process.exit(0)); c.on("error",()=>process.exit(1))' "$port"; }

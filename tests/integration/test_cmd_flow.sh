@@ -38,6 +38,7 @@ like "$out" 'needs\.yaml:1:8: warning: [$][{]APP_ID[}] is not defined.*-e APP_ID
 like "$out" "needs\.yaml:4:14: warning: .*PASSWORD" "each variable"
 like "$out" "1 of 1 flow files check clean .*1 of them with warnings" "the summary counts the warned file"
 out=$("$AMC" flow check -e APP_ID=x --env PASSWORD=y "$W/needs.yaml"); is "$?" 0 "-e defines them"
+
 is "$(printf '%s\n' "$out" | grep -c warning:)" 0 "no warning once -e defines them"
 out=$(MAESTRO_PASSWORD=1 "$AMC" flow check -e APP_ID=x "$W/needs.yaml")
 like "$out" "warning: .*PASSWORD" "MAESTRO_PASSWORD does not define PASSWORD"
@@ -162,4 +163,19 @@ Y
 nid=$("$AMC" tasks --json | sed -n 's/.*"id":[[:space:]]*"\([0-9a-z]*\)".*/\1/p' | head -n 1)
 like "$("$AMC" show "$nid" --json)" '"answer":[[:space:]]*null' "a flow without output.answer has none"
 
+# More documents after the command list (DragonWorldsHK2027, memverse_project):
+# MaestroFlowParser.parseFlow reads the config and one command list and never
+# reads on, so Maestro runs the first list only. amc does the same and warns.
+mkdir -p "$T_HOME/scen"
+cat >"$T_HOME/scen/scenarios.yaml" <<'Y'
+appId: a
+---
+- launchApp
+---
+- notACommand: [
+Y
+out=$("$AMC" flow check --json "$T_HOME/scen/scenarios.yaml"); is "$?" 0 "documents after the command list: accepted, exit 0"
+like "$out" '"kind":[[:space:]]*"ignored"' "  reported as ignored"
+like "$out" '"severity":[[:space:]]*"warning"' "  as a warning"
+like "$out" '"line":[[:space:]]*4' "  from where they start"
 done_testing

@@ -109,7 +109,16 @@ printf 'appId: com.a\n---\n- setOrientation: SIDEWAYS\n' >"$W/bad.yaml"
 "$AMC" flow check "$W/bad.yaml" >"$T_HOME/out" 2>&1; is $? 2 "an orientation Maestro does not know is refused"
 like "$(cat "$T_HOME/out")" 'PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or UPSIDE_DOWN' "listing the four"
 "$AMC" flow check --device-kind appium "$W/sim.yaml" >"$T_HOME/out" 2>&1; is $? 2 "Appium: refused before the run"
-like "$(cat "$T_HOME/out")" "setAirplaneMode: not available on appium devices: amc's Appium driver cannot switch airplane mode" "naming the kind and why"
+like "$(cat "$T_HOME/out")" "setAirplaneMode: not available on appium devices: the Appium platform is unknown" "naming the kind and why (no platform configured)"
+# with the platform known from the capabilities (appium_set.c): Android has
+# UiAutomator2's mobile: setConnectivity, iOS no airplane-mode command at all
+printf '{"platformName":"iOS","appium:automationName":"XCUITest"}\n' >"$T_HOME/ios.json"
+printf '{"platformName":"Android","appium:automationName":"UiAutomator2"}\n' >"$T_HOME/android.json"
+printf 'appId: com.a\n---\n- setAirplaneMode: enabled\n- toggleAirplaneMode\n' >"$W/air.yaml"
+AMC_APPIUM_CAPS="$T_HOME/ios.json" "$AMC" flow check --device-kind appium "$W/air.yaml" >"$T_HOME/out" 2>&1; is $? 2 "Appium on iOS: airplane mode refused before the run"
+like "$(cat "$T_HOME/out")" "not available on appium-ios devices: iOS .XCUITest. has no command to switch airplane mode" "  naming the platform and why"
+AMC_APPIUM_CAPS="$T_HOME/android.json" "$AMC" flow check --device-kind appium "$W/air.yaml" >"$T_HOME/out" 2>&1; is $? 0 "Appium on Android: airplane mode accepted (mobile: setConnectivity)"
+AMC_APPIUM_CAPS="$T_HOME/android.json" "$AMC" flow check -d "appium:http://127.0.0.1:9" "$W/air.yaml" >"$T_HOME/out" 2>&1; is $? 0 "  -d appium:URL reads the same capabilities"
 out=$("$AMC" flow check --device-kind appium "$W/sim.yaml" 2>&1)
 ok $(printf '%s' "$out" | grep -q 'setOrientation\|setLocation' && echo 0 || echo 1) "Appium: setOrientation LANDSCAPE_LEFT and setLocation are accepted (POST /orientation, /location)"
 printf 'appId: com.a\n---\n- setOrientation: UPSIDE_DOWN\n' >"$W/ud.yaml"

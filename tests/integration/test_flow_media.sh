@@ -143,7 +143,9 @@ like "$(cat "$T_HOME/out")" 'dark_mode is off, expected on' "saying so"
 printf 'appId: com.a\n---\n- setDarkMode: maybe\n' >"$W/bad.yaml"
 "$AMC" flow check "$W/bad.yaml" >"$T_HOME/out" 2>&1; is $? 2 "setDarkMode takes enabled or disabled only"
 "$AMC" flow check --device-kind appium "$W/dark.yaml" >"$T_HOME/out" 2>&1; is $? 2 "Appium: dark mode refused before the run"
-like "$(cat "$T_HOME/out")" "not available on appium devices: amc's Appium driver cannot switch or read dark mode" "naming why"
+like "$(cat "$T_HOME/out")" "not available on appium devices: the Appium platform is unknown.*mobile: setUiMode.*mobile: setAppearance" "naming why (no platform configured) and both commands"
+printf '{"platformName":"iOS"}\n' >"$T_HOME/ios.json"
+AMC_APPIUM_CAPS="$T_HOME/ios.json" "$AMC" flow check --device-kind appium "$W/dark.yaml" >"$T_HOME/out" 2>&1; is $? 0 "Appium on iOS: dark mode accepted (mobile: setAppearance, getAppearance)"
 
 # ---- adb, through the stand-in: screenrecord pulled at the stop, cmd uimode ----
 ln -s "$AMC_TEST_BUILDDIR/tests/tools/adb-standin" "$T_HOME/bin/adb"

@@ -18,13 +18,18 @@ check_PROGRAMS += tests/unit/test_device
 TESTS += tests/unit/test_device
 tests_unit_test_device_SOURCES = tests/unit/test_device.c
 tests_unit_test_device_LDADD = $(TEST_LDADD)
+# Appium's device settings by platform (appium_set.c): no server needed
+check_PROGRAMS += tests/unit/test_appium_set
+tests_unit_test_appium_set_SOURCES = tests/unit/test_appium_set.c
+tests_unit_test_appium_set_LDADD = $(TEST_LDADD)
+TESTS += tests/unit/test_appium_set
 # Appium: a real Appium 3 server with its fake driver, installed by the test
 # with npm ci into tests/appium-env of the build directory
 check_PROGRAMS += tests/unit/test_appium
 tests_unit_test_appium_SOURCES = tests/unit/test_appium.c
 tests_unit_test_appium_LDADD = $(TEST_LDADD)
 TESTS += tests/integration/test_appium.sh
-EXTRA_DIST += tests/integration/test_appium.sh tests/appium/package.json tests/appium/package-lock.json \
+EXTRA_DIST += tests/integration/test_appium.sh tests/appium/package.json tests/appium/package-lock.json tests/appium/recording-stub.js \
 	tests/appium/app.xml tests/appium/sign-in.yaml
 clean-local: clean-appium-env
 clean-appium-env:

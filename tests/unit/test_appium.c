@@ -95,6 +95,34 @@ int main(void)
 		is_str(amc_appium_platform(pc), "android", "unreadable capabilities: android");
 		amc_config_free(pc);
 	}
+	/* The recording's success path, against tests/appium/recording-stub.js
+	 * (the fake driver has no recording; real drivers answer the same two
+	 * endpoints): started, stopped, the video handed over as MP4. */
+	const char *stub = getenv("AMC_TEST_APPIUM_STUB_URL");
+	if (stub && *stub) {
+		amc_config *sc = amc_config_new();
+		amc_err se;
+		amc_config_set(sc, "appium", "capabilities", "{\"platformName\":\"Android\"}", "test", &se);
+		amc_device *sd = NULL;
+		if (ok(amc_appium_open(stub, sc, &sd, &se) == 0, "a session on the recording stub (%s)", se.msg)) {
+			unsigned char *vid = NULL;
+			size_t vlen = 0;
+			char ext[8] = "";
+			int frames = 0;
+			ok(sd->ops->record_start(sd, &se) == 0, "startRecording: appium/start_recording_screen answered");
+			ok(sd->ops->record_stop(sd, &vid, &vlen, ext, sizeof ext, &frames, &se) == 0,
+			   "stopRecording: appium/stop_recording_screen answered (%s)", se.msg);
+			ok(vid && vlen > 12 && !memcmp(vid + 4, "ftypisom", 8) &&
+			   !memcmp(vid + vlen - 18, "amc-recording-stub", 18), "the video's bytes, decoded from base64");
+			is_str(ext, "mp4", "as MP4");
+			is_int(frames, -1, "frame count unknown");
+			free(vid);
+			ok(sd->ops->record_stop(sd, &vid, &vlen, ext, sizeof ext, &frames, &se) == -1 &&
+			   strstr(se.msg, "no recording is running"), "a stop without a start: the driver's error: %.120s", se.msg);
+			amc_device_close(sd);
+		}
+		amc_config_free(sc);
+	}
 	url = getenv("AMC_TEST_APPIUM_URL");
 	const char *app = getenv("AMC_TEST_APPIUM_APP");
 	if (!url || !*url || !app || !*app) {
@@ -204,7 +232,48 @@ int main(void)
 	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(o, "latitude");
 	ok(cJSON_IsNumber(lat) && lat->valuedouble > 52.5 && lat->valuedouble < 52.53, "the server holds latitude 52.52");
 	cJSON_Delete(o);
-	ok(d->ops->set(d, AMC_SET_AIRPLANE, "on", &e) == -1 && e.code == AMC_EUSAGE, "airplane mode: refused, saying why");
+	ok(d->ops->set(d, AMC_SET_AIRPLANE, "on", &e) == -1 && e.code == AMC_EUSAGE && strstr(e.msg, "platform is unknown"),
+	   "airplane mode on a Fake platform: refused, saying to name the platform: %.120s", e.msg);
+
+	/* Airplane mode, dark mode and media by platform (appium_set.c). The fake
+	 * driver has none of these `mobile:` scripts nor push_file: what is tested
+	 * is that amc asks the right one (test_appium.sh reads the arguments back
+	 * from Appium's log) and reports the driver's refusal naming it. */
+	amc_config_set(cfg, "appium", "platform", "android", "test", &e);
+	amc_device *da = NULL;
+	if (ok(amc_device_open(id, home, cfg, &da, &e) == 0, "a session read as Android ([appium] platform android)")) {
+		char st[8];
+		ok(da->ops->set(da, AMC_SET_AIRPLANE, "on", &e) == -1 && strstr(e.msg, "mobile: setConnectivity"),
+		   "setAirplaneMode on Android: mobile: setConnectivity asked: %.160s", e.msg);
+		ok(da->ops->set(da, AMC_SET_AIRPLANE, "toggle", &e) == -1 && strstr(e.msg, "mobile: getConnectivity"),
+		   "toggleAirplaneMode reads first: mobile: getConnectivity: %.160s", e.msg);
+		ok(da->ops->set(da, AMC_SET_DARK_MODE, "on", &e) == -1 && strstr(e.msg, "mobile: setUiMode"),
+		   "setDarkMode on Android: mobile: setUiMode: %.160s", e.msg);
+		ok(da->ops->get && da->ops->get(da, AMC_SET_DARK_MODE, st, sizeof st, &e) == -1 &&
+		   strstr(e.msg, "mobile: getUiMode"), "assertDarkMode on Android: mobile: getUiMode: %.160s", e.msg);
+		char media[4200];
+		snprintf(media, sizeof media, "%s/amc-test-pic.png", home);
+		FILE *mf = fopen(media, "wb");
+		if (mf) {
+			fputs("\x89PNG not really", mf);
+			fclose(mf);
+		}
+		ok(da->ops->set(da, AMC_SET_ADD_MEDIA, media, &e) == -1 && strstr(e.msg, "push_file"),
+		   "addMedia on Android: appium/device/push_file asked: %.160s", e.msg);
+		amc_device_close(da);
+	}
+	amc_config_set(cfg, "appium", "platform", "ios", "test", &e);
+	da = NULL;
+	if (ok(amc_device_open(id, home, cfg, &da, &e) == 0, "a session read as iOS ([appium] platform ios)")) {
+		ok(da->ops->set(da, AMC_SET_AIRPLANE, "on", &e) == -1 && e.code == AMC_EUSAGE &&
+		   strstr(e.msg, "iOS (XCUITest) has no command"), "setAirplaneMode on iOS: refused, naming why: %.120s", e.msg);
+		ok(da->ops->set(da, AMC_SET_DARK_MODE, "off", &e) == -1 && strstr(e.msg, "mobile: setAppearance"),
+		   "setDarkMode on iOS: mobile: setAppearance: %.160s", e.msg);
+		ok(da->ops->set(da, AMC_SET_DARK_MODE, "toggle", &e) == -1 && strstr(e.msg, "mobile: getAppearance"),
+		   "toggleDarkMode on iOS reads first: mobile: getAppearance: %.160s", e.msg);
+		amc_device_close(da);
+	}
+	amc_config_set(cfg, "appium", "platform", "auto", "test", &e);
 	/* the fake driver has no screen recording: the error is Appium's, named */
 	ok(d->ops->record_start && d->ops->record_start(d, &e) == -1 && strstr(e.msg, "screen recording"),
 	   "startRecording: appium/start_recording_screen asked, the fake driver's refusal reported: %.160s", e.msg);

@@ -146,7 +146,7 @@ static void test_rows(void)
 			continue;
 		}
 		const amc_flow_cmd_def *first = amc_flow_cmds_by_op(T, (amc_flow_op)d->op);
-		same &= first->plan == d->plan && first->cannot_when == d->cannot_when && first->flags == d->flags;
+		same &= first->plan == d->plan && first->cannot_fn == d->cannot_fn && first->flags == d->flags;
 		for (int k = 0; k < AMC_FLOW_NKINDS; k++)
 			same &= (first->cannot[k] == NULL) == (d->cannot[k] == NULL);
 		for (const char *const *a = d->aliases; a && *a; a++)
@@ -488,7 +488,7 @@ static void test_errors(void)
 	fails("- scrollUntilVisible: {direction: DOWN}\n", "needs element", "scrollUntilVisible without element");
 	fails("- scrollUntilVisible: {element: {id: x, point: \"1,2\"}}\n",
 	      "scrollUntilVisible element: unknown option 'point'", "element takes no point");
-	fails("- waitForAnimationToEnd: 5\n", "waitForAnimationToEnd takes nothing or {timeout: MS}, got a number",
+	fails("- waitForAnimationToEnd: 5\n", "waitForAnimationToEnd takes nothing or {timeout: MS}; Maestro refuses other forms too (YamlWaitForAnimationToEndCommand has no number form), got a number",
 	      "wait scalar");
 	fails("- takeScreenshot: {cropOn: {bogus: 1}}\n", "bogus", "cropOn is a selector");
 	fails("- assertScreenshot: {thresholdPercentage: 90}\n", "assertScreenshot needs path", "assertScreenshot needs its reference");

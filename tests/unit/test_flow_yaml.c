@@ -65,7 +65,8 @@ static void test_documents(void)
 	ok(read_text(&y, &e, "appId: a\n---\n- back\n---\n---\n# end\n") == 0 && y.ndocs == 2,
 	   "nor two of them");
 	amc_flow_yaml_close(&y);
-	ok(read_text(&y, &e, "appId: a\n---\n- back\n---\n''\n") == -1, "a third document with an empty quoted text counts");
+	ok(read_text(&y, &e, "appId: a\n---\n- back\n---\n''\n") == 0 && y.ignored_line == 4,
+	   "a third document with an empty quoted text: ignored, and said so");
 	amc_flow_yaml_close(&y);
 	ok(read_text(&y, &e, "") == 0 && y.ndocs == 0, "zero bytes: no document, no error");
 	amc_flow_yaml_close(&y);
@@ -82,10 +83,27 @@ static void test_refused(void)
 {
 	refused("- [a\n", "t.yaml:2:1: malformed YAML", "unterminated flow sequence");
 	refused("- \"abc\n\n", "t.yaml:3:1: malformed YAML: found unexpected end of stream (while scanning a quoted scalar started at line 1)", "malformed: where it started");
-	refused("a: 1\n---\n- back\n---\n- back\n", "t.yaml:4: a flow has at most two documents",
-		"three documents");
-	/* memverse_project writes a second scenario after another `---` */
-	refused("a: 1\n---\n- back\n---\n- back\n", "Maestro refuses more too", "  as Maestro does");
+	/* memverse_project and DragonWorldsHK2027 write more scenarios after
+	 * another `---`: MaestroFlowParser.parseFlow reads the config and one
+	 * command list and never reads further, so the rest is ignored, not
+	 * refused, even where it is not YAML at all. */
+	{
+		amc_flow_yaml y;
+		amc_err e;
+		ok(read_text(&y, &e, "a: 1\n---\n- back\n---\n- bogus: [\n---\n- back\n") == 0,
+		   "three documents: read, as MaestroFlowParser does: %s", e.msg);
+		is_int(y.ndocs, 2, "  the config and the first command list kept");
+		is_int(y.ignored_line, 4, "  where the ignored part starts");
+		amc_flow_yaml_close(&y);
+		ok(read_text(&y, &e, "a: 1\n---\n- back\n---\n") == 0 && y.ndocs == 2 && y.ignored_line == 0,
+		   "a trailing `---`: an empty document, nothing to say");
+		amc_flow_yaml_close(&y);
+		ok(read_text(&y, &e, "a: 1\n---\n- back\n") == 0 && y.ignored_line == 0, "two documents: nothing ignored");
+		amc_flow_yaml_close(&y);
+	}
+	/* quckapp/chat_app: the config, then the commands without `---` */
+	refused("appId: a\n\n- back\n", "the config and the commands need a `---` line "
+		"between them; Maestro's YAML parser refuses this too", "config and commands without ---");
 	refused("a: &x 1\nb: *x\n", "t.yaml:2: anchors and aliases are not supported", "alias");
 	/* A billion-laughs style document: refused by the event pass, quickly. */
 	refused("a: &a [x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n"
