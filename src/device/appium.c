@@ -691,6 +691,19 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 	return 0;
 }
 
+/* A request for appium_set.c, through sreq's answer codes. */
+static int link_sreq(amc_device *d, const char *method, const char *sub, const cJSON *in, cJSON **value,
+		     amc_err *e)
+{
+	return sreq(P(d), method, sub, in, value, e) == R_OK ? 0 : -1;
+}
+
+static amc_appium_link link_of(amc_device *d)
+{
+	amc_appium_link l = { d, P(d)->platform, link_sreq };
+	return l;
+}
+
 /* set_device where WebDriver has an endpoint every Appium driver serves:
  * orientation (POST /orientation: PORTRAIT or LANDSCAPE only, so
  * landscape_left is LANDSCAPE and the other two are refused, before the run
@@ -726,7 +739,8 @@ static int op_set(amc_device *d, amc_dev_setting what, const char *value, amc_er
 		sub = "/location";
 	} else {
 		cJSON_Delete(in);
-		return amc_appium_set_setting(d, what, value, e); /* by platform */
+		amc_appium_link l = link_of(d);
+		return amc_appium_set_setting(&l, what, value, e); /* by platform */
 	}
 	int rc = sreq(a, "POST", sub, in, NULL, e);
 	cJSON_Delete(in);
@@ -739,18 +753,8 @@ static int op_set(amc_device *d, amc_dev_setting what, const char *value, amc_er
 
 static int op_get(amc_device *d, amc_dev_setting what, char *out, size_t n, amc_err *e)
 {
-	return amc_appium_get_setting(d, what, out, n, e);
-}
-
-int amc_appium_sreq(amc_device *d, const char *method, const char *sub, const cJSON *in, cJSON **value,
-		    amc_err *e)
-{
-	return sreq(P(d), method, sub, in, value, e) == R_OK ? 0 : -1;
-}
-
-const char *amc_appium_dev_platform(amc_device *d)
-{
-	return P(d)->platform;
+	amc_appium_link l = link_of(d);
+	return amc_appium_get_setting(&l, what, out, n, e);
 }
 
 /* mobile: listApps (XCUITest: an object keyed by bundle id; drivers that
@@ -960,4 +964,10 @@ int amc_appium_status(const char *url, long timeout_ms, amc_err *e)
 		return -1;
 	cJSON_Delete(v);
 	return 0;
+}
+
+const char *amc_appium_kind_for(const amc_config *cfg)
+{
+	const char *p = amc_appium_platform_known(cfg);
+	return !p ? "appium" : !strcmp(p, "ios") ? "appium-ios" : "appium-android";
 }

@@ -77,26 +77,20 @@ const char *amc_appium_kind_cannot(const char *kind, amc_dev_setting what)
 	return amc_appium_cannot_set(p, what);
 }
 
-const char *amc_appium_kind_for(const amc_config *cfg)
-{
-	const char *p = amc_appium_platform_known(cfg);
-	return !p ? "appium" : !strcmp(p, "ios") ? "appium-ios" : "appium-android";
-}
-
 /* One `mobile:` script with one argument object (taken); its answer in *value. */
-static int exec(amc_device *d, const char *script, cJSON *arg, cJSON **value, amc_err *e)
+static int exec(const amc_appium_link *l, const char *script, cJSON *arg, cJSON **value, amc_err *e)
 {
 	cJSON *in = cJSON_CreateObject();
 	cJSON_AddStringToObject(in, "script", script);
 	cJSON_AddItemToArray(cJSON_AddArrayToObject(in, "args"), arg);
-	int rc = amc_appium_sreq(d, "POST", "/execute/sync", in, value, e);
+	int rc = l->sreq(l->d, "POST", "/execute/sync", in, value, e);
 	cJSON_Delete(in);
 	return rc == 0 ? 0 : amc_err_prefix(e, "%s", script);
 }
 
-int amc_appium_get_setting(amc_device *d, amc_dev_setting what, char *out, size_t n, amc_err *e)
+int amc_appium_get_setting(const amc_appium_link *l, amc_dev_setting what, char *out, size_t n, amc_err *e)
 {
-	const char *p = amc_appium_dev_platform(d);
+	const char *p = l->platform;
 	const char *why = amc_appium_cannot_set(p, what);
 	if (why)
 		return amc_err_set(e, AMC_EUSAGE, "%s", why);
@@ -104,18 +98,18 @@ int amc_appium_get_setting(amc_device *d, amc_dev_setting what, char *out, size_
 	int on = -1;
 	if (what == AMC_SET_AIRPLANE) {
 		cJSON_AddItemToArray(cJSON_AddArrayToObject(arg, "services"), cJSON_CreateString("airplaneMode"));
-		if (exec(d, "mobile: getConnectivity", arg, &v, e) != 0)
+		if (exec(l, "mobile: getConnectivity", arg, &v, e) != 0)
 			return -1;
 		const cJSON *a = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, "airplaneMode") : NULL;
 		on = cJSON_IsBool(a) ? cJSON_IsTrue(a) : -1;
 	} else if (what == AMC_SET_DARK_MODE && !strcmp(p, "android")) {
 		cJSON_AddStringToObject(arg, "mode", "night");
-		if (exec(d, "mobile: getUiMode", arg, &v, e) != 0)
+		if (exec(l, "mobile: getUiMode", arg, &v, e) != 0)
 			return -1;
 		const char *s = cJSON_IsString(v) ? v->valuestring : "";
 		on = !strcmp(s, "yes") ? 1 : !strcmp(s, "no") ? 0 : -1;
 	} else if (what == AMC_SET_DARK_MODE) {
-		if (exec(d, "mobile: getAppearance", arg, &v, e) != 0)
+		if (exec(l, "mobile: getAppearance", arg, &v, e) != 0)
 			return -1;
 		const char *s = cJSON_IsObject(v) ? amc_json_str(v, "style") : NULL;
 		on = s && !strcmp(s, "dark") ? 1 : s && !strcmp(s, "light") ? 0 : -1;
@@ -130,7 +124,7 @@ int amc_appium_get_setting(amc_device *d, amc_dev_setting what, char *out, size_
 	return 0;
 }
 
-static int push_media(amc_device *d, const char *platform, const char *path, amc_err *e)
+static int push_media(const amc_appium_link *l, const char *platform, const char *path, amc_err *e)
 {
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
@@ -155,25 +149,25 @@ static int push_media(amc_device *d, const char *platform, const char *path, amc
 	cJSON_AddStringToObject(in, "path", remote);
 	cJSON_AddStringToObject(in, "data", b64);
 	free(b64);
-	int rc = amc_appium_sreq(d, "POST", "/appium/device/push_file", in, NULL, e);
+	int rc = l->sreq(l->d, "POST", "/appium/device/push_file", in, NULL, e);
 	cJSON_Delete(in);
 	return rc == 0 ? 0 : amc_err_prefix(e, "addMedia (appium/device/push_file)");
 }
 
-int amc_appium_set_setting(amc_device *d, amc_dev_setting what, const char *value, amc_err *e)
+int amc_appium_set_setting(const amc_appium_link *l, amc_dev_setting what, const char *value, amc_err *e)
 {
-	const char *p = amc_appium_dev_platform(d);
+	const char *p = l->platform;
 	const char *why = amc_appium_cannot_set(p, what);
 	if (why)
 		return amc_err_set(e, AMC_EUSAGE, "%s", why);
 	if (what == AMC_SET_ADD_MEDIA)
-		return push_media(d, p, value, e);
+		return push_media(l, p, value, e);
 	if (what != AMC_SET_AIRPLANE && what != AMC_SET_DARK_MODE)
 		return amc_err_set(e, AMC_EUSAGE, "amc's Appium driver cannot change the %s", amc_dev_setting_name(what));
 	int on;
 	if (!strcmp(value, "toggle")) {
 		char now[8];
-		if (amc_appium_get_setting(d, what, now, sizeof now, e) != 0)
+		if (amc_appium_get_setting(l, what, now, sizeof now, e) != 0)
 			return -1;
 		on = strcmp(now, "on") != 0;
 	} else if (!strcmp(value, "on") || !strcmp(value, "off")) {
@@ -184,15 +178,15 @@ int amc_appium_set_setting(amc_device *d, amc_dev_setting what, const char *valu
 	cJSON *arg = cJSON_CreateObject();
 	if (what == AMC_SET_AIRPLANE) {
 		cJSON_AddBoolToObject(arg, "airplaneMode", on);
-		return exec(d, "mobile: setConnectivity", arg, NULL, e);
+		return exec(l, "mobile: setConnectivity", arg, NULL, e);
 	}
 	if (!strcmp(p, "android")) {
 		cJSON_AddStringToObject(arg, "mode", "night");
 		cJSON_AddStringToObject(arg, "value", on ? "yes" : "no");
-		return exec(d, "mobile: setUiMode", arg, NULL, e);
+		return exec(l, "mobile: setUiMode", arg, NULL, e);
 	}
 	cJSON_AddStringToObject(arg, "style", on ? "dark" : "light");
-	return exec(d, "mobile: setAppearance", arg, NULL, e);
+	return exec(l, "mobile: setAppearance", arg, NULL, e);
 }
 
 int amc_appium_media_name_ok(const char *n)
