@@ -34,6 +34,13 @@ int amc_png_probe_read(const void *buf, size_t len, int step, amc_png_probe *out
 /* 1 when the two frames' pixels are exactly equal in rows >= y0. */
 int amc_png_probe_same(const amc_png_probe *a, const amc_png_probe *b, int y0);
 void amc_png_probe_free(amc_png_probe *p);
+/* The probed frame's RGBA pixels, made from the probe's rows in place (no
+ * second inflate): the frame's one decode, so it counts in
+ * amc_png_decode_count, unless the probe itself was a full decode (a file
+ * the fast path declined), which was counted then. The rows move into
+ * `out` (owned by the caller, amc_image_free); free `p` as before. -1 with
+ * `e` set when `p` holds no rows. */
+int amc_png_probe_to_image(amc_png_probe *p, amc_image *out, amc_err *e);
 /* How many amc_png_probe_read calls this process made. */
 long amc_png_probe_count(void);
 /* Encode RGBA8 losslessly at `level` (0-9) as the smallest of palette (at most

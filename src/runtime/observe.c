@@ -160,7 +160,7 @@ int amc_settle_same(const amc_png_probe *a, const amc_png_probe *b, const amc_se
 
 /* Settling on a device that sends PNGs: frames are probed (inflated and
  * unfiltered, never converted) and compared exactly, then on a sample when
- * they differ; only the kept frame is decoded, once. */
+ * they differ; only the kept frame is decoded, once, from its probe. */
 static int settle_png(amc_device *dev, const amc_settle_opts *s, amc_observe_opts *o, amc_observation *out,
 		      int *frames, int *settled, amc_err *e)
 {
@@ -196,8 +196,12 @@ static int settle_png(amc_device *dev, const amc_settle_opts *s, amc_observe_opt
 			break;
 		}
 	}
+	/* The kept frame is the last one probed (prev): its rows become the
+	 * pixels in place, the frame's one decode, without inflating it again. */
+	int rc = timeout ? amc_png_probe_to_image(&prev, &out->img, e)
+			 : amc_png_decode(out->png, out->png_len, &out->img, e);
 	amc_png_probe_free(&prev);
-	if (amc_png_decode(out->png, out->png_len, &out->img, e) != 0)
+	if (rc != 0)
 		goto bad_png;
 	return 0;
 bad_png:
