@@ -36,6 +36,27 @@ static void want_huge_pages(void *p, size_t n)
 #endif
 }
 
+/* Keep a buffer's pages out of fork's copy-on-write: a fork (a helper that
+ * is not started by posix_spawn, such as the flow script engine or a
+ * bench's baseline) would otherwise make every page of every kept buffer
+ * shared, and the next frame written into it would fault once a page, 4 KB
+ * copies and all: slower than a fresh buffer (bench_ocr's decode went from
+ * 16 to 180 ms wall). The child gets zero pages there instead; children
+ * only exec, and a kept buffer's contents are undefined anyway. Only whole
+ * pages inside the buffer, so malloc's own bookkeeping is never touched. */
+static void keep_private(void *p, size_t n)
+{
+#ifdef MADV_WIPEONFORK
+	const uintptr_t page = 4096;
+	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1), end = ((uintptr_t)p + n) & ~(page - 1);
+	if (end > a)
+		(void)madvise((void *)a, end - a, MADV_WIPEONFORK);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
 static void drop(int i)
 {
 	kept_bytes -= bufs[i].n;
@@ -66,8 +87,10 @@ void *amc_framebuf_get(size_t n)
 			return p;
 	}
 	void *p = malloc(n ? n : 1);
-	if (p && n >= AMC_FRAMEBUF_MIN_BYTES)
+	if (p && n >= AMC_FRAMEBUF_MIN_BYTES) {
 		want_huge_pages(p, n);
+		keep_private(p, n);
+	}
 	return p;
 }
 
@@ -80,8 +103,10 @@ void amc_framebuf_put(void *p)
 	if (n >= AMC_FRAMEBUF_MIN_BYTES && n <= AMC_FRAMEBUF_MAX_BYTES) {
 		void *gone[AMC_FRAMEBUF_MAX_KEPT];
 		int ngone = 0;
+		keep_private(p, n); /* before it is shared: it may come from calloc (amc_image_alloc) */
 		pthread_mutex_lock(&mu);
-		if (holders > 0) {
+		int holders_now = holders > 0;
+		if (holders_now) {
 			/* room first: the oldest kept buffers go */
 			while (nbufs && (nbufs == AMC_FRAMEBUF_MAX_KEPT || kept_bytes + n > AMC_FRAMEBUF_MAX_BYTES)) {
 				gone[ngone++] = bufs[0].p;
@@ -89,12 +114,12 @@ void amc_framebuf_put(void *p)
 			}
 			bufs[nbufs++] = (kept){ p, n };
 			kept_bytes += n;
-			p = NULL;
 		}
 		pthread_mutex_unlock(&mu);
+		if (!holders_now)
+			free(p);
 		for (int i = 0; i < ngone; i++)
 			free(gone[i]);
-		free(p);
 		return;
 	}
 #endif

@@ -259,6 +259,7 @@ int amc_png_probe_read(const void *buf, size_t len, int step, amc_png_probe *out
 	out->w = w;
 	out->h = h;
 	out->format = -1;
+	out->step = step;
 	out->row_bytes = (size_t)w * 4;
 	out->rows = img.px;
 	return 0;
@@ -277,6 +278,11 @@ int amc_png_probe_same(const amc_png_probe *a, const amc_png_probe *b, int y0)
 		return 1;
 	size_t off = (size_t)y0 * a->row_bytes;
 	return !memcmp(a->rows + off, b->rows + off, (size_t)a->h * a->row_bytes - off);
+}
+
+int amc_png_probe_sample(amc_png_probe *p, amc_err *e)
+{
+	return amc_pngfast_probe_sample(p, e);
 }
 
 int amc_png_probe_to_image(amc_png_probe *p, amc_image *out, amc_err *e)

@@ -393,28 +393,43 @@ int amc_pngfast_probe(const unsigned char *buf, size_t len, int w, int h, int st
 		free(s);
 		return rc;
 	}
-	int sw = (w + step - 1) / step, sh = (h + step - 1) / step;
-	/* every byte is written below: a kept buffer needs no zeroing */
-	out->sample.px = amc_framebuf_get((size_t)sw * (size_t)sh * 4);
-	if (!out->sample.px) {
-		amc_framebuf_put(px);
-		free(s);
-		return amc_err_set(e, AMC_EENV, "out of memory reading a PNG");
-	}
-	out->sample.w = sw;
-	out->sample.h = sh;
-	size_t rb = (size_t)w * s->ncomp;
-	for (int y = 0; y < sh; y++)
-		for (int x = 0; x < sw; x++)
-			to_rgba(s, px + (size_t)y * step * rb + (size_t)x * step * s->ncomp,
-				out->sample.px + ((size_t)y * sw + x) * 4);
 	out->w = w;
 	out->h = h;
 	out->format = s->ctype;
-	out->row_bytes = rb;
+	out->row_bytes = (size_t)w * s->ncomp;
 	out->rows = px;
+	out->step = step;
 	memcpy(out->pal, s->pal, sizeof out->pal);
 	free(s);
+	return 0;
+}
+
+int amc_pngfast_probe_sample(amc_png_probe *p, amc_err *e)
+{
+	if (p->sample.px || !p->rows || p->format < 0)
+		return 0;
+	int step = p->step > 0 ? p->step : 1;
+	int sw = (p->w + step - 1) / step, sh = (p->h + step - 1) / step;
+	/* every byte is written below: a kept buffer needs no zeroing */
+	unsigned char *px = amc_framebuf_get((size_t)sw * (size_t)sh * 4);
+	if (!px)
+		return amc_err_set(e, AMC_EENV, "out of memory reading a PNG");
+	scan s = { .ctype = p->format, .ncomp = p->format == 2 ? 3 : p->format == 4 ? 2 : p->format == 6 ? 4 : 1 };
+	memcpy(s.pal, p->pal, sizeof s.pal);
+	size_t xs = (size_t)step * s.ncomp;
+	for (int y = 0; y < sh; y++) {
+		const unsigned char *in = p->rows + (size_t)y * step * p->row_bytes;
+		unsigned char *o = px + (size_t)y * sw * 4;
+		if (s.ctype == 6) /* RGBA, as phones send: a word a pixel */
+			for (int x = 0; x < sw; x++)
+				memcpy(o + (size_t)x * 4, in + (size_t)x * xs, 4);
+		else
+			for (int x = 0; x < sw; x++)
+				to_rgba(&s, in + (size_t)x * xs, o + (size_t)x * 4);
+	}
+	p->sample.w = sw;
+	p->sample.h = sh;
+	p->sample.px = px;
 	return 0;
 }
 

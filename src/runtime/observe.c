@@ -149,10 +149,14 @@ int amc_observe(amc_device *dev, amc_observe_opts *o, amc_observation *out, amc_
 	return 0;
 }
 
-int amc_settle_same(const amc_png_probe *a, const amc_png_probe *b, const amc_settle_opts *s)
+int amc_settle_same(amc_png_probe *a, amc_png_probe *b, const amc_settle_opts *s)
 {
 	if (amc_png_probe_same(a, b, s->status_bar_px))
 		return 1;
+	/* samples only now: most settled frames are exactly equal */
+	amc_err e;
+	if (amc_png_probe_sample(a, &e) != 0 || amc_png_probe_sample(b, &e) != 0)
+		return 0; /* out of memory: never taken as settled */
 	/* sample row y is frame row y * step: skip those inside the status bar */
 	int y0 = (s->status_bar_px + AMC_SETTLE_SAMPLE_STEP - 1) / AMC_SETTLE_SAMPLE_STEP;
 	return amc_image_diff_fraction(&a->sample, &b->sample, y0, AMC_SETTLE_PIXEL_TOLERANCE) <= s->tolerance;

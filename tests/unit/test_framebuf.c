@@ -60,6 +60,22 @@ static int same_as_libpng(const unsigned char *png, size_t len, const amc_image 
 	return same;
 }
 
+/* sample = every step-th pixel of every step-th row of the decoded file */
+static int sample_right(const unsigned char *png, size_t len, const amc_image *sample, int step)
+{
+	amc_image full;
+	amc_err e;
+	if (!sample->px || amc_png_decode_libpng(png, len, &full, &e) != 0)
+		return 0;
+	int right = sample->w == (full.w + step - 1) / step && sample->h == (full.h + step - 1) / step;
+	for (int y = 0; right && y < sample->h; y++)
+		for (int x = 0; right && x < sample->w; x++)
+			right = !memcmp(sample->px + ((size_t)y * sample->w + x) * 4,
+					full.px + ((size_t)y * step * full.w + (size_t)x * step) * 4, 4);
+	free(full.px);
+	return right;
+}
+
 static void bounds(void)
 {
 	amc_framebuf_stats s0 = st();
@@ -147,15 +163,23 @@ static void reuse(void)
 			amc_image_free(&got);
 			/* a probe turned into the frame's pixels, in a reused buffer */
 			amc_png_probe p;
+			ok(amc_png_probe_read(png6, len6, 3, &p, &e) == 0 && amc_png_probe_sample(&p, &e) == 0 &&
+			   sample_right(png6, len6, &p.sample, 3), "round %d: %s as screencap -p: its sample (every 3rd)",
+			   round + 1, F[i].what);
+			amc_png_probe_free(&p);
 			ok(amc_png_probe_read(png6, len6, 2, &p, &e) == 0 && amc_png_probe_to_image(&p, &got, &e) == 0 &&
 			   same_as_libpng(png6, len6, &got), "round %d: %s probed, then its pixels from the probe",
 			   round + 1, F[i].what);
-			ok(p.rows == NULL && p.sample.px != NULL, "the rows moved out, the sample stayed");
+			ok(p.rows == NULL && p.sample.px == NULL, "the rows moved out (no sample was asked for)");
+			ok(amc_png_probe_sample(&p, &e) == 0 && p.sample.px == NULL, "nor can one be made now");
 			amc_png_probe_free(&p);
 			amc_image_free(&got);
-			ok(amc_png_probe_read(png, len, 2, &p, &e) == 0 && amc_png_probe_to_image(&p, &got, &e) == 0 &&
-			   same_as_libpng(png, len, &got), "round %d: %s (amc's encoding) from its probe", round + 1,
-			   F[i].what);
+			ok(amc_png_probe_read(png, len, 2, &p, &e) == 0 && p.sample.px == NULL,
+			   "round %d: %s probed, no sample yet", round + 1, F[i].what);
+			ok(amc_png_probe_sample(&p, &e) == 0 && sample_right(png6, len6, &p.sample, 2),
+			   "its sample, made in a reused buffer, is every 2nd pixel of every 2nd row");
+			ok(amc_png_probe_to_image(&p, &got, &e) == 0 && same_as_libpng(png, len, &got),
+			   "round %d: %s (amc's encoding) from its probe", round + 1, F[i].what);
 			amc_png_probe_free(&p);
 			amc_image_free(&got);
 			free(png);
