@@ -26,6 +26,8 @@
 #include "flow/flow_planner.h"
 #include "launch/launch.h"
 #include "runtime/run.h"
+#include "launch/launch.h"
+#include "runtime/run.h"
 #include "storage/store.h"
 #include "util/clock.h"
 #include "util/config.h"
