@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 
+#include "image/framebuf.h"
 #include "util/clock.h"
 #include "util/lockfile.h"
 #include "util/sanitize.h"
@@ -154,8 +155,11 @@ int amc_location_parse(const char *s, double *lat, double *lon)
 
 void amc_device_close(amc_device *d)
 {
+	int held = d && d->holds_framebuf;
 	if (d && d->ops && d->ops->close)
 		d->ops->close(d);
+	if (held)
+		amc_framebuf_release(); /* the kept frame buffers go with the last device */
 }
 
 void amc_device_lock_name(const char *device_id, char *out, size_t n)

@@ -190,6 +190,9 @@ struct amc_device {
 	const amc_device_ops *driver;
 	amc_device_ops counted;
 	amc_device_calls calls;     /* since the device was opened */
+	/* 1 when amc_device_open holds the frame-buffer cache for it
+	 * (image/framebuf.h); amc_device_close releases it. */
+	int holds_framebuf;
 };
 
 /* The factory (device_open.c, above the drivers).

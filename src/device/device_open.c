@@ -11,6 +11,7 @@
 #include "device/adb.h"
 #include "device/appium.h"
 #include "device/sim/sim.h"
+#include "image/framebuf.h"
 #include "util/sanitize.h"
 
 /* http(s)://HOST[:PORT][/PATH]: printable ASCII, no spaces, at most 100 bytes. */
@@ -76,8 +77,11 @@ int amc_device_open(const char *id, const char *home, const amc_config *cfg, amc
 		rc = amc_appium_open(canon + 7, cfg, out, e);
 	else
 		return amc_err_set(e, AMC_EUSAGE, "unknown device '%s'", canon);
-	if (rc == 0)
+	if (rc == 0) {
 		amc_device_count_calls(*out);
+		amc_framebuf_hold(); /* frame buffers are kept while a device is open */
+		(*out)->holds_framebuf = 1;
+	}
 	return rc;
 }
 

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "image/framebuf.h"
+
 static int check_dims(int w, int h, amc_err *e)
 {
 	if (w <= 0 || h <= 0)
@@ -32,7 +34,7 @@ void amc_image_free(amc_image *img)
 {
 	if (!img)
 		return;
-	free(img->px);
+	amc_framebuf_put(img->px); /* kept for the next frame while a device is open */
 	img->px = NULL;
 	img->w = img->h = 0;
 }

@@ -1,5 +1,6 @@
 libamc_a_SOURCES += \
 	src/image/image.c src/image/image.h \
+	src/image/framebuf.c src/image/framebuf.h \
 	src/image/png.c src/image/png.h \
 	src/image/pngfast.c src/image/pngfast.h \
 	src/image/rawframe.c src/image/rawframe.h \

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "image/framebuf.h"
 #include "image/pngfast.h"
 #include "util/fsutil.h"
 
@@ -258,6 +259,7 @@ int amc_png_probe_read(const void *buf, size_t len, int step, amc_png_probe *out
 	out->w = w;
 	out->h = h;
 	out->format = -1;
+	out->step = step;
 	out->row_bytes = (size_t)w * 4;
 	out->rows = img.px;
 	return 0;
@@ -278,11 +280,28 @@ int amc_png_probe_same(const amc_png_probe *a, const amc_png_probe *b, int y0)
 	return !memcmp(a->rows + off, b->rows + off, (size_t)a->h * a->row_bytes - off);
 }
 
+int amc_png_probe_sample(amc_png_probe *p, amc_err *e)
+{
+	return amc_pngfast_probe_sample(p, e);
+}
+
+int amc_png_probe_to_image(amc_png_probe *p, amc_image *out, amc_err *e)
+{
+	out->w = out->h = 0;
+	out->px = NULL;
+	if (!p || !p->rows)
+		return amc_err_set(e, AMC_EUSAGE, "no probed frame to turn into pixels");
+	if (p->format >= 0)
+		atomic_fetch_add(&decodes, 1); /* a format -1 probe was a counted decode */
+	amc_pngfast_probe_take(p, out);
+	return 0;
+}
+
 void amc_png_probe_free(amc_png_probe *p)
 {
 	if (!p)
 		return;
-	free(p->rows);
+	amc_framebuf_put(p->rows);
 	amc_image_free(&p->sample);
 	memset(p, 0, sizeof *p);
 }

@@ -26,14 +26,25 @@ int amc_png_decode_file(const char *path, amc_image *out, amc_err *e);
 /* How many amc_png_decode calls this process made (files included). */
 long amc_png_decode_count(void);
 /* Settling compares frames without decoding them (runtime/observe.c): `out`
- * gets the rows below nothing converted and an RGBA sample of every `step`th
- * row and column (pngfast.h). A file the fast path declines is decoded
- * (counted by amc_png_decode_count) and probed from its pixels. Free with
+ * gets the rows below nothing converted; an RGBA sample of every `step`th
+ * row and column is made when amc_png_probe_sample asks for it (pngfast.h).
+ * A file the fast path declines is decoded (counted by amc_png_decode_count)
+ * and probed from its pixels, its sample made at once. Free with
  * amc_png_probe_free. */
 int amc_png_probe_read(const void *buf, size_t len, int step, amc_png_probe *out, amc_err *e);
+/* Make p->sample if it is not made yet (frames found exactly equal never
+ * need one): 0, or -1 on out of memory. */
+int amc_png_probe_sample(amc_png_probe *p, amc_err *e);
 /* 1 when the two frames' pixels are exactly equal in rows >= y0. */
 int amc_png_probe_same(const amc_png_probe *a, const amc_png_probe *b, int y0);
 void amc_png_probe_free(amc_png_probe *p);
+/* The probed frame's RGBA pixels, made from the probe's rows in place (no
+ * second inflate): the frame's one decode, so it counts in
+ * amc_png_decode_count, unless the probe itself was a full decode (a file
+ * the fast path declined), which was counted then. The rows move into
+ * `out` (owned by the caller, amc_image_free); free `p` as before. -1 with
+ * `e` set when `p` holds no rows. */
+int amc_png_probe_to_image(amc_png_probe *p, amc_image *out, amc_err *e);
 /* How many amc_png_probe_read calls this process made. */
 long amc_png_probe_count(void);
 /* Encode RGBA8 losslessly at `level` (0-9) as the smallest of palette (at most

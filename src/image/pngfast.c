@@ -1,11 +1,12 @@
 #include "image/pngfast.h"
 
+#include "image/framebuf.h"
+
 #include <libdeflate.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 #include <pthread.h>
-#include <sys/mman.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -292,24 +293,6 @@ static void expand_rgba(unsigned char *buf, size_t npx, const scan *s)
 	}
 }
 
-/* Ask for transparent huge pages over a fresh frame buffer: on this kind of
- * virtual machine a page fault costs ~10 us, so the 2,500 faults of a
- * 1080x2400 frame's first touch cost more (~25 ms) than inflating and
- * unfiltering it (~4 ms); with 2 MB pages they are a handful. Advice only:
- * where THP is off or the call fails nothing changes. */
-static void want_huge_pages(void *p, size_t n)
-{
-#ifdef MADV_HUGEPAGE
-	const uintptr_t huge = 2u << 20;
-	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), end = ((uintptr_t)p + n) & ~(huge - 1);
-	if (end > a)
-		(void)madvise((void *)a, end - a, MADV_HUGEPAGE);
-#else
-	(void)p;
-	(void)n;
-#endif
-}
-
 /* Inflate and unfilter into one malloc'd buffer big enough for the RGBA
  * expansion too; on success *px holds h rows of w * s->ncomp bytes. 0, 1
  * (declined; counted) or -1 (out of memory). */
@@ -324,7 +307,7 @@ static int inflate_rows(const unsigned char *buf, size_t len, int w, int h, scan
 	const unsigned char *z = buf + s->first_idat + 8;
 	unsigned char *joined = NULL;
 	if (s->idat_chunks > 1) { /* phones write 8 KB IDATs: join them for the whole-buffer inflate */
-		joined = malloc(s->idat_len);
+		joined = amc_framebuf_get(s->idat_len);
 		if (!joined)
 			return amc_err_set(e, AMC_EENV, "out of memory decoding a PNG");
 		size_t off = s->first_idat, at = 0;
@@ -338,19 +321,19 @@ static int inflate_rows(const unsigned char *buf, size_t len, int w, int h, scan
 	}
 	/* One buffer serves the inflated rows, the unfiltered rows (in place) and
 	 * the RGBA result (expanded in place): no copy of the frame is made. */
-	unsigned char *px = malloc(raw_len > rgba_len ? raw_len : rgba_len);
-	if (px)
-		want_huge_pages(px, raw_len > rgba_len ? raw_len : rgba_len);
+	/* A kept buffer (framebuf.h): a fresh one's page faults cost more than
+	 * the inflate. */
+	unsigned char *px = amc_framebuf_get(raw_len > rgba_len ? raw_len : rgba_len);
 	struct libdeflate_decompressor *d = px ? libdeflate_alloc_decompressor() : NULL;
 	if (!d) {
-		free(px);
-		free(joined);
+		amc_framebuf_put(px);
+		amc_framebuf_put(joined);
 		return amc_err_set(e, AMC_EENV, "out of memory decoding a PNG");
 	}
 	size_t in_used = 0;
 	enum libdeflate_result r = libdeflate_zlib_decompress_ex(d, z, s->idat_len, px, raw_len, &in_used, NULL);
 	libdeflate_free_decompressor(d);
-	free(joined);
+	amc_framebuf_put(joined);
 	if (r != LIBDEFLATE_SUCCESS)
 		goto decline_px; /* short, long or corrupt stream: libpng says what is wrong */
 	for (size_t y = 0; y < (size_t)h; y++) {
@@ -362,7 +345,7 @@ static int inflate_rows(const unsigned char *buf, size_t len, int w, int h, scan
 	*px_out = px;
 	return 0;
 decline_px:
-	free(px);
+	amc_framebuf_put(px);
 decline:
 	atomic_fetch_add(&declined, 1);
 	return 1;
@@ -410,25 +393,59 @@ int amc_pngfast_probe(const unsigned char *buf, size_t len, int w, int h, int st
 		free(s);
 		return rc;
 	}
-	int sw = (w + step - 1) / step, sh = (h + step - 1) / step;
-	if (amc_image_alloc(&out->sample, sw, sh, e) != 0) {
-		free(px);
-		free(s);
-		return -1;
-	}
-	size_t rb = (size_t)w * s->ncomp;
-	for (int y = 0; y < sh; y++)
-		for (int x = 0; x < sw; x++)
-			to_rgba(s, px + (size_t)y * step * rb + (size_t)x * step * s->ncomp,
-				out->sample.px + ((size_t)y * sw + x) * 4);
 	out->w = w;
 	out->h = h;
 	out->format = s->ctype;
-	out->row_bytes = rb;
+	out->row_bytes = (size_t)w * s->ncomp;
 	out->rows = px;
+	out->step = step;
 	memcpy(out->pal, s->pal, sizeof out->pal);
 	free(s);
 	return 0;
+}
+
+int amc_pngfast_probe_sample(amc_png_probe *p, amc_err *e)
+{
+	if (p->sample.px || !p->rows || p->format < 0)
+		return 0;
+	int step = p->step > 0 ? p->step : 1;
+	int sw = (p->w + step - 1) / step, sh = (p->h + step - 1) / step;
+	/* every byte is written below: a kept buffer needs no zeroing */
+	unsigned char *px = amc_framebuf_get((size_t)sw * (size_t)sh * 4);
+	if (!px)
+		return amc_err_set(e, AMC_EENV, "out of memory reading a PNG");
+	scan s = { .ctype = p->format, .ncomp = p->format == 2 ? 3 : p->format == 4 ? 2 : p->format == 6 ? 4 : 1 };
+	memcpy(s.pal, p->pal, sizeof s.pal);
+	size_t xs = (size_t)step * s.ncomp;
+	for (int y = 0; y < sh; y++) {
+		const unsigned char *in = p->rows + (size_t)y * step * p->row_bytes;
+		unsigned char *o = px + (size_t)y * sw * 4;
+		if (s.ctype == 6) /* RGBA, as phones send: a word a pixel */
+			for (int x = 0; x < sw; x++)
+				memcpy(o + (size_t)x * 4, in + (size_t)x * xs, 4);
+		else
+			for (int x = 0; x < sw; x++)
+				to_rgba(&s, in + (size_t)x * xs, o + (size_t)x * 4);
+	}
+	p->sample.w = sw;
+	p->sample.h = sh;
+	p->sample.px = px;
+	return 0;
+}
+
+void amc_pngfast_probe_take(amc_png_probe *p, amc_image *out)
+{
+	if (p->format >= 0 && p->format != 6) {
+		/* the palette, the format and the rows are all expand_rgba needs;
+		 * the rows buffer has room for RGBA (inflate_rows) */
+		scan s = { .ctype = p->format };
+		memcpy(s.pal, p->pal, sizeof s.pal);
+		expand_rgba(p->rows, (size_t)p->w * (size_t)p->h, &s);
+	}
+	out->w = p->w;
+	out->h = p->h;
+	out->px = p->rows;
+	p->rows = NULL;
 }
 
 /* ---- encoding ---------------------------------------------------------- */
@@ -656,7 +673,7 @@ int amc_pngfast_encode(const amc_image *img, int level, unsigned char **out, siz
 	struct libdeflate_compressor *c = NULL;
 	int npal = palette_of(img, pal, NULL);
 	if (npal) {
-		if (!(index = malloc(np)))
+		if (!(index = amc_framebuf_get(np)))
 			goto oom;
 		palette_of(img, pal, index);
 	}
@@ -735,13 +752,13 @@ int amc_pngfast_encode(const amc_image *img, int level, unsigned char **out, siz
 	put_chunk(buf, &at, "IDAT", buf + at + 8, zl);
 	put_chunk(buf, &at, "IEND", NULL, 0);
 	free(rows);
-	free(index);
+	amc_framebuf_put(index);
 	*out = buf;
 	*len = at;
 	return 0;
 oom:
 	free(rows);
-	free(index);
+	amc_framebuf_put(index);
 	free(buf);
 	return amc_err_set(e, AMC_EENV, "out of memory encoding a %dx%d PNG", img->w, img->h);
 }

@@ -24,20 +24,34 @@
 int amc_pngfast_decode(const unsigned char *buf, size_t len, int w, int h, amc_image *out, amc_err *e);
 
 /* A frame read for comparing, not for showing (settling): its rows inflated
- * and unfiltered in the file's own layout (nothing converted), and an RGBA
- * sample of every `step`th row and column. Equal rows mean equal pixels. */
+ * and unfiltered in the file's own layout (nothing converted), and, when
+ * asked for, an RGBA sample of every `step`th row and column. Equal rows
+ * mean equal pixels. */
 typedef struct amc_png_probe {
 	int w, h;
 	int format;             /* PNG colour type of `rows`; -1 when rows are RGBA from a full decode */
 	size_t row_bytes;
-	unsigned char *rows;    /* h * row_bytes, malloc'd */
+	unsigned char *rows;    /* h * row_bytes, malloc'd with room for h * w RGBA pixels */
 	unsigned char pal[256 * 4]; /* the palette (format 3): equal indices mean equal pixels only with it */
-	amc_image sample;
+	int step;               /* the sample's: every step-th row and column */
+	amc_image sample;       /* made when first asked for (amc_png_probe_sample): frames that are
+				 * exactly equal never need it */
 } amc_png_probe;
 
 /* Fill `out` from `buf` (header already validated as w x h). 0, 1 when the
  * fast path declines (out empty, no error), -1 on out of memory. */
 int amc_pngfast_probe(const unsigned char *buf, size_t len, int w, int h, int step, amc_png_probe *out, amc_err *e);
+
+/* Make p->sample from p->rows if it is not made yet (nothing when the rows
+ * are gone). 0, or -1 on out of memory. */
+int amc_pngfast_probe_sample(amc_png_probe *p, amc_err *e);
+
+/* Turn a probe from amc_pngfast_probe (format >= 0) or from a full decode
+ * (format -1) into the frame's RGBA pixels, in place: the rows move into
+ * `out` (owned by the caller, amc_image_free) and `p` keeps its sample
+ * (free it with amc_png_probe_free). The same pixels amc_pngfast_decode
+ * gives for the file, without inflating it again. */
+void amc_pngfast_probe_take(amc_png_probe *p, amc_image *out);
 
 /* Encode `img` (already checked by amc_png_encode) as the smallest of three
  * lossless layouts: a palette when it has at most 256 colours, RGB when it is

@@ -13,6 +13,7 @@
 
 #include <tesseract/capi.h>
 
+#include "image/framebuf.h"
 #include "perception/ocr_plan.h"
 #include "util/log.h"
 #include "util/strbuf.h"
@@ -472,7 +473,12 @@ int amc_ocr_run(const amc_image *img, const amc_ui_tree *tree, amc_ocr_policy po
 	if (!api)
 		return -1;
 
-	amc_ocr_gray g = { amc_xmalloc((size_t)img->w * (size_t)img->h), img->w, img->h };
+	/* a kept buffer (image/framebuf.h): a fresh one's page faults cost
+	 * more than converting the frame; its old bytes are never read (each
+	 * region is converted before it is read, as with malloc) */
+	amc_ocr_gray g = { amc_framebuf_get((size_t)img->w * (size_t)img->h), img->w, img->h };
+	if (!g.px)
+		return amc_err_set(e, AMC_EENV, "out of memory for OCR of a %dx%d frame", img->w, img->h);
 	amc_ocr_plan rv = { 0 };
 	wordvec wv = { 0 };
 	int rc = 0;
@@ -515,7 +521,7 @@ int amc_ocr_run(const amc_image *img, const amc_ui_tree *tree, amc_ocr_policy po
 	}
 	/* Drop the engine's copy of the image: it is as large as the frame. */
 	TessBaseAPIClear(api);
-	free(g.px);
+	amc_framebuf_put(g.px);
 	amc_ocr_plan_free(&rv);
 	if (rc != 0) {
 		words_free(wv.v, wv.n);

@@ -149,10 +149,14 @@ int amc_observe(amc_device *dev, amc_observe_opts *o, amc_observation *out, amc_
 	return 0;
 }
 
-int amc_settle_same(const amc_png_probe *a, const amc_png_probe *b, const amc_settle_opts *s)
+int amc_settle_same(amc_png_probe *a, amc_png_probe *b, const amc_settle_opts *s)
 {
 	if (amc_png_probe_same(a, b, s->status_bar_px))
 		return 1;
+	/* samples only now: most settled frames are exactly equal */
+	amc_err e;
+	if (amc_png_probe_sample(a, &e) != 0 || amc_png_probe_sample(b, &e) != 0)
+		return 0; /* out of memory: never taken as settled */
 	/* sample row y is frame row y * step: skip those inside the status bar */
 	int y0 = (s->status_bar_px + AMC_SETTLE_SAMPLE_STEP - 1) / AMC_SETTLE_SAMPLE_STEP;
 	return amc_image_diff_fraction(&a->sample, &b->sample, y0, AMC_SETTLE_PIXEL_TOLERANCE) <= s->tolerance;
@@ -160,7 +164,7 @@ int amc_settle_same(const amc_png_probe *a, const amc_png_probe *b, const amc_se
 
 /* Settling on a device that sends PNGs: frames are probed (inflated and
  * unfiltered, never converted) and compared exactly, then on a sample when
- * they differ; only the kept frame is decoded, once. */
+ * they differ; only the kept frame is decoded, once, from its probe. */
 static int settle_png(amc_device *dev, const amc_settle_opts *s, amc_observe_opts *o, amc_observation *out,
 		      int *frames, int *settled, amc_err *e)
 {
@@ -196,8 +200,12 @@ static int settle_png(amc_device *dev, const amc_settle_opts *s, amc_observe_opt
 			break;
 		}
 	}
+	/* The kept frame is the last one probed (prev): its rows become the
+	 * pixels in place, the frame's one decode, without inflating it again. */
+	int rc = timeout ? amc_png_probe_to_image(&prev, &out->img, e)
+			 : amc_png_decode(out->png, out->png_len, &out->img, e);
 	amc_png_probe_free(&prev);
-	if (amc_png_decode(out->png, out->png_len, &out->img, e) != 0)
+	if (rc != 0)
 		goto bad_png;
 	return 0;
 bad_png:

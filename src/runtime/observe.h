@@ -45,10 +45,11 @@ int amc_settle(amc_device *dev, const amc_settle_opts *s, amc_observe_opts *o,
 	       amc_observation *out, int *frames, int *settled, amc_err *e);
 /* Whether two probed frames (amc_png_probe_read, AMC_SETTLE_SAMPLE_STEP) count as
  * the same screen: exactly equal below the status bar, or within the
- * tolerance on their samples. Over PNG screenshots a settle decodes only the
+ * tolerance on their samples (made here, only when the frames are not
+ * exactly equal; so the probes are not const). Over PNG screenshots a settle decodes only the
  * frame it keeps (amc_png_decode_count rises by one); amc_png_probe_count
  * counts the compared frames. */
-int amc_settle_same(const amc_png_probe *a, const amc_png_probe *b, const amc_settle_opts *s);
+int amc_settle_same(amc_png_probe *a, amc_png_probe *b, const amc_settle_opts *s);
 void amc_observation_free(amc_observation *o);
 
 #endif

@@ -26,6 +26,10 @@ out=$(BENCH_LATENCY=input_ms=0 AMC_DATA_DIR="$AMC_TEST_SRCDIR/data" \
 like "$out" "wifi-off-on.yaml +1 launch_app +[0-9]+ +2 +1" "step 1: its screenshots, two tree dumps, one input"
 like "$out" "7 steps: amc's own time is" "the summary"
 like "$out" "with zero latency amc's own time totals" "and amc's own time at zero latency"
+like "$out" "action steps \\(a device input\\): amc's own time [0-9.]+ %" "issue 31: the action steps' share"
+like "$out" "target: amc's own time <= 3 % of every action step: (met|MISSED) \\([0-9]+ of [0-9]+ over\\)" "with its target"
+like "$out" "target: amc's own time <= 3 % of the total: (met|MISSED)" "and the total's"
+like "$out" "3 steps read the observation they had" "steps with no device call apart"
 out=$("$B/bench_device" /nonexistent 2>&1); is $? 2 "no stand-in: usage"
 # bench_search on 20,000 steps in a scratch TMPDIR: every query finds its planted rows
 out=$(TMPDIR="$T_HOME" "$B/bench_search" 20000 5 2>&1); is $? 0 "bench_search runs (20,000 steps, 5 rounds)"

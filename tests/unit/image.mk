@@ -15,6 +15,11 @@ TESTS += tests/unit/test_jpeg
 tests_unit_test_jpeg_SOURCES = tests/unit/test_jpeg.c
 tests_unit_test_jpeg_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/unit/test_framebuf
+TESTS += tests/unit/test_framebuf
+tests_unit_test_framebuf_SOURCES = tests/unit/test_framebuf.c
+tests_unit_test_framebuf_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/unit/test_pngfast
 TESTS += tests/unit/test_pngfast
 tests_unit_test_pngfast_SOURCES = tests/unit/test_pngfast.c

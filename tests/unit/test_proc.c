@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -96,6 +97,71 @@ int main(void)
 	const char *sig[] = { "sh", "-c", "kill -TERM $$", NULL };
 	ok(amc_proc_run(sig, 5000, 10, 10, &r, &e) == 0 && r.exit_code == 128 + SIGTERM, "killed by a signal: 128+N");
 	amc_proc_result_free(&r);
+
+	/* The child starts clean whatever amc's own signal state (posix_spawn's
+	 * attributes): default dispositions, nothing blocked, its own group. */
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_term, old_pipe;
+	sigaction(SIGTERM, &ign, &old_term);
+	sigaction(SIGPIPE, &ign, &old_pipe);
+	sigset_t usr1, old_mask;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &old_mask);
+	ok(amc_proc_run(sig, 5000, 10, 10, &r, &e) == 0 && r.exit_code == 128 + SIGTERM,
+	   "SIGTERM ignored in amc: the child's is the default again (%d)", r.exit_code);
+	amc_proc_result_free(&r);
+	const char *masks[] = { "grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status", NULL };
+	ok(amc_proc_run(masks, 5000, 4096, 1024, &r, &e) == 0, "the child's signal masks read");
+	like((char *)r.out, "SigBlk:\t0000000000000000", "nothing blocked in the child");
+	const char *ig = strstr((char *)r.out, "SigIgn:\t");
+	unsigned long long ign_mask = ig ? strtoull(ig + 8, NULL, 16) : ~0ULL;
+	ok(!(ign_mask & (1ULL << (SIGTERM - 1))) && !(ign_mask & (1ULL << (SIGPIPE - 1))),
+	   "SIGTERM and SIGPIPE not ignored in the child (SigIgn %llx)", ign_mask);
+	amc_proc_result_free(&r);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	const char *grp[] = { "sh", "-c", "echo $$ $(cut -d' ' -f5 /proc/$$/stat)", NULL };
+	ok(amc_proc_run(grp, 5000, 1024, 1024, &r, &e) == 0, "the child's group read");
+	long cpid = -1, cpgrp = -2;
+	ok(sscanf((char *)r.out, "%ld %ld", &cpid, &cpgrp) == 2 && cpid == cpgrp && cpid != (long)getpgrp(),
+	   "the child leads its own process group (pid %ld, group %ld)", cpid, cpgrp);
+	amc_proc_result_free(&r);
+
+	/* a working folder, and one that does not exist */
+	amc_proc_opts po = { .timeout_ms = 5000, .max_out = 1024, .max_err = 1024, .cwd = "/" };
+	const char *pwd[] = { "pwd", NULL };
+	ok(amc_proc_run_opts(pwd, &po, &r, &e) == 0, "pwd ran with a working folder");
+	is_str((char *)r.out, "/\n", "in that folder");
+	amc_proc_result_free(&r);
+	po.cwd = "/nonexistent-amc-folder";
+	ok(amc_proc_run_opts(pwd, &po, &r, &e) == -1 && e.code == AMC_EENV && strstr(e.msg, "pwd"),
+	   "a missing working folder: not run (%s)", e.msg);
+
+	/* an executable file that is not a program: refused, and said so */
+	char junk[] = "/tmp/amc-test-proc-junk-XXXXXX";
+	int jfd = mkstemp(junk);
+	ok(jfd >= 0 && write(jfd, "\x7f" "ELF not really", 15) == 15, "a junk executable written");
+	close(jfd);
+	chmod(junk, 0700);
+	const char *bad[] = { junk, NULL };
+	ok(amc_proc_run(bad, 5000, 10, 10, &r, &e) == -1 && e.code == AMC_EENV && strstr(e.msg, "cannot run"),
+	   "exec failure reported: %s", e.msg);
+	unlink(junk);
+
+	/* many short calls (an adb session): each one's status and output its own */
+	int good = 0;
+	for (int i = 0; i < 50; i++) {
+		char code[32];
+		snprintf(code, sizeof code, "echo %d; exit %d", i, i % 7);
+		const char *one[] = { "sh", "-c", code, NULL };
+		char want[16];
+		snprintf(want, sizeof want, "%d\n", i);
+		if (amc_proc_run(one, 5000, 64, 64, &r, &e) == 0 && r.exit_code == i % 7 && !strcmp((char *)r.out, want))
+			good++;
+		amc_proc_result_free(&r);
+	}
+	is_int(good, 50, "50 calls in a row, each with its own exit status and output");
 
 	/* detached: returns at once, the grandchild runs on with the variable set */
 	char flag[64];
