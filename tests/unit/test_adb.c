@@ -374,7 +374,7 @@ static long log_size(void)
 /* One registry action on the adb device: 0 when it ran; *res its result (freed here unless res_out). */
 static int action(amc_device *d, const char *tool, const char *args_json, cJSON **res_out, amc_err *e)
 {
-	amc_tool_ctx c = { d, NULL };
+	amc_tool_ctx c = { .dev = d };
 	cJSON *args = cJSON_Parse(args_json), *res = NULL;
 	int rc = amc_tools_find(tool)->run(&c, args, &res, e);
 	cJSON_Delete(args);

@@ -53,7 +53,7 @@ static void test_submit_and_double_tap(void)
 	amc_device d;
 	memset(&d, 0, sizeof d);
 	d.ops = &ops;
-	amc_tool_ctx c = { &d, NULL };
+	amc_tool_ctx c = { .dev = &d };
 	amc_err e = { 0 };
 	cJSON *res = NULL, *args = cJSON_Parse("{\"text\":\"weather\",\"submit\":true}");
 	ok(amc_tools_find("type_text")->run(&c, args, &res, &e) == 0, "type_text with submit");
@@ -220,7 +220,7 @@ int main(void)
 	amc_observation obs;
 	amc_observe_opts oo = { 0, AMC_OCR_OFF };
 	ok(amc_observe(d, &oo, &obs, &e) == 0, "observe");
-	amc_tool_ctx c = { d, &obs };
+	amc_tool_ctx c = { .dev = d, .obs = &obs };
 	cJSON *res = NULL;
 	cJSON *args = cJSON_Parse("{\"x\":\"left\",\"y\":3}");
 	ok(amc_tools_find("tap")->run(&c, args, &res, &e) == -1 && e.code == AMC_EUSAGE, "tap with a string x is refused");
