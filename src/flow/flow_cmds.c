@@ -4,7 +4,10 @@
  * commands not in flow_cmds_sel.c (selectors) or flow_cmds_ctl.c (control
  * flow); a command's name and description from its row; freeing. The rows
  * are flow_commands.c's; the YAML underneath is flow_yaml.c, the file around
- * the commands (config document, limits) flow.c. */
+ * the commands (config document, limits) flow.c. Over 800 lines: forty
+ * short parse functions of Maestro's simple commands, each beside the
+ * others it shares helpers with; the device-settings family would move
+ * out first, as it did for selectors and control flow. */
 #include "flow/flow_cmds.h"
 
 #include <stdio.h>

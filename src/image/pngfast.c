@@ -1,3 +1,8 @@
+/* pngfast.c - PNG's fast path (pngfast.h): decode, settling's probes and
+ * samples, and the encoder. Over 800 lines: the decoder, the probe and the
+ * encoder share the chunk walk, the unfiltering and the kept buffers
+ * (framebuf.h), and are fuzzed and tested against libpng as one unit; the
+ * encoder is what would move out first. */
 #include "image/pngfast.h"
 
 #include "image/framebuf.h"
