@@ -112,6 +112,9 @@ static int cmpd(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Over 120 lines: the bench is one measured sequence (the flows on the
+ * latency model, then at zero latency) whose figures print in the order
+ * the issue reads them, each share computed from the same runs. */
 int main(int argc, char **argv)
 {
 	if (argc < 2 || access(argv[1], X_OK) != 0) {
