@@ -139,11 +139,11 @@ static void test_flow_path(const char *home)
 		req.flow_path = "./pin.yaml";
 		is_int(prep(&req, &rel, &e), 0, "a relative flow path launches");
 		is_str(rel.task ? rel.task->flow_path : "", want, "recorded from the root");
+		if (rel.task)
+			amc_launch_free(&rel);
 		req.flow_path = "gone.yaml";
 		is_int(prep(&req, &rel, &e), -1, "a relative path to no file");
 		like(e.msg, "flow file 'gone.yaml' not found", "is named as the user wrote it");
-		if (rel.task)
-			amc_launch_free(&rel);
 		if (chdir(cwd) != 0)
 			ok(0, "back to the first folder");
 		req.flow_path = path;
