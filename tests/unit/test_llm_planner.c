@@ -116,6 +116,8 @@ static amc_task_outcome run_goal(env *v, const char *script, const char *goal, a
 	return out;
 }
 
+/* Over 120 lines: one scripted conversation with the mock model, each
+ * turn's checks right after the turn that they check. */
 int main(void)
 {
 	const char *home = test_home("agent");

@@ -11,6 +11,8 @@
 #include "util/clock.h"
 #include "util/proc.h"
 
+/* Over 120 lines: each process case (exit status, output bound, timeout,
+ * signals, process group, folder) is a few lines; one sequence reads best. */
 int main(void)
 {
 	amc_proc_result r;
