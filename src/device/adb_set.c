@@ -38,18 +38,16 @@ static int media_name_ok(const char *n)
 
 static int airplane(amc_device *d, const char *value, amc_err *e)
 {
-	int on;
-	if (!strcmp(value, "toggle")) {
+	int on = amc_dev_switch_parse(AMC_SET_AIRPLANE, value, e);
+	if (on < 0)
+		return -1;
+	if (on == AMC_SWITCH_TOGGLE) {
 		char *out = NULL;
 		const char *w[] = { "settings", "get", "global", "airplane_mode_on", NULL };
 		if (amc_adb_shell(d, w, &out, e) != 0)
 			return -1;
 		on = !(out && out[0] == '1');
 		free(out);
-	} else if (!strcmp(value, "on") || !strcmp(value, "off")) {
-		on = !strcmp(value, "on");
-	} else {
-		return amc_err_set(e, AMC_EUSAGE, "airplane mode must be on, off or toggle");
 	}
 	char *out = NULL;
 	const char *w[] = { "cmd", "connectivity", "airplane-mode", on ? "enable" : "disable", NULL };
@@ -123,16 +121,14 @@ int amc_adb_set(amc_device *d, amc_dev_setting what, const char *value, amc_err 
 		return amc_err_set(e, AMC_EUSAGE, "adb cannot set a phone's location without a mock-location app");
 	case AMC_SET_DARK_MODE: {
 		/* `cmd uimode night yes|no` (UiModeManager's shell command, Android 10+) */
-		int on;
-		if (!strcmp(value, "toggle")) {
+		int on = amc_dev_switch_parse(AMC_SET_DARK_MODE, value, e);
+		if (on < 0)
+			return -1;
+		if (on == AMC_SWITCH_TOGGLE) {
 			char now[8];
 			if (amc_adb_get(d, AMC_SET_DARK_MODE, now, sizeof now, e) != 0)
 				return -1;
 			on = strcmp(now, "on") != 0;
-		} else if (!strcmp(value, "on") || !strcmp(value, "off")) {
-			on = !strcmp(value, "on");
-		} else {
-			return amc_err_set(e, AMC_EUSAGE, "dark mode must be on, off or toggle");
 		}
 		const char *w[] = { "cmd", "uimode", "night", on ? "yes" : "no", NULL };
 		if (amc_adb_shell(d, w, NULL, e) != 0)

@@ -164,16 +164,14 @@ int amc_appium_set_setting(const amc_appium_link *l, amc_dev_setting what, const
 		return push_media(l, p, value, e);
 	if (what != AMC_SET_AIRPLANE && what != AMC_SET_DARK_MODE)
 		return amc_err_set(e, AMC_EUSAGE, "amc's Appium driver cannot change the %s", amc_dev_setting_name(what));
-	int on;
-	if (!strcmp(value, "toggle")) {
+	int on = amc_dev_switch_parse(what, value, e);
+	if (on < 0)
+		return -1;
+	if (on == AMC_SWITCH_TOGGLE) {
 		char now[8];
 		if (amc_appium_get_setting(l, what, now, sizeof now, e) != 0)
 			return -1;
 		on = strcmp(now, "on") != 0;
-	} else if (!strcmp(value, "on") || !strcmp(value, "off")) {
-		on = !strcmp(value, "on");
-	} else {
-		return amc_err_set(e, AMC_EUSAGE, "%s must be on, off or toggle", amc_dev_setting_name(what));
 	}
 	cJSON *arg = cJSON_CreateObject();
 	if (what == AMC_SET_AIRPLANE) {

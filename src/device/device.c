@@ -104,6 +104,18 @@ const char *amc_dev_setting_name(amc_dev_setting s)
 	return s >= 0 && s < AMC_SET_COUNT ? SETTINGS[s] : "?";
 }
 
+int amc_dev_switch_parse(amc_dev_setting what, const char *value, amc_err *e)
+{
+	if (value && !strcmp(value, "on"))
+		return 1;
+	if (value && !strcmp(value, "off"))
+		return 0;
+	if (value && !strcmp(value, "toggle"))
+		return AMC_SWITCH_TOGGLE;
+	return amc_err_set(e, AMC_EUSAGE, "%s must be on, off or toggle",
+			   what == AMC_SET_AIRPLANE ? "airplane mode" : "dark mode");
+}
+
 /* Maestro's DeviceOrientation: PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT,
  * UPSIDE_DOWN (also camelCase); landscape left is the top of the phone to
  * the left, a quarter turn counter-clockwise (Android's ROTATION_90). */

@@ -82,6 +82,11 @@ typedef enum amc_dev_setting {
 /* "orientation", "airplane", "location", "add_media", "dark_mode". */
 int amc_dev_setting_parse(const char *s, amc_dev_setting *out);
 const char *amc_dev_setting_name(amc_dev_setting s);
+/* An on/off setting's value (AMC_SET_AIRPLANE, AMC_SET_DARK_MODE): 1 "on",
+ * 0 "off", AMC_SWITCH_TOGGLE "toggle" (the driver reads the current state);
+ * -1 with e set for anything else, the same message for every device kind. */
+#define AMC_SWITCH_TOGGLE 2
+int amc_dev_switch_parse(amc_dev_setting what, const char *value, amc_err *e);
 /* An orientation name, amc's ("landscape_left") or Maestro's
  * ("LANDSCAPE_LEFT", "landscapeLeft"), as Android's user_rotation: 0
  * portrait, 1 landscape left (ROTATION_90), 2 upside down, 3 landscape right;

@@ -272,6 +272,13 @@ static void test_settings(void)
 	ok(amc_location_parse("91,0", &la, &lo) == -1 && amc_location_parse("1,181", &la, &lo) == -1 &&
 	   amc_location_parse("1", &la, &lo) == -1 && amc_location_parse("1,2x", &la, &lo) == -1,
 	   "out of range or not numbers: refused");
+	/* on/off/toggle: one reading and one message for the sim, adb and Appium */
+	amc_err e = { 0 };
+	ok(amc_dev_switch_parse(AMC_SET_AIRPLANE, "on", &e) == 1 && amc_dev_switch_parse(AMC_SET_DARK_MODE, "off", &e) == 0 &&
+	   amc_dev_switch_parse(AMC_SET_DARK_MODE, "toggle", &e) == AMC_SWITCH_TOGGLE, "on, off, toggle");
+	ok(amc_dev_switch_parse(AMC_SET_AIRPLANE, "ON", &e) == -1, "a value in capitals is refused");
+	is_str(e.msg, "airplane mode must be on, off or toggle", "says what it takes");
+	ok(amc_dev_switch_parse(AMC_SET_DARK_MODE, NULL, &e) == -1 && strstr(e.msg, "dark mode"), "no value: refused, named");
 }
 
 int main(void)

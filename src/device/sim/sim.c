@@ -529,11 +529,14 @@ static int op_set(amc_device *d, amc_dev_setting what, const char *value, amc_er
 		break;
 	}
 	case AMC_SET_AIRPLANE:
-		if (strcmp(value, "on") && strcmp(value, "off") && strcmp(value, "toggle"))
-			return amc_err_set(e, AMC_EUSAGE, "airplane mode must be on, off or toggle");
-		s->st.toggles[TG_AIRPLANE] = !strcmp(value, "toggle") ? !s->st.toggles[TG_AIRPLANE]
-					     : !strcmp(value, "on");
+	case AMC_SET_DARK_MODE: { /* dark mode is Settings' Dark theme: every screen's palette */
+		int *t = &s->st.toggles[what == AMC_SET_AIRPLANE ? TG_AIRPLANE : TG_DARK];
+		int v = amc_dev_switch_parse(what, value, e);
+		if (v < 0)
+			return -1;
+		*t = v == AMC_SWITCH_TOGGLE ? !*t : v;
 		break;
+	}
 	case AMC_SET_LOCATION:
 		if (amc_location_parse(value, &s->st.lat, &s->st.lon) != 0)
 			return amc_err_set(e, AMC_EUSAGE, "a location is \"LATITUDE,LONGITUDE\" in degrees "
@@ -557,11 +560,6 @@ static int op_set(amc_device *d, amc_dev_setting what, const char *value, amc_er
 		free(name);
 		break;
 	}
-	case AMC_SET_DARK_MODE: /* Settings' Dark theme: every screen's palette */
-		if (strcmp(value, "on") && strcmp(value, "off") && strcmp(value, "toggle"))
-			return amc_err_set(e, AMC_EUSAGE, "dark mode must be on, off or toggle");
-		s->st.toggles[TG_DARK] = !strcmp(value, "toggle") ? !s->st.toggles[TG_DARK] : !strcmp(value, "on");
-		break;
 	default:
 		return amc_err_set(e, AMC_EUSAGE, "unknown device setting");
 	}
