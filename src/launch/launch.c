@@ -337,18 +337,15 @@ static int flow_planner(const amc_config *cfg, const amc_launch_req *req, amc_la
  * prefix added ("CWD/"), 0 when the folder cannot be had (PATH unchanged). */
 static size_t absolute(char **path)
 {
-	char *cwd = getcwd(NULL, 0);
-	if (!cwd)
+	char cwd[PATH_MAX], abs[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
 		return 0;
-	amc_sb sb;
-	amc_sb_init(&sb);
-	amc_sb_printf(&sb, "%s/", strcmp(cwd, "/") ? cwd : "");
-	size_t n = sb.len;
-	amc_sb_puts(&sb, *path);
-	free(cwd);
+	int root = !strcmp(cwd, "/");
+	if (amc_path_join(abs, sizeof abs, root ? "" : cwd, *path) != 0)
+		return 0;
 	free(*path);
-	*path = amc_sb_detach(&sb);
-	return n > 1 ? n : 0; /* from "/": nothing to take off again */
+	*path = amc_xstrdup(abs);
+	return root ? 0 : strlen(cwd) + 1; /* from "/": nothing to take off again */
 }
 
 /* Every "CWD/" (the first CWDL bytes of ABS) removed from MSG, in place. */

@@ -43,14 +43,7 @@ AMC_TEST_APPIUM_STUB_URL="http://127.0.0.1:$(cat "$T_HOME/stub.port" 2>/dev/null
 AMC_TEST_APPIUM_URL="http://127.0.0.1:$port" AMC_TEST_APPIUM_APP="$src/app.xml" AMC_TEST_APPIUM_FLOW="$src/sign-in.yaml" \
 	"$AMC_TEST_BUILDDIR/tests/unit/test_appium" >"$T_HOME/c.out" 2>&1
 rc=$?
-# The C program's checks, renumbered into this test's plan.
-while IFS= read -r line; do
-	case "$line" in
-	"ok "*) ok 1 "${line#ok * - }" ;;
-	"not ok "*) ok 0 "${line#not ok * - }" ;;
-	"#"*) echo "$line" ;;
-	esac
-done <"$T_HOME/c.out"
+tap_relay "$T_HOME/c.out"
 ok_status $rc "test_appium exited 0"
 # What amc asked for the settings the fake driver lacks (appium_set.c), read
 # back from Appium's log: the script and its arguments as amc sent them.
