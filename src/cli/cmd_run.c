@@ -425,7 +425,7 @@ const amc_cmd amc_cmd_run = {
 	"  -d, --device ID     sim, sim:N (default: config device.default)\n"
 	"  -m, --max-steps N   fail the task after N steps (default: config runner.max_steps)\n"
 	"  -y, --yes           allow irreversible-looking taps (send, pay, delete, ...) without asking\n"
-	"      --confirm       ask before irreversible-looking taps in flows too\n"
+	"      --confirm       ask before irreversible-looking taps and clearState in flows too\n"
 	"  -j, --json          print the finished task as JSON on stdout\n\n"
 	"Questions of the agent (ask_user) and confirmations are asked on the terminal; with\n"
 	"no terminal a question fails the task and an irreversible tap is refused.\n"

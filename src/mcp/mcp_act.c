@@ -707,6 +707,11 @@ cJSON *amc_mcp_run_task(const amc_mcp_call *c)
 		req.bundle = &b;
 	} else
 		req.flow_path = flow;
+	/* A client's flow is nobody's yes: gated as `amc run --confirm` is, so
+	 * what the text gate above cannot read (a tap by point or id, a word
+	 * built by ${...}, a sub-flow's tap, clearState from a sub-flow) is
+	 * refused at its step; --yes lets it all run. */
+	req.confirm = flow && !o->assume_yes;
 	run_job *j = amc_xcalloc(1, sizeof *j);
 	amc_store *store = NULL;
 	amc_err se;

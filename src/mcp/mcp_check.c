@@ -1,6 +1,7 @@
 /* mcp_check.c - a client's flow before it runs (mcp_check.h). */
 #include "mcp/mcp_check.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,29 @@ int amc_mcp_flow_is_text(const char *flow)
 	return strchr(flow, '\n') && !amc_file_exists(flow);
 }
 
+/* A line that erases an app's data: the `clearState` command, or launchApp's
+ * `clearState:` (block or flow style) with any value but false (`${...}` may
+ * well be true). Conservative: the word in a quoted text counts too. */
+static int clears_state(const char *t)
+{
+	const char *hash = strstr(t, " #"); /* a YAML comment after the command */
+	for (const char *p = t; (p = strstr(p, "clearState")) != NULL; p += 10) {
+		if (hash && p > hash)
+			return 0;
+		if (p > t && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;
+		const char *v = p + 10;
+		if (*v == '\0' || strchr(" \t,]}", *v))
+			return 1; /* bare `- clearState`, `[clearState]` */
+		if (*v++ != ':')
+			continue;
+		v += strspn(v, " \t\"'");
+		if (strncmp(v, "false", 5) || (v[5] && !strchr(" \t\"',}#", v[5])))
+			return 1;
+	}
+	return 0;
+}
+
 int amc_mcp_flow_gate(const char *text, const char *name, int *at, amc_err *e)
 {
 	amc_words w;
@@ -43,14 +67,18 @@ int amc_mcp_flow_gate(const char *text, const char *name, int *at, amc_err *e)
 			in_tap = !strncmp(c, "tapOn", 5) || !strncmp(c, "longPressOn", 11) || !strncmp(c, "doubleTapOn", 11);
 		}
 		const char *word = in_tap && *t != '#' ? amc_words_match(&w, t) : NULL;
+		if (!word && *t != '#' && clears_state(t))
+			word = "clearState";
 		if (word) {
 			amc_sb sb;
 			amc_sb_init(&sb);
 			amc_sanitize_line(t, strlen(t), &sb);
-			amc_err_set(e, AMC_EFAIL, "refused before it started: line %d of %s (%s) taps something irreversible-looking "
-				    "('%s'), and a run's steps have nobody to confirm them. Do it step by step with act (your "
-				    "user confirms there), or ask them to restart this server as `amc mcp --yes`",
-				    line, name, amc_sb_str(&sb), word);
+			int clear = !strcmp(word, "clearState");
+			amc_err_set(e, AMC_EFAIL, "refused before it started: line %d of %s (%s) %s ('%s'), and a run's steps "
+				    "have nobody to confirm them. Do it step by step with act%s (your user confirms there), or ask "
+				    "them to restart this server as `amc mcp --yes`",
+				    line, name, amc_sb_str(&sb), clear ? "erases an app's data" : "taps something irreversible-looking",
+				    word, clear ? "'s clear_app" : "");
 			amc_sb_free(&sb);
 			if (at)
 				*at = line;

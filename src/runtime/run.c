@@ -470,15 +470,20 @@ static int confirm_gate(run *r, step *s)
 	const amc_tool *tool = amc_tools_find(act->tool);
 	char what[96];
 	const char *word, *text;
-	if (tool && tool->confirm) {
+	/* a flow's clearState (manage_app clear_state) erases data like
+	 * clear_app: asked when the flow is gated (an MCP client's flow, or
+	 * --confirm); a person's own `amc run --flow` is their yes */
+	int clears = !strcmp(act->tool, "manage_app") && amc_json_str(act->args, "op") &&
+		     !strcmp(amc_json_str(act->args, "op"), "clear_state") && r->planner->gated;
+	if ((tool && tool->confirm) || clears) {
 		/* irreversible whatever the screen shows (clearing an app's data):
 		 * asked for every planner, gated or not; only --yes skips it */
 		if (o->assume_yes)
 			return 1;
 		const char *app = amc_json_str(act->args, "app_id");
-		snprintf(what, sizeof what, "%s (erases all its data)", act->tool);
+		snprintf(what, sizeof what, "%s (erases all its data)", clears ? "clearState" : act->tool);
 		text = app ? app : "";
-		word = act->tool;
+		word = clears ? "clearState" : act->tool;
 	} else {
 		if (!r->planner->gated || !o->confirm_words || o->assume_yes)
 			return 1;
@@ -517,7 +522,7 @@ static int confirm_gate(run *r, step *s)
 			 "finish or ask_user instead", word);
 	else
 		snprintf(s->error, sizeof s->error, "irreversible action ('%s') not confirmed: nobody could be asked%s%.300s "
-			 "(rerun with --yes to allow it)", word, ce.msg[0] ? ": " : "", ce.msg);
+			 "(--yes allows it: `amc run --yes`, or for an MCP client's runs `amc mcp --yes`)", word, ce.msg[0] ? ": " : "", ce.msg);
 	return 0;
 }
 

@@ -98,6 +98,57 @@ static void test_basics(void)
 	is_int(mt_stop(&m), 0, "basics: the server ends");
 }
 
+static const char *sc_str(const cJSON *r, const char *k)
+{
+	const char *v = amc_json_str(cJSON_GetObjectItemCaseSensitive(r, "structuredContent"), k);
+	return v ? v : "";
+}
+
+/* A client's flow is nobody's yes: clearState is refused before the run, and
+ * what no line shows (a word built by ${...}, a sub-flow's clearState) is
+ * refused at its step, so the data stays. */
+static void test_flow_gate(void)
+{
+	mt_server m;
+	mt_start(&m, home, cfg, 0, 0);
+	cJSON_Delete(mt_init(&m, "2025-11-25", "{}"));
+	cJSON *r = mt_call(&m, 2, "run_task", "{\"device\":\"sim\",\"flow\":\"appId: com.android.contacts\\n---\\n"
+			   "- launchApp:\\n    clearState: true\\n\"}", 30000);
+	ok(is_error(r), "launchApp clearState: true in a client's flow: refused before it starts");
+	like(mt_text(r), "line 4 of the flow text you sent (clearState: true) erases an app's data ('clearState')",
+	     "  naming the line and what it would erase");
+	cJSON_Delete(r);
+	r = mt_call(&m, 3, "run_task", "{\"device\":\"sim\",\"wait\":true,\"flow\":\"appId: com.android.contacts\\n---\\n"
+		    "- launchApp: {appId: com.android.contacts, clearState: false}\\n- back\\n\"}", 30000);
+	ok(!is_error(r) && !strcmp(sc_str(r, "status"), "succeeded"), "clearState: false passes the gate and runs");
+	cJSON_Delete(r);
+	char sub[PATH_MAX], top[PATH_MAX], a[PATH_MAX + 200];
+	pathf(sub, sizeof sub, "%s/wipe.yaml", home);
+	FILE *f = fopen(sub, "w");
+	fputs("appId: com.android.contacts\n---\n- clearState\n", f);
+	fclose(f);
+	pathf(top, sizeof top, "%s/top.yaml", home);
+	f = fopen(top, "w");
+	fputs("appId: com.android.contacts\n---\n- runFlow: wipe.yaml\n", f);
+	fclose(f);
+	snprintf(a, sizeof a, "{\"device\":\"sim\",\"wait\":true,\"flow\":\"%s\"}", top);
+	r = mt_call(&m, 4, "run_task", a, 60000);
+	ok(!is_error(r) && strcmp(sc_str(r, "status"), "succeeded"), "a sub-flow's clearState: the task does not succeed (%s)",
+	   sc_str(r, "status"));
+	like(sc_str(r, "error"), "clearState", "  its step was refused, naming clearState");
+	cJSON_Delete(r);
+	r = mt_call(&m, 5, "run_task", "{\"device\":\"sim\",\"wait\":true,\"flow\":\"appId: com.android.contacts\\n---\\n"
+		    "- launchApp\\n- tapOn: Alan Turing\\n- tapOn: ${'Del' + 'ete'}\\n- tapOn: ${'Del' + 'ete'}\\n\"}", 60000);
+	ok(!is_error(r) && strcmp(sc_str(r, "status"), "succeeded"), "a tap on Delete spelt by ${...}: not done (%s)",
+	   sc_str(r, "status"));
+	like(sc_str(r, "error"), "delete", "  refused at its step as irreversible-looking");
+	cJSON_Delete(r);
+	r = mt_call(&m, 6, "observe", "{\"device\":\"sim\",\"image\":false}", 30000);
+	ok(elem(r, "Alan Turing")[0], "Alan Turing is still there");
+	cJSON_Delete(r);
+	is_int(mt_stop(&m), 0, "flow gate: the server ends");
+}
+
 static void test_elicitation(void)
 {
 	mt_server m;
@@ -426,6 +477,8 @@ int main(void)
 {
 	home = test_home("mcp-act");
 	setenv("AMC_OCR_POLICY", "off", 1);
+	if (!getenv("AMC_JS") || !*getenv("AMC_JS")) /* the build's engine, for ${...} */
+		setenv("AMC_JS", AMC_ABS_BUILDDIR "/amc-js", 1);
 	cfg = amc_config_new();
 	test_basics();
 	test_elicitation();
@@ -433,6 +486,7 @@ int main(void)
 	test_busy();
 	test_fresh();
 	test_fresh_by_itself();
+	test_flow_gate(); /* last: it leaves Contacts open where the others start from home */
 	amc_config_free(cfg);
 	return done_testing();
 }

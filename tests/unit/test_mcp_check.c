@@ -58,6 +58,25 @@ int main(void)
 	ok(amc_mcp_flow_gate("appId: x\n---\n- inputText: Delete\n- tapOn: OK\n", "t", &line, &e) == 0,
 	   "typing the word is no tap: it passes");
 
+	/* clearState erases an app's data: the command, launchApp's key in either
+	 * style, any value but false; a comment or clearState: false passes */
+	const char *clears[] = { "- clearState\n", "- clearState: com.x\n", "- launchApp:\n    clearState: true\n",
+				 "- launchApp: {appId: x, clearState: ${WIPE}}\n", "- launchApp:\n    clearState: \"true\"\n" };
+	for (size_t i = 0; i < sizeof clears / sizeof *clears; i++) {
+		char t[256];
+		snprintf(t, sizeof t, "appId: x\n---\n%s", clears[i]);
+		e.msg[0] = 0;
+		ok(amc_mcp_flow_gate(t, "t", &line, &e) == -1 && strstr(e.msg, "erases an app's data ('clearState')"),
+		   "clearState form %zu refused: %s", i, e.msg);
+	}
+	const char *keeps[] = { "- launchApp:\n    clearState: false\n", "- launchApp: {appId: x, clearState: false}\n",
+				"- back # then clearState\n", "# - clearState\n", "- inputText: noclearStateHere\n" };
+	for (size_t i = 0; i < sizeof keeps / sizeof *keeps; i++) {
+		char t[256];
+		snprintf(t, sizeof t, "appId: x\n---\n%s", keeps[i]);
+		ok(amc_mcp_flow_gate(t, "t", &line, &e) == 0, "no clearState in form %zu: passes", i);
+	}
+
 	/* run_task {flow, check_only}: no device, no task; the gate without --yes */
 	amc_mcp_opts o = { .home = home, .cfg = cfg };
 	cJSON *args = cJSON_CreateObject();
