@@ -37,6 +37,16 @@ void amc_tui_steptext_free(amc_tui_lines *l);
 /* `s` (raw; sanitized here) as rows of at most w columns appended to out,
  * continuation rows indented as the first (plus two). */
 void amc_tui_steptext_wrap(amc_tui_lines *out, const char *s, int w);
+/* 1 when s is a numbered flow source line of amc_tui_steptext_add_source. */
+int amc_tui_steptext_is_source(const char *s);
+/* A source line (or any line: then as amc_tui_steptext_wrap) as rows of at
+ * most w columns, the YAML never broken before its trailing comment: code
+ * that fits stays one row (the comment cut where drawn); longer code wraps
+ * under a number-less gutter "      | ". */
+void amc_tui_steptext_wrap_source(amc_tui_lines *out, const char *s, int w);
+/* A copy of err (caller frees) where the path of the flow file named by the
+ * step's source ("flow command at PATH:LINE") is its base name. */
+char *amc_tui_steptext_short_error(const char *err, const amc_step_row *s);
 /* The task's error in its own box at row y, full width w, at most a third of
  * h rows (at least 5); returns the rows used. */
 int amc_tui_steptext_error_box(const char *err, int y, int w, int h);

@@ -366,20 +366,28 @@ static void draw_operation(task_view *t, int y, int x, int h, int w)
 		return;
 	amc_tui_lines l = { NULL, 0 }, rows = { NULL, 0 };
 	build_op(t, &t->steps[t->sel], t->nothing[t->sel], &l);
-	/* long texts wrap (an error, its screen list, a warning): none is cut */
-	for (size_t i = 0; i < l.n; i++)
-		amc_tui_steptext_wrap(&rows, l.v[i], w - 2);
-	if (t->op_top > (long)rows.n - 1)
-		t->op_top = rows.n ? (long)rows.n - 1 : 0;
-	for (int i = 0; i < t->op_page && t->op_top + i < (long)rows.n; i++) {
-		const char *r = rows.v[t->op_top + i];
+	/* long texts wrap (an error, its screen list, a warning): none is cut;
+	 * a flow source line keeps its trailing comment with it. Each row takes
+	 * the colour of the line it came from, so a wrapped error is red to its end. */
+	int failed = t->steps[t->sel].status && strcmp(t->steps[t->sel].status, "ok") != 0;
+	signed char *els = NULL;
+	for (size_t i = 0; i < l.n; i++) {
+		const char *r = l.v[i];
+		size_t before = rows.n;
+		amc_tui_steptext_wrap_source(&rows, r, w - 2);
 		/* the flow's line of this step ("> 19 | ...") in red only when it failed */
-		int failed = t->steps[t->sel].status && strcmp(t->steps[t->sel].status, "ok") != 0;
-		int el = i == 0 && t->op_top == 0 ? AMC_EL_TITLE
+		int el = i == 0 ? AMC_EL_TITLE
 			 : !strncmp(r, "error:", 6) || (r[0] == '>' && failed) ? AMC_EL_ERROR
 			 : r[0] == '>' ? AMC_EL_TITLE : r[0] == '!' ? AMC_EL_WARN : AMC_EL_NORMAL;
-		amc_tui_put(stdscr, y + 1 + i, x + 1, w - 2, r, amc_tui_attr(el), 1);
+		els = amc_xrealloc(els, rows.n ? rows.n : 1);
+		for (size_t k = before; k < rows.n; k++)
+			els[k] = (signed char)el;
 	}
+	if (t->op_top > (long)rows.n - 1)
+		t->op_top = rows.n ? (long)rows.n - 1 : 0;
+	for (int i = 0; i < t->op_page && t->op_top + i < (long)rows.n; i++)
+		amc_tui_put(stdscr, y + 1 + i, x + 1, w - 2, rows.v[t->op_top + i], amc_tui_attr(els[t->op_top + i]), 1);
+	free(els);
 	amc_tui_steptext_free(&rows);
 	amc_tui_steptext_free(&l);
 }
@@ -447,9 +455,21 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	}
 	amc_tui_put(stdscr, y, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(amc_tui_status_el(r->status)) | A_BOLD, 1);
 	amc_sb_reset(&sb);
-	if (r->error && *r->error) {
+	if (r->error && *r->error && t->zoom) {
+		/* a zoomed pane has the whole terminal: the error on one row (the
+		 * zoomed Operation pane has all of it), not the box */
+		char *e = amc_tui_steptext_short_error(r->error, t->nsteps ? &t->steps[t->nsteps - 1] : NULL);
+		amc_sb_printf(&sb, "error: %s", e);
+		amc_tui_put(stdscr, y + 1, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(AMC_EL_ERROR), 1);
+		free(e);
 		amc_sb_free(&sb);
-		int used = amc_tui_steptext_error_box(r->error, y + 1, w, h - 1);
+		y += 2;
+		h -= 2;
+	} else if (r->error && *r->error) {
+		amc_sb_free(&sb);
+		char *e = amc_tui_steptext_short_error(r->error, t->nsteps ? &t->steps[t->nsteps - 1] : NULL);
+		int used = amc_tui_steptext_error_box(e, y + 1, w, h - 1);
+		free(e);
 		y += 1 + used;
 		h -= 1 + used;
 	} else {
