@@ -433,21 +433,21 @@ int amc_tui_steptext_error_box(const char *err, int y, int w, int h)
 	}
 	int row = mrows;
 	if (nitems && irows == 1) {
-		/* one row: "on screen: 'a'  'b'  +N more: z on Operation" */
+		/* one row: "on screen: 'a'  'b'  +N more: Tab to Operation, z" */
 		amc_sb sb;
 		amc_sb_init(&sb);
 		amc_sb_puts(&sb, "on screen:");
 		size_t k = 0;
 		for (; k < nitems; k++) {
 			char more[64];
-			snprintf(more, sizeof more, "  +%zu more: z on Operation", nitems - k - 1);
+			snprintf(more, sizeof more, "  +%zu more: Tab to Operation, z", nitems - k - 1);
 			int need = amc_tui_width(amc_sb_str(&sb)) + 2 + amc_tui_width(l.v[2 + k]);
 			if (need + (k + 1 < nitems ? amc_tui_width(more) : 0) > w - 4)
 				break;
 			amc_sb_printf(&sb, "  %s", l.v[2 + k]);
 		}
 		if (k < nitems)
-			amc_sb_printf(&sb, "  +%zu more: z on Operation", nitems - k);
+			amc_sb_printf(&sb, "  +%zu more: Tab to Operation, z", nitems - k);
 		amc_tui_put(stdscr, y + 1 + row, 2, w - 4, amc_sb_str(&sb), amc_tui_attr(AMC_EL_NORMAL), 1);
 		amc_sb_free(&sb);
 	} else if (nitems) {
@@ -460,7 +460,7 @@ int amc_tui_steptext_error_box(const char *err, int y, int w, int h)
 			const char *txt = l.v[2 + k];
 			char more[64];
 			if (k == fit - 1 && nitems > fit) {
-				snprintf(more, sizeof more, "+%zu more: z on Operation", nitems - fit + 1);
+				snprintf(more, sizeof more, "+%zu more: Tab to Operation, z", nitems - fit + 1);
 				txt = more;
 			}
 			int cw = txt == more ? w - 4 - c * colw : colw; /* the count may use the rest of the row */
