@@ -8,6 +8,7 @@
 
 #include "tui/app.h"
 #include "tui/text.h"
+#include "tui/theme.h"
 #include "util/fsutil.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
@@ -470,4 +471,16 @@ int amc_tui_steptext_error_box(const char *err, int y, int w, int h)
 	amc_tui_steptext_free(&msg);
 	amc_tui_steptext_free(&l);
 	return inner + 2;
+}
+
+/* The running step's row under the timeline: " 4 ▶ plan ...". A phase of a
+ * step the timeline already has (its record was read before the runner's
+ * next event) is stale: it showed "3 ▶ record ..." under a finished step 3;
+ * then only the task's status. */
+void amc_tui_steptext_phase_row(char *buf, size_t n, const char *phase, int step, int last_recorded, const char *status)
+{
+	if (phase && step > last_recorded)
+		snprintf(buf, n, " %3d %s %s ...", step, amc_tui_status_symbol("running"), phase);
+	else
+		snprintf(buf, n, "     %s", status ? status : "");
 }

@@ -50,5 +50,8 @@ char *amc_tui_steptext_short_error(const char *err, const amc_step_row *s);
 /* The task's error in its own box at row y, full width w, at most a third of
  * h rows (at least 5); returns the rows used. */
 int amc_tui_steptext_error_box(const char *err, int y, int w, int h);
+/* The running step's row under the timeline into buf: " 4 ▶ plan ...", or
+ * "     STATUS" when there is no phase or it is of a step already recorded. */
+void amc_tui_steptext_phase_row(char *buf, size_t n, const char *phase, int step, int last_recorded, const char *status);
 
 #endif

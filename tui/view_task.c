@@ -257,10 +257,7 @@ static void draw_timeline(amc_tui_app *a, task_view *t, int y, int x, int h, int
 		int step = 0;
 		const char *ph = amc_tui_phase(a, t->id, &step);
 		char s[96];
-		if (ph)
-			snprintf(s, sizeof s, " %3d %s %s ...", step, amc_tui_status_symbol("running"), ph);
-		else
-			snprintf(s, sizeof s, "     %s", t->task.status);
+		amc_tui_steptext_phase_row(s, sizeof s, ph, step, t->nsteps ? t->steps[t->nsteps - 1].step : 0, t->task.status);
 		amc_tui_put(stdscr, y + 1 + row, x + 1, w - 2, s, amc_tui_attr(AMC_EL_RUNNING), 0);
 	}
 }

@@ -141,5 +141,15 @@ int main(void)
 	e = amc_tui_steptext_short_error("no element", &s);
 	is_str(e, "no element", "a goal's error as it is");
 	free(e);
+
+	/* The running step's row: a stale phase (of a step already in the
+	 * timeline) is not shown as if that step still ran. */
+	char row[96];
+	amc_tui_steptext_phase_row(row, sizeof row, "plan", 4, 3, "running");
+	ok(strstr(row, "  4 ") && strstr(row, "plan ..."), "the next step's phase: '%s'", row);
+	amc_tui_steptext_phase_row(row, sizeof row, "record", 3, 3, "running");
+	is_str(row, "     running", "a recorded step's phase is not shown again");
+	amc_tui_steptext_phase_row(row, sizeof row, NULL, 0, 0, "queued");
+	is_str(row, "     queued", "no phase: the status");
 	return done_testing();
 }
