@@ -6,7 +6,8 @@
 # without its folder; a zoomed pane shows the error on one row instead of the
 # box; the Operation pane never wraps a YAML line's trailing comment onto a
 # row of its own; the step's description is never cut inside a character;
-# the Help view says when more keys lie below the page.
+# the Help view says when more keys lie below the page; a search hit
+# shows its match at 80 columns.
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
 command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed (apt-get install tmux)"
 export TZ=UTC TERM=xterm-256color LC_ALL=C.UTF-8 AMC_ADB_PATH=/nonexistent/adb
@@ -98,4 +99,16 @@ cap
 grep -q 'more above: k, PgUp' "$T_HOME/s"
 ok_status $? "and, at its end, that more lie above"
 stop
+
+# The Search view at 80 columns: a hit deep in a long error (the screen
+# list) still shows the match, the text before it cut from the left.
+printf '%s\n' S / ':type Office-5G' Enter ':dump hits' >"$T_HOME/keys"
+mkdir -p "$T_HOME/dump"
+"$AMC" tui --script "$T_HOME/keys" --dump-dir "$T_HOME/dump" --size 80x24 </dev/null
+ok_status $? "amc tui in script mode: a search at 80x24"
+errs=$(grep -E '^ [0-9a-z]+ +[0-9]+ (task_)?error ' "$T_HOME/dump/hits.txt")
+diag "$errs"
+[ -n "$errs" ] && ! printf '%s\n' "$errs" | grep -v -q 'Office-5G'
+ok_status $? "every hit in an error shows the matched text"
+like "$errs" ' …' "the text before it is cut from the left, with '…'"
 done_testing
