@@ -388,8 +388,12 @@ char *amc_tui_steptext_short_error(const char *err, const amc_step_row *s)
  * rows it needs but one, and one cut short ends in "…"; the screen list
  * gets what is left (one row: inline), what does not fit counted
  * ("z on the Operation pane shows all"). Returns the rows used. */
-int amc_tui_steptext_error_box(const char *err, int y, int w, int h)
+int amc_tui_steptext_error_box(const char *err, const char *status, int y, int w, int h)
 {
+	/* a task stopped by the operator or by a dead process did not fail:
+	 * the box says which ("cancelled by the operator" under "Error" misled) */
+	const char *title = status && !strcmp(status, "cancelled") ? "Cancelled"
+			    : status && !strcmp(status, "interrupted") ? "Interrupted" : "Error";
 	amc_tui_lines l = { NULL, 0 }, msg = { NULL, 0 };
 	amc_tui_steptext_add_error(&l, "", err, "");
 	amc_tui_steptext_wrap(&msg, l.v[0], w - 4);
@@ -415,7 +419,7 @@ int amc_tui_steptext_error_box(const char *err, int y, int w, int h)
 	if (nitems && irows < 1)
 		irows = 1;
 	int inner = mrows + irows;
-	amc_tui_box(y, 0, inner + 2, w, "Error", 0);
+	amc_tui_box(y, 0, inner + 2, w, title, 0);
 	attr_t ea = amc_tui_attr(AMC_EL_ERROR);
 	const char *ell = amc_tui_utf8() ? "\xe2\x80\xa6" : "~";
 	for (int i = 0; i < mrows && i < (int)msg.n; i++) {

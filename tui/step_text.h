@@ -47,9 +47,10 @@ void amc_tui_steptext_wrap_source(amc_tui_lines *out, const char *s, int w);
 /* A copy of err (caller frees) where the path of the flow file named by the
  * step's source ("flow command at PATH:LINE") is its base name. */
 char *amc_tui_steptext_short_error(const char *err, const amc_step_row *s);
-/* The task's error in its own box at row y, full width w, at most a third of
+/* The task's error in its own box (titled Error, or Cancelled / Interrupted
+ * for those statuses) at row y, full width w, at most a third of
  * h rows (at least 5); returns the rows used. */
-int amc_tui_steptext_error_box(const char *err, int y, int w, int h);
+int amc_tui_steptext_error_box(const char *err, const char *status, int y, int w, int h);
 /* The running step's row under the timeline into buf: " 4 ▶ plan ...", or
  * "     STATUS" when there is no phase or it is of a step already recorded. */
 void amc_tui_steptext_phase_row(char *buf, size_t n, const char *phase, int step, int last_recorded, const char *status);

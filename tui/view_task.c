@@ -465,7 +465,7 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	} else if (r->error && *r->error) {
 		amc_sb_free(&sb);
 		char *e = amc_tui_steptext_short_error(r->error, t->nsteps ? &t->steps[t->nsteps - 1] : NULL);
-		int used = amc_tui_steptext_error_box(e, y + 1, w, h - 1);
+		int used = amc_tui_steptext_error_box(e, r->status, y + 1, w, h - 1);
 		free(e);
 		y += 1 + used;
 		h -= 1 + used;

@@ -111,4 +111,19 @@ diag "$errs"
 [ -n "$errs" ] && ! printf '%s\n' "$errs" | grep -v -q 'Office-5G'
 ok_status $? "every hit in an error shows the matched text"
 like "$errs" ' …' "the text before it is cut from the left, with '…'"
+
+# A task the operator cancelled did not fail: its box says "Cancelled".
+{ printf 'appId: com.android.settings\nname: long-run\n---\n- launchApp\n'
+  i=0; while [ $i -lt 60 ]; do printf -- '- tapOn: "Wi-Fi"\n- back\n'; i=$((i + 1)); done; } >"$T_HOME/long.yaml"
+"$AMC" run --flow "$T_HOME/long.yaml" >/dev/null 2>&1 &
+runner=$!
+running() { "$AMC" tasks 2>/dev/null | grep -q 'running.*long-run'; }
+wait_for 20 running
+kill -INT $runner
+wait $runner
+is "$?" 130 "amc run: Ctrl-C cancels the run"
+printf '%s\n' Enter ':dump cancelled' >"$T_HOME/keys"
+"$AMC" tui --script "$T_HOME/keys" --dump-dir "$T_HOME/dump" --size 80x24 </dev/null
+grep -q '─ Cancelled ─' "$T_HOME/dump/cancelled.txt" && ! grep -q '─ Error ─' "$T_HOME/dump/cancelled.txt"
+ok_status $? "a cancelled task's box is titled Cancelled, not Error"
 done_testing
