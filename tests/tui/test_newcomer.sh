@@ -112,6 +112,12 @@ diag "$errs"
 ok_status $? "every hit in an error shows the matched text"
 like "$errs" ' …' "the text before it is cut from the left, with '…'"
 
+# A goal longer than its field: the end shows (the cursor), after "…".
+printf '%s\n' n j j j j Tab ':type Open the Settings app, go to Wi-Fi, turn it off and on, then check HomeNet' ':dump goal' Esc >"$T_HOME/keys"
+"$AMC" tui --script "$T_HOME/keys" --dump-dir "$T_HOME/dump" --size 80x24 </dev/null
+grep -q 'Goal: ….*check HomeNet_' "$T_HOME/dump/goal.txt"
+ok_status $? "a long goal in the Launch dialog: its start is marked cut with …"
+
 # A task the operator cancelled did not fail: its box says "Cancelled".
 { printf 'appId: com.android.settings\nname: long-run\n---\n- launchApp\n'
   i=0; while [ $i -lt 60 ]; do printf -- '- tapOn: "Wi-Fi"\n- back\n'; i=$((i + 1)); done; } >"$T_HOME/long.yaml"
