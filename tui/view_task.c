@@ -177,8 +177,13 @@ static void build_op(const task_view *t, const amc_step_row *s, int nothing, amc
 	/* the action as the planner or flow put it, unlabelled: the line people read first */
 	amc_tui_steptext_add(l, s->description ? s->description : s->tool);
 	amc_tui_steptext_add_target(s, l);
-	if (s->error && *s->error)
-		amc_tui_steptext_add_error(l, "error: ", s->error, "  ");
+	if (s->error && *s->error) {
+		/* the flow file by its name: its folder is on the "source:" line, and
+		 * at 80x24 a deep one filled the pane before the reason */
+		char *e = amc_tui_steptext_short_error(s->error, s);
+		amc_tui_steptext_add_error(l, "error: ", e, "  ");
+		free(e);
+	}
 	else
 		amc_tui_steptext_add(l, s->status && !strcmp(s->status, "ok") ? "result: ok" : "result: not ok");
 	if (nothing == 1)

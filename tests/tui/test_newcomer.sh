@@ -64,6 +64,8 @@ while [ $i -lt 40 ]; do
 	tmux -L "$sock" capture-pane -p | sed -n 's/^│[^│]*│\(│[^│]*│\).*/\1/p' >>"$T_HOME/op"
 	i=$((i + 1))
 done
+grep -q '^│error: deep-flow\.yaml:7:' "$T_HOME/op"
+ok_status $? "the Operation pane's error names the flow file, not its folder first"
 grep -q '^│>   7 | - tapOn: "Ein' "$T_HOME/op"
 ok_status $? "the failing line of the flow is marked in the Operation pane"
 grep -q '^│    5 | - tapOn: "Wi-Fi"' "$T_HOME/op"
