@@ -114,6 +114,16 @@ diag "$errs"
 ok_status $? "every hit in an error shows the matched text"
 like "$errs" ' …' "the text before it is cut from the left, with '…'"
 
+# NO_COLOR: the screenshots are still drawn (in the symbols' shapes), not
+# replaced by a "[screenshot WxH]" placeholder.
+printf '%s\n' G Enter Tab z ':dump mono-zoom' >"$T_HOME/keys"
+NO_COLOR=1 "$AMC" tui --script "$T_HOME/keys" --dump-dir "$T_HOME/dump" --size 80x24 </dev/null
+ok_status $? "amc tui in script mode with NO_COLOR"
+grep -q '─ Before ─' "$T_HOME/dump/mono-zoom.txt" && ! grep -q '\[screenshot' "$T_HOME/dump/mono-zoom.txt"
+ok_status $? "NO_COLOR: no placeholder where the screenshot goes"
+is "$(sed -n '/─ Before ─/,$p' "$T_HOME/dump/mono-zoom.txt" | grep -c '[█▀▄▌▐▖▗▘▝▚▞▙▛▜▟]')" \
+	"$(sed -n '/─ Before ─/,$p' "$T_HOME/dump/mono-zoom.txt" | grep -c '│')" "NO_COLOR: every row of the zoomed screenshots has block symbols"
+
 # A goal longer than its field: the end shows (the cursor), after "…".
 printf '%s\n' n j j j j Tab ':type Open the Settings app, go to Wi-Fi, turn it off and on, then check HomeNet' ':dump goal' Esc >"$T_HOME/keys"
 "$AMC" tui --script "$T_HOME/keys" --dump-dir "$T_HOME/dump" --size 80x24 </dev/null
