@@ -389,6 +389,17 @@ static void draw_operation(task_view *t, int y, int x, int h, int w)
 		t->op_top = rows.n ? (long)rows.n - 1 : 0;
 	for (int i = 0; i < t->op_page && t->op_top + i < (long)rows.n; i++)
 		amc_tui_put(stdscr, y + 1 + i, x + 1, w - 2, rows.v[t->op_top + i], amc_tui_attr(els[t->op_top + i]), 1);
+	/* the pane holds more than it shows (at 80x24 four rows of a failed
+	 * step's twenty): say so on its bottom edge, and which way */
+	int below = t->op_top + t->op_page < (long)rows.n, above = t->op_top > 0, u = amc_tui_utf8();
+	if ((below || above) && w > 16) {
+		const char *m = below && above ? (u ? " \xe2\x86\x91 more \xe2\x86\x93 " : " ^ more v ")
+				: below	       ? (u ? " more \xe2\x86\x93 " : " more v ")
+					       : (u ? " \xe2\x86\x91 more " : " ^ more ");
+		int mw = amc_tui_width(m);
+		amc_tui_put(stdscr, y + h - 1, x + w - 2 - mw, mw, m,
+			    amc_tui_attr(t->focus == P_OPERATION ? AMC_EL_FOCUS : AMC_EL_BORDER), 0);
+	}
 	free(els);
 	amc_tui_steptext_free(&rows);
 	amc_tui_steptext_free(&l);

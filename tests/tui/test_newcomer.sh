@@ -53,6 +53,8 @@ like "$box" 'step 4: deep-flow\.yaml:7: tapOn: no' "the box names the flow file 
 like "$box" 'after [0-9.]+ s' "the whole message is in the box at 80x24 (it ends with the wait)"
 like "$box" "'Navigate up'" "what was on screen follows it"
 like "$box" '\+[0-9]+ more: Tab to Operation, z' "and the rest is counted, with the keys that show it"
+grep -q '─ more ↓ ─┘└' "$T_HOME/s"
+ok_status $? "the Operation pane's bottom edge says it holds more below"
 keys Tab Tab Tab
 # j scrolls the Operation pane (the second box of a row at 80x24) through the
 # error, its screen list and the flow's source: every row it showed
@@ -75,6 +77,9 @@ grep -q '^│ *# ' "$T_HOME/op"
 ok_status $? "no row of the Operation pane starts with a YAML comment"
 grep -q '^│      | ' "$T_HOME/op"
 ok_status $? "a long line continues under a number-less gutter"
+cap
+grep -q '─ ↑ more [↓─]' "$T_HOME/s"
+ok_status $? "scrolled down, it says more lie above"
 keys z
 cap
 grep -q '─ Error ─' "$T_HOME/s"
