@@ -488,3 +488,40 @@ void amc_tui_steptext_phase_row(char *buf, size_t n, const char *phase, int step
 	else
 		snprintf(buf, n, "     %s", status ? status : "");
 }
+
+/* The Operation pane's lines as rows of w columns: long texts wrap (an
+ * error, its screen list, a warning): none is cut; a flow source line keeps
+ * its trailing comment with it. Each row takes the colour of the line it came
+ * from, so a wrapped error is red to its end. */
+signed char *amc_tui_steptext_rows(const amc_tui_lines *l, int w, int failed, amc_tui_lines *rows)
+{
+	signed char *els = amc_xmalloc(1);
+	for (size_t i = 0; i < l->n; i++) {
+		const char *r = l->v[i];
+		size_t before = rows->n;
+		amc_tui_steptext_wrap_source(rows, r, w);
+		/* the flow's line of this step ("> 19 | ...") in red only when it failed */
+		int el = i == 0 ? AMC_EL_TITLE
+			 : !strncmp(r, "error:", 6) || (r[0] == '>' && failed) ? AMC_EL_ERROR
+			 : r[0] == '>' ? AMC_EL_TITLE : r[0] == '!' ? AMC_EL_WARN : AMC_EL_NORMAL;
+		els = amc_xrealloc(els, rows->n ? rows->n : 1);
+		for (size_t k = before; k < rows->n; k++)
+			els[k] = (signed char)el;
+	}
+	return els;
+}
+
+/* A pane that holds more than it shows (at 80x24 the Operation pane shows
+ * four of a failed step's twenty rows) says so on its bottom edge, and which
+ * way: " more ↓ ", " ↑ more ↓ ", " ↑ more ". */
+void amc_tui_steptext_more(int y, int x, int w, long top, int page, size_t n, int focused)
+{
+	int below = top + page < (long)n, above = top > 0, u = amc_tui_utf8();
+	if ((!below && !above) || w <= 16)
+		return;
+	const char *m = below && above ? (u ? " \xe2\x86\x91 more \xe2\x86\x93 " : " ^ more v ")
+			: below	       ? (u ? " more \xe2\x86\x93 " : " more v ")
+				       : (u ? " \xe2\x86\x91 more " : " ^ more ");
+	int mw = amc_tui_width(m);
+	amc_tui_put(stdscr, y, x + w - 2 - mw, mw, m, amc_tui_attr(focused ? AMC_EL_FOCUS : AMC_EL_BORDER), 0);
+}

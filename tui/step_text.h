@@ -54,5 +54,12 @@ int amc_tui_steptext_error_box(const char *err, const char *status, int y, int w
 /* The running step's row under the timeline into buf: " 4 ▶ plan ...", or
  * "     STATUS" when there is no phase or it is of a step already recorded. */
 void amc_tui_steptext_phase_row(char *buf, size_t n, const char *phase, int step, int last_recorded, const char *status);
+/* The Operation pane's lines wrapped to w columns into rows (source lines
+ * by amc_tui_steptext_wrap_source); returns each row's AMC_EL_* colour
+ * (caller frees), the failing step's error and flow line in the error's. */
+signed char *amc_tui_steptext_rows(const amc_tui_lines *l, int w, int failed, amc_tui_lines *rows);
+/* On a pane's bottom edge (row y, box at x, w wide): " more ↓ " / " ↑ more "
+ * when rows lie below or above the page of n rows shown from top. */
+void amc_tui_steptext_more(int y, int x, int w, long top, int page, size_t n, int focused);
 
 #endif

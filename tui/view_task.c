@@ -368,38 +368,13 @@ static void draw_operation(task_view *t, int y, int x, int h, int w)
 		return;
 	amc_tui_lines l = { NULL, 0 }, rows = { NULL, 0 };
 	build_op(t, &t->steps[t->sel], t->nothing[t->sel], &l);
-	/* long texts wrap (an error, its screen list, a warning): none is cut;
-	 * a flow source line keeps its trailing comment with it. Each row takes
-	 * the colour of the line it came from, so a wrapped error is red to its end. */
 	int failed = t->steps[t->sel].status && strcmp(t->steps[t->sel].status, "ok") != 0;
-	signed char *els = NULL;
-	for (size_t i = 0; i < l.n; i++) {
-		const char *r = l.v[i];
-		size_t before = rows.n;
-		amc_tui_steptext_wrap_source(&rows, r, w - 2);
-		/* the flow's line of this step ("> 19 | ...") in red only when it failed */
-		int el = i == 0 ? AMC_EL_TITLE
-			 : !strncmp(r, "error:", 6) || (r[0] == '>' && failed) ? AMC_EL_ERROR
-			 : r[0] == '>' ? AMC_EL_TITLE : r[0] == '!' ? AMC_EL_WARN : AMC_EL_NORMAL;
-		els = amc_xrealloc(els, rows.n ? rows.n : 1);
-		for (size_t k = before; k < rows.n; k++)
-			els[k] = (signed char)el;
-	}
+	signed char *els = amc_tui_steptext_rows(&l, w - 2, failed, &rows);
 	if (t->op_top > (long)rows.n - 1)
 		t->op_top = rows.n ? (long)rows.n - 1 : 0;
 	for (int i = 0; i < t->op_page && t->op_top + i < (long)rows.n; i++)
 		amc_tui_put(stdscr, y + 1 + i, x + 1, w - 2, rows.v[t->op_top + i], amc_tui_attr(els[t->op_top + i]), 1);
-	/* the pane holds more than it shows (at 80x24 four rows of a failed
-	 * step's twenty): say so on its bottom edge, and which way */
-	int below = t->op_top + t->op_page < (long)rows.n, above = t->op_top > 0, u = amc_tui_utf8();
-	if ((below || above) && w > 16) {
-		const char *m = below && above ? (u ? " \xe2\x86\x91 more \xe2\x86\x93 " : " ^ more v ")
-				: below	       ? (u ? " more \xe2\x86\x93 " : " more v ")
-					       : (u ? " \xe2\x86\x91 more " : " ^ more ");
-		int mw = amc_tui_width(m);
-		amc_tui_put(stdscr, y + h - 1, x + w - 2 - mw, mw, m,
-			    amc_tui_attr(t->focus == P_OPERATION ? AMC_EL_FOCUS : AMC_EL_BORDER), 0);
-	}
+	amc_tui_steptext_more(y + h - 1, x, w, t->op_top, t->op_page, rows.n, t->focus == P_OPERATION);
 	free(els);
 	amc_tui_steptext_free(&rows);
 	amc_tui_steptext_free(&l);

@@ -11,6 +11,7 @@
 #include "tap.h"
 #include "tui/step_text.h"
 #include "tui/text.h"
+#include "tui/theme.h"
 #include "util/strbuf.h"
 
 #define SRC_COL 8 /* where a source row's text starts after ">NNNN | " */
@@ -141,6 +142,22 @@ int main(void)
 	e = amc_tui_steptext_short_error("no element", &s);
 	is_str(e, "no element", "a goal's error as it is");
 	free(e);
+
+	/* Each wrapped row keeps its line's colour: a long error is red to its end. */
+	amc_tui_lines op = { NULL, 0 }, rows = { NULL, 0 };
+	amc_tui_steptext_add(&op, "step 4  tap  failed");
+	amc_tui_steptext_add(&op, "error: f.yaml:7: tapOn: no element matches text=\"Pair new device\" after 5.0 s");
+	amc_tui_steptext_add(&op, ">   7 | - tapOn: \"Pair new device with a long name\" # c");
+	amc_tui_steptext_add(&op, "result: not ok");
+	signed char *els = amc_tui_steptext_rows(&op, 20, 1, &rows);
+	int all_red = rows.n > 6, last_normal = rows.n && els[rows.n - 1] == AMC_EL_NORMAL;
+	for (size_t i = 1; i + 1 < rows.n; i++)
+		all_red &= els[i] == AMC_EL_ERROR;
+	ok(all_red, "the error's and the failing line's continuation rows are red too (%zu rows)", rows.n);
+	ok(last_normal && els[0] == AMC_EL_TITLE, "the heading and the other lines keep theirs");
+	free(els);
+	amc_tui_steptext_free(&rows);
+	amc_tui_steptext_free(&op);
 
 	/* The running step's row: a stale phase (of a step already in the
 	 * timeline) is not shown as if that step still ran. */
