@@ -219,22 +219,24 @@ static const char *goal_provider(const launch *l)
 	return GOAL_PLANNERS[l->flow - ((int)l->nflows - NGOALS)];
 }
 
-/* Long text: the end that fits, so the cursor stays in sight. */
+/* Long text: the end that fits, so the cursor stays in sight, after a "…"
+ * that says the start is off to the left (a long goal looked like a goal
+ * that began mid-sentence). */
 static void put_field(int y, int x, int w, const char *label, const char *text, int focused, attr_t at)
 {
 	amc_sb sb;
 	amc_sb_init(&sb);
 	amc_sb_printf(&sb, "%s%s", text, focused ? "_" : "");
 	const char *s = amc_sb_str(&sb);
-	int lw = amc_tui_width(label);
-	while (*s && amc_tui_width(s) > w - lw) {
+	int lw = amc_tui_width(label), cut = amc_tui_width(s) > w - lw;
+	while (*s && amc_tui_width(s) > w - lw - cut) {
 		s++;
 		while (((unsigned char)*s & 0xC0) == 0x80)
 			s++;
 	}
 	amc_sb tmp;
 	amc_sb_init(&tmp);
-	amc_sb_printf(&tmp, "%s%s", label, s);
+	amc_sb_printf(&tmp, "%s%s%s", label, cut ? (amc_tui_utf8() ? "\xe2\x80\xa6" : "~") : "", s);
 	amc_tui_put(stdscr, y, x, w, amc_sb_str(&tmp), at, 1);
 	amc_sb_free(&tmp);
 	amc_sb_free(&sb);

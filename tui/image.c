@@ -40,7 +40,7 @@ typedef struct render {
 	int fw, fh;          /* the full image's size (target marks are in its pixels) */
 	int cw, ch;          /* canvas size in cells */
 	int iw, ih;          /* image size in pixels */
-	int mode;            /* 0 = 240 colours, 1 = 16, 2 = placeholder */
+	int mode;            /* 0 = 240 colours, 1 = 16, 2 = placeholder, 3 = symbols without colour */
 	int bad;             /* the file could not be read or decoded */
 	int from_thumb;      /* the thumbnail was read */
 	int crop[4];         /* the part of the full image shown {x1, y1, x2, y2}; all 0: the whole */
@@ -143,7 +143,9 @@ static int do_render(render *r, const char *path, int thumb, int w, int h, int m
 							 : (CHAFA_SYMBOL_TAG_ASCII | CHAFA_SYMBOL_TAG_SPACE));
 	ChafaCanvasConfig *cfg = chafa_canvas_config_new();
 	chafa_canvas_config_set_geometry(cfg, cw, ch);
-	chafa_canvas_config_set_canvas_mode(cfg, mode == 0 ? CHAFA_CANVAS_MODE_INDEXED_240 : CHAFA_CANVAS_MODE_INDEXED_16);
+	chafa_canvas_config_set_canvas_mode(cfg, mode == 0   ? CHAFA_CANVAS_MODE_INDEXED_240
+						 : mode == 1 ? CHAFA_CANVAS_MODE_INDEXED_16
+							     : CHAFA_CANVAS_MODE_FGBG);
 	chafa_canvas_config_set_symbol_map(cfg, sm);
 	chafa_canvas_config_set_work_factor(cfg, 0.2f);
 	ChafaCanvas *cv = chafa_canvas_new(cfg);
@@ -462,6 +464,8 @@ static int draw_cells(const render *r, int y, int x, int h, int w, const amc_tui
 				wc[0] = ow;
 				setcchar(&cc, wc, amc_tui_attr(AMC_EL_TARGET) & ~A_COLOR,
 					 (short)PAIR_NUMBER(amc_tui_attr(AMC_EL_TARGET)), NULL);
+			} else if (r->mode == 3) {
+				setcchar(&cc, wc, A_NORMAL, 0, NULL); /* the shapes in the terminal's own colours */
 			} else {
 				int pair = alloc_pair(c->fg >= 0 ? c->fg : -1, c->bg >= 0 ? c->bg : -1);
 				setcchar(&cc, wc, A_NORMAL, (short)(pair > 0 && pair < 32768 ? pair : 0), NULL);
@@ -563,9 +567,12 @@ int amc_tui_image_draw_marked(const char *abspath, int y, int x, int h, int w, c
 		if (amc_tui_pixels_place(src, y, x, h, w) == 0)
 			return 0;
 	}
+	/* without colours (NO_COLOR, a terminal of fewer than 16) the picture is
+	 * still drawn, in the shapes of the symbols: a placeholder there hid what
+	 * the screen looked like. "none" asks for the placeholder. */
 	int mode = 2;
-	if (strcmp(mode_name, "none") != 0 && has_colors() && COLORS >= 16)
-		mode = COLORS >= 256 ? 0 : COLORS >= 16 ? 1 : 2;
+	if (strcmp(mode_name, "none") != 0)
+		mode = has_colors() && COLORS >= 256 ? 0 : has_colors() && COLORS >= 16 ? 1 : 3;
 	int thumb = !full && crop == whole; /* a part is cut from the full capture */
 	long long t0 = timing_f ? now_us() : 0;
 	/* mu is held while the cells are drawn: the worker's insert may

@@ -24,7 +24,10 @@ void amc_tui_screen_draw(amc_tui_app *a)
 		snprintf(title, sizeof title, " amc  %s%s", v->ops->name, a->paused ? "  [live updates paused: Z]" : "");
 		amc_tui_put(stdscr, 0, 0, a->cols, title, amc_tui_attr(AMC_EL_STATUS), 1);
 		v->ops->draw(a, v, 1, a->rows - 2, a->cols);
-		const char *hint = "?:help  n:launch  q:quit";
+		/* the Task view's own first keys: a newcomer there needs to know how
+		 * to reach the other panes, see one whole and get back */
+		const char *hint = v->ops->mask == AMC_VIEW_TASK ? "Tab:pane  z:zoom  Esc:back  ?:help  q:quit"
+							       : "?:help  n:launch  q:quit";
 		if (a->message[0]) {
 			amc_tui_put(stdscr, a->rows - 1, 0, a->cols, a->message,
 				    amc_tui_attr(a->message_error ? AMC_EL_ERROR : AMC_EL_NORMAL), 1);

@@ -1,15 +1,20 @@
 /* step_text.c - a step as text for the Task view (see step_text.h). */
 #include "tui/step_text.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
 #include "tui/app.h"
 #include "tui/text.h"
+#include "tui/theme.h"
 #include "util/fsutil.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
+
+/* ">%4ld | ": the mark, the line number, the bar (amc_tui_steptext_add_source) */
+#define SRC_GUTTER 8
 
 /* A swipe's x1,y1 -> x2,y2 arguments; 1 when the step has them. */
 int amc_tui_steptext_swipe(const amc_step_row *s, int p[4])
@@ -243,13 +248,152 @@ void amc_tui_steptext_wrap(amc_tui_lines *out, const char *s, int w)
 	amc_sb_free(&sb);
 }
 
+/* 1 when `s` is one of amc_tui_steptext_add_source's numbered lines
+ * ("> 123 | code" or "  123 | code": a mark, the number right-aligned in
+ * four columns, " | "): the only lines of the Operation pane in that form. */
+int amc_tui_steptext_is_source(const char *s)
+{
+	if (strlen(s) < SRC_GUTTER || (s[0] != '>' && s[0] != ' ') || strncmp(s + 5, " | ", 3))
+		return 0;
+	int digits = 0;
+	for (int i = 1; i < 5; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			digits++;
+		else if (s[i] != ' ' || digits)
+			return 0;
+	}
+	return digits > 0;
+}
+
+/* Where a YAML line's comment starts ('#' at the start or after a blank,
+ * outside quotes), or NULL. */
+static const char *yaml_comment(const char *code)
+{
+	char q = 0;
+	for (const char *p = code; *p; p++) {
+		if (q == '"' && *p == '\\' && p[1])
+			p++;
+		else if (q && *p == q)
+			q = 0;
+		else if (!q && (*p == '"' || *p == '\''))
+			q = *p;
+		else if (!q && *p == '#' && (p == code || p[-1] == ' '))
+			return p;
+	}
+	return NULL;
+}
+
+/* The bytes of s that fill at most `cols` columns, no character split. */
+static size_t cut_cols(const char *s, int cols)
+{
+	size_t take = 0, n = strlen(s);
+	int used = 0;
+	while (take < n) {
+		size_t nx = take + 1;
+		while (nx < n && ((unsigned char)s[nx] & 0xC0) == 0x80)
+			nx++;
+		char ch[8];
+		snprintf(ch, sizeof ch, "%.*s", (int)(nx - take), s + take);
+		int w = amc_tui_width(ch);
+		if (used + w > cols)
+			break;
+		used += w;
+		take = nx;
+	}
+	return take;
+}
+
+/* A flow source line as rows of at most w columns: the YAML is never broken
+ * before its trailing comment (a comment wrapped onto a row of its own reads
+ * as another line of the flow): a line whose code fits stays one row and the
+ * comment is cut with "…" where it is drawn; a longer code wraps under the
+ * gutter ("      | ", no number: the same line), its comment after it. */
+void amc_tui_steptext_wrap_source(amc_tui_lines *out, const char *s, int w)
+{
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sanitize_line(s, strlen(s), &sb);
+	const char *p = amc_sb_str(&sb);
+	int room = w - SRC_GUTTER;
+	if (amc_tui_width(p) <= w || room < 8 || !amc_tui_steptext_is_source(p)) {
+		amc_tui_steptext_wrap(out, s, w);
+		amc_sb_free(&sb);
+		return;
+	}
+	const char *code = p + SRC_GUTTER, *cm = yaml_comment(code);
+	size_t clen = cm ? (size_t)(cm - code) : strlen(code);
+	while (clen > 0 && code[clen - 1] == ' ')
+		clen--;
+	char *c = amc_xstrndup(code, clen);
+	int cw = amc_tui_width(c);
+	if (cw <= room) {
+		/* the code whole, then as much of the comment as fits, cut with "…" */
+		amc_sb row;
+		amc_sb_init(&row);
+		amc_sb_printf(&row, "%.*s%s", SRC_GUTTER, p, c);
+		int rest = room - cw - 1;
+		if (cm && rest >= 2) {
+			size_t n = cut_cols(cm, rest - 1);
+			amc_sb_printf(&row, " %.*s%s", (int)n, cm, amc_tui_utf8() ? "\xe2\x80\xa6" : "~");
+		}
+		amc_tui_steptext_add(out, amc_sb_str(&row));
+		amc_sb_free(&row);
+	} else {
+		const char *q = c;
+		int first = 1;
+		while (*q) {
+			size_t next, take = amc_tui_wrap_take(q, room, &next);
+			amc_sb row;
+			amc_sb_init(&row);
+			amc_sb_printf(&row, "%.*s%.*s", SRC_GUTTER, first ? p : "      | ", (int)take, q);
+			q += next;
+			if (!*q && cm)
+				amc_sb_printf(&row, " %s", cm);
+			amc_tui_steptext_add(out, amc_sb_str(&row));
+			amc_sb_free(&row);
+			first = 0;
+		}
+	}
+	free(c);
+	amc_sb_free(&sb);
+}
+
+/* The error with the flow file's folder left out where the step's source
+ * names it ("step 4: /very/long/dir/f.yaml:7: ..." -> "step 4: f.yaml:7:
+ * ..."): at 80 columns a deep path would take the rows the message needs;
+ * the Operation pane's "source:" line has the whole path. */
+char *amc_tui_steptext_short_error(const char *err, const amc_step_row *s)
+{
+	static const char AT[] = "flow command at ";
+	const char *where = s && s->reasoning && !strncmp(s->reasoning, AT, sizeof AT - 1) ? s->reasoning + sizeof AT - 1 : NULL;
+	const char *colon = where ? strrchr(where, ':') : NULL;
+	char *path = colon && colon > where ? amc_xstrndup(where, (size_t)(colon - where)) : NULL;
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	const char *at = slash ? strstr(err, path) : NULL;
+	if (!at) {
+		free(path);
+		return amc_xstrdup(err);
+	}
+	amc_sb sb;
+	amc_sb_init(&sb);
+	amc_sb_printf(&sb, "%.*s%s%s", (int)(at - err), err, slash + 1, at + strlen(path));
+	free(path);
+	return amc_sb_detach(&sb);
+}
+
 /* The task's error in its own box under the header, drawn before the panes
  * so nothing pushes it off screen: the message wrapped, then what was on
  * screen one item a line, in as many columns as the width allows. At most
- * a third of the rows (at least 5); what does not fit is counted ("z on the
- * Operation pane shows all"). Returns the rows used. */
-int amc_tui_steptext_error_box(const char *err, int y, int w, int h)
+ * a third of the rows (at least 5). The message comes first: it takes the
+ * rows it needs but one, and one cut short ends in "…"; the screen list
+ * gets what is left (one row: inline), what does not fit counted
+ * ("z on the Operation pane shows all"). Returns the rows used. */
+int amc_tui_steptext_error_box(const char *err, const char *status, int y, int w, int h)
 {
+	/* a task stopped by the operator or by a dead process did not fail:
+	 * the box says which ("cancelled by the operator" under "Error" misled) */
+	const char *title = status && !strcmp(status, "cancelled") ? "Cancelled"
+			    : status && !strcmp(status, "interrupted") ? "Interrupted" : "Error";
 	amc_tui_lines l = { NULL, 0 }, msg = { NULL, 0 };
 	amc_tui_steptext_add_error(&l, "", err, "");
 	amc_tui_steptext_wrap(&msg, l.v[0], w - 4);
@@ -264,20 +408,54 @@ int amc_tui_steptext_error_box(const char *err, int y, int w, int h)
 	int ncols = colw > 0 ? (w - 4) / colw : 1;
 	if (ncols < 1)
 		ncols = 1;
-	int maxh = h / 3 > 5 ? h / 3 : 5;
+	int maxh = h / 3 > 5 ? h / 3 : 5, cap = maxh - 2;
 	int item_rows = nitems ? (int)((nitems + (size_t)ncols - 1) / (size_t)ncols) + 1 : 0;
-	int inner = (int)msg.n + item_rows, cap = maxh - 2;
-	if (inner > cap)
-		inner = cap;
-	int mrows = (int)msg.n < inner ? (int)msg.n : inner - (nitems ? 2 : 0);
+	int mrows = (int)msg.n;
+	if (mrows > cap - (nitems ? 1 : 0))
+		mrows = cap - (nitems ? 1 : 0);
 	if (mrows < 1)
 		mrows = 1;
-	amc_tui_box(y, 0, inner + 2, w, "Error", 0);
+	int irows = item_rows < cap - mrows ? item_rows : cap - mrows;
+	if (nitems && irows < 1)
+		irows = 1;
+	int inner = mrows + irows;
+	amc_tui_box(y, 0, inner + 2, w, title, 0);
 	attr_t ea = amc_tui_attr(AMC_EL_ERROR);
-	for (int i = 0; i < mrows && i < (int)msg.n; i++)
-		amc_tui_put(stdscr, y + 1 + i, 2, w - 4, msg.v[i], ea, 1);
+	const char *ell = amc_tui_utf8() ? "\xe2\x80\xa6" : "~";
+	for (int i = 0; i < mrows && i < (int)msg.n; i++) {
+		if (i == mrows - 1 && mrows < (int)msg.n) {
+			/* cut: say so where the reader stops */
+			char *row = amc_xstrndup(msg.v[i], cut_cols(msg.v[i], w - 6));
+			amc_sb sb;
+			amc_sb_init(&sb);
+			amc_sb_printf(&sb, "%s %s", row, ell);
+			amc_tui_put(stdscr, y + 1 + i, 2, w - 4, amc_sb_str(&sb), ea, 1);
+			amc_sb_free(&sb);
+			free(row);
+		} else {
+			amc_tui_put(stdscr, y + 1 + i, 2, w - 4, msg.v[i], ea, 1);
+		}
+	}
 	int row = mrows;
-	if (nitems && row < inner) {
+	if (nitems && irows == 1) {
+		/* one row: "on screen: 'a'  'b'  +N more: Tab to Operation, z" */
+		amc_sb sb;
+		amc_sb_init(&sb);
+		amc_sb_puts(&sb, "on screen:");
+		size_t k = 0;
+		for (; k < nitems; k++) {
+			char more[64];
+			snprintf(more, sizeof more, "  +%zu more: Tab to Operation, z", nitems - k - 1);
+			int need = amc_tui_width(amc_sb_str(&sb)) + 2 + amc_tui_width(l.v[2 + k]);
+			if (need + (k + 1 < nitems ? amc_tui_width(more) : 0) > w - 4)
+				break;
+			amc_sb_printf(&sb, "  %s", l.v[2 + k]);
+		}
+		if (k < nitems)
+			amc_sb_printf(&sb, "  +%zu more: Tab to Operation, z", nitems - k);
+		amc_tui_put(stdscr, y + 1 + row, 2, w - 4, amc_sb_str(&sb), amc_tui_attr(AMC_EL_NORMAL), 1);
+		amc_sb_free(&sb);
+	} else if (nitems) {
 		amc_tui_put(stdscr, y + 1 + row, 2, w - 4, "on screen:", amc_tui_attr(AMC_EL_DIM), 1);
 		row++;
 		int rows_left = inner - row;
@@ -287,7 +465,7 @@ int amc_tui_steptext_error_box(const char *err, int y, int w, int h)
 			const char *txt = l.v[2 + k];
 			char more[64];
 			if (k == fit - 1 && nitems > fit) {
-				snprintf(more, sizeof more, "+%zu more: z on Operation", nitems - fit + 1);
+				snprintf(more, sizeof more, "+%zu more: Tab to Operation, z", nitems - fit + 1);
 				txt = more;
 			}
 			int cw = txt == more ? w - 4 - c * colw : colw; /* the count may use the rest of the row */
@@ -297,4 +475,53 @@ int amc_tui_steptext_error_box(const char *err, int y, int w, int h)
 	amc_tui_steptext_free(&msg);
 	amc_tui_steptext_free(&l);
 	return inner + 2;
+}
+
+/* The running step's row under the timeline: " 4 ▶ plan ...". A phase of a
+ * step the timeline already has (its record was read before the runner's
+ * next event) is stale: it showed "3 ▶ record ..." under a finished step 3;
+ * then only the task's status. */
+void amc_tui_steptext_phase_row(char *buf, size_t n, const char *phase, int step, int last_recorded, const char *status)
+{
+	if (phase && step > last_recorded)
+		snprintf(buf, n, " %3d %s %s ...", step, amc_tui_status_symbol("running"), phase);
+	else
+		snprintf(buf, n, "     %s", status ? status : "");
+}
+
+/* The Operation pane's lines as rows of w columns: long texts wrap (an
+ * error, its screen list, a warning): none is cut; a flow source line keeps
+ * its trailing comment with it. Each row takes the colour of the line it came
+ * from, so a wrapped error is red to its end. */
+signed char *amc_tui_steptext_rows(const amc_tui_lines *l, int w, int failed, amc_tui_lines *rows)
+{
+	signed char *els = amc_xmalloc(1);
+	for (size_t i = 0; i < l->n; i++) {
+		const char *r = l->v[i];
+		size_t before = rows->n;
+		amc_tui_steptext_wrap_source(rows, r, w);
+		/* the flow's line of this step ("> 19 | ...") in red only when it failed */
+		int el = i == 0 ? AMC_EL_TITLE
+			 : !strncmp(r, "error:", 6) || (r[0] == '>' && failed) ? AMC_EL_ERROR
+			 : r[0] == '>' ? AMC_EL_TITLE : r[0] == '!' ? AMC_EL_WARN : AMC_EL_NORMAL;
+		els = amc_xrealloc(els, rows->n ? rows->n : 1);
+		for (size_t k = before; k < rows->n; k++)
+			els[k] = (signed char)el;
+	}
+	return els;
+}
+
+/* A pane that holds more than it shows (at 80x24 the Operation pane shows
+ * four of a failed step's twenty rows) says so on its bottom edge, and which
+ * way: " more ↓ ", " ↑ more ↓ ", " ↑ more ". */
+void amc_tui_steptext_more(int y, int x, int w, long top, int page, size_t n, int focused)
+{
+	int below = top + page < (long)n, above = top > 0, u = amc_tui_utf8();
+	if ((!below && !above) || w <= 16)
+		return;
+	const char *m = below && above ? (u ? " \xe2\x86\x91 more \xe2\x86\x93 " : " ^ more v ")
+			: below	       ? (u ? " more \xe2\x86\x93 " : " more v ")
+				       : (u ? " \xe2\x86\x91 more " : " ^ more ");
+	int mw = amc_tui_width(m);
+	amc_tui_put(stdscr, y, x + w - 2 - mw, mw, m, amc_tui_attr(focused ? AMC_EL_FOCUS : AMC_EL_BORDER), 0);
 }

@@ -37,8 +37,29 @@ void amc_tui_steptext_free(amc_tui_lines *l);
 /* `s` (raw; sanitized here) as rows of at most w columns appended to out,
  * continuation rows indented as the first (plus two). */
 void amc_tui_steptext_wrap(amc_tui_lines *out, const char *s, int w);
-/* The task's error in its own box at row y, full width w, at most a third of
+/* 1 when s is a numbered flow source line of amc_tui_steptext_add_source. */
+int amc_tui_steptext_is_source(const char *s);
+/* A source line (or any line: then as amc_tui_steptext_wrap) as rows of at
+ * most w columns, the YAML never broken before its trailing comment: code
+ * that fits stays one row (the comment cut where drawn); longer code wraps
+ * under a number-less gutter "      | ". */
+void amc_tui_steptext_wrap_source(amc_tui_lines *out, const char *s, int w);
+/* A copy of err (caller frees) where the path of the flow file named by the
+ * step's source ("flow command at PATH:LINE") is its base name. */
+char *amc_tui_steptext_short_error(const char *err, const amc_step_row *s);
+/* The task's error in its own box (titled Error, or Cancelled / Interrupted
+ * for those statuses) at row y, full width w, at most a third of
  * h rows (at least 5); returns the rows used. */
-int amc_tui_steptext_error_box(const char *err, int y, int w, int h);
+int amc_tui_steptext_error_box(const char *err, const char *status, int y, int w, int h);
+/* The running step's row under the timeline into buf: " 4 ▶ plan ...", or
+ * "     STATUS" when there is no phase or it is of a step already recorded. */
+void amc_tui_steptext_phase_row(char *buf, size_t n, const char *phase, int step, int last_recorded, const char *status);
+/* The Operation pane's lines wrapped to w columns into rows (source lines
+ * by amc_tui_steptext_wrap_source); returns each row's AMC_EL_* colour
+ * (caller frees), the failing step's error and flow line in the error's. */
+signed char *amc_tui_steptext_rows(const amc_tui_lines *l, int w, int failed, amc_tui_lines *rows);
+/* On a pane's bottom edge (row y, box at x, w wide): " more ↓ " / " ↑ more "
+ * when rows lie below or above the page of n rows shown from top. */
+void amc_tui_steptext_more(int y, int x, int w, long top, int page, size_t n, int focused);
 
 #endif

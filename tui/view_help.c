@@ -49,9 +49,6 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int hgt, int w)
 {
 	(void)a;
 	help_view *h = v->data;
-	char title[128];
-	snprintf(title, sizeof title, "Keys of the %s view (Esc: back)", amc_tui_keymap_view_name(h->of));
-	amc_tui_put(stdscr, y, 1, w - 2, title, amc_tui_attr(AMC_EL_TITLE), 1);
 	h->page = hgt - 2;
 	int room = w - 4, ind = 17;
 	long row = 0;
@@ -82,6 +79,13 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int hgt, int w)
 		} while (*p);
 	}
 	h->nrows = row;
+	/* the title last: it says whether keys lie below or above the page (at
+	 * 80x24 a third of them do, and nothing else would tell) */
+	char title[192];
+	const char *more = h->top + h->page < row ? (h->top > 0 ? "; more above and below: k/j, PgUp/PgDn" : "; more below: j, PgDn")
+			   : h->top > 0 ? "; more above: k, PgUp" : "";
+	snprintf(title, sizeof title, "Keys of the %s view (Esc: back%s)", amc_tui_keymap_view_name(h->of), more);
+	amc_tui_put(stdscr, y, 1, w - 2, title, amc_tui_attr(AMC_EL_TITLE), 1);
 }
 
 static int request(amc_tui_app *a, amc_tui_view *v, amc_tui_req req)

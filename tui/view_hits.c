@@ -10,6 +10,7 @@
  * millisecond over a million steps (docs/search.md), so the UI is never held
  * up. Everything from the index is untrusted text: amc_tui_put draws each
  * piece terminal-safe. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,36 @@ void *amc_tui_hits_new(amc_tui_app *a, const char *query)
 static void put_snippet(int y, int x, int w, const char *s, attr_t normal, attr_t mark)
 {
 	int col = 0, on = 0;
+	/* the match must show: where the text before it and the match do not
+	 * fit (a hit in a long screen list at 80 columns showed no match at
+	 * all), that text is cut from the left to a third of the width, "…" first */
+	const char *m = s ? strchr(s, AMC_SEARCH_MARK_ON) : NULL;
+	if (m && m > s && w > 12) {
+		char *pre = amc_xstrndup(s, (size_t)(m - s));
+		for (char *c = pre; *c; c++)
+			if (*c == '\n' || *c == '\t')
+				*c = ' '; /* as drawn below */
+		const char *me = strchr(m + 1, AMC_SEARCH_MARK_OFF);
+		char *hit = amc_xstrndup(m + 1, me ? (size_t)(me - m - 1) : strlen(m + 1));
+		int pw = amc_tui_width(pre), hw = amc_tui_width(hit);
+		if (pw + hw > w) {
+			int keep = w / 3;
+			const char *p = pre;
+			while (*p && pw > keep - 1) {
+				const char *nx = p + 1;
+				while (*nx && ((unsigned char)*nx & 0xC0) == 0x80)
+					nx++; /* never inside a character */
+				char ch[8];
+				snprintf(ch, sizeof ch, "%.*s", (int)(nx - p), p);
+				pw -= amc_tui_width(ch);
+				p = nx;
+			}
+			col += amc_tui_put(stdscr, y, x, w, amc_tui_utf8() ? "\xe2\x80\xa6" : "~", normal, 0);
+			s += p - pre;
+		}
+		free(pre);
+		free(hit);
+	}
 	while (s && *s && col < w) {
 		size_t n = strcspn(s, "\x02\x03");
 		if (n) {

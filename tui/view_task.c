@@ -177,8 +177,13 @@ static void build_op(const task_view *t, const amc_step_row *s, int nothing, amc
 	/* the action as the planner or flow put it, unlabelled: the line people read first */
 	amc_tui_steptext_add(l, s->description ? s->description : s->tool);
 	amc_tui_steptext_add_target(s, l);
-	if (s->error && *s->error)
-		amc_tui_steptext_add_error(l, "error: ", s->error, "  ");
+	if (s->error && *s->error) {
+		/* the flow file by its name: its folder is on the "source:" line, and
+		 * at 80x24 a deep one filled the pane before the reason */
+		char *e = amc_tui_steptext_short_error(s->error, s);
+		amc_tui_steptext_add_error(l, "error: ", e, "  ");
+		free(e);
+	}
 	else
 		amc_tui_steptext_add(l, s->status && !strcmp(s->status, "ok") ? "result: ok" : "result: not ok");
 	if (nothing == 1)
@@ -257,10 +262,7 @@ static void draw_timeline(amc_tui_app *a, task_view *t, int y, int x, int h, int
 		int step = 0;
 		const char *ph = amc_tui_phase(a, t->id, &step);
 		char s[96];
-		if (ph)
-			snprintf(s, sizeof s, " %3d %s %s ...", step, amc_tui_status_symbol("running"), ph);
-		else
-			snprintf(s, sizeof s, "     %s", t->task.status);
+		amc_tui_steptext_phase_row(s, sizeof s, ph, step, t->nsteps ? t->steps[t->nsteps - 1].step : 0, t->task.status);
 		amc_tui_put(stdscr, y + 1 + row, x + 1, w - 2, s, amc_tui_attr(AMC_EL_RUNNING), 0);
 	}
 }
@@ -366,20 +368,14 @@ static void draw_operation(task_view *t, int y, int x, int h, int w)
 		return;
 	amc_tui_lines l = { NULL, 0 }, rows = { NULL, 0 };
 	build_op(t, &t->steps[t->sel], t->nothing[t->sel], &l);
-	/* long texts wrap (an error, its screen list, a warning): none is cut */
-	for (size_t i = 0; i < l.n; i++)
-		amc_tui_steptext_wrap(&rows, l.v[i], w - 2);
+	int failed = t->steps[t->sel].status && strcmp(t->steps[t->sel].status, "ok") != 0;
+	signed char *els = amc_tui_steptext_rows(&l, w - 2, failed, &rows);
 	if (t->op_top > (long)rows.n - 1)
 		t->op_top = rows.n ? (long)rows.n - 1 : 0;
-	for (int i = 0; i < t->op_page && t->op_top + i < (long)rows.n; i++) {
-		const char *r = rows.v[t->op_top + i];
-		/* the flow's line of this step ("> 19 | ...") in red only when it failed */
-		int failed = t->steps[t->sel].status && strcmp(t->steps[t->sel].status, "ok") != 0;
-		int el = i == 0 && t->op_top == 0 ? AMC_EL_TITLE
-			 : !strncmp(r, "error:", 6) || (r[0] == '>' && failed) ? AMC_EL_ERROR
-			 : r[0] == '>' ? AMC_EL_TITLE : r[0] == '!' ? AMC_EL_WARN : AMC_EL_NORMAL;
-		amc_tui_put(stdscr, y + 1 + i, x + 1, w - 2, r, amc_tui_attr(el), 1);
-	}
+	for (int i = 0; i < t->op_page && t->op_top + i < (long)rows.n; i++)
+		amc_tui_put(stdscr, y + 1 + i, x + 1, w - 2, rows.v[t->op_top + i], amc_tui_attr(els[t->op_top + i]), 1);
+	amc_tui_steptext_more(y + h - 1, x, w, t->op_top, t->op_page, rows.n, t->focus == P_OPERATION);
+	free(els);
 	amc_tui_steptext_free(&rows);
 	amc_tui_steptext_free(&l);
 }
@@ -447,9 +443,21 @@ static void draw(amc_tui_app *a, amc_tui_view *v, int y, int h, int w)
 	}
 	amc_tui_put(stdscr, y, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(amc_tui_status_el(r->status)) | A_BOLD, 1);
 	amc_sb_reset(&sb);
-	if (r->error && *r->error) {
+	if (r->error && *r->error && t->zoom) {
+		/* a zoomed pane has the whole terminal: the error on one row (the
+		 * zoomed Operation pane has all of it), not the box */
+		char *e = amc_tui_steptext_short_error(r->error, t->nsteps ? &t->steps[t->nsteps - 1] : NULL);
+		amc_sb_printf(&sb, "error: %s", e);
+		amc_tui_put(stdscr, y + 1, 1, w - 2, amc_sb_str(&sb), amc_tui_attr(AMC_EL_ERROR), 1);
+		free(e);
 		amc_sb_free(&sb);
-		int used = amc_tui_steptext_error_box(r->error, y + 1, w, h - 1);
+		y += 2;
+		h -= 2;
+	} else if (r->error && *r->error) {
+		amc_sb_free(&sb);
+		char *e = amc_tui_steptext_short_error(r->error, t->nsteps ? &t->steps[t->nsteps - 1] : NULL);
+		int used = amc_tui_steptext_error_box(e, r->status, y + 1, w, h - 1);
+		free(e);
 		y += 1 + used;
 		h -= 1 + used;
 	} else {

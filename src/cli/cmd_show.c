@@ -148,7 +148,7 @@ static void print_json_short(const char *label, const char *text, size_t max)
 	char *s = j ? amc_json_print(j) : amc_xstrdup(text);
 	cJSON_Delete(j);
 	if (strlen(s) > max)
-		strcpy(s + max - 3, "...");
+		strcpy(s + amc_utf8_cut(s, max - 3), "..."); /* never inside a character */
 	printf("     %-7s ", label);
 	amc_cli_put_safe(stdout, s);
 	printf("\n");

@@ -453,7 +453,7 @@ void amc_flow_put_quoted(amc_sb *sb, const char *s)
 {
 	amc_sb_putc(sb, '"');
 	if (strlen(s) > 60) {
-		char *cut = amc_xstrndup(s, 60);
+		char *cut = amc_xstrndup(s, amc_utf8_cut(s, 60));
 		amc_sanitize_line(cut, strlen(cut), sb);
 		free(cut);
 		amc_sb_puts(sb, "...");

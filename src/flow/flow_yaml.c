@@ -63,7 +63,8 @@ char *amc_flow_yaml_quote(const yaml_node_t *n)
 	if (!n || n->type != YAML_SCALAR_NODE)
 		return amc_xstrdup(n && n->type == YAML_MAPPING_NODE ? "(mapping)" : "(list)");
 	size_t len = n->data.scalar.length;
-	char *raw = amc_xstrndup((const char *)n->data.scalar.value, len > QUOTE_MAX ? QUOTE_MAX : len);
+	char *raw = amc_xstrndup((const char *)n->data.scalar.value, len);
+	raw[amc_utf8_cut(raw, QUOTE_MAX)] = '\0'; /* never inside a character */
 	char *s = amc_sanitize_dup(raw);
 	free(raw);
 	if (len > QUOTE_MAX) {

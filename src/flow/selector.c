@@ -496,7 +496,7 @@ static void put_q(amc_sb *sb, const char *v)
 {
 	amc_sb_putc(sb, '"');
 	size_t len = strlen(v);
-	amc_sanitize_line(v, len > 80 ? 80 : len, sb);
+	amc_sanitize_line(v, amc_utf8_cut(v, 80), sb);
 	if (len > 80)
 		amc_sb_puts(sb, "...");
 	amc_sb_putc(sb, '"');

@@ -135,3 +135,15 @@ int amc_utf8_valid(const char *s)
 	}
 	return 1;
 }
+
+size_t amc_utf8_cut(const char *s, size_t max)
+{
+	size_t len = strlen(s);
+	if (len <= max)
+		return len;
+	size_t n = max;
+	/* back off the continuation bytes of the character that would be split */
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	return n;
+}

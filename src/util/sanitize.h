@@ -22,5 +22,9 @@ size_t amc_utf8_decode(const unsigned char *s, size_t len, unsigned *cp);
 void amc_utf8_encode(unsigned cp, amc_sb *out);
 /* 1 when the NUL-terminated `s` is valid UTF-8 (U+FFFD itself is fine). */
 int amc_utf8_valid(const char *s);
+/* The length of s cut to at most max bytes without splitting a UTF-8
+ * sequence (a message quoting a long value cuts it there, not inside a
+ * character that would then show as U+FFFD). */
+size_t amc_utf8_cut(const char *s, size_t max);
 
 #endif

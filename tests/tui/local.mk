@@ -18,7 +18,7 @@ TUI_TESTS = tests/tui/test_man.sh tests/tui/test_screens.sh tests/tui/test_hosti
 TUI_TESTS += tests/tui/test_view_tasks.sh tests/tui/test_view_task.sh \
 	tests/tui/test_view_devices.sh tests/tui/test_view_help.sh tests/tui/test_pending_screens.sh \
 	tests/tui/test_view_hits.sh tests/tui/test_failure.sh tests/tui/test_resize_tmux.sh tests/tui/test_launch_folder.sh \
-	tests/tui/test_selector_pick.sh
+	tests/tui/test_selector_pick.sh tests/tui/test_newcomer.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/screens.sh tests/tui/scripts tests/tui/golden
 

@@ -62,6 +62,7 @@ static void fclick(amc_tui_app *a, amc_tui_view *v, int y, int x, int twice)
 }
 
 static const amc_tui_view_ops fake = { "Fake", AMC_VIEW_TASKS, fdraw, freq, freload, NULL, ftask, ffree, NULL, fclick };
+static const amc_tui_view_ops fake_task_view = { "Fake", AMC_VIEW_TASK, fdraw, freq, freload, NULL, ftask, ffree, NULL, fclick };
 
 static int depth(const amc_tui_app *a)
 {
@@ -82,6 +83,12 @@ static void test_draw(amc_tui_app *a)
 	amc_tui_screen_draw(a);
 	is_str(tt_row(LINES - 1), "something went wrong", "a message replaces the keys");
 	a->message[0] = 0;
+	/* the Task view's status line names the keys a newcomer needs there */
+	const amc_tui_view_ops *was = a->view->ops;
+	a->view->ops = &fake_task_view;
+	amc_tui_screen_draw(a);
+	is_str(tt_row(LINES - 1), "Tab:pane  z:zoom  Esc:back  ?:help  q:quit", "the Task view's status line: panes, zoom, back");
+	a->view->ops = was;
 	a->paused = 1;
 	amc_tui_screen_draw(a);
 	is_str(tt_row(0), " amc  Fake  [live updates paused: Z]", "paused updates are shown in the title");

@@ -2,6 +2,7 @@
  * from its record, the error's "on screen" list one item a line, the flow's
  * source around the step's line (marked, neighbours numbered), wrapping that
  * cuts nothing and sanitizes device text. */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,11 @@
 
 #include "tap.h"
 #include "tui/step_text.h"
+#include "tui/text.h"
+#include "tui/theme.h"
 #include "util/strbuf.h"
+
+#define SRC_COL 8 /* where a source row's text starts after ">NNNN | " */
 
 static int has(const amc_tui_lines *l, const char *s)
 {
@@ -91,5 +96,77 @@ int main(void)
 	ok(l.n > 1 && !strncmp(l.v[1], "    ", 4), "continuation rows indented under the first");
 	amc_sb_free(&all);
 	amc_tui_steptext_free(&l);
+
+	/* A flow line's trailing comment is never wrapped onto a row of its own
+	 * (it read as another line of the flow): the code stays whole on the
+	 * row, the comment is cut with "~" (C locale here) or "…". */
+	setlocale(LC_ALL, "C");
+	amc_tui_text_init();
+	ok(amc_tui_steptext_is_source(">   7 | - tapOn: x") && amc_tui_steptext_is_source("   12 | x") &&
+	   !amc_tui_steptext_is_source("  'Wi-Fi'") && !amc_tui_steptext_is_source("error: 7 | x") &&
+	   !amc_tui_steptext_is_source(" 1 2 | x"), "source lines are told from the other lines");
+	amc_tui_steptext_wrap_source(&l, "    5 | - tapOn: \"Wi-Fi\"          # open Wi-Fi settings", 30);
+	ok(l.n == 1, "code that fits: one row (%zu)", l.n);
+	ok(l.n == 1 && !strcmp(l.v[0], "    5 | - tapOn: \"Wi-Fi\" # op~"), "the comment cut, the code whole: '%s'", l.n ? l.v[0] : "");
+	amc_tui_steptext_free(&l);
+	amc_tui_steptext_wrap_source(&l, "    5 | - tapOn: \"Wi-Fi\" # x", 24);
+	ok(l.n == 1 && !strcmp(l.v[0], "    5 | - tapOn: \"Wi-Fi\""), "no room for the comment: the code alone, its quote kept");
+	amc_tui_steptext_free(&l);
+	amc_tui_steptext_wrap_source(&l, ">   7 | - tapOn: \"Pair new device # not a comment\" # this element does not exist", 24);
+	int comment_row = 0, numbered = 0;
+	for (size_t i = 0; i < l.n; i++) {
+		comment_row |= l.v[i][SRC_COL] == '#';
+		numbered += amc_tui_steptext_is_source(l.v[i]) && strncmp(l.v[i], "      | ", 8);
+	}
+	ok(l.n >= 3 && !strncmp(l.v[0], ">   7 | - tapOn:", 16), "long code wraps (%zu rows)", l.n);
+	ok(!comment_row, "no row starts with the comment");
+	ok(numbered == 1 && !strncmp(l.v[1], "      | ", 8), "continuation rows have the gutter and no number");
+	ok(l.n && strstr(l.v[l.n - 1], "# this element") != NULL, "the comment follows the code's last row");
+	amc_tui_steptext_free(&l);
+	amc_tui_steptext_wrap_source(&l, ">   7 | - tapOn: \"A # B\" # c", 24);
+	ok(l.n == 1 && !strcmp(l.v[0], ">   7 | - tapOn: \"A # B\""), "a '#' inside quotes is the code's, not a comment");
+	amc_tui_steptext_free(&l);
+	amc_tui_steptext_wrap_source(&l, "error: a long message that is not a source line at all", 20);
+	ok(l.n > 1 && !strncmp(l.v[1], "  ", 2), "other lines wrap as before");
+	amc_tui_steptext_free(&l);
+
+	/* The Error box names the flow file without its folder. */
+	s.reasoning = "flow command at /a very/long dir/f.yaml:7";
+	char *e = amc_tui_steptext_short_error("step 4: /a very/long dir/f.yaml:7: tapOn: no element matches", &s);
+	is_str(e, "step 4: f.yaml:7: tapOn: no element matches", "the folder of the step's flow left out");
+	free(e);
+	e = amc_tui_steptext_short_error("step 4: /other/g.yaml:2: tapOn: x", &s);
+	is_str(e, "step 4: /other/g.yaml:2: tapOn: x", "another path is left as it is");
+	free(e);
+	s.reasoning = "the model thought so";
+	e = amc_tui_steptext_short_error("no element", &s);
+	is_str(e, "no element", "a goal's error as it is");
+	free(e);
+
+	/* Each wrapped row keeps its line's colour: a long error is red to its end. */
+	amc_tui_lines op = { NULL, 0 }, rows = { NULL, 0 };
+	amc_tui_steptext_add(&op, "step 4  tap  failed");
+	amc_tui_steptext_add(&op, "error: f.yaml:7: tapOn: no element matches text=\"Pair new device\" after 5.0 s");
+	amc_tui_steptext_add(&op, ">   7 | - tapOn: \"Pair new device with a long name\" # c");
+	amc_tui_steptext_add(&op, "result: not ok");
+	signed char *els = amc_tui_steptext_rows(&op, 20, 1, &rows);
+	int all_red = rows.n > 6, last_normal = rows.n && els[rows.n - 1] == AMC_EL_NORMAL;
+	for (size_t i = 1; i + 1 < rows.n; i++)
+		all_red &= els[i] == AMC_EL_ERROR;
+	ok(all_red, "the error's and the failing line's continuation rows are red too (%zu rows)", rows.n);
+	ok(last_normal && els[0] == AMC_EL_TITLE, "the heading and the other lines keep theirs");
+	free(els);
+	amc_tui_steptext_free(&rows);
+	amc_tui_steptext_free(&op);
+
+	/* The running step's row: a stale phase (of a step already in the
+	 * timeline) is not shown as if that step still ran. */
+	char row[96];
+	amc_tui_steptext_phase_row(row, sizeof row, "plan", 4, 3, "running");
+	ok(strstr(row, "  4 ") && strstr(row, "plan ..."), "the next step's phase: '%s'", row);
+	amc_tui_steptext_phase_row(row, sizeof row, "record", 3, 3, "running");
+	is_str(row, "     running", "a recorded step's phase is not shown again");
+	amc_tui_steptext_phase_row(row, sizeof row, NULL, 0, 0, "queued");
+	is_str(row, "     queued", "no phase: the status");
 	return done_testing();
 }

@@ -25,8 +25,13 @@ EOT
 	[ "$n" -gt 5 ] && [ "$missing" -eq 0 ]
 	ok_status $? "$view: the help screen has every one of amc(1)'s $n key lines"
 done
-grep -q '^ Keys of the Task view (Esc: back)' "$d/help-task.txt"
+grep -q '^ Keys of the Task view (Esc: back' "$d/help-task.txt"
 ok_status $? "the title names the view it was opened from"
+# A page that does not hold every key says so, and which way to scroll.
+grep -q '^ Keys of the Task view (Esc: back; more below: j, PgDn)$' "$d/help-task.txt"
+ok_status $? "the first page says more keys lie below"
+grep -q '^ Keys of the Task view (Esc: back; more above: k, PgUp)$' "$d/help-task-end.txt"
+ok_status $? "the last page says more lie above"
 grep -q 'In the UI tree pane:' "$d/help-task-end.txt"
 ok_status $? "the Task view's help lists the tree pane's keys under a heading"
 ! grep -q 'show the tree as JSON' "$d/help-task.txt" && grep -q 'show the tree as JSON' "$d/help-task-end.txt"

@@ -5,6 +5,7 @@
 
 #include "flow/flow_yaml.h"
 #include "tap.h"
+#include "util/sanitize.h"
 #include "util/strbuf.h"
 
 static int read_text(amc_flow_yaml *y, amc_err *e, const char *text)
@@ -249,6 +250,17 @@ static void test_mappings_and_quotes(void)
 	free(q);
 	q = amc_flow_yaml_quote(amc_flow_yaml_use(&y, 0));
 	is_str(q, "(mapping)", "a mapping quotes as (mapping)");
+	free(q);
+	amc_flow_yaml_close(&y);
+	amc_sb_reset(&sb);
+	/* 79 bytes, then 3-byte characters: the cut falls before the first */
+	amc_sb_puts(&sb, "v: \"");
+	for (int i = 0; i < 79; i++)
+		amc_sb_putc(&sb, 'x');
+	amc_sb_puts(&sb, "\xe5\xad\x98\xe5\x9c\xa8\xe5\xad\x98\"\n");
+	ok(read_text(&y, &e, amc_sb_str(&sb)) == 0, "a long non-ASCII value reads");
+	q = amc_flow_yaml_quote(value(&y, "v"));
+	ok(q && amc_utf8_valid(q) && !strstr(q, "\xef\xbf\xbd") && strstr(q, "x..."), "quoting cuts between characters: %s", q ? q : "");
 	free(q);
 	amc_flow_yaml_close(&y);
 	amc_sb_free(&sb);

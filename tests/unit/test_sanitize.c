@@ -1,6 +1,7 @@
 /* test_sanitize.c - terminal safety of untrusted text: a hostile corpus, exact
  * outputs for known cases, UTF-8 decoding and a random fuzz. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tap.h"
@@ -226,6 +227,18 @@ int main(void)
 	d = amc_sanitize_dup(NULL);
 	ok(d && d[0] == '\0', "sanitize_dup(NULL) is \"\"");
 	free(d);
+
+	/* A cut never splits a character (a quoted long value ends whole). */
+	is_int((long)amc_utf8_cut("abc", 10), 3, "cut: a short string whole");
+	is_int((long)amc_utf8_cut("abcdef", 4), 4, "cut: ASCII at max");
+	is_int((long)amc_utf8_cut("a\xe5\xad\x98\xe5\x9c\xa8", 5), 4, "cut: back to the start of a 3-byte character");
+	is_int((long)amc_utf8_cut("a\xe5\xad\x98\xe5\x9c\xa8", 3), 1, "cut: inside the first one");
+	is_int((long)amc_utf8_cut("\xf0\x9f\x98\x80x", 2), 0, "cut: nothing of a split 4-byte character");
+	{
+		char cut[16];
+		snprintf(cut, sizeof cut, "%.*s", (int)amc_utf8_cut("ab\xc3\xa9\xc3\xa9", 5), "ab\xc3\xa9\xc3\xa9");
+		ok(amc_utf8_valid(cut), "cut: what is left is valid UTF-8");
+	}
 
 	/* Decoder. */
 	unsigned cp;

@@ -6,6 +6,7 @@
 
 #include "flow/selector.h"
 #include "tap.h"
+#include "util/sanitize.h"
 #include "util/strbuf.h"
 
 /* A tiny tree builder: nodes in pre-order, each with a parent index. */
@@ -256,6 +257,15 @@ static void test_describe(void)
 	s = text_sel("\x1b[31mred");
 	d = amc_selector_describe(&s);
 	ok(d && !strchr(d, 0x1b), "describe sanitizes");
+	free(d);
+	/* 79 ASCII bytes, then 3-byte characters: the 80-byte cut falls inside
+	 * the first; it must end before it, not as U+FFFD */
+	char longtext[128];
+	memset(longtext, 'a', 79);
+	strcpy(longtext + 79, "\xe5\xad\x98\xe5\x9c\xa8");
+	s = text_sel(longtext);
+	d = amc_selector_describe(&s);
+	ok(d && amc_utf8_valid(d) && !strstr(d, "\xef\xbf\xbd") && strstr(d, "a...\""), "a long value is cut between characters: %s", d ? d : "");
 	free(d);
 }
 
