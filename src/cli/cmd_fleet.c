@@ -393,7 +393,10 @@ static int do_ls(amc_cli *cli, int argc, char **argv)
 		printf("%*s", (int)(strlen(hd) < 16 ? 16 - strlen(hd) : 0) + 1, "");
 		put(str(o, "title"));
 		if (cJSON_IsObject(run) && str(run, "summary")) {
-			printf("  [step %.0f %s: ", num(run, "step_index", 0), str(run, "step_status") ? str(run, "step_status") : "");
+			/* the status is the host's text: terminal-safe like the rest */
+			printf("  [step %.0f ", num(run, "step_index", 0));
+			amc_cli_put_safe(stdout, str(run, "step_status") ? str(run, "step_status") : "");
+			printf(": ");
 			put(str(run, "summary"));
 			printf("]");
 		}

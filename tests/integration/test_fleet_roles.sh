@@ -25,7 +25,7 @@ pg_sql "CREATE ROLE amc_fleet_host NOLOGIN NOSUPERUSER NOBYPASSRLS" >/dev/null
 
 # 2. With the hosts' group role made by hand: the schema is made; the operator role is not, and init says so.
 init_as initr; ok_status $? "init as initr makes the schema"
-like "$(cat "$T_HOME/init.out")" "version 5 \(was 0\)" "version 5"
+like "$(cat "$T_HOME/init.out")" "version 6 \(was 0\)" "version 6"
 like "$(cat "$T_HOME/init.err")" "not created: the group role amc_fleet_operator \(role initr may not create roles: no CREATEROLE\)" \
 	"it says the operator role was not made, and why"
 like "$(cat "$T_HOME/init.err")" "CREATE ROLE amc_fleet_operator NOLOGIN NOSUPERUSER NOBYPASSRLS;" "with the statement to run"
@@ -33,7 +33,7 @@ like "$(cat "$T_HOME/init.err")" "then .amc fleet init. again as initr" "and to 
 is "$(has_role amc_fleet_operator)" 0 "no operator role"
 is "$(policies)" 0 "no operator policies"
 init_as initr; ok_status $? "a rerun as initr"
-like "$(cat "$T_HOME/init.out")" "up to date \(version 5\)" "finds the schema up to date"
+like "$(cat "$T_HOME/init.out")" "up to date \(version 6\)" "finds the schema up to date"
 like "$(cat "$T_HOME/init.err")" "not created: the group role amc_fleet_operator" "and still says what is missing"
 
 # 3. The role made by hand (as a role with CREATEROLE): the owner's rerun adds the policies and grants.
@@ -43,7 +43,7 @@ like "$(cat "$T_HOME/init.out")" "added what the operator role amc_fleet_operato
 is "$(cat "$T_HOME/init.err")" "" "and has nothing left to say"
 is "$(policies)" 6 "the operator's policy on all six tables"
 init_as initr; ok_status $? "another rerun"
-is "$(cat "$T_HOME/init.out")" "the fleet schema is up to date (version 5)" "adds nothing (idempotent)"
+is "$(cat "$T_HOME/init.out")" "the fleet schema is up to date (version 6)" "adds nothing (idempotent)"
 is "$(policies)" 6 "no policy twice"
 pg_sql "CREATE ROLE op1 LOGIN NOSUPERUSER NOBYPASSRLS IN ROLE amc_fleet_operator" >/dev/null
 flow="$T_HOME/one.yaml"
