@@ -237,6 +237,26 @@ c1=$(pg_sql "SELECT claim_latency[1]::bigint FROM amc_fleet.host WHERE id = $ha"
 n=$((c1 - c0))
 diag "NOTIFY storm: 3000 notifies from host_b in $((t1 - t0)) s: host A made $n claims (before: $c0)"
 ok $((n <= t1 - t0 + 6)) "3000 NOTIFYs make host A claim about once a second, not once a NOTIFY ($n claims)"
+# The Fleet view (TUI) during a storm: it draws the operator's and hosts'
+# values without their escapes, and quits while the storm still blows.
+as op1 "INSERT INTO amc_fleet.assignment (kind, title, payload, want_host) VALUES
+	('goal', E'\\033]52;c;aGk=\\007\\033[2Jevil title', '{}', 'nobody')" >/dev/null
+i=0; while [ $i -lt 8000 ]; do echo "SELECT pg_notify('amc_fleet_change', 'x');"; i=$((i + 1)); done >"$T_HOME/storm2.sql"
+$PG_RUN "$PG_BIN/psql" "host=localhost port=$PG_PORT dbname=fleet user=host_b sslmode=verify-full sslrootcert=$TLS/ca.crt" \
+	-qAt -f - <"$T_HOME/storm2.sql" >/dev/null 2>&1 &
+pst=$!
+sleep 1
+printf 'F\n:drain\n:dump fleet\n' >"$T_HOME/fleet.keys"
+mkdir -p "$T_HOME/dump"
+TERM=xterm-256color LC_ALL=C.UTF-8 AMC_FLEET_URL="$OPURL" timeout 60 "$AMC" tui --script "$T_HOME/fleet.keys" \
+	--dump-dir "$T_HOME/dump" --size 120x30 --tty-output "$T_HOME/tty" >/dev/null 2>&1
+ok_status $? "the TUI's Fleet view opens and quits during a NOTIFY storm"
+kill -0 $pst 2>/dev/null; ok_status $? "it quit while the storm was still on (it does not wait for the storm to settle)"
+pg_sql "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'host_b'" >/dev/null
+wait $pst
+like "$(cat "$T_HOME/dump/fleet.txt")" "evil title" "the Fleet view lists the hostile title"
+n=$(LC_ALL=C grep -c -e "$(printf '\033]')" -e "$BEL" -e "$CSI" -e "$(printf '\033\\[2Jevil')" "$T_HOME/tty")
+is "$n" 0 "and no escape from the data reaches the terminal"
 # the host's configuration lists the address: the same payload runs
 idh2=$(submit --host A --flow "$W/probe.yaml")
 AMC_FLEET_JS_HTTP_HOSTS=127.0.0.1 AMC_HOME="$T_HOME/ha" AMC_FLEET_URL="$(url_of host_a)" \
