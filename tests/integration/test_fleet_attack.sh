@@ -105,6 +105,11 @@ like "$(as host_a "SELECT amc_fleet.finish($batt, $btok, 'cancelled', 'x')")" "b
 	"nor end B's attempt, even with its token"
 like "$(as op1 "UPDATE amc_fleet.attempt SET state = 'succeeded' WHERE id = $batt")" "permission denied" \
 	"the operator cannot forge a host's result"
+like "$(as host_a "SELECT amc_fleet.register_host('B', 'x', 9)")" "registered by another role" \
+	"host_a cannot take host B's name (its pinned work)"
+like "$(as host_a "SELECT * FROM amc_fleet.claim($hb, 'sim:0', 'sim', 30)")" "registered by another role" \
+	"nor claim as B's host row"
+like "$(as host_a "SELECT amc_fleet.heartbeat($hb, true)")" "registered by another role" "nor mark B stopped"
 
 # an attempt of host_b whose lease ended an hour ago, on its own assignment
 expired() {
@@ -131,6 +136,11 @@ expired sim:9
 is "$(as host_b "SET statement_timeout = 3000; SELECT amc_fleet.reap_stored()")" 1 \
 	"host_b's reaper still reaps while host_a holds the reaper's key"
 pg_sql "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'host_a'" >/dev/null
+# A name whose host rows the operator deleted may be taken by another role.
+as op1 "DELETE FROM amc_fleet.host WHERE label = 'B2'" >/dev/null
+like "$(as host_a "SELECT amc_fleet.register_host('B2', 'a', 1)")" "^[0-9]+$" \
+	"host_a takes B2 once the operator deleted host_b's rows of it"
+like "$(as host_b "SELECT amc_fleet.register_host('B2', 'b', 1)")" "registered by another role" "and it is host_a's now"
 # A reaper call left open in a transaction holds only what it reaped then;
 # a later one in the same transaction is refused.
 expired sim:8
@@ -187,8 +197,11 @@ like "$(as op1 "INSERT INTO amc_fleet.assignment (kind, title, payload) VALUES (
 as op1 "INSERT INTO amc_fleet.assignment (kind, title, payload, priority) VALUES
 	('flow', 'p1', '{\"v\":1,\"kind\":\"flow\",\"flow\":{\"name\":\"../../etc/x.yaml\",\"text\":\"a\"}}', 9),
 	('flow', 'p2', '{\"v\":1,\"kind\":\"flow\",\"flow\":{\"name\":\"x.yaml\",\"text\":\"' || repeat('[', 100000) || '\"}}', 9),
-	('goal', 'p3', '{\"v\":9,' || repeat('{\"a\":', 10000), 9)" >/dev/null
-ok_status $? "the operator queues three poisoned payloads directly"
+	('goal', 'p3', '{\"v\":9,' || repeat('{\"a\":', 10000), 9),
+	('flow', 'p4', '{\"v\":1,\"kind\":\"flow\",\"flow\":{\"name\":\"bomb.yaml\",\"text\":\"appId: a\\n---\\n'
+	  || '- &a [x, x, x, x, x, x, x, x, x]\\n- &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\\n'
+	  || '- &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\\n- [*c, *c, *c, *c, *c, *c, *c, *c, *c]\\n\"}}', 9)" >/dev/null
+ok_status $? "the operator queues four poisoned payloads directly (a bad name, deep YAML, deep JSON, a YAML alias bomb)"
 
 ## 6. A NOTIFY storm (any role may NOTIFY) makes no host hammer the database;
 ## the poisoned payloads fail and the host goes on; a payload's script
@@ -216,8 +229,9 @@ AMC_HOME="$T_HOME/ha" AMC_FLEET_URL="$(url_of host_a)" "$AMC" host --devices sim
 ph=$!
 idle() { [ "$(pg_sql "SELECT count(*) FROM amc_fleet.assignment WHERE state IN ('queued','leased') AND (want_host IS NULL OR want_host = 'A')")" = 0 ]; }
 wait_for 40 idle; ok_status $? "host A ran or failed everything queued for it"
-is "$(pg_sql "SELECT string_agg(state, ',' ORDER BY id) FROM amc_fleet.assignment WHERE title IN ('p1','p2','p3')")" \
-	"failed,failed,failed" "the three poisoned payloads failed their attempts"
+is "$(pg_sql "SELECT string_agg(state, ',' ORDER BY id) FROM amc_fleet.assignment WHERE title IN ('p1','p2','p3','p4')")" \
+	"failed,failed,failed,failed" "the four poisoned payloads failed their attempts"
+like "$(pg_sql "SELECT error FROM amc_fleet.assignment WHERE title = 'p4'")" "alias|anchor" "the alias bomb is refused as such"
 is "$(pg_sql "SELECT state FROM amc_fleet.assignment WHERE id = $idh")" failed \
 	"the payload's http.get to 127.0.0.1 failed: not in the host's js_http_hosts"
 like "$(pg_sql "SELECT error FROM amc_fleet.assignment WHERE id = $idh")" "not allowed" "saying the host is not allowed"
