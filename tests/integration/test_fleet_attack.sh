@@ -244,7 +244,6 @@ t0=$(date +%s)
 $PG_RUN "$PG_BIN/psql" "host=localhost port=$PG_PORT dbname=fleet user=host_b sslmode=verify-full sslrootcert=$TLS/ca.crt" \
 	-qAt -f - <"$T_HOME/storm.sql" >/dev/null 2>&1
 t1=$(date +%s)
-sleep 2
 kill -TERM $ph; wait $ph; ok_status $? "host A stops cleanly after the storm"
 c1=$(pg_sql "SELECT claim_latency[1]::bigint FROM amc_fleet.host WHERE id = $ha")
 n=$((c1 - c0))
@@ -254,7 +253,7 @@ ok $((n <= t1 - t0 + 6)) "3000 NOTIFYs make host A claim about once a second, no
 # values without their escapes, and quits while the storm still blows.
 as op1 "INSERT INTO amc_fleet.assignment (kind, title, payload, want_host) VALUES
 	('goal', E'\\033]52;c;aGk=\\007\\033[2Jevil title', '{}', 'nobody')" >/dev/null
-i=0; while [ $i -lt 8000 ]; do echo "SELECT pg_notify('amc_fleet_change', 'x');"; i=$((i + 1)); done >"$T_HOME/storm2.sql"
+i=0; while [ $i -lt 30000 ]; do echo "SELECT pg_notify('amc_fleet_change', 'x');"; i=$((i + 1)); done >"$T_HOME/storm2.sql"
 $PG_RUN "$PG_BIN/psql" "host=localhost port=$PG_PORT dbname=fleet user=host_b sslmode=verify-full sslrootcert=$TLS/ca.crt" \
 	-qAt -f - <"$T_HOME/storm2.sql" >/dev/null 2>&1 &
 pst=$!
