@@ -1326,8 +1326,39 @@ int amc_fleet_schema_check(PGconn *c, amc_err *e)
 int amc_fleet_schema_init(PGconn *c, int *from, int *to, amc_err *e)
 {
 	*from = *to = 0;
-	if (amc_pq_script(c, "BEGIN; SELECT pg_advisory_xact_lock(hashtext('amc_fleet.schema'));"
-			     "CREATE SCHEMA IF NOT EXISTS amc_fleet;"
+	/* Any role may take an advisory lock (test_fleet_attack.sh): the
+	 * schema's is tried, not waited for, and whoever holds it is named; the
+	 * migration's table locks wait at most lock_timeout (30 s unless the
+	 * session set one), so an open transaction of a host cannot hang init. */
+	if (amc_pq_script(c, "BEGIN; SELECT set_config('lock_timeout', '30s', true)"
+			     " WHERE current_setting('lock_timeout') IN ('0', '0ms')", e) != 0)
+		return amc_err_prefix(e, "cannot create the fleet schema");
+	PGresult *lr;
+	if (amc_pq_exec(c,
+			"SELECT pg_try_advisory_xact_lock(hashtext('amc_fleet.schema')) AS got,"
+			" (SELECT string_agg(DISTINCT 'role ' || a.usename || ' pid ' || a.pid, ', ')"
+			"  FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+			"  WHERE l.locktype = 'advisory' AND l.granted AND l.pid <> pg_backend_pid() AND l.objsubid = 1"
+			"    AND l.objid::bigint = (hashtext('amc_fleet.schema')::bigint & 4294967295)) AS who",
+			0, NULL, 0, &lr, NULL, e) != 0) {
+		amc_pq_script(c, "ROLLBACK", NULL);
+		return amc_err_prefix(e, "cannot create the fleet schema");
+	}
+	const char *got = amc_pq_get(lr, 0, "got");
+	if (!got || got[0] != 't') {
+		char who[256];
+		snprintf(who, sizeof who, "%s", amc_pq_get(lr, 0, "who") ? amc_pq_get(lr, 0, "who") : "another session");
+		for (char *q = who; *q; q++)
+			if ((unsigned char)*q < 0x20 || *q == 0x7f)
+				*q = '?';
+		PQclear(lr);
+		amc_pq_script(c, "ROLLBACK", NULL);
+		return amc_err_set(e, AMC_EENV,
+				   "the fleet schema's lock is held (%s): another `amc fleet init` runs, or a session "
+				   "holds the lock (end it with pg_terminate_backend(pid)); then run init again", who);
+	}
+	PQclear(lr);
+	if (amc_pq_script(c, "CREATE SCHEMA IF NOT EXISTS amc_fleet;"
 			     "CREATE TABLE IF NOT EXISTS amc_fleet.meta (version int NOT NULL,"
 			     " applied_at timestamptz NOT NULL DEFAULT now());", e) != 0) {
 		amc_pq_script(c, "ROLLBACK", NULL);

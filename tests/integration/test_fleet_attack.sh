@@ -124,8 +124,12 @@ expired() {
 # reaper); host_b must still claim, register and reap.
 hold() { as host_a "SELECT pg_advisory_lock(hashtext('$1')); SELECT pg_sleep(60)" >/dev/null & }
 hold "amc_fleet.device:$hb:sim:1"; hold "amc_fleet.host:B"; hold "amc_fleet.role:host_b"; hold "amc_fleet.reap"
-held() { [ "$(pg_sql "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" -ge 4 ]; }
-wait_for 10 held; ok_status $? "host_a holds four advisory locks"
+hold "amc_fleet.schema"
+held() { [ "$(pg_sql "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" -ge 5 ]; }
+wait_for 10 held; ok_status $? "host_a holds five advisory locks"
+out=$(timeout 25 "$AMC" fleet init 2>&1); rc=$?
+is "$rc" 3 "amc fleet init does not hang on the schema's lock held by a host role"
+like "$out" "lock is held \(role host_a pid [0-9]+\)" "it names who holds it"
 out=$(as host_b "SET statement_timeout = 3000; SELECT count(*) FROM amc_fleet.claim($hb, 'sim:1', 'sim', 30)")
 is "$out" 0 "host_b still claims for its device (not waiting on host_a's lock)"
 out=$(as host_b "SET statement_timeout = 3000; SELECT amc_fleet.register_host('B', 'b.example', 2)")
