@@ -403,7 +403,8 @@ int amc_fleet_grant(PGconn *c, const char *role, const char *const *caps, size_t
 }
 
 /* A reap's answer: how many leases it ended, or busy (-1 from SQL: another
- * reaper holds the lock) as 0 with *busy set.  Frees res. */
+ * reaper holds the lock; schema versions 1-5 only, version 6's reapers run
+ * side by side) as 0 with *busy set.  Frees res. */
 static int reaped(PGresult *res, int *busy)
 {
 	long long n = amc_pq_getll(res, 0, "n", 0);
