@@ -394,6 +394,9 @@ static int set_device_caps(PGconn *c, long long host_id, const char *home, const
 	return 0;
 }
 
+/* Over 120 lines: start-up and the host's one loop (reconnect, NOTIFY and
+ * the gate on its wakes, heartbeat and reaper) share the slots and the
+ * LISTEN connection; split, each part would take all of them as arguments. */
 int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e)
 {
 	char ids[AMC_HOST_DEVICES_MAX][128];
