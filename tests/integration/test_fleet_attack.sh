@@ -223,6 +223,7 @@ with socketserver.TCPServer(("127.0.0.1", 0), h) as s:
     os.rename(sys.argv[2] + ".tmp", sys.argv[2])
     s.serve_forever()
 ' "$W/www" "$T_HOME/port" "$T_HOME/http.log" &
+pyp=$!
 wait_for 10 test -s "$T_HOME/port"
 PORT=$(cat "$T_HOME/port")
 printf 'const r = http.get("http://127.0.0.1:%s/secret.txt");\noutput.got = r.body;\n' "$PORT" >"$W/probe.js"
@@ -304,5 +305,6 @@ is "$rc" 3 "a server without TLS is refused under verify-full (no plaintext fall
 like "$out" "does not support SSL|SSL" "saying the server offers no TLS"
 out=$(AMC_FLEET_URL="postgresql://op1@localhost:$PG_PORT/fleet?sslmode=prefer" "$AMC" fleet ls 2>&1); rc=$?
 is "$rc" 0 "sslmode=prefer to localhost is loopback: plaintext allowed (fleet.require_tls covers remote hosts only)"
+kill $pyp 2>/dev/null
 rm -rf "$TLS"
 done_testing
