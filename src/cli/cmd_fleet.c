@@ -76,6 +76,9 @@ static int do_init(amc_cli *cli, int argc, char **argv)
 	 * rerun by a role that can adds what an earlier init could not */
 	if (rc == 0)
 		rc = amc_fleet_roles_operator(c, &added, note, sizeof note, &e);
+	char temp_note[512] = "";
+	if (rc == 0)
+		rc = amc_fleet_roles_no_temp(c, temp_note, sizeof temp_note, &e);
 	PQfinish(c);
 	if (rc != 0)
 		return amc_cli_fail(&e);
@@ -87,6 +90,8 @@ static int do_init(amc_cli *cli, int argc, char **argv)
 		printf("added what the operator role amc_fleet_operator lacked (the role, its policies or grants)\n");
 	if (note[0])
 		fprintf(stderr, "amc fleet init: %s", note);
+	if (temp_note[0])
+		fprintf(stderr, "amc fleet init: %s", temp_note);
 	return 0;
 }
 
@@ -393,7 +398,10 @@ static int do_ls(amc_cli *cli, int argc, char **argv)
 		printf("%*s", (int)(strlen(hd) < 16 ? 16 - strlen(hd) : 0) + 1, "");
 		put(str(o, "title"));
 		if (cJSON_IsObject(run) && str(run, "summary")) {
-			printf("  [step %.0f %s: ", num(run, "step_index", 0), str(run, "step_status") ? str(run, "step_status") : "");
+			/* the status is the host's text: terminal-safe like the rest */
+			printf("  [step %.0f ", num(run, "step_index", 0));
+			amc_cli_put_safe(stdout, str(run, "step_status") ? str(run, "step_status") : "");
+			printf(": ");
 			put(str(run, "summary"));
 			printf("]");
 		}

@@ -17,6 +17,19 @@
 #define OID_FLOAT8 701
 #define OID_NUMERIC 1700
 
+/* s is 1 to max bytes of ASCII letters, digits and the characters of
+ * extra, not starting with '-' (nor '.'): safe as one word of a shell
+ * command and never an option. */
+static int plain_word(const char *s, size_t max, const char *extra)
+{
+	if (!s || !*s || *s == '-' || *s == '.' || strlen(s) > max)
+		return 0;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr(extra, *p)))
+			return 0;
+	return 1;
+}
+
 /* Row r of res as a JSON object, numbers as numbers and NULL as null. */
 static cJSON *row_json(const PGresult *res, int r, const char *skip_prefix)
 {
@@ -267,9 +280,15 @@ cJSON *amc_fleet_show(PGconn *c, long long id, int decisions, amc_err *e)
 		cJSON *t = row_json(res, i, NULL);
 		const char *lt = amc_pq_get(res, i, "local_task_id");
 		const char *hn = amc_pq_get(res, i, "hostname");
-		if (lt) {
+		/* the host's name and task id are the host's words: a command for
+		 * the operator's shell is built only from plain ones (no option, no
+		 * shell syntax), else there is none to copy */
+		const char *where = hn && *hn ? hn : amc_pq_get(res, i, "host");
+		if (!plain_word(where, 253, "-."))
+			where = amc_pq_get(res, i, "host");
+		if (lt && plain_word(where, 253, "-.") && plain_word(lt, 64, "-._:")) {
 			char cmd[512];
-			snprintf(cmd, sizeof cmd, "ssh %s amc show %s", hn && *hn ? hn : amc_pq_get(res, i, "host"), lt);
+			snprintf(cmd, sizeof cmd, "ssh %s amc show %s", where, lt);
 			cJSON_AddStringToObject(t, "inspect", cmd);
 		} else {
 			cJSON_AddNullToObject(t, "inspect");
@@ -384,7 +403,8 @@ int amc_fleet_grant(PGconn *c, const char *role, const char *const *caps, size_t
 }
 
 /* A reap's answer: how many leases it ended, or busy (-1 from SQL: another
- * reaper holds the lock) as 0 with *busy set.  Frees res. */
+ * reaper holds the lock; schema versions 1-5 only, version 6's reapers run
+ * side by side) as 0 with *busy set.  Frees res. */
 static int reaped(PGresult *res, int *busy)
 {
 	long long n = amc_pq_getll(res, 0, "n", 0);

@@ -168,3 +168,42 @@ int amc_fleet_roles_operator(PGconn *c, int *added, char *note, size_t n, amc_er
 			 after[0] ? "policy on " : "", after, !grants ? (after[0] ? " and grants" : "grants") : "");
 	return 0;
 }
+
+int amc_fleet_roles_no_temp(PGconn *c, char *note, size_t n, amc_err *e)
+{
+	note[0] = 0;
+	/* only the database's owner (or a superuser) may revoke; another role
+	 * would get a warning, so it is not tried */
+	if (amc_pq_script(c,
+			  "DO $$ BEGIN\n"
+			  "  IF has_database_privilege('amc_fleet_host', current_database(), 'TEMPORARY')\n"
+			  "     AND ((SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = current_user)\n"
+			  "          OR pg_has_role(current_user, (SELECT d.datdba FROM pg_database d\n"
+			  "                                        WHERE d.datname = current_database()), 'MEMBER')) THEN\n"
+			  "    EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());\n"
+			  "  END IF;\n"
+			  "END $$",
+			  e) != 0)
+		return -1;
+	PGresult *r;
+	if (amc_pq_exec(c,
+			"SELECT has_database_privilege('amc_fleet_host', current_database(), 'TEMPORARY') AS t,"
+			" current_database() AS db",
+			0, NULL, 0, &r, NULL, e) != 0)
+		return -1;
+	const char *t = amc_pq_get(r, 0, "t");
+	if (t && t[0] == 't') {
+		char db[128];
+		size_t k = 0;
+		for (const char *s = amc_pq_get(r, 0, "db") ? amc_pq_get(r, 0, "db") : ""; *s && k + 1 < sizeof db; s++)
+			db[k++] = (*s >= 0x20 && *s < 0x7f && *s != '"') ? *s : '?';
+		db[k] = 0;
+		snprintf(note, n,
+			 "host roles may create temporary tables in database %s (a compromised host could fill the\n"
+			 "  server's disk with them); as its owner or a superuser run\n"
+			 "    REVOKE TEMPORARY ON DATABASE \"%s\" FROM PUBLIC;\n",
+			 db, db);
+	}
+	PQclear(r);
+	return 0;
+}

@@ -30,4 +30,11 @@ int amc_fleet_roles_host_group(PGconn *c, amc_err *e);
  * each ending in '\n'); -1 with e when the database could not be asked. */
 int amc_fleet_roles_operator(PGconn *c, int *added, char *note, size_t n, amc_err *e);
 
+/* After the migrations: take the TEMPORARY privilege on the database from
+ * PUBLIC when this role owns the database (or is a superuser), so that a
+ * host role cannot fill the server's disk with temporary tables (amc needs
+ * none). 0 with note = "" when host roles cannot create them now; 0 with
+ * note = the statement the database's owner must run; -1 with e. */
+int amc_fleet_roles_no_temp(PGconn *c, char *note, size_t n, amc_err *e);
+
 #endif

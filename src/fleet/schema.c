@@ -1091,7 +1091,204 @@ static const char v5[] =
 	"END $$;\n"
 	"REVOKE ALL ON FUNCTION amc_fleet.limits(), amc_fleet.check_lease(double precision) FROM PUBLIC;\n";
 
-static const char *const migrations[] = { v1, v2, v3, v4, v5 };
+/* Version 6 (the attack review, tests/integration/test_fleet_attack.sh): a
+ * host role must not be able to stop other hosts by taking a lock.
+ * Advisory locks need no privilege and their keys are public (pg_locks), so
+ * a host role could hold, forever, the key that another host's claim,
+ * registration or every reaper waits on. The functions now lock rows that
+ * a host role cannot lock by itself (locking a row needs UPDATE on its
+ * table, which host roles lack): the claiming device's row, the registering
+ * host's row, a name's row in amc_fleet.label. The reaper takes no global
+ * lock: it skips the rows another transaction holds (SKIP LOCKED), so a
+ * reaper transaction left open holds only what it reaped then, and a host's
+ * reap_stored() must run in a fresh transaction (it cannot gather later
+ * expiries into one it keeps open). Host names and devices with control
+ * characters are refused, control characters in a hostname dropped; a
+ * name whose host rows the operator deleted is free again (amc_fleet.label
+ * is the functions' alone: no role is granted it); an
+ * assignment's payload is at most 9 MiB (AMC_FLEET_PAYLOAD_MAX), its title
+ * 8 KiB, its host name 200 bytes, whoever inserts it. */
+static const char v6[] =
+	"CREATE TABLE amc_fleet.label (label text PRIMARY KEY, role name NOT NULL);\n"
+	"INSERT INTO amc_fleet.label (label, role)\n"
+	"  SELECT DISTINCT ON (h.label) h.label, h.role FROM amc_fleet.host h ORDER BY h.label, h.id;\n"
+	"ALTER TABLE amc_fleet.label ENABLE ROW LEVEL SECURITY;\n"
+	"ALTER TABLE amc_fleet.assignment\n"
+	"  ADD CONSTRAINT payload_size CHECK (octet_length(payload) <= 9437184) NOT VALID,\n"
+	"  ADD CONSTRAINT title_size CHECK (octet_length(title) <= 8192) NOT VALID,\n"
+	"  ADD CONSTRAINT want_host_size CHECK (octet_length(want_host) <= 200) NOT VALID;\n"
+	"CREATE OR REPLACE FUNCTION amc_fleet.register_host(p_label text, p_hostname text, p_pid int) RETURNS bigint\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"DECLARE hid bigint; mx int := (amc_fleet.limits()).hosts_per_role; owner name; hn text;\n"
+	"BEGIN\n"
+	"  IF p_label IS NULL OR length(p_label) NOT BETWEEN 1 AND 200 OR p_label ~ '[\\x01-\\x1f\\x7f-\\x9f]' THEN\n"
+	"    RAISE EXCEPTION 'a fleet host name is 1 to 200 characters, no control characters' USING ERRCODE = '22023';\n"
+	"  END IF;\n"
+	"  IF p_label <> session_user AND EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolname = p_label) THEN\n"
+	"    RAISE EXCEPTION 'the fleet host name % is the name of another role' , p_label USING ERRCODE = '42501';\n"
+	"  END IF;\n"
+	"  hn := left(regexp_replace(coalesce(p_hostname, ''), '[\\x01-\\x1f\\x7f-\\x9f]', '', 'g'), 200);\n"
+	/* the name's row, locked: concurrent registrations of one name queue
+	 * here (no advisory key another role could hold) */
+	"  INSERT INTO amc_fleet.label (label, role) VALUES (p_label, session_user) ON CONFLICT (label) DO NOTHING;\n"
+	"  SELECT l.role INTO owner FROM amc_fleet.label l WHERE l.label = p_label FOR UPDATE;\n"
+	"  IF EXISTS (SELECT 1 FROM amc_fleet.host h WHERE h.label = p_label AND h.role <> session_user) THEN\n"
+	"    RAISE EXCEPTION 'the fleet host name % is registered by another role (names belong to the role that first used them)',\n"
+	"      p_label USING ERRCODE = '42501';\n"
+	"  END IF;\n"
+	/* the operator deleted the old role's host rows: the name is free */
+	"  IF owner <> session_user THEN\n"
+	"    UPDATE amc_fleet.label SET role = session_user WHERE label = p_label;\n"
+	"  END IF;\n"
+	"  SELECT h.id INTO hid FROM amc_fleet.host h WHERE h.label = p_label AND h.role = session_user\n"
+	"    ORDER BY h.id DESC LIMIT 1 FOR UPDATE;\n"
+	"  IF FOUND THEN\n"
+	"    UPDATE amc_fleet.host SET hostname = hn, pid = coalesce(p_pid, 0),\n"
+	"      started_at = now(), last_seen = now(), stopped_at = NULL WHERE id = hid;\n"
+	"    DELETE FROM amc_fleet.device WHERE host_id = hid;\n"
+	"  ELSE\n"
+	/* the role's own names, locked: its new names are counted one at a time */
+	"    PERFORM 1 FROM amc_fleet.label l WHERE l.role = session_user FOR UPDATE;\n"
+	"    IF (SELECT count(DISTINCT h.label) FROM amc_fleet.host h WHERE h.role = session_user) >= mx THEN\n"
+	"      RAISE EXCEPTION 'role % has registered % fleet host names, the most it may (amc_fleet.setting.hosts_per_role): reuse one',\n"
+	"        session_user, mx USING ERRCODE = '54000';\n"
+	"    END IF;\n"
+	"    INSERT INTO amc_fleet.host (role, label, hostname, pid)\n"
+	"      VALUES (session_user, p_label, hn, coalesce(p_pid, 0)) RETURNING id INTO hid;\n"
+	"  END IF;\n"
+	"  RETURN hid;\n"
+	"END $$;\n"
+	"CREATE OR REPLACE FUNCTION amc_fleet.add_device(p_host bigint, p_device text, p_kind text) RETURNS void\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"DECLARE mx int := (amc_fleet.limits()).devices_per_host;\n"
+	"BEGIN\n"
+	"  PERFORM amc_fleet.own_host(p_host);\n"
+	"  IF p_kind IS NULL OR p_kind NOT IN ('sim','adb','appium') OR p_device IS NULL\n"
+	"     OR length(p_device) NOT BETWEEN 1 AND 128 OR p_device ~ '[\\x01-\\x1f\\x7f-\\x9f]' THEN\n"
+	"    RAISE EXCEPTION 'a device is 1 to 128 characters (no control characters) of kind sim, adb or appium'\n"
+	"      USING ERRCODE = '22023';\n"
+	"  END IF;\n"
+	"  PERFORM 1 FROM amc_fleet.host h WHERE h.id = p_host FOR UPDATE;\n"
+	"  IF NOT EXISTS (SELECT 1 FROM amc_fleet.device d WHERE d.host_id = p_host AND d.device = p_device)\n"
+	"     AND (SELECT count(*) FROM amc_fleet.device d WHERE d.host_id = p_host) >= mx THEN\n"
+	"    RAISE EXCEPTION 'fleet host % has % devices, the most it may (amc_fleet.setting.devices_per_host)', p_host, mx\n"
+	"      USING ERRCODE = '54000';\n"
+	"  END IF;\n"
+	"  INSERT INTO amc_fleet.device (host_id, role, device, kind) VALUES (p_host, session_user, p_device, p_kind)\n"
+	"    ON CONFLICT (host_id, device) DO UPDATE SET kind = EXCLUDED.kind;\n"
+	"END $$;\n"
+	"CREATE OR REPLACE FUNCTION amc_fleet.claim(p_host bigint, p_device text, p_kind text, p_lease double precision)\n"
+	"  RETURNS TABLE (attempt_id bigint, assignment_id bigint, n int, token bigint, payload text, max_steps int,\n"
+	"                 timeout_s double precision)\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"#variable_conflict use_column\n"
+	"DECLARE a record; t record; lbl text; k int; caps text[]; busy bigint;\n"
+	"BEGIN\n"
+	"  lbl := amc_fleet.own_host(p_host);\n"
+	"  PERFORM amc_fleet.check_lease(p_lease);\n"
+	/* the device's row, locked: two claims for one device cannot both pass */
+	"  SELECT amc_fleet.granted(h.caps || d.caps) INTO caps FROM amc_fleet.device d\n"
+	"    JOIN amc_fleet.host h ON h.id = d.host_id\n"
+	"    WHERE d.host_id = p_host AND d.device = p_device AND d.kind = p_kind FOR UPDATE OF d;\n"
+	"  IF NOT FOUND THEN\n"
+	"    RAISE EXCEPTION 'device % (%) is not registered for fleet host %', p_device, p_kind, p_host\n"
+	"      USING ERRCODE = '42501';\n"
+	"  END IF;\n"
+	"  SELECT r.id INTO busy FROM amc_fleet.attempt r\n"
+	"    WHERE r.host_id = p_host AND r.device = p_device AND r.state = 'running' LIMIT 1;\n"
+	"  IF FOUND THEN\n"
+	"    RAISE EXCEPTION 'device % of fleet host % already runs attempt % (a device runs one at a time: end it first, or wait for the reaper)',\n"
+	"      p_device, p_host, busy USING ERRCODE = '55000';\n"
+	"  END IF;\n"
+	"  SELECT x.id, x.payload, x.max_steps, x.timeout_s INTO a FROM amc_fleet.assignment x\n"
+	"    WHERE x.state = 'queued' AND x.device_kind = p_kind AND NOT x.cancel_requested\n"
+	"      AND (x.want_host IS NULL OR x.want_host = lbl OR x.want_host = session_user)\n"
+	"      AND x.needs <@ caps AND (x.not_before IS NULL OR x.not_before <= now())\n"
+	"      AND NOT EXISTS (SELECT 1 FROM amc_fleet.attempt r WHERE r.assignment_id = x.id AND r.state = 'running')\n"
+	"    ORDER BY x.priority DESC, x.id LIMIT 1 FOR UPDATE SKIP LOCKED;\n"
+	"  IF NOT FOUND THEN RETURN; END IF;\n"
+	"  SELECT coalesce(max(y.n), 0) + 1 INTO k FROM amc_fleet.attempt y WHERE y.assignment_id = a.id;\n"
+	"  INSERT INTO amc_fleet.attempt AS y (assignment_id, n, host_id, host_role, host_label, device, lease_until)\n"
+	"    VALUES (a.id, k, p_host, session_user, lbl, p_device, now() + make_interval(secs => p_lease))\n"
+	"    RETURNING y.id, y.token INTO t;\n"
+	"  UPDATE amc_fleet.assignment x SET state = 'leased', next_attempt = k + 1, updated_at = now() WHERE x.id = a.id;\n"
+	"  RETURN QUERY SELECT t.id, a.id, k, t.token, a.payload, a.max_steps, a.timeout_s;\n"
+	"END $$;\n"
+	/* The reaper of version 3 without its advisory lock: each step takes
+	 * only the rows no other transaction holds (SKIP LOCKED), so reapers run
+	 * side by side and one left open stops no other. Never -1 any more. */
+	"CREATE OR REPLACE FUNCTION amc_fleet.reap(grace_s double precision, keep_n int, max_age_days int) RETURNS int\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"DECLARE n int := 0; r record; used int;\n"
+	"BEGIN\n"
+	"  IF grace_s IS NULL OR grace_s < 0 THEN RAISE EXCEPTION 'the reaper grace is at least 0 s' USING ERRCODE = '22023'; END IF;\n"
+	"  FOR r IN UPDATE amc_fleet.attempt t SET state = 'failed', finished_at = now(),\n"
+	"      error = 'timed out: ran past its timeout of ' || a.timeout_s || ' s (ended by the reaper; host '\n"
+	"              || t.host_label || ')',\n"
+	"      progress_step = NULL, progress_status = NULL, progress_summary = NULL, progress_at = NULL\n"
+	"    FROM amc_fleet.assignment a\n"
+	"    WHERE t.assignment_id = a.id AND t.id IN (SELECT t2.id FROM amc_fleet.attempt t2\n"
+	"        JOIN amc_fleet.assignment a2 ON a2.id = t2.assignment_id\n"
+	"        WHERE t2.state = 'running' AND a2.timeout_s IS NOT NULL\n"
+	"          AND t2.started_at + make_interval(secs => a2.timeout_s + grace_s)\n"
+	"              + (t2.lease_until - coalesce(t2.renewed_at, t2.started_at)) < now()\n"
+	"        FOR UPDATE OF t2 SKIP LOCKED)\n"
+	"    RETURNING t.assignment_id, t.error\n"
+	"  LOOP\n"
+	"    n := n + 1;\n"
+	"    PERFORM amc_fleet.after_failure(r.assignment_id, r.error, true);\n"
+	"  END LOOP;\n"
+	"  FOR r IN UPDATE amc_fleet.attempt SET state = 'lost', finished_at = lease_until,\n"
+	"      error = 'lease expired at ' || to_char(lease_until AT TIME ZONE 'UTC', 'HH24:MI:SS')\n"
+	"              || ' UTC: host ' || host_label || ' stopped renewing',\n"
+	"      progress_step = NULL, progress_status = NULL, progress_summary = NULL, progress_at = NULL\n"
+	"    WHERE id IN (SELECT t2.id FROM amc_fleet.attempt t2\n"
+	"        WHERE t2.state = 'running' AND t2.lease_until < now() - make_interval(secs => grace_s)\n"
+	"          AND pg_postmaster_start_time() + (t2.lease_until - coalesce(t2.renewed_at, t2.started_at))\n"
+	"              < now() - make_interval(secs => grace_s)\n"
+	"        FOR UPDATE SKIP LOCKED)\n"
+	"    RETURNING assignment_id\n"
+	"  LOOP\n"
+	"    n := n + 1;\n"
+	"    SELECT count(*) INTO used FROM amc_fleet.attempt\n"
+	"      WHERE assignment_id = r.assignment_id AND state <> 'released';\n"
+	"    UPDATE amc_fleet.assignment a SET updated_at = now(),\n"
+	"      state = CASE WHEN a.cancel_requested THEN 'cancelled'\n"
+	"                   WHEN used >= a.max_attempts THEN 'failed' ELSE 'queued' END,\n"
+	"      finished_at = CASE WHEN a.cancel_requested OR used >= a.max_attempts THEN now() END,\n"
+	"      error = CASE WHEN a.cancel_requested THEN 'cancelled while its host was gone'\n"
+	"                   WHEN used >= a.max_attempts THEN\n"
+	"        'all ' || used || ' attempts failed: ' || (SELECT string_agg('attempt ' || t.n || ' (' || t.host_label\n"
+	"          || ' ' || t.device || ') ' || t.state || coalesce(': ' || t.error, ''), '; ' ORDER BY t.n)\n"
+	"          FROM amc_fleet.attempt t WHERE t.assignment_id = a.id)\n"
+	"        ELSE a.error END\n"
+	"    WHERE a.id = r.assignment_id AND a.state = 'leased';\n"
+	"  END LOOP;\n"
+	"  DELETE FROM amc_fleet.decision d WHERE d.id IN (SELECT x.id FROM amc_fleet.decision x WHERE x.assignment_id IN (\n"
+	"    SELECT a.id FROM amc_fleet.assignment a\n"
+	"    WHERE a.state IN ('succeeded','failed','cancelled')\n"
+	"      AND (a.finished_at < now() - make_interval(days => max_age_days)\n"
+	"           OR a.id NOT IN (SELECT b.id FROM amc_fleet.assignment b\n"
+	"                           WHERE b.state IN ('succeeded','failed','cancelled')\n"
+	"                             AND EXISTS (SELECT 1 FROM amc_fleet.decision y WHERE y.assignment_id = b.id)\n"
+	"                           ORDER BY b.finished_at DESC NULLS LAST, b.id DESC LIMIT keep_n)))\n"
+	"    FOR UPDATE SKIP LOCKED);\n"
+	"  RETURN n;\n"
+	"END $$;\n"
+	/* A host reaps in a transaction of its own: one kept open would hold
+	 * what it reaped, and must not gather more. */
+	"CREATE OR REPLACE FUNCTION amc_fleet.reap_stored() RETURNS int\n"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$\n"
+	"DECLARE s amc_fleet.setting := amc_fleet.limits();\n"
+	"BEGIN\n"
+	"  IF clock_timestamp() - transaction_timestamp() > interval '2 s' THEN\n"
+	"    RAISE EXCEPTION 'amc_fleet.reap_stored() runs in its own short transaction (this one began % ago)',\n"
+	"      clock_timestamp() - transaction_timestamp() USING ERRCODE = '25000';\n"
+	"  END IF;\n"
+	"  RETURN amc_fleet.reap(s.reap_grace_s, s.decisions_keep, s.decisions_max_age_days);\n"
+	"END $$;\n";
+
+static const char *const migrations[] = { v1, v2, v3, v4, v5, v6 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
 int amc_fleet_schema_version(PGconn *c, amc_err *e)
@@ -1129,8 +1326,39 @@ int amc_fleet_schema_check(PGconn *c, amc_err *e)
 int amc_fleet_schema_init(PGconn *c, int *from, int *to, amc_err *e)
 {
 	*from = *to = 0;
-	if (amc_pq_script(c, "BEGIN; SELECT pg_advisory_xact_lock(hashtext('amc_fleet.schema'));"
-			     "CREATE SCHEMA IF NOT EXISTS amc_fleet;"
+	/* Any role may take an advisory lock (test_fleet_attack.sh): the
+	 * schema's is tried, not waited for, and whoever holds it is named; the
+	 * migration's table locks wait at most lock_timeout (30 s unless the
+	 * session set one), so an open transaction of a host cannot hang init. */
+	if (amc_pq_script(c, "BEGIN; SELECT set_config('lock_timeout', '30s', true)"
+			     " WHERE current_setting('lock_timeout') IN ('0', '0ms')", e) != 0)
+		return amc_err_prefix(e, "cannot create the fleet schema");
+	PGresult *lr;
+	if (amc_pq_exec(c,
+			"SELECT pg_try_advisory_xact_lock(hashtext('amc_fleet.schema')) AS got,"
+			" (SELECT string_agg(DISTINCT 'role ' || a.usename || ' pid ' || a.pid, ', ')"
+			"  FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+			"  WHERE l.locktype = 'advisory' AND l.granted AND l.pid <> pg_backend_pid() AND l.objsubid = 1"
+			"    AND l.objid::bigint = (hashtext('amc_fleet.schema')::bigint & 4294967295)) AS who",
+			0, NULL, 0, &lr, NULL, e) != 0) {
+		amc_pq_script(c, "ROLLBACK", NULL);
+		return amc_err_prefix(e, "cannot create the fleet schema");
+	}
+	const char *got = amc_pq_get(lr, 0, "got");
+	if (!got || got[0] != 't') {
+		char who[256];
+		snprintf(who, sizeof who, "%s", amc_pq_get(lr, 0, "who") ? amc_pq_get(lr, 0, "who") : "another session");
+		for (char *q = who; *q; q++)
+			if ((unsigned char)*q < 0x20 || *q == 0x7f)
+				*q = '?';
+		PQclear(lr);
+		amc_pq_script(c, "ROLLBACK", NULL);
+		return amc_err_set(e, AMC_EENV,
+				   "the fleet schema's lock is held (%s): another `amc fleet init` runs, or a session "
+				   "holds the lock (end it with pg_terminate_backend(pid)); then run init again", who);
+	}
+	PQclear(lr);
+	if (amc_pq_script(c, "CREATE SCHEMA IF NOT EXISTS amc_fleet;"
 			     "CREATE TABLE IF NOT EXISTS amc_fleet.meta (version int NOT NULL,"
 			     " applied_at timestamptz NOT NULL DEFAULT now());", e) != 0) {
 		amc_pq_script(c, "ROLLBACK", NULL);

@@ -25,7 +25,7 @@
 #include <libpq-fe.h>
 #include "util/err.h"
 
-#define AMC_FLEET_SCHEMA_VERSION 5
+#define AMC_FLEET_SCHEMA_VERSION 6
 /* The group role every host role is made a member of. */
 #define AMC_FLEET_HOST_GROUP "amc_fleet_host"
 

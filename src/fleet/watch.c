@@ -5,6 +5,7 @@
 #include "fleet/pq.h"
 #include "fleet/schema.h"
 #include "fleet/watch.h"
+#include "util/clock.h"
 #include "util/strbuf.h"
 
 struct amc_fleet_watch {
@@ -52,8 +53,12 @@ int amc_fleet_watch_wait(amc_fleet_watch *w, int timeout_ms, int settle_ms, amc_
 	free(pl);
 	if (r != 1)
 		return r < 0 ? -1 : 0;
-	/* let a burst of changes settle, then the caller reads once */
-	while (amc_pq_wait_notify(w->c, settle_ms, &ch, &pl, e) == 1) {
+	/* let a burst of changes settle, then the caller reads once; but for
+	 * no longer than timeout_ms: any role may NOTIFY, and a storm that
+	 * never settles must neither freeze the view nor keep its thread from
+	 * stopping (test_fleet_attack.sh) */
+	long long until = amc_mono_ms() + (timeout_ms > settle_ms ? timeout_ms : settle_ms);
+	while (amc_mono_ms() < until && amc_pq_wait_notify(w->c, settle_ms, &ch, &pl, e) == 1) {
 		free(ch);
 		free(pl);
 	}

@@ -21,7 +21,8 @@ cJSON *amc_fleet_watch_hosts(amc_fleet_watch *w, double down_after_s, amc_err *e
 cJSON *amc_fleet_watch_list(amc_fleet_watch *w, const char *state, int limit, amc_err *e);
 cJSON *amc_fleet_watch_show(amc_fleet_watch *w, long long id, int decisions, amc_err *e);
 /* Wait up to timeout_ms for a change: 1 when one came (a burst arriving
- * within settle_ms of it is read too), 0 when none, -1 when the connection
+ * within settle_ms of it is read too, for at most timeout_ms more: a NOTIFY
+ * storm cannot hold the caller), 0 when none, -1 when the connection
  * broke (close the watch and open a new one). */
 int amc_fleet_watch_wait(amc_fleet_watch *w, int timeout_ms, int settle_ms, amc_err *e);
 void amc_fleet_watch_close(amc_fleet_watch *w);

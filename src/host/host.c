@@ -394,6 +394,9 @@ static int set_device_caps(PGconn *c, long long host_id, const char *home, const
 	return 0;
 }
 
+/* Over 120 lines: start-up and the host's one loop (reconnect, NOTIFY and
+ * the gate on its wakes, heartbeat and reaper) share the slots and the
+ * LISTEN connection; split, each part would take all of them as arguments. */
 int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e)
 {
 	char ids[AMC_HOST_DEVICES_MAX][128];
@@ -464,7 +467,26 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 	long long next_reap = amc_mono_ms() + reap_s * 1000LL;
 	long backoff = 200;
 	long long started = amc_mono_ms();
+	/* Any role may NOTIFY any channel (PostgreSQL has no privilege for it):
+	 * a storm of amc_fleet_work must not make every idle device claim once
+	 * a NOTIFY. Wakes are forwarded at most once a WAKE_GAP_MS; one that
+	 * comes sooner is kept and forwarded when the gap is over, so work
+	 * queued meanwhile still starts within the gap (a slot that found work
+	 * keeps claiming without waiting for a wake). */
+	enum { WAKE_GAP_MS = 1000 };
+	long long next_wake = 0;
+	unsigned char *pending = amc_xcalloc(ns ? ns : 1, 1);
 	while (!atomic_load(stop)) {
+		if (next_wake && amc_mono_ms() >= next_wake) {
+			int any = 0;
+			for (size_t i = 0; i < ns; i++)
+				if (pending[i]) {
+					amc_slot_wake(slots[i]);
+					pending[i] = 0;
+					any = 1;
+				}
+			next_wake = any ? amc_mono_ms() + WAKE_GAP_MS : 0;
+		}
 		if (!c) {
 			amc_err ce;
 			if (listen_conn(hc->url, &c, &ce) != 0) {
@@ -489,9 +511,16 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 		}
 		if (w == 1) {
 			if (!strcmp(ch, "amc_fleet_work")) {
+				int now_ok = amc_mono_ms() >= next_wake;
 				for (size_t i = 0; i < ns; i++)
-					if (!strcmp(pl, kind_of(ids[i])))
-						amc_slot_wake(slots[i]);
+					if (!strcmp(pl, kind_of(ids[i]))) {
+						if (now_ok)
+							amc_slot_wake(slots[i]);
+						else
+							pending[i] = 1;
+					}
+				if (now_ok)
+					next_wake = amc_mono_ms() + WAKE_GAP_MS;
 			} else if (!strcmp(ch, "amc_fleet_cancel")) {
 				long long aid = atoll(pl);
 				for (size_t i = 0; i < ns; i++)
@@ -505,6 +534,7 @@ int amc_host_run(const amc_host_cfg *hc, atomic_int *stop, FILE *out, amc_err *e
 			reap_tick(&c, sid, slots, ns);
 		}
 	}
+	free(pending);
 	stop_and_report(hc, c, sid, slots, ns, stop_s, started, out, e);
 	amc_hostdb_free(db); /* after the slots, which use it to the end */
 	return 0;

@@ -385,6 +385,11 @@ static int prepare_attempt(amc_slot *s, const attempt *a, const char *payload, i
 		b.nfiles = pl.nfiles;
 		req.bundle = &b;
 	}
+	/* a payload is the operator's words, not this host's: its scripts'
+	 * http.* reach only the hosts this host's configuration lists
+	 * (fleet.js_http_hosts; none by default), redirects not followed */
+	req.js_remote = 1;
+	req.js_http_hosts = amc_config_str(s->cfg.cfg, "fleet", "js_http_hosts");
 	req.max_steps = max_steps;
 	req.source_task_id = src;
 	req.source_attempt = a->n;

@@ -153,6 +153,9 @@ static const keydef KEYS[] = {
 	  "has these beside its own (kind, platform, os, model, screen, app=ID); a device claims only work whose "
 	  "--needs they have (agent=claude / agent=codex are added when that CLI can run here, planner=on when a "
 	  "planner is configured)" },
+	{ "fleet", "js_http_hosts", K_STR, "", 0, 0, NULL,
+	  "host names (comma list, exact) that the scripts of a fleet payload may reach with http.*; empty: none "
+	  "(a payload is the operator's, run on this host's network)" },
 	{ "fleet", "decisions", K_ENUM, "off", 0, 0, "off|on",
 	  "also write each planner decision (prompts, tool calls; never screenshots) to the fleet database" },
 	{ "fleet", "decisions_keep", K_INT, "200", 1, 100000000, NULL,

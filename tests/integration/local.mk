@@ -65,7 +65,8 @@ clean-mcp-env:
 # the fleet: a private PostgreSQL 15 server per test (pgserver.sh)
 FLEET_TESTS = tests/integration/test_fleet.sh tests/integration/test_fleet_hosts.sh \
 	tests/integration/test_fleet_rls.sh tests/integration/test_fleet_needs.sh tests/integration/test_fleet_retry.sh tests/integration/test_fleet_decisions.sh tests/integration/test_fleet_tls.sh \
-	tests/integration/test_fleet_outage.sh tests/integration/test_hostdb.sh tests/integration/test_fleet_roles.sh
+	tests/integration/test_fleet_outage.sh tests/integration/test_hostdb.sh tests/integration/test_fleet_roles.sh \
+	tests/integration/test_fleet_attack.sh
 TESTS += $(FLEET_TESTS)
 EXTRA_DIST += tests/integration/pgserver.sh $(FLEET_TESTS)
 # make bench-fleet: the fleet load test with 2,000 assignments (FLEET_LOAD_N to

@@ -37,14 +37,14 @@ YAML
 out=$("$AMC" fleet ls 2>&1); is $? 3 "fleet ls before init: environment error"
 like "$out" "amc fleet init" "it says to run amc fleet init"
 out=$("$AMC" fleet init 2>&1); ok_status $? "fleet init"
-like "$out" "version 5 \(was 0\)" "init creates version 5"
+like "$out" "version 6 \(was 0\)" "init creates version 6"
 out=$("$AMC" fleet init 2>&1); ok_status $? "fleet init again"
 like "$out" "up to date" "a second init changes nothing"
-is "$(pg_sql "SELECT max(version) FROM amc_fleet.meta")" 5 "the schema version is stored"
+is "$(pg_sql "SELECT max(version) FROM amc_fleet.meta")" 6 "the schema version is stored"
 # A schema newer than this amc (a later amc ran init): refused, not misread.
 pg_sql "INSERT INTO amc_fleet.meta (version) VALUES (99)" >/dev/null
 out=$("$AMC" fleet ls 2>&1); is $? 3 "a newer fleet schema: environment error"
-like "$out" "version 99, newer than this amc knows \\(5\\)" "saying which versions"
+like "$out" "version 99, newer than this amc knows \\(6\\)" "saying which versions"
 out=$("$AMC" fleet init 2>&1); is $? 3 "init does not touch a newer schema"
 out=$("$AMC" host --devices sim:0 --name hv 2>&1); is $? 3 "nor does a host start on it"
 pg_sql "DELETE FROM amc_fleet.meta WHERE version = 99" >/dev/null

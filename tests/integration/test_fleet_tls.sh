@@ -22,7 +22,7 @@ PG_TCP=1 PG_OPTS="-c ssl=on -c ssl_cert_file=$TLS/server.crt -c ssl_key_file=$TL
 url="postgresql://amc@localhost:$PG_PORT/fleet?sslmode=verify-full&sslrootcert=$TLS/ca.crt"
 # verify-full never falls back to a connection without TLS.
 out=$(AMC_FLEET_URL="$url" "$AMC" fleet init 2>&1); ok_status $? "verify-full with the right CA connects"
-like "$out" "version 5" "and the schema is made"
+like "$out" "version 6" "and the schema is made"
 out=$(AMC_FLEET_URL="$url" "$AMC" fleet ls --json 2>&1); ok_status $? "fleet ls over TLS"
 out=$(AMC_FLEET_URL="postgresql://amc@localhost:$PG_PORT/fleet?sslmode=verify-full&sslrootcert=$TLS/other.crt" \
 	"$AMC" fleet ls 2>&1); is $? 3 "a wrong CA is refused"
