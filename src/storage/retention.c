@@ -15,13 +15,20 @@
  * lookup there per removed folder, never a scan of the remaining timeline.
  * A file in another folder that a removed row named goes only when that
  * folder's task is gone already (it was kept for this row), never a kept
- * task's file. */
+ * task's file.
+ *
+ * The folders are swept after the commit in two passes, each from a few
+ * threads: list what goes (readdir, fstatat), then delete it (unlinkat,
+ * rmdir). Deleting is waiting for the disk (see AMC_RET_THREADS), and waits
+ * overlap; the crash guarantee above is the same, since every file call
+ * still comes after the commit. */
 #include "storage/store.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,32 +214,75 @@ static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report 
 			     "find unreferenced artifacts", orphans, e);
 }
 
-/* What the sweep found and did: the report's figures, the first error, the
- * time spent in the file system's unlinks and rmdirs alone. */
+/* How many threads delete the removed folders' files at once. Each unlink
+ * and rmdir mostly waits: where the file system discards freed blocks at
+ * once (ext4 mounted with discard and no journal, as here), the call waits
+ * for the device's discard, 40 us quiet to milliseconds on a busy disk; a
+ * journalled file system waits less but still for locks and bitmaps. Waits
+ * overlap across folders, so threads beyond the cores pay: 16 cut the
+ * deletion of 3000 folders of two files from 15 s to 1 s on this machine's
+ * loaded disk, where 8 took 2 s. */
+#define AMC_RET_THREADS 16
+/* Folders per thread below which fewer threads start (thread start-up is
+ * ~50 us; a start-up retention of a few tasks needs none). */
+#define AMC_RET_PER_THREAD 32
+
+/* One removed task's folder between the sweep's two passes: what the listing
+ * found there to delete (names packed "a\0b\0"), filled by one thread. */
+typedef struct folder {
+	const char *id; /* the victims list owns it */
+	char *names;
+	size_t len, cap;
+	long files;
+	long long bytes;
+	int found; /* opened: its files go, then the folder */
+} folder;
+
+/* The sweep's shared state: the folders, the next one a thread takes, the
+ * first error (threads set it under mu). */
 typedef struct sweep {
+	amc_store *s;
+	const strlist *kept;
 	amc_retention_report *r;
-	int dry_run;
+	folder *f;
+	size_t n, next;
 	int result;
 	amc_err *e;
+	pthread_mutex_t mu;
 } sweep;
 
-static int timed_unlink(sweep *w, int dirfd, const char *name, const char *shown)
+static void sweep_fail(sweep *w, const char *what, const char *shown, int err)
 {
-	long long t0 = amc_mono_us();
-	int rc = unlinkat(dirfd, name, 0);
-	int err = errno;
-	w->r->unlink_us += amc_mono_us() - t0;
-	if (rc != 0 && err != ENOENT && w->result == 0)
-		w->result = amc_err_set(w->e, AMC_EENV, "removed the rows but cannot delete %s: %s", shown,
+	pthread_mutex_lock(&w->mu);
+	if (w->result == 0)
+		w->result = amc_err_set(w->e, AMC_EENV, "removed the rows but cannot %s %s: %s", what, shown,
 					strerror(err));
-	return rc;
+	pthread_mutex_unlock(&w->mu);
 }
 
-static void timed_rmdir(sweep *w, const char *dir)
+static folder *sweep_take(sweep *w)
 {
-	long long t0 = amc_mono_us();
-	(void)rmdir(dir); /* fails when a kept file is in it: the folder stays */
-	w->r->unlink_us += amc_mono_us() - t0;
+	pthread_mutex_lock(&w->mu);
+	folder *f = w->next < w->n ? &w->f[w->next++] : NULL;
+	pthread_mutex_unlock(&w->mu);
+	return f;
+}
+
+/* Run `fn` over every folder from up to AMC_RET_THREADS threads, the
+ * caller's among them (a thread that does not start leaves its share to the
+ * others). */
+static void sweep_run(sweep *w, void *(*fn)(void *))
+{
+	pthread_t th[AMC_RET_THREADS - 1];
+	size_t want = (w->n + AMC_RET_PER_THREAD - 1) / AMC_RET_PER_THREAD, started = 0;
+	if (want > AMC_RET_THREADS)
+		want = AMC_RET_THREADS;
+	w->next = 0;
+	while (started + 1 < want && pthread_create(&th[started], NULL, fn, w) == 0)
+		started++;
+	fn(w);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
 }
 
 /* 1 when the artifact `rel` stays: a kept row names it, or it is the
@@ -255,48 +305,123 @@ static int is_kept(const strlist *kept, const char *rel)
 	return strlist_has(kept, png);
 }
 
-/* One removed task's folder: every file in it goes (catching the files no row
- * names: thumbnails, temp files of a crashed write) but the kept ones, then
- * the folder if that left it empty. Sizes come from one fstatat a file on the
- * open folder, so a dry run reports the same without removing anything. */
-static void sweep_folder(amc_store *s, const char *id, const strlist *kept, sweep *w)
+static int folder_path(const sweep *w, const folder *f, char *dir, size_t n)
+{
+	return amc_store_id_ok(f->id) && snprintf(dir, n, "%s/artifacts/%s", w->s->home, f->id) < (int)n ? 0 : -1;
+}
+
+static void folder_add(folder *f, const char *name)
+{
+	size_t n = strlen(name) + 1;
+	if (f->len + n > f->cap) {
+		f->cap = f->cap * 2 + n + 64;
+		f->names = amc_xrealloc(f->names, f->cap);
+	}
+	memcpy(f->names + f->len, name, n);
+	f->len += n;
+}
+
+/* First pass, one removed task's folder: every file in it goes (catching the
+ * files no row names: thumbnails, temp files of a crashed write) but the kept
+ * ones. Sizes come from one fstatat a file on the open folder, so a dry run
+ * reports the same without removing anything. A folder that is a link is
+ * not followed: what it points at is no task's. */
+static void list_folder(sweep *w, folder *f)
 {
 	char dir[PATH_MAX];
-	if (!amc_store_id_ok(id) || snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, id) >= (int)sizeof dir)
+	if (folder_path(w, f, dir, sizeof dir) != 0)
 		return;
-	DIR *d = opendir(dir);
-	if (!d)
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return; /* no artifacts, or nothing we could remove anyway */
+	}
+	f->found = 1;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		char rel[PATH_MAX];
 		struct stat st;
-		if (snprintf(rel, sizeof rel, "artifacts/%s/%s", id, de->d_name) >= (int)sizeof rel ||
-		    !amc_store_relpath_ok(rel) || is_kept(kept, rel))
+		if (snprintf(rel, sizeof rel, "artifacts/%s/%s", f->id, de->d_name) >= (int)sizeof rel ||
+		    !amc_store_relpath_ok(rel) || is_kept(w->kept, rel))
 			continue;
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode))
 			continue;
-		w->r->files++;
+		f->files++;
 		if (S_ISREG(st.st_mode))
-			w->r->bytes += (long long)st.st_size;
-		if (!w->dry_run)
-			(void)timed_unlink(w, dirfd(d), de->d_name, rel);
+			f->bytes += (long long)st.st_size;
+		folder_add(f, de->d_name);
 	}
 	closedir(d);
-	if (!w->dry_run)
-		timed_rmdir(w, dir);
+}
+
+static void *list_folders(void *arg)
+{
+	sweep *w = arg;
+	for (folder *f; (f = sweep_take(w));)
+		list_folder(w, f);
+	return NULL;
+}
+
+/* Second pass, nothing but the file system's calls: the listed files, then
+ * the folder if that left it empty (a kept file keeps it). The folder stays
+ * open across its rmdir so that its inode is freed at the close, outside the
+ * lock rmdir holds on artifacts/ (the freeing waits for the device's discard;
+ * under that lock it would serialize every thread's rmdirs). */
+static void remove_folder(sweep *w, folder *f)
+{
+	char dir[PATH_MAX];
+	if (!f->found || folder_path(w, f, dir, sizeof dir) != 0)
+		return;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			sweep_fail(w, "open", dir, errno);
+		return;
+	}
+	for (size_t i = 0; i < f->len; i += strlen(f->names + i) + 1) {
+		const char *name = f->names + i;
+		if (unlinkat(fd, name, 0) != 0 && errno != ENOENT) {
+			int err = errno;
+			char rel[PATH_MAX];
+			snprintf(rel, sizeof rel, "artifacts/%s/%s", f->id, name);
+			sweep_fail(w, "delete", rel, err);
+		}
+	}
+	(void)rmdir(dir); /* fails when a kept file is in it: the folder stays */
+	close(fd);
+}
+
+static void *remove_folders(void *arg)
+{
+	sweep *w = arg;
+	for (folder *f; (f = sweep_take(w));)
+		remove_folder(w, f);
+	return NULL;
+}
+
+static int timed_unlink(sweep *w, const char *path)
+{
+	long long t0 = amc_mono_us();
+	int rc = unlink(path);
+	int err = errno;
+	w->r->unlink_us += amc_mono_us() - t0;
+	if (rc != 0 && err != ENOENT)
+		sweep_fail(w, "delete", path, err);
+	return rc;
 }
 
 /* A file outside the removed folders that only removed rows named (its own
  * task went earlier and left it for them): it goes, with its thumbnail, and
  * its folder when that empties it. */
-static void sweep_orphan(amc_store *s, const char *rel, sweep *w)
+static void sweep_orphan(sweep *w, const char *rel, int dry_run)
 {
 	char p[PATH_MAX], thumb[PATH_MAX];
 	const char *files[2] = { p, NULL };
-	if (amc_store_artifact_abspath(s, rel, p, sizeof p, NULL) != 0)
+	if (amc_store_artifact_abspath(w->s, rel, p, sizeof p, NULL) != 0)
 		return; /* never escapes artifacts/ */
 	if (amc_store_thumb_path(p, thumb, sizeof thumb) == 0)
 		files[1] = thumb;
@@ -307,14 +432,48 @@ static void sweep_orphan(amc_store *s, const char *rel, sweep *w)
 		w->r->files++;
 		if (S_ISREG(st.st_mode))
 			w->r->bytes += (long long)st.st_size;
-		if (!w->dry_run)
-			(void)timed_unlink(w, AT_FDCWD, files[i], files[i]);
+		if (!dry_run)
+			(void)timed_unlink(w, files[i]);
 	}
 	char *slash = strrchr(p, '/');
-	if (!w->dry_run && slash) {
+	if (!dry_run && slash) {
 		*slash = '\0';
-		timed_rmdir(w, p);
+		long long t0 = amc_mono_us();
+		(void)rmdir(p); /* fails when a kept file is in it: the folder stays */
+		w->r->unlink_us += amc_mono_us() - t0;
 	}
+}
+
+/* The files of a committed removal (or, in a dry run, counted the same way
+ * without removing anything): the removed tasks' folders, listed first, then
+ * emptied, each pass from several threads; then the orphans. The report's
+ * unlink_us is the wall time of the second pass, which makes only unlink and
+ * rmdir calls, plus the orphans' own calls. */
+static int sweep_files(amc_store *s, const strlist *victims, const strlist *kept, const strlist *orphans,
+		       int dry_run, amc_retention_report *r, amc_err *e)
+{
+	sweep w = { .s = s, .kept = kept, .r = r, .n = victims->n, .e = e };
+	w.f = amc_xcalloc(w.n ? w.n : 1, sizeof *w.f);
+	pthread_mutex_init(&w.mu, NULL);
+	for (size_t i = 0; i < w.n; i++)
+		w.f[i].id = victims->v[i];
+	sweep_run(&w, list_folders);
+	for (size_t i = 0; i < w.n; i++) {
+		r->files += w.f[i].files;
+		r->bytes += w.f[i].bytes;
+	}
+	if (!dry_run) {
+		long long t0 = amc_mono_us();
+		sweep_run(&w, remove_folders);
+		r->unlink_us += amc_mono_us() - t0;
+	}
+	for (size_t i = 0; i < orphans->n; i++)
+		sweep_orphan(&w, orphans->v[i], dry_run);
+	for (size_t i = 0; i < w.n; i++)
+		free(w.f[i].names);
+	free(w.f);
+	pthread_mutex_destroy(&w.mu);
+	return w.result;
 }
 
 static void drop_temp(amc_store *s)
@@ -386,12 +545,7 @@ int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention
 	} else {
 		/* Files only once the rows are gone for good (or, in a dry run,
 		 * counted the same way without removing anything). */
-		sweep w = { r, o->dry_run, 0, e };
-		for (size_t i = 0; i < victims.n; i++)
-			sweep_folder(s, victims.v[i], &kept, &w);
-		for (size_t i = 0; i < orphans.n; i++)
-			sweep_orphan(s, orphans.v[i], &w);
-		result = w.result;
+		result = sweep_files(s, &victims, &kept, &orphans, o->dry_run, r, e);
 	}
 	strlist_free(&victims);
 	strlist_free(&kept);
