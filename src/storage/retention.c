@@ -17,11 +17,12 @@
  * folder's task is gone already (it was kept for this row), never a kept
  * task's file.
  *
- * The folders are swept after the commit in two passes, each from a few
- * threads: list what goes (readdir, fstatat), then delete it (unlinkat,
- * rmdir). Deleting is waiting for the disk (see AMC_RET_THREADS), and waits
- * overlap; the crash guarantee above is the same, since every file call
- * still comes after the commit. */
+ * The folders are swept in two passes, each from a few threads: list what
+ * goes (readdir, fstatat; it only reads, so it runs while SQLite deletes the
+ * rows), then, after the commit, delete it (unlinkat, rmdir). Both mostly
+ * wait for the disk (see AMC_RET_THREADS), and waits overlap; the crash
+ * guarantee above is the same, since every unlink still comes after the
+ * commit. */
 #include "storage/store.h"
 
 #include <dirent.h>
@@ -158,11 +159,14 @@ static int select_victims(amc_store *s, const amc_retention_opts *o, amc_err *e)
 
 /* Inside the transaction: pick the tasks that go, delete their rows and
  * note what the folder sweep must keep (`kept`, sorted: files in a removed
- * task's folder that a kept row names) and which files outside the removed
- * folders go (`orphans`: a removed row named them, their own task is gone,
+ * task's folder that a kept row names), start the sweep's listing (`w`), and
+ * note which files outside the removed folders go (`orphans`: a removed row named them, their own task is gone,
  * and no remaining row names them). */
+typedef struct sweep sweep;
+static void sweep_list_start(sweep *w);
+
 static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report *r,
-		strlist *victims, strlist *kept, strlist *orphans, amc_err *e)
+		strlist *victims, strlist *kept, strlist *orphans, sweep *w, amc_err *e)
 {
 	if (amc_store_exec(s, "CREATE TEMP TABLE IF NOT EXISTS amc_ret_victims (id TEXT PRIMARY KEY)",
 			   "prepare retention", e) != 0 ||
@@ -185,6 +189,19 @@ static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report 
 			   " WHERE task_id IN temp.amc_ret_victims",
 			   "list the artifacts of removed tasks", e) != 0)
 		return -1;
+	/* A kept row's xref under a removed folder ("artifacts/<id>/" up to
+	 * "artifacts/<id>0", '0' following '/') keeps that file. Known before
+	 * the rows go (the write lock is held), so the folders are listed
+	 * while SQLite deletes them. */
+	if (query_strings(s,
+			  "SELECT x.path FROM temp.amc_ret_victims v JOIN artifact_xrefs x"
+			  " ON x.path > 'artifacts/' || v.id || '/' AND x.path < 'artifacts/' || v.id || '0'"
+			  " WHERE x.task_id NOT IN temp.amc_ret_victims",
+			  "find the artifacts kept tasks still name", kept, e) != 0)
+		return -1;
+	if (kept->n) /* qsort of NULL, even with 0 items, is undefined (UBSan) */
+		qsort(kept->v, kept->n, sizeof *kept->v, cmp_str);
+	sweep_list_start(w);
 	long long steps = exec_changes(s, "DELETE FROM timeline WHERE task_id IN temp.amc_ret_victims",
 				       "remove timeline records", e);
 	if (steps < 0 || exec_changes(s, "DELETE FROM tasks WHERE id IN temp.amc_ret_victims",
@@ -194,15 +211,6 @@ static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report 
 	if (amc_store_exec(s, "DELETE FROM artifact_xrefs WHERE task_id IN temp.amc_ret_victims",
 			   "forget the removed tasks' references", e) != 0)
 		return -1;
-	/* Every remaining xref is a kept row's: those under a removed folder
-	 * ("artifacts/<id>/" up to "artifacts/<id>0", '0' following '/') stay. */
-	if (query_strings(s,
-			  "SELECT x.path FROM temp.amc_ret_victims v JOIN artifact_xrefs x"
-			  " ON x.path > 'artifacts/' || v.id || '/' AND x.path < 'artifacts/' || v.id || '0'",
-			  "find the artifacts kept tasks still name", kept, e) != 0)
-		return -1;
-	if (kept->n) /* qsort of NULL, even with 0 items, is undefined (UBSan) */
-		qsort(kept->v, kept->n, sizeof *kept->v, cmp_str);
 	/* Task ids are 16 characters (amc_store_id_ok): the folder of
 	 * "artifacts/<id>/..." is substr(path, 11, 16). */
 	return query_strings(s,
@@ -240,16 +248,19 @@ typedef struct folder {
 
 /* The sweep's shared state: the folders, the next one a thread takes, the
  * first error (threads set it under mu). */
-typedef struct sweep {
+struct sweep {
 	amc_store *s;
-	const strlist *kept;
+	const strlist *victims, *kept;
 	amc_retention_report *r;
 	folder *f;
 	size_t n, next;
 	int result;
 	amc_err *e;
 	pthread_mutex_t mu;
-} sweep;
+	pthread_t th[AMC_RET_THREADS - 1];
+	size_t started; /* threads running the current pass */
+	void *(*pass)(void *);
+};
 
 static void sweep_fail(sweep *w, const char *what, const char *shown, int err)
 {
@@ -268,21 +279,37 @@ static folder *sweep_take(sweep *w)
 	return f;
 }
 
-/* Run `fn` over every folder from up to AMC_RET_THREADS threads, the
- * caller's among them (a thread that does not start leaves its share to the
- * others). */
-static void sweep_run(sweep *w, void *(*fn)(void *))
+/* Start `fn` over every folder on up to AMC_RET_THREADS - 1 threads; the
+ * caller's share comes in sweep_wait, which a thread that did not start
+ * leaves more to. */
+static void sweep_start(sweep *w, void *(*fn)(void *))
 {
-	pthread_t th[AMC_RET_THREADS - 1];
-	size_t want = (w->n + AMC_RET_PER_THREAD - 1) / AMC_RET_PER_THREAD, started = 0;
+	size_t want = (w->n + AMC_RET_PER_THREAD - 1) / AMC_RET_PER_THREAD;
 	if (want > AMC_RET_THREADS)
 		want = AMC_RET_THREADS;
 	w->next = 0;
-	while (started + 1 < want && pthread_create(&th[started], NULL, fn, w) == 0)
-		started++;
-	fn(w);
-	for (size_t i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
+	w->started = 0;
+	w->pass = fn;
+	while (w->started + 1 < want && pthread_create(&w->th[w->started], NULL, fn, w) == 0)
+		w->started++;
+}
+
+/* The caller's share of the pass, then the others' end. */
+static void sweep_wait(sweep *w)
+{
+	if (!w->pass)
+		return;
+	w->pass(w);
+	for (size_t i = 0; i < w->started; i++)
+		pthread_join(w->th[i], NULL);
+	w->started = 0;
+	w->pass = NULL;
+}
+
+static void sweep_run(sweep *w, void *(*fn)(void *))
+{
+	sweep_start(w, fn);
+	sweep_wait(w);
 }
 
 /* 1 when the artifact `rel` stays: a kept row names it, or it is the
@@ -444,36 +471,58 @@ static void sweep_orphan(sweep *w, const char *rel, int dry_run)
 	}
 }
 
-/* The files of a committed removal (or, in a dry run, counted the same way
- * without removing anything): the removed tasks' folders, listed first, then
- * emptied, each pass from several threads; then the orphans. The report's
- * unlink_us is the wall time of the second pass, which makes only unlink and
- * rmdir calls, plus the orphans' own calls. */
-static int sweep_files(amc_store *s, const strlist *victims, const strlist *kept, const strlist *orphans,
-		       int dry_run, amc_retention_report *r, amc_err *e)
+static void sweep_init(sweep *w, amc_store *s, const strlist *victims, const strlist *kept,
+		       amc_retention_report *r, amc_err *e)
 {
-	sweep w = { .s = s, .kept = kept, .r = r, .n = victims->n, .e = e };
-	w.f = amc_xcalloc(w.n ? w.n : 1, sizeof *w.f);
-	pthread_mutex_init(&w.mu, NULL);
-	for (size_t i = 0; i < w.n; i++)
-		w.f[i].id = victims->v[i];
-	sweep_run(&w, list_folders);
-	for (size_t i = 0; i < w.n; i++) {
-		r->files += w.f[i].files;
-		r->bytes += w.f[i].bytes;
+	memset(w, 0, sizeof *w);
+	w->s = s;
+	w->victims = victims;
+	w->kept = kept;
+	w->r = r;
+	w->e = e;
+	pthread_mutex_init(&w->mu, NULL);
+}
+
+/* The listing of the removed folders starts (plan, once `kept` is final):
+ * it only reads, so it runs while the rows are deleted and committed. */
+static void sweep_list_start(sweep *w)
+{
+	w->n = w->victims->n;
+	w->f = amc_xcalloc(w->n ? w->n : 1, sizeof *w->f);
+	for (size_t i = 0; i < w->n; i++)
+		w->f[i].id = w->victims->v[i];
+	sweep_start(w, list_folders);
+}
+
+static void sweep_free(sweep *w)
+{
+	sweep_wait(w); /* a listing still running, when the transaction failed */
+	for (size_t i = 0; i < w->n; i++)
+		free(w->f[i].names);
+	free(w->f);
+	pthread_mutex_destroy(&w->mu);
+}
+
+/* The files of a committed removal (or, in a dry run, counted the same way
+ * without removing anything): the removed tasks' folders, listed (begun in
+ * plan), then emptied from several threads; then the orphans. The report's
+ * unlink_us is the wall time of the emptying, which makes only unlink and
+ * rmdir calls, plus the orphans' own calls. */
+static int sweep_files(sweep *w, const strlist *orphans, int dry_run)
+{
+	sweep_wait(w);
+	for (size_t i = 0; i < w->n; i++) {
+		w->r->files += w->f[i].files;
+		w->r->bytes += w->f[i].bytes;
 	}
 	if (!dry_run) {
 		long long t0 = amc_mono_us();
-		sweep_run(&w, remove_folders);
-		r->unlink_us += amc_mono_us() - t0;
+		sweep_run(w, remove_folders);
+		w->r->unlink_us += amc_mono_us() - t0;
 	}
 	for (size_t i = 0; i < orphans->n; i++)
-		sweep_orphan(&w, orphans->v[i], dry_run);
-	for (size_t i = 0; i < w.n; i++)
-		free(w.f[i].names);
-	free(w.f);
-	pthread_mutex_destroy(&w.mu);
-	return w.result;
+		sweep_orphan(w, orphans->v[i], dry_run);
+	return w->result;
 }
 
 static void drop_temp(amc_store *s)
@@ -532,7 +581,9 @@ int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention
 		secure_delete_restore(s, secure);
 		return -1;
 	}
-	int result = plan(s, o, r, &victims, &kept, &orphans, e);
+	sweep w;
+	sweep_init(&w, s, &victims, &kept, r, e);
+	int result = plan(s, o, r, &victims, &kept, &orphans, &w, e);
 	if (result != 0 || o->dry_run) {
 		amc_store_rollback(s);
 	} else if (amc_store_commit(s, e) != 0) {
@@ -545,8 +596,9 @@ int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention
 	} else {
 		/* Files only once the rows are gone for good (or, in a dry run,
 		 * counted the same way without removing anything). */
-		result = sweep_files(s, &victims, &kept, &orphans, o->dry_run, r, e);
+		result = sweep_files(&w, &orphans, o->dry_run);
 	}
+	sweep_free(&w);
 	strlist_free(&victims);
 	strlist_free(&kept);
 	strlist_free(&orphans);
