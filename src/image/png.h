@@ -54,9 +54,13 @@ long amc_png_probe_count(void);
  * reader reads all three layouts. */
 /* The level of captured screenshots. Measured on a 1080x2400 sim frame
  * (bench_store): libdeflate 6 writes RGB frames ~35 % smaller than zlib 1 did
- * as RGBA, in about the same time; 9 is no smaller, 12 is 5 % smaller at 40x
- * the time. */
-#define AMC_PNG_CAPTURE_LEVEL 6
+ * as RGBA, in about the same time. On bench_store's seven sim screens
+ * (filter None, their few-colour layout), mean bytes and deflate time (best
+ * of 5, load ~5): 6: 76,299 B 11.9 ms; 7: 74,600 B 14.1 ms; 8: 73,136 B
+ * 24.8 ms; 9: 72,820 B; 12: 65,776 B at ~1 s. 7 takes 2 % off every stored
+ * step for 2 ms; 8 and up cost more than they save. Sub, Up, Paeth, Average
+ * and a per-row filter choice were all 16-47 % larger than None there. */
+#define AMC_PNG_CAPTURE_LEVEL 7
 int amc_png_encode(const amc_image *img, int level, unsigned char **out, size_t *len, amc_err *e);
 /* How many amc_png_encode calls this process made (tests count the work of an
  * MCP observe: a frame it reuses is neither decoded nor encoded again). */

@@ -15,13 +15,21 @@
  * lookup there per removed folder, never a scan of the remaining timeline.
  * A file in another folder that a removed row named goes only when that
  * folder's task is gone already (it was kept for this row), never a kept
- * task's file. */
+ * task's file.
+ *
+ * The folders are swept in two passes, each from a few threads: list what
+ * goes (readdir, fstatat; it only reads, so it runs while SQLite deletes the
+ * rows), then, after the commit, delete it (unlinkat, rmdir). Both mostly
+ * wait for the disk (see AMC_RET_THREADS), and waits overlap; the crash
+ * guarantee above is the same, since every unlink still comes after the
+ * commit. */
 #include "storage/store.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,11 +159,14 @@ static int select_victims(amc_store *s, const amc_retention_opts *o, amc_err *e)
 
 /* Inside the transaction: pick the tasks that go, delete their rows and
  * note what the folder sweep must keep (`kept`, sorted: files in a removed
- * task's folder that a kept row names) and which files outside the removed
- * folders go (`orphans`: a removed row named them, their own task is gone,
+ * task's folder that a kept row names), start the sweep's listing (`w`), and
+ * note which files outside the removed folders go (`orphans`: a removed row named them, their own task is gone,
  * and no remaining row names them). */
+typedef struct sweep sweep;
+static void sweep_list_start(sweep *w);
+
 static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report *r,
-		strlist *victims, strlist *kept, strlist *orphans, amc_err *e)
+		strlist *victims, strlist *kept, strlist *orphans, sweep *w, amc_err *e)
 {
 	if (amc_store_exec(s, "CREATE TEMP TABLE IF NOT EXISTS amc_ret_victims (id TEXT PRIMARY KEY)",
 			   "prepare retention", e) != 0 ||
@@ -178,6 +189,19 @@ static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report 
 			   " WHERE task_id IN temp.amc_ret_victims",
 			   "list the artifacts of removed tasks", e) != 0)
 		return -1;
+	/* A kept row's xref under a removed folder ("artifacts/<id>/" up to
+	 * "artifacts/<id>0", '0' following '/') keeps that file. Known before
+	 * the rows go (the write lock is held), so the folders are listed
+	 * while SQLite deletes them. */
+	if (query_strings(s,
+			  "SELECT x.path FROM temp.amc_ret_victims v JOIN artifact_xrefs x"
+			  " ON x.path > 'artifacts/' || v.id || '/' AND x.path < 'artifacts/' || v.id || '0'"
+			  " WHERE x.task_id NOT IN temp.amc_ret_victims",
+			  "find the artifacts kept tasks still name", kept, e) != 0)
+		return -1;
+	if (kept->n) /* qsort of NULL, even with 0 items, is undefined (UBSan) */
+		qsort(kept->v, kept->n, sizeof *kept->v, cmp_str);
+	sweep_list_start(w);
 	long long steps = exec_changes(s, "DELETE FROM timeline WHERE task_id IN temp.amc_ret_victims",
 				       "remove timeline records", e);
 	if (steps < 0 || exec_changes(s, "DELETE FROM tasks WHERE id IN temp.amc_ret_victims",
@@ -187,15 +211,6 @@ static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report 
 	if (amc_store_exec(s, "DELETE FROM artifact_xrefs WHERE task_id IN temp.amc_ret_victims",
 			   "forget the removed tasks' references", e) != 0)
 		return -1;
-	/* Every remaining xref is a kept row's: those under a removed folder
-	 * ("artifacts/<id>/" up to "artifacts/<id>0", '0' following '/') stay. */
-	if (query_strings(s,
-			  "SELECT x.path FROM temp.amc_ret_victims v JOIN artifact_xrefs x"
-			  " ON x.path > 'artifacts/' || v.id || '/' AND x.path < 'artifacts/' || v.id || '0'",
-			  "find the artifacts kept tasks still name", kept, e) != 0)
-		return -1;
-	if (kept->n) /* qsort of NULL, even with 0 items, is undefined (UBSan) */
-		qsort(kept->v, kept->n, sizeof *kept->v, cmp_str);
 	/* Task ids are 16 characters (amc_store_id_ok): the folder of
 	 * "artifacts/<id>/..." is substr(path, 11, 16). */
 	return query_strings(s,
@@ -207,32 +222,94 @@ static int plan(amc_store *s, const amc_retention_opts *o, amc_retention_report 
 			     "find unreferenced artifacts", orphans, e);
 }
 
-/* What the sweep found and did: the report's figures, the first error, the
- * time spent in the file system's unlinks and rmdirs alone. */
-typedef struct sweep {
+/* How many threads delete the removed folders' files at once. Each unlink
+ * and rmdir mostly waits: where the file system discards freed blocks at
+ * once (ext4 mounted with discard and no journal, as here), the call waits
+ * for the device's discard, 40 us quiet to milliseconds on a busy disk; a
+ * journalled file system waits less but still for locks and bitmaps. Waits
+ * overlap across folders, so threads beyond the cores pay: 16 cut the
+ * deletion of 3000 folders of two files from 15 s to 1 s on this machine's
+ * loaded disk, where 8 took 2 s. */
+#define AMC_RET_THREADS 16
+/* Folders per thread below which fewer threads start (thread start-up is
+ * ~50 us; a start-up retention of a few tasks needs none). */
+#define AMC_RET_PER_THREAD 32
+
+/* One removed task's folder between the sweep's two passes: what the listing
+ * found there to delete (names packed "a\0b\0"), filled by one thread. */
+typedef struct folder {
+	const char *id; /* the victims list owns it */
+	char *names;
+	size_t len, cap;
+	long files;
+	long long bytes;
+	int found; /* opened: its files go, then the folder */
+} folder;
+
+/* The sweep's shared state: the folders, the next one a thread takes, the
+ * first error (threads set it under mu). */
+struct sweep {
+	amc_store *s;
+	const strlist *victims, *kept;
 	amc_retention_report *r;
-	int dry_run;
+	folder *f;
+	size_t n, next;
 	int result;
 	amc_err *e;
-} sweep;
+	pthread_mutex_t mu;
+	pthread_t th[AMC_RET_THREADS - 1];
+	size_t started; /* threads running the current pass */
+	void *(*pass)(void *);
+};
 
-static int timed_unlink(sweep *w, int dirfd, const char *name, const char *shown)
+static void sweep_fail(sweep *w, const char *what, const char *shown, int err)
 {
-	long long t0 = amc_mono_us();
-	int rc = unlinkat(dirfd, name, 0);
-	int err = errno;
-	w->r->unlink_us += amc_mono_us() - t0;
-	if (rc != 0 && err != ENOENT && w->result == 0)
-		w->result = amc_err_set(w->e, AMC_EENV, "removed the rows but cannot delete %s: %s", shown,
+	pthread_mutex_lock(&w->mu);
+	if (w->result == 0)
+		w->result = amc_err_set(w->e, AMC_EENV, "removed the rows but cannot %s %s: %s", what, shown,
 					strerror(err));
-	return rc;
+	pthread_mutex_unlock(&w->mu);
 }
 
-static void timed_rmdir(sweep *w, const char *dir)
+static folder *sweep_take(sweep *w)
 {
-	long long t0 = amc_mono_us();
-	(void)rmdir(dir); /* fails when a kept file is in it: the folder stays */
-	w->r->unlink_us += amc_mono_us() - t0;
+	pthread_mutex_lock(&w->mu);
+	folder *f = w->next < w->n ? &w->f[w->next++] : NULL;
+	pthread_mutex_unlock(&w->mu);
+	return f;
+}
+
+/* Start `fn` over every folder on up to AMC_RET_THREADS - 1 threads; the
+ * caller's share comes in sweep_wait, which a thread that did not start
+ * leaves more to. */
+static void sweep_start(sweep *w, void *(*fn)(void *))
+{
+	size_t want = (w->n + AMC_RET_PER_THREAD - 1) / AMC_RET_PER_THREAD;
+	if (want > AMC_RET_THREADS)
+		want = AMC_RET_THREADS;
+	w->next = 0;
+	w->started = 0;
+	w->pass = fn;
+	while (w->started + 1 < want && pthread_create(&w->th[w->started], NULL, fn, w) == 0)
+		w->started++;
+}
+
+/* The caller's share of the pass, then the others' end. */
+static void sweep_wait(sweep *w)
+{
+	if (!w->pass)
+		return;
+	w->pass(w);
+	for (size_t i = 0; i < w->started; i++)
+		pthread_join(w->th[i], NULL);
+	w->started = 0;
+	w->pass = NULL;
+}
+
+static void sweep_run(sweep *w, void *(*fn)(void *))
+{
+	sweep_start(w, fn);
+	sweep_wait(w);
 }
 
 /* 1 when the artifact `rel` stays: a kept row names it, or it is the
@@ -255,48 +332,123 @@ static int is_kept(const strlist *kept, const char *rel)
 	return strlist_has(kept, png);
 }
 
-/* One removed task's folder: every file in it goes (catching the files no row
- * names: thumbnails, temp files of a crashed write) but the kept ones, then
- * the folder if that left it empty. Sizes come from one fstatat a file on the
- * open folder, so a dry run reports the same without removing anything. */
-static void sweep_folder(amc_store *s, const char *id, const strlist *kept, sweep *w)
+static int folder_path(const sweep *w, const folder *f, char *dir, size_t n)
+{
+	return amc_store_id_ok(f->id) && snprintf(dir, n, "%s/artifacts/%s", w->s->home, f->id) < (int)n ? 0 : -1;
+}
+
+static void folder_add(folder *f, const char *name)
+{
+	size_t n = strlen(name) + 1;
+	if (f->len + n > f->cap) {
+		f->cap = f->cap * 2 + n + 64;
+		f->names = amc_xrealloc(f->names, f->cap);
+	}
+	memcpy(f->names + f->len, name, n);
+	f->len += n;
+}
+
+/* First pass, one removed task's folder: every file in it goes (catching the
+ * files no row names: thumbnails, temp files of a crashed write) but the kept
+ * ones. Sizes come from one fstatat a file on the open folder, so a dry run
+ * reports the same without removing anything. A folder that is a link is
+ * not followed: what it points at is no task's. */
+static void list_folder(sweep *w, folder *f)
 {
 	char dir[PATH_MAX];
-	if (!amc_store_id_ok(id) || snprintf(dir, sizeof dir, "%s/artifacts/%s", s->home, id) >= (int)sizeof dir)
+	if (folder_path(w, f, dir, sizeof dir) != 0)
 		return;
-	DIR *d = opendir(dir);
-	if (!d)
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return; /* no artifacts, or nothing we could remove anyway */
+	}
+	f->found = 1;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		char rel[PATH_MAX];
 		struct stat st;
-		if (snprintf(rel, sizeof rel, "artifacts/%s/%s", id, de->d_name) >= (int)sizeof rel ||
-		    !amc_store_relpath_ok(rel) || is_kept(kept, rel))
+		if (snprintf(rel, sizeof rel, "artifacts/%s/%s", f->id, de->d_name) >= (int)sizeof rel ||
+		    !amc_store_relpath_ok(rel) || is_kept(w->kept, rel))
 			continue;
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode))
 			continue;
-		w->r->files++;
+		f->files++;
 		if (S_ISREG(st.st_mode))
-			w->r->bytes += (long long)st.st_size;
-		if (!w->dry_run)
-			(void)timed_unlink(w, dirfd(d), de->d_name, rel);
+			f->bytes += (long long)st.st_size;
+		folder_add(f, de->d_name);
 	}
 	closedir(d);
-	if (!w->dry_run)
-		timed_rmdir(w, dir);
+}
+
+static void *list_folders(void *arg)
+{
+	sweep *w = arg;
+	for (folder *f; (f = sweep_take(w));)
+		list_folder(w, f);
+	return NULL;
+}
+
+/* Second pass, nothing but the file system's calls: the listed files, then
+ * the folder if that left it empty (a kept file keeps it). The folder stays
+ * open across its rmdir so that its inode is freed at the close, outside the
+ * lock rmdir holds on artifacts/ (the freeing waits for the device's discard;
+ * under that lock it would serialize every thread's rmdirs). */
+static void remove_folder(sweep *w, folder *f)
+{
+	char dir[PATH_MAX];
+	if (!f->found || folder_path(w, f, dir, sizeof dir) != 0)
+		return;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			sweep_fail(w, "open", dir, errno);
+		return;
+	}
+	for (size_t i = 0; i < f->len; i += strlen(f->names + i) + 1) {
+		const char *name = f->names + i;
+		if (unlinkat(fd, name, 0) != 0 && errno != ENOENT) {
+			int err = errno;
+			char rel[PATH_MAX];
+			snprintf(rel, sizeof rel, "artifacts/%s/%s", f->id, name);
+			sweep_fail(w, "delete", rel, err);
+		}
+	}
+	(void)rmdir(dir); /* fails when a kept file is in it: the folder stays */
+	close(fd);
+}
+
+static void *remove_folders(void *arg)
+{
+	sweep *w = arg;
+	for (folder *f; (f = sweep_take(w));)
+		remove_folder(w, f);
+	return NULL;
+}
+
+static int timed_unlink(sweep *w, const char *path)
+{
+	long long t0 = amc_mono_us();
+	int rc = unlink(path);
+	int err = errno;
+	w->r->unlink_us += amc_mono_us() - t0;
+	if (rc != 0 && err != ENOENT)
+		sweep_fail(w, "delete", path, err);
+	return rc;
 }
 
 /* A file outside the removed folders that only removed rows named (its own
  * task went earlier and left it for them): it goes, with its thumbnail, and
  * its folder when that empties it. */
-static void sweep_orphan(amc_store *s, const char *rel, sweep *w)
+static void sweep_orphan(sweep *w, const char *rel, int dry_run)
 {
 	char p[PATH_MAX], thumb[PATH_MAX];
 	const char *files[2] = { p, NULL };
-	if (amc_store_artifact_abspath(s, rel, p, sizeof p, NULL) != 0)
+	if (amc_store_artifact_abspath(w->s, rel, p, sizeof p, NULL) != 0)
 		return; /* never escapes artifacts/ */
 	if (amc_store_thumb_path(p, thumb, sizeof thumb) == 0)
 		files[1] = thumb;
@@ -307,14 +459,70 @@ static void sweep_orphan(amc_store *s, const char *rel, sweep *w)
 		w->r->files++;
 		if (S_ISREG(st.st_mode))
 			w->r->bytes += (long long)st.st_size;
-		if (!w->dry_run)
-			(void)timed_unlink(w, AT_FDCWD, files[i], files[i]);
+		if (!dry_run)
+			(void)timed_unlink(w, files[i]);
 	}
 	char *slash = strrchr(p, '/');
-	if (!w->dry_run && slash) {
+	if (!dry_run && slash) {
 		*slash = '\0';
-		timed_rmdir(w, p);
+		long long t0 = amc_mono_us();
+		(void)rmdir(p); /* fails when a kept file is in it: the folder stays */
+		w->r->unlink_us += amc_mono_us() - t0;
 	}
+}
+
+static void sweep_init(sweep *w, amc_store *s, const strlist *victims, const strlist *kept,
+		       amc_retention_report *r, amc_err *e)
+{
+	memset(w, 0, sizeof *w);
+	w->s = s;
+	w->victims = victims;
+	w->kept = kept;
+	w->r = r;
+	w->e = e;
+	pthread_mutex_init(&w->mu, NULL);
+}
+
+/* The listing of the removed folders starts (plan, once `kept` is final):
+ * it only reads, so it runs while the rows are deleted and committed. */
+static void sweep_list_start(sweep *w)
+{
+	w->n = w->victims->n;
+	w->f = amc_xcalloc(w->n ? w->n : 1, sizeof *w->f);
+	for (size_t i = 0; i < w->n; i++)
+		w->f[i].id = w->victims->v[i];
+	sweep_start(w, list_folders);
+}
+
+static void sweep_free(sweep *w)
+{
+	sweep_wait(w); /* a listing still running, when the transaction failed */
+	for (size_t i = 0; i < w->n; i++)
+		free(w->f[i].names);
+	free(w->f);
+	pthread_mutex_destroy(&w->mu);
+}
+
+/* The files of a committed removal (or, in a dry run, counted the same way
+ * without removing anything): the removed tasks' folders, listed (begun in
+ * plan), then emptied from several threads; then the orphans. The report's
+ * unlink_us is the wall time of the emptying, which makes only unlink and
+ * rmdir calls, plus the orphans' own calls. */
+static int sweep_files(sweep *w, const strlist *orphans, int dry_run)
+{
+	sweep_wait(w);
+	for (size_t i = 0; i < w->n; i++) {
+		w->r->files += w->f[i].files;
+		w->r->bytes += w->f[i].bytes;
+	}
+	if (!dry_run) {
+		long long t0 = amc_mono_us();
+		sweep_run(w, remove_folders);
+		w->r->unlink_us += amc_mono_us() - t0;
+	}
+	for (size_t i = 0; i < orphans->n; i++)
+		sweep_orphan(w, orphans->v[i], dry_run);
+	return w->result;
 }
 
 static void drop_temp(amc_store *s)
@@ -373,7 +581,9 @@ int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention
 		secure_delete_restore(s, secure);
 		return -1;
 	}
-	int result = plan(s, o, r, &victims, &kept, &orphans, e);
+	sweep w;
+	sweep_init(&w, s, &victims, &kept, r, e);
+	int result = plan(s, o, r, &victims, &kept, &orphans, &w, e);
 	if (result != 0 || o->dry_run) {
 		amc_store_rollback(s);
 	} else if (amc_store_commit(s, e) != 0) {
@@ -386,13 +596,9 @@ int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention
 	} else {
 		/* Files only once the rows are gone for good (or, in a dry run,
 		 * counted the same way without removing anything). */
-		sweep w = { r, o->dry_run, 0, e };
-		for (size_t i = 0; i < victims.n; i++)
-			sweep_folder(s, victims.v[i], &kept, &w);
-		for (size_t i = 0; i < orphans.n; i++)
-			sweep_orphan(s, orphans.v[i], &w);
-		result = w.result;
+		result = sweep_files(&w, &orphans, o->dry_run);
 	}
+	sweep_free(&w);
 	strlist_free(&victims);
 	strlist_free(&kept);
 	strlist_free(&orphans);

@@ -217,7 +217,10 @@ typedef struct amc_retention_opts {
 typedef struct amc_retention_report {
 	long tasks, steps, files;
 	long long bytes;
-	long long unlink_us;  /* time spent in the file system's unlinks and rmdirs (benches) */
+	/* time spent in the file system's unlinks and rmdirs (benches): the
+	 * wall time of the pass that makes only those calls, from several
+	 * threads at once (retention.c), never the sum over the threads */
+	long long unlink_us;
 } amc_retention_report;
 
 int amc_store_retention(amc_store *s, const amc_retention_opts *o, amc_retention_report *r, amc_err *e);

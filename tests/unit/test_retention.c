@@ -76,7 +76,7 @@ static int exists(amc_store *s, const char *rel)
 
 static int dir_exists(amc_store *s, const char *id)
 {
-	char p[PATH_MAX + 32];
+	char p[2 * PATH_MAX]; /* a home of PATH_MAX and an id: no truncation warning */
 	snprintf(p, sizeof p, "%s/artifacts/%s", amc_store_home(s), id);
 	return amc_file_exists(p);
 }
@@ -417,6 +417,55 @@ static void test_seen_frames(const char *base)
 	amc_store_close(s);
 }
 
+/* Enough removed folders that the sweep runs on several threads
+ * (retention.c): every file and folder goes, each counted once, but a frame a
+ * kept task names; and a removed task's folder that is a link is not
+ * followed, so what it points at survives. */
+static void test_many(const char *base)
+{
+	amc_store *s = open_in(base, "many");
+	amc_err e = {0};
+	enum { N = 300, KEEP = 20 };
+	char ids[N][17], shared[128] = "";
+	for (int i = 0; i < N; i++) {
+		snprintf(ids[i], sizeof ids[i], "m%015d", i);
+		mk(s, ids[i], "succeeded", 1000 + i);
+		const char *shot = put(s, ids[i], "obs-0001.png", 40);
+		if (i == 7)
+			snprintf(shared, sizeof shared, "%s", shot);
+		/* the newest task starts from the 8th task's frame */
+		step(s, ids[i], 1, i == N - 1 ? shared : NULL, shot, put(s, ids[i], "obs-0001-tree.json", 2));
+	}
+	/* task 3's folder replaced by a link to a folder outside artifacts/ */
+	char outside[PATH_MAX + 32], victim[PATH_MAX + 32], bait[PATH_MAX + 48];
+	snprintf(outside, sizeof outside, "%s/outside", amc_store_home(s));
+	snprintf(bait, sizeof bait, "%s/keep-me.png", outside);
+	snprintf(victim, sizeof victim, "%s/artifacts/%s", amc_store_home(s), ids[3]);
+	char rm[6 * PATH_MAX];
+	snprintf(rm, sizeof rm, "rm -rf '%s' && mkdir '%s' && echo x > '%s' && ln -s '%s' '%s'", victim, outside, bait,
+		 outside, victim);
+	ok(system(rm) == 0, "task 3's folder is a link to a folder outside artifacts/");
+	amc_retention_opts o = {.keep = KEEP};
+	amc_retention_report r;
+	ok(amc_store_retention(s, &o, &r, &e) == 0, "retention of %d tasks: %s", N - KEEP, e.msg);
+	ok(r.tasks == N - KEEP, "%ld tasks removed", r.tasks);
+	/* two files a removed folder, less the shared frame and the link's two */
+	long files = 2L * (N - KEEP) - 1 - 2;
+	ok(r.files == files, "%ld files removed (want %ld)", r.files, files);
+	ok(r.bytes == 40LL * (N - KEEP - 2) + 2LL * (N - KEEP - 1), "%lld bytes", r.bytes);
+	int left = 0;
+	for (int i = 0; i < N - KEEP; i++)
+		left += i != 3 && dir_exists(s, ids[i]);
+	ok(left == 1 && dir_exists(s, ids[7]), "of the removed folders only the shared frame's stays (%d)", left);
+	ok(exists(s, shared), "the frame a kept task names survives");
+	ok(amc_file_exists(bait), "a file behind a linked task folder survives");
+	int kept = 0;
+	for (int i = N - KEEP; i < N; i++)
+		kept += dir_exists(s, ids[i]) && has_task(s, ids[i]);
+	ok(kept == KEEP, "the kept tasks and their folders stay (%d)", kept);
+	amc_store_close(s);
+}
+
 int main(void)
 {
 	const char *base = test_home("retention");
@@ -425,5 +474,6 @@ int main(void)
 	test_by_age(base);
 	test_shared_frames(base);
 	test_seen_frames(base);
+	test_many(base);
 	return done_testing();
 }
