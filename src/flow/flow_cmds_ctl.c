@@ -262,7 +262,11 @@ static int link_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *wh
 		return amc_flow_yaml_str(y, it->val, what, 0, &c->text);
 	if (!strcmp(it->name, "autoVerify") || !strcmp(it->name, "browser")) {
 		int ignored; /* Android app-link verification / a browser choice: the system's defaults */
-		return amc_flow_yaml_bool(y, it->val, what, &ignored);
+		int rc = amc_flow_yaml_bool(y, it->val, what, &ignored);
+		if (rc == 0 && ignored) /* Orchestra hands both to Maestro.openLink; amc does not */
+			amc_flow_yaml_note(y, it->key, "openLink %s ignored (amc opens the link as the system "
+					   "resolves it)", it->name);
+		return rc;
 	}
 	return opt_flag(y, it, what, c);
 }

@@ -274,7 +274,13 @@ static int selector_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char
 			return amc_flow_yaml_int(y, it->val, what, 0, 600000, &c->settle_ms);
 		if (!strcmp(nm, "waitUntilVisible")) {
 			int ignored;
-			return amc_flow_yaml_bool(y, it->val, what, &ignored);
+			int rc = amc_flow_yaml_bool(y, it->val, what, &ignored);
+			/* Maestro.tapOnElement waits for the element to stop moving;
+			 * amc looks the element up once the screen is still anyway */
+			if (rc == 0 && ignored)
+				amc_flow_yaml_note(y, it->key, "%s ignored (amc taps once the screen has "
+						   "settled, without a further wait)", what);
+			return rc;
 		}
 	}
 	if (!strcmp(nm, "label") && !c)

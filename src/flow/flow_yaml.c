@@ -27,6 +27,7 @@ void amc_flow_yaml_close(amc_flow_yaml *y)
 	for (int i = 0; i < y->ndocs; i++)
 		yaml_document_delete(&y->docs[i]);
 	free(y->where);
+	free(y->notes);
 	memset(y, 0, sizeof *y);
 }
 
@@ -56,6 +57,25 @@ int amc_flow_yaml_err(amc_flow_yaml *y, const yaml_node_t *n, const char *fmt, .
 	if (n)
 		return amc_err_set(y->e, AMC_EUSAGE, "%s:%d: %s", y->where, amc_flow_yaml_line(n), msg);
 	return amc_err_set(y->e, AMC_EUSAGE, "%s: %s", y->where, msg);
+}
+
+void amc_flow_yaml_note(amc_flow_yaml *y, const yaml_node_t *n, const char *fmt, ...)
+{
+	char msg[AMC_ERR_MSG_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	for (char *p = msg; *p; p++)
+		if (*p == '\n')
+			*p = ' '; /* one entry a line */
+	amc_sb sb;
+	amc_sb_init(&sb);
+	if (y->notes)
+		amc_sb_puts(&sb, y->notes);
+	amc_sb_printf(&sb, "%d: %s\n", amc_flow_yaml_line(n), msg);
+	free(y->notes);
+	y->notes = amc_sb_detach(&sb);
 }
 
 char *amc_flow_yaml_quote(const yaml_node_t *n)
