@@ -330,6 +330,16 @@ static int yaml_problem(amc_flow_yaml *y, const yaml_parser_t *ps)
 				   "config and the commands need a `---` line between them; Maestro's YAML parser "
 				   "refuses this too", y->where, ps->problem_mark.line + 1, ps->problem_mark.column + 1,
 				   problem, ps->context, ps->context_mark.line + 1);
+	/* `- assertNotVisible: "X"` then `    optional: true` under it (Aether-Tech/ION):
+	 * a key more indented than the mapping it would belong to */
+	if (ps->context && !strcmp(problem, "did not find expected key") && strstr(ps->context, "block mapping") &&
+	    ps->problem_mark.line > ps->context_mark.line && ps->problem_mark.column > ps->context_mark.column)
+		return amc_err_set(y->e, AMC_EUSAGE, "%s:%zu:%zu: malformed YAML: %s (%s started at line %zu): an "
+				   "option indented under a command that already has a value (`- tapOn: \"OK\"` "
+				   "then `optional: true` below it) is not YAML; Maestro's YAML parser refuses "
+				   "this too; write the command as a mapping: `- tapOn: {text: \"OK\", optional: true}`",
+				   y->where, ps->problem_mark.line + 1, ps->problem_mark.column + 1, problem,
+				   ps->context, ps->context_mark.line + 1);
 	if (ps->context)
 		return amc_err_set(y->e, AMC_EUSAGE, "%s:%zu:%zu: malformed YAML: %s (%s started at line %zu)",
 				   y->where, ps->problem_mark.line + 1, ps->problem_mark.column + 1, problem,
