@@ -522,6 +522,14 @@ void amc_flow_describe_selector(amc_sb *sb, const amc_flow_cmd *c)
 		amc_sb_puts(sb, sep ? " " : "");
 		amc_sb_puts(sb, "(relative)");
 	}
+	/* a tap's repeat (TapRepeat), shown so a reader sees it was read */
+	if ((c->op == AMC_FLOW_TAP_ON || c->op == AMC_FLOW_LONG_PRESS_ON) && c->times > 1) {
+		amc_sb_printf(sb, " repeat=%d", c->times);
+		if (c->delay > 0)
+			amc_sb_printf(sb, " delay=%dms", c->delay);
+	}
+	if (c->retry_tap)
+		amc_sb_puts(sb, " retryTapIfNoChange");
 	if (s->optional)
 		amc_sb_puts(sb, " (optional)");
 }

@@ -306,7 +306,7 @@ static void test_language(void)
 	is_str(c->direction, "v", "its output variable");
 	c = one("- setLocation: {latitude: 1, longitude: 2}\n", "setLocation", "setLocation (refused by device check)");
 	c = one("- tapOn: {id: x, repeat: 2, delay: 50, retryTapIfNoChange: true, waitToSettleTimeoutMs: 100, "
-		"label: Tap x}\n", "tapOn id=\"x\"", "tap options");
+		"label: Tap x}\n", "tapOn id=\"x\" repeat=2 delay=50ms retryTapIfNoChange", "tap options");
 	ok(c->times == 2 && c->delay == 50 && c->retry_tap && c->settle_ms == 100 && !strcmp(c->label, "Tap x"),
 	   "repeat, delay, retryTapIfNoChange, waitToSettleTimeoutMs, label");
 	c = one("- tapOn: {below: {text: A}, rightOf: {id: b, above: C}, childOf: {containsChild: D}, "
