@@ -65,6 +65,8 @@ static amc_flow_cmd *one(const char *text, const char *describe, const char *nam
 	return &c;
 }
 
+static char *notes_of(const char *text, int *rc);
+
 static void test_table(void)
 {
 	const amc_flow_cmd_table *T = amc_flow_commands();
@@ -400,6 +402,18 @@ static void test_device_cmds(void)
 	fails("- setOrientation: SIDEWAYS\n", "setOrientation takes PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or UPSIDE_DOWN",
 	      "an unknown orientation");
 	fails("- setAirplaneMode: maybe\n", "setAirplaneMode takes enabled or disabled", "airplane: enabled or disabled only");
+	/* YamlSetAirplaneModeDeserializer (maestro-orchestra yaml/YamlSetAirplaneMode.kt)
+	 * reads value and label off the tree: no value is its IllegalArgumentException,
+	 * another key beside value is ignored */
+	fails("- setAirplaneMode: {enabled: true}\n", "setAirplaneMode takes enabled, disabled or {value: "
+	      "enabled|disabled}, not 'enabled'; Maestro refuses it too (YamlSetAirplaneModeDeserializer",
+	      "airplane {enabled: true}: Maestro's reason");
+	int arc;
+	char *an = notes_of("- setAirplaneMode: {value: enabled, foo: 1}\n", &arc);
+	ok(arc == 0, "airplane: a key beside value is accepted");
+	like(an, "1: setAirplaneMode foo ignored (YamlSetAirplaneModeDeserializer reads value and label only)",
+	     "  and noted");
+	free(an);
 	fails("- setLocation: {latitude: 1}\n", "setLocation needs latitude and longitude", "a latitude alone");
 	fails("- travel: {speed: 3}\n", "travel needs points", "travel without points");
 	fails("- addMedia: []\n", "addMedia needs at least one file", "addMedia empty");
