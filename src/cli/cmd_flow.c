@@ -95,7 +95,7 @@ static int check(const amc_cli *cli, int argc, char **argv)
 	if (amc_script_open(NULL, !strcmp(kind, "appium-android") ? "android" : strncmp(kind, "appium", 6) ? "android" : "ios",
 			    &js, &e) != 0)
 		return amc_cli_fail(&e);
-	amc_check_opts o = { .device_kind = kind, .defined = defined, .js = js,
+	amc_check_opts o = { .device_kind = kind, .defined = defined, .js = js, .interpret = json,
 			     .device_check = have_model(cli) ? amc_flow_device_problems_with_model
 							     : amc_flow_check_device_hook };
 	amc_check_report r = { 0 };
@@ -113,7 +113,7 @@ static int check(const amc_cli *cli, int argc, char **argv)
 			for (size_t i = 0; i < r.n; i++)
 				print_problem(&r.v[i]);
 			printf("%zu of %zu flow files check clean (device kind %s; %zu of them with warnings "
-			       "about undefined names); %zu more only lack external inputs (sub-flow/script files, a model); %zu refused\n",
+			       "(undefined names, parts Maestro ignores too)); %zu more only lack external inputs (sub-flow/script files, a model); %zu refused\n",
 			       r.clean, r.files, kind, r.warned, r.lacking, r.files - r.clean - r.lacking);
 		}
 		rc = 0;
@@ -156,7 +156,9 @@ const amc_cmd amc_cmd_flow = {
 	"lint Maestro flow files without a device",
 	"  check FILE|DIR...       check flow files (a folder: every .yaml/.yml below it)\n"
 	"  -j, --json              print {files, clean, lacking, warned, problems:[{file,\n"
-	"                          line,col,kind,severity,message}]}\n"
+	"                          line,col,kind,severity,message}], flows:[{file,appId,\n"
+	"                          commands:[{line,command,depth}]}]}: each command as amc\n"
+	"                          reads it\n"
 	"  -k, --device-kind KIND  the device kind the flows are for (default adb): a\n"
 	"                          command it cannot do is a device problem\n"
 	"  -d, --device DEVICE     the same, for the kind of DEVICE (sim, sim:1, adb:SERIAL)\n"

@@ -27,13 +27,6 @@ static const struct {
 	{ "ext", "extensions are for Maestro's own tools" },
 };
 
-static void note(amc_sb *sb, const char *key, const char *why)
-{
-	if (sb->len)
-		amc_sb_puts(sb, "; ");
-	amc_sb_printf(sb, "%s ignored (%s)", key, why);
-}
-
 static int parse_hook(amc_flow_yaml *y, const yaml_node_t *v, const char *what, amc_flow_cmd **cmds, size_t *n)
 {
 	if (v->type != YAML_SEQUENCE_NODE)
@@ -78,8 +71,6 @@ static int parse_config(amc_flow_yaml *y, const yaml_node_t *root, amc_flow *f)
 	size_t cnt;
 	if (amc_flow_yaml_items(y, root, &items, &cnt) != 0)
 		return -1;
-	amc_sb notes;
-	amc_sb_init(&notes);
 	int rc = 0;
 	for (size_t i = 0; i < cnt && rc == 0; i++) {
 		const amc_flow_yaml_kv *it = &items[i];
@@ -99,7 +90,7 @@ static int parse_config(amc_flow_yaml *y, const yaml_node_t *root, amc_flow *f)
 		else if (!strcmp(it->name, "onFlowComplete"))
 			rc = parse_hook(y, it->val, "onFlowComplete", &f->on_complete, &f->non_complete);
 		else if (ig < sizeof IGNORED / sizeof IGNORED[0]) {
-			note(&notes, IGNORED[ig].key, IGNORED[ig].why);
+			amc_flow_yaml_note(y, it->key, "%s ignored (%s)", IGNORED[ig].key, IGNORED[ig].why);
 			f->web |= !strcmp(it->name, "url");
 		}
 		else {
@@ -107,15 +98,13 @@ static int parse_config(amc_flow_yaml *y, const yaml_node_t *root, amc_flow *f)
 			 * Maestro does nothing with it (Rocket.Chat writes onFlowEnd):
 			 * accepted and ignored, said so in the notes. */
 			char *q = amc_flow_yaml_quote(it->key);
-			note(&notes, q, !strcmp(it->name, "onFlowEnd")
+			amc_flow_yaml_note(y, it->key, "%s ignored (%s)", q, !strcmp(it->name, "onFlowEnd")
 					     ? "not a Maestro hook, kept in ext and never run; did you mean onFlowComplete?"
 					     : "not a Maestro key: Maestro keeps it in ext and does nothing with it");
 			free(q);
 		}
 	}
 	free(items);
-	free(f->notes);
-	f->notes = amc_sb_detach(&notes);
 	return rc;
 }
 
@@ -219,18 +208,15 @@ int amc_flow_parse_in(const amc_flow_cmd_table *t, const char *buf, size_t len, 
 		goto out;
 	if (parse_commands(&y, amc_flow_yaml_use(&y, y.ndocs - 1), out) != 0)
 		goto out;
-	if (!out->notes)
-		out->notes = amc_xstrdup("");
-	if (y.ignored_line) { /* MaestroFlowParser stops after one command list too */
-		amc_sb sb;
-		amc_sb_init(&sb);
-		amc_sb_puts(&sb, out->notes);
-		char key[64];
-		snprintf(key, sizeof key, "the documents from line %d on", y.ignored_line);
-		note(&sb, key, "Maestro reads a config and one command list and never reads further");
-		free(out->notes);
-		out->notes = amc_sb_detach(&sb);
-	}
+	/* the notes the config and the commands left (amc_flow_yaml_note) */
+	amc_sb sb;
+	amc_sb_init(&sb);
+	if (y.notes)
+		amc_sb_puts(&sb, y.notes);
+	if (y.ignored_line) /* MaestroFlowParser stops after one command list too */
+		amc_sb_printf(&sb, "%d: the documents from line %d on ignored (Maestro reads a config and one "
+			      "command list and never reads further)\n", y.ignored_line, y.ignored_line);
+	out->notes = amc_sb_detach(&sb); /* "" when none */
 	if (check_top && amc_flow_check_app_ids(out, e) != 0)
 		goto out;
 	if (!out->name || !*out->name) {

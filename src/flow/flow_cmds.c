@@ -136,9 +136,15 @@ static int input_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *w
 		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
 	if (!strcmp(it->name, "text"))
 		return amc_flow_yaml_str(y, it->val, what, 1, &c->text);
+	if (!strcmp(it->name, "label"))
+		return 1; /* the step's description, as for every command */
 	/* YamlInputText.parse reads text and label from a mapping and ignores
 	 * every other key (`inputText: {text: x, id: field}` types into the
 	 * focused field); a mapping without text types "" there (below). */
+	char *q = amc_flow_yaml_quote(it->key);
+	amc_flow_yaml_note(y, it->key, "inputText %s ignored (YamlInputText reads text and label only: "
+			   "the text goes to the focused field)", q);
+	free(q);
 	return 0;
 }
 
@@ -246,9 +252,14 @@ void amc_flow_describe_number(amc_sb *sb, const amc_flow_cmd *c)
 	amc_sb_printf(sb, " %d", c->number);
 }
 
+#define SWIPE_MAX_OTHER 8
+
 typedef struct swipe_ctx {
 	amc_flow_cmd *c;
 	int has_start, has_end, has_from, sp, ep;
+	amc_flow_yaml_kv other[SWIPE_MAX_OTHER]; /* keys no swipe reads, settled after the walk (copies:
+						  * the walk's array is freed, its nodes are the document's) */
+	size_t nother;
 } swipe_ctx;
 
 static int swipe_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *what, void *ctx)
@@ -275,12 +286,55 @@ static int swipe_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *w
 		return amc_flow_yaml_int(y, it->val, what, 0, 600000, &c->settle_ms);
 	if (!strcmp(it->name, "optional"))
 		return amc_flow_yaml_bool(y, it->val, what, &c->sel.optional);
-	/* Seen in the wild (imboy-flutter) but not a Maestro swipe key: say what to write instead. */
-	if (!strcmp(it->name, "startPoint") || !strcmp(it->name, "endPoint"))
-		return amc_flow_yaml_err(y, it->key, "swipe: '%s' is not a Maestro swipe option; write "
-					 "start: \"X%%,Y%%\" and end: \"X%%,Y%%\" (or pixels \"X,Y\") without direction",
-					 it->name);
-	return 1;
+	if (!strcmp(it->name, "label"))
+		return 1;
+	/* Any other key: whether Maestro refuses or ignores it depends on the
+	 * swipe's form, known only after the walk (amc_flow_parse_swipe). */
+	if (k->nother == SWIPE_MAX_OTHER)
+		return amc_flow_yaml_err(y, it->key, "swipe: more than %d options no swipe reads", SWIPE_MAX_OTHER);
+	k->other[k->nother++] = *it;
+	return 0;
+}
+
+/* Keys no swipe reads. YamlSwipeDeserializer reads the keys it knows off the
+ * tree and builds a directional or a coordinate swipe from them alone, so any
+ * other key is ignored there (`percentage: 50` beside `direction`, seen in
+ * Andersonfrfilho/cawme); only `direction` with `from` goes through Jackson's
+ * convertValue to YamlSwipeElement, where an unknown key is an
+ * UnrecognizedPropertyException. amc does the same, and notes what it ignores. */
+static int swipe_other(amc_flow_yaml *y, const swipe_ctx *k, int element)
+{
+	for (size_t i = 0; i < k->nother; i++) {
+		const amc_flow_yaml_kv *it = &k->other[i];
+		char *q = amc_flow_yaml_quote(it->key);
+		int rc = 0;
+		if (element)
+			rc = amc_flow_yaml_err(y, it->key, "swipe: unknown option '%s' (a swipe from an element takes "
+					       "direction, from, duration, waitToSettleTimeoutMs, optional, label); "
+					       "Maestro's parser refuses it too (an unknown key of YamlSwipeElement is "
+					       "an UnrecognizedPropertyException)", q);
+		else
+			amc_flow_yaml_note(y, it->key, "swipe %s ignored (not a swipe option: Maestro's "
+					   "YamlSwipeDeserializer reads direction or start/end, duration, label, "
+					   "optional, waitToSettleTimeoutMs and ignores the rest)", q);
+		free(q);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Neither direction nor start and end: Maestro refuses the swipe
+ * (YamlSwipeDeserializer's IllegalArgumentException); startPoint/endPoint
+ * (imboy-flutter) get a hint at what to write instead. */
+static int swipe_neither(amc_flow_yaml *y, const yaml_node_t *v, const swipe_ctx *k)
+{
+	for (size_t i = 0; i < k->nother; i++)
+		if (!strcmp(k->other[i].name, "startPoint") || !strcmp(k->other[i].name, "endPoint"))
+			return amc_flow_yaml_err(y, k->other[i].key, "swipe: '%s' is not a Maestro swipe option; "
+						 "write start: \"X%%,Y%%\" and end: \"X%%,Y%%\" (or pixels \"X,Y\") "
+						 "without direction", k->other[i].name);
+	return amc_flow_yaml_err(y, v, "swipe needs direction, or both start and end");
 }
 
 int amc_flow_parse_swipe(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_cmd_def *def, amc_flow_cmd *c)
@@ -288,7 +342,7 @@ int amc_flow_parse_swipe(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_
 	if (shape_of(y, v, def->name, V_MAPPING, "needs a mapping: {direction: UP} or "
 		     "{start: \"50%,80%\", end: \"50%,20%\"}") < 0)
 		return -1;
-	swipe_ctx k = { c, 0, 0, 0, 0, 0 };
+	swipe_ctx k = { .c = c };
 	c->number = 400;
 	int rc = read_options(y, v, def->name, "direction, start, end, from, duration, waitToSettleTimeoutMs, "
 			      "optional, label", NULL, swipe_opt, &k);
@@ -305,10 +359,14 @@ int amc_flow_parse_swipe(amc_flow_yaml *y, const yaml_node_t *v, const amc_flow_
 	if (rc == 0 && k.has_from && !c->direction)
 		rc = amc_flow_yaml_err(y, v, "swipe from: an element needs a direction (Maestro refuses it too: "
 				       "YamlSwipeDeserializer takes direction, or start and end)");
-	if (rc == 0 && !c->direction && (k.has_start != k.has_end || !k.has_start))
+	if (rc == 0 && !c->direction && !k.has_start && !k.has_end)
+		rc = swipe_neither(y, v, &k);
+	if (rc == 0 && !c->direction && k.has_start != k.has_end)
 		rc = amc_flow_yaml_err(y, v, "swipe needs direction, or both start and end");
 	if (rc == 0 && k.has_start && k.sp != k.ep)
 		rc = amc_flow_yaml_err(y, v, "swipe start and end must both be percentages or both pixels");
+	if (rc == 0)
+		rc = swipe_other(y, &k, c->direction && k.has_from);
 	c->percent = k.sp;
 	return rc;
 }
@@ -352,8 +410,15 @@ static int scroll_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *
 		c->sel.optional |= o;
 		return rc;
 	}
-	if (!strcmp(it->name, "centerElement"))
-		return amc_flow_yaml_bool(y, it->val, what, &c->center);
+	if (!strcmp(it->name, "centerElement")) {
+		int rc = amc_flow_yaml_bool(y, it->val, what, &c->center);
+		/* Orchestra scrolls on until the element is near the middle; amc
+		 * stops once it shows: said, not silent */
+		if (rc == 0 && c->center)
+			amc_flow_yaml_note(y, it->key, "scrollUntilVisible centerElement ignored (amc stops "
+					   "scrolling once the element shows; it is not brought to the middle)");
+		return rc;
+	}
 	if (!strcmp(it->name, "speed")) {
 		/* ScrollUntilVisibleCommand.speedToDuration: a speed over 100 gives a
 		 * negative duration, which Maestro replaces by its shortest (40 ms);

@@ -262,7 +262,11 @@ static int link_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *wh
 		return amc_flow_yaml_str(y, it->val, what, 0, &c->text);
 	if (!strcmp(it->name, "autoVerify") || !strcmp(it->name, "browser")) {
 		int ignored; /* Android app-link verification / a browser choice: the system's defaults */
-		return amc_flow_yaml_bool(y, it->val, what, &ignored);
+		int rc = amc_flow_yaml_bool(y, it->val, what, &ignored);
+		if (rc == 0 && ignored) /* Orchestra hands both to Maestro.openLink; amc does not */
+			amc_flow_yaml_note(y, it->key, "openLink %s ignored (amc opens the link as the system "
+					   "resolves it)", it->name);
+		return rc;
 	}
 	return opt_flag(y, it, what, c);
 }
@@ -513,6 +517,26 @@ static int dev_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char *wha
 			return amc_flow_yaml_str(y, it->val, what, 0, &c->text);
 		break;
 	case AMC_FLOW_SET_AIRPLANE_MODE:
+		if (!strcmp(it->name, "value"))
+			return amc_flow_yaml_str(y, it->val, what, 0, &c->text);
+		/* YamlSetAirplaneModeDeserializer reads value and label off the
+		 * tree: beside value any other key is ignored; without value the
+		 * mapping is its IllegalArgumentException ({enabled: true} in
+		 * dzeder/ohanafy-field), not an unknown-key error */
+		if (strcmp(it->name, "optional") && strcmp(it->name, "label")) {
+			char *q = amc_flow_yaml_quote(it->key);
+			int rc = 0;
+			if (c->nargs) /* set below: the mapping has value */
+				amc_flow_yaml_note(y, it->key, "setAirplaneMode %s ignored (YamlSetAirplaneMode"
+						   "Deserializer reads value and label only)", q);
+			else
+				rc = amc_flow_yaml_err(y, it->key, "setAirplaneMode takes enabled, disabled or {value: "
+						       "enabled|disabled}, not '%s'; Maestro refuses it too "
+						       "(YamlSetAirplaneModeDeserializer: IllegalArgumentException)", q);
+			free(q);
+			return rc;
+		}
+		break;
 	case AMC_FLOW_SET_DARK_MODE:
 		if (!strcmp(it->name, "value"))
 			return amc_flow_yaml_str(y, it->val, what, 0, &c->text);
@@ -584,7 +608,18 @@ int amc_flow_parse_device_only(amc_flow_yaml *y, const yaml_node_t *v, const amc
 		return -1;
 	if (shape == AMC_FLOW_V_LIST && text_list(y, v, def->name, c) != 0)
 		return -1;
-	if (shape == AMC_FLOW_V_MAPPING && amc_flow_opts_read(y, v, def->name, sup, NULL, dev_opt, c, &c->label) != 0)
+	/* setAirplaneMode: whether the mapping has value decides what another key is
+	 * (dev_opt); c->nargs is free for this op and marks it for the walk */
+	if (shape == AMC_FLOW_V_MAPPING && c->op == AMC_FLOW_SET_AIRPLANE_MODE)
+		for (yaml_node_pair_t *pr = v->data.mapping.pairs.start; pr < v->data.mapping.pairs.top; pr++) {
+			const yaml_node_t *k = amc_flow_yaml_node(y, pr->key);
+			if (k && k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, "value"))
+				c->nargs = 1;
+		}
+	int mrc = shape == AMC_FLOW_V_MAPPING ? amc_flow_opts_read(y, v, def->name, sup, NULL, dev_opt, c, &c->label) : 0;
+	if (c->op == AMC_FLOW_SET_AIRPLANE_MODE)
+		c->nargs = 0;
+	if (mrc != 0)
 		return -1;
 	switch (c->op) {
 	case AMC_FLOW_SET_ORIENTATION:

@@ -274,7 +274,13 @@ static int selector_opt(amc_flow_yaml *y, const amc_flow_yaml_kv *it, const char
 			return amc_flow_yaml_int(y, it->val, what, 0, 600000, &c->settle_ms);
 		if (!strcmp(nm, "waitUntilVisible")) {
 			int ignored;
-			return amc_flow_yaml_bool(y, it->val, what, &ignored);
+			int rc = amc_flow_yaml_bool(y, it->val, what, &ignored);
+			/* Maestro.tapOnElement waits for the element to stop moving;
+			 * amc looks the element up once the screen is still anyway */
+			if (rc == 0 && ignored)
+				amc_flow_yaml_note(y, it->key, "%s ignored (amc taps once the screen has "
+						   "settled, without a further wait)", what);
+			return rc;
 		}
 	}
 	if (!strcmp(nm, "label") && !c)
@@ -516,6 +522,14 @@ void amc_flow_describe_selector(amc_sb *sb, const amc_flow_cmd *c)
 		amc_sb_puts(sb, sep ? " " : "");
 		amc_sb_puts(sb, "(relative)");
 	}
+	/* a tap's repeat (TapRepeat), shown so a reader sees it was read */
+	if ((c->op == AMC_FLOW_TAP_ON || c->op == AMC_FLOW_LONG_PRESS_ON) && c->times > 1) {
+		amc_sb_printf(sb, " repeat=%d", c->times);
+		if (c->delay > 0)
+			amc_sb_printf(sb, " delay=%dms", c->delay);
+	}
+	if (c->retry_tap)
+		amc_sb_puts(sb, " retryTapIfNoChange");
 	if (s->optional)
 		amc_sb_puts(sb, " (optional)");
 }

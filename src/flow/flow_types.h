@@ -161,7 +161,8 @@ typedef struct amc_flow {
 	size_t non_start, non_complete;
 	char **tags;         /* config tags */
 	size_t ntags;
-	char *notes;         /* config keys accepted and ignored, said why ("" when none); owned */
+	char *notes;         /* what is accepted and ignored as Maestro ignores it, said why: "LINE: text"
+			      * entries, one a line ("" when none); owned */
 	int line_cmds;       /* line of the command list */
 	int web;             /* the config has url: (a Maestro web flow) */
 } amc_flow;

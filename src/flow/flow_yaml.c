@@ -27,6 +27,7 @@ void amc_flow_yaml_close(amc_flow_yaml *y)
 	for (int i = 0; i < y->ndocs; i++)
 		yaml_document_delete(&y->docs[i]);
 	free(y->where);
+	free(y->notes);
 	memset(y, 0, sizeof *y);
 }
 
@@ -56,6 +57,25 @@ int amc_flow_yaml_err(amc_flow_yaml *y, const yaml_node_t *n, const char *fmt, .
 	if (n)
 		return amc_err_set(y->e, AMC_EUSAGE, "%s:%d: %s", y->where, amc_flow_yaml_line(n), msg);
 	return amc_err_set(y->e, AMC_EUSAGE, "%s: %s", y->where, msg);
+}
+
+void amc_flow_yaml_note(amc_flow_yaml *y, const yaml_node_t *n, const char *fmt, ...)
+{
+	char msg[AMC_ERR_MSG_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	for (char *p = msg; *p; p++)
+		if (*p == '\n')
+			*p = ' '; /* one entry a line */
+	amc_sb sb;
+	amc_sb_init(&sb);
+	if (y->notes)
+		amc_sb_puts(&sb, y->notes);
+	amc_sb_printf(&sb, "%d: %s\n", amc_flow_yaml_line(n), msg);
+	free(y->notes);
+	y->notes = amc_sb_detach(&sb);
 }
 
 char *amc_flow_yaml_quote(const yaml_node_t *n)
@@ -311,6 +331,16 @@ static int yaml_problem(amc_flow_yaml *y, const yaml_parser_t *ps)
 				   "config and the commands need a `---` line between them; Maestro's YAML parser "
 				   "refuses this too", y->where, ps->problem_mark.line + 1, ps->problem_mark.column + 1,
 				   problem, ps->context, ps->context_mark.line + 1);
+	/* `- assertNotVisible: "X"` then `    optional: true` under it (Aether-Tech/ION):
+	 * a key more indented than the mapping it would belong to */
+	if (ps->context && !strcmp(problem, "did not find expected key") && strstr(ps->context, "block mapping") &&
+	    ps->problem_mark.line > ps->context_mark.line && ps->problem_mark.column > ps->context_mark.column)
+		return amc_err_set(y->e, AMC_EUSAGE, "%s:%zu:%zu: malformed YAML: %s (%s started at line %zu): an "
+				   "option indented under a command that already has a value (`- tapOn: \"OK\"` "
+				   "then `optional: true` below it) is not YAML; Maestro's YAML parser refuses "
+				   "this too; write the command as a mapping: `- tapOn: {text: \"OK\", optional: true}`",
+				   y->where, ps->problem_mark.line + 1, ps->problem_mark.column + 1, problem,
+				   ps->context, ps->context_mark.line + 1);
 	if (ps->context)
 		return amc_err_set(y->e, AMC_EUSAGE, "%s:%zu:%zu: malformed YAML: %s (%s started at line %zu)",
 				   y->where, ps->problem_mark.line + 1, ps->problem_mark.column + 1, problem,

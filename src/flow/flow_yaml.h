@@ -32,6 +32,9 @@ typedef struct amc_flow_yaml {
 	/* the command table names are looked up in, handed down by whoever
 	 * parses (flow_cmd_def.h); not owned */
 	const struct amc_flow_cmd_table *cmds;
+	/* options accepted and ignored because Maestro's deserializer ignores
+	 * them too: "LINE: text" entries, one a line (NULL: none); owned */
+	char *notes;
 } amc_flow_yaml;
 
 /* One key: value of a mapping; `name` is the key's text (NUL-terminated by libyaml). */
@@ -56,6 +59,11 @@ const yaml_node_t *amc_flow_yaml_node(const amc_flow_yaml *y, int id);
 int amc_flow_yaml_line(const yaml_node_t *n);
 /* "FILE:LINE: message" (just "FILE: message" when n is NULL) into y->e; returns -1. */
 int amc_flow_yaml_err(amc_flow_yaml *y, const yaml_node_t *n, const char *fmt, ...) AMC_PRINTF(3, 4);
+/* Note an option read as Maestro reads it, that is ignored: appends "LINE:
+ * message" (LINE of n) to y->notes, so `amc flow check` can warn where a flow
+ * says more than runs. The message is formatted as given: quote file text
+ * with amc_flow_yaml_quote. */
+void amc_flow_yaml_note(amc_flow_yaml *y, const yaml_node_t *n, const char *fmt, ...) AMC_PRINTF(3, 4);
 /* A sanitized copy of a scalar cut at 80 bytes ("..." after), for quoting in
  * messages; "(mapping)" or "(list)" for the others. Caller frees. */
 char *amc_flow_yaml_quote(const yaml_node_t *n);

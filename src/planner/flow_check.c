@@ -40,6 +40,7 @@ void amc_check_report_free(amc_check_report *r)
 		free(r->v[i].msg);
 	}
 	free(r->v);
+	cJSON_Delete(r->flows);
 	memset(r, 0, sizeof *r);
 }
 
@@ -118,7 +119,71 @@ typedef struct ctx {
 	size_t text_len;
 } ctx;
 
+/* What the flow says that is read as Maestro reads it and then ignored
+ * (f->notes: a config key Maestro keeps in ext, a swipe option its
+ * deserializer skips): a warning each, so a flow that says more than runs is
+ * not read silently. The documents after the command list already have their
+ * own warning (ignored_line). */
+static void add_notes(ctx *c, const char *path, const amc_flow *f, int ignored_line)
+{
+	for (const char *p = f->notes; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *end;
+		long line = strtol(p, &end, 10);
+		if (end != p && end[0] == ':' && end[1] == ' ' && line != ignored_line)
+			add(c->r, path, (int)line, 1, AMC_CHECK_IGNORED, "warning: %.*s", (int)(len - (size_t)(end + 2 - p)),
+			    end + 2);
+		p = nl ? nl + 1 : p + len;
+	}
+}
+
 static int check_file(ctx *c, const char *path, const names *inherited);
+
+/* The commands of a list as amc reads them (its descriptions), blocks
+ * (runFlow commands, repeat, retry) one deeper; at most INTERP_MAX a file. */
+#define INTERP_MAX 2000
+static void interp_cmds(cJSON *a, const amc_flow_cmd *v, size_t n, int depth)
+{
+	for (size_t i = 0; i < n && cJSON_GetArraySize(a) < INTERP_MAX; i++) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "line", v[i].line);
+		char *d = amc_flow_cmd_describe(&v[i]);
+		char *safe = amc_sanitize_dup(d);
+		cJSON_AddStringToObject(o, "command", safe);
+		free(safe);
+		free(d);
+		if (v[i].label) {
+			char *l = amc_sanitize_dup(v[i].label);
+			cJSON_AddStringToObject(o, "label", l);
+			free(l);
+		}
+		cJSON_AddNumberToObject(o, "depth", depth);
+		cJSON_AddItemToArray(a, o);
+		if (v[i].nbody && depth < 8)
+			interp_cmds(a, v[i].body, v[i].nbody, depth + 1);
+	}
+}
+
+static void add_interpretation(ctx *c, const char *path, const amc_flow *f)
+{
+	if (!c->o->interpret)
+		return;
+	if (!c->r->flows)
+		c->r->flows = cJSON_CreateArray();
+	cJSON *o = cJSON_CreateObject();
+	char *safe = amc_sanitize_dup(path);
+	cJSON_AddStringToObject(o, "file", safe);
+	free(safe);
+	if (f->app_id)
+		cJSON_AddStringToObject(o, "appId", f->app_id);
+	cJSON *a = cJSON_CreateArray();
+	interp_cmds(a, f->on_start, f->non_start, 1);
+	interp_cmds(a, f->cmds, f->count, 0);
+	interp_cmds(a, f->on_complete, f->non_complete, 1);
+	cJSON_AddItemToObject(o, "commands", a);
+	cJSON_AddItemToArray(c->r->flows, o);
+}
 
 /* "WHERE:LINE: msg" (the parser's form) into line and message. */
 static void split_parser_msg(const char *where, const char *msg, int *line, int *col,
@@ -405,6 +470,8 @@ static int check_file(ctx *c, const char *path, const names *inherited)
 			col = col_of_line(&y.docs[y.ndocs - 1], line);
 		add(c->r, path, line, col, AMC_CHECK_INVALID, "%s", rest);
 	} else {
+		add_notes(c, path, &f, y.ignored_line);
+		add_interpretation(c, path, &f);
 		if (c->o->device_check) {
 			dev_ctx dc = { c->r, path };
 			c->o->device_check(&f, c->o->device_kind ? c->o->device_kind : "adb", device_problem, &dc);
@@ -536,6 +603,8 @@ cJSON *amc_check_report_json(const amc_check_report *r)
 	cJSON_AddNumberToObject(j, "lacking", (double)r->lacking);
 	cJSON_AddNumberToObject(j, "warned", (double)r->warned);
 	cJSON_AddItemToObject(j, "problems", amc_check_problems_json(r, r->n));
+	if (r->flows)
+		cJSON_AddItemToObject(j, "flows", cJSON_Duplicate(r->flows, 1));
 	return j;
 }
 

@@ -47,6 +47,8 @@ typedef struct amc_check_report {
 	size_t lacking;          /* of which only lack external inputs: sub-flow or script files
 				  * (missing-file), a model for AI commands (needs-model) */
 	size_t warned;           /* of the clean ones, those with needs-env warnings */
+	cJSON *flows;            /* with amc_check_opts.interpret: [{file, commands: [{line, command,
+				  * depth}]}], each file that parsed as amc reads it; owned */
 } amc_check_report;
 
 /* What a device kind cannot perform: each command of f `kind` cannot do
@@ -64,6 +66,8 @@ typedef struct amc_check_opts {
 	const char *const *defined;     /* names given with -e, NULL-terminated or NULL */
 	amc_script *js;                 /* the engine scripts are parsed with */
 	amc_flow_check_device_fn device_check; /* NULL: the device kind is not checked */
+	int interpret;                  /* 1: keep each file's commands as amc reads them (r->flows),
+					 * so a person can spot a misreading (`flow check --json`) */
 } amc_check_opts;
 
 /* Check a file or every flow below a directory, adding to r. -1 only when

@@ -106,8 +106,10 @@ static const amc_flow_cmd_def COMMANDS[] = {
 	  { NULL, NULL, NULL }, NULL,
 	  AMC_FLOW_CMDF_POINT, SELECTOR_BARE("tapOn"),
 	  "selector, `point:`, `repeat:`, `delay:`, `retryTapIfNoChange:`, `waitToSettleTimeoutMs:`, "
-	  "`optional:` | `tap` at the element's centre (repeat: that many taps; retryTapIfNoChange: one "
-	  "more tap when the screen did not change) | test_flow_planner; settings.yaml (repeat: 3)" },
+	  "`optional:` | `tap` at the element's centre (repeat: that many taps, with a `wait` of `delay` ms "
+	  "between each two, as Maestro's TapRepeat; retryTapIfNoChange: one more tap when the screen did not "
+	  "change). `waitUntilVisible: true` is accepted with an `ignored` warning (amc taps once the screen has "
+	  "settled) | test_flow_planner; settings.yaml (repeat: 3)" },
 	{ "longPressOn", NULL, AMC_FLOW_LONG_PRESS_ON, amc_flow_parse_selector_cmd, amc_flow_describe_selector, fp_plan_tap,
 	  { NULL, NULL, NULL }, NULL,
 	  AMC_FLOW_CMDF_POINT, SELECTOR_BARE("longPressOn"),
@@ -144,7 +146,7 @@ static const amc_flow_cmd_def COMMANDS[] = {
 	  "`{element, direction, timeout, speed, visibilityPercentage, centerElement, "
 	  "waitToSettleTimeoutMs, optional}` | `swipe` until the element shows (at least "
 	  "`visibilityPercentage` of it on screen); speed sets the swipe's duration; `centerElement` is "
-	  "accepted, the element is not re-centred | settings.yaml" },
+	  "accepted, the element is not re-centred (an `ignored` warning says so) | settings.yaml" },
 	{ "assertVisible", NULL, AMC_FLOW_ASSERT_VISIBLE, amc_flow_parse_selector_cmd, amc_flow_describe_selector, fp_plan_assert,
 	  { NULL, NULL, NULL }, NULL,
 	  0, SELECTOR_BARE("assertVisible"),
@@ -211,8 +213,9 @@ static const amc_flow_cmd_def COMMANDS[] = {
 	{ "openLink", NULL, AMC_FLOW_OPEN_LINK, amc_flow_parse_open_link, amc_flow_describe_text, fp_plan_open_link,
 	  { NULL, NULL, NULL }, NULL,
 	  0, "needs a link: `- openLink: https://example.com`",
-	  "`LINK` or `{link, autoVerify, browser}` | `manage_app open_link`: adb `am start -a VIEW -d "
-	  "LINK`; Appium `mobile: deepLink`; the sim opens `sim://contacts`, `sim://notes`, "
+	  "`LINK` or `{link, autoVerify, browser}` | `manage_app open_link` (`autoVerify`, `browser`: "
+	  "accepted with an `ignored` warning, the link opens as the system resolves it): adb `am start -a "
+	  "VIEW -d LINK`; Appium `mobile: deepLink`; the sim opens `sim://contacts`, `sim://notes`, "
 	  "`sim://settings` | control.yaml; test_tools" },
 	{ "inputRandomText", NULL, AMC_FLOW_INPUT_RANDOM, amc_flow_parse_random, NULL, fp_plan_input_random,
 	  { NULL, NULL, NULL }, NULL,

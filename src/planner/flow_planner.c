@@ -65,7 +65,7 @@ static void failed(flow_planner *fp, const char *msg)
 			fp_pop_frame(fp);
 		f->iter++;
 		f->pos = 0;
-		fp->sub = 0;
+		fp->sub = 0, fp->tap_waited = 0;
 		fp->have_sig = 0;
 		return;
 	}
@@ -83,6 +83,7 @@ static void failed(flow_planner *fp, const char *msg)
 		top->n = 0;
 	}
 	fp->sub = 0;
+	fp->tap_waited = 0;
 }
 
 /* The outcome of the step handed out last. */

@@ -408,6 +408,16 @@ int fp_plan_tap(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx
 	const char *tool = c->op == AMC_FLOW_LONG_PRESS_ON ? "long_press" : "tap";
 	/* doubleTapOn: one tap action of count 2, one gesture (tools.c) */
 	int taps = c->op == AMC_FLOW_DOUBLE_TAP_ON ? 1 : c->times > 0 ? c->times : 1;
+	/* repeat with delay: Maestro's TapRepeat (YamlFluentCommand.tapCommand)
+	 * waits delay ms between the taps; a wait step before each tap after
+	 * the first (a double tap is one gesture: its gap is the device's) */
+	if (c->delay > 0 && c->op != AMC_FLOW_DOUBLE_TAP_ON && fp->sub > 0 && fp->sub < taps && !fp->tap_waited) {
+		fp_begin(fp, c, "wait", out);
+		cJSON_AddNumberToObject(out->args, "ms", c->delay);
+		fp->tap_waited = 1;
+		fp->emitted_final = 0;
+		return FP_ACT;
+	}
 	amc_selector s;
 	int x, y, i = -1;
 	if (fp_find_now(fp, c, &c->sel, ctx, &s, e) == -2) {
@@ -467,6 +477,7 @@ int fp_plan_tap(flow_planner *fp, const amc_flow_cmd *c, const amc_plan_ctx *ctx
 	fp->have_sig = 1;
 	fp->sig = sig;
 	fp->sub++;
+	fp->tap_waited = 0;
 	/* the last tap ends the command, unless a no-change retry may follow */
 	fp->emitted_final = fp->sub > taps || (fp->sub == taps && !c->retry_tap);
 	return FP_ACT;

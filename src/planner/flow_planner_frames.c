@@ -34,6 +34,7 @@ void fp_advance(flow_planner *fp)
 		f->pos++;
 	fp->sub = 0;
 	fp->have_sig = 0;
+	fp->tap_waited = 0;
 }
 
 /* The commands a file frame runs in its phase. */
@@ -102,5 +103,6 @@ void fp_pop_frame(flow_planner *fp)
 	amc_flow_interp_pop(&fp->in, f->mark);
 	fp->depth--;
 	fp->sub = 0;
+	fp->tap_waited = 0;
 	fp->have_sig = 0;
 }

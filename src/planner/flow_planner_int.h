@@ -53,6 +53,7 @@ typedef struct flow_planner {
 	/* progress inside the current command */
 	int sub;                    /* sub-steps done (taps of a repeat, swipes, erase...) */
 	int have_sig;
+	int tap_waited;             /* tapOn repeat with delay: the wait before the next tap is done */
 	unsigned long long sig;
 	/* a failure outside any retry: remembered while the top onFlowComplete runs */
 	char *failed;

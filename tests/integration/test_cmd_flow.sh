@@ -178,4 +178,33 @@ out=$("$AMC" flow check --json "$T_HOME/scen/scenarios.yaml"); is "$?" 0 "docume
 like "$out" '"kind":[[:space:]]*"ignored"' "  reported as ignored"
 like "$out" '"severity":[[:space:]]*"warning"' "  as a warning"
 like "$out" '"line":[[:space:]]*4' "  from where they start"
+# What Maestro reads and then ignores is accepted, and warned of at its line
+# (kind ignored), never silent: a swipe key YamlSwipeDeserializer skips
+# (yaml/YamlSwipe.kt), an inputText key YamlInputText.parse skips, a config
+# key YamlConfig keeps in ext. Run accepts it too, and the swipe happens.
+cat >"$T_HOME/scen/ignored.yaml" <<'Y'
+appId: com.android.settings
+description: keys Maestro ignores
+---
+- launchApp
+- swipe:
+    direction: UP
+    percentage: 50
+- inputText: {text: "x", id: "field"}
+Y
+out=$("$AMC" flow check "$T_HOME/scen/ignored.yaml"); is "$?" 0 "options Maestro ignores: accepted, exit 0"
+like "$out" 'ignored\.yaml:2:1: warning: description ignored \(not a Maestro key.*\[ignored\]' "  the config key, at its line"
+like "$out" 'ignored\.yaml:7:1: warning: swipe percentage ignored .*YamlSwipeDeserializer.*\[ignored\]' "  the swipe key, at its line"
+like "$out" 'ignored\.yaml:8:1: warning: inputText id ignored .*YamlInputText' "  the inputText key"
+like "$out" '1 of 1 flow files check clean' "  the flow is clean"
+"$AMC" sim reset >/dev/null 2>&1
+"$AMC" run --flow "$T_HOME/scen/ignored.yaml" -d sim -m 20 >"$T_HOME/run" 2>&1 </dev/null; rc=$?
+ok "$([ $rc -ne 2 ] && ! grep -q 'unknown option' "$T_HOME/run" && echo 1 || echo 0)" "  and run does not refuse it (exit $rc)"
+cat >"$T_HOME/scen/refused.yaml" <<'Y'
+appId: a
+---
+- swipe: {direction: UP, from: {id: list}, percentage: 50}
+Y
+out=$("$AMC" flow check "$T_HOME/scen/refused.yaml"); is "$?" 2 "a swipe from an element with a key YamlSwipeElement lacks: refused"
+like "$out" "unknown option 'percentage' \\(a swipe from an element takes" "  saying which keys it takes"
 done_testing

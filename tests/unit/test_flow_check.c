@@ -126,6 +126,23 @@ int main(void)
 	ok(amc_flow_check_path(p, &o, &r, &e) == 0 && r.n == 0 && r.clean == 1, "faker is defined, as in Maestro");
 	amc_check_report_free(&r);
 
+	/* What Maestro reads and then ignores is a warning at its line, never
+	 * silent: a swipe option YamlSwipeDeserializer skips (maestro-orchestra
+	 * yaml/YamlSwipe.kt) and a config key YamlConfig's @JsonAnySetter keeps in
+	 * ext; the flow stays clean. */
+	pathf(p, sizeof p, "%s/ts/ignored.yaml", home);
+	put(p, "appId: x\ndescription: a test\n---\n- launchApp\n- swipe:\n    direction: DOWN\n    percentage: 50\n");
+	ok(amc_flow_check_path(p, &o, &r, &e) == 0 && r.clean == 1 && r.warned == 1, "ignored parts: clean, warned");
+	ok(r.n == 2 && count_kind(&r, AMC_CHECK_IGNORED) == 2, "one warning each (%zu problems)", r.n);
+	if (r.n == 2) {
+		is_int(r.v[0].line, 2, "  the config key at its line");
+		like(r.v[0].msg, "warning: description ignored (not a Maestro key", "  said why");
+		is_int(r.v[1].line, 7, "  the swipe option at its line");
+		like(r.v[1].msg, "warning: swipe percentage ignored (not a swipe option: Maestro's "
+		     "YamlSwipeDeserializer", "  said why");
+	}
+	amc_check_report_free(&r);
+
 	/* a flow given as text (run_task's check_only): named by its label, the
 	 * files it names found from the current folder */
 	memset(&r, 0, sizeof r);

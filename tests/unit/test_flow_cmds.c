@@ -65,6 +65,8 @@ static amc_flow_cmd *one(const char *text, const char *describe, const char *nam
 	return &c;
 }
 
+static char *notes_of(const char *text, int *rc);
+
 static void test_table(void)
 {
 	const amc_flow_cmd_table *T = amc_flow_commands();
@@ -306,7 +308,7 @@ static void test_language(void)
 	is_str(c->direction, "v", "its output variable");
 	c = one("- setLocation: {latitude: 1, longitude: 2}\n", "setLocation", "setLocation (refused by device check)");
 	c = one("- tapOn: {id: x, repeat: 2, delay: 50, retryTapIfNoChange: true, waitToSettleTimeoutMs: 100, "
-		"label: Tap x}\n", "tapOn id=\"x\"", "tap options");
+		"label: Tap x}\n", "tapOn id=\"x\" repeat=2 delay=50ms retryTapIfNoChange", "tap options");
 	ok(c->times == 2 && c->delay == 50 && c->retry_tap && c->settle_ms == 100 && !strcmp(c->label, "Tap x"),
 	   "repeat, delay, retryTapIfNoChange, waitToSettleTimeoutMs, label");
 	c = one("- tapOn: {below: {text: A}, rightOf: {id: b, above: C}, childOf: {containsChild: D}, "
@@ -400,12 +402,74 @@ static void test_device_cmds(void)
 	fails("- setOrientation: SIDEWAYS\n", "setOrientation takes PORTRAIT, LANDSCAPE_LEFT, LANDSCAPE_RIGHT or UPSIDE_DOWN",
 	      "an unknown orientation");
 	fails("- setAirplaneMode: maybe\n", "setAirplaneMode takes enabled or disabled", "airplane: enabled or disabled only");
+	/* YamlSetAirplaneModeDeserializer (maestro-orchestra yaml/YamlSetAirplaneMode.kt)
+	 * reads value and label off the tree: no value is its IllegalArgumentException,
+	 * another key beside value is ignored */
+	fails("- setAirplaneMode: {enabled: true}\n", "setAirplaneMode takes enabled, disabled or {value: "
+	      "enabled|disabled}, not 'enabled'; Maestro refuses it too (YamlSetAirplaneModeDeserializer",
+	      "airplane {enabled: true}: Maestro's reason");
+	int arc;
+	char *an = notes_of("- setAirplaneMode: {value: enabled, foo: 1}\n", &arc);
+	ok(arc == 0, "airplane: a key beside value is accepted");
+	like(an, "1: setAirplaneMode foo ignored (YamlSetAirplaneModeDeserializer reads value and label only)",
+	     "  and noted");
+	free(an);
 	fails("- setLocation: {latitude: 1}\n", "setLocation needs latitude and longitude", "a latitude alone");
 	fails("- travel: {speed: 3}\n", "travel needs points", "travel without points");
 	fails("- addMedia: []\n", "addMedia needs at least one file", "addMedia empty");
 	fails("- addMedia: {file: a.jpg}\n", "unknown option 'file'", "addMedia: a key Maestro lacks");
-	fails("- swipe: {direction: RIGHT, startPoint: {x: 5, y: 50}, endPoint: {x: 95, y: 50}}\n",
+	fails("- swipe: {startPoint: {x: 5, y: 50}, endPoint: {x: 95, y: 50}}\n",
 	      "'startPoint' is not a Maestro swipe option; write start:", "swipe startPoint names the key to use");
+}
+
+/* The notes a one-document list leaves (amc_flow_yaml_note); caller frees. */
+static char *notes_of(const char *text, int *rc)
+{
+	amc_flow_yaml y;
+	amc_err e;
+	amc_flow_cmd *cmds = NULL;
+	size_t n = 0;
+	amc_err_clear(&e);
+	amc_flow_yaml_init(&y, "t.yaml", &e);
+	y.cmds = amc_flow_commands();
+	*rc = amc_flow_yaml_read(&y, text, strlen(text));
+	if (*rc == 0)
+		*rc = amc_flow_cmds_parse_list(&y, amc_flow_yaml_use(&y, 0), &cmds, &n);
+	for (size_t i = 0; i < n; i++)
+		amc_flow_cmd_clear(&cmds[i]);
+	free(cmds);
+	char *notes = y.notes;
+	y.notes = NULL;
+	amc_flow_yaml_close(&y);
+	return notes;
+}
+
+/* YamlSwipeDeserializer (maestro-orchestra yaml/YamlSwipe.kt) reads the keys
+ * it knows off the tree: beside direction (no from) or start/end any other key
+ * is ignored, so Maestro accepts `percentage: 50` (Andersonfrfilho/cawme);
+ * direction with from goes through convertValue to YamlSwipeElement, where an
+ * unknown key is an UnrecognizedPropertyException; neither direction nor
+ * start/end is its IllegalArgumentException. */
+static void test_swipe_other_keys(void)
+{
+	int rc;
+	one("- swipe: {direction: DOWN, percentage: 50}\n", "swipe DOWN", "swipe direction + percentage");
+	char *n = notes_of("- swipe:\n    direction: DOWN\n    percentage: 50\n", &rc);
+	ok(rc == 0, "swipe percentage accepted");
+	like(n, "3: swipe percentage ignored (not a swipe option: Maestro's YamlSwipeDeserializer",
+	     "  and noted with its line");
+	free(n);
+	one("- swipe: {start: \"10%,50%\", end: \"90%,50%\", speed: 3}\n", "swipe 10%,50% -> 90%,50%",
+	    "a coordinate swipe ignores other keys too");
+	one("- swipe: {direction: RIGHT, startPoint: {x: 5, y: 50}}\n", "swipe RIGHT",
+	    "startPoint beside direction: ignored as Maestro ignores it");
+	n = notes_of("- swipe: {direction: LEFT}\n", &rc);
+	ok(rc == 0 && n == NULL, "a plain swipe leaves no note");
+	free(n);
+	fails("- swipe: {direction: UP, from: {id: list}, percentage: 50}\n",
+	      "swipe: unknown option 'percentage' (a swipe from an element takes direction, from",
+	      "from + an unknown key: YamlSwipeElement refuses it");
+	fails("- swipe: {percentage: 50}\n", "swipe needs direction, or both start and end", "neither form");
 }
 
 static void test_errors(void)
@@ -505,5 +569,6 @@ int main(void)
 	test_language();
 	test_errors();
 	test_device_cmds();
+	test_swipe_other_keys();
 	return done_testing();
 }

@@ -104,6 +104,36 @@ static int arg_int(const amc_action *a, const char *k)
 	return amc_json_int(a->args, k, -999);
 }
 
+/* tapOn repeat with delay: YamlFluentCommand.tapCommand builds a TapRepeat
+ * (maestro-orchestra), so Maestro waits delay ms between the taps
+ * (DrugAddict11/maestro-test-apk writes repeat: 3, delay: 5000). */
+static void test_tap_repeat_delay(void)
+{
+	amc_planner *p = planner_for("appId: com.android.contacts\n---\n"
+				     "- tapOn: {text: \"Bob\", repeat: 3, delay: 700}\n- back\n", 5000);
+	if (!ok(p != NULL, "planner created"))
+		return;
+	screen s;
+	contacts_list(&s);
+	amc_action a;
+	amc_err e;
+	memset(&a, 0, sizeof a);
+	const char *want[] = { "tap", "wait", "tap", "wait", "tap", "press_key" };
+	int good = 1, ms = 1;
+	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+		amc_plan_rc rc = step(p, &s, 0, &a, &e);
+		if (rc != AMC_PLAN_ACT || strcmp(a.tool, want[k])) {
+			diag("step %zu: rc %d tool %s, wanted %s", k, (int)rc, a.tool, want[k]);
+			good = 0;
+		}
+		if (!strcmp(a.tool, "wait"))
+			ms &= arg_int(&a, "ms") == 700;
+	}
+	ok(good, "three taps with a wait between each two, then the next command");
+	ok(ms, "each wait is the delay");
+	finish(p, &s, &a);
+}
+
 static void test_tap_and_wait(void)
 {
 	amc_planner *p = planner_for("appId: com.android.contacts\n---\n- launchApp\n- tapOn: \"Add contact\"\n"
@@ -563,6 +593,7 @@ int main(void)
 	test_hooks_and_failures();
 	test_state_and_input();
 	test_tap_and_wait();
+	test_tap_repeat_delay();
 	test_asserts();
 	test_other_commands();
 	test_scroll_until_visible();

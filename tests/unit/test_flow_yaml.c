@@ -83,6 +83,11 @@ static void test_documents(void)
 static void test_refused(void)
 {
 	refused("- [a\n", "t.yaml:2:1: malformed YAML", "unterminated flow sequence");
+	/* an option indented under a command with a value (Aether-Tech/ION):
+	 * not YAML, so Jackson's YAML parser (YamlCommandReader) refuses it too */
+	refused("- assertNotVisible: \"Entrar\"\n    optional: true\n",
+		"t.yaml:2:5: malformed YAML: did not find expected key (while parsing a block mapping started at "
+		"line 1): an option indented under a command that already has a value", "an option under a value");
 	refused("- \"abc\n\n", "t.yaml:3:1: malformed YAML: found unexpected end of stream (while scanning a quoted scalar started at line 1)", "malformed: where it started");
 	/* memverse_project and DragonWorldsHK2027 write more scenarios after
 	 * another `---`: MaestroFlowParser.parseFlow reads the config and one
