@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "device/device.h"
+#include "perception/ocr.h"
 #include "mcp/jsonrpc.h"
 #include "runtime/pending.h"
 #include "mcp/mcp_tools.h"
@@ -296,6 +297,10 @@ static void *worker_main(void *arg)
 		send_msg(s, amc_rpc_result(w->id, result));
 	else
 		cJSON_Delete(result);
+	/* this thread's OCR engine ends before the thread counts itself done:
+	 * shutdown waits for that count, not for the (detached) thread's exit
+	 * destructors, so the process could end with the engine unfreed */
+	amc_ocr_thread_end();
 	pthread_mutex_lock(&s->mu);
 	cs->used = 0;
 	s->workers--;

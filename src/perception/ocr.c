@@ -166,6 +166,14 @@ int amc_ocr_check(amc_err *e)
 	return engine_get(e) ? 0 : -1;
 }
 
+void amc_ocr_thread_end(void)
+{
+	pthread_once(&eng_once, eng_key_init);
+	engine *en = pthread_getspecific(eng_key);
+	pthread_setspecific(eng_key, NULL);
+	engine_destroy(en);
+}
+
 /* ---- cache -------------------------------------------------------------- */
 
 typedef struct cache_entry {

@@ -82,6 +82,10 @@ int amc_ocr_keep_token(const char *text, double confidence);
 /* Checks that an engine can start in this thread (language data present).
  * AMC_EENV with a message naming the package tesseract-ocr-eng otherwise. */
 int amc_ocr_check(amc_err *e);
+/* Ends this thread's engine now rather than at the thread's exit: for a
+ * detached thread whose process may end before its exit destructors run
+ * (the MCP server's per-call workers). The next use starts a new one. */
+void amc_ocr_thread_end(void);
 
 /* Recognize `img` under `policy`. `tree` may be NULL (then gaps = full frame).
  * AMC_OCR_OFF gives an empty result. *out is owned by the caller

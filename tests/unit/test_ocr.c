@@ -293,6 +293,29 @@ static void *observe_worker(void *p)
 	return NULL;
 }
 
+/* The engine ended on demand (the MCP server's workers do, before shutdown
+ * counts them done) and started again by the next use in the same thread. */
+static void *thread_end_worker(void *p)
+{
+	int *res = p;
+	amc_err e;
+	res[0] = amc_ocr_check(&e);
+	amc_ocr_thread_end();
+	amc_ocr_thread_end(); /* a second end, with no engine: nothing to do */
+	res[1] = amc_ocr_check(&e);
+	amc_ocr_thread_end();
+	return NULL;
+}
+
+static void test_thread_end(void)
+{
+	int res[2] = { -1, -1 };
+	pthread_t t;
+	pthread_create(&t, NULL, thread_end_worker, res);
+	pthread_join(t, NULL);
+	ok(res[0] == 0 && res[1] == 0, "an engine ended by amc_ocr_thread_end starts again on the next use");
+}
+
 static void test_missing_data(void)
 {
 	setenv("TESSDATA_PREFIX", "/nonexistent/amc-test-tessdata", 1);
@@ -332,6 +355,7 @@ int main(int argc, char **argv)
 	test_button();
 	test_cache();
 	test_threads();
+	test_thread_end();
 	test_missing_data();
 	amc_device_close(dev);
 	amc_config_free(cfg);
