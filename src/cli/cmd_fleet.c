@@ -22,6 +22,7 @@
 /* Connect to fleet.url; with `check`, also make sure the schema is current. */
 static int open_fleet(amc_cli *cli, int check, PGconn **c, amc_err *e)
 {
+	*c = NULL; /* defined on every path, the failures included */
 	const char *url = amc_config_str(cli->cfg, "fleet", "url");
 	if (!url || !*url)
 		return amc_err_set(e, AMC_EUSAGE, "no fleet database: set url under [fleet] in the config file "

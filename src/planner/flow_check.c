@@ -488,7 +488,7 @@ static int check_file(ctx *c, const char *path, const names *inherited)
 		const yaml_node_t *root = amc_flow_yaml_use(&y, i);
 		rc = walk(c, path, y.doc, root, NULL, &def, 0);
 	}
-	c->depth--;
+	c->stack[--c->depth] = NULL; /* `real` dies here: leave no pointer to it */
 	names_free(&def);
 	amc_flow_yaml_close(&y);
 	free(text);

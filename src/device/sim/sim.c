@@ -463,10 +463,11 @@ static int op_manage_app(amc_device *d, const char *app_id, amc_app_op op, const
 	case AMC_APP_PERMISSIONS:
 	case AMC_APP_LAUNCH_ARGS: {
 		/* kept per app in the state, where a flow's test can read them */
-		cJSON *v = arg ? cJSON_Parse(arg) : NULL;
+		/* bounded before it is parsed; too long reads as no object */
+		cJSON *v = arg && strlen(arg) <= 16384 ? cJSON_Parse(arg) : NULL;
 		char **slot = op == AMC_APP_PERMISSIONS ? &s->st.permissions : &s->st.launch_args;
 		cJSON *all = *slot ? cJSON_Parse(*slot) : NULL;
-		if (!cJSON_IsObject(v) || strlen(arg) > 16384) {
+		if (!cJSON_IsObject(v)) {
 			cJSON_Delete(v);
 			cJSON_Delete(all);
 			return amc_err_set(e, AMC_EUSAGE, "%s must be a JSON object of at most 16 KiB",
