@@ -283,26 +283,6 @@ static const char *yaml_comment(const char *code)
 	return NULL;
 }
 
-/* The bytes of s that fill at most `cols` columns, no character split. */
-static size_t cut_cols(const char *s, int cols)
-{
-	size_t take = 0, n = strlen(s);
-	int used = 0;
-	while (take < n) {
-		size_t nx = take + 1;
-		while (nx < n && ((unsigned char)s[nx] & 0xC0) == 0x80)
-			nx++;
-		char ch[8];
-		snprintf(ch, sizeof ch, "%.*s", (int)(nx - take), s + take);
-		int w = amc_tui_width(ch);
-		if (used + w > cols)
-			break;
-		used += w;
-		take = nx;
-	}
-	return take;
-}
-
 /* A flow source line as rows of at most w columns: the YAML is never broken
  * before its trailing comment (a comment wrapped onto a row of its own reads
  * as another line of the flow): a line whose code fits stays one row and the
@@ -333,7 +313,7 @@ void amc_tui_steptext_wrap_source(amc_tui_lines *out, const char *s, int w)
 		amc_sb_printf(&row, "%.*s%s", SRC_GUTTER, p, c);
 		int rest = room - cw - 1;
 		if (cm && rest >= 2) {
-			size_t n = cut_cols(cm, rest - 1);
+			size_t n = amc_tui_fit_bytes(cm, rest - 1);
 			amc_sb_printf(&row, " %.*s%s", (int)n, cm, amc_tui_utf8() ? "\xe2\x80\xa6" : "~");
 		}
 		amc_tui_steptext_add(out, amc_sb_str(&row));
@@ -425,7 +405,7 @@ int amc_tui_steptext_error_box(const char *err, const char *status, int y, int w
 	for (int i = 0; i < mrows && i < (int)msg.n; i++) {
 		if (i == mrows - 1 && mrows < (int)msg.n) {
 			/* cut: say so where the reader stops */
-			char *row = amc_xstrndup(msg.v[i], cut_cols(msg.v[i], w - 6));
+			char *row = amc_xstrndup(msg.v[i], amc_tui_fit_bytes(msg.v[i], w - 6));
 			amc_sb sb;
 			amc_sb_init(&sb);
 			amc_sb_printf(&sb, "%s %s", row, ell);

@@ -117,17 +117,33 @@ char *amc_tui_row_text(WINDOW *w, int y, int cols)
 	return amc_sb_detach(&sb);
 }
 
+/* The columns of the UTF-8 character at s + at; its end in *next. */
+static int char_cols(const char *s, size_t n, size_t at, size_t *next)
+{
+	size_t nx = at + 1;
+	while (nx < n && ((unsigned char)s[nx] & 0xC0) == 0x80)
+		nx++;
+	char ch[8];
+	snprintf(ch, sizeof ch, "%.*s", (int)(nx - at), s + at);
+	*next = nx;
+	return amc_tui_width(ch);
+}
+
+size_t amc_tui_fit_bytes(const char *s, int cols)
+{
+	size_t take = 0, n = strlen(s), nx;
+	for (int used = 0, w; take < n && used + (w = char_cols(s, n, take, &nx)) <= cols; used += w)
+		take = nx;
+	return take;
+}
+
 size_t amc_tui_wrap_take(const char *s, int w, size_t *next)
 {
 	size_t n = strlen(s), take = 0, lastsp = 0;
 	int cols = 0;
 	while (take < n) {
-		size_t nx = take + 1;
-		while (nx < n && ((unsigned char)s[nx] & 0xC0) == 0x80)
-			nx++;
-		char ch[8];
-		snprintf(ch, sizeof ch, "%.*s", (int)(nx - take), s + take);
-		int cw = amc_tui_width(ch);
+		size_t nx;
+		int cw = char_cols(s, n, take, &nx);
 		if (cols + cw > w)
 			break;
 		cols += cw;

@@ -19,6 +19,8 @@ int amc_tui_wrap(const char *s, int y, int x, int w, int max, attr_t at, int dra
  * broken at a space where it can; *next is where the next line starts (the
  * spaces at the break skipped). */
 size_t amc_tui_wrap_take(const char *s, int w, size_t *next);
+/* The bytes of s that fill at most `cols` columns, no character split. */
+size_t amc_tui_fit_bytes(const char *s, int cols);
 /* Display width of the sanitized form of `s`. */
 int amc_tui_width(const char *s);
 /* Row y of w, its first `cols` columns (at most 1023), as UTF-8 with the

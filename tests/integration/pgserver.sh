@@ -63,3 +63,25 @@ pg_down() {
 pg_sql() {
 	$PG_RUN "$PG_BIN/psql" -h "$PG_SOCK" -p "$PG_PORT" -U amc -d fleet -qAt -v ON_ERROR_STOP=1 -c "$1"
 }
+
+# pg_tls_certs: a test CA, another CA, and a server certificate for
+# "localhost" the first signs, made with openssl in a new folder $TLS
+# (openssl's output in $TLS/openssl.log); with `expired`, also
+# $TLS/expired.crt, the same name and CA but valid until yesterday. The
+# server's files are readable by the postgres user when running as root.
+# Returns non-zero when a certificate could not be made.
+pg_tls_certs() {
+	TLS=$(mktemp -d /tmp/amc-tls-XXXXXX)
+	ssl() { openssl "$@" >>"$TLS/openssl.log" 2>&1; }
+	ssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=amc test CA" -keyout "$TLS/ca.key" -out "$TLS/ca.crt"
+	ssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=other CA" -keyout "$TLS/other.key" -out "$TLS/other.crt"
+	ssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout "$TLS/server.key" -out "$TLS/server.csr"
+	printf 'subjectAltName=DNS:localhost\n' >"$TLS/ext"
+	ssl x509 -req -in "$TLS/server.csr" -CA "$TLS/ca.crt" -CAkey "$TLS/ca.key" -CAcreateserial -days 2 \
+		-extfile "$TLS/ext" -out "$TLS/server.crt"
+	[ "${1:-}" != expired ] || ssl x509 -req -in "$TLS/server.csr" -CA "$TLS/ca.crt" -CAkey "$TLS/ca.key" \
+		-CAcreateserial -days -1 -extfile "$TLS/ext" -out "$TLS/expired.crt"
+	chmod 0755 "$TLS"; chmod 0644 "$TLS"/*.crt; chmod 0600 "$TLS/server.key"
+	[ "$(id -u)" != 0 ] || chown postgres "$TLS/server.key" "$TLS"/*.crt
+	[ -s "$TLS/server.crt" ] && { [ "${1:-}" != expired ] || [ -s "$TLS/expired.crt" ]; }
+}

@@ -13,20 +13,7 @@
 . "$AMC_TEST_SRCDIR/tests/integration/pgserver.sh"
 command -v openssl >/dev/null 2>&1 || skip_all "openssl is not installed"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is needed for the local HTTP server"
-TLS=$(mktemp -d /tmp/amc-tls-XXXXXX)
-ssl() { openssl "$@" >>"$TLS/openssl.log" 2>&1; }
-ssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=amc test CA" -keyout "$TLS/ca.key" -out "$TLS/ca.crt"
-ssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=other CA" -keyout "$TLS/other.key" -out "$TLS/other.crt"
-ssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout "$TLS/server.key" -out "$TLS/server.csr"
-printf 'subjectAltName=DNS:localhost\n' >"$TLS/ext"
-ssl x509 -req -in "$TLS/server.csr" -CA "$TLS/ca.crt" -CAkey "$TLS/ca.key" -CAcreateserial -days 2 \
-	-extfile "$TLS/ext" -out "$TLS/server.crt"
-# the same name and CA, but its validity ended yesterday
-ssl x509 -req -in "$TLS/server.csr" -CA "$TLS/ca.crt" -CAkey "$TLS/ca.key" -CAcreateserial -days -1 \
-	-extfile "$TLS/ext" -out "$TLS/expired.crt"
-[ -s "$TLS/server.crt" ] && [ -s "$TLS/expired.crt" ]; ok_status $? "a CA, a server certificate and an expired one"
-chmod 0755 "$TLS"; chmod 0644 "$TLS"/*.crt; chmod 0600 "$TLS/server.key"
-[ "$(id -u)" = 0 ] && chown postgres "$TLS/server.key" "$TLS/server.crt" "$TLS/expired.crt"
+pg_tls_certs expired; ok_status $? "a CA, a server certificate and an expired one"
 SSLON="-c ssl=on -c ssl_cert_file=$TLS/server.crt -c ssl_key_file=$TLS/server.key"
 PG_TCP=1 PG_OPTS="$SSLON" pg_start
 export AMC_FLEET_LEASE_S=3 AMC_FLEET_RENEW_S=1 AMC_FLEET_REAP_S=1 AMC_FLEET_REAP_GRACE_S=0 AMC_FLEET_POLL_S=30

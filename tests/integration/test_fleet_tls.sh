@@ -7,17 +7,7 @@
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
 . "$AMC_TEST_SRCDIR/tests/integration/pgserver.sh"
 command -v openssl >/dev/null 2>&1 || skip_all "openssl is not installed"
-TLS=$(mktemp -d /tmp/amc-tls-XXXXXX)
-ssl() { openssl "$@" >>"$TLS/openssl.log" 2>&1; }
-ssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=amc test CA" -keyout "$TLS/ca.key" -out "$TLS/ca.crt"
-ssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=other CA" -keyout "$TLS/other.key" -out "$TLS/other.crt"
-ssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout "$TLS/server.key" -out "$TLS/server.csr"
-printf 'subjectAltName=DNS:localhost\n' >"$TLS/ext"
-ssl x509 -req -in "$TLS/server.csr" -CA "$TLS/ca.crt" -CAkey "$TLS/ca.key" -CAcreateserial -days 2 \
-	-extfile "$TLS/ext" -out "$TLS/server.crt"
-ok_status $? "a CA and a server certificate for localhost"
-chmod 0755 "$TLS"; chmod 0600 "$TLS/server.key"
-[ "$(id -u)" = 0 ] && chown postgres "$TLS/server.key" "$TLS/server.crt"
+pg_tls_certs; ok_status $? "a CA and a server certificate for localhost"
 PG_TCP=1 PG_OPTS="-c ssl=on -c ssl_cert_file=$TLS/server.crt -c ssl_key_file=$TLS/server.key" pg_start
 url="postgresql://amc@localhost:$PG_PORT/fleet?sslmode=verify-full&sslrootcert=$TLS/ca.crt"
 # verify-full never falls back to a connection without TLS.
