@@ -372,7 +372,7 @@ static void test_traits(void)
 	is_int(amc_selector_find(&s, &b.t), body, "traits long-text: over 200 characters");
 	is_int(amc_selector_count(&s, &b.t), 1, "traits long-text: only that one");
 	s.traits = AMC_TRAIT_SQUARE;
-	is_int(amc_selector_count(&s, &b.t), 2, "traits square: within 3 % (100x101, 120x118)");
+	is_int(amc_selector_count(&s, &b.t), 2, "traits square: within 3 %% (100x101, 120x118)");
 	is_int(amc_selector_find(&s, &b.t), icon, "traits square: the icon first");
 	s.traits = AMC_TRAIT_SQUARE | AMC_TRAIT_TEXT;
 	is_int(amc_selector_find(&s, &b.t), square_text, "traits square and text: both must hold");

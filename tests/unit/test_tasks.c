@@ -291,7 +291,7 @@ static void test_list(amc_store *s)
 	f = (amc_task_filter){.search = "0000005"};
 	is_int(amc_store_count_tasks(s, &f, &e), 1, "search an id");
 	f = (amc_task_filter){.search = "100%"};
-	is_int(amc_store_count_tasks(s, &f, &e), 1, "a literal % in the search");
+	is_int(amc_store_count_tasks(s, &f, &e), 1, "a literal %% in the search");
 	f = (amc_task_filter){.search = "%"};
 	is_int(amc_store_count_tasks(s, &f, &e), 1, "'%' alone is not a wildcard");
 	f = (amc_task_filter){.search = "e_t"};
