@@ -60,7 +60,7 @@ TESTS += tests/integration/test_report_browser.sh
 EXTRA_DIST += tests/integration/test_report_browser.sh tests/report/browser_check.mjs
 clean-local: clean-mcp-env
 clean-mcp-env:
-	-rm -rf tests/mcp-env
+	-rm -rf tests/mcp-env tests/mcp-env.lock
 .PHONY: clean-mcp-env
 # the fleet: a private PostgreSQL 15 server per test (pgserver.sh)
 FLEET_TESTS = tests/integration/test_fleet.sh tests/integration/test_fleet_hosts.sh \

@@ -33,7 +33,7 @@ EXTRA_DIST += tests/integration/test_appium.sh tests/appium/package.json tests/a
 	tests/appium/app.xml tests/appium/sign-in.yaml
 clean-local: clean-appium-env
 clean-appium-env:
-	-rm -rf tests/appium-env
+	-rm -rf tests/appium-env tests/appium-env.lock
 .PHONY: clean-appium-env
 # raw frames (adb.capture) through adb-standin
 check_PROGRAMS += tests/unit/test_adb_raw
