@@ -39,6 +39,8 @@ like "$out" "search storage: index plus documents [0-9.]+ % of the database's pa
 	"and their share of the database with its target"
 like "$out" "rare term \(Quetzalcoatl, 1 in 10,000\) +2 " "the rare term: its two planted rows"
 like "$out" "phrase \(\"Payment failed\", 1 %\) +20 " "the phrase fills the first page"
+like "$out" "p99 ms +\[p99 <= 1.62 ms over 1M steps\]" "the queries' p99 target is printed"
+like "$out" "prefix \(Blue\*, 3 %\) +20 +[0-9.]+ +[0-9.]+ +not this run's size" "a short run gives no verdict"
 out=$(TMPDIR="$T_HOME" "$B/bench_search" 20000 5 2>&1); like "$out" "reusing" "a second run reuses the database"
 out=$("$B/bench_search" 5 2>&1); is $? 2 "too few steps: usage"
 # bench_recorded.sh on the bundled flows: what a recorded step costs on disk
