@@ -540,9 +540,10 @@ int main(int argc, char **argv)
 	if (sized && own > 500)
 		printf("    analysis (amc): the rows go in one transaction (~0.3 s here; the search index's triggers are "
 		       "half of its CPU), the kept files come from artifact_xrefs (a range lookup per removed folder), "
-		       "and each removed folder is read once after the commit, 16 at a time (open, getdents, one fstatat a "
-		       "file for the report's bytes): on a busy disk those reads, which the scratch run above does not do, are most "
-		       "of amc's part; a wall time far above the CPU time above is the machine's load\n");
+		       "and each removed folder is read once (open, getdents, one fstatat a file for the report's bytes) "
+		       "by threads at nice 19 while the rows go, topped up at the process's priority after the commit: "
+		       "on a busy disk those reads, which the scratch run above does not do, are most of amc's part; a "
+		       "wall time far above the CPU time above is the machine's load\n");
 	free(png);
 	amc_store_close(s);
 	amc_config_free(cfg);

@@ -261,9 +261,8 @@ struct sweep {
 	int result;
 	amc_err *e;
 	pthread_mutex_t mu;
-	pthread_t th[AMC_RET_THREADS - 1];
+	pthread_t th[2 * (AMC_RET_THREADS - 1)]; /* a pass's threads, and the listing's top-up */
 	size_t started; /* threads running the current pass */
-	pthread_t caller; /* the thread that called amc_store_retention */
 	void *(*pass)(void *);
 };
 
@@ -284,10 +283,11 @@ static folder *sweep_take(sweep *w)
 	return f;
 }
 
-/* Start `fn` over every folder on up to AMC_RET_THREADS - 1 threads; the
- * caller's share comes in sweep_wait, which a thread that did not start
- * leaves more to. */
-static void sweep_start(sweep *w, void *(*fn)(void *))
+/* Start a pass over every folder on up to AMC_RET_THREADS - 1 threads
+ * running `tfn` (`fn`, or `fn` at a lower priority); the caller's share
+ * (`fn`) comes in sweep_wait, which a thread that did not start leaves
+ * more to. */
+static void sweep_start_as(sweep *w, void *(*fn)(void *), void *(*tfn)(void *))
 {
 	size_t want = (w->n + AMC_RET_PER_THREAD - 1) / AMC_RET_PER_THREAD;
 	if (want > AMC_RET_THREADS)
@@ -295,8 +295,13 @@ static void sweep_start(sweep *w, void *(*fn)(void *))
 	w->next = 0;
 	w->started = 0;
 	w->pass = fn;
-	while (w->started + 1 < want && pthread_create(&w->th[w->started], NULL, fn, w) == 0)
+	while (w->started + 1 < want && pthread_create(&w->th[w->started], NULL, tfn, w) == 0)
 		w->started++;
+}
+
+static void sweep_start(sweep *w, void *(*fn)(void *))
+{
+	sweep_start_as(w, fn, fn);
 }
 
 /* The caller's share of the pass, then the others' end. */
@@ -390,16 +395,17 @@ static void list_folder(sweep *w, folder *f)
 	closedir(d);
 }
 
-/* The listing's own threads yield to the thread deleting the rows. When the
- * folders are in the page cache, listing is CPU work (open, getdents,
- * fstatat), and 15 threads of it at the same weight as SQLite's thread took
- * most of 2 cores while the rows went. amc's part of retention of 10k tasks
- * of 100k (bench_store, a noisy disk): 398 and 609 ms in two runs before,
- * 299-561 ms (median 330) in six with the listing at nice 19. When the folders must come from the disk,
- * the threads mostly wait, and their waits still overlap. A nice 19 thread
- * still runs (about 1/70 of a busy core), so the caller's share in
- * sweep_wait is never held up for long; the deleting pass starts threads of
- * its own at the process's priority. Linux only: elsewhere setpriority
+/* The listing's threads, started while the rows are deleted, yield to the
+ * thread deleting them. When the folders are in the page cache, listing is
+ * CPU work (open, getdents, fstatat), and 15 threads of it at the same
+ * weight as SQLite's thread took most of 2 cores while the rows went. amc's
+ * part of retention of 10k tasks of 100k (bench_store, a noisy disk): 398
+ * and 609 ms in two runs before, 299-561 ms (median 330) in six with the
+ * listing at nice 19. When the folders must come from the disk, the threads
+ * mostly wait, and their waits still overlap. On a machine busy with other
+ * work, nice 19 threads get next to nothing (1150 ms under load 5), so
+ * once the rows are committed, sweep_files tops the listing up with
+ * threads at the process's priority. Linux only: elsewhere setpriority
  * names the whole process. */
 static void listing_yields(void)
 {
@@ -411,11 +417,31 @@ static void listing_yields(void)
 static void *list_folders(void *arg)
 {
 	sweep *w = arg;
-	if (!pthread_equal(pthread_self(), w->caller))
-		listing_yields();
 	for (folder *f; (f = sweep_take(w));)
 		list_folder(w, f);
 	return NULL;
+}
+
+static void *list_folders_yielding(void *arg)
+{
+	listing_yields();
+	return list_folders(arg);
+}
+
+/* After the commit: what the yielding threads have not listed yet is
+ * shared by up to AMC_RET_THREADS - 1 more threads at the process's
+ * priority (and the caller, in sweep_wait). */
+static void sweep_list_top_up(sweep *w)
+{
+	pthread_mutex_lock(&w->mu);
+	size_t left = w->next < w->n ? w->n - w->next : 0;
+	pthread_mutex_unlock(&w->mu);
+	size_t want = (left + AMC_RET_PER_THREAD - 1) / AMC_RET_PER_THREAD, added = 0;
+	while (added + 1 < want && added + 1 < AMC_RET_THREADS &&
+	       pthread_create(&w->th[w->started], NULL, list_folders, w) == 0) {
+		w->started++;
+		added++;
+	}
 }
 
 /* Second pass, nothing but the file system's calls: the listed files, then
@@ -506,7 +532,6 @@ static void sweep_init(sweep *w, amc_store *s, const strlist *victims, const str
 	w->r = r;
 	w->e = e;
 	pthread_mutex_init(&w->mu, NULL);
-	w->caller = pthread_self();
 }
 
 /* The listing of the removed folders starts (plan, once `kept` is final):
@@ -517,7 +542,7 @@ static void sweep_list_start(sweep *w)
 	w->f = amc_xcalloc(w->n ? w->n : 1, sizeof *w->f);
 	for (size_t i = 0; i < w->n; i++)
 		w->f[i].id = w->victims->v[i];
-	sweep_start(w, list_folders);
+	sweep_start_as(w, list_folders, list_folders_yielding);
 }
 
 static void sweep_free(sweep *w)
@@ -536,6 +561,8 @@ static void sweep_free(sweep *w)
  * rmdir calls, plus the orphans' own calls. */
 static int sweep_files(sweep *w, const strlist *orphans, int dry_run)
 {
+	if (w->pass == list_folders)
+		sweep_list_top_up(w);
 	sweep_wait(w);
 	for (size_t i = 0; i < w->n; i++) {
 		w->r->files += w->f[i].files;
