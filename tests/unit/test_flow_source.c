@@ -5,7 +5,7 @@
  * after its run still shows the lines that ran; a known secret value in the
  * text is stored masked; a task with no copy reads the file; a manifest
  * changed by hand names no other file; retention removes the copies with
- * the task. */
+ * the task; the TUI's runner thread keeps them too. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +16,7 @@
 #include "tap.h"
 #include "testutil.h"
 #include "launch/launch.h"
+#include "launch/runner.h"
 #include "storage/sources.h"
 
 static amc_config *cfg;
@@ -189,6 +190,37 @@ static void test_edited_file(void)
 	unlink(path);
 }
 
+/* The TUI's path: a launch handed to the device's runner thread keeps its
+ * flow text to the run. */
+static void test_runner(void)
+{
+	const char *flow = "appId: com.android.settings\n---\n- launchApp\n- tapOn: \"Nowhere to be seen\"\n";
+	amc_launch_bundle b = { flow, NULL, "/nonexistent/tui-base", NULL, 0, NULL };
+	amc_launch_req req;
+	amc_launch_req_init(&req);
+	req.device = "sim";
+	req.bundle = &b;
+	amc_launch l;
+	amc_err e;
+	amc_bus *bus = amc_bus_new();
+	amc_runner *r = NULL;
+	char id[AMC_ID_SIZE], where[PATH_MAX + 32], line[256];
+	int stored;
+	if (amc_launch_prepare(cfg, NULL, &req, &l, &e) != 0 || amc_runner_start(home, "sim", cfg, bus, &r, &e) != 0) {
+		ok(0, "prepare and start: %s", e.msg);
+		return;
+	}
+	snprintf(id, sizeof id, "%s", l.task->id);
+	ok(amc_runner_submit_launch(r, &l, &e) == 0 && !l.task && !l.flow_text, "the runner takes the launch's parts");
+	amc_launch_free(&l);
+	ok(amc_runner_wait_idle(r, 60000) == 0, "and runs it");
+	amc_runner_stop(r, 0);
+	amc_bus_free(bus);
+	last_step_line(id, where, sizeof where, line, sizeof line, &stored);
+	is_str(where, "/nonexistent/tui-base/flow.yaml:4", "its failing step");
+	is_str(line, "- tapOn: \"Nowhere to be seen\"", "shows its line from the copy kept with the task");
+}
+
 int main(void)
 {
 	home = test_home("flowsrc");
@@ -203,6 +235,7 @@ int main(void)
 	}
 	test_bundle();
 	test_edited_file();
+	test_runner();
 	amc_store_close(st);
 	amc_config_free(cfg);
 	done_testing();
