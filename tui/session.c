@@ -215,10 +215,7 @@ int amc_tui_launch(amc_tui_app *a, amc_launch *l, amc_err *e)
 	}
 	char id[32];
 	snprintf(id, sizeof id, "%s", l->task->id);
-	int rc = amc_runner_submit(r, l->task, l->planner, l->secrets, e);
-	l->task = NULL;
-	l->planner = NULL;
-	l->secrets = NULL;
+	int rc = amc_runner_submit_launch(r, l, e);
 	if (l->planner_warn[0] && rc == 0)
 		amc_tui_message(a, 1, "%s", l->planner_warn);
 	amc_launch_free(l);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "storage/sources.h"
 #include "tui/app.h"
 #include "tui/text.h"
 #include "tui/theme.h"
@@ -136,26 +137,23 @@ void amc_tui_steptext_add_error(amc_tui_lines *l, const char *label, const char 
  * failing line): "source: FILE:LINE", then up to three amc_tui_lines either side,
  * numbered, the step's line marked with ">". The place comes from the
  * step's reasoning ("flow command at FILE:LINE", the sub-flow's file for a
- * sub-flow's command). Nothing for goal steps or an unreadable file. */
-void amc_tui_steptext_add_source(amc_tui_lines *l, const amc_step_row *s)
+ * sub-flow's command); the text from the copy stored with the task (the
+ * lines that ran, also of a flow sent as text), else from the file as it is
+ * now (a task recorded before copies were kept). Nothing for goal steps. */
+void amc_tui_steptext_add_source(amc_tui_lines *l, const amc_store *st, const amc_step_row *s)
 {
-	static const char AT[] = "flow command at ";
-	if (!s->reasoning || strncmp(s->reasoning, AT, sizeof AT - 1))
+	char *path, *buf = NULL;
+	long line;
+	if (!amc_store_step_source_place(s->reasoning, &path, &line))
 		return;
-	const char *where = s->reasoning + sizeof AT - 1;
-	const char *colon = strrchr(where, ':');
-	long line = colon ? strtol(colon + 1, NULL, 10) : 0;
-	if (line <= 0 || colon == where)
-		return;
-	char *path = amc_xstrndup(where, (size_t)(colon - where));
-	char *buf = NULL;
 	size_t len = 0;
+	int stored;
 	amc_err e;
 	amc_sb sb;
 	amc_sb_init(&sb);
 	amc_sb_printf(&sb, "source: %s:%ld", path, line);
 	amc_tui_steptext_add(l, amc_sb_str(&sb));
-	if (amc_read_file(path, 1 << 20, &buf, &len, &e) != 0) {
+	if (amc_store_source_read(st, s->task_id, path, &buf, &len, &stored, &e) != 0) {
 		amc_sb_reset(&sb);
 		amc_sb_printf(&sb, "  (not readable here: %s)", e.msg);
 		amc_tui_steptext_add(l, amc_sb_str(&sb));

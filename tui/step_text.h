@@ -28,8 +28,10 @@ void amc_tui_steptext_add(amc_tui_lines *l, const char *s);
 void amc_tui_steptext_add_multi(amc_tui_lines *l, const char *label, const char *text);
 /* label + the error's message; its "on screen: 'a', 'b'" list one item a line. */
 void amc_tui_steptext_add_error(amc_tui_lines *l, const char *label, const char *err, const char *indent);
-/* "source: FILE:LINE" and up to three lines either side, the step's marked ">". */
-void amc_tui_steptext_add_source(amc_tui_lines *l, const amc_step_row *s);
+/* "source: FILE:LINE" and up to three lines either side, the step's marked
+ * ">": from the copy stored with the task in st (storage/sources.h), else
+ * from the file (st NULL: the file). */
+void amc_tui_steptext_add_source(amc_tui_lines *l, const amc_store *st, const amc_step_row *s);
 void amc_tui_steptext_add_json(amc_tui_lines *l, const char *label, const char *json);
 /* "target: "Battery" at 135,330" or a swipe's path. */
 void amc_tui_steptext_add_target(const amc_step_row *s, amc_tui_lines *l);

@@ -167,7 +167,7 @@ static void add_usage(const task_view *t, int step, amc_tui_lines *l)
 
 /* What a person reads first (the action, its target, the result or error, the
  * reasoning), then the details as JSON. */
-static void build_op(const task_view *t, const amc_step_row *s, int nothing, amc_tui_lines *l)
+static void build_op(amc_store *st, const task_view *t, const amc_step_row *s, int nothing, amc_tui_lines *l)
 {
 	amc_sb sb;
 	amc_sb_init(&sb);
@@ -201,7 +201,7 @@ static void build_op(const task_view *t, const amc_step_row *s, int nothing, amc
 		amc_tui_steptext_add(l, amc_sb_str(&sb));
 		amc_sb_reset(&sb);
 	}
-	amc_tui_steptext_add_source(l, s);
+	amc_tui_steptext_add_source(l, st, s);
 	if (s->reasoning && *s->reasoning)
 		amc_tui_steptext_add_multi(l, "reasoning", s->reasoning);
 	amc_tui_steptext_add(l, "");
@@ -360,14 +360,14 @@ static void draw_image(amc_tui_app *a, task_view *t, int pane, int y, int x, int
 	amc_tui_image_draw_marked(abs, y + 1, x + 1, h - 2, w - 2, &m, t->zoom, a->graphics);
 }
 
-static void draw_operation(task_view *t, int y, int x, int h, int w)
+static void draw_operation(amc_store *st, task_view *t, int y, int x, int h, int w)
 {
 	amc_tui_box(y, x, h, w, "Operation", t->focus == P_OPERATION);
 	t->op_page = h - 2;
 	if (!t->nsteps)
 		return;
 	amc_tui_lines l = { NULL, 0 }, rows = { NULL, 0 };
-	build_op(t, &t->steps[t->sel], t->nothing[t->sel], &l);
+	build_op(st, t, &t->steps[t->sel], t->nothing[t->sel], &l);
 	int failed = t->steps[t->sel].status && strcmp(t->steps[t->sel].status, "ok") != 0;
 	signed char *els = amc_tui_steptext_rows(&l, w - 2, failed, &rows);
 	if (t->op_top > (long)rows.n - 1)
@@ -397,7 +397,7 @@ static void draw_pane(amc_tui_app *a, task_view *t, int pane, int y, int x, int 
 	if (pane == P_TIMELINE)
 		draw_timeline(a, t, y, x, h, w);
 	else if (pane == P_OPERATION)
-		draw_operation(t, y, x, h, w);
+		draw_operation(a->store, t, y, x, h, w);
 	else
 		draw_image(a, t, pane, y, x, h, w);
 }

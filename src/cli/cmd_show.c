@@ -9,6 +9,7 @@
 #include "report/report.h"
 #include "device/device.h"
 #include "runtime/stepdiff.h"
+#include "storage/sources.h"
 #include "util/clock.h"
 #include "util/hyperlink.h"
 #include "util/jsonutil.h"
@@ -68,6 +69,74 @@ static void print_diff_line(char op, const char *line, void *ud)
 	printf("  ");
 	amc_cli_put_safe(stdout, line);
 	printf("\n");
+}
+
+/* A flow step's source ("flow command at FILE:LINE"): {"file", "line",
+ * "stored" (from the copy kept with the task, else the file as it is now),
+ * "lines": [{"line", "text"}] up to three either side} or "error" in place
+ * of the lines when the text cannot be read; NULL for a goal's step. */
+static cJSON *source_json(amc_store *store, const amc_step_row *r)
+{
+	char *path, *buf = NULL;
+	long line;
+	if (!amc_store_step_source_place(r->reasoning, &path, &line))
+		return NULL;
+	size_t len = 0;
+	int stored = 0;
+	amc_err e;
+	cJSON *j = cJSON_CreateObject();
+	amc_json_add_str(j, "file", path);
+	cJSON_AddNumberToObject(j, "line", (double)line);
+	if (amc_store_source_read(store, r->task_id, path, &buf, &len, &stored, &e) != 0) {
+		amc_json_add_str(j, "error", e.msg);
+	} else {
+		cJSON_AddBoolToObject(j, "stored", stored);
+		cJSON *arr = cJSON_AddArrayToObject(j, "lines");
+		long no = 1;
+		for (const char *p = buf, *end = buf + len; p < end && no <= line + 3; no++) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+			if (no >= line - 3) {
+				cJSON *l = cJSON_CreateObject();
+				cJSON_AddNumberToObject(l, "line", (double)no);
+				char *t = amc_xstrndup(p, n);
+				amc_json_add_str(l, "text", t);
+				free(t);
+				cJSON_AddItemToArray(arr, l);
+			}
+			p = nl ? nl + 1 : end;
+		}
+	}
+	free(buf);
+	free(path);
+	return j;
+}
+
+/* "  source  FILE:LINE", then the lines as the TUI's Task view shows them:
+ * numbered, the step's marked ">", terminal-safe. */
+static void print_source(amc_store *store, const amc_step_row *r)
+{
+	cJSON *j = source_json(store, r);
+	if (!j)
+		return;
+	long line = (long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "line"));
+	printf("  source  ");
+	amc_cli_put_safe(stdout, amc_json_str(j, "file"));
+	printf(":%ld\n", line);
+	const char *err = amc_json_str(j, "error");
+	if (err) {
+		printf("          (not readable here: ");
+		amc_cli_put_safe(stdout, err);
+		printf(")\n");
+	}
+	const cJSON *l;
+	cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(j, "lines")) {
+		long no = (long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(l, "line"));
+		printf("  %s%4ld | ", no == line ? ">" : " ", no);
+		amc_cli_put_safe(stdout, amc_json_str(l, "text"));
+		printf("\n");
+	}
+	cJSON_Delete(j);
 }
 
 static cJSON *step_json(amc_store *store, const amc_step_row *r, const amc_decision_row *dec, size_t ndec)
@@ -474,7 +543,12 @@ static void print_json(amc_store *store, const amc_task_row *t, const amc_step_r
 		       size_t n, const amc_decision_row *dec, size_t ndec)
 {
 	if (one) {
-		amc_cli_print_json(step_json(store, one, dec, ndec));
+		/* --step N only: the whole task's steps would read the source once each */
+		cJSON *j = step_json(store, one, dec, ndec);
+		cJSON *src = source_json(store, one);
+		if (src)
+			cJSON_AddItemToObject(j, "source", src);
+		amc_cli_print_json(j);
 	} else {
 		cJSON *j = amc_cli_task_json(t);
 		char *answer = NULL;
@@ -512,6 +586,7 @@ static void print_one_step(amc_store *store, const amc_task_row *t, const amc_st
 		amc_cli_put_safe(stdout, one->reasoning);
 		printf("\n");
 	}
+	print_source(store, one);
 	step_usage u = sum_step_usage(dec, ndec, one->step);
 	printf("  usage   ");
 	if (u.calls)

@@ -17,7 +17,9 @@
 #include "planner/flow_js.h"
 #include "planner/flow_planner.h"
 #include "launch/launch.h"
+#include "storage/sources.h"
 #include "util/fsutil.h"
+#include "util/log.h"
 #include "util/paths.h"
 #include "util/sanitize.h"
 #include "util/strbuf.h"
@@ -423,6 +425,7 @@ static int load_flow(const amc_config *cfg, const amc_launch_req *req, amc_launc
 	if (rc != 0 && req->bundle && path)
 		name_by_label(req->bundle, path, e);
 	if (rc == 0) {
+		l->flow_text = amc_xstrdup(req->bundle ? req->bundle->flow : buf);
 		l->task->flow_path = path;
 		l->task->flow_name = amc_xstrdup(flow->name);
 		path = NULL;
@@ -607,6 +610,7 @@ void amc_launch_free(amc_launch *l)
 	}
 	free(l->files);
 	free(l->bundle_base);
+	free(l->flow_text);
 	memset(l, 0, sizeof *l);
 }
 
@@ -628,6 +632,38 @@ static int unstarted(amc_launch *l, amc_store *store, amc_bus *bus, const amc_ru
 	snprintf(out->status, sizeof out->status, "%s", AMC_ST_FAILED);
 	snprintf(out->error, sizeof out->error, "%s", e->msg);
 	return -1;
+}
+
+/* The task's row exists: its flow's text and files go into its folder, by
+ * the paths its steps name them (a bundle's as BASE/NAME), masked as every
+ * record is. Not the task's failure when they cannot be written. */
+static void store_sources(void *ud, amc_store *store, const amc_task *task)
+{
+	const amc_launch *l = ud;
+	size_t n = 1 + l->nfiles;
+	amc_store_source *src = amc_xcalloc(n, sizeof *src);
+	char **own = amc_xcalloc(2 * n, sizeof *own);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = i ? l->files[i - 1].name : task->flow_path;
+		const char *text = i ? l->files[i - 1].text : l->flow_text;
+		if (i && l->bundle_base) {
+			amc_sb p;
+			amc_sb_init(&p);
+			amc_sb_printf(&p, "%s/%s", l->bundle_base, name);
+			name = own[2 * i] = amc_sb_detach(&p);
+		}
+		/* a flow names secrets by placeholder only; a known value written
+		 * in it anyway is masked like everywhere else */
+		src[i].path = name;
+		src[i].text = own[2 * i + 1] = l->secrets ? amc_secrets_mask(l->secrets, text) : amc_xstrdup(text);
+	}
+	amc_err e;
+	if (amc_store_put_sources(store, task->id, src, n, &e) != 0)
+		amc_log_warn("task %s: its flow's source is not kept: %s", task->id, e.msg);
+	for (size_t i = 0; i < 2 * n; i++)
+		free(own[i]);
+	free(own);
+	free(src);
 }
 
 int amc_launch_run(amc_launch *l, amc_launch_ctx *c, amc_task_outcome *out, amc_err *e)
@@ -686,7 +722,8 @@ int amc_launch_run(amc_launch *l, amc_launch_ctx *c, amc_task_outcome *out, amc_
 		}
 		opened = 1;
 	}
-	if (amc_task_run(&(amc_run_env){ store, c->bus, dev, c->cancel, lock }, l->planner, l->task, &ro, out, e) != 0)
+	amc_run_env env = { store, c->bus, dev, c->cancel, lock, l->flow_text && l->task->flow_path ? store_sources : NULL, l };
+	if (amc_task_run(&env, l->planner, l->task, &ro, out, e) != 0)
 		unstarted(l, store, c->bus, &ro, out, e); /* the device did not answer, or the store refused the row */
 	else
 		rc = 0;

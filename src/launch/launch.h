@@ -135,6 +135,10 @@ typedef struct amc_launch {
 	amc_launch_carried *files; /* a bundle's files (name and text copied) */
 	size_t nfiles;
 	char *bundle_base;        /* a bundle's base folder; NULL otherwise */
+	/* The flow's own text as parsed (NULL for a goal): stored with the task
+	 * when its row exists, with `files`, so its steps show the lines that
+	 * ran (storage/sources.h). */
+	char *flow_text;
 	/* Remarks that do not fail the launch, ready to show ("" when none). */
 	char planner_warn[AMC_ERR_MSG_MAX + 32]; /* the price file: costs unknown */
 	char enrich_warn[AMC_ERR_MSG_MAX + 48];  /* "...; going on without SemanticScenes" */
@@ -210,7 +214,9 @@ void amc_launch_ctx_init(amc_launch_ctx *c, const char *home, const amc_config *
  * row, the device is busy, gone or cannot be opened) is recorded `failed`
  * with that reason as its error, and its planner is told it ended; a task
  * whose cancel flag is set before it starts is recorded `cancelled` (or
- * `interrupted` with interrupt_why for AMC_RUN_INTERRUPT).
+ * `interrupted` with interrupt_why for AMC_RUN_INTERRUPT). A flow's text and
+ * files are stored with the task once its row exists (secret values masked);
+ * a failure to store them is logged, never the task's.
  * 0: the task reached a terminal state (out->status). -1: it could not start;
  * out->status is "failed", out->error and e say why (e->code AMC_EENV for a
  * busy or missing device), and a front end reports e as it reports any

@@ -19,6 +19,7 @@ typedef struct job {
 	amc_task *task;
 	amc_planner *planner;
 	amc_secrets *secrets; /* this task's secrets and the mask-only ones; NULL: none */
+	amc_launch src;       /* a flow's text and files only (amc_runner_submit_launch) */
 	atomic_int cancel;
 	struct job *next;
 } job;
@@ -55,6 +56,7 @@ static void free_job(job *j)
 	amc_task_free(j->task);
 	amc_planner_free(j->planner);
 	amc_secrets_free(j->secrets);
+	amc_launch_free(&j->src);
 	free(j);
 }
 
@@ -73,6 +75,10 @@ static void run_job(amc_runner *r, amc_store *store, amc_device **dev, job *j)
 	l.task = j->task;
 	l.planner = j->planner;
 	l.secrets = j->secrets;
+	l.flow_text = j->src.flow_text;
+	l.files = j->src.files;
+	l.nfiles = j->src.nfiles;
+	l.bundle_base = j->src.bundle_base;
 	amc_launch_ctx c;
 	amc_launch_ctx_init(&c, r->home, r->cfg);
 	c.store = store;
@@ -166,12 +172,17 @@ void amc_runner_set_agent_opts(amc_runner *r, amc_operator *op, const amc_words 
 	pthread_mutex_unlock(&r->mu);
 }
 
-int amc_runner_submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_secrets *secrets, amc_err *e)
+/* Queue a job of these parts, all taken (src's flow text and files too;
+ * src NULL: none). */
+static int submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_secrets *secrets, const amc_launch *src,
+		  amc_err *e)
 {
 	job *j = amc_xcalloc(1, sizeof *j);
 	j->task = task;
 	j->planner = planner;
 	j->secrets = secrets;
+	if (src)
+		j->src = *src;
 	atomic_init(&j->cancel, 0);
 	snprintf(task->device, sizeof task->device, "%s", r->device);
 	pthread_mutex_lock(&r->mu);
@@ -188,6 +199,31 @@ int amc_runner_submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_s
 	pthread_cond_broadcast(&r->cv);
 	pthread_mutex_unlock(&r->mu);
 	return 0;
+}
+
+int amc_runner_submit_launch(amc_runner *r, amc_launch *l, amc_err *e)
+{
+	amc_launch src = { 0 };
+	src.flow_text = l->flow_text;
+	src.files = l->files;
+	src.nfiles = l->nfiles;
+	src.bundle_base = l->bundle_base;
+	amc_task *task = l->task;
+	amc_planner *planner = l->planner;
+	amc_secrets *secrets = l->secrets;
+	l->task = NULL;
+	l->planner = NULL;
+	l->secrets = NULL;
+	l->flow_text = NULL;
+	l->files = NULL;
+	l->nfiles = 0;
+	l->bundle_base = NULL;
+	return submit(r, task, planner, secrets, &src, e);
+}
+
+int amc_runner_submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_secrets *secrets, amc_err *e)
+{
+	return submit(r, task, planner, secrets, NULL, e);
 }
 
 int amc_runner_cancel(amc_runner *r, const char *task_id)

@@ -24,6 +24,11 @@ void amc_runner_set_agent_opts(amc_runner *r, amc_operator *op, const amc_words 
  * every other known one, resolved once by the caller (launch/launch.h does it
  * for every front end); NULL: none. */
 int amc_runner_submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_secrets *secrets, amc_err *e);
+struct amc_launch;
+/* The same for a prepared launch: its task, planner, secrets, and the flow's
+ * text and files (stored with the task when it starts) are taken, the
+ * fields set to NULL; the caller still frees l. */
+int amc_runner_submit_launch(amc_runner *r, struct amc_launch *l, amc_err *e);
 /* Cancel a queued or running task of this runner; 0 if found. */
 int amc_runner_cancel(amc_runner *r, const char *task_id);
 void amc_runner_cancel_all(amc_runner *r);

@@ -126,6 +126,7 @@ typedef struct run {
 	amc_observe_opts observe;       /* this task's captures; its OCR goes off if tesseract's data is missing */
 	amc_settle_opts settle;
 	amc_lock *lock;
+	const amc_run_env *env;
 	int own_lock;                   /* taken here (not handed in): released here */
 	amc_task_row row;
 	row_names names;
@@ -334,6 +335,8 @@ static int run_start(run *r, amc_err *e)
 		r->lock = NULL;
 		return -1;
 	}
+	if (r->env->created)
+		r->env->created(r->env->created_ud, r->store, r->task);
 	publish(r, AMC_EV_TASK_CREATED, 0, AMC_ST_QUEUED, NULL, NULL,
 		r->task->goal ? r->task->goal : r->task->flow_name, 0);
 	r->row.started_ms = amc_now_ms();
@@ -833,7 +836,7 @@ int amc_task_run(const amc_run_env *env, amc_planner *planner, amc_task *task,
 	memset(out, 0, sizeof *out);
 	atomic_int *cancel = env->cancel;
 	run r = { .store = env->store, .bus = env->bus, .dev = env->dev, .planner = planner, .task = task,
-		  .opts = opts, .cancel = cancel, .lock = env->lock };
+		  .opts = opts, .cancel = cancel, .lock = env->lock, .env = env };
 	int rc = run_start(&r, e);
 	if (rc < 0)
 		return -1;

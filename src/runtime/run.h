@@ -75,6 +75,10 @@ typedef struct amc_run_env {
 	amc_device *dev;
 	atomic_int *cancel;
 	amc_lock *lock;
+	/* Told once the task's row exists, before its first step (launch/
+	 * stores the flow's source with the task there); NULL: nobody. */
+	void (*created)(void *ud, amc_store *store, const amc_task *task);
+	void *created_ud;
 } amc_run_env;
 
 /* The value of *cancel that interrupts a task instead of cancelling it. */

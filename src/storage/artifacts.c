@@ -369,7 +369,8 @@ int amc_store_free_unrecorded(amc_store *s, const char *task_id, amc_err *e)
 		struct dirent *de;
 		while (d && (de = readdir(d))) {
 			char p[PATH_MAX];
-			if (de->d_name[0] == '.' || is_named(de->d_name, named, n) ||
+			/* the flow's stored source (sources.h) is the task's, not a step's */
+			if (de->d_name[0] == '.' || is_named(de->d_name, named, n) || !strncmp(de->d_name, "source", 6) ||
 			    snprintf(p, sizeof p, "%s/%s", dir, de->d_name) >= (int)sizeof p)
 				continue;
 			if (unlink(p) == 0)

@@ -6,6 +6,7 @@ libamc_a_SOURCES += \
 	src/storage/tasks.c \
 	src/storage/timeline.c \
 	src/storage/artifacts.c \
+	src/storage/sources.c src/storage/sources.h \
 	src/storage/stored_tree.c src/storage/stored_tree.h \
 	src/storage/retention.c \
 	src/storage/decisions.c \

@@ -177,8 +177,8 @@ int amc_store_thumb_path(const char *path, char *out, size_t n);
  * artifacts/<task_id>/<name> (call it before any row names that artifact). */
 /* Make room when the disk is full: remove the files in the task's artifacts
  * folder that no timeline row of the task names (nor is the thumbnail of one
- * that a row names), i.e. the evidence of a step that could not be recorded.
- * Returns how many files went, or -1 with e when the rows cannot be read. */
+ * that a row names), i.e. the evidence of a step that could not be recorded;
+ * the task's stored source (source*, storage/sources.h) stays. Returns how many files went, or -1 with e when the rows cannot be read. */
 int amc_store_free_unrecorded(amc_store *s, const char *task_id, amc_err *e);
 /* A little disk kept back for the end of a task: a file ($AMC_HOME/reserve,
  * AMC_STORE_RESERVE_BYTES) that the runner makes sure of before a task's first

@@ -1,6 +1,7 @@
 #!/bin/sh
 # test_cmd_show.sh - `amc show`: a task's header and timeline, one step with
-# --step (text and JSON), --decisions of a flow, and every way to name a task
+# --step (text and JSON; the flow's lines as they ran, though the file is
+# edited since), --decisions of a flow, and every way to name a task
 # wrongly (unknown, ambiguous, path-like, missing, two) -> exit 2 with a message.
 # (The timeline of a long flow, its screenshots and timings: test_cmd_run.sh.)
 . "$AMC_TEST_SRCDIR/tests/integration/tap.sh"
@@ -52,6 +53,17 @@ like "$json" '^\{' "one JSON object"
 like "$json" '"step":[[:space:]]*2,' "for step 2"
 like "$json" '"tool":[[:space:]]*"assert_visible"' "with its tool"
 is "$(printf '%s\n' "$json" | grep -c '"step":')" 1 "and only that step"
+# the flow's lines as they ran, from the copy kept with the task: the file
+# edited since (a line inserted above the failing one) changes nothing
+printf 'appId: com.android.settings\nname: Expect a unicorn\n---\n- back\n- back\n- assertVisible: "Edited"\n' >"$T_HOME/fail.yaml"
+out=$("$AMC" show "$fid" --step 2)
+like "$out" "^  source  $T_HOME/fail.yaml:5$" "--step: the step's source file and line"
+like "$out" '^  >   5 \| - assertVisible: "Unicorn"$' "--step: the line that ran, marked, though the file changed"
+like "$out" '^      4 \| - launchApp$' "--step: the line before it, numbered"
+json=$("$AMC" show "$fid" -s 2 --json)
+like "$json" '"source":[[:space:]]*\{' "--step --json: a source object"
+like "$json" '"text":[[:space:]]*"- assertVisible: \\"Unicorn\\""' "with the line that ran"
+like "$json" '"stored":[[:space:]]*true' "from the copy kept with the task"
 json=$("$AMC" show "$sid" --json)
 like "$json" '"status":[[:space:]]*"succeeded"' "--json: the task's status"
 like "$json" '"steps":[[:space:]]*\[' "--json: its steps"

@@ -1,7 +1,8 @@
 /* test_step_text.c - tui/step_text.c: a step's target and matched box read
  * from its record, the error's "on screen" list one item a line, the flow's
- * source around the step's line (marked, neighbours numbered), wrapping that
- * cuts nothing and sanitizes device text. */
+ * source around the step's line (marked, neighbours numbered; from the copy
+ * kept with the task when it has one, else the file), wrapping that cuts
+ * nothing and sanitizes device text. */
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,8 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "testutil.h"
+#include "storage/sources.h"
 #include "tui/step_text.h"
 #include "tui/text.h"
 #include "tui/theme.h"
@@ -22,6 +25,61 @@ static int has(const amc_tui_lines *l, const char *s)
 		if (!strcmp(l->v[i], s))
 			return 1;
 	return 0;
+}
+
+/* The source from the copy kept with the task: a flow sent as text (no
+ * file) and a file edited since the run show the lines that ran, drawn
+ * sanitized. */
+static void test_stored(void)
+{
+	const char *home = test_home("steptext");
+	amc_store *st;
+	amc_err e;
+	if (amc_store_open(home, &st, &e) != 0) {
+		ok(0, "store: %s", e.msg);
+		return;
+	}
+	char path[PATH_MAX + 16];
+	snprintf(path, sizeof path, "%s/f.yaml", home);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs("appId: a\n---\n- back\n- back\n- tapOn: \"Edited since\"\n", f);
+		fclose(f);
+	}
+	amc_store_source src[] = {
+		{ path, "appId: a\n---\n- launchApp\n- tapOn: \"Ran \033[2Jthis\"\n- back\n" },
+		{ "/srv/sent/flow.yaml", "appId: a\n---\n- tapOn: \"Sent as text\"\n" },
+	};
+	const char *id = "0123456789abcdef";
+	ok(amc_store_put_sources(st, id, src, 2, &e) == 0, "the task's sources stored");
+	amc_step_row s;
+	memset(&s, 0, sizeof s);
+	s.task_id = (char *)id;
+	char reason[sizeof path + 32];
+	snprintf(reason, sizeof reason, "flow command at %s:4", path);
+	s.reasoning = reason;
+	amc_tui_lines l = { NULL, 0 }, rows = { NULL, 0 };
+	amc_tui_steptext_add_source(&l, st, &s);
+	ok(has(&l, ">   4 | - tapOn: \"Ran \033[2Jthis\""), "an edited file: the line that ran, marked");
+	ok(!has(&l, "    5 | - tapOn: \"Edited since\""), "not the file's line now");
+	amc_tui_steptext_free(&rows);
+	for (size_t i = 0; i < l.n; i++)
+		amc_tui_steptext_wrap_source(&rows, l.v[i], 200);
+	int esc = 0;
+	for (size_t i = 0; i < rows.n; i++)
+		esc |= strchr(rows.v[i], '\033') != NULL;
+	ok(rows.n && !esc, "its bytes are sanitized when wrapped for drawing");
+	amc_tui_steptext_free(&rows);
+	amc_tui_steptext_free(&l);
+	s.reasoning = "flow command at /srv/sent/flow.yaml:3";
+	amc_tui_steptext_add_source(&l, st, &s);
+	ok(has(&l, ">   3 | - tapOn: \"Sent as text\""), "a flow sent as text: its line, from no file");
+	amc_tui_steptext_free(&l);
+	s.reasoning = "flow command at /srv/other.yaml:3";
+	amc_tui_steptext_add_source(&l, st, &s);
+	ok(l.n == 2 && strstr(l.v[1], "not readable here"), "a path the task has no copy of: read from disk");
+	amc_tui_steptext_free(&l);
+	amc_store_close(st);
 }
 
 /* Over 120 lines: one straight list of checks, each building its own rows
@@ -63,7 +121,7 @@ int main(void)
 	char reason[256];
 	snprintf(reason, sizeof reason, "flow command at %s:5", path);
 	s.reasoning = reason;
-	amc_tui_steptext_add_source(&l, &s);
+	amc_tui_steptext_add_source(&l, NULL, &s);
 	char want[300];
 	snprintf(want, sizeof want, "source: %s:5", path);
 	ok(l.n >= 2 && !strcmp(l.v[0], want), "source: FILE:LINE first");
@@ -73,11 +131,12 @@ int main(void)
 	amc_tui_steptext_free(&l);
 	unlink(path);
 	s.reasoning = "flow command at /nonexistent/x.yaml:3";
-	amc_tui_steptext_add_source(&l, &s);
+	amc_tui_steptext_add_source(&l, NULL, &s);
 	ok(l.n == 2 && strstr(l.v[1], "not readable here"), "an unreadable flow says so");
 	amc_tui_steptext_free(&l);
+	test_stored();
 	s.reasoning = "the model thought so";
-	amc_tui_steptext_add_source(&l, &s);
+	amc_tui_steptext_add_source(&l, NULL, &s);
 	ok(l.n == 0, "a goal step has no source");
 
 	amc_tui_steptext_wrap(&l, "  a long line of words that does not fit \033[2J in twenty columns", 20);

@@ -17,6 +17,7 @@
 #include "mcptest.h"
 #include "perception/scene.h"
 #include "runtime/pending.h"
+#include "storage/sources.h"
 #include "tap.h"
 #include "testutil.h"
 #include "util/clock.h"
@@ -104,6 +105,34 @@ static const char *sc_str(const cJSON *r, const char *k)
 	return v ? v : "";
 }
 
+/* The line the task's last step ran, from the flow's copy kept with the task
+ * ("" when there is none): a client's flow text is on no disk. */
+static void stored_line(const char *task, char *out, size_t n)
+{
+	amc_store *st;
+	amc_step_row *steps = NULL;
+	size_t ns = 0, len;
+	amc_err e;
+	char *path = NULL, *text = NULL;
+	long line = 0;
+	int stored = 0;
+	out[0] = 0;
+	if (!task || amc_store_open(home, &st, &e) != 0)
+		return;
+	if (amc_store_get_steps(st, task, &steps, &ns, &e) == 0 && ns &&
+	    amc_store_step_source_place(steps[ns - 1].reasoning, &path, &line) &&
+	    amc_store_source_read(st, task, path, &text, &len, &stored, &e) == 0 && stored) {
+		const char *p = text;
+		for (long i = 1; p && i < line; i++)
+			p = (p = strchr(p, '\n')) ? p + 1 : NULL;
+		snprintf(out, n, "%.*s", p ? (int)strcspn(p, "\n") : 0, p ? p : "");
+	}
+	free(text);
+	free(path);
+	amc_step_rows_free(steps, ns);
+	amc_store_close(st);
+}
+
 /* A client's flow is nobody's yes: clearState is refused before the run, and
  * what no line shows (a word built by ${...}, a sub-flow's clearState) is
  * refused at its step, so the data stays. */
@@ -142,6 +171,9 @@ static void test_flow_gate(void)
 	ok(!is_error(r) && strcmp(sc_str(r, "status"), "succeeded"), "a tap on Delete spelt by ${...}: not done (%s)",
 	   sc_str(r, "status"));
 	like(sc_str(r, "error"), "delete", "  refused at its step as irreversible-looking");
+	char ran[256];
+	stored_line(sc_str(r, "task"), ran, sizeof ran);
+	is_str(ran, "- tapOn: ${'Del' + 'ete'}", "  the refused step's line, from the flow text kept with the task");
 	cJSON_Delete(r);
 	r = mt_call(&m, 6, "observe", "{\"device\":\"sim\",\"image\":false}", 30000);
 	ok(elem(r, "Alan Turing")[0], "Alan Turing is still there");
