@@ -274,7 +274,7 @@ static void test_flow(amc_device *d, amc_store *store)
 	amc_runner_opts o;
 	amc_runner_opts_from_config(&o, cfg);
 	amc_task_outcome out;
-	ok(amc_task_run(&(amc_run_env){ store, NULL, d, NULL, NULL }, p, task, &o, &out, &e) == 0, "flow ran");
+	ok(amc_task_run(&(amc_run_env){ store, NULL, d, NULL, NULL, NULL, NULL }, p, task, &o, &out, &e) == 0, "flow ran");
 	if (!ok(!strcmp(out.status, "succeeded"), "create-note.yaml passes unchanged on the adb stand-in"))
 		diag("status %s, error: %s", out.status, out.error);
 	amc_step_row *steps = NULL;
@@ -301,7 +301,7 @@ static void test_disappears(amc_device *d, amc_store *store)
 	amc_runner_opts_from_config(&o, cfg);
 	o.capture_retries = 1;
 	amc_task_outcome out;
-	ok(amc_task_run(&(amc_run_env){ store, NULL, d, NULL, NULL }, p, task, &o, &out, &e) == 0, "task ran while the phone vanished");
+	ok(amc_task_run(&(amc_run_env){ store, NULL, d, NULL, NULL, NULL, NULL }, p, task, &o, &out, &e) == 0, "task ran while the phone vanished");
 	is_str(out.status, "failed", "it ended failed");
 	like(out.error, "not connected any more", "with the reason");
 	ok(out.steps >= 1, "after %d recorded step(s)", out.steps);

@@ -305,7 +305,7 @@ int main(void)
 		amc_runner_opts_from_config(&o, cfg);
 		o.settle_interval_ms = 10;
 		amc_task_outcome out;
-		ok(amc_task_run(&(amc_run_env){ store, NULL, d, NULL, NULL }, planner, task, &o, &out, &e) == 0, "flow ran");
+		ok(amc_task_run(&(amc_run_env){ store, NULL, d, NULL, NULL, NULL, NULL }, planner, task, &o, &out, &e) == 0, "flow ran");
 		if (!ok(!strcmp(out.status, "succeeded") && out.steps == 7, "sign-in.yaml succeeded on Appium in 7 steps"))
 			diag("%s after %d steps: %s", out.status, out.steps, out.error);
 		snprintf(sid, sizeof sid, "%s", amc_appium_session(d));

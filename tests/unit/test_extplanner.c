@@ -46,7 +46,7 @@ static void *task_main(void *arg)
 	task_thread *t = arg;
 	amc_err e;
 	long long t0 = amc_mono_ms();
-	t->rc = amc_task_run(&(amc_run_env){ t->f->store, NULL, t->f->dev, &t->cancel, NULL }, t->planner, t->task, &t->f->opts, &t->out, &e);
+	t->rc = amc_task_run(&(amc_run_env){ t->f->store, NULL, t->f->dev, &t->cancel, NULL, NULL, NULL }, t->planner, t->task, &t->f->opts, &t->out, &e);
 	t->ms = amc_mono_ms() - t0;
 	amc_planner_free(t->planner);
 	return NULL;

@@ -100,7 +100,7 @@ static int run_flow(amc_store *s, const char *home, amc_config *cfg, const char 
 	amc_bus *bus = amc_bus_new();
 	amc_task *t = amc_task_new("flow", "sim:0");
 	amc_task_outcome out;
-	int rc = amc_task_run(&(amc_run_env){ s, bus, dev, NULL, NULL }, pl, t, &opts, &out, &e);
+	int rc = amc_task_run(&(amc_run_env){ s, bus, dev, NULL, NULL, NULL, NULL }, pl, t, &opts, &out, &e);
 	if (rc != 0)
 		diag("run: %s", e.msg);
 	else if (strcmp(out.status, "succeeded"))

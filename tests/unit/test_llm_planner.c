@@ -106,7 +106,7 @@ static amc_task_outcome run_goal(env *v, const char *script, const char *goal, a
 	ro.confirm_words = &v->words;
 	amc_task_outcome out;
 	memset(&out, 0, sizeof out);
-	if (amc_task_run(&(amc_run_env){ v->store, v->bus, v->dev, NULL, NULL }, p, t, &ro, &out, &e) != 0)
+	if (amc_task_run(&(amc_run_env){ v->store, v->bus, v->dev, NULL, NULL, NULL, NULL }, p, t, &ro, &out, &e) != 0)
 		diag("run: %s", e.msg);
 	amc_planner_free(p);
 	if (task_out)

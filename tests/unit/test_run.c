@@ -74,7 +74,7 @@ static int run_script(fixture *f, script *sc, int max_steps, atomic_int *cancel,
 	amc_task *t = amc_task_new("flow", "sim:0");
 	t->max_steps = max_steps;
 	snprintf(f->id, sizeof f->id, "%s", t->id);
-	int rc = amc_task_run(&(amc_run_env){ f->store, f->bus, f->dev, cancel, NULL }, pl, t, &f->opts, out, e);
+	int rc = amc_task_run(&(amc_run_env){ f->store, f->bus, f->dev, cancel, NULL, NULL, NULL }, pl, t, &f->opts, out, e);
 	ok(pl->cancel == NULL, "the planner holds no cancel flag after the run");
 	amc_planner_free(pl);
 	amc_task_free(t);
@@ -110,7 +110,7 @@ static void test_success(fixture *f)
 	pre.cost_usd = -1;
 	ok(amc_store_create_task(f->store, &pre, &e) == 0, "caller creates the row first");
 	amc_task_outcome out;
-	int rc = amc_task_run(&(amc_run_env){ f->store, f->bus, f->dev, NULL, NULL }, pl, t, &f->opts, &out, &e);
+	int rc = amc_task_run(&(amc_run_env){ f->store, f->bus, f->dev, NULL, NULL, NULL, NULL }, pl, t, &f->opts, &out, &e);
 	ok(rc == 0, "task ran (%s)", rc ? e.msg : "");
 	is_str(out.status, "succeeded", "task succeeded");
 	is_int(out.steps, 4, "four steps");

@@ -297,7 +297,7 @@ static void test_recorded(amc_store *s, const char *home)
 	amc_planner *pl = planner_for(&sc);
 	amc_task *t = amc_task_new("flow", "sim:0");
 	amc_task_outcome out;
-	int rc = amc_task_run(&(amc_run_env){ s, bus, dev, NULL, NULL }, pl, t, &opts, &out, &e);
+	int rc = amc_task_run(&(amc_run_env){ s, bus, dev, NULL, NULL, NULL, NULL }, pl, t, &opts, &out, &e);
 	ok(rc == 0, "task ran: %s", rc ? e.msg : "");
 	amc_step_row *rows = NULL;
 	size_t n = 0;
