@@ -50,7 +50,6 @@ int amc_flow_opts_read(amc_flow_yaml *y, const yaml_node_t *m, const char *cmd, 
 		snprintf(what, sizeof what, "%s %s", cmd, it->name);
 		if (fn && (rc = fn(y, it, what, ctx)) != 1)
 			continue;
-		rc = 0;
 		if (!strcmp(it->name, "label")) {
 			char *l = NULL;
 			rc = amc_flow_yaml_str(y, it->val, what, 1, &l);

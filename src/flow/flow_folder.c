@@ -108,7 +108,8 @@ static int collect(const char *dir, int level, char ***paths, size_t *n, amc_err
 		names[nn++] = amc_xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, nn, sizeof *names, by_name);
+	if (nn > 1) /* an empty folder leaves names NULL, and qsort's base must not be NULL even for 0 */
+		qsort(names, nn, sizeof *names, by_name);
 	int rc = 0;
 	for (size_t i = 0; i < nn; i++) {
 		char p[PATH_MAX];

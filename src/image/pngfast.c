@@ -220,16 +220,15 @@ static int scan_chunks(const unsigned char *p, size_t len, scan *s)
 				return 1;
 		int critical = !(t[0] & 0x20);
 		if (!memcmp(t, "IDAT", 4)) {
-			if (seen_idat == 2 || !crc_ok(p + off, n))
-				return 1; /* IDATs must be consecutive */
+			if (!crc_ok(p + off, n))
+				return 1;
 			if (!seen_idat)
 				s->first_idat = off;
 			seen_idat = 1;
 			s->idat_len += n;
 			s->idat_chunks++;
 		} else if (seen_idat) {
-			seen_idat = 2; /* the image data ended; later chunks are not read */
-			break;
+			break; /* the image data ended; later chunks are not read (nor by libpng) */
 		} else if (!memcmp(t, "IHDR", 4)) {
 			if (off != 8 || !crc_ok(p + off, n))
 				return 1;

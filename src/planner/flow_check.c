@@ -555,7 +555,8 @@ static int check_dir(ctx *c, const char *dir, const names *def, int level)
 		list[n++] = amc_xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(list, n, sizeof *list, by_name);
+	if (n > 1) /* an empty folder leaves list NULL, and qsort's base must not be NULL even for 0 */
+		qsort(list, n, sizeof *list, by_name);
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char p[PATH_MAX];

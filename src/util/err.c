@@ -21,7 +21,9 @@ static void trim_partial_utf8(char *s, size_t len)
 		s[i - 1] = '\0';
 }
 
-int amc_err_set(amc_err *e, int code, const char *fmt, ...)
+/* The names in parentheses: err.h's macros of the same names (for clang
+ * --analyze only) must not expand in the definitions. */
+int (amc_err_set)(amc_err *e, int code, const char *fmt, ...)
 {
 	if (!e)
 		return -1;
@@ -41,7 +43,7 @@ int amc_err_set(amc_err *e, int code, const char *fmt, ...)
 	return -1;
 }
 
-int amc_err_prefix(amc_err *e, const char *fmt, ...)
+int (amc_err_prefix)(amc_err *e, const char *fmt, ...)
 {
 	if (!e)
 		return -1;

@@ -105,5 +105,12 @@ int main(void)
 	amc_flow_folder_free(&s);
 	ok(amc_flow_folder_list("/nonexistent-dir", NULL, NULL, &s, &e) == -1 && e.code == AMC_EUSAGE,
 	   "a missing folder");
+	/* An empty folder leaves the name list NULL: it is not sorted (qsort's
+	 * base must not be NULL, even for 0 items; the sanitizer build checks). */
+	pathf(p, sizeof p, "%s/empty", home);
+	mkdir(p, 0700);
+	ok(amc_flow_folder_list(p, NULL, NULL, &s, &e) == -1 && e.code == AMC_EUSAGE, "an empty folder: an error");
+	like(e.msg, "has no top-level flows", "  saying there is no flow");
+	amc_flow_folder_free(&s);
 	return done_testing();
 }
