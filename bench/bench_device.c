@@ -191,6 +191,7 @@ int main(int argc, char **argv)
 	double act_own = 0, act_wall = 0, act_max = 0, read_own = 0;
 	int nact = 0, act_over = 0, nread = 0;
 	long decodes = 0, probes = 0; /* issue 31's settling: PNG decodes and probes of the model's runs */
+	int ran = 0;                  /* model runs that recorded steps: each decoded its first observation */
 	static step_fig fig[MAX_STEPS], zero[MAX_STEPS];
 	for (int f = 0; f < nflows; f++) {
 		int n = 0, nz = 0;
@@ -203,6 +204,7 @@ int main(int argc, char **argv)
 		if (run_flow(home, cfg, flows[f], fig, &n, mode) != 0)
 			failed = 1;
 		decodes += amc_png_decode_count() - dec0;
+		ran += n > 0;
 		probes += amc_png_probe_count() - probe0;
 		const char *base = strrchr(flows[f], '/') ? strrchr(flows[f], '/') + 1 : flows[f];
 		for (int i = 0; i < n; i++) {
@@ -255,11 +257,14 @@ int main(int argc, char **argv)
 	printf("  %d steps read the observation they had (no device call; share not meaningful): %.0f ms of amc's own "
 	       "time in all\n", nread, read_own);
 	/* Settling compares frames by probe (pngfast.h) and decodes only the
-	 * frame it keeps: at most one full decode an action step. A raw
-	 * capture decodes no PNG at all. */
+	 * frame it keeps: at most one full decode an action step. Each task's
+	 * first observation, before any action, is one more (a flow with no
+	 * action step decodes one frame); a raw capture decodes no PNG. */
+	long settle_dec = decodes - ran;
 	printf("  target: settling decodes at most one full frame an action step (the one it keeps; frames are "
-	       "compared by probe): %s (%ld PNG decodes and %ld probes in %d action steps)\n",
-	       nact && decodes <= nact ? "met" : "MISSED", decodes, probes, nact);
+	       "compared by probe): %s (%ld PNG decodes: %d for the tasks' first observations, %ld in %d action "
+	       "steps; %ld probes)\n", settle_dec <= nact ? "met" : "MISSED", decodes, ran,
+	       settle_dec < 0 ? 0 : settle_dec, nact, probes);
 	/* issue 31 measured 4595 ms at zero latency for 29 steps of the same
 	 * flows; halved, per step, since the flows have changed since */
 	double zero_step = np ? zero_sum / np : 0, zero_target = 4595.0 / 29 / 2;
