@@ -28,6 +28,10 @@ check_PROGRAMS += tests/unit/test_retention
 TESTS += tests/unit/test_retention
 tests_unit_test_retention_SOURCES = tests/unit/test_retention.c
 tests_unit_test_retention_LDADD = $(TEST_LDADD)
+# storage/sources.c: a flow's text kept with its task (through amc_launch_run)
+check_PROGRAMS += tests/unit/test_sources
+TESTS += tests/unit/test_sources
+tests_unit_test_sources_LDADD = $(TEST_LDADD)
 
 check_PROGRAMS += tests/unit/test_decisions
 TESTS += tests/unit/test_decisions

@@ -1,4 +1,4 @@
-/* test_flow_source.c - a flow's text kept with its task (storage/sources.h,
+/* test_sources.c - a flow's text kept with its task (storage/sources.h,
  * stored by amc_launch_run): a flow sent as text (a bundle, as MCP's
  * run_task and the fleet host send it) fails on the sim at a known line and
  * the stored copy shows that line, its sub-flow's too; a flow file edited
