@@ -133,6 +133,62 @@ void amc_tui_steptext_add_error(amc_tui_lines *l, const char *label, const char 
 	amc_sb_free(&sb);
 }
 
+/* The last stored copy read, by home, task and path: the Task view builds
+ * the Operation pane on every redraw, and a task's copies never change once
+ * written. A file on disk (a task recorded before copies were kept) is read
+ * each time, as before: it may change. */
+static struct {
+	char *key, *text;
+	size_t len;
+} last_copy;
+
+static int source_text(const amc_store *st, const char *task_id, const char *path, char **text, size_t *len,
+		       amc_err *e)
+{
+	char *key = NULL;
+	if (st && task_id) {
+		amc_sb k;
+		amc_sb_init(&k);
+		amc_sb_printf(&k, "%s\n%s\n%s", amc_store_home(st), task_id, path);
+		key = amc_sb_detach(&k);
+		if (last_copy.key && !strcmp(last_copy.key, key)) {
+			free(key);
+			*text = amc_xstrndup(last_copy.text, last_copy.len);
+			*len = last_copy.len;
+			return 0;
+		}
+	}
+	int stored = 0;
+	if (amc_store_source_read(st, task_id, path, text, len, &stored, e) != 0) {
+		free(key);
+		return -1;
+	}
+	if (!stored || !key) {
+		free(key);
+		return 0;
+	}
+	free(last_copy.key);
+	free(last_copy.text);
+	last_copy.key = key;
+	last_copy.text = amc_xstrndup(*text, *len);
+	last_copy.len = *len;
+	return 0;
+}
+
+typedef struct source_rows {
+	amc_tui_lines *l;
+	long line;
+	amc_sb sb;
+} source_rows;
+
+static void add_source_line(void *ud, long no, const char *text, size_t n)
+{
+	source_rows *r = ud;
+	amc_sb_reset(&r->sb);
+	amc_sb_printf(&r->sb, "%s%4ld | %.*s", no == r->line ? ">" : " ", no, (int)n, text);
+	amc_tui_steptext_add(r->l, amc_sb_str(&r->sb));
+}
+
 /* The flow's source around the step's line (as a trace viewer shows the
  * failing line): "source: FILE:LINE", then up to three amc_tui_lines either side,
  * numbered, the step's line marked with ">". The place comes from the
@@ -147,34 +203,21 @@ void amc_tui_steptext_add_source(amc_tui_lines *l, const amc_store *st, const am
 	if (!amc_store_step_source_place(s->reasoning, &path, &line))
 		return;
 	size_t len = 0;
-	int stored;
 	amc_err e;
-	amc_sb sb;
-	amc_sb_init(&sb);
-	amc_sb_printf(&sb, "source: %s:%ld", path, line);
-	amc_tui_steptext_add(l, amc_sb_str(&sb));
-	if (amc_store_source_read(st, s->task_id, path, &buf, &len, &stored, &e) != 0) {
-		amc_sb_reset(&sb);
-		amc_sb_printf(&sb, "  (not readable here: %s)", e.msg);
-		amc_tui_steptext_add(l, amc_sb_str(&sb));
+	source_rows r = { l, line, { 0 } };
+	amc_sb_init(&r.sb);
+	amc_sb_printf(&r.sb, "source: %s:%ld", path, line);
+	amc_tui_steptext_add(l, amc_sb_str(&r.sb));
+	if (source_text(st, s->task_id, path, &buf, &len, &e) != 0) {
+		amc_sb_reset(&r.sb);
+		amc_sb_printf(&r.sb, "  (not readable here: %s)", e.msg);
+		amc_tui_steptext_add(l, amc_sb_str(&r.sb));
 	} else {
-		long no = 1;
-		const char *p = buf, *end = buf + len;
-		while (p < end && no <= line + 3) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-			if (no >= line - 3) {
-				amc_sb_reset(&sb);
-				amc_sb_printf(&sb, "%s%4ld | %.*s", no == line ? ">" : " ", no, (int)n, p);
-				amc_tui_steptext_add(l, amc_sb_str(&sb));
-			}
-			no++;
-			p = nl ? nl + 1 : end;
-		}
+		amc_store_source_lines(buf, len, line - 3, line + 3, add_source_line, &r);
 	}
 	free(buf);
 	free(path);
-	amc_sb_free(&sb);
+	amc_sb_free(&r.sb);
 }
 
 void amc_tui_steptext_add_json(amc_tui_lines *l, const char *label, const char *json)
@@ -342,10 +385,10 @@ void amc_tui_steptext_wrap_source(amc_tui_lines *out, const char *s, int w)
  * the Operation pane's "source:" line has the whole path. */
 char *amc_tui_steptext_short_error(const char *err, const amc_step_row *s)
 {
-	static const char AT[] = "flow command at ";
-	const char *where = s && s->reasoning && !strncmp(s->reasoning, AT, sizeof AT - 1) ? s->reasoning + sizeof AT - 1 : NULL;
-	const char *colon = where ? strrchr(where, ':') : NULL;
-	char *path = colon && colon > where ? amc_xstrndup(where, (size_t)(colon - where)) : NULL;
+	char *path = NULL;
+	long line;
+	if (s)
+		amc_store_step_source_place(s->reasoning, &path, &line);
 	const char *slash = path ? strrchr(path, '/') : NULL;
 	const char *at = slash ? strstr(err, path) : NULL;
 	if (!at) {

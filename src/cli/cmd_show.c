@@ -71,6 +71,16 @@ static void print_diff_line(char op, const char *line, void *ud)
 	printf("\n");
 }
 
+static void add_line(void *ud, long no, const char *text, size_t n)
+{
+	cJSON *l = cJSON_CreateObject();
+	cJSON_AddNumberToObject(l, "line", (double)no);
+	char *t = amc_xstrndup(text, n);
+	amc_json_add_str(l, "text", t);
+	free(t);
+	cJSON_AddItemToArray(ud, l);
+}
+
 /* A flow step's source ("flow command at FILE:LINE"): {"file", "line",
  * "stored" (from the copy kept with the task, else the file as it is now),
  * "lines": [{"line", "text"}] up to three either side} or "error" in place
@@ -91,21 +101,7 @@ static cJSON *source_json(amc_store *store, const amc_step_row *r)
 		amc_json_add_str(j, "error", e.msg);
 	} else {
 		cJSON_AddBoolToObject(j, "stored", stored);
-		cJSON *arr = cJSON_AddArrayToObject(j, "lines");
-		long no = 1;
-		for (const char *p = buf, *end = buf + len; p < end && no <= line + 3; no++) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-			if (no >= line - 3) {
-				cJSON *l = cJSON_CreateObject();
-				cJSON_AddNumberToObject(l, "line", (double)no);
-				char *t = amc_xstrndup(p, n);
-				amc_json_add_str(l, "text", t);
-				free(t);
-				cJSON_AddItemToArray(arr, l);
-			}
-			p = nl ? nl + 1 : end;
-		}
+		amc_store_source_lines(buf, len, line - 3, line + 3, add_line, cJSON_AddArrayToObject(j, "lines"));
 	}
 	free(buf);
 	free(path);

@@ -16,10 +16,9 @@
 #include "util/strbuf.h"
 
 typedef struct job {
-	amc_task *task;
-	amc_planner *planner;
-	amc_secrets *secrets; /* this task's secrets and the mask-only ones; NULL: none */
-	amc_launch src;       /* a flow's text and files only (amc_runner_submit_launch) */
+	/* what the job runs with, taken from the submitter: task, planner,
+	 * secrets (NULL: none), a flow's text and files; nothing else is set */
+	amc_launch l;
 	atomic_int cancel;
 	struct job *next;
 } job;
@@ -53,10 +52,7 @@ static void set_online(amc_runner *r, int online, const char *reason)
 
 static void free_job(job *j)
 {
-	amc_task_free(j->task);
-	amc_planner_free(j->planner);
-	amc_secrets_free(j->secrets);
-	amc_launch_free(&j->src);
+	amc_launch_free(&j->l);
 	free(j);
 }
 
@@ -70,15 +66,6 @@ static void run_job(amc_runner *r, amc_store *store, amc_device **dev, job *j)
 	pthread_mutex_lock(&r->mu);
 	amc_runner_opts opts = r->opts;
 	pthread_mutex_unlock(&r->mu);
-	amc_launch l;
-	memset(&l, 0, sizeof l);
-	l.task = j->task;
-	l.planner = j->planner;
-	l.secrets = j->secrets;
-	l.flow_text = j->src.flow_text;
-	l.files = j->src.files;
-	l.nfiles = j->src.nfiles;
-	l.bundle_base = j->src.bundle_base;
 	amc_launch_ctx c;
 	amc_launch_ctx_init(&c, r->home, r->cfg);
 	c.store = store;
@@ -88,7 +75,7 @@ static void run_job(amc_runner *r, amc_store *store, amc_device **dev, job *j)
 	c.opts = &opts;
 	amc_task_outcome out;
 	amc_err e;
-	amc_launch_run(&l, &c, &out, &e);
+	amc_launch_run(&j->l, &c, &out, &e);
 	if (c.device_down[0])
 		set_online(r, 0, c.device_down);
 	else if (*dev)
@@ -172,19 +159,26 @@ void amc_runner_set_agent_opts(amc_runner *r, amc_operator *op, const amc_words 
 	pthread_mutex_unlock(&r->mu);
 }
 
-/* Queue a job of these parts, all taken (src's flow text and files too;
- * src NULL: none). */
-static int submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_secrets *secrets, const amc_launch *src,
-		  amc_err *e)
+int amc_runner_submit_launch(amc_runner *r, amc_launch *l, amc_err *e)
 {
 	job *j = amc_xcalloc(1, sizeof *j);
-	j->task = task;
-	j->planner = planner;
-	j->secrets = secrets;
-	if (src)
-		j->src = *src;
+	/* taken: the parts a run needs; the rest stays the caller's */
+	j->l.task = l->task;
+	j->l.planner = l->planner;
+	j->l.secrets = l->secrets;
+	j->l.flow_text = l->flow_text;
+	j->l.files = l->files;
+	j->l.nfiles = l->nfiles;
+	j->l.bundle_base = l->bundle_base;
+	l->task = NULL;
+	l->planner = NULL;
+	l->secrets = NULL;
+	l->flow_text = NULL;
+	l->files = NULL;
+	l->nfiles = 0;
+	l->bundle_base = NULL;
 	atomic_init(&j->cancel, 0);
-	snprintf(task->device, sizeof task->device, "%s", r->device);
+	snprintf(j->l.task->device, sizeof j->l.task->device, "%s", r->device);
 	pthread_mutex_lock(&r->mu);
 	if (r->stopping) {
 		pthread_mutex_unlock(&r->mu);
@@ -201,41 +195,22 @@ static int submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_secre
 	return 0;
 }
 
-int amc_runner_submit_launch(amc_runner *r, amc_launch *l, amc_err *e)
-{
-	amc_launch src = { 0 };
-	src.flow_text = l->flow_text;
-	src.files = l->files;
-	src.nfiles = l->nfiles;
-	src.bundle_base = l->bundle_base;
-	amc_task *task = l->task;
-	amc_planner *planner = l->planner;
-	amc_secrets *secrets = l->secrets;
-	l->task = NULL;
-	l->planner = NULL;
-	l->secrets = NULL;
-	l->flow_text = NULL;
-	l->files = NULL;
-	l->nfiles = 0;
-	l->bundle_base = NULL;
-	return submit(r, task, planner, secrets, &src, e);
-}
-
 int amc_runner_submit(amc_runner *r, amc_task *task, amc_planner *planner, amc_secrets *secrets, amc_err *e)
 {
-	return submit(r, task, planner, secrets, NULL, e);
+	amc_launch l = { .task = task, .planner = planner, .secrets = secrets };
+	return amc_runner_submit_launch(r, &l, e);
 }
 
 int amc_runner_cancel(amc_runner *r, const char *task_id)
 {
 	int found = -1;
 	pthread_mutex_lock(&r->mu);
-	if (r->current && !strcmp(r->current->task->id, task_id)) {
+	if (r->current && !strcmp(r->current->l.task->id, task_id)) {
 		atomic_store(&r->current->cancel, 1);
 		found = 0;
 	}
 	for (job *j = r->head; j; j = j->next)
-		if (!strcmp(j->task->id, task_id)) {
+		if (!strcmp(j->l.task->id, task_id)) {
 			atomic_store(&j->cancel, 1);
 			found = 0;
 		}

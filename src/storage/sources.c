@@ -12,19 +12,9 @@
 #include "util/fsutil.h"
 #include "util/paths.h"
 #include "util/sanitize.h"
-#include "util/strbuf.h"
 
 /* 64 sub-flow and script paths of PATH_MAX and their names fit well within. */
 #define MANIFEST_MAX_BYTES (1024u * 1024u)
-
-/* The path as fp_where writes it into a step's reasoning. */
-static char *step_path(const char *path)
-{
-	amc_sb sb;
-	amc_sb_init(&sb);
-	amc_sanitize_line(path, strlen(path), &sb);
-	return amc_sb_detach(&sb);
-}
 
 int amc_store_put_sources(amc_store *s, const char *task_id, const amc_store_source *src, size_t n, amc_err *e)
 {
@@ -42,7 +32,7 @@ int amc_store_put_sources(amc_store *s, const char *task_id, const amc_store_sou
 		if (rc != 0)
 			break;
 		cJSON *f = cJSON_CreateObject();
-		char *p = step_path(src[i].path);
+		char *p = amc_sanitize_dup(src[i].path); /* as the steps' reasoning names it */
 		cJSON_AddStringToObject(f, "path", p);
 		free(p);
 		cJSON_AddStringToObject(f, "artifact", name);
@@ -146,4 +136,17 @@ int amc_store_step_source_place(const char *reasoning, char **path, long *line)
 	*path = amc_xstrndup(where, (size_t)(colon - where));
 	*line = l;
 	return 1;
+}
+
+void amc_store_source_lines(const char *text, size_t len, long from, long to,
+			    void (*fn)(void *ud, long no, const char *line, size_t n), void *ud)
+{
+	const char *p = text, *end = text + len;
+	for (long no = 1; p < end && no <= to; no++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (no >= from)
+			fn(ud, no, p, n);
+		p = nl ? nl + 1 : end;
+	}
 }

@@ -47,4 +47,10 @@ int amc_store_source_read(const amc_store *s, const char *task_id, const char *p
  * step). */
 int amc_store_step_source_place(const char *reasoning, char **path, long *line);
 
+/* fn for each line of text numbered from..to (1-based; fewer where the text
+ * ends), the line without its newline (not NUL-terminated): the lines
+ * around a step's, as the TUI and `amc show` list them. */
+void amc_store_source_lines(const char *text, size_t len, long from, long to,
+			    void (*fn)(void *ud, long no, const char *line, size_t n), void *ud);
+
 #endif
